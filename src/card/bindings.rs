@@ -1,0 +1,110 @@
+//! A card's `## Bindings`: the machine-readable source of truth for which
+//! event and matcher a card is registered on and which guard judges it.
+
+/// Declarative trigger keys a user or project card may use instead of a
+/// built-in guard (data only; nothing in a card can run a program).
+pub const TRIGGER_KEYS: &[&str] = &[
+    "tools",
+    "paths",
+    "not-paths",
+    "command",
+    "not-command",
+    "content",
+    "once",
+    "cooldown",
+];
+
+/// Placeholders a trigger card may use.
+pub const TRIGGER_PLACEHOLDERS: &[&str] = &["path", "command", "match", "tool"];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bindings {
+    /// Canonical (Claude Code) event names.
+    pub events: Vec<String>,
+    /// `*` or `A|B|C`: tool names on tool events, `source` on SessionStart.
+    pub matcher: String,
+    /// The built-in guard that decides whether the card fires.
+    pub guard: Option<String>,
+    /// `enabled: false` switches a card off (used to disable a shipped card
+    /// from a user or project card of the same name).
+    pub enabled: bool,
+    /// Where the card stands among the cards of one registration (lower
+    /// first; ties by name). Default 50.
+    pub order: u8,
+    /// Trigger keys, in the order written.
+    pub triggers: Vec<(String, String)>,
+}
+
+impl Bindings {
+    pub fn from_pairs(pairs: Vec<(String, String)>) -> Result<Bindings, String> {
+        let mut b = Bindings {
+            events: Vec::new(),
+            matcher: "*".to_string(),
+            guard: None,
+            enabled: true,
+            order: 50,
+            triggers: Vec::new(),
+        };
+        let mut seen_matcher = false;
+        for (k, v) in pairs {
+            match k.as_str() {
+                "event" | "events" => {
+                    for e in v.split([',', '|']).map(str::trim).filter(|e| !e.is_empty()) {
+                        if !b.events.iter().any(|x| x == e) {
+                            b.events.push(e.to_string());
+                        }
+                    }
+                }
+                "matcher" => {
+                    if seen_matcher {
+                        return Err("`matcher` given twice".into());
+                    }
+                    seen_matcher = true;
+                    let v = if v.is_empty() { "*".to_string() } else { v };
+                    if v != "*"
+                        && !v.split('|').all(|a| {
+                            let a = a.trim();
+                            !a.is_empty()
+                                && a.bytes()
+                                    .all(|c| c.is_ascii_alphanumeric() || b"_.:-".contains(&c))
+                        })
+                    {
+                        return Err(format!("matcher `{v}` must be `*` or names joined by `|`"));
+                    }
+                    b.matcher = v;
+                }
+                "guard" => {
+                    if b.guard.is_some() {
+                        return Err("`guard` given twice".into());
+                    }
+                    b.guard = Some(v);
+                }
+                "enabled" => {
+                    b.enabled = match v.to_ascii_lowercase().as_str() {
+                        "true" | "yes" | "on" => true,
+                        "false" | "no" | "off" => false,
+                        _ => return Err(format!("`enabled: {v}` must be true or false")),
+                    }
+                }
+                "order" => {
+                    b.order = v
+                        .parse()
+                        .map_err(|_| format!("`order: {v}` must be 0 to 255"))?;
+                }
+                key if TRIGGER_KEYS.contains(&key) => b.triggers.push((k, v)),
+                _ => return Err(format!("unknown key `{k}`")),
+            }
+        }
+        if b.guard.is_some() && b.has_trigger() {
+            return Err("a card has either a `guard` or trigger keys, not both".into());
+        }
+        Ok(b)
+    }
+
+    /// Whether the card declares a trigger (tools, paths, command, content).
+    pub fn has_trigger(&self) -> bool {
+        self.triggers
+            .iter()
+            .any(|(k, _)| matches!(k.as_str(), "tools" | "paths" | "command" | "content"))
+    }
+}

@@ -1,0 +1,153 @@
+//! Cards: short Markdown guidance, one file each in messages/.
+//!
+//! A card has a title, an `## Advisory` (what reaches the model when its
+//! guard fires), other sections such as `## Procedure` (read on demand), and
+//! `## Bindings` (for maintainers and the registration generator; never
+//! emitted). See DESIGN §3.
+
+mod bindings;
+pub mod embedded;
+mod parse;
+
+pub use bindings::{Bindings, TRIGGER_KEYS};
+pub use parse::{is_valid_name, parse_card, placeholders};
+
+use crate::{event, guards};
+use std::path::PathBuf;
+
+/// Where a card came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Shipped inside the binary.
+    Embedded,
+    /// The user's own directory.
+    User(PathBuf),
+    /// The project's `.cuecard/cards/`.
+    Project(PathBuf),
+}
+
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub name: String,
+    pub title: String,
+    /// The `## Advisory` section, trimmed, comments removed.
+    pub advisory: Option<String>,
+    /// Title and every section but Bindings, comments removed.
+    pub body: String,
+    pub bindings: Bindings,
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardError {
+    pub card: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for CardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "card {}: {}", self.card, self.message)
+    }
+}
+
+impl Card {
+    /// The checks that make a card safe to emit at run time. Shipped cards
+    /// are checked by a unit test, so a malformed one fails the test suite,
+    /// never a hook.
+    pub fn validate(&self) -> Result<(), String> {
+        let b = &self.bindings;
+        if b.events.is_empty() {
+            return Err("Bindings has no `event`".into());
+        }
+        for name in &b.events {
+            let spec = event::lookup(name).ok_or_else(|| format!("unknown event `{name}`"))?;
+            if !spec.carries_context() {
+                return Err(format!(
+                    "event `{name}` has no channel to the model, so a card there could never be read"
+                ));
+            }
+        }
+        let advisory_placeholders = self
+            .advisory
+            .as_deref()
+            .map(placeholders)
+            .unwrap_or_default();
+        match &b.guard {
+            Some(g) => {
+                let guard = guards::lookup(g).ok_or_else(|| format!("unknown guard `{g}`"))?;
+                if self.advisory.is_none() {
+                    return Err("a guarded card needs an `## Advisory` section".into());
+                }
+                for p in &advisory_placeholders {
+                    if !guard.placeholders().contains(p) {
+                        return Err(format!(
+                            "unknown placeholder `{{{p}}}` (guard `{g}` fills: {})",
+                            guard.placeholders().join(", ")
+                        ));
+                    }
+                }
+                for name in &b.events {
+                    if !guard.events().contains(&name.as_str()) {
+                        return Err(format!(
+                            "guard `{g}` does not run on `{name}` (it runs on: {})",
+                            guard.events().join(", ")
+                        ));
+                    }
+                }
+            }
+            None if b.has_trigger() => {
+                for p in &advisory_placeholders {
+                    if !bindings::TRIGGER_PLACEHOLDERS.contains(p) {
+                        return Err(format!("unknown placeholder `{{{p}}}`"));
+                    }
+                }
+            }
+            None => {
+                if let Some(p) = advisory_placeholders.first() {
+                    return Err(format!("placeholder `{{{p}}}` in a card with no guard"));
+                }
+                if let Some(e) = b
+                    .events
+                    .iter()
+                    .find(|e| event::lookup(e).is_some_and(|s| s.is_tool_event()))
+                {
+                    return Err(format!(
+                        "a card on `{e}` needs a guard or a trigger: it would otherwise emit on every tool call"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What reaches the model when the card fires: its Advisory when it has
+    /// one (followed by the `Full procedure` pointer), else its stripped body.
+    pub fn emitted_text(&self) -> &str {
+        self.advisory.as_deref().unwrap_or(&self.body)
+    }
+
+    /// Whether the emitted text is followed by a `Full procedure` pointer.
+    pub fn has_procedure(&self) -> bool {
+        self.advisory.is_some()
+    }
+
+    /// Whether this card is bound to `event`.
+    pub fn binds(&self, event: &str) -> bool {
+        self.bindings.events.iter().any(|e| e == event)
+    }
+}
+
+/// Whether a registration matcher (`*`, empty, or `A|B|C`) admits `value`.
+pub fn matcher_admits(matcher: &str, value: Option<&str>) -> bool {
+    let m = matcher.trim();
+    if m.is_empty() || m == "*" {
+        return true;
+    }
+    match value {
+        Some(v) => m.split('|').any(|alt| alt.trim() == v),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,231 @@
+//! Parsing a card's Markdown with pulldown-cmark.
+//!
+//! The parser finds the structure (the license comment, the H1 title, the H2
+//! sections and the Bindings list) and slices the original text by offset, so
+//! the Markdown that reaches a model is exactly what the author wrote.
+
+use super::{Bindings, Card, CardError, Origin};
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use std::ops::Range;
+
+struct Section {
+    title: String,
+    /// The heading line itself.
+    heading: Range<usize>,
+    /// The text below the heading up to the next H1/H2.
+    body: Range<usize>,
+}
+
+/// Parses one card. `name` is the file name without `.md`.
+pub fn parse_card(name: &str, src: &str, origin: Origin) -> Result<Card, CardError> {
+    let err = |message: String| CardError {
+        card: name.to_string(),
+        message,
+    };
+    if !is_valid_name(name) {
+        return Err(err(format!(
+            "card name {name:?} must be lower-case letters, digits and dashes"
+        )));
+    }
+
+    let mut title: Option<String> = None;
+    let mut title_end = 0usize;
+    let mut sections: Vec<Section> = Vec::new();
+    let mut in_heading: Option<(HeadingLevel, usize)> = None;
+    let mut heading_text = String::new();
+
+    for (event, range) in Parser::new(src).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                in_heading = Some((level, range.start));
+                heading_text.clear();
+            }
+            Event::End(TagEnd::Heading(level)) => {
+                let start = in_heading.take().map(|(_, s)| s).unwrap_or(range.start);
+                let end = range.end;
+                let text = heading_text.trim().to_string();
+                match level {
+                    HeadingLevel::H1 => {
+                        if title.is_some() || !sections.is_empty() {
+                            return Err(err("more than one `# Title` heading".into()));
+                        }
+                        title = Some(text);
+                        title_end = end;
+                    }
+                    HeadingLevel::H2 => {
+                        if let Some(prev) = sections.last_mut() {
+                            prev.body.end = start;
+                        }
+                        sections.push(Section {
+                            title: text,
+                            heading: start..end,
+                            body: end..src.len(),
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            Event::Text(t) | Event::Code(t) if in_heading.is_some() => heading_text.push_str(&t),
+            _ => {}
+        }
+    }
+
+    let title = title.ok_or_else(|| err("no `# Title` heading".into()))?;
+    if title.is_empty() {
+        return Err(err("empty title".into()));
+    }
+    let section = |t: &str| sections.iter().find(|s| s.title.eq_ignore_ascii_case(t));
+    for (i, s) in sections.iter().enumerate() {
+        if sections[..i]
+            .iter()
+            .any(|p| p.title.eq_ignore_ascii_case(&s.title))
+        {
+            return Err(err(format!("section `## {}` appears twice", s.title)));
+        }
+    }
+
+    let bindings_section =
+        section("Bindings").ok_or_else(|| err("no `## Bindings` section".into()))?;
+    let bindings = Bindings::from_pairs(parse_list_pairs(&src[bindings_section.body.clone()]))
+        .map_err(|m| err(format!("Bindings: {m}")))?;
+
+    let advisory =
+        section("Advisory").map(|s| strip_comments(&src[s.body.clone()]).trim().to_string());
+    if let Some(a) = &advisory
+        && a.is_empty()
+    {
+        return Err(err("`## Advisory` is empty".into()));
+    }
+
+    // The stripped body: the title and every section but Bindings, with
+    // HTML comments (the license line among them) removed.
+    let mut body = format!("# {title}\n");
+    let preamble =
+        strip_comments(&src[title_end..sections.first().map_or(src.len(), |s| s.heading.start)]);
+    if !preamble.trim().is_empty() {
+        body.push('\n');
+        body.push_str(preamble.trim());
+        body.push('\n');
+    }
+    for s in sections
+        .iter()
+        .filter(|s| !s.title.eq_ignore_ascii_case("Bindings"))
+    {
+        let text = strip_comments(&src[s.body.clone()]);
+        body.push('\n');
+        body.push_str(src[s.heading.clone()].trim_end());
+        body.push_str("\n\n");
+        body.push_str(text.trim());
+        body.push('\n');
+    }
+
+    let card = Card {
+        name: name.to_string(),
+        title,
+        advisory,
+        body: body.trim_end().to_string(),
+        bindings,
+        origin,
+    };
+    card.validate().map_err(err)?;
+    Ok(card)
+}
+
+/// Card names are file-name safe and shell safe: `[a-z0-9-]`, 1..=64.
+pub fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+}
+
+/// Removes every `<!-- ... -->` comment (an unterminated one runs to the end).
+fn strip_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("<!--") {
+        out.push_str(&rest[..i]);
+        match rest[i + 4..].find("-->") {
+            Some(j) => rest = &rest[i + 4 + j + 3..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    // Collapse the blank lines left where a comment stood on its own line.
+    let mut collapsed = String::with_capacity(out.len());
+    let mut blank_run = 0;
+    for line in out.lines() {
+        if line.trim().is_empty() {
+            blank_run += 1;
+            if blank_run > 1 {
+                continue;
+            }
+        } else {
+            blank_run = 0;
+        }
+        collapsed.push_str(line);
+        collapsed.push('\n');
+    }
+    collapsed
+}
+
+/// Reads a Markdown list of `key: value` items with pulldown-cmark.
+fn parse_list_pairs(src: &str) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    let mut depth = 0usize;
+    let mut item = String::new();
+    for event in Parser::new(src) {
+        match event {
+            Event::Start(Tag::Item) => {
+                depth += 1;
+                if depth == 1 {
+                    item.clear();
+                }
+            }
+            Event::End(TagEnd::Item) => {
+                if depth == 1 {
+                    let (k, v) = match item.split_once(':') {
+                        Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+                        None => (item.trim().to_string(), String::new()),
+                    };
+                    pairs.push((k, v));
+                }
+                depth = depth.saturating_sub(1);
+            }
+            Event::Text(t) | Event::Code(t) if depth == 1 => item.push_str(&t),
+            Event::SoftBreak | Event::HardBreak if depth == 1 => item.push(' '),
+            _ => {}
+        }
+    }
+    pairs
+}
+
+/// The `{placeholder}` names used in a text, in order of first use.
+pub fn placeholders(text: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'{' {
+            let start = i + 1;
+            let mut j = start;
+            while j < bytes.len() && (bytes[j].is_ascii_lowercase() || bytes[j] == b'_') {
+                j += 1;
+            }
+            if j > start && j < bytes.len() && bytes[j] == b'}' {
+                let name = &text[start..j];
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}

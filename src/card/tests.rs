@@ -1,0 +1,102 @@
+use super::*;
+
+const GOOD: &str = "<!-- SPDX-License-Identifier: MIT -->\n# Title here\n\n## Advisory\n`{x}` seen.\n\n## Procedure\nDo things.\n\n## Bindings\n- event: Stop\n- guard: stop\n";
+
+fn parse(src: &str) -> Result<Card, CardError> {
+    parse_card("t", src, Origin::Embedded)
+}
+
+#[test]
+fn every_shipped_card_parses_and_validates() {
+    let all = embedded::all();
+    assert!(all.len() >= 3);
+    for c in all {
+        let c = c.unwrap_or_else(|e| panic!("{e}"));
+        assert!(!c.body.contains("SPDX"), "{}: license line leaked", c.name);
+        assert!(
+            !c.body.contains("## Bindings"),
+            "{}: Bindings leaked",
+            c.name
+        );
+        if let Some(a) = &c.advisory {
+            assert!(!a.contains("SPDX") && !a.contains("Bindings"));
+        }
+    }
+}
+
+#[test]
+fn sections_are_sliced_from_the_source() {
+    let src = GOOD.replace("{x}", "");
+    let c = parse(&src).unwrap();
+    assert_eq!(c.title, "Title here");
+    assert_eq!(c.advisory.as_deref(), Some("`` seen."));
+    assert!(c.body.starts_with("# Title here\n"));
+    assert!(c.body.contains("## Procedure\n\nDo things."));
+    assert_eq!(c.bindings.events, vec!["Stop"]);
+    assert_eq!(c.bindings.guard.as_deref(), Some("stop"));
+}
+
+#[test]
+fn malformed_cards_are_errors() {
+    let cases = [
+        (
+            GOOD.replace("## Bindings\n- event: Stop\n- guard: stop\n", ""),
+            "no `## Bindings`",
+        ),
+        (
+            GOOD.replace("## Advisory\n`{x}` seen.\n\n", ""),
+            "needs an `## Advisory`",
+        ),
+        (GOOD.to_string(), "unknown placeholder `{x}`"),
+        (
+            GOOD.replace("{x}", "")
+                .replace("guard: stop", "guard: nope"),
+            "unknown guard",
+        ),
+        (
+            GOOD.replace("{x}", "")
+                .replace("event: Stop", "event: Bogus"),
+            "unknown event",
+        ),
+        (
+            GOOD.replace("{x}", "")
+                .replace("event: Stop", "event: PreCompact"),
+            "no channel",
+        ),
+        (
+            GOOD.replace("{x}", "")
+                .replace("- guard: stop", "- colour: red"),
+            "unknown key",
+        ),
+        (GOOD.replace("# Title here", ""), "no `# Title`"),
+        (
+            GOOD.replace("{x}", "")
+                .replace("- guard: stop", "- event: PreToolUse\n- guard: stop"),
+            "does not run on",
+        ),
+    ];
+    for (src, want) in cases {
+        let e = parse(&src).unwrap_err();
+        assert!(
+            e.message.contains(want),
+            "wanted {want:?}, got {:?}",
+            e.message
+        );
+    }
+}
+
+#[test]
+fn unguarded_cards_cannot_bind_every_tool_call() {
+    let src = "# T\n\nHello.\n\n## Bindings\n- event: PreToolUse\n";
+    assert!(parse(src).unwrap_err().message.contains("every tool call"));
+    let src = "# T\n\nHello.\n\n## Bindings\n- event: SessionStart\n";
+    assert!(parse(src).is_ok());
+}
+
+#[test]
+fn matcher_admits_alternatives_exactly() {
+    assert!(matcher_admits("*", None));
+    assert!(matcher_admits("Write|Edit", Some("Edit")));
+    assert!(!matcher_admits("Write|Edit", Some("Ed")));
+    assert!(!matcher_admits("compact", None));
+}

@@ -1,0 +1,59 @@
+//! The command-line definition (clap), apart from what the commands do.
+//!
+//! `dispatch` is also declared here for `--help`, but the hook path parses its
+//! own arguments leniently (see `commands::dispatch`): a hook must exit 0
+//! whatever it is given, and clap exits 2 on bad arguments.
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "cuecard",
+    version,
+    about = "One fast hook binary that carries short guidance cards into AI coding agents' context.",
+    long_about = None,
+)]
+pub struct Cli {
+    /// Print diagnostics on stderr.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The hook entry point: read the event's JSON on stdin, run the cards,
+    /// print one envelope (or nothing). Always exits 0.
+    Dispatch(EventArgs),
+    /// What dispatch would emit for a payload on stdin, and why, for humans.
+    Explain(EventArgs),
+    /// The cards: list, show.
+    Cards {
+        #[command(subcommand)]
+        command: CardsCommand,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EventArgs {
+    /// Translate from and to this harness's dialect (claude-code when absent).
+    #[arg(long, value_name = "HARNESS")]
+    pub contract: Option<String>,
+    /// The hook event (Claude Code name, or the harness's own with --contract).
+    pub event: String,
+    /// The cards to evaluate; none means every shipped card bound to the event.
+    pub cards: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CardsCommand {
+    /// Every card: event, matcher, guard, and the Advisory's size in
+    /// characters and tokens.
+    List,
+    /// A card as a model would read it (license line and Bindings removed).
+    Show {
+        /// The card's name.
+        card: String,
+    },
+}

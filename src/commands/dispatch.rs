@@ -1,0 +1,128 @@
+//! `cuecard dispatch [--contract <harness>] [-v] <Event> [<card> ...]`
+//!
+//! The hook path. Exit code 0 on every path; stdout empty or one JSON object
+//! and a newline; a deadline; no process spawned.
+
+use crate::cli::EventArgs;
+use crate::diag::{self, Kind};
+use crate::dispatch::{self, Request};
+use crate::{deadline, env, payload, printer};
+use std::ffi::OsString;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Parsed hook arguments. Anything odd is recorded and ignored.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct HookArgs {
+    pub contract: Option<String>,
+    pub verbose: bool,
+    pub event: Option<String>,
+    pub cards: Vec<String>,
+}
+
+/// Lenient parsing: `--contract X`, `--contract=X`, `-v`; the first other
+/// word is the event, the rest are cards. Non-UTF-8 words are dropped.
+pub fn parse_args(args: &[OsString]) -> HookArgs {
+    let mut out = HookArgs::default();
+    let mut words = args.iter().map(|a| a.to_str());
+    while let Some(w) = words.next() {
+        let Some(w) = w else {
+            diag::record(Kind::BadArguments, "an argument is not UTF-8");
+            continue;
+        };
+        if w == "-v" || w == "--verbose" {
+            out.verbose = true;
+        } else if w == "--contract" {
+            out.contract = words.next().flatten().map(str::to_string);
+        } else if let Some(c) = w.strip_prefix("--contract=") {
+            out.contract = Some(c.to_string());
+        } else if w.starts_with('-') {
+            diag::record(Kind::BadArguments, format!("unknown option {w:?}"));
+        } else if out.event.is_none() {
+            out.event = Some(w.to_string());
+        } else {
+            out.cards.push(w.to_string());
+        }
+    }
+    out
+}
+
+/// Turns clap's view back into words (for `cuecard -v dispatch ...`).
+pub fn reassemble(a: &EventArgs, verbose: bool) -> Vec<OsString> {
+    let mut v: Vec<OsString> = Vec::new();
+    if verbose {
+        v.push("-v".into());
+    }
+    if let Some(c) = &a.contract {
+        v.push(format!("--contract={c}").into());
+    }
+    v.push(a.event.clone().into());
+    v.extend(a.cards.iter().map(OsString::from));
+    v
+}
+
+pub fn main(args: &[OsString]) -> i32 {
+    if env::disabled() {
+        return 0;
+    }
+    // A panic anywhere below is caught; its message is recorded, not printed.
+    std::panic::set_hook(Box::new(|info| {
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        diag::record(Kind::GuardPanic, format!("panic{place}"));
+    }));
+    deadline::arm(deadline::budget(), || {
+        diag::record(
+            Kind::Deadline,
+            "the deadline passed before an answer was ready",
+        );
+    });
+    let _ = catch_unwind(AssertUnwindSafe(|| hook(args)));
+    0
+}
+
+fn hook(args: &[OsString]) {
+    let a = parse_args(args);
+    if a.verbose {
+        diag::set_verbose(true);
+    }
+    let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
+    let Some(event) = a.event else {
+        diag::record(Kind::BadArguments, "no event given");
+        return;
+    };
+    let req = Request {
+        event,
+        cards: a.cards,
+    };
+    let run = dispatch::run(&req, input, None);
+    if let Some(line) = &run.answer {
+        printer::hook_answer(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &[&str]) -> Vec<OsString> {
+        s.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn lenient_parsing() {
+        let a = parse_args(&words(&[
+            "--contract",
+            "codex",
+            "PreToolUse",
+            "a",
+            "b",
+            "--bogus",
+        ]));
+        assert_eq!(a.contract.as_deref(), Some("codex"));
+        assert_eq!(a.event.as_deref(), Some("PreToolUse"));
+        assert_eq!(a.cards, vec!["a", "b"]);
+        assert_eq!(parse_args(&[]).event, None);
+    }
+}

@@ -1,0 +1,123 @@
+//! The per-invocation context a guard reads: the event, the payload, the
+//! environment, and the expensive parts (the project root, session state)
+//! computed lazily, only when a guard asks for them.
+
+use crate::event::EventSpec;
+use crate::payload::Payload;
+use crate::state::Session;
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+/// How many parent directories the project-root search climbs at most.
+const MAX_ROOT_DEPTH: usize = 64;
+
+pub struct Ctx<'a> {
+    pub event: &'static EventSpec,
+    pub payload: &'a Payload,
+    project_root: OnceCell<PathBuf>,
+    session: Option<&'a Session>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        event: &'static EventSpec,
+        payload: &'a Payload,
+        session: Option<&'a Session>,
+    ) -> Self {
+        Ctx {
+            event,
+            payload,
+            project_root: OnceCell::new(),
+            session,
+        }
+    }
+
+    /// An environment variable.
+    pub fn var(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok()
+    }
+
+    /// An on/off environment switch: 1, true, yes, on (any case).
+    pub fn flag(&self, key: &str) -> bool {
+        crate::env::flag(key)
+    }
+
+    /// The call's working directory (the payload's `cwd`, else the harness's
+    /// project variable, else this process's).
+    pub fn cwd(&self) -> PathBuf {
+        if let Some(c) = self.payload.cwd() {
+            return PathBuf::from(c);
+        }
+        for key in [
+            "CLAUDE_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR",
+            "CURSOR_PROJECT_DIR",
+        ] {
+            if let Some(v) = self.var(key).filter(|v| !v.is_empty()) {
+                return PathBuf::from(v);
+            }
+        }
+        std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+    }
+
+    /// The project root: the git root above the call's `cwd` (a `.git`
+    /// directory or file), else the `cwd` itself. Found without spawning git.
+    pub fn project_root(&self) -> &Path {
+        self.project_root
+            .get_or_init(|| find_project_root(&self.cwd()))
+    }
+
+    /// Resolves a path the payload names: absolute as is, relative to `cwd`.
+    pub fn resolve(&self, path: &str) -> PathBuf {
+        let p = Path::new(path);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.cwd().join(p)
+        }
+    }
+
+    /// Whether a once-per-session key was already spent in this session.
+    /// Without session state nothing is ever spent.
+    pub fn once_spent(&self, key: &str) -> bool {
+        self.session.is_some_and(|s| s.once_spent(key))
+    }
+
+    pub fn session(&self) -> Option<&Session> {
+        self.session
+    }
+}
+
+/// Walks up from `start` to the first directory holding `.git`.
+pub fn find_project_root(start: &Path) -> PathBuf {
+    let mut dir = start;
+    for _ in 0..MAX_ROOT_DEPTH {
+        if dir.join(".git").symlink_metadata().is_ok() {
+            return dir.to_path_buf();
+        }
+        match dir.parent() {
+            Some(p) => dir = p,
+            None => break,
+        }
+    }
+    start.to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_is_the_git_dir_or_file_above_cwd() {
+        let t = tempfile::tempdir().unwrap();
+        let sub = t.path().join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        assert_eq!(find_project_root(&sub), sub, "no git root: cwd itself");
+        std::fs::write(t.path().join("a/.git"), "gitdir: elsewhere").unwrap();
+        assert_eq!(
+            find_project_root(&sub),
+            t.path().join("a"),
+            "a .git file (worktree) counts"
+        );
+    }
+}

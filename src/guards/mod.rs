@@ -1,0 +1,59 @@
+//! Guards: the judges behind guarded cards. Each guard lives in its own file,
+//! looks at one call (through [`Ctx`]) and says whether its card should fire
+//! and with which placeholder values. A guard never prints, never spawns a
+//! process, and reads from the project only through bounded reads.
+
+mod stop;
+
+use crate::context::Ctx;
+
+/// What a guard found: the values for its card's placeholders.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Finding {
+    /// What the finding is about (a path, a command, a threshold), used to
+    /// tell a repeated finding from a new one. Never shown verbatim.
+    pub target: String,
+    /// Placeholder values, unsanitised; the renderer sanitises them.
+    pub vars: Vec<(&'static str, String)>,
+    /// Why it fired, for `cuecard explain` (a human reads it, not the model).
+    pub why: String,
+    /// A short line for the user (`systemMessage`), if any.
+    pub user_note: Option<String>,
+    /// The reason for a `permissionDecision: "deny"` (strict mode only).
+    pub deny: Option<String>,
+    /// A once-per-session key: the dispatcher marks it spent only after the
+    /// card was actually emitted.
+    pub once: Option<&'static str>,
+}
+
+impl Finding {
+    pub fn new(target: impl Into<String>, why: impl Into<String>) -> Finding {
+        Finding {
+            target: target.into(),
+            why: why.into(),
+            ..Finding::default()
+        }
+    }
+    pub fn var(mut self, name: &'static str, value: impl Into<String>) -> Finding {
+        self.vars.push((name, value.into()));
+        self
+    }
+}
+
+pub trait Guard: Sync {
+    /// The name cards use in `- guard: <name>`.
+    fn name(&self) -> &'static str;
+    /// The canonical events the guard can judge.
+    fn events(&self) -> &'static [&'static str];
+    /// The placeholders it fills.
+    fn placeholders(&self) -> &'static [&'static str];
+    /// Judges the call. `None`: nothing found, the card stays silent.
+    fn check(&self, ctx: &Ctx) -> Option<Finding>;
+}
+
+/// Every built-in guard.
+pub static GUARDS: &[&dyn Guard] = &[&stop::Stop];
+
+pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
+    GUARDS.iter().copied().find(|g| g.name() == name)
+}

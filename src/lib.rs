@@ -1,0 +1,30 @@
+//! cuecard: one fast hook binary that carries short guidance cards into AI
+//! coding agents' context. See DESIGN.md for the contract.
+//!
+//! Where things live:
+//! - [`event`]: the event table every other part reads.
+//! - [`payload`]: reading stdin into a lenient payload view.
+//! - [`card`]: the card format and the shipped cards.
+//! - [`guards`]: one file per guard.
+//! - [`dispatch`]: the pipeline; [`envelope`]: the one renderer.
+//! - [`cli`]: the command-line definition; [`commands`]: what each does.
+//! - [`printer`]: every byte written to stdout.
+
+pub mod card;
+pub mod cli;
+pub mod commands;
+pub mod context;
+pub mod deadline;
+pub mod diag;
+pub mod dispatch;
+pub mod env;
+pub mod envelope;
+pub mod event;
+pub mod guards;
+pub mod paths;
+pub mod payload;
+pub mod printer;
+pub mod registration;
+pub mod state;
+pub mod text;
+pub mod tokens;

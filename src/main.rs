@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(cuecard::commands::main(std::env::args_os().collect()));
+}

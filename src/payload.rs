@@ -1,0 +1,162 @@
+//! Reading the hook payload: stdin once, with a size bound, into a lenient
+//! view of the fields cuecard reads.
+//!
+//! Anything unusable (a TTY, nothing, garbage, a JSON value that is not an
+//! object, a payload over the bound) becomes "no usable payload" with a reason
+//! that the failure record keeps; it never stops the call from being answered.
+
+use serde_json::{Map, Value};
+use std::io::{IsTerminal, Read};
+
+/// Payloads above this many bytes are not parsed. Claude Code's largest
+/// realistic payloads (a PostToolUse for a big Read or Edit) stay well under
+/// it; keeping it small keeps peak memory flat whatever is piped in.
+pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
+
+/// Why there is no usable payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unusable {
+    Tty,
+    Empty,
+    TooLarge,
+    ReadError,
+    InvalidJson,
+    NotAnObject,
+}
+
+impl Unusable {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Unusable::Tty => "stdin is a terminal (no payload)",
+            Unusable::Empty => "stdin was empty",
+            Unusable::TooLarge => "payload over the size bound (not parsed)",
+            Unusable::ReadError => "stdin could not be read",
+            Unusable::InvalidJson => "payload is not valid JSON (or not UTF-8)",
+            Unusable::NotAnObject => "payload is JSON but not an object",
+        }
+    }
+}
+
+/// Reads stdin once, never more than `limit + 1` bytes.
+pub fn read_stdin(limit: usize) -> Result<Vec<u8>, Unusable> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(Unusable::Tty);
+    }
+    read_bounded(stdin.lock(), limit)
+}
+
+/// Reads at most `limit + 1` bytes from `r`; more than `limit` is TooLarge.
+pub fn read_bounded(r: impl Read, limit: usize) -> Result<Vec<u8>, Unusable> {
+    let mut buf = Vec::with_capacity(8 * 1024);
+    match r.take(limit as u64 + 1).read_to_end(&mut buf) {
+        Ok(_) if buf.len() > limit => Err(Unusable::TooLarge),
+        Ok(_) if buf.iter().all(u8::is_ascii_whitespace) => Err(Unusable::Empty),
+        Ok(_) => Ok(buf),
+        Err(_) => Err(Unusable::ReadError),
+    }
+}
+
+/// Parses bytes into the payload object. serde_json refuses nesting deeper
+/// than 128 levels, so hostile depth cannot overflow the stack.
+pub fn parse(bytes: &[u8]) -> Result<Payload, Unusable> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(Payload { raw: map }),
+        Ok(_) => Err(Unusable::NotAnObject),
+        Err(_) => Err(Unusable::InvalidJson),
+    }
+}
+
+/// A lenient view of a hook payload in the canonical (Claude Code) shape.
+/// Every accessor returns `None` for a missing field or one of the wrong type.
+#[derive(Debug, Clone, Default)]
+pub struct Payload {
+    pub raw: Map<String, Value>,
+}
+
+impl Payload {
+    pub fn from_map(raw: Map<String, Value>) -> Self {
+        Payload { raw }
+    }
+
+    pub fn str_field(&self, key: &str) -> Option<&str> {
+        self.raw.get(key).and_then(Value::as_str)
+    }
+
+    pub fn session_id(&self) -> Option<&str> {
+        self.str_field("session_id")
+    }
+    pub fn cwd(&self) -> Option<&str> {
+        self.str_field("cwd").filter(|s| !s.is_empty())
+    }
+    pub fn transcript_path(&self) -> Option<&str> {
+        self.str_field("transcript_path").filter(|s| !s.is_empty())
+    }
+    pub fn hook_event_name(&self) -> Option<&str> {
+        self.str_field("hook_event_name")
+    }
+    pub fn tool_name(&self) -> Option<&str> {
+        self.str_field("tool_name")
+    }
+    /// `tool_input` when it is an object.
+    pub fn tool_input(&self) -> Option<&Map<String, Value>> {
+        self.raw.get("tool_input").and_then(Value::as_object)
+    }
+    /// A string field of `tool_input`.
+    pub fn input_str(&self, key: &str) -> Option<&str> {
+        self.tool_input()?.get(key)?.as_str()
+    }
+    pub fn tool_response(&self) -> Option<&Value> {
+        self.raw.get("tool_response")
+    }
+    /// SessionStart's `source`: startup, resume, clear, compact.
+    pub fn source(&self) -> Option<&str> {
+        self.str_field("source")
+    }
+    pub fn prompt(&self) -> Option<&str> {
+        self.str_field("prompt")
+    }
+    pub fn model(&self) -> Option<&str> {
+        self.str_field("model")
+    }
+    /// `stop_hook_active`: true only when it is the JSON value `true`.
+    pub fn stop_hook_active(&self) -> bool {
+        self.raw.get("stop_hook_active").and_then(Value::as_bool) == Some(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bound_is_enforced_without_reading_everything() {
+        let big = std::io::repeat(b'a').take(10_000);
+        assert_eq!(read_bounded(big, 100), Err(Unusable::TooLarge));
+        assert_eq!(read_bounded(&b"  \n"[..], 100), Err(Unusable::Empty));
+        assert_eq!(read_bounded(&b"{}"[..], 2), Ok(b"{}".to_vec()));
+    }
+
+    #[test]
+    fn parse_rejects_non_objects_and_garbage() {
+        assert_eq!(parse(b"[]").unwrap_err(), Unusable::NotAnObject);
+        assert_eq!(parse(b"\"x\"").unwrap_err(), Unusable::NotAnObject);
+        assert_eq!(parse(b"{").unwrap_err(), Unusable::InvalidJson);
+        assert_eq!(
+            parse(b"{\"a\":\"\xff\"}").unwrap_err(),
+            Unusable::InvalidJson
+        );
+        let deep = "[".repeat(100_000);
+        assert_eq!(parse(deep.as_bytes()).unwrap_err(), Unusable::InvalidJson);
+    }
+
+    #[test]
+    fn wrong_types_read_as_absent() {
+        let p = parse(br#"{"session_id":5,"cwd":[],"tool_input":"x","stop_hook_active":"true"}"#)
+            .unwrap();
+        assert_eq!(p.session_id(), None);
+        assert_eq!(p.cwd(), None);
+        assert!(p.tool_input().is_none());
+        assert!(!p.stop_hook_active());
+    }
+}

@@ -1,0 +1,318 @@
+//! An integration-test builder in the style of just's: run the real binary
+//! in a sandbox (its own HOME, state and data directories, a git project),
+//! pipe it a payload, and check the exit code and exact stdout.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_cuecard"))
+}
+
+/// A sandbox: `home/`, `state/`, `data/`, and `project/` (a git root).
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for d in ["home", "data", "project/.git", "project/src"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        }
+        Sandbox { dir }
+    }
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+    pub fn home(&self) -> PathBuf {
+        self.path().join("home")
+    }
+    pub fn state(&self) -> PathBuf {
+        self.path().join("state")
+    }
+    pub fn data(&self) -> PathBuf {
+        self.path().join("data")
+    }
+    pub fn project(&self) -> PathBuf {
+        self.path().join("project")
+    }
+    /// Writes a file under the project.
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.project().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    /// A recorded payload from tests/fixtures/<harness>/<name>.json, with
+    /// `${RUN}/project` pointing at this sandbox's project.
+    pub fn fixture(&self, harness: &str, name: &str) -> Value {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(harness)
+            .join(format!("{name}.json"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text = text.replace("${RUN}", &self.path().to_string_lossy());
+        let v: Value = serde_json::from_str(&text).unwrap();
+        v["payload"].clone()
+    }
+    pub fn test(&self) -> Test<'_> {
+        Test::new(self)
+    }
+}
+
+pub enum Input {
+    Bytes(Vec<u8>),
+    /// A pipe that is never written to nor closed while the child runs.
+    NeverCloses,
+    /// /dev/null.
+    Null,
+}
+
+pub struct Test<'a> {
+    sandbox: &'a Sandbox,
+    args: Vec<OsString>,
+    input: Input,
+    env: Vec<(OsString, OsString)>,
+    env_remove: Vec<String>,
+    path_prefix: Option<PathBuf>,
+    expect_exit: i32,
+    expect_stdout: Option<String>,
+    hook: bool,
+    timeout: Duration,
+}
+
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+impl Output {
+    /// The one JSON object dispatch printed, if any.
+    pub fn json(&self) -> Option<Value> {
+        if self.stdout.is_empty() {
+            None
+        } else {
+            Some(serde_json::from_str(&self.stdout).unwrap())
+        }
+    }
+    /// `hookSpecificOutput.additionalContext`, or "".
+    pub fn context(&self) -> String {
+        self.json()
+            .and_then(|v| {
+                v["hookSpecificOutput"]["additionalContext"]
+                    .as_str()
+                    .map(String::from)
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl<'a> Test<'a> {
+    fn new(sandbox: &'a Sandbox) -> Test<'a> {
+        Test {
+            sandbox,
+            args: Vec::new(),
+            input: Input::Null,
+            env: Vec::new(),
+            env_remove: Vec::new(),
+            path_prefix: None,
+            expect_exit: 0,
+            expect_stdout: None,
+            hook: false,
+            timeout: Duration::from_secs(20),
+        }
+    }
+    pub fn arg(mut self, a: impl Into<OsString>) -> Self {
+        let a = a.into();
+        if self.args.is_empty() && a == "dispatch" {
+            self.hook = true;
+        }
+        self.args.push(a);
+        self
+    }
+    pub fn args<I: IntoIterator<Item = S>, S: Into<OsString>>(mut self, args: I) -> Self {
+        for a in args {
+            self = self.arg(a);
+        }
+        self
+    }
+    /// `dispatch <event> [cards]`.
+    pub fn dispatch(self, event: &str, cards: &[&str]) -> Self {
+        self.arg("dispatch").arg(event).args(cards.iter().copied())
+    }
+    pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Self {
+        self.input = Input::Bytes(bytes.into());
+        self
+    }
+    pub fn json(self, v: &Value) -> Self {
+        self.stdin(serde_json::to_vec(v).unwrap())
+    }
+    pub fn never_closing_stdin(mut self) -> Self {
+        self.input = Input::NeverCloses;
+        self
+    }
+    pub fn env(mut self, k: impl Into<OsString>, v: impl Into<OsString>) -> Self {
+        self.env.push((k.into(), v.into()));
+        self
+    }
+    pub fn path_prefix(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.path_prefix = Some(dir.into());
+        self
+    }
+    pub fn exit(mut self, code: i32) -> Self {
+        self.expect_exit = code;
+        self
+    }
+    /// The exact stdout expected.
+    pub fn stdout(mut self, s: impl Into<String>) -> Self {
+        self.expect_stdout = Some(s.into());
+        self
+    }
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.timeout = t;
+        self
+    }
+
+    pub fn run(self) -> Output {
+        let sb = self.sandbox;
+        let mut cmd = Command::new(bin());
+        cmd.args(&self.args)
+            .current_dir(sb.project())
+            .env_clear()
+            .env("HOME", sb.home())
+            .env("CUECARD_STATE_DIR", sb.state())
+            .env("CUECARD_DATA_DIR", sb.data())
+            .env("XDG_CONFIG_HOME", sb.home().join(".config"))
+            .env("XDG_STATE_HOME", sb.home().join(".local/state"))
+            .env("XDG_DATA_HOME", sb.home().join(".local/share"));
+        let path = match &self.path_prefix {
+            Some(p) => format!("{}:/usr/bin:/bin", p.display()),
+            None => "/usr/bin:/bin".to_string(),
+        };
+        cmd.env("PATH", path);
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        for k in &self.env_remove {
+            cmd.env_remove(k);
+        }
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        cmd.stdin(match self.input {
+            Input::Null => Stdio::null(),
+            _ => Stdio::piped(),
+        });
+        let start = Instant::now();
+        let mut child = cmd.spawn().expect("start cuecard");
+        let mut held_stdin = None;
+        let writer = match self.input {
+            Input::Bytes(b) => {
+                let mut sin = child.stdin.take().unwrap();
+                Some(std::thread::spawn(move || {
+                    let _ = sin.write_all(&b);
+                }))
+            }
+            Input::NeverCloses => {
+                held_stdin = child.stdin.take();
+                None
+            }
+            Input::Null => None,
+        };
+        let out_pipe = child.stdout.take().unwrap();
+        let err_pipe = child.stderr.take().unwrap();
+        let out_t = std::thread::spawn(move || read_all(out_pipe));
+        let err_t = std::thread::spawn(move || read_all(err_pipe));
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > self.timeout {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "cuecard {:?} did not finish within {:?}",
+                    self.args, self.timeout
+                );
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let elapsed = start.elapsed();
+        drop(held_stdin);
+        if let Some(w) = writer {
+            let _ = w.join();
+        }
+        let stdout = String::from_utf8(out_t.join().unwrap()).expect("stdout is UTF-8");
+        let stderr = String::from_utf8_lossy(&err_t.join().unwrap()).into_owned();
+        let code = status.code().unwrap_or(-1);
+        assert_eq!(
+            code, self.expect_exit,
+            "exit code of {:?}; stderr: {stderr}",
+            self.args
+        );
+        if self.hook {
+            assert_hook_stdout(&stdout);
+        }
+        if let Some(want) = &self.expect_stdout {
+            assert_eq!(&stdout, want, "stdout of {:?}", self.args);
+        }
+        Output {
+            code,
+            stdout,
+            stderr,
+            elapsed,
+        }
+    }
+}
+
+fn read_all(mut r: impl std::io::Read) -> Vec<u8> {
+    let mut v = Vec::new();
+    let _ = r.read_to_end(&mut v);
+    v
+}
+
+/// The hook's stdout contract: empty, or exactly one JSON object and a
+/// newline, with no text longer than 10,000 characters.
+pub fn assert_hook_stdout(stdout: &str) {
+    if stdout.is_empty() {
+        return;
+    }
+    assert!(
+        stdout.ends_with('\n'),
+        "stdout must end with a newline: {stdout:?}"
+    );
+    let body = &stdout[..stdout.len() - 1];
+    assert!(!body.contains('\n'), "stdout must be one line: {stdout:?}");
+    let v: Value = serde_json::from_str(body)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout:?}"));
+    assert!(v.is_object(), "stdout must be a JSON object: {stdout:?}");
+    fn walk(v: &Value) {
+        match v {
+            Value::String(s) => {
+                let n: usize = s.chars().map(char::len_utf16).sum();
+                assert!(n <= 10_000, "a text of {n} characters");
+            }
+            Value::Array(a) => a.iter().for_each(walk),
+            Value::Object(o) => o.values().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&v);
+}
+
+/// A minimal canonical payload for `event`.
+pub fn payload(sb: &Sandbox, event: &str) -> Value {
+    serde_json::json!({
+        "session_id": "test-session",
+        "transcript_path": sb.path().join("transcript.jsonl"),
+        "cwd": sb.project(),
+        "hook_event_name": event,
+    })
+}

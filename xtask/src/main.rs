@@ -1,0 +1,69 @@
+//! Maintainer tasks: `cargo xtask <task>`.
+//!
+//! - `gen [--check]`: generated/ from the cards' Bindings.
+//! - `bench`: the performance ratios of DESIGN §10.
+
+mod bench;
+mod gen_files;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let check = args.iter().any(|a| a == "--check");
+    let result = match args.first().map(String::as_str) {
+        Some("gen") => gen_files::run(check),
+        Some("bench") => bench::run(&args[1..]),
+        _ => {
+            eprintln!("usage: cargo xtask <gen [--check] | bench [--quick]>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// Writes `files` (relative path, contents), or with `check` compares them
+/// with what is committed and fails on any difference.
+pub fn write_or_check(files: &[(String, String)], check: bool) -> Result<(), String> {
+    let root = root();
+    let mut stale = Vec::new();
+    for (rel, want) in files {
+        let path = root.join(rel);
+        let have = std::fs::read_to_string(&path).ok();
+        if have.as_deref() == Some(want.as_str()) {
+            continue;
+        }
+        if check {
+            stale.push(rel.clone());
+        } else {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            std::fs::write(&path, want).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("wrote {rel}");
+        }
+    }
+    if stale.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "generated files are stale (run `cargo xtask gen`): {}",
+            stale.join(", ")
+        ))
+    }
+}
