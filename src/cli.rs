@@ -28,11 +28,13 @@ pub enum Command {
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
     Explain(EventArgs),
-    /// The cards: list, show.
+    /// The cards (shipped, user, project): list, show, new, check.
     Cards {
         #[command(subcommand)]
         command: CardsCommand,
     },
+    /// Trust this project's own cards (.cuecard/cards), pinned by SHA-256.
+    Trust(TrustArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -56,4 +58,29 @@ pub enum CardsCommand {
         /// The card's name.
         card: String,
     },
+    /// Write a commented template for a new card.
+    New {
+        /// The card's name (lower-case letters, digits, dashes).
+        name: String,
+        /// Write it into this project's .cuecard/cards/ instead of the
+        /// user's card directory.
+        #[arg(long)]
+        project: bool,
+    },
+    /// Validate cards: format, Bindings, regular expressions, placeholders,
+    /// size, and wording. Without a file: every user and project card.
+    Check {
+        /// A card file to check.
+        file: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TrustArgs {
+    /// List the trusted projects and the state of this project's cards.
+    #[arg(long, conflicts_with = "revoke")]
+    pub list: bool,
+    /// Withdraw trust from this project's cards.
+    #[arg(long)]
+    pub revoke: bool,
 }

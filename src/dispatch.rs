@@ -4,12 +4,17 @@
 //! prints the trace beside the answer, so what a human is shown is what the
 //! hook does.
 
-use crate::card::{self, Card};
+use crate::card::resolve::{self, Chosen};
+use crate::card;
+use crate::card::sources::Scope;
+use crate::trigger::Trigger;
+use crate::trust::TrustStore;
+use std::path::Path;
 use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::envelope::{self, Outcome};
 use crate::event::{self, EventSpec, Matcher};
-use crate::guards;
+use crate::guards::{self, Finding};
 use crate::paths;
 use crate::payload::{Payload, Unusable};
 use crate::state::Session;
@@ -57,11 +62,18 @@ pub struct Run {
     /// The exact line written to stdout, if any.
     pub answer: Option<String>,
     /// Once-per-session keys spent by cards that actually fired.
-    pub spent: Vec<&'static str>,
+    pub spent: Vec<String>,
+    /// Cooldown keys of cards that fired (stamped with the time by the state).
+    pub fired: Vec<String>,
 }
 
 /// Runs the cards of `req` on `input`.
-pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Session>) -> Run {
+pub fn run(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    session: Option<&Session>,
+    state_root: Option<&Path>,
+) -> Run {
     let mut run = Run::default();
     let Some(spec) = event::lookup(&req.event) else {
         diag::record(
@@ -92,66 +104,54 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Ses
     };
 
     test_panic("pipeline");
-    let cards = resolve_cards(req, &mut run.trace);
     let ctx = Ctx::new(spec, &payload, session);
-    for card in cards {
-        evaluate(&card, &ctx, &mut run);
+    let trust = state_root.map(TrustStore::load).unwrap_or_default();
+    let project_root = ctx.project_root().to_path_buf();
+    let trusted = |file: &str, sha: &str| trust.is_trusted(&project_root, file, sha);
+    let resolved = resolve::resolve(
+        &req.cards,
+        spec.name,
+        &resolve::Sources { project_root: Some(&project_root), cache_dir: state_root, trusted: &trusted },
+    );
+    for (scope, e) in &resolved.errors {
+        diag::record(Kind::CardError, format!("{} {e}", scope.label()));
+        run.trace.push(CardTrace { card: e.card.clone(), verdict: Verdict::Failed, why: format!("{} card: {}", scope.label(), e.message) });
+    }
+    for name in &resolved.unknown {
+        let shown = text::sanitize(name, 64);
+        diag::record(Kind::UnknownCard, format!("unknown card {shown:?}"));
+        run.trace.push(CardTrace { card: shown, verdict: Verdict::Failed, why: "no such card".into() });
+    }
+    if spec.name == "SessionStart" && !resolved.untrusted.is_empty() && !ctx.once_spent(UNTRUSTED_NOTE) {
+        run.outcome.user_notes.push(format!(
+            "cuecard: {} project card(s) in .cuecard/cards are new or changed and stay inactive until you review them and run `cuecard trust`: {}",
+            resolved.untrusted.len(),
+            text::sanitize(&resolved.untrusted.join(", "), 200)
+        ));
+        run.spent.push(UNTRUSTED_NOTE.to_string());
+    }
+    for chosen in &resolved.chosen {
+        evaluate(chosen, &ctx, &mut run);
     }
     run.answer = envelope::render(spec, &run.outcome).map(|v| v.to_string());
     run
 }
 
-/// The cards named in the request (or bound to the event), parsed, in the
-/// order given, each once.
-fn resolve_cards(req: &Request, trace: &mut Vec<CardTrace>) -> Vec<Card> {
-    let mut names: Vec<String> = Vec::new();
-    if req.cards.is_empty() {
-        let mut bound: Vec<Card> = card::embedded::all()
-            .into_iter()
-            .flatten()
-            .filter(|c| c.binds(&req.event))
-            .collect();
-        bound.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
-        names.extend(bound.into_iter().map(|c| c.name));
-    } else {
-        for n in &req.cards {
-            if !names.contains(n) {
-                names.push(n.clone());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for name in names {
-        match card::embedded::card(&name) {
-            Some(Ok(c)) => out.push(c),
-            Some(Err(e)) => {
-                diag::record(Kind::CardError, e.to_string());
-                trace.push(CardTrace {
-                    card: name,
-                    verdict: Verdict::Failed,
-                    why: e.message,
-                });
-            }
-            None => {
-                let shown = text::sanitize(&name, 64);
-                diag::record(Kind::UnknownCard, format!("unknown card {shown:?}"));
-                trace.push(CardTrace {
-                    card: shown,
-                    verdict: Verdict::Failed,
-                    why: "no such card".into(),
-                });
-            }
-        }
-    }
-    out
-}
+/// The once-per-session key of the untrusted-project-cards note.
+const UNTRUSTED_NOTE: &str = "untrusted-project-cards";
 
-fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
+fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
+    let card = &chosen.card;
+    let origin = match (chosen.scope, chosen.overrides) {
+        (Scope::Embedded, _) => String::new(),
+        (s, Some(lower)) => format!("{} card, overriding the {} one; ", s.label(), lower.label()),
+        (s, None) => format!("{} card; ", s.label()),
+    };
     let mut note = |verdict: Verdict, why: String| {
         run.trace.push(CardTrace {
             card: card.name.clone(),
             verdict,
-            why,
+            why: format!("{origin}{why}"),
         });
     };
     if !card.bindings.enabled {
@@ -187,52 +187,72 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
         );
     }
 
-    let Some(guard_name) = &card.bindings.guard else {
-        // An unguarded card fires whenever its event (and matcher) does.
-        if catch_unwind(|| test_panic(&format!("card:{}", card.name))).is_err() {
+    // The card's judge: its guard, its declarative trigger, or nothing (an
+    // unguarded card fires whenever its event and matcher do).
+    let once_key = format!("card:{}", card.name);
+    let trigger = if card.bindings.triggers.is_empty() {
+        None
+    } else {
+        match Trigger::compile(&card.bindings) {
+            Ok(t) => Some(t),
+            Err(why) => {
+                diag::record(Kind::CardError, format!("card {}: {why}", card.name));
+                return note(Verdict::Failed, why);
+            }
+        }
+    };
+    if let Some(t) = &trigger {
+        if t.once_per_session && ctx.once_spent(&once_key) {
+            return note(Verdict::Skipped, "`once: session`: already shown in this session".into());
+        }
+        if let Some(cd) = t.cooldown
+            && ctx.session().is_some_and(|s| s.fired_within(&once_key, cd))
+        {
+            return note(Verdict::Skipped, "in its cooldown".into());
+        }
+    }
+    let judged = catch_unwind(AssertUnwindSafe(|| -> Result<Option<Finding>, String> {
+        test_panic(&format!("card:{}", card.name));
+        match (&card.bindings.guard, &trigger) {
+            (Some(g), _) => match guards::lookup(g) {
+                Some(guard) => Ok(guard.check(ctx).map(|mut f| {
+                    f.why = format!("guard `{g}`: {}", f.why);
+                    f
+                })),
+                None => Err(format!("unknown guard `{g}`")),
+            },
+            (None, Some(t)) => Ok(t.check(ctx).map(|mut f| {
+                f.why = format!("trigger: {}", f.why);
+                if t.once_per_session {
+                    f.once = Some(once_key.clone());
+                }
+                f
+            })),
+            (None, None) => Ok(Some(Finding::new(card.name.clone(), "no guard: emitted whenever its event fires"))),
+        }
+    }));
+    let finding = match judged {
+        Ok(Ok(f)) => f,
+        Ok(Err(why)) => {
+            diag::record(Kind::CardError, format!("card {}: {why}", card.name));
+            return note(Verdict::Failed, why);
+        }
+        Err(_) => {
             diag::record(Kind::GuardPanic, format!("card {} panicked", card.name));
             return note(Verdict::Failed, "panicked (recorded)".into());
         }
-        run.outcome.push(Fragment {
-            card: card.name.clone(),
-            text: card.emitted_text().to_string(),
-            pointer: card.has_procedure().then(|| paths::card_pointer(card)),
-        });
-        return note(
-            Verdict::Fired,
-            "no guard: emitted whenever its event fires".into(),
-        );
-    };
-    let Some(guard) = guards::lookup(guard_name) else {
-        diag::record(
-            Kind::CardError,
-            format!("card {} names unknown guard {guard_name}", card.name),
-        );
-        return note(Verdict::Failed, format!("unknown guard `{guard_name}`"));
-    };
-    let finding = match catch_unwind(AssertUnwindSafe(|| {
-        test_panic(&format!("card:{}", card.name));
-        guard.check(ctx)
-    })) {
-        Ok(f) => f,
-        Err(_) => {
-            diag::record(Kind::GuardPanic, format!("guard {guard_name} panicked"));
-            return note(
-                Verdict::Failed,
-                format!("guard `{guard_name}` panicked (recorded)"),
-            );
-        }
     };
     let Some(finding) = finding else {
-        return note(
-            Verdict::Quiet,
-            format!("guard `{guard_name}` found nothing"),
-        );
+        let what = match &card.bindings.guard {
+            Some(g) => format!("guard `{g}` found nothing"),
+            None => "trigger did not match".to_string(),
+        };
+        return note(Verdict::Quiet, what);
     };
     run.outcome.push(Fragment {
         card: card.name.clone(),
         text: text::fill(card.emitted_text(), &finding.vars),
-        pointer: Some(paths::card_pointer(card)),
+        pointer: card.has_procedure().then(|| paths::card_pointer(card)),
     });
     if let Some(n) = finding.user_note {
         run.outcome.user_notes.push(text::sanitize(&n, 500));
@@ -243,10 +263,10 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
     if let Some(k) = finding.once {
         run.spent.push(k);
     }
-    note(
-        Verdict::Fired,
-        format!("guard `{guard_name}`: {}", finding.why),
-    );
+    if trigger.as_ref().is_some_and(|t| t.cooldown.is_some()) {
+        run.fired.push(once_key);
+    }
+    note(Verdict::Fired, finding.why);
 }
 
 /// Debug builds panic at a named point when `CUECARD_TEST_PANIC` names it,

@@ -96,7 +96,8 @@ fn hook(args: &[OsString]) {
         event,
         cards: a.cards,
     };
-    let run = dispatch::run(&req, input, None);
+    let state_root = crate::trust::default_state_root().filter(|p| p.is_dir());
+    let run = dispatch::run(&req, input, None, state_root.as_deref());
     if let Some(line) = &run.answer {
         printer::hook_answer(line);
     }

@@ -25,7 +25,8 @@ pub fn run(a: EventArgs) -> i32 {
         event: a.event.clone(),
         cards: a.cards.clone(),
     };
-    let run = dispatch::run(&req, input, None);
+    let state_root = crate::trust::default_state_root().filter(|p| p.is_dir());
+    let run = dispatch::run(&req, input, None, state_root.as_deref());
 
     let mut out = String::new();
     match event::lookup(&a.event) {

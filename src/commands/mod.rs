@@ -5,6 +5,7 @@
 mod cards;
 pub mod dispatch;
 mod explain;
+mod trust;
 
 use crate::cli::{CardsCommand, Cli, Command};
 use clap::Parser;
@@ -37,6 +38,24 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Cards { command } => match command {
             CardsCommand::List => cards::list(),
             CardsCommand::Show { card } => cards::show(&card),
+            CardsCommand::New { name, project } => cards::new(&name, project),
+            CardsCommand::Check { file } => cards::check(file.as_deref()),
         },
+        Command::Trust(a) => trust::run(&a),
     }
+}
+
+/// The state root for commands run by a person (trust, status): the same
+/// resolution as the hook path.
+pub fn state_root_for_commands() -> Option<std::path::PathBuf> {
+    let root = crate::trust::default_state_root()?;
+    std::fs::create_dir_all(&root).ok()?;
+    Some(root)
+}
+
+/// The project root for commands run by a person: the git root above the
+/// current directory.
+pub fn project_root_here() -> std::path::PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    crate::context::find_project_root(&cwd)
 }

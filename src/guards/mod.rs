@@ -23,7 +23,7 @@ pub struct Finding {
     pub deny: Option<String>,
     /// A once-per-session key: the dispatcher marks it spent only after the
     /// card was actually emitted.
-    pub once: Option<&'static str>,
+    pub once: Option<String>,
 }
 
 impl Finding {
