@@ -28,3 +28,4 @@ pub mod registration;
 pub mod state;
 pub mod text;
 pub mod tokens;
+pub mod transcript;
