@@ -12,8 +12,9 @@ use crate::event::{self, EventSpec, Matcher};
 use crate::guards;
 use crate::paths;
 use crate::payload::{Payload, Unusable};
-use crate::state::Session;
+use crate::state::{self, Session};
 use crate::text::{self, Fragment};
+use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// What the hook was asked to do.
@@ -58,10 +59,78 @@ pub struct Run {
     pub answer: Option<String>,
     /// Once-per-session keys spent by cards that actually fired.
     pub spent: Vec<&'static str>,
+    /// Once-per-session keys with the card that spends them.
+    pub spent_by: Vec<(String, &'static str)>,
+    /// Repeat-rule keys of findings injected in full by this call.
+    pub seen: Vec<String>,
+    /// Cards re-injected as a one-line reminder (the repeat rule).
+    pub reminded: Vec<String>,
+    /// Cards whose finding is a warning (for the ledger).
+    pub warnings: Vec<String>,
+}
+
+impl Run {
+    /// Adds a user-facing line (`systemMessage`) and renders the answer
+    /// again. Used for notes that come from outside the cards (the failure
+    /// record's one-time note at SessionStart).
+    pub fn add_user_note(&mut self, note: &str) {
+        let Some(spec) = self.event else { return };
+        if !spec.carries_context() {
+            return;
+        }
+        self.outcome.user_notes.push(text::sanitize(note, 500));
+        self.answer = envelope::render(spec, &self.outcome).map(|v| v.to_string());
+    }
+
+    /// Applies what this call did to the session's state: once-per-session
+    /// keys, repeat-rule keys, and the ledger. Call it only once the answer
+    /// was actually written, so that nothing is marked spent or seen for a
+    /// card the model never received.
+    pub fn commit(&self, session: &mut Session) {
+        let emitted = |card: &str| self.outcome.fragments.iter().any(|f| f.card == card);
+        for (card, key) in &self.spent_by {
+            if emitted(card) {
+                session.spend(key);
+            }
+        }
+        for k in &self.seen {
+            session.mark_seen(k);
+        }
+        let event = self.event.map_or("?", |e| e.name);
+        let now = state::now();
+        let context = self.outcome.context_text();
+        for f in &self.outcome.fragments {
+            // What of this fragment survived the cap.
+            if !context.contains(f.text.lines().next().unwrap_or_default()) {
+                continue;
+            }
+            let kind = if self.reminded.contains(&f.card) {
+                "reminder"
+            } else if self.warnings.contains(&f.card) {
+                "warning"
+            } else {
+                "card"
+            };
+            session
+                .ledger
+                .record(now, event, &f.card, kind, &fragment_text(f));
+        }
+    }
+}
+
+fn fragment_text(f: &Fragment) -> String {
+    match &f.pointer {
+        Some(p) => format!("{}\n\nFull procedure: {p}", f.text),
+        None => f.text.clone(),
+    }
 }
 
 /// Runs the cards of `req` on `input`.
-pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Session>) -> Run {
+///
+/// `session` is the call's state when there is one. Guards read it, and the
+/// compaction guard moves its counters; the caller saves it only when the
+/// answer was written, after [`Run::commit`].
+pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut Session>) -> Run {
     let mut run = Run::default();
     let Some(spec) = event::lookup(&req.event) else {
         diag::record(
@@ -93,9 +162,14 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Ses
 
     test_panic("pipeline");
     let cards = resolve_cards(req, &mut run.trace);
-    let ctx = Ctx::new(spec, &payload, session);
+    let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
+    let ctx = Ctx::new(spec, &payload, cell.as_ref().map(|(c, _)| c));
     for card in cards {
         evaluate(&card, &ctx, &mut run);
+    }
+    drop(ctx);
+    if let Some((c, s)) = cell {
+        *s = c.into_inner();
     }
     run.answer = envelope::render(spec, &run.outcome).map(|v| v.to_string());
     run
@@ -229,24 +303,57 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
             format!("guard `{guard_name}` found nothing"),
         );
     };
-    run.outcome.push(Fragment {
-        card: card.name.clone(),
-        text: text::fill(card.emitted_text(), &finding.vars),
-        pointer: Some(paths::card_pointer(card)),
-    });
-    if let Some(n) = finding.user_note {
-        run.outcome.user_notes.push(text::sanitize(&n, 500));
+    // The repeat rule: a finding already injected in full in this session
+    // comes back as a one-line reminder that keeps the pointer.
+    let repeat_key = state::key::digest(&format!("{guard_name}\u{1f}{}", finding.target));
+    let repeated = ctx.session().is_some_and(|s| s.was_seen(&repeat_key));
+    if repeated {
+        run.outcome.push(Fragment {
+            card: card.name.clone(),
+            text: reminder_line(card),
+            pointer: Some(paths::card_pointer(card)),
+        });
+        run.reminded.push(card.name.clone());
+    } else {
+        run.outcome.push(Fragment {
+            card: card.name.clone(),
+            text: text::fill(card.emitted_text(), &finding.vars),
+            pointer: Some(paths::card_pointer(card)),
+        });
+        if ctx.session().is_some() {
+            run.seen.push(repeat_key);
+        }
+        if let Some(n) = finding.user_note {
+            run.outcome.user_notes.push(text::sanitize(&n, 500));
+        }
+    }
+    if finding.warning {
+        run.warnings.push(card.name.clone());
     }
     if finding.deny.is_some() && run.outcome.deny.is_none() {
         run.outcome.deny = finding.deny;
     }
     if let Some(k) = finding.once {
         run.spent.push(k);
+        run.spent_by.push((card.name.clone(), k));
     }
+    let how = if repeated {
+        " (repeated in this session: one-line reminder)"
+    } else {
+        ""
+    };
     note(
         Verdict::Fired,
-        format!("guard `{guard_name}`: {}", finding.why),
+        format!("guard `{guard_name}`: {}{how}", finding.why),
     );
+}
+
+/// The one-line reminder for a repeated finding.
+pub fn reminder_line(card: &Card) -> String {
+    format!(
+        "Reminder: \"{}\" applies here again (its advisory was given earlier in this session).",
+        text::sanitize(&card.title, 120)
+    )
 }
 
 /// Debug builds panic at a named point when `CUECARD_TEST_PANIC` names it,

@@ -29,3 +29,4 @@ pub mod registration;
 pub mod state;
 pub mod text;
 pub mod tokens;
+pub mod transcript;
