@@ -198,7 +198,9 @@ fn unquote(v: &str) -> Result<String, String> {
 
 /// Parses every catalogue file among `files` (paths relative to messages/,
 /// with `/` separators, and their text), sorted by kind then name.
-pub fn parse_all<'a>(files: impl IntoIterator<Item = (String, &'a str)>) -> Result<Vec<Entry>, String> {
+pub fn parse_all<'a>(
+    files: impl IntoIterator<Item = (String, &'a str)>,
+) -> Result<Vec<Entry>, String> {
     let mut out = Vec::new();
     for (rel, src) in files {
         if let Some((kind, name)) = classify(&rel) {
@@ -221,7 +223,10 @@ pub fn embedded() -> Result<Vec<Entry>, String> {
     parse_all(files)
 }
 
-fn collect_embedded(dir: &'static include_dir::Dir<'static>, out: &mut Vec<(String, &'static str)>) {
+fn collect_embedded(
+    dir: &'static include_dir::Dir<'static>,
+    out: &mut Vec<(String, &'static str)>,
+) {
     for f in dir.files() {
         if let Some(text) = f.contents_utf8() {
             out.push((f.path().to_string_lossy().replace('\\', "/"), text));
@@ -241,7 +246,10 @@ pub fn from_dir(messages: &Path) -> Result<Vec<Entry>, String> {
         if !base.is_dir() {
             continue;
         }
-        for e in walkdir::WalkDir::new(&base).max_depth(2).sort_by_file_name() {
+        for e in walkdir::WalkDir::new(&base)
+            .max_depth(2)
+            .sort_by_file_name()
+        {
             let e = e.map_err(|e| e.to_string())?;
             if !e.file_type().is_file() {
                 continue;
@@ -271,7 +279,11 @@ mod tests {
     #[test]
     fn the_shipped_catalogue_parses_with_the_required_entries() {
         let all = embedded().unwrap();
-        let find = |n: &str| all.iter().find(|e| e.name == n).unwrap_or_else(|| panic!("{n}"));
+        let find = |n: &str| {
+            all.iter()
+                .find(|e| e.name == n)
+                .unwrap_or_else(|| panic!("{n}"))
+        };
         assert_eq!(find("knowledge-wiki").kind, Kind::Skill);
         assert!(!find("knowledge-wiki").manual);
         assert_eq!(find("compaction-handoff").kind, Kind::Skill);
@@ -303,10 +315,16 @@ mod tests {
             (SKILL.replacen("---\n", "", 1), "no front matter"),
             (SKILL.replace("\n---\n\n#", "\n\n#"), "not closed"),
             (SKILL.replace("manual", "sometimes"), "manual or automatic"),
-            (SKILL.replace("  cuecard-group: Tools\n", ""), "cuecard-group"),
+            (
+                SKILL.replace("  cuecard-group: Tools\n", ""),
+                "cuecard-group",
+            ),
             (SKILL.replace("\"Does a thing.\"", ">"), "plain one-line"),
             (SKILL.replace("\"Does a thing.\"", "\"open"), "unbalanced"),
-            (SKILL.replace("license: MIT\n", "license: MIT\nlicense: X\n"), "twice"),
+            (
+                SKILL.replace("license: MIT\n", "license: MIT\nlicense: X\n"),
+                "twice",
+            ),
         ];
         for (src, want) in cases {
             let err = parse_entry(Kind::Skill, "demo", &src).unwrap_err();

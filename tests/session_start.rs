@@ -82,7 +82,12 @@ fn append(path: &Path, text: &str) {
 fn the_registration_orders_start_recovery_index_drift() {
     assert_eq!(
         start_cards(),
-        vec!["session-start", "compact-recovery", "skill-index", "kb-drift"]
+        vec![
+            "session-start",
+            "compact-recovery",
+            "skill-index",
+            "kb-drift"
+        ]
     );
 }
 
@@ -100,8 +105,14 @@ fn one_envelope_in_the_fixed_order_after_a_compaction() {
     let recovery = at("Earlier turns were replaced by a summary");
     let index = at("`knowledge-wiki` —");
     let drift = at("The project knowledge base `knowledge-base` changed");
-    assert!(start < recovery && recovery < index && index < drift, "{ctx}");
-    assert_eq!(out.json().unwrap()["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    assert!(
+        start < recovery && recovery < index && index < drift,
+        "{ctx}"
+    );
+    assert_eq!(
+        out.json().unwrap()["hookSpecificOutput"]["hookEventName"],
+        "SessionStart"
+    );
 }
 
 #[test]
@@ -131,7 +142,10 @@ fn every_catalogue_entry_is_findable_in_the_session_start_index() {
             .unwrap_or_else(|| panic!("{shown} not in {ctx}"));
         assert!(line.starts_with(&format!("- {}: ", e.group)), "{line}");
     }
-    assert!(!ctx.contains("<!--"), "the generated comment never reaches a model");
+    assert!(
+        !ctx.contains("<!--"),
+        "the generated comment never reaches a model"
+    );
 }
 
 #[test]
@@ -160,7 +174,10 @@ fn silent_without_a_base() {
     assert_eq!(drift_line(&start(&sb)), None);
     // A directory with only one of the two files is not a base.
     sb.write("wiki/index.md", "# Index\n");
-    sb.write("docs/wiki/log.md", "# Log\n## [2025-01-01] baseline | pages=9 latest=none\n");
+    sb.write(
+        "docs/wiki/log.md",
+        "# Log\n## [2025-01-01] baseline | pages=9 latest=none\n",
+    );
     assert_eq!(drift_line(&start(&sb)), None);
 }
 
@@ -203,7 +220,10 @@ fn a_new_page_or_a_new_log_entry_is_drift_until_a_new_baseline() {
     assert_eq!(drift_line(&start(&sb)), Some(want), "repeats at each start");
 
     let log = sb.project().join("wiki/log.md");
-    append(&log, &format!("\n## [2025-04-01] baseline | pages=2 latest={ENTRY}\n"));
+    append(
+        &log,
+        &format!("\n## [2025-04-01] baseline | pages=2 latest={ENTRY}\n"),
+    );
     assert_eq!(drift_line(&start(&sb)), None, "a new baseline silences it");
 
     append(&log, "\n## [2025-04-02] lint | Fixed links\n");
@@ -283,9 +303,14 @@ fn a_log_over_256_kib_with_the_baseline_in_its_tail() {
     // 300 KiB of older entries first, then the entry and baseline at the end.
     let mut text = String::from("# Log\n");
     for i in 0..3000 {
-        text.push_str(&format!("## [2024-01-01] ingest | Old {i}\n{}\n", "x".repeat(80)));
+        text.push_str(&format!(
+            "## [2024-01-01] ingest | Old {i}\n{}\n",
+            "x".repeat(80)
+        ));
     }
-    text.push_str(&format!("{ENTRY}\n\n## [2025-03-02] baseline | pages=1 latest={ENTRY}\n"));
+    text.push_str(&format!(
+        "{ENTRY}\n\n## [2025-03-02] baseline | pages=1 latest={ENTRY}\n"
+    ));
     assert!(text.len() > 300 * 1024);
     std::fs::write(&log, &text).unwrap();
     assert_eq!(
@@ -305,7 +330,10 @@ fn a_baseline_older_than_the_tail_is_not_seen() {
     let log = sb.project().join("wiki/log.md");
     let mut later = String::new();
     for i in 0..3000 {
-        later.push_str(&format!("## [2025-05-01] ingest | Later {i}\n{}\n", "y".repeat(80)));
+        later.push_str(&format!(
+            "## [2025-05-01] ingest | Later {i}\n{}\n",
+            "y".repeat(80)
+        ));
     }
     assert!(later.len() > 256 * 1024);
     append(&log, &later);
@@ -330,7 +358,11 @@ fn text_from_the_base_never_reaches_the_output() {
         Some(expected_line("wiki", "2025-03-02", 0, 1))
     );
     for needle in ["IGNORE", "rm -rf", "PREVIOUS", "again"] {
-        assert!(!out.stdout.contains(needle), "{needle:?} leaked: {}", out.stdout);
+        assert!(
+            !out.stdout.contains(needle),
+            "{needle:?} leaked: {}",
+            out.stdout
+        );
     }
 }
 
@@ -399,9 +431,14 @@ fn unreadable_files_and_directories_are_silent() {
     open_up(sb.path());
     let line = |stdout: &str| {
         let v: Value = serde_json::from_str(stdout).unwrap();
-        let ctx = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_string();
+        let ctx = v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string();
         assert!(ctx.contains("cuecard is active"), "the rest still arrives");
-        ctx.lines().find(|l| l.starts_with("The project knowledge base")).map(String::from)
+        ctx.lines()
+            .find(|l| l.starts_with("The project knowledge base"))
+            .map(String::from)
     };
     assert_eq!(
         line(&start_unprivileged(&sb)),
@@ -450,7 +487,11 @@ fn symlinked_directories_are_not_followed_out_of_the_project() {
     .unwrap();
     std::fs::write(outside.join("pages/a.md"), "x").unwrap();
     symlink(&outside, sb.project().join("wiki")).unwrap();
-    assert_eq!(drift_line(&start(&sb)), None, "not followed out of the project");
+    assert_eq!(
+        drift_line(&start(&sb)),
+        None,
+        "not followed out of the project"
+    );
 
     // Passed over, not an end: a later candidate inside the project counts.
     base(&sb, "docs/wiki", 2, 1);
@@ -462,7 +503,11 @@ fn symlinked_directories_are_not_followed_out_of_the_project() {
     // A symlink that stays inside the project is followed.
     let sb = Sandbox::new();
     base(&sb, "notes/kb", 3, 1);
-    symlink(sb.project().join("notes/kb"), sb.project().join("knowledge-base")).unwrap();
+    symlink(
+        sb.project().join("notes/kb"),
+        sb.project().join("knowledge-base"),
+    )
+    .unwrap();
     assert_eq!(
         drift_line(&start(&sb)),
         Some(expected_line("knowledge-base", "2025-03-02", 1, 3))
@@ -486,5 +531,9 @@ fn symlinked_directories_are_not_followed_out_of_the_project() {
     }
     std::fs::remove_dir_all(sb.project().join("wiki/pages")).ok();
     symlink(&many, sb.project().join("wiki/pages")).unwrap();
-    assert_eq!(drift_line(&start(&sb)), None, "0 pages, as the baseline says");
+    assert_eq!(
+        drift_line(&start(&sb)),
+        None,
+        "0 pages, as the baseline says"
+    );
 }

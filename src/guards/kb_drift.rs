@@ -144,7 +144,10 @@ fn read_tail(path: &Path, max: u64) -> Option<(String, bool)> {
     f.take(max).read_to_end(&mut buf).ok()?;
     let whole = start == 0;
     if !whole {
-        let cut = buf.iter().position(|&b| b == b'\n').map_or(buf.len(), |i| i + 1);
+        let cut = buf
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(buf.len(), |i| i + 1);
         buf.drain(..cut);
     }
     Some((String::from_utf8_lossy(&buf).into_owned(), whole))
@@ -300,7 +303,10 @@ mod tests {
     #[test]
     fn headings_follow_the_documented_form() {
         let h = heading("## [2025-06-01] ingest | RFC 9110").unwrap();
-        assert_eq!((h.date, h.kind, h.title), ("2025-06-01", "ingest", "RFC 9110"));
+        assert_eq!(
+            (h.date, h.kind, h.title),
+            ("2025-06-01", "ingest", "RFC 9110")
+        );
         for bad in [
             "## [2025-6-01] ingest | x",
             "## [2025-06-01]ingest | x",
@@ -323,7 +329,10 @@ mod tests {
         let b = s.baseline.unwrap();
         assert_eq!((b.date.as_str(), b.pages), ("2025-01-04", 4));
         assert_eq!(b.latest, "## [2025-01-03] lint | b");
-        assert_eq!(scan_log("# Log\n", true).unwrap().latest.as_deref(), Some("none"));
+        assert_eq!(
+            scan_log("# Log\n", true).unwrap().latest.as_deref(),
+            Some("none")
+        );
         assert_eq!(scan_log("# Log\n", false).unwrap().latest, None);
     }
 }

@@ -58,11 +58,7 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[
-    &stop::Stop,
-    &skill_index::SkillIndex,
-    &kb_drift::KbDrift,
-];
+pub static GUARDS: &[&dyn Guard] = &[&stop::Stop, &skill_index::SkillIndex, &kb_drift::KbDrift];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)

@@ -19,7 +19,9 @@ fn main() -> ExitCode {
         Some("gen-skill-index") => skill_index::run(check),
         Some("bench") => bench::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick]>");
+            eprintln!(
+                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick]>"
+            );
             return ExitCode::from(2);
         }
     };
