@@ -229,14 +229,6 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut
         }
         None => vec![spec],
     };
-    if req.once
-        && spec.name == "SessionStart"
-        && let Some(why) = harness::once::repeated(&payload)
-    {
-        run.stopped = Some(why);
-        return run;
-    }
-
     test_panic("pipeline");
     let cards = resolve_cards(req, &events, &mut run.trace);
     let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
@@ -258,6 +250,17 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut
         *s = c.into_inner();
     }
     run.render();
+    // SessionStart once: only an answer marks, so a start that said nothing
+    // never silences the next; the mark is atomic, so of two surfaces
+    // answering the same start at once exactly one prints.
+    if req.once
+        && spec.name == "SessionStart"
+        && run.answer.is_some()
+        && let Some(why) = harness::once::repeated(&payload)
+    {
+        run.answer = None;
+        run.stopped = Some(why);
+    }
     run
 }
 
@@ -407,7 +410,7 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
     } else {
         run.outcome.push(Fragment {
             card: card.name.clone(),
-            text: text::fill(card.emitted_text(), &finding.vars),
+            text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
             pointer: Some(paths::card_pointer(card)),
         });
         if ctx.session().is_some() {

@@ -480,7 +480,7 @@ fn session_start_is_answered_once_across_surfaces() {
         .json(&devin)
         .stdout("")
         .run();
-    // explain reads the marker state but never writes or obeys it.
+    // explain neither writes nor obeys the marker.
     let out = sb
         .test()
         .args(["explain", "--contract", "devin", "SessionStart"])
@@ -503,4 +503,30 @@ fn without_a_session_id_nothing_is_silenced() {
             .stdout;
         assert!(out.starts_with(SESSION_START_LINE), "{out:?}");
     }
+}
+
+#[test]
+fn a_session_start_that_said_nothing_does_not_silence_the_next() {
+    let sb = Sandbox::new();
+    let p = sb.fixture("claude-code", "SessionStart.startup");
+    sb.test()
+        .dispatch("SessionStart", &["no-such-card"])
+        .json(&p)
+        .stdout("")
+        .run();
+    let out = sb
+        .test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&p)
+        .run();
+    assert!(
+        out.context().starts_with(SESSION_START_LINE),
+        "{}",
+        out.stdout
+    );
+    sb.test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&p)
+        .stdout("")
+        .run();
 }

@@ -2,8 +2,11 @@
 //! files as well as their own, so one session start can reach cuecard twice
 //! (once through `.claude/settings.json`, once through the harness's own
 //! config, with or without `--contract`). The first SessionStart of a
-//! session and source marks it in the state directory; another within
-//! [`WINDOW`], from either surface, stays silent. The same marker runs for
+//! session and source that answers marks it in the state directory; another
+//! within [`WINDOW`], from either surface, stays silent. Only an answer
+//! marks (a start that said nothing never silences the next), and the mark
+//! is atomic (`state::first_within`), so of two surfaces answering the same
+//! start at once exactly one prints. The same marker runs for
 //! every harness, so any double registration (user and project scope, a
 //! plugin beside settings) is answered once too.
 //!
