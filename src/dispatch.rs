@@ -84,7 +84,9 @@ impl Run {
     /// record's one-time note at SessionStart).
     pub fn add_user_note(&mut self, note: &str) {
         let Some(spec) = self.event else { return };
-        if !spec.carries_context() {
+        // A stopped call (dropped by its contract, or a SessionStart already
+        // answered from another surface) stays silent.
+        if !spec.carries_context() || self.stopped.is_some() {
             return;
         }
         self.outcome.user_notes.push(text::sanitize(note, 500));
