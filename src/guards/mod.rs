@@ -3,7 +3,12 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+mod dependency;
+mod destructive;
+mod outside_project;
+mod protected_branch;
 mod stop;
+pub mod words;
 
 use crate::context::Ctx;
 
@@ -52,7 +57,13 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&stop::Stop];
+pub static GUARDS: &[&dyn Guard] = &[
+    &stop::Stop,
+    &dependency::Dependency,
+    &protected_branch::ProtectedBranch,
+    &destructive::Destructive,
+    &outside_project::OutsideProject,
+];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)
