@@ -5,8 +5,10 @@
 
 mod dependency;
 mod destructive;
+pub mod kb_drift;
 mod outside_project;
 mod protected_branch;
+pub mod skill_index;
 mod stop;
 pub mod words;
 
@@ -20,6 +22,10 @@ pub struct Finding {
     pub target: String,
     /// Placeholder values, unsanitised; the renderer sanitises them.
     pub vars: Vec<(&'static str, String)>,
+    /// Placeholder values that are text shipped inside the binary (never
+    /// from a payload or the project), inserted verbatim: the one way a
+    /// guard supplies trusted multi-line text, such as the skill index.
+    pub trusted: Vec<(&'static str, &'static str)>,
     /// Why it fired, for `cuecard explain` (a human reads it, not the model).
     pub why: String,
     /// A short line for the user (`systemMessage`), if any.
@@ -59,6 +65,8 @@ pub trait Guard: Sync {
 /// Every built-in guard.
 pub static GUARDS: &[&dyn Guard] = &[
     &stop::Stop,
+    &skill_index::SkillIndex,
+    &kb_drift::KbDrift,
     &dependency::Dependency,
     &protected_branch::ProtectedBranch,
     &destructive::Destructive,
