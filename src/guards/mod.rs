@@ -3,9 +3,14 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+mod dependency;
+mod destructive;
 pub mod kb_drift;
+mod outside_project;
+mod protected_branch;
 pub mod skill_index;
 mod stop;
+pub mod words;
 
 use crate::context::Ctx;
 
@@ -60,7 +65,15 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&stop::Stop, &skill_index::SkillIndex, &kb_drift::KbDrift];
+pub static GUARDS: &[&dyn Guard] = &[
+    &stop::Stop,
+    &skill_index::SkillIndex,
+    &kb_drift::KbDrift,
+    &dependency::Dependency,
+    &protected_branch::ProtectedBranch,
+    &destructive::Destructive,
+    &outside_project::OutsideProject,
+];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)
