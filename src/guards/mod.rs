@@ -3,6 +3,11 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+mod askuser_recommended;
+mod eval_rules;
+mod lexical;
+mod secret_files;
+mod secret_tokens;
 mod stop;
 
 use crate::context::Ctx;
@@ -52,7 +57,10 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&stop::Stop];
+pub static GUARDS: &[&dyn Guard] = &[
+    &stop::Stop,
+    &askuser_recommended::AskUserRecommended,
+];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)
