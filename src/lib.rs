@@ -25,6 +25,8 @@ pub mod paths;
 pub mod payload;
 pub mod printer;
 pub mod registration;
+pub mod shell;
 pub mod state;
+pub mod target;
 pub mod text;
 pub mod tokens;
