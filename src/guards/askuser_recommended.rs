@@ -45,36 +45,51 @@ impl Guard for AskUserRecommended {
         if issues.is_empty() {
             return None;
         }
-        let listed = issues
-            .iter()
-            .map(|i| i.text.as_str())
-            .collect::<Vec<_>>()
-            .join("; ");
-        let wellformed: Vec<&str> = issues
-            .iter()
-            .filter(|i| i.wellformed)
-            .map(|i| i.text.as_str())
-            .collect();
+        let listed = listing(issues.iter());
+        let wellformed: Vec<&Issue> = issues.iter().filter(|i| i.wellformed).collect();
         let mut f = Finding::new(
             format!("askuser:{listed}"),
             format!("{} finding(s): {listed}", issues.len()),
         )
         .var("findings", listed);
         if !wellformed.is_empty() && ctx.flag("CUECARD_STRICT") {
+            let wellformed = listing(wellformed.into_iter());
             f.deny = Some(format!(
                 "cuecard strict mode (CUECARD_STRICT=1): the AskUserQuestion options are not well-formed: {}. \
                  End the recommended option's label with exactly \" (Recommended)\", at most once per \
                  single-select question and never on a destructive option, then ask again.",
-                wellformed.join("; ")
+                wellformed
             ));
         }
         Some(f)
     }
 }
 
+/// Lists issues grouped by question: `Q1 "Database": a; b. Q2 "Tests": c`.
+fn listing<'a>(issues: impl Iterator<Item = &'a Issue>) -> String {
+    let mut out = String::new();
+    let mut last: Option<&str> = None;
+    for i in issues {
+        if last == Some(i.question.as_str()) {
+            out.push_str("; ");
+        } else {
+            if last.is_some() {
+                out.push_str(". ");
+            }
+            out.push_str(&i.question);
+            out.push_str(": ");
+            last = Some(&i.question);
+        }
+        out.push_str(&i.text);
+    }
+    out
+}
+
 /// One thing found about the questions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {
+    /// Which question (`Q1 "Database"`).
+    pub question: String,
     pub text: String,
     /// A well-formedness finding (denied in strict mode); false for the nudge.
     pub wellformed: bool,
@@ -111,7 +126,7 @@ pub fn review(questions: &[Value]) -> Vec<Issue> {
         let mut real = 0;
         for label in &options {
             let mark = mark_of(label);
-            let shown = text::sanitize(label.trim(), 40);
+            let shown = text::sanitize(label.trim(), 32);
             if !is_other(label) {
                 real += 1;
             }
@@ -120,30 +135,33 @@ pub fn review(questions: &[Value]) -> Vec<Issue> {
             }
             marked += 1;
             match mark {
-                Mark::LowerCase => out.push(wf(format!(
-                    "{name}: option \"{shown}\" writes \"(recommended)\" in lower case (use \"{CANONICAL}\")"
-                ))),
-                Mark::NonCanonical => out.push(wf(format!(
-                    "{name}: option \"{shown}\" marks its recommendation in a non-canonical form (end the label with \" {CANONICAL}\")"
-                ))),
+                Mark::LowerCase => out.push(wf(
+                    &name,
+                    format!("\"{shown}\" has a lower-case (recommended)"),
+                )),
+                Mark::NonCanonical => out.push(wf(
+                    &name,
+                    format!("\"{shown}\" has a non-canonical marker"),
+                )),
                 _ => {}
             }
             if let Some(word) = destructive_word(label) {
-                out.push(wf(format!(
-                    "{name}: the recommended option \"{shown}\" is destructive ({word})"
-                )));
+                out.push(wf(
+                    &name,
+                    format!("\"{shown}\" is recommended but destructive ({word})"),
+                ));
             }
         }
         if !multi && marked > 1 {
-            out.push(wf(format!(
-                "{name}: {marked} options are marked recommended in a single-select question (mark at most one)"
-            )));
+            out.push(wf(
+                &name,
+                format!("{marked} options marked recommended in a single-select question"),
+            ));
         }
         if !multi && marked == 0 && real >= 2 {
             out.push(Issue {
-                text: format!(
-                    "{name}: {real} options and none marked \"{CANONICAL}\" (if you have a recommendation, say which)"
-                ),
+                question: name.clone(),
+                text: format!("{real} options, none marked {CANONICAL}"),
                 wellformed: false,
             });
         }
@@ -151,8 +169,9 @@ pub fn review(questions: &[Value]) -> Vec<Issue> {
     out
 }
 
-fn wf(text: String) -> Issue {
+fn wf(question: &str, text: String) -> Issue {
     Issue {
+        question: question.to_string(),
         text,
         wellformed: true,
     }
@@ -165,8 +184,8 @@ fn question_name(i: usize, q: &Value) -> String {
         .filter(|h| !h.trim().is_empty())
         .or_else(|| q.get("question").and_then(Value::as_str));
     match label {
-        Some(l) => format!("question {} (\"{}\")", i + 1, text::sanitize(l.trim(), 40)),
-        None => format!("question {}", i + 1),
+        Some(l) => format!("Q{} \"{}\"", i + 1, text::sanitize(l.trim(), 40)),
+        None => format!("Q{}", i + 1),
     }
 }
 
@@ -331,10 +350,10 @@ mod tests {
     fn findings_are_wellformedness_or_nudge() {
         let i = issues(&["A (recommended)", "B"], false);
         assert_eq!(i.len(), 1);
-        assert!(i[0].wellformed && i[0].text.contains("lower case"));
+        assert!(i[0].wellformed && i[0].text.contains("lower-case"));
 
         let i = issues(&["A (Recommended)", "B (Recommended)"], false);
-        assert!(i.iter().any(|x| x.wellformed && x.text.contains("2 options are marked")));
+        assert!(i.iter().any(|x| x.wellformed && x.text.contains("2 options marked")));
 
         let i = issues(&["Reset to origin/main (Recommended)", "Stash changes"], false);
         assert!(i.iter().any(|x| x.wellformed && x.text.contains("destructive (reset)")));

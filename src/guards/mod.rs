@@ -4,10 +4,13 @@
 //! process, and reads from the project only through bounded reads.
 
 mod askuser_recommended;
+mod eval;
 mod eval_rules;
+mod generated_file;
 mod lexical;
 mod secret_files;
 mod secret_tokens;
+mod secrets;
 mod stop;
 
 use crate::context::Ctx;
@@ -59,6 +62,9 @@ pub trait Guard: Sync {
 /// Every built-in guard.
 pub static GUARDS: &[&dyn Guard] = &[
     &stop::Stop,
+    &eval::Eval,
+    &secrets::Secrets,
+    &generated_file::GeneratedFile,
     &askuser_recommended::AskUserRecommended,
 ];
 
