@@ -139,10 +139,9 @@ pub fn review(questions: &[Value]) -> Vec<Issue> {
                     &name,
                     format!("\"{shown}\" has a lower-case (recommended)"),
                 )),
-                Mark::NonCanonical => out.push(wf(
-                    &name,
-                    format!("\"{shown}\" has a non-canonical marker"),
-                )),
+                Mark::NonCanonical => {
+                    out.push(wf(&name, format!("\"{shown}\" has a non-canonical marker")))
+                }
                 _ => {}
             }
             if let Some(word) = destructive_word(label) {
@@ -234,7 +233,10 @@ fn has_marker(s: &str) -> bool {
             .trim_end_matches(['!', '.', '*'])
             .trim_start_matches(['*', '⭐'])
             .trim();
-        if matches!(inner, "rec" | "rec'd" | "recommend" | "recommended" | "recommendation") {
+        if matches!(
+            inner,
+            "rec" | "rec'd" | "recommend" | "recommended" | "recommendation"
+        ) {
             return true;
         }
     }
@@ -321,10 +323,28 @@ mod tests {
     #[test]
     fn canonical_questions_are_clean() {
         assert!(issues(&["Postgres (Recommended)", "SQLite", "Other"], false).is_empty());
-        assert!(issues(&["Unit tests (Recommended)", "E2E (Recommended)", "Lint"], true).is_empty());
-        assert!(issues(&["Yes"], false).is_empty(), "one real option: no nudge");
-        assert!(issues(&["Keep the dropdown (Recommended)", "Use radio buttons"], false).is_empty());
-        assert!(issues(&["Use the recommended defaults", "Customise"], false).len() == 1, "prose is not a marker: nudge only");
+        assert!(
+            issues(
+                &["Unit tests (Recommended)", "E2E (Recommended)", "Lint"],
+                true
+            )
+            .is_empty()
+        );
+        assert!(
+            issues(&["Yes"], false).is_empty(),
+            "one real option: no nudge"
+        );
+        assert!(
+            issues(
+                &["Keep the dropdown (Recommended)", "Use radio buttons"],
+                false
+            )
+            .is_empty()
+        );
+        assert!(
+            issues(&["Use the recommended defaults", "Customise"], false).len() == 1,
+            "prose is not a marker: nudge only"
+        );
     }
 
     #[test]
@@ -353,20 +373,41 @@ mod tests {
         assert!(i[0].wellformed && i[0].text.contains("lower-case"));
 
         let i = issues(&["A (Recommended)", "B (Recommended)"], false);
-        assert!(i.iter().any(|x| x.wellformed && x.text.contains("2 options marked")));
+        assert!(
+            i.iter()
+                .any(|x| x.wellformed && x.text.contains("2 options marked"))
+        );
 
-        let i = issues(&["Reset to origin/main (Recommended)", "Stash changes"], false);
-        assert!(i.iter().any(|x| x.wellformed && x.text.contains("destructive (reset)")));
+        let i = issues(
+            &["Reset to origin/main (Recommended)", "Stash changes"],
+            false,
+        );
+        assert!(
+            i.iter()
+                .any(|x| x.wellformed && x.text.contains("destructive (reset)"))
+        );
 
-        let i = issues(&["Force push the branch (Recommended)", "Open a new PR"], false);
+        let i = issues(
+            &["Force push the branch (Recommended)", "Open a new PR"],
+            false,
+        );
         assert!(i.iter().any(|x| x.text.contains("force-push")));
 
         let i = issues(&["Postgres", "SQLite", "Other"], false);
         assert_eq!(i.len(), 1);
-        assert!(!i[0].wellformed, "the nudge is not a well-formedness finding");
+        assert!(
+            !i[0].wellformed,
+            "the nudge is not a well-formedness finding"
+        );
 
-        assert!(issues(&["Postgres", "Other"], false).is_empty(), "Other is not a real option");
-        assert!(issues(&["Postgres", "SQLite"], true).is_empty(), "multi-select: no nudge");
+        assert!(
+            issues(&["Postgres", "Other"], false).is_empty(),
+            "Other is not a real option"
+        );
+        assert!(
+            issues(&["Postgres", "SQLite"], true).is_empty(),
+            "multi-select: no nudge"
+        );
     }
 
     #[test]

@@ -109,10 +109,9 @@ fn old_text(ctx: &Ctx) -> Option<String> {
 /// through the content rules.
 pub fn scan_text(text: &str, family: Family) -> Option<Hit> {
     match family {
-        Family::Shell => scan_commands(&shell::parse(text)).map(|primitive| Hit {
-            primitive,
-            line: 0,
-        }),
+        Family::Shell => {
+            scan_commands(&shell::parse(text)).map(|primitive| Hit { primitive, line: 0 })
+        }
         Family::PowerShell => scan_commands(&shell::parse_powershell(text))
             .map(|primitive| Hit { primitive, line: 0 })
             .or_else(|| eval_rules::scan(text, family)),
@@ -133,8 +132,21 @@ const DOWNLOADERS: &[&str] = &[
 ];
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "source", "."];
 const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "python2", "node", "perl",
-    "ruby", "php", "pwsh", "powershell",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "fish",
+    "python",
+    "python3",
+    "python2",
+    "node",
+    "perl",
+    "ruby",
+    "php",
+    "pwsh",
+    "powershell",
 ];
 
 fn lower_program(c: &SimpleCommand) -> String {
@@ -207,7 +219,10 @@ pub fn scan_commands(commands: &[SimpleCommand]) -> Option<&'static str> {
 
 /// Whether an interpreter reads its program from stdin: no operand, or `-`.
 fn reads_stdin(c: &SimpleCommand) -> bool {
-    let mut operands = c.args().iter().skip_while(|a| *a != "--" && a.starts_with('-') && *a != "-");
+    let mut operands = c
+        .args()
+        .iter()
+        .skip_while(|a| *a != "--" && a.starts_with('-') && *a != "-");
     match operands.next().map(String::as_str) {
         None | Some("-") => true,
         Some("--") => true, // `sh -s -- -y`: arguments to the piped script
@@ -259,7 +274,12 @@ fn inline_script(c: &SimpleCommand, program: &str) -> Option<Hit> {
         .map(|r| r.target.as_str())
         .collect::<Vec<_>>();
     if program == "tee" {
-        files.extend(c.args().iter().filter(|a| !a.starts_with('-')).map(String::as_str));
+        files.extend(
+            c.args()
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .map(String::as_str),
+        );
     }
     files.into_iter().find_map(|f| {
         let family = Family::of_path(f)?;
@@ -299,7 +319,9 @@ mod tests {
             assert!(cmd(c).is_some(), "{c}");
         }
         assert_eq!(
-            scan_commands(&shell::parse_powershell("iwr https://x.example/i.ps1 | iex")),
+            scan_commands(&shell::parse_powershell(
+                "iwr https://x.example/i.ps1 | iex"
+            )),
             Some("a download piped into Invoke-Expression")
         );
     }

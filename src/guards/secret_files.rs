@@ -16,15 +16,30 @@ pub enum Class {
 
 /// Template suffixes of `.env` files: these are meant to be read and shared.
 const ENV_TEMPLATES: &[&str] = &[
-    "example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default", "schema",
-    "ci", "test.example",
+    "example",
+    "sample",
+    "template",
+    "tmpl",
+    "tpl",
+    "dist",
+    "defaults",
+    "default",
+    "schema",
+    "ci",
+    "test.example",
 ];
 
 /// Extensions of private key and certificate stores.
 const KEY_EXTENSIONS: &[&str] = &["pem", "key", "p12", "pfx", "ppk", "jks", "keystore", "p8"];
 
 /// Files under `~/.ssh` that are not secret.
-const SSH_PUBLIC: &[&str] = &["known_hosts", "known_hosts.old", "config", "authorized_keys", "environment"];
+const SSH_PUBLIC: &[&str] = &[
+    "known_hosts",
+    "known_hosts.old",
+    "config",
+    "authorized_keys",
+    "environment",
+];
 
 /// Classifies a path (absolute, relative, `~/...`, Windows or POSIX).
 pub fn classify(path: &str) -> Option<Class> {
@@ -51,7 +66,10 @@ pub fn classify(path: &str) -> Option<Class> {
         return Some(Class::Secret("environment file (.env)"));
     }
     if let Some(suffix) = lower.strip_prefix(".env.") {
-        if ENV_TEMPLATES.iter().any(|t| suffix == *t || suffix.ends_with(&format!(".{t}"))) {
+        if ENV_TEMPLATES
+            .iter()
+            .any(|t| suffix == *t || suffix.ends_with(&format!(".{t}")))
+        {
             return None;
         }
         return Some(Class::Secret("environment file (.env)"));
@@ -164,7 +182,10 @@ mod tests {
         ] {
             assert!(kind(p).is_some(), "{p}");
         }
-        assert_eq!(classify("~/.npmrc"), Some(Class::IfTokens(".npmrc with an auth token")));
+        assert_eq!(
+            classify("~/.npmrc"),
+            Some(Class::IfTokens(".npmrc with an auth token"))
+        );
     }
 
     #[test]
@@ -195,9 +216,15 @@ mod tests {
 
     #[test]
     fn npmrc_tokens() {
-        assert!(has_token("registry=https://r.example.com\n//r.example.com/:_authToken=abc123\n"));
-        assert!(has_token("[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmc\n"));
-        assert!(!has_token("registry=https://registry.npmjs.org/\nsave-exact=true\n"));
+        assert!(has_token(
+            "registry=https://r.example.com\n//r.example.com/:_authToken=abc123\n"
+        ));
+        assert!(has_token(
+            "[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmc\n"
+        ));
+        assert!(!has_token(
+            "registry=https://registry.npmjs.org/\nsave-exact=true\n"
+        ));
         assert!(!has_token("//r/:_authToken=${NPM_TOKEN}\n"));
         assert!(!has_token("# _authToken=old\n"));
     }

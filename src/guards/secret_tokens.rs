@@ -32,30 +32,168 @@ fn upper_digit(c: u8) -> bool {
 }
 
 const SHAPES: &[Shape] = &[
-    Shape { kind: "AWS access key id", prefix: "AKIA", body: upper_digit, min: 16, word_start: true },
-    Shape { kind: "AWS access key id", prefix: "ASIA", body: upper_digit, min: 16, word_start: true },
-    Shape { kind: "GitHub token", prefix: "ghp_", body: alnum, min: 36, word_start: true },
-    Shape { kind: "GitHub token", prefix: "gho_", body: alnum, min: 36, word_start: true },
-    Shape { kind: "GitHub token", prefix: "ghu_", body: alnum, min: 36, word_start: true },
-    Shape { kind: "GitHub token", prefix: "ghs_", body: alnum, min: 36, word_start: true },
-    Shape { kind: "GitHub token", prefix: "ghr_", body: alnum, min: 36, word_start: true },
-    Shape { kind: "GitHub token", prefix: "github_pat_", body: alnum_under, min: 40, word_start: true },
-    Shape { kind: "GitLab token", prefix: "glpat-", body: alnum_dash, min: 20, word_start: true },
-    Shape { kind: "Slack token", prefix: "xoxb-", body: alnum_dash, min: 20, word_start: true },
-    Shape { kind: "Slack token", prefix: "xoxp-", body: alnum_dash, min: 20, word_start: true },
-    Shape { kind: "Slack token", prefix: "xoxa-", body: alnum_dash, min: 20, word_start: true },
-    Shape { kind: "Slack token", prefix: "xoxr-", body: alnum_dash, min: 20, word_start: true },
-    Shape { kind: "Slack webhook URL", prefix: "hooks.slack.com/services/T", body: |c| alnum(c) || c == b'/', min: 20, word_start: false },
-    Shape { kind: "Stripe live key", prefix: "sk_live_", body: alnum, min: 20, word_start: true },
-    Shape { kind: "Stripe live key", prefix: "rk_live_", body: alnum, min: 20, word_start: true },
+    Shape {
+        kind: "AWS access key id",
+        prefix: "AKIA",
+        body: upper_digit,
+        min: 16,
+        word_start: true,
+    },
+    Shape {
+        kind: "AWS access key id",
+        prefix: "ASIA",
+        body: upper_digit,
+        min: 16,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghp_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "gho_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghu_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghs_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghr_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "github_pat_",
+        body: alnum_under,
+        min: 40,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitLab token",
+        prefix: "glpat-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxb-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxp-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxa-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxr-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack webhook URL",
+        prefix: "hooks.slack.com/services/T",
+        body: |c| alnum(c) || c == b'/',
+        min: 20,
+        word_start: false,
+    },
+    Shape {
+        kind: "Stripe live key",
+        prefix: "sk_live_",
+        body: alnum,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Stripe live key",
+        prefix: "rk_live_",
+        body: alnum,
+        min: 20,
+        word_start: true,
+    },
     // Anthropic before OpenAI: both start with `sk-`.
-    Shape { kind: "Anthropic API key", prefix: "sk-ant-", body: alnum_dash, min: 32, word_start: true },
-    Shape { kind: "OpenAI API key", prefix: "sk-proj-", body: alnum_dash, min: 32, word_start: true },
-    Shape { kind: "OpenAI API key", prefix: "sk-svcacct-", body: alnum_dash, min: 32, word_start: true },
-    Shape { kind: "OpenAI API key", prefix: "sk-admin-", body: alnum_dash, min: 32, word_start: true },
-    Shape { kind: "OpenAI API key", prefix: "sk-", body: alnum, min: 48, word_start: true },
-    Shape { kind: "Google API key", prefix: "AIza", body: alnum_dash, min: 35, word_start: true },
-    Shape { kind: "npm token", prefix: "npm_", body: alnum, min: 36, word_start: true },
+    Shape {
+        kind: "Anthropic API key",
+        prefix: "sk-ant-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-proj-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-svcacct-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-admin-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-",
+        body: alnum,
+        min: 48,
+        word_start: true,
+    },
+    Shape {
+        kind: "Google API key",
+        prefix: "AIza",
+        body: alnum_dash,
+        min: 35,
+        word_start: true,
+    },
+    Shape {
+        kind: "npm token",
+        prefix: "npm_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
 ];
 
 /// The kind of the first live-looking credential in `text`, if any.
@@ -63,7 +201,9 @@ pub fn find(text: &str) -> Option<&'static str> {
     let b = text.as_bytes();
     for shape in SHAPES {
         for (at, _) in text.match_indices(shape.prefix) {
-            if shape.word_start && at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
+            if shape.word_start
+                && at > 0
+                && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
             {
                 continue;
             }
@@ -93,9 +233,17 @@ fn looks_live(body: &str) -> bool {
     }
     let upper = body.to_ascii_uppercase();
     distinct >= 10
-        && !["EXAMPLE", "XXXXXX", "YOUR", "REDACTED", "PLACEHOLDER", "DUMMY", "FAKE"]
-            .iter()
-            .any(|w| upper.contains(w))
+        && ![
+            "EXAMPLE",
+            "XXXXXX",
+            "YOUR",
+            "REDACTED",
+            "PLACEHOLDER",
+            "DUMMY",
+            "FAKE",
+        ]
+        .iter()
+        .any(|w| upper.contains(w))
 }
 
 /// A `-----BEGIN ... PRIVATE KEY-----` header followed by a base64 body (a
@@ -117,7 +265,9 @@ fn private_key_block(text: &str) -> bool {
             .take(3)
             .map(|l| {
                 let l = l.trim().trim_end_matches("\\n").trim_end_matches('"');
-                if l.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')) {
+                if l.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+                {
                     l.len()
                 } else {
                     0
@@ -147,13 +297,34 @@ mod tests {
         let cases = [
             (tok("AKIA", "Z7QK4M2XWJ5RT3VB"), "AWS access key id"),
             (tok("ghp_", RANDOM36), "GitHub token"),
-            (tok("github_pat_", "11ABCDEFG0abcdefghij1234567890_ABCDEFGHIJKLMNOPQRST"), "GitHub token"),
+            (
+                tok(
+                    "github_pat_",
+                    "11ABCDEFG0abcdefghij1234567890_ABCDEFGHIJKLMNOPQRST",
+                ),
+                "GitHub token",
+            ),
             (tok("glpat-", "x7Yb2Kq9LmN3pR5sT8vW"), "GitLab token"),
-            (tok("xoxb-", "1234567890-0987654321-AbCdEfGhIjKlMnOp"), "Slack token"),
-            (tok("sk_live_", "51HxYzAbC9dEfGhIjKlMnOpQr"), "Stripe live key"),
-            (tok("sk-ant-api03-", "Xy9_Zk2-LmNoPqRsTuVwXyZ0123456789abcdEFG"), "Anthropic API key"),
-            (tok("sk-proj-", "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcDe4GhIj"), "OpenAI API key"),
-            (tok("AIza", "SyD4x9Kq2LmN7pR3sT8vW1yZ5bC6dE0fGhI"), "Google API key"),
+            (
+                tok("xoxb-", "1234567890-0987654321-AbCdEfGhIjKlMnOp"),
+                "Slack token",
+            ),
+            (
+                tok("sk_live_", "51HxYzAbC9dEfGhIjKlMnOpQr"),
+                "Stripe live key",
+            ),
+            (
+                tok("sk-ant-api03-", "Xy9_Zk2-LmNoPqRsTuVwXyZ0123456789abcdEFG"),
+                "Anthropic API key",
+            ),
+            (
+                tok("sk-proj-", "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcDe4GhIj"),
+                "OpenAI API key",
+            ),
+            (
+                tok("AIza", "SyD4x9Kq2LmN7pR3sT8vW1yZ5bC6dE0fGhI"),
+                "Google API key",
+            ),
         ];
         for (text, kind) in cases {
             let line = format!("export TOKEN=\"{text}\"\n");
@@ -168,7 +339,8 @@ mod tests {
             "RSA"
         );
         assert_eq!(find(&key), Some("private key"));
-        let doc = "Paste the key, which starts with `-----BEGIN OPENSSH PRIVATE KEY-----`.\nThen save.";
+        let doc =
+            "Paste the key, which starts with `-----BEGIN OPENSSH PRIVATE KEY-----`.\nThen save.";
         assert_eq!(find(doc), None);
     }
 

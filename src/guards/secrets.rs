@@ -83,7 +83,10 @@ impl Guard for Secrets {
                 return Some(
                     Finding::new(
                         format!("secrets:{}:{kind}", t.shown),
-                        format!("content written to {} carries a live-looking {kind}", t.shown),
+                        format!(
+                            "content written to {} carries a live-looking {kind}",
+                            t.shown
+                        ),
                     )
                     .var("effect", "writes a live-looking credential into")
                     .var("path", t.shown)
@@ -127,11 +130,52 @@ fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
 /// Programs whose arguments are text, or that use or manage a secret file
 /// without reading it out or moving it.
 const QUIET_PROGRAMS: &[&str] = &[
-    "echo", "printf", "touch", "rm", "unlink", "rmdir", "shred", "chmod", "chown", "chgrp", "ls",
-    "stat", "test", "[", "[[", "mkdir", "source", ".", "export", "set", "unset", "cd", "pushd",
-    "which", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "docker", "docker-compose",
-    "podman", "dotenv", "env-cmd", "direnv", "gitleaks", "trufflehog", "detect-secrets",
-    "git-secrets", "kubectl", "helm", "terraform", "code", "vim", "nvim", "nano", "emacs",
+    "echo",
+    "printf",
+    "touch",
+    "rm",
+    "unlink",
+    "rmdir",
+    "shred",
+    "chmod",
+    "chown",
+    "chgrp",
+    "ls",
+    "stat",
+    "test",
+    "[",
+    "[[",
+    "mkdir",
+    "source",
+    ".",
+    "export",
+    "set",
+    "unset",
+    "cd",
+    "pushd",
+    "which",
+    "ssh",
+    "ssh-add",
+    "ssh-keygen",
+    "ssh-copy-id",
+    "docker",
+    "docker-compose",
+    "podman",
+    "dotenv",
+    "env-cmd",
+    "direnv",
+    "gitleaks",
+    "trufflehog",
+    "detect-secrets",
+    "git-secrets",
+    "kubectl",
+    "helm",
+    "terraform",
+    "code",
+    "vim",
+    "nvim",
+    "nano",
+    "emacs",
 ];
 
 /// Programs whose first operand is a pattern, not a file.
