@@ -49,7 +49,25 @@ fn free_calls<'a>(code: &'a str, name: &'a str) -> impl Iterator<Item = usize> +
         code.as_bytes().get(open) == Some(&b'(')
             && prev_non_blank(code, i) != Some(b'.')
             && !is_definition(code, i)
+            && !is_method_definition(code, open)
     })
+}
+
+/// Whether the call whose `(` is at `open` is really a method definition
+/// (`eval(expr: string): number {` in a class body): its parameter list is
+/// followed by a body or a return type.
+fn is_method_definition(code: &str, open: usize) -> bool {
+    let args = call_args(code, open);
+    let after = skip_blanks(code, (args.end + 1).min(code.len()));
+    match code.as_bytes().get(after) {
+        Some(b'{') => true,
+        // A TypeScript return type: `): number {` on the same line.
+        Some(b':') => code[after + 1..]
+            .split(['\n', ';', '='])
+            .next()
+            .is_some_and(|rest| rest.trim_end().ends_with('{')),
+        _ => false,
+    }
 }
 
 /// Whether the name at `i` is being defined (`def eval(`, `function eval(`).
@@ -286,6 +304,7 @@ fn php(code: &str) -> Found {
             code.as_bytes().get(open) == Some(&b'(')
                 && !code[..at].ends_with("->")
                 && !code[..at].ends_with("::")
+                && !is_definition(code, at)
         }) {
             return Some((primitive, at));
         }
@@ -337,6 +356,7 @@ mod tests {
     #[test]
     fn python_primitives_fire() {
         assert_eq!(py("result = eval(user_input)"), Some("eval"));
+        assert_eq!(py("if eval(cond):\n    go()"), Some("eval"));
         assert_eq!(py("exec(open('x.py').read())"), Some("exec"));
         assert_eq!(
             py("code = compile(src, '<string>', 'exec')"),
@@ -387,6 +407,7 @@ mod tests {
             "code = compile(tree, filename, 'eval')",
             "json.loads(body)",
             "def eval(self, batch):\n    return self.net(batch)",
+            "if eval_mode:\n    run()",
         ] {
             assert_eq!(py(s), None, "{s}");
         }
@@ -421,6 +442,8 @@ mod tests {
             "const Function = 1; fn instanceof Function",
             "import { spawn } from 'child_process'; spawn('ls', ['-la'])",
             "const evaluation = evaluate(score);",
+            "class Calc {\n  eval(expr: string): number {\n    return this.parser.run(expr);\n  }\n}",
+            "const o = { eval(x) { return x; } };",
         ] {
             assert_eq!(js_(s), None, "{s}");
         }
