@@ -11,7 +11,12 @@ mod lexical;
 mod secret_files;
 mod secret_tokens;
 mod secrets;
+mod dependency;
+mod destructive;
+mod outside_project;
+mod protected_branch;
 mod stop;
+pub mod words;
 
 use crate::context::Ctx;
 
@@ -66,6 +71,10 @@ pub static GUARDS: &[&dyn Guard] = &[
     &secrets::Secrets,
     &generated_file::GeneratedFile,
     &askuser_recommended::AskUserRecommended,
+    &dependency::Dependency,
+    &protected_branch::ProtectedBranch,
+    &destructive::Destructive,
+    &outside_project::OutsideProject,
 ];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
