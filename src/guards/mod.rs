@@ -4,17 +4,17 @@
 //! process, and reads from the project only through bounded reads.
 
 mod askuser_recommended;
+mod dependency;
+mod destructive;
 mod eval;
 mod eval_rules;
 mod generated_file;
 mod lexical;
+mod outside_project;
+mod protected_branch;
 mod secret_files;
 mod secret_tokens;
 mod secrets;
-mod dependency;
-mod destructive;
-mod outside_project;
-mod protected_branch;
 mod stop;
 pub mod words;
 
