@@ -9,12 +9,14 @@ mod destructive;
 mod eval;
 mod eval_rules;
 mod generated_file;
+pub mod kb_drift;
 mod lexical;
 mod outside_project;
 mod protected_branch;
 mod secret_files;
 mod secret_tokens;
 mod secrets;
+pub mod skill_index;
 mod stop;
 pub mod words;
 
@@ -28,6 +30,10 @@ pub struct Finding {
     pub target: String,
     /// Placeholder values, unsanitised; the renderer sanitises them.
     pub vars: Vec<(&'static str, String)>,
+    /// Placeholder values that are text shipped inside the binary (never
+    /// from a payload or the project), inserted verbatim: the one way a
+    /// guard supplies trusted multi-line text, such as the skill index.
+    pub trusted: Vec<(&'static str, &'static str)>,
     /// Why it fired, for `cuecard explain` (a human reads it, not the model).
     pub why: String,
     /// A short line for the user (`systemMessage`), if any.
@@ -67,6 +73,8 @@ pub trait Guard: Sync {
 /// Every built-in guard.
 pub static GUARDS: &[&dyn Guard] = &[
     &stop::Stop,
+    &skill_index::SkillIndex,
+    &kb_drift::KbDrift,
     &eval::Eval,
     &secrets::Secrets,
     &generated_file::GeneratedFile,
