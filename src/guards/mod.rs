@@ -3,11 +3,19 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+mod askuser_recommended;
 mod dependency;
 mod destructive;
+mod eval;
+mod eval_rules;
+mod generated_file;
 pub mod kb_drift;
+mod lexical;
 mod outside_project;
 mod protected_branch;
+mod secret_files;
+mod secret_tokens;
+mod secrets;
 pub mod skill_index;
 mod stop;
 pub mod words;
@@ -69,6 +77,10 @@ pub static GUARDS: &[&dyn Guard] = &[
     &stop::Stop,
     &skill_index::SkillIndex,
     &kb_drift::KbDrift,
+    &eval::Eval,
+    &secrets::Secrets,
+    &generated_file::GeneratedFile,
+    &askuser_recommended::AskUserRecommended,
     &dependency::Dependency,
     &protected_branch::ProtectedBranch,
     &destructive::Destructive,
