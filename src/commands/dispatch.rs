@@ -4,11 +4,24 @@
 //! and a newline; a deadline; no process spawned.
 
 use crate::cli::EventArgs;
+use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::dispatch::{self, Request};
-use crate::{deadline, env, payload, printer};
+use crate::state::{self, Store, failures};
+use crate::{deadline, env, event, payload, printer};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// The call's state root, once known (the deadline watchdog reads it to
+/// record its own failure).
+static STORE: OnceLock<Store> = OnceLock::new();
+/// The call's event and session key part, for the failure record.
+static CALL: Mutex<(String, String)> = Mutex::new((String::new(), String::new()));
+/// Whether this call's failures were written to the failure record.
+static PERSISTED: AtomicBool = AtomicBool::new(false);
 
 /// Parsed hook arguments. Anything odd is recorded and ignored.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -77,9 +90,31 @@ pub fn main(args: &[OsString]) -> i32 {
             Kind::Deadline,
             "the deadline passed before an answer was ready",
         );
+        persist_failures(Duration::from_millis(40));
     });
     let _ = catch_unwind(AssertUnwindSafe(|| hook(args)));
+    // After the answer: the failure record, then (at most daily) the sweep.
+    let _ = catch_unwind(|| persist_failures(Duration::from_millis(150)));
+    if let Some(store) = STORE.get() {
+        let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
+    }
     0
+}
+
+/// Writes this call's failures (if any) to the failure record, once.
+fn persist_failures(wait: Duration) {
+    let failures = diag::snapshot();
+    if failures.is_empty() || PERSISTED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let Some(store) = STORE.get() else { return };
+    let (event, session) = CALL.lock().map(|c| c.clone()).unwrap_or_default();
+    failures::append(store, &event, &session, &failures, wait);
+}
+
+/// How long a call waits for its session's lock: most of the deadline.
+fn lock_wait() -> Duration {
+    deadline::budget() * 6 / 10
 }
 
 fn hook(args: &[OsString]) {
@@ -92,13 +127,80 @@ fn hook(args: &[OsString]) {
         diag::record(Kind::BadArguments, "no event given");
         return;
     };
+    if let Ok(mut c) = CALL.lock() {
+        c.0 = event.clone();
+    }
+    let store = match Store::open() {
+        Ok(s) => {
+            let _ = STORE.set(s.clone());
+            Some(s)
+        }
+        Err(why) => {
+            diag::record(Kind::StateRefused, format!("{why}; running stateless"));
+            None
+        }
+    };
+    let spec = event::lookup(&event).filter(|s| s.carries_context());
+    let mut locked = None;
+    if let (Some(store), Some(spec), Ok(p)) = (&store, spec, &input) {
+        let project = Ctx::new(spec, p, None).project_root().to_path_buf();
+        let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), &project);
+        if let Ok(mut c) = CALL.lock() {
+            c.1 = key.session.clone();
+        }
+        match store.lock_session(&key, &project, lock_wait()) {
+            Ok(Some(mut l)) => {
+                state::observe(&mut l.session, spec.name, p);
+                locked = Some(l);
+            }
+            Ok(None) => diag::record(
+                Kind::StateBusy,
+                "the session's lock stayed busy; this call ran stateless",
+            ),
+            Err(e) => diag::record(
+                Kind::StateIo,
+                format!("session state unusable ({}); running stateless", e.kind()),
+            ),
+        }
+    }
     let req = Request {
         event,
         cards: a.cards,
     };
-    let run = dispatch::run(&req, input, None);
-    if let Some(line) = &run.answer {
-        printer::hook_answer(line);
+    let mut run = dispatch::run(&req, input, locked.as_mut().map(|l| &mut l.session));
+    // The failure record's one-time note, at the next session start that
+    // answers at all (a start whose cards all failed stays silent).
+    let mut told = None;
+    if let (Some(store), Some(spec)) = (&store, spec)
+        && spec.name == "SessionStart"
+        && run.stopped.is_none()
+        && !run.outcome.is_empty()
+    {
+        let record = failures::load(store);
+        if let Some(note) = failures::unreported_note(&record) {
+            run.add_user_note(&note);
+            told = Some(record.next);
+        }
+    }
+    let written = match &run.answer {
+        Some(line) => printer::hook_answer(line),
+        None => true,
+    };
+    if !written {
+        return;
+    }
+    if let Some(l) = &mut locked {
+        run.commit(&mut l.session);
+        state::atomic::test_kill("state:before-save");
+        if let Err(e) = l.save() {
+            diag::record(
+                Kind::StateIo,
+                format!("session state not saved ({})", e.kind()),
+            );
+        }
+    }
+    if let (Some(store), Some(upto)) = (&store, told) {
+        failures::mark_reported(store, upto);
     }
 }
 

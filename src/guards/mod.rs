@@ -3,6 +3,7 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+mod compaction;
 mod stop;
 
 use crate::context::Ctx;
@@ -54,7 +55,7 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&stop::Stop];
+pub static GUARDS: &[&dyn Guard] = &[&compaction::Compaction, &stop::Stop];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)

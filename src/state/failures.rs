@@ -105,7 +105,7 @@ pub fn unreported_note(r: &Record) -> Option<String> {
     let fresh: Vec<&Entry> = r.unreported().collect();
     let last = fresh.last()?;
     Some(format!(
-        "cuecard: {} hook failure(s) since the last session start (latest: {}); it failed open. Details: `cuecard status`.",
+        "cuecard: {} hook failure(s) since the last session start (latest: {}); it failed open. Details: run cuecard status.",
         fresh.len(),
         kind_name(last.kind),
     ))
