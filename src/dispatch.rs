@@ -303,10 +303,30 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
             format!("guard `{guard_name}` found nothing"),
         );
     };
-    // The repeat rule: a finding already injected in full in this session
-    // comes back as a one-line reminder that keeps the pointer.
-    let repeat_key = state::key::digest(&format!("{guard_name}\u{1f}{}", finding.target));
-    let repeated = ctx.session().is_some_and(|s| s.was_seen(&repeat_key));
+    let has_session = ctx.session().is_some();
+    let seen = |k: &str| ctx.session().is_some_and(|s| s.was_seen(k));
+    let why = present(card, guard_name, finding, has_session, seen, run);
+    run.trace.push(CardTrace {
+        card: card.name.clone(),
+        verdict: Verdict::Fired,
+        why,
+    });
+}
+
+/// Puts a guard's finding into the outcome. The repeat rule: a finding
+/// (guard, target) already injected in full in this session comes back as a
+/// one-line reminder that names the card and keeps the pointer. Returns the
+/// trace line.
+fn present(
+    card: &Card,
+    guard_name: &str,
+    finding: guards::Finding,
+    has_session: bool,
+    seen: impl Fn(&str) -> bool,
+    run: &mut Run,
+) -> String {
+    let repeat_key = repeat_key(guard_name, &finding.target);
+    let repeated = seen(&repeat_key);
     if repeated {
         run.outcome.push(Fragment {
             card: card.name.clone(),
@@ -320,7 +340,7 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
             text: text::fill(card.emitted_text(), &finding.vars),
             pointer: Some(paths::card_pointer(card)),
         });
-        if ctx.session().is_some() {
+        if has_session {
             run.seen.push(repeat_key);
         }
         if let Some(n) = finding.user_note {
@@ -342,10 +362,12 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
     } else {
         ""
     };
-    note(
-        Verdict::Fired,
-        format!("guard `{guard_name}`: {}{how}", finding.why),
-    );
+    format!("guard `{guard_name}`: {}{how}", finding.why)
+}
+
+/// The repeat-rule key of a finding: a digest, so no target is stored.
+pub fn repeat_key(guard: &str, target: &str) -> String {
+    state::key::digest(&format!("{guard}\u{1f}{target}"))
 }
 
 /// The one-line reminder for a repeated finding.
@@ -362,5 +384,74 @@ pub fn reminder_line(card: &Card) -> String {
 fn test_panic(point: &str) {
     if cfg!(debug_assertions) && std::env::var("CUECARD_TEST_PANIC").is_ok_and(|v| v == point) {
         panic!("CUECARD_TEST_PANIC={point}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{Origin, parse_card};
+    use crate::guards::Finding;
+
+    const CARD: &str = "# Dependency manifest changed\n\n## Advisory\nLong advisory about `{percent}`.\n\n## Procedure\nSteps.\n\n## Bindings\n- event: PostToolUse\n- guard: compaction\n";
+
+    #[test]
+    fn a_repeated_finding_is_a_one_line_reminder_with_the_pointer() {
+        let card = parse_card("dep", CARD, Origin::Embedded).unwrap();
+        let finding = || Finding::new("Cargo.toml", "manifest").var("percent", "Cargo.toml");
+        let mut session = Session::default();
+        let mut first = Run::default();
+        present(
+            &card,
+            "compaction",
+            finding(),
+            true,
+            |k| session.was_seen(k),
+            &mut first,
+        );
+        assert!(
+            first.outcome.fragments[0]
+                .text
+                .contains("Long advisory about `Cargo.toml`")
+        );
+        first.commit(&mut session);
+        let mut second = Run::default();
+        let why = present(
+            &card,
+            "compaction",
+            finding(),
+            true,
+            |k| session.was_seen(k),
+            &mut second,
+        );
+        let f = &second.outcome.fragments[0];
+        assert_eq!(
+            f.text,
+            "Reminder: \"Dependency manifest changed\" applies here again (its advisory was given earlier in this session)."
+        );
+        assert!(!f.text.contains('\n'), "one line");
+        assert_eq!(f.pointer.as_deref(), Some("run `cuecard cards show dep`"));
+        assert!(why.contains("reminder"));
+        assert_eq!(second.reminded, vec!["dep".to_string()]);
+        // Another target is a new finding, in full.
+        let mut third = Run::default();
+        present(
+            &card,
+            "compaction",
+            Finding::new("package.json", "m").var("percent", "package.json"),
+            true,
+            |k| session.was_seen(k),
+            &mut third,
+        );
+        assert!(third.outcome.fragments[0].text.contains("Long advisory"));
+        // The ledger counted the first in full and the reminder as one.
+        second.commit(&mut session);
+        let kinds: Vec<&str> = session
+            .ledger
+            .entries
+            .iter()
+            .map(|e| e.kind.as_str())
+            .collect();
+        assert_eq!(kinds, vec!["card", "reminder"]);
     }
 }

@@ -60,7 +60,11 @@ impl<'a> Session<'a> {
     }
     /// One PostToolUse dispatch; the warning text, if any.
     fn tool_call(&self) -> Option<(String, String)> {
-        self.dispatch("PostToolUse", self.payload("PostToolUse"), &["compaction-warning"])
+        self.dispatch(
+            "PostToolUse",
+            self.payload("PostToolUse"),
+            &["compaction-warning"],
+        )
     }
     fn dispatch(&self, event: &str, p: Value, cards: &[&str]) -> Option<(String, String)> {
         let mut t = self.sb.test().dispatch(event, cards).json(&p);
@@ -120,11 +124,17 @@ fn two_warnings_per_cycle_rearmed_by_a_boundary() {
     let at: Vec<u64> = w.iter().map(|x| x.0).collect();
     assert_eq!(at, vec![130_000, 160_000], "65% and 80% of 200,000");
     let (ctx, user) = (&w[0].1, &w[0].2);
-    assert!(ctx.contains("130,000 tokens of a 200,000-token window"), "{ctx}");
+    assert!(
+        ctx.contains("130,000 tokens of a 200,000-token window"),
+        "{ctx}"
+    );
     assert!(ctx.contains("(65%; measured from the transcript)"), "{ctx}");
     assert!(ctx.contains("write down the state worth keeping"), "{ctx}");
     assert!(ctx.contains("Full procedure: "), "{ctx}");
-    assert!(user.starts_with("cuecard: context 65% full (130,000 of 200,000 tokens)"), "{user}");
+    assert!(
+        user.starts_with("cuecard: context 65% full (130,000 of 200,000 tokens)"),
+        "{user}"
+    );
     assert!(user.len() < 200, "short for the user");
     assert!(w[1].1.contains("(80%;"), "{}", w[1].1);
 
@@ -174,7 +184,10 @@ fn session_start_after_compaction_starts_a_new_cycle_and_recovers() {
     let (ctx, _) = s
         .dispatch("SessionStart", p, &["session-start", "compact-recovery"])
         .unwrap();
-    assert!(ctx.contains("Earlier turns were replaced by a summary"), "{ctx}");
+    assert!(
+        ctx.contains("Earlier turns were replaced by a summary"),
+        "{ctx}"
+    );
     // Still high (the harness compacted to a big summary): warned again.
     assert_eq!(run_steps(&mut s, &[170_000]).len(), 1);
 }
@@ -203,7 +216,8 @@ fn sidechains_duplicates_and_partial_lines() {
         .open(&s.transcript)
         .unwrap();
     let partial = assistant("msg_partial", 10_000, false);
-    f.write_all(&partial.as_bytes()[..partial.len() / 2]).unwrap();
+    f.write_all(&partial.as_bytes()[..partial.len() / 2])
+        .unwrap();
     let (ctx, _) = s.tool_call().expect("80% warning from the complete record");
     assert!(ctx.contains("165,000"), "{ctx}");
 }
@@ -224,7 +238,10 @@ fn window_and_thresholds_are_configurable() {
     let (ctx, _) = s
         .dispatch("PostToolUse", p, &["compaction-warning"])
         .unwrap();
-    assert!(ctx.contains("700,000 tokens of a 1,000,000-token window\n(70%"), "{ctx}");
+    assert!(
+        ctx.contains("700,000 tokens of a 1,000,000-token window\n(70%"),
+        "{ctx}"
+    );
 
     let mut s = Session::new(&sb, "custom")
         .env("CUECARD_CONTEXT_WINDOW", "400k")
@@ -240,7 +257,9 @@ fn window_and_thresholds_are_configurable() {
 fn codex_rollouts_give_tokens_and_window() {
     let sb = Sandbox::new();
     let s = Session::new(&sb, "codex-1");
-    s.append(&json!({"timestamp": "t", "type": "session_meta", "payload": {"id": "x"}}).to_string());
+    s.append(
+        &json!({"timestamp": "t", "type": "session_meta", "payload": {"id": "x"}}).to_string(),
+    );
     let count = |total: u64| {
         json!({"timestamp": "t", "type": "event_msg", "payload": {"type": "token_count",
             "info": {"total_token_usage": {"total_tokens": 5_000_000},
@@ -253,7 +272,10 @@ fn codex_rollouts_give_tokens_and_window() {
     assert_eq!(s.tool_call(), None);
     s.append(&count(200_000));
     let (ctx, _) = s.tool_call().unwrap();
-    assert!(ctx.contains("200,000 tokens of a 258,400-token window\n(77%"), "{ctx}");
+    assert!(
+        ctx.contains("200,000 tokens of a 258,400-token window\n(77%"),
+        "{ctx}"
+    );
 }
 
 fn sparse_transcript(path: &Path, size: u64, tail: &[String]) {
@@ -295,11 +317,13 @@ fn a_200_mb_transcript_is_measured_from_its_tail() {
 #[test]
 fn missing_and_garbage_transcripts_fall_back_to_an_estimate() {
     let sb = Sandbox::new();
-    let s = Session::new(&sb, "no-transcript").env("CUECARD_CONTEXT_WINDOW", "40000")
+    let s = Session::new(&sb, "no-transcript")
+        .env("CUECARD_CONTEXT_WINDOW", "40000")
         .env("CUECARD_DEADLINE_MS", "5000");
     std::fs::write(&s.transcript, "garbage\n\u{0}\u{0}{{{\n").unwrap();
-    let prose = "The quick brown fox jumps over the lazy dog while the compiler checks every borrow. "
-        .repeat(90);
+    let prose =
+        "The quick brown fox jumps over the lazy dog while the compiler checks every borrow. "
+            .repeat(90);
     let mut warnings = Vec::new();
     for i in 0..12 {
         let mut p = s.payload("PostToolUse");
@@ -312,6 +336,14 @@ fn missing_and_garbage_transcripts_fall_back_to_an_estimate() {
         }
     }
     assert_eq!(warnings.len(), 2, "{warnings:?}");
-    assert!(warnings[0].1.contains("an estimate from tool calls"), "{}", warnings[0].1);
-    assert!(warnings[0].2.contains("context about "), "{}", warnings[0].2);
+    assert!(
+        warnings[0].1.contains("an estimate from tool calls"),
+        "{}",
+        warnings[0].1
+    );
+    assert!(
+        warnings[0].2.contains("context about "),
+        "{}",
+        warnings[0].2
+    );
 }

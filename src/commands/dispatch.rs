@@ -122,14 +122,8 @@ fn hook(args: &[OsString]) {
     if a.verbose {
         diag::set_verbose(true);
     }
-    let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
-    let Some(event) = a.event else {
-        diag::record(Kind::BadArguments, "no event given");
-        return;
-    };
-    if let Ok(mut c) = CALL.lock() {
-        c.0 = event.clone();
-    }
+    // The store first: the deadline watchdog needs it to record a stdin
+    // that never closes.
     let store = match Store::open() {
         Ok(s) => {
             let _ = STORE.set(s.clone());
@@ -139,6 +133,14 @@ fn hook(args: &[OsString]) {
             diag::record(Kind::StateRefused, format!("{why}; running stateless"));
             None
         }
+    };
+    if let Ok(mut c) = CALL.lock() {
+        c.0 = a.event.clone().unwrap_or_else(|| "?".into());
+    }
+    let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
+    let Some(event) = a.event else {
+        diag::record(Kind::BadArguments, "no event given");
+        return;
     };
     let spec = event::lookup(&event).filter(|s| s.carries_context());
     let mut locked = None;

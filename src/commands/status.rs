@@ -54,7 +54,13 @@ pub fn run(session: Option<&str>, as_json: bool) -> i32 {
         });
         printer::out(&serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        printer::out(&render(&store, &sessions, &fails, unreported, session.is_some()));
+        printer::out(&render(
+            &store,
+            &sessions,
+            &fails,
+            unreported,
+            session.is_some(),
+        ));
     }
     if session.is_some() && sessions.is_empty() {
         return EXIT_PROBLEM;
@@ -76,7 +82,10 @@ fn render(
     } else {
         out.push_str(&format!("sessions ({}, newest first):\n", sessions.len()));
     }
-    for (_, s) in sessions.iter().take(if detail { usize::MAX } else { SHOWN }) {
+    for (_, s) in sessions
+        .iter()
+        .take(if detail { usize::MAX } else { SHOWN })
+    {
         let c = &s.compaction;
         let l = &s.ledger;
         out.push_str(&format!(

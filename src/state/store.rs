@@ -78,7 +78,7 @@ impl Store {
 pub fn load(path: &Path) -> Session {
     match read_bounded(path) {
         Ok(None) => Session::default(),
-        Ok(Some(bytes)) => match serde_json::from_slice::<Session>(&bytes) {
+        Ok(Some(bytes)) => match parse(&bytes) {
             Ok(s) => s,
             Err(e) => {
                 diag::record(
@@ -97,6 +97,15 @@ pub fn load(path: &Path) -> Session {
             Session::default()
         }
     }
+}
+
+/// A state file is one JSON object (serde would also take an array).
+fn parse(bytes: &[u8]) -> serde_json::Result<Session> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{') {
+        return Err(serde::de::Error::custom("not a JSON object"));
+    }
+    serde_json::from_slice(bytes)
 }
 
 /// The file's bytes, `None` when it does not exist.
@@ -152,7 +161,7 @@ pub fn list(store: &Store, limit: usize) -> Vec<(PathBuf, Session)> {
         if p.extension().is_some_and(|x| x == "json")
             && !e.file_name().to_string_lossy().starts_with('.')
             && let Ok(Some(bytes)) = read_bounded(&p)
-            && let Ok(s) = serde_json::from_slice::<Session>(&bytes)
+            && let Ok(s) = parse(&bytes)
         {
             out.push((p, s));
         }
