@@ -143,8 +143,16 @@ fn hook(args: &[OsString]) {
         return;
     };
     let spec = event::lookup(&event).filter(|s| s.carries_context());
+    // A call with no card to evaluate has no use for state.
+    let has_cards = !a.cards.is_empty()
+        || spec.is_some_and(|s| {
+            crate::card::embedded::all()
+                .into_iter()
+                .flatten()
+                .any(|c| c.binds(s.name))
+        });
     let mut locked = None;
-    if let (Some(store), Some(spec), Ok(p)) = (&store, spec, &input) {
+    if let (Some(store), Some(spec), Ok(p), true) = (&store, spec, &input, has_cards) {
         let project = Ctx::new(spec, p, None).project_root().to_path_buf();
         let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), &project);
         if let Ok(mut c) = CALL.lock() {
@@ -194,7 +202,7 @@ fn hook(args: &[OsString]) {
     if let Some(l) = &mut locked {
         run.commit(&mut l.session);
         state::atomic::test_kill("state:before-save");
-        if let Err(e) = l.save() {
+        if let Err(e) = l.save(!run.outcome.is_empty()) {
             diag::record(
                 Kind::StateIo,
                 format!("session state not saved ({})", e.kind()),

@@ -61,7 +61,6 @@ pub fn update(store: &Store, wait: Duration, f: impl FnOnce(&mut Record)) -> boo
     let Ok(Some(_held)) = lock::acquire(&p.with_extension("lock"), wait) else {
         return false;
     };
-    atomic::remove_stale_temps(&p);
     let mut r = load(store);
     f(&mut r);
     serde_json::to_vec(&r)

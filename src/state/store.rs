@@ -54,7 +54,6 @@ impl Store {
         let Some(held) = lock::acquire(&path.with_extension("lock"), wait)? else {
             return Ok(None);
         };
-        atomic::remove_stale_temps(&path);
         let mut session = load(&path);
         if session.version == 0 {
             session.version = VERSION;
@@ -116,7 +115,7 @@ pub fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("unreadable ({})", e.kind())),
     };
-    let mut buf = Vec::new();
+    let mut buf = Vec::with_capacity(8 * 1024);
     f.take(MAX_STATE_BYTES + 1)
         .read_to_end(&mut buf)
         .map_err(|e| format!("unreadable ({})", e.kind()))?;
@@ -135,11 +134,17 @@ pub struct Locked {
 }
 
 impl Locked {
-    /// Writes the state atomically.
-    pub fn save(&mut self) -> std::io::Result<()> {
+    /// Writes the state atomically (temp, rename). `durable` adds an fsync
+    /// before the rename: the dispatcher asks for it when the call injected
+    /// something (a once-per-session key spent, a warning level raised, a
+    /// repeat key or ledger entry added), so those promises survive a power
+    /// loss. Calls that only move bookkeeping (call counters, the last
+    /// measured size) skip the sync: it would cost more than the whole call,
+    /// and a process killed mid-write leaves the previous state either way.
+    pub fn save(&mut self, durable: bool) -> std::io::Result<()> {
         self.session.updated = super::now();
         let bytes = serde_json::to_vec(&self.session).map_err(std::io::Error::other)?;
-        atomic::write(&self.path, &bytes)
+        atomic::write_with(&self.path, &bytes, durable)
     }
 
     pub fn path(&self) -> &Path {
