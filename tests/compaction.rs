@@ -347,3 +347,23 @@ fn missing_and_garbage_transcripts_fall_back_to_an_estimate() {
         warnings[0].2
     );
 }
+
+#[test]
+fn user_prompt_submit_also_measures_and_shares_the_cycle() {
+    let sb = Sandbox::new();
+    let mut s = Session::new(&sb, "prompt");
+    s.usage(135_000);
+    let mut p = s.payload("UserPromptSubmit");
+    p["session_id"] = json!("prompt");
+    let (ctx, _) = s
+        .dispatch("UserPromptSubmit", p.clone(), &["compaction-warning"])
+        .expect("65% on a prompt");
+    assert!(ctx.contains("135,000"), "{ctx}");
+    s.usage(140_000);
+    assert_eq!(s.tool_call(), None, "the same cycle: no second 65% warning");
+    s.usage(165_000);
+    assert!(
+        s.dispatch("UserPromptSubmit", p, &["compaction-warning"])
+            .is_some()
+    );
+}
