@@ -10,6 +10,7 @@ use crate::diag::{self, Kind};
 use crate::envelope::{self, Outcome};
 use crate::event::{self, EventSpec, Matcher};
 use crate::guards;
+use crate::harness::{self, Delivery, EventRow, HarnessId};
 use crate::paths;
 use crate::payload::{Payload, Unusable};
 use crate::state::{self, Session};
@@ -20,11 +21,17 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// What the hook was asked to do.
 #[derive(Debug, Clone, Default)]
 pub struct Request {
-    /// The event name as registered (canonical Claude Code name).
+    /// The event name as registered: the canonical Claude Code name, or
+    /// the harness's own name with a contract.
     pub event: String,
     /// The cards this registration lists; empty means every shipped card
-    /// bound to the event.
+    /// bound to the event(s) it evaluates.
     pub cards: Vec<String>,
+    /// `--contract`: translate from and to this harness's dialect.
+    pub contract: Option<HarnessId>,
+    /// Answer SessionStart once per session and source within
+    /// [`harness::once::WINDOW`] (the hook path; `explain` only reads).
+    pub once: bool,
 }
 
 /// What happened to one card.
@@ -67,6 +74,8 @@ pub struct Run {
     pub reminded: Vec<String>,
     /// Cards whose finding is a warning (for the ledger).
     pub warnings: Vec<String>,
+    /// The contract and the native event it answers, if any.
+    pub contract: Option<(HarnessId, &'static EventRow)>,
 }
 
 impl Run {
@@ -75,11 +84,26 @@ impl Run {
     /// record's one-time note at SessionStart).
     pub fn add_user_note(&mut self, note: &str) {
         let Some(spec) = self.event else { return };
-        if !spec.carries_context() {
+        // A stopped call (dropped by its contract, or a SessionStart already
+        // answered from another surface) stays silent.
+        if !spec.carries_context() || self.stopped.is_some() {
             return;
         }
         self.outcome.user_notes.push(text::sanitize(note, 500));
-        self.answer = envelope::render(spec, &self.outcome).map(|v| v.to_string());
+        self.render();
+    }
+
+    /// Renders the outcome with the one renderer, then, under a contract,
+    /// reshapes that envelope into what the harness reads.
+    fn render(&mut self) {
+        let Some(spec) = self.event else { return };
+        let canonical = envelope::render(spec, &self.outcome);
+        self.answer = match self.contract {
+            None => canonical.map(|v| v.to_string()),
+            Some((h, row)) => canonical
+                .and_then(|v| (h.spec().shape)(row, v))
+                .map(|a| a.line()),
+        };
     }
 
     /// Applies what this call did to the session's state: once-per-session
@@ -131,8 +155,71 @@ fn fragment_text(f: &Fragment) -> String {
 /// compaction guard moves its counters; the caller saves it only when the
 /// answer was written, after [`Run::commit`].
 pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut Session>) -> Run {
+    run_inner(req, input, Source::Given(session)).0
+}
+
+/// Like [`run`], but the session's state is loaded by `load` once the
+/// payload is in canonical shape (after the contract's translation), and
+/// only when the call has a card to evaluate. The loaded state comes back
+/// beside the run, for the caller to commit and save once the answer was
+/// written.
+pub fn run_loading<'l>(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    load: impl FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l,
+) -> (Run, Option<state::Locked>) {
+    run_inner(req, input, Source::Load(Box::new(load)))
+}
+
+type Loader<'l> = Box<dyn FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l>;
+
+enum Source<'s, 'l> {
+    Given(Option<&'s mut Session>),
+    Load(Loader<'l>),
+}
+
+fn run_inner(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    source: Source,
+) -> (Run, Option<state::Locked>) {
+    let mut locked = None;
+    let run = run_with(req, input, source, &mut locked);
+    (run, locked)
+}
+
+fn run_with(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    source: Source,
+    locked: &mut Option<state::Locked>,
+) -> Run {
     let mut run = Run::default();
-    let Some(spec) = event::lookup(&req.event) else {
+    let contract = match req.contract {
+        None => None,
+        Some(h) => match h.spec().row(&req.event) {
+            Some(row) => Some((h, row)),
+            None => {
+                diag::record(
+                    Kind::UnknownEvent,
+                    format!(
+                        "unknown {} event {:?}",
+                        h.id(),
+                        text::sanitize(&req.event, 60)
+                    ),
+                );
+                run.stopped = Some(format!(
+                    "`{}` is not a {} event cuecard knows: no output",
+                    req.event,
+                    h.name()
+                ));
+                return run;
+            }
+        },
+    };
+    run.contract = contract;
+    let canonical = contract.map_or(req.event.as_str(), |(_, row)| row.canonical);
+    let Some(spec) = event::lookup(canonical) else {
         diag::record(
             Kind::UnknownEvent,
             format!("unknown event {:?}", text::sanitize(&req.event, 60)),
@@ -144,6 +231,17 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut
         return run;
     };
     run.event = Some(spec);
+    if let Some((h, row)) = contract
+        && row.delivery != Delivery::Context
+    {
+        run.stopped = Some(format!(
+            "{} does not deliver what a hook prints on `{}` ({}): no output",
+            h.name(),
+            row.native,
+            row.note
+        ));
+        return run;
+    }
     if !spec.carries_context() {
         run.stopped = Some(format!(
             "`{}` has no channel to the model ({}): no output",
@@ -151,7 +249,7 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut
         ));
         return run;
     }
-    let payload = match input {
+    let mut payload = match input {
         Ok(p) => p,
         Err(why) => {
             diag::record(Kind::UnusablePayload, why.describe());
@@ -159,31 +257,75 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut
             return run;
         }
     };
-
+    // The contract brings the payload into the canonical shape, and names
+    // every canonical event whose cards run here (a deferred PreToolUse
+    // rides on the after-tool event).
+    let events: Vec<&'static EventSpec> = match contract {
+        Some((h, row)) => {
+            (h.spec().translate)(row, &mut payload.raw);
+            harness::evaluated_events(h, row.native)
+                .into_iter()
+                .filter_map(event::lookup)
+                .collect()
+        }
+        None => vec![spec],
+    };
     test_panic("pipeline");
-    let cards = resolve_cards(req, &mut run.trace);
+    let cards = resolve_cards(req, &events, &mut run.trace);
+    let session: Option<&mut Session> = match source {
+        Source::Given(s) => s,
+        Source::Load(load) if !cards.is_empty() => {
+            *locked = load(spec, &payload);
+            locked.as_mut().map(|l| &mut l.session)
+        }
+        Source::Load(_) => None,
+    };
     let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
-    let ctx = Ctx::new(spec, &payload, cell.as_ref().map(|(c, _)| c));
+    let ctxs: Vec<Ctx> = events
+        .iter()
+        .map(|e| Ctx::new(e, &payload, cell.as_ref().map(|(c, _)| c)))
+        .collect();
     for card in cards {
-        evaluate(&card, &ctx, &mut run);
+        // Each card is judged as the event it is bound to among those
+        // evaluated here, so a deferred PreToolUse guard sees a PreToolUse.
+        let ctx = ctxs
+            .iter()
+            .find(|c| card.binds(c.event.name))
+            .unwrap_or(&ctxs[0]);
+        evaluate(&card, ctx, &mut run);
     }
-    drop(ctx);
+    drop(ctxs);
     if let Some((c, s)) = cell {
         *s = c.into_inner();
     }
-    run.answer = envelope::render(spec, &run.outcome).map(|v| v.to_string());
+    run.render();
+    // SessionStart once: only an answer marks, so a start that said nothing
+    // never silences the next; the mark is atomic, so of two surfaces
+    // answering the same start at once exactly one prints.
+    if req.once
+        && spec.name == "SessionStart"
+        && run.answer.is_some()
+        && let Some(why) = harness::once::repeated(&payload)
+    {
+        run.answer = None;
+        run.stopped = Some(why);
+    }
     run
 }
 
 /// The cards named in the request (or bound to the event), parsed, in the
 /// order given, each once.
-fn resolve_cards(req: &Request, trace: &mut Vec<CardTrace>) -> Vec<Card> {
+fn resolve_cards(
+    req: &Request,
+    events: &[&'static EventSpec],
+    trace: &mut Vec<CardTrace>,
+) -> Vec<Card> {
     let mut names: Vec<String> = Vec::new();
     if req.cards.is_empty() {
         let mut bound: Vec<Card> = card::embedded::all()
             .into_iter()
             .flatten()
-            .filter(|c| c.binds(&req.event))
+            .filter(|c| events.iter().any(|e| c.binds(e.name)))
             .collect();
         bound.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
         names.extend(bound.into_iter().map(|c| c.name));
@@ -337,7 +479,7 @@ fn present(
     } else {
         run.outcome.push(Fragment {
             card: card.name.clone(),
-            text: text::fill(card.emitted_text(), &finding.vars),
+            text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
             pointer: Some(paths::card_pointer(card)),
         });
         if has_session {

@@ -11,6 +11,7 @@
 //! - [`printer`]: every byte written to stdout.
 
 pub mod card;
+pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod context;
@@ -21,6 +22,7 @@ pub mod env;
 pub mod envelope;
 pub mod event;
 pub mod guards;
+pub mod harness;
 pub mod paths;
 pub mod payload;
 pub mod printer;

@@ -291,7 +291,7 @@ fn sparse_transcript(path: &Path, size: u64, tail: &[String]) {
 #[test]
 fn a_200_mb_transcript_is_measured_from_its_tail() {
     let sb = Sandbox::new();
-    let mut s = Session::new(&sb, "huge");
+    let s = Session::new(&sb, "huge");
     sparse_transcript(
         &s.transcript,
         200 << 20,
@@ -303,7 +303,7 @@ fn a_200_mb_transcript_is_measured_from_its_tail() {
     // the small estimate does not warn.
     let s2 = Session::new(&sb, "huge-2");
     std::fs::write(&s2.transcript, assistant("msg_far", 190_000, false) + "\n").unwrap();
-    let mut f = std::fs::OpenOptions::new()
+    let f = std::fs::OpenOptions::new()
         .append(true)
         .open(&s2.transcript)
         .unwrap();
@@ -366,4 +366,36 @@ fn user_prompt_submit_also_measures_and_shares_the_cycle() {
         s.dispatch("UserPromptSubmit", p, &["compaction-warning"])
             .is_some()
     );
+}
+
+#[test]
+fn through_the_codex_contract_the_rollout_is_measured() {
+    let sb = Sandbox::new();
+    let rollout = sb.path().join("rollout.jsonl");
+    let line = json!({"timestamp": "t", "type": "event_msg", "payload": {"type": "token_count",
+        "info": {"last_token_usage": {"input_tokens": 179_000, "output_tokens": 1000, "total_tokens": 180_000},
+            "model_context_window": 258_400}}});
+    std::fs::write(&rollout, format!("{line}\n")).unwrap();
+    let mut p = sb.fixture("codex", "PostToolUse.Bash");
+    p["transcript_path"] = json!(rollout);
+    let run = || {
+        sb.test()
+            .args([
+                "dispatch",
+                "--contract",
+                "codex",
+                "PostToolUse",
+                "compaction-warning",
+            ])
+            .json(&p)
+            .run()
+    };
+    let out = run();
+    assert!(
+        out.context()
+            .contains("180,000 tokens of a 258,400-token window"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(run().stdout, "", "the same measurement is judged once");
 }

@@ -329,6 +329,7 @@ fn failures_are_told_once_at_the_next_session_start_and_listed() {
         .to_string();
     assert!(note.contains("2 hook failure(s)"), "{note}");
     assert!(first.context().contains("cuecard is active"));
+    p["session_id"] = json!("after-next");
     let again = sb.test().dispatch("SessionStart", &[]).json(&p).run();
     assert!(again.json().unwrap().get("systemMessage").is_none(), "once");
 
@@ -355,8 +356,10 @@ fn the_ledger_records_what_was_injected() {
     let l = &v["sessions"][0]["state"]["ledger"];
     assert_eq!(l["entries"][0]["card"], "session-start");
     assert_eq!(l["entries"][0]["event"], "SessionStart");
+    // Each fragment is counted; the joined text adds "\n\n" between them.
+    let entries = l["entries"].as_array().unwrap().len();
     assert_eq!(
-        l["chars"].as_u64().unwrap() as usize,
+        l["chars"].as_u64().unwrap() as usize + 2 * (entries - 1),
         injected.chars().map(char::len_utf16).sum::<usize>()
     );
     assert!(l["tokens"].as_u64().unwrap() > 0);

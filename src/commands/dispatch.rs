@@ -7,8 +7,11 @@ use crate::cli::EventArgs;
 use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::dispatch::{self, Request};
+use crate::event::EventSpec;
+use crate::harness::HarnessId;
+use crate::payload::Payload;
 use crate::state::{self, Store, failures};
-use crate::{deadline, env, event, payload, printer};
+use crate::{deadline, env, payload, printer};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -142,17 +145,30 @@ fn hook(args: &[OsString]) {
         diag::record(Kind::BadArguments, "no event given");
         return;
     };
-    let spec = event::lookup(&event).filter(|s| s.carries_context());
-    // A call with no card to evaluate has no use for state.
-    let has_cards = !a.cards.is_empty()
-        || spec.is_some_and(|s| {
-            crate::card::embedded::all()
-                .into_iter()
-                .flatten()
-                .any(|c| c.binds(s.name))
-        });
-    let mut locked = None;
-    if let (Some(store), Some(spec), Ok(p), true) = (&store, spec, &input, has_cards) {
+    let contract = match a.contract.as_deref() {
+        None => None,
+        Some(id) => match HarnessId::parse(id) {
+            Some(h) => Some(h),
+            None => {
+                // An unknown dialect gets no answer rather than a guess.
+                diag::record(
+                    Kind::BadArguments,
+                    format!("unknown contract {:?}", crate::text::sanitize(id, 40)),
+                );
+                return;
+            }
+        },
+    };
+    let req = Request {
+        event,
+        cards: a.cards,
+        contract,
+        once: true,
+    };
+    // The session's state is loaded by the dispatcher once the payload is in
+    // canonical shape and only when there is a card to evaluate.
+    let load = |spec: &'static EventSpec, p: &Payload| {
+        let store = store.as_ref()?;
         let project = Ctx::new(spec, p, None).project_root().to_path_buf();
         let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), &project);
         if let Ok(mut c) = CALL.lock() {
@@ -161,23 +177,26 @@ fn hook(args: &[OsString]) {
         match store.lock_session(&key, &project, lock_wait()) {
             Ok(Some(mut l)) => {
                 state::observe(&mut l.session, spec.name, p);
-                locked = Some(l);
+                Some(l)
             }
-            Ok(None) => diag::record(
-                Kind::StateBusy,
-                "the session's lock stayed busy; this call ran stateless",
-            ),
-            Err(e) => diag::record(
-                Kind::StateIo,
-                format!("session state unusable ({}); running stateless", e.kind()),
-            ),
+            Ok(None) => {
+                diag::record(
+                    Kind::StateBusy,
+                    "the session's lock stayed busy; this call ran stateless",
+                );
+                None
+            }
+            Err(e) => {
+                diag::record(
+                    Kind::StateIo,
+                    format!("session state unusable ({}); running stateless", e.kind()),
+                );
+                None
+            }
         }
-    }
-    let req = Request {
-        event,
-        cards: a.cards,
     };
-    let mut run = dispatch::run(&req, input, locked.as_mut().map(|l| &mut l.session));
+    let (mut run, mut locked) = dispatch::run_loading(&req, input, load);
+    let spec = run.event;
     // The failure record's one-time note, at the next session start that
     // answers at all (a start whose cards all failed stays silent).
     let mut told = None;

@@ -4,6 +4,8 @@
 //! process, and reads from the project only through bounded reads.
 
 mod compaction;
+pub mod kb_drift;
+pub mod skill_index;
 mod stop;
 
 use crate::context::Ctx;
@@ -16,6 +18,10 @@ pub struct Finding {
     pub target: String,
     /// Placeholder values, unsanitised; the renderer sanitises them.
     pub vars: Vec<(&'static str, String)>,
+    /// Placeholder values that are text shipped inside the binary (never
+    /// from a payload or the project), inserted verbatim: the one way a
+    /// guard supplies trusted multi-line text, such as the skill index.
+    pub trusted: Vec<(&'static str, &'static str)>,
     /// Why it fired, for `cuecard explain` (a human reads it, not the model).
     pub why: String,
     /// A short line for the user (`systemMessage`), if any.
@@ -55,7 +61,12 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&compaction::Compaction, &stop::Stop];
+pub static GUARDS: &[&dyn Guard] = &[
+    &compaction::Compaction,
+    &stop::Stop,
+    &skill_index::SkillIndex,
+    &kb_drift::KbDrift,
+];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)
