@@ -183,7 +183,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target: "<= 8 MiB".into(),
         met: Some(extra_mib <= 8.0),
     });
-    rows.extend(transcript_rows(&bin, &work, &env, t_true, warm, n)?);
+    rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
@@ -362,7 +362,6 @@ fn transcript_rows(
     bin: &Path,
     work: &Path,
     env: &[(&str, &str)],
-    t_true: Duration,
     warm: usize,
     n: usize,
 ) -> Result<Vec<Row>, String> {
@@ -373,8 +372,9 @@ fn transcript_rows(
         .collect();
     let mut args: Vec<&str> = vec!["dispatch", "PostToolUse"];
     args.extend(post_cards.iter().map(String::as_str));
-    let mut times = Vec::new();
     let mut tokenizer_loaded = false;
+    let mut payloads = Vec::new();
+    let mut files = Vec::new();
     for (name, size) in [
         ("1mb", 1u64 << 20),
         ("50mb", 50 << 20),
@@ -400,9 +400,33 @@ fn transcript_rows(
             })
             .map_err(|e| e.to_string())?;
         tokenizer_loaded |= String::from_utf8_lossy(&out.stderr).contains("tokenizer");
-        let (t, _) = measure(bin, &args, &payload, env, warm, n);
-        times.push(t);
-        let _ = std::fs::remove_file(&path);
+        payloads.push(payload);
+        files.push(path);
+    }
+    // Interleaved: each round runs every variant once, so a busy moment on a
+    // shared machine weighs on all of them alike.
+    for _ in 0..warm {
+        for p in &payloads {
+            run_once(bin, &args, p, env);
+        }
+    }
+    let mut walls: Vec<Vec<Duration>> = vec![Vec::with_capacity(n); payloads.len() + 1];
+    for _ in 0..n {
+        for (i, p) in payloads.iter().enumerate() {
+            walls[i].push(run_once(bin, &args, p, env).wall);
+        }
+        walls[payloads.len()].push(run_once(Path::new("/bin/true"), &[], &payloads[1], env).wall);
+    }
+    let times: Vec<Duration> = walls
+        .iter_mut()
+        .map(|w| {
+            w.sort();
+            w[w.len() / 2]
+        })
+        .collect();
+    let t_true = times[payloads.len()];
+    for f in files {
+        let _ = std::fs::remove_file(f);
     }
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     let big_small = ratio(times[2], times[0]);
