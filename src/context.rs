@@ -5,7 +5,7 @@
 use crate::event::EventSpec;
 use crate::payload::Payload;
 use crate::state::Session;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, Ref, RefCell, RefMut};
 use std::path::{Path, PathBuf};
 
 /// How many parent directories the project-root search climbs at most.
@@ -15,14 +15,14 @@ pub struct Ctx<'a> {
     pub event: &'static EventSpec,
     pub payload: &'a Payload,
     project_root: OnceCell<PathBuf>,
-    session: Option<&'a Session>,
+    session: Option<&'a RefCell<Session>>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(
         event: &'static EventSpec,
         payload: &'a Payload,
-        session: Option<&'a Session>,
+        session: Option<&'a RefCell<Session>>,
     ) -> Self {
         Ctx {
             event,
@@ -45,19 +45,7 @@ impl<'a> Ctx<'a> {
     /// The call's working directory (the payload's `cwd`, else the harness's
     /// project variable, else this process's).
     pub fn cwd(&self) -> PathBuf {
-        if let Some(c) = self.payload.cwd() {
-            return PathBuf::from(c);
-        }
-        for key in [
-            "CLAUDE_PROJECT_DIR",
-            "GEMINI_PROJECT_DIR",
-            "CURSOR_PROJECT_DIR",
-        ] {
-            if let Some(v) = self.var(key).filter(|v| !v.is_empty()) {
-                return PathBuf::from(v);
-            }
-        }
-        std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+        cwd_of(self.payload)
     }
 
     /// The project root: the git root above the call's `cwd` (a `.git`
@@ -80,12 +68,42 @@ impl<'a> Ctx<'a> {
     /// Whether a once-per-session key was already spent in this session.
     /// Without session state nothing is ever spent.
     pub fn once_spent(&self, key: &str) -> bool {
-        self.session.is_some_and(|s| s.once_spent(key))
+        self.session().is_some_and(|s| s.once_spent(key))
     }
 
-    pub fn session(&self) -> Option<&Session> {
-        self.session
+    /// The session's state; `None` when the call runs stateless.
+    pub fn session(&self) -> Option<Ref<'_, Session>> {
+        self.session.and_then(|s| s.try_borrow().ok())
     }
+
+    /// The session's state, for guards that keep counters (compaction). What
+    /// they change is saved only when the call's answer was written.
+    pub fn session_mut(&self) -> Option<RefMut<'_, Session>> {
+        self.session.and_then(|s| s.try_borrow_mut().ok())
+    }
+}
+
+/// A payload's working directory: its `cwd`, else the harness's project
+/// variable, else this process's.
+pub fn cwd_of(payload: &Payload) -> PathBuf {
+    if let Some(c) = payload.cwd() {
+        return PathBuf::from(c);
+    }
+    for key in [
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "CURSOR_PROJECT_DIR",
+    ] {
+        if let Some(v) = std::env::var_os(key).filter(|v| !v.is_empty()) {
+            return PathBuf::from(v);
+        }
+    }
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// A payload's project root (see [`Ctx::project_root`]).
+pub fn project_root_of(payload: &Payload) -> PathBuf {
+    find_project_root(&cwd_of(payload))
 }
 
 /// Walks up from `start` to the first directory holding `.git`.

@@ -5,30 +5,41 @@
 //! hook does.
 
 use crate::card::resolve::{self, Chosen};
-use crate::card;
 use crate::card::sources::Scope;
-use crate::trigger::Trigger;
-use crate::trust::TrustStore;
-use std::path::Path;
+use crate::card::{self, Card};
 use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::envelope::{self, Outcome};
 use crate::event::{self, EventSpec, Matcher};
-use crate::guards::{self, Finding};
+use crate::guards;
+use crate::harness::{self, Delivery, EventRow, HarnessId};
 use crate::paths;
 use crate::payload::{Payload, Unusable};
-use crate::state::Session;
+use crate::state::{self, Session};
 use crate::text::{self, Fragment};
+use crate::trigger::Trigger;
+use crate::trust::TrustStore;
+use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// What the hook was asked to do.
 #[derive(Debug, Clone, Default)]
 pub struct Request {
-    /// The event name as registered (canonical Claude Code name).
+    /// The event name as registered: the canonical Claude Code name, or
+    /// the harness's own name with a contract.
     pub event: String,
     /// The cards this registration lists; empty means every shipped card
-    /// bound to the event.
+    /// bound to the event(s) it evaluates.
     pub cards: Vec<String>,
+    /// `--contract`: translate from and to this harness's dialect.
+    pub contract: Option<HarnessId>,
+    /// The state root, where user and project cards' parsed form is cached
+    /// and the trust store lives; `None` runs without either (project cards
+    /// then stay inactive).
+    pub state_root: Option<std::path::PathBuf>,
+    /// Answer SessionStart once per session and source within
+    /// [`harness::once::WINDOW`] (the hook path; `explain` only reads).
+    pub once: bool,
 }
 
 /// What happened to one card.
@@ -63,19 +74,172 @@ pub struct Run {
     pub answer: Option<String>,
     /// Once-per-session keys spent by cards that actually fired.
     pub spent: Vec<String>,
-    /// Cooldown keys of cards that fired (stamped with the time by the state).
-    pub fired: Vec<String>,
+    /// Once-per-session keys with the card that spends them.
+    pub spent_by: Vec<(String, String)>,
+    /// Once-per-session keys of user notes (spent when the answer is written).
+    pub noted: Vec<String>,
+    /// Cooldown keys with the card that stamps them when emitted.
+    pub fired_by: Vec<(String, String)>,
+    /// Repeat-rule keys of findings injected in full by this call.
+    pub seen: Vec<String>,
+    /// Cards re-injected as a one-line reminder (the repeat rule).
+    pub reminded: Vec<String>,
+    /// Cards whose finding is a warning (for the ledger).
+    pub warnings: Vec<String>,
+    /// The contract and the native event it answers, if any.
+    pub contract: Option<(HarnessId, &'static EventRow)>,
+}
+
+impl Run {
+    /// Adds a user-facing line (`systemMessage`) and renders the answer
+    /// again. Used for notes that come from outside the cards (the failure
+    /// record's one-time note at SessionStart).
+    pub fn add_user_note(&mut self, note: &str) {
+        let Some(spec) = self.event else { return };
+        // A stopped call (dropped by its contract, or a SessionStart already
+        // answered from another surface) stays silent.
+        if !spec.carries_context() || self.stopped.is_some() {
+            return;
+        }
+        self.outcome.user_notes.push(text::sanitize(note, 500));
+        self.render();
+    }
+
+    /// Renders the outcome with the one renderer, then, under a contract,
+    /// reshapes that envelope into what the harness reads.
+    fn render(&mut self) {
+        let Some(spec) = self.event else { return };
+        let canonical = envelope::render(spec, &self.outcome);
+        self.answer = match self.contract {
+            None => canonical.map(|v| v.to_string()),
+            Some((h, row)) => canonical
+                .and_then(|v| (h.spec().shape)(row, v))
+                .map(|a| a.line()),
+        };
+    }
+
+    /// Applies what this call did to the session's state: once-per-session
+    /// keys, repeat-rule keys, and the ledger. Call it only once the answer
+    /// was actually written, so that nothing is marked spent or seen for a
+    /// card the model never received.
+    pub fn commit(&self, session: &mut Session) {
+        let emitted = |card: &str| self.outcome.fragments.iter().any(|f| f.card == card);
+        for (card, key) in &self.spent_by {
+            if emitted(card) {
+                session.spend(key);
+            }
+        }
+        for key in &self.noted {
+            session.spend(key);
+        }
+        for (card, key) in &self.fired_by {
+            if emitted(card) {
+                session.stamp(key, state::now());
+            }
+        }
+        for k in &self.seen {
+            session.mark_seen(k);
+        }
+        let event = self.event.map_or("?", |e| e.name);
+        let now = state::now();
+        let context = self.outcome.context_text();
+        for f in &self.outcome.fragments {
+            // What of this fragment survived the cap.
+            if !context.contains(f.text.lines().next().unwrap_or_default()) {
+                continue;
+            }
+            let kind = if self.reminded.contains(&f.card) {
+                "reminder"
+            } else if self.warnings.contains(&f.card) {
+                "warning"
+            } else {
+                "card"
+            };
+            session
+                .ledger
+                .record(now, event, &f.card, kind, &fragment_text(f));
+        }
+    }
+}
+
+fn fragment_text(f: &Fragment) -> String {
+    match &f.pointer {
+        Some(p) => format!("{}\n\nFull procedure: {p}", f.text),
+        None => f.text.clone(),
+    }
 }
 
 /// Runs the cards of `req` on `input`.
-pub fn run(
+///
+/// `session` is the call's state when there is one. Guards read it, and the
+/// compaction guard moves its counters; the caller saves it only when the
+/// answer was written, after [`Run::commit`].
+pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut Session>) -> Run {
+    run_inner(req, input, Source::Given(session)).0
+}
+
+/// Like [`run`], but the session's state is loaded by `load` once the
+/// payload is in canonical shape (after the contract's translation), and
+/// only when the call has a card to evaluate. The loaded state comes back
+/// beside the run, for the caller to commit and save once the answer was
+/// written.
+pub fn run_loading<'l>(
     req: &Request,
     input: Result<Payload, Unusable>,
-    session: Option<&Session>,
-    state_root: Option<&Path>,
+    load: impl FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l,
+) -> (Run, Option<state::Locked>) {
+    run_inner(req, input, Source::Load(Box::new(load)))
+}
+
+type Loader<'l> = Box<dyn FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l>;
+
+enum Source<'s, 'l> {
+    Given(Option<&'s mut Session>),
+    Load(Loader<'l>),
+}
+
+fn run_inner(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    source: Source,
+) -> (Run, Option<state::Locked>) {
+    let mut locked = None;
+    let run = run_with(req, input, source, &mut locked);
+    (run, locked)
+}
+
+fn run_with(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    source: Source,
+    locked: &mut Option<state::Locked>,
 ) -> Run {
     let mut run = Run::default();
-    let Some(spec) = event::lookup(&req.event) else {
+    let contract = match req.contract {
+        None => None,
+        Some(h) => match h.spec().row(&req.event) {
+            Some(row) => Some((h, row)),
+            None => {
+                diag::record(
+                    Kind::UnknownEvent,
+                    format!(
+                        "unknown {} event {:?}",
+                        h.id(),
+                        text::sanitize(&req.event, 60)
+                    ),
+                );
+                run.stopped = Some(format!(
+                    "`{}` is not a {} event cuecard knows: no output",
+                    req.event,
+                    h.name()
+                ));
+                return run;
+            }
+        },
+    };
+    run.contract = contract;
+    let canonical = contract.map_or(req.event.as_str(), |(_, row)| row.canonical);
+    let Some(spec) = event::lookup(canonical) else {
         diag::record(
             Kind::UnknownEvent,
             format!("unknown event {:?}", text::sanitize(&req.event, 60)),
@@ -87,6 +251,17 @@ pub fn run(
         return run;
     };
     run.event = Some(spec);
+    if let Some((h, row)) = contract
+        && row.delivery != Delivery::Context
+    {
+        run.stopped = Some(format!(
+            "{} does not deliver what a hook prints on `{}` ({}): no output",
+            h.name(),
+            row.native,
+            row.note
+        ));
+        return run;
+    }
     if !spec.carries_context() {
         run.stopped = Some(format!(
             "`{}` has no channel to the model ({}): no output",
@@ -94,7 +269,7 @@ pub fn run(
         ));
         return run;
     }
-    let payload = match input {
+    let mut payload = match input {
         Ok(p) => p,
         Err(why) => {
             diag::record(Kind::UnusablePayload, why.describe());
@@ -102,38 +277,104 @@ pub fn run(
             return run;
         }
     };
-
+    // The contract brings the payload into the canonical shape, and names
+    // every canonical event whose cards run here (a deferred PreToolUse
+    // rides on the after-tool event).
+    let events: Vec<&'static EventSpec> = match contract {
+        Some((h, row)) => {
+            (h.spec().translate)(row, &mut payload.raw);
+            harness::evaluated_events(h, row.native)
+                .into_iter()
+                .filter_map(event::lookup)
+                .collect()
+        }
+        None => vec![spec],
+    };
     test_panic("pipeline");
-    let ctx = Ctx::new(spec, &payload, session);
-    let trust = state_root.map(TrustStore::load).unwrap_or_default();
-    let project_root = ctx.project_root().to_path_buf();
+    let project_root = crate::context::project_root_of(&payload);
+    let trust = req
+        .state_root
+        .as_deref()
+        .map(TrustStore::load)
+        .unwrap_or_default();
     let trusted = |file: &str, sha: &str| trust.is_trusted(&project_root, file, sha);
+    let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let resolved = resolve::resolve(
         &req.cards,
-        spec.name,
-        &resolve::Sources { project_root: Some(&project_root), cache_dir: state_root, trusted: &trusted },
+        &names,
+        &resolve::Sources {
+            project_root: Some(&project_root),
+            cache_dir: req.state_root.as_deref(),
+            trusted: &trusted,
+        },
     );
     for (scope, e) in &resolved.errors {
         diag::record(Kind::CardError, format!("{} {e}", scope.label()));
-        run.trace.push(CardTrace { card: e.card.clone(), verdict: Verdict::Failed, why: format!("{} card: {}", scope.label(), e.message) });
+        run.trace.push(CardTrace {
+            card: e.card.clone(),
+            verdict: Verdict::Failed,
+            why: format!("{} card: {}", scope.label(), e.message),
+        });
     }
     for name in &resolved.unknown {
         let shown = text::sanitize(name, 64);
         diag::record(Kind::UnknownCard, format!("unknown card {shown:?}"));
-        run.trace.push(CardTrace { card: shown, verdict: Verdict::Failed, why: "no such card".into() });
+        run.trace.push(CardTrace {
+            card: shown,
+            verdict: Verdict::Failed,
+            why: "no such card".into(),
+        });
     }
-    if spec.name == "SessionStart" && !resolved.untrusted.is_empty() && !ctx.once_spent(UNTRUSTED_NOTE) {
+    let cards = resolved.chosen;
+    let session: Option<&mut Session> = match source {
+        Source::Given(s) => s,
+        Source::Load(load) if !cards.is_empty() => {
+            *locked = load(spec, &payload);
+            locked.as_mut().map(|l| &mut l.session)
+        }
+        Source::Load(_) => None,
+    };
+    let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
+    let ctxs: Vec<Ctx> = events
+        .iter()
+        .map(|e| Ctx::new(e, &payload, cell.as_ref().map(|(c, _)| c)))
+        .collect();
+    if spec.name == "SessionStart"
+        && !resolved.untrusted.is_empty()
+        && !ctxs[0].once_spent(UNTRUSTED_NOTE)
+    {
         run.outcome.user_notes.push(format!(
             "cuecard: {} project card(s) in .cuecard/cards are new or changed and stay inactive until you review them and run `cuecard trust`: {}",
             resolved.untrusted.len(),
             text::sanitize(&resolved.untrusted.join(", "), 200)
         ));
-        run.spent.push(UNTRUSTED_NOTE.to_string());
+        run.noted.push(UNTRUSTED_NOTE.to_string());
     }
-    for chosen in &resolved.chosen {
-        evaluate(chosen, &ctx, &mut run);
+    for chosen in &cards {
+        // Each card is judged as the event it is bound to among those
+        // evaluated here, so a deferred PreToolUse guard sees a PreToolUse.
+        let ctx = ctxs
+            .iter()
+            .find(|c| chosen.card.binds(c.event.name))
+            .unwrap_or(&ctxs[0]);
+        evaluate(chosen, ctx, &mut run);
     }
-    run.answer = envelope::render(spec, &run.outcome).map(|v| v.to_string());
+    drop(ctxs);
+    if let Some((c, s)) = cell {
+        *s = c.into_inner();
+    }
+    run.render();
+    // SessionStart once: only an answer marks, so a start that said nothing
+    // never silences the next; the mark is atomic, so of two surfaces
+    // answering the same start at once exactly one prints.
+    if req.once
+        && spec.name == "SessionStart"
+        && run.answer.is_some()
+        && let Some(why) = harness::once::repeated(&payload)
+    {
+        run.answer = None;
+        run.stopped = Some(why);
+    }
     run
 }
 
@@ -187,9 +428,8 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
         );
     }
 
-    // The card's judge: its guard, its declarative trigger, or nothing (an
-    // unguarded card fires whenever its event and matcher do).
-    let once_key = format!("card:{}", card.name);
+    // A user or project card's declarative trigger, compiled (bounded).
+    let card_key = format!("card:{}", card.name);
     let trigger = if card.bindings.triggers.is_empty() {
         None
     } else {
@@ -202,71 +442,169 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
         }
     };
     if let Some(t) = &trigger {
-        if t.once_per_session && ctx.once_spent(&once_key) {
-            return note(Verdict::Skipped, "`once: session`: already shown in this session".into());
+        if t.once_per_session && ctx.once_spent(&card_key) {
+            return note(
+                Verdict::Skipped,
+                "`once: session`: already shown in this session".into(),
+            );
         }
         if let Some(cd) = t.cooldown
-            && ctx.session().is_some_and(|s| s.fired_within(&once_key, cd))
+            && ctx
+                .session()
+                .is_some_and(|s| s.stamped_within(&card_key, cd.as_secs(), state::now()))
         {
             return note(Verdict::Skipped, "in its cooldown".into());
         }
     }
-    let judged = catch_unwind(AssertUnwindSafe(|| -> Result<Option<Finding>, String> {
-        test_panic(&format!("card:{}", card.name));
-        match (&card.bindings.guard, &trigger) {
-            (Some(g), _) => match guards::lookup(g) {
-                Some(guard) => Ok(guard.check(ctx).map(|mut f| {
-                    f.why = format!("guard `{g}`: {}", f.why);
-                    f
-                })),
-                None => Err(format!("unknown guard `{g}`")),
-            },
-            (None, Some(t)) => Ok(t.check(ctx).map(|mut f| {
-                f.why = format!("trigger: {}", f.why);
-                if t.once_per_session {
-                    f.once = Some(once_key.clone());
-                }
-                f
-            })),
-            (None, None) => Ok(Some(Finding::new(card.name.clone(), "no guard: emitted whenever its event fires"))),
-        }
-    }));
-    let finding = match judged {
-        Ok(Ok(f)) => f,
-        Ok(Err(why)) => {
-            diag::record(Kind::CardError, format!("card {}: {why}", card.name));
-            return note(Verdict::Failed, why);
-        }
-        Err(_) => {
-            diag::record(Kind::GuardPanic, format!("card {} panicked", card.name));
-            return note(Verdict::Failed, "panicked (recorded)".into());
+
+    let judge = match (&card.bindings.guard, &trigger) {
+        (Some(g), _) => g.clone(),
+        (None, Some(_)) => "trigger".to_string(),
+        (None, None) => {
+            // An unguarded card fires whenever its event (and matcher) does.
+            if catch_unwind(|| test_panic(&format!("card:{}", card.name))).is_err() {
+                diag::record(Kind::GuardPanic, format!("card {} panicked", card.name));
+                return note(Verdict::Failed, "panicked (recorded)".into());
+            }
+            run.outcome.push(Fragment {
+                card: card.name.clone(),
+                text: card.emitted_text().to_string(),
+                pointer: card.has_procedure().then(|| paths::card_pointer(card)),
+            });
+            return note(
+                Verdict::Fired,
+                "no guard: emitted whenever its event fires".into(),
+            );
         }
     };
-    let Some(finding) = finding else {
-        let what = match &card.bindings.guard {
-            Some(g) => format!("guard `{g}` found nothing"),
-            None => "trigger did not match".to_string(),
+    let guard = match (&trigger, guards::lookup(&judge)) {
+        (Some(_), _) => None,
+        (None, Some(g)) => Some(g),
+        (None, None) => {
+            diag::record(
+                Kind::CardError,
+                format!("card {} names unknown guard {judge}", card.name),
+            );
+            return note(Verdict::Failed, format!("unknown guard `{judge}`"));
+        }
+    };
+    let finding = match catch_unwind(AssertUnwindSafe(|| {
+        test_panic(&format!("card:{}", card.name));
+        match (guard, &trigger) {
+            (Some(g), _) => g.check(ctx),
+            (None, Some(t)) => t.check(ctx),
+            (None, None) => None,
+        }
+    })) {
+        Ok(f) => f,
+        Err(_) => {
+            diag::record(
+                Kind::GuardPanic,
+                format!("{judge} of card {} panicked", card.name),
+            );
+            return note(Verdict::Failed, format!("`{judge}` panicked (recorded)"));
+        }
+    };
+    let Some(mut finding) = finding else {
+        let what = match &trigger {
+            Some(_) => "trigger did not match".to_string(),
+            None => format!("guard `{judge}` found nothing"),
         };
         return note(Verdict::Quiet, what);
     };
-    run.outcome.push(Fragment {
+    if let Some(t) = &trigger {
+        if t.once_per_session {
+            finding.once = Some(card_key.clone());
+        }
+        if t.cooldown.is_some() {
+            run.fired_by.push((card.name.clone(), card_key.clone()));
+        }
+    }
+    let has_session = ctx.session().is_some();
+    let seen = |k: &str| ctx.session().is_some_and(|s| s.was_seen(k));
+    // The repeat rule keys a finding by its judge and target; a trigger's
+    // judge is its card.
+    let key_owner = if trigger.is_some() {
+        card_key.as_str()
+    } else {
+        judge.as_str()
+    };
+    let why = present(card, key_owner, finding, has_session, seen, run);
+    run.trace.push(CardTrace {
         card: card.name.clone(),
-        text: text::fill(card.emitted_text(), &finding.vars),
-        pointer: card.has_procedure().then(|| paths::card_pointer(card)),
+        verdict: Verdict::Fired,
+        why: format!("{origin}{why}"),
     });
-    if let Some(n) = finding.user_note {
-        run.outcome.user_notes.push(text::sanitize(&n, 500));
+}
+
+/// Puts a guard's finding into the outcome. The repeat rule: a finding
+/// (guard, target) already injected in full in this session comes back as a
+/// one-line reminder that names the card and keeps the pointer. Returns the
+/// trace line.
+fn present(
+    card: &Card,
+    guard_name: &str,
+    finding: guards::Finding,
+    has_session: bool,
+    seen: impl Fn(&str) -> bool,
+    run: &mut Run,
+) -> String {
+    let repeat_key = repeat_key(guard_name, &finding.target);
+    let repeated = seen(&repeat_key);
+    if repeated {
+        run.outcome.push(Fragment {
+            card: card.name.clone(),
+            text: reminder_line(card),
+            pointer: Some(paths::card_pointer(card)),
+        });
+        run.reminded.push(card.name.clone());
+    } else {
+        run.outcome.push(Fragment {
+            card: card.name.clone(),
+            text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
+            pointer: Some(paths::card_pointer(card)),
+        });
+        if has_session {
+            run.seen.push(repeat_key);
+        }
+        if let Some(n) = finding.user_note {
+            run.outcome.user_notes.push(text::sanitize(&n, 500));
+        }
+    }
+    if finding.warning {
+        run.warnings.push(card.name.clone());
     }
     if finding.deny.is_some() && run.outcome.deny.is_none() {
         run.outcome.deny = finding.deny;
     }
     if let Some(k) = finding.once {
-        run.spent.push(k);
+        run.spent.push(k.clone());
+        run.spent_by.push((card.name.clone(), k));
     }
-    if trigger.as_ref().is_some_and(|t| t.cooldown.is_some()) {
-        run.fired.push(once_key);
-    }
-    note(Verdict::Fired, finding.why);
+    let how = if repeated {
+        " (repeated in this session: one-line reminder)"
+    } else {
+        ""
+    };
+    let judge = if guard_name.starts_with("card:") {
+        "trigger".to_string()
+    } else {
+        format!("guard `{guard_name}`")
+    };
+    format!("{judge}: {}{how}", finding.why)
+}
+
+/// The repeat-rule key of a finding: a digest, so no target is stored.
+pub fn repeat_key(guard: &str, target: &str) -> String {
+    state::key::digest(&format!("{guard}\u{1f}{target}"))
+}
+
+/// The one-line reminder for a repeated finding.
+pub fn reminder_line(card: &Card) -> String {
+    format!(
+        "Reminder: \"{}\" applies here again (its advisory was given earlier in this session).",
+        text::sanitize(&card.title, 120)
+    )
 }
 
 /// Debug builds panic at a named point when `CUECARD_TEST_PANIC` names it,
@@ -275,5 +613,74 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
 fn test_panic(point: &str) {
     if cfg!(debug_assertions) && std::env::var("CUECARD_TEST_PANIC").is_ok_and(|v| v == point) {
         panic!("CUECARD_TEST_PANIC={point}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{Origin, parse_card};
+    use crate::guards::Finding;
+
+    const CARD: &str = "# Dependency manifest changed\n\n## Advisory\nLong advisory about `{percent}`.\n\n## Procedure\nSteps.\n\n## Bindings\n- event: PostToolUse\n- guard: compaction\n";
+
+    #[test]
+    fn a_repeated_finding_is_a_one_line_reminder_with_the_pointer() {
+        let card = parse_card("dep", CARD, Origin::Embedded).unwrap();
+        let finding = || Finding::new("Cargo.toml", "manifest").var("percent", "Cargo.toml");
+        let mut session = Session::default();
+        let mut first = Run::default();
+        present(
+            &card,
+            "compaction",
+            finding(),
+            true,
+            |k| session.was_seen(k),
+            &mut first,
+        );
+        assert!(
+            first.outcome.fragments[0]
+                .text
+                .contains("Long advisory about `Cargo.toml`")
+        );
+        first.commit(&mut session);
+        let mut second = Run::default();
+        let why = present(
+            &card,
+            "compaction",
+            finding(),
+            true,
+            |k| session.was_seen(k),
+            &mut second,
+        );
+        let f = &second.outcome.fragments[0];
+        assert_eq!(
+            f.text,
+            "Reminder: \"Dependency manifest changed\" applies here again (its advisory was given earlier in this session)."
+        );
+        assert!(!f.text.contains('\n'), "one line");
+        assert_eq!(f.pointer.as_deref(), Some("run `cuecard cards show dep`"));
+        assert!(why.contains("reminder"));
+        assert_eq!(second.reminded, vec!["dep".to_string()]);
+        // Another target is a new finding, in full.
+        let mut third = Run::default();
+        present(
+            &card,
+            "compaction",
+            Finding::new("package.json", "m").var("percent", "package.json"),
+            true,
+            |k| session.was_seen(k),
+            &mut third,
+        );
+        assert!(third.outcome.fragments[0].text.contains("Long advisory"));
+        // The ledger counted the first in full and the reminder as one.
+        second.commit(&mut session);
+        let kinds: Vec<&str> = session
+            .ledger
+            .entries
+            .iter()
+            .map(|e| e.kind.as_str())
+            .collect();
+        assert_eq!(kinds, vec!["card", "reminder"]);
     }
 }

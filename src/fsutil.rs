@@ -1,5 +1,8 @@
-//! Small file-system helpers shared by the state store, the card cache and
-//! the trust store.
+//! Writes of files that no lock serialises (the parsed-card cache, written
+//! by whichever dispatch sees a card change first; the trust store, written
+//! by `cuecard trust`). The state store's own files are written under their
+//! session lock by `state::atomic`, with a fixed temp name; here the temp is
+//! unique to the process, so two writers never share one.
 
 use std::io::Write;
 use std::path::Path;
@@ -11,7 +14,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)

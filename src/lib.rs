@@ -11,6 +11,7 @@
 //! - [`printer`]: every byte written to stdout.
 
 pub mod card;
+pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod context;
@@ -22,6 +23,7 @@ pub mod envelope;
 pub mod event;
 pub mod fsutil;
 pub mod guards;
+pub mod harness;
 pub mod paths;
 pub mod payload;
 pub mod printer;
@@ -31,5 +33,6 @@ pub mod state;
 pub mod target;
 pub mod text;
 pub mod tokens;
+pub mod transcript;
 pub mod trigger;
 pub mod trust;

@@ -114,15 +114,23 @@ impl Trigger {
         }
         if self.command.is_some() || self.not_command.is_some() {
             let command = crate::target::shell_command(ctx)?;
-            let simple: Vec<String> = crate::shell::parse(command).iter().map(|c| c.argv.join(" ")).collect();
+            let simple: Vec<String> = crate::shell::parse(command)
+                .iter()
+                .map(|c| c.argv.join(" "))
+                .collect();
             if let Some(nc) = &self.not_command
                 && simple.iter().any(|s| nc.is_match(s))
             {
                 return None;
             }
             if let Some(re) = &self.command {
-                let (cmd, m) = simple.iter().find_map(|s| re.find(s).map(|m| (s.clone(), m.as_str().to_string())))?;
-                why.push(format!("command `{}` matches", crate::text::sanitize(&cmd, 80)));
+                let (cmd, m) = simple
+                    .iter()
+                    .find_map(|s| re.find(s).map(|m| (s.clone(), m.as_str().to_string())))?;
+                why.push(format!(
+                    "command `{}` matches",
+                    crate::text::sanitize(&cmd, 80)
+                ));
                 vars.push(("command", cmd.clone()));
                 vars.push(("match", m));
                 if target.is_empty() {
@@ -134,7 +142,8 @@ impl Trigger {
             let written = crate::target::written_content(ctx);
             let (t, m) = written.iter().find_map(|(t, text)| {
                 let text = crate::text::prefix_bytes(text, MAX_CONTENT_BYTES);
-                re.find(text).map(|m| (t.shown.clone(), m.as_str().to_string()))
+                re.find(text)
+                    .map(|m| (t.shown.clone(), m.as_str().to_string()))
             })?;
             why.push(format!("content written to `{t}` matches"));
             if !vars.iter().any(|(k, _)| *k == "path") {
@@ -166,7 +175,10 @@ pub fn validate(card: &crate::card::Card) -> Result<(), String> {
         .iter()
         .any(|e| crate::event::lookup(e).is_some_and(|s| s.is_tool_event()));
     if card.bindings.has_trigger() && !on_tool_event {
-        return Err("tools/paths/command/content triggers need a tool event (PreToolUse, PostToolUse, ...)".into());
+        return Err(
+            "tools/paths/command/content triggers need a tool event (PreToolUse, PostToolUse, ...)"
+                .into(),
+        );
     }
     drop(t);
     Ok(())
@@ -183,7 +195,9 @@ fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
         .and_then(|p| p.strip_suffix('`'))
         .unwrap_or(pattern);
     if pattern.chars().count() > MAX_PATTERN_CHARS {
-        return Err(format!("`{key}` pattern is longer than {MAX_PATTERN_CHARS} characters"));
+        return Err(format!(
+            "`{key}` pattern is longer than {MAX_PATTERN_CHARS} characters"
+        ));
     }
     RegexBuilder::new(pattern)
         .size_limit(REGEX_SIZE_LIMIT)
@@ -191,7 +205,13 @@ fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
         .nest_limit(64)
         .build()
         .map_err(|e| {
-            let first = e.to_string().lines().last().unwrap_or("invalid").trim().to_string();
+            let first = e
+                .to_string()
+                .lines()
+                .last()
+                .unwrap_or("invalid")
+                .trim()
+                .to_string();
             format!("`{key}` is not a valid regular expression: {first}")
         })
 }
@@ -200,7 +220,9 @@ fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
 pub fn parse_duration(v: &str) -> Result<Duration, String> {
     let v = v.trim();
     let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
-    let n: u64 = num.parse().map_err(|_| format!("`cooldown: {v}` must be like 30s, 10m, 2h"))?;
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`cooldown: {v}` must be like 30s, 10m, 2h"))?;
     let secs = match unit.trim() {
         "" | "s" => n,
         "m" => n * 60,
@@ -213,7 +235,10 @@ pub fn parse_duration(v: &str) -> Result<Duration, String> {
 
 /// The paths a call names, relative to the project root when inside it.
 fn call_paths(ctx: &Ctx) -> Vec<String> {
-    let mut out: Vec<String> = crate::target::write_targets(ctx).into_iter().map(|t| t.shown).collect();
+    let mut out: Vec<String> = crate::target::write_targets(ctx)
+        .into_iter()
+        .map(|t| t.shown)
+        .collect();
     if let Some(input) = ctx.payload.tool_input() {
         for key in ["file_path", "notebook_path", "path"] {
             if let Some(p) = input.get(key).and_then(|v| v.as_str()) {
@@ -303,7 +328,10 @@ impl Glob {
             .size_limit(REGEX_SIZE_LIMIT)
             .build()
             .map_err(|_| format!("glob `{glob}` is not valid"))?;
-        Ok(Glob { re, source: glob.to_string() })
+        Ok(Glob {
+            re,
+            source: glob.to_string(),
+        })
     }
 
     pub fn matches(&self, path: &str) -> bool {
@@ -346,9 +374,15 @@ mod tests {
 
     #[test]
     fn regexes_are_bounded() {
-        assert!(regex("command", "(a+)+$").is_ok(), "linear engine: no catastrophe to fear");
+        assert!(
+            regex("command", "(a+)+$").is_ok(),
+            "linear engine: no catastrophe to fear"
+        );
         assert!(regex("command", "(").is_err());
         assert!(regex("command", &"a".repeat(2_000)).is_err());
-        assert!(regex("command", "\\w{1000}{1000}").is_err(), "compiled size limit");
+        assert!(
+            regex("command", "\\w{1000}{1000}").is_err(),
+            "compiled size limit"
+        );
     }
 }

@@ -28,11 +28,16 @@ impl TrustStore {
     /// Reads the store (bounded; a missing or unreadable one is empty).
     pub fn load(state_root: &Path) -> TrustStore {
         let path = state_root.join(FILE);
-        let Ok(meta) = path.symlink_metadata() else { return TrustStore::default() };
+        let Ok(meta) = path.symlink_metadata() else {
+            return TrustStore::default();
+        };
         if !meta.is_file() || meta.len() > 4 * 1024 * 1024 {
             return TrustStore::default();
         }
-        std::fs::read(&path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+        std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
     }
 
     pub fn save(&self, state_root: &Path) -> std::io::Result<()> {
@@ -81,18 +86,4 @@ pub fn current_project_cards(project_root: &Path) -> Vec<(String, String)> {
 /// Where the store lives for tests and messages.
 pub fn path(state_root: &Path) -> PathBuf {
     state_root.join(FILE)
-}
-
-/// The state root as DESIGN §6 orders it (`CUECARD_STATE_DIR`,
-/// `$CLAUDE_PLUGIN_DATA/state`, the platform state directory).
-// TODO(merge): use the state store's resolution once it lands.
-pub fn default_state_root() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUECARD_STATE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    if let Some(d) = std::env::var_os("CLAUDE_PLUGIN_DATA").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("state"));
-    }
-    let dirs = directories::ProjectDirs::from("", "", "cuecard")?;
-    Some(dirs.state_dir().unwrap_or(dirs.data_local_dir()).to_path_buf())
 }

@@ -188,7 +188,12 @@ fn parse_list_pairs(src: &str) -> Vec<(String, String)> {
                     let raw = src[range].trim();
                     let raw = raw.strip_prefix(['-', '*', '+']).unwrap_or(raw);
                     let raw = strip_comments(raw);
-                    let item: String = raw.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
+                    let item: String = raw
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     let (k, v) = match item.split_once(':') {
                         Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
                         None => (item.trim().to_string(), String::new()),

@@ -35,7 +35,8 @@ pub struct Sources<'a> {
     pub trusted: &'a dyn Fn(&str, &str) -> bool,
 }
 
-pub fn resolve(requested: &[String], event: &str, src: &Sources) -> Resolved {
+pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved {
+    let binds = |c: &Card| events.iter().any(|e| c.binds(e));
     let mut out = Resolved::default();
     let user: Vec<FileCard> = sources::user_dir()
         .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir))
@@ -61,7 +62,11 @@ pub fn resolve(requested: &[String], event: &str, src: &Sources) -> Resolved {
 
     let mut names: Vec<String> = Vec::new();
     if requested.is_empty() {
-        let mut bound: Vec<Card> = embedded::all().into_iter().flatten().filter(|c| c.binds(event)).collect();
+        let mut bound: Vec<Card> = embedded::all()
+            .into_iter()
+            .flatten()
+            .filter(|c| binds(c))
+            .collect();
         bound.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
         names.extend(bound.into_iter().map(|c| c.name));
     } else {
@@ -75,7 +80,7 @@ pub fn resolve(requested: &[String], event: &str, src: &Sources) -> Resolved {
     let mut extra: Vec<&Card> = active
         .iter()
         .filter_map(|(_, fc)| fc.card.as_ref().ok())
-        .filter(|c| c.binds(event) && !names.contains(&c.name))
+        .filter(|c| binds(c) && !names.contains(&c.name))
         .collect();
     extra.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
     for c in extra {
@@ -98,9 +103,17 @@ pub fn resolve(requested: &[String], event: &str, src: &Sources) -> Resolved {
                     .map(|(s, _)| *s)
                     .next()
                     .or(shipped.map(|_| Scope::Embedded));
-                out.chosen.push(Chosen { scope, card, overrides: lower });
+                out.chosen.push(Chosen {
+                    scope,
+                    card,
+                    overrides: lower,
+                });
             }
-            (None, Some(Ok(card))) => out.chosen.push(Chosen { scope: Scope::Embedded, card, overrides: None }),
+            (None, Some(Ok(card))) => out.chosen.push(Chosen {
+                scope: Scope::Embedded,
+                card,
+                overrides: None,
+            }),
             (None, Some(Err(e))) => out.errors.push((Scope::Embedded, e)),
             (None, None) => {
                 if !out.errors.iter().any(|(_, e)| e.card == name) {

@@ -66,7 +66,10 @@ pub struct FileCard {
 
 impl FileCard {
     pub fn error(&self) -> Option<CardError> {
-        self.card.as_ref().err().map(|m| CardError { card: self.name.clone(), message: m.clone() })
+        self.card.as_ref().err().map(|m| CardError {
+            card: self.name.clone(),
+            message: m.clone(),
+        })
     }
 }
 
@@ -89,7 +92,9 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
             continue;
         }
         // symlink_metadata: a link is not followed out of the directory.
-        let Ok(meta) = entry.path().symlink_metadata() else { continue };
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
         if meta.is_file() {
             files.push((name, meta));
         }
@@ -97,7 +102,12 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.truncate(MAX_CARDS_PER_DIR);
 
-    let cache_path = cache_dir.map(|c| c.join(format!("cards-{:016x}.json", fnv(dir.to_string_lossy().as_bytes()))));
+    let cache_path = cache_dir.map(|c| {
+        c.join(format!(
+            "cards-{:016x}.json",
+            fnv(dir.to_string_lossy().as_bytes())
+        ))
+    });
     let mut cache: CacheFile = cache_path
         .as_ref()
         .and_then(|p| std::fs::read(p).ok())
@@ -107,8 +117,16 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
     let mut changed = false;
     let mut out = Vec::new();
     for (file, meta) in &files {
-        let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
-        if let Some(hit) = cache.entries.get(file).filter(|c| c.size == meta.len() && c.mtime_ns == mtime_ns) {
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        if let Some(hit) = cache
+            .entries
+            .get(file)
+            .filter(|c| c.size == meta.len() && c.mtime_ns == mtime_ns)
+        {
             out.push(hit.clone());
             continue;
         }
@@ -118,7 +136,9 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
         out.push(fc);
     }
     let before = cache.entries.len();
-    cache.entries.retain(|k, _| files.iter().any(|(f, _)| f == k));
+    cache
+        .entries
+        .retain(|k, _| files.iter().any(|(f, _)| f == k));
     changed |= cache.entries.len() != before;
     if changed && let Some(p) = cache_path {
         cache.dir = dir.to_string_lossy().into_owned();
@@ -131,20 +151,34 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
 
 fn load_file(path: &Path, file: &str, scope: Scope, size: u64, mtime_ns: u128) -> FileCard {
     let name = file.trim_end_matches(".md").to_string();
-    let mut fc = FileCard { file: file.to_string(), name: name.clone(), sha256: String::new(), size, mtime_ns, card: Err(String::new()) };
+    let mut fc = FileCard {
+        file: file.to_string(),
+        name: name.clone(),
+        sha256: String::new(),
+        size,
+        mtime_ns,
+        card: Err(String::new()),
+    };
     if size > MAX_CARD_BYTES {
-        fc.card = Err(format!("larger than {} KiB: not loaded", MAX_CARD_BYTES / 1024));
+        fc.card = Err(format!(
+            "larger than {} KiB: not loaded",
+            MAX_CARD_BYTES / 1024
+        ));
         return fc;
     }
     let mut bytes = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(MAX_CARD_BYTES + 1).read_to_end(&mut bytes));
+    let read =
+        std::fs::File::open(path).and_then(|f| f.take(MAX_CARD_BYTES + 1).read_to_end(&mut bytes));
     if read.is_err() {
         fc.card = Err("cannot be read".into());
         return fc;
     }
     fc.sha256 = sha256_hex(&bytes);
     if bytes.len() as u64 > MAX_CARD_BYTES {
-        fc.card = Err(format!("larger than {} KiB: not loaded", MAX_CARD_BYTES / 1024));
+        fc.card = Err(format!(
+            "larger than {} KiB: not loaded",
+            MAX_CARD_BYTES / 1024
+        ));
         return fc;
     }
     let Ok(src) = String::from_utf8(bytes) else {
@@ -152,7 +186,8 @@ fn load_file(path: &Path, file: &str, scope: Scope, size: u64, mtime_ns: u128) -
         return fc;
     };
     if !is_valid_name(&name) {
-        fc.card = Err("file name must be lower-case letters, digits and dashes, ending in .md".into());
+        fc.card =
+            Err("file name must be lower-case letters, digits and dashes, ending in .md".into());
         return fc;
     }
     let origin = match scope {
@@ -160,7 +195,14 @@ fn load_file(path: &Path, file: &str, scope: Scope, size: u64, mtime_ns: u128) -
         _ => Origin::User(path.to_path_buf()),
     };
     fc.card = parse_card(&name, &crate::text::clean_block(&src), origin)
-        .and_then(|c| crate::trigger::validate(&c).map(|()| c).map_err(|m| CardError { card: name.clone(), message: m }))
+        .and_then(|c| {
+            crate::trigger::validate(&c)
+                .map(|()| c)
+                .map_err(|m| CardError {
+                    card: name.clone(),
+                    message: m,
+                })
+        })
         .map_err(|e| e.message);
     fc
 }
@@ -216,7 +258,10 @@ pub fn load_all(
         scoped.push((Scope::User, read_dir(&dir, Scope::User, cache_dir)));
     }
     if let Some(root) = project_root {
-        scoped.push((Scope::Project, read_dir(&project_dir(root), Scope::Project, cache_dir)));
+        scoped.push((
+            Scope::Project,
+            read_dir(&project_dir(root), Scope::Project, cache_dir),
+        ));
     }
     for (scope, files) in scoped {
         for fc in files {
@@ -231,7 +276,13 @@ pub fn load_all(
                     }
                     by_name.insert(card.name.clone(), (scope, card));
                 }
-                Err(message) => set.errors.push((scope, CardError { card: fc.name, message })),
+                Err(message) => set.errors.push((
+                    scope,
+                    CardError {
+                        card: fc.name,
+                        message,
+                    },
+                )),
             }
         }
     }
@@ -244,6 +295,9 @@ impl CardSet {
         self.cards.iter().find(|(_, c)| c.name == name)
     }
     pub fn overridden(&self, name: &str) -> Option<Scope> {
-        self.overrides.iter().find(|(n, _, _)| n == name).map(|(_, _, lost)| *lost)
+        self.overrides
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, _, lost)| *lost)
     }
 }

@@ -20,7 +20,12 @@ fn visible() -> CardSet {
 pub fn list() -> i32 {
     let set = visible();
     let mut rows: Vec<Vec<String>> = vec![
-        ["NAME", "SCOPE", "EVENT", "MATCHER", "GUARD", "CHARS", "TOKENS"].iter().map(|s| s.to_string()).collect(),
+        [
+            "NAME", "SCOPE", "EVENT", "MATCHER", "GUARD", "CHARS", "TOKENS",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
     ];
     for (scope, c) in &set.cards {
         let text = c.emitted_text();
@@ -46,10 +51,16 @@ pub fn list() -> i32 {
             tokens::count(text).to_string(),
         ]);
     }
-    let widths: Vec<usize> = (0..rows[0].len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
     let mut out = String::new();
     for r in &rows {
-        let line: Vec<String> = r.iter().enumerate().map(|(i, s)| format!("{s:w$}", w = widths[i])).collect();
+        let line: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{s:w$}", w = widths[i]))
+            .collect();
         out.push_str(line.join("  ").trim_end());
         out.push('\n');
     }
@@ -63,7 +74,11 @@ pub fn list() -> i32 {
         out.push_str(&format!("\n{} {e}", scope.label()));
     }
     printer::out(&out);
-    if set.errors.is_empty() { EXIT_OK } else { EXIT_PROBLEM }
+    if set.errors.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_PROBLEM
+    }
 }
 
 pub fn show(name: &str) -> i32 {
@@ -77,7 +92,9 @@ pub fn show(name: &str) -> i32 {
             if let Some((_, e)) = set.errors.iter().find(|(_, e)| e.card == name) {
                 printer::err(&e.to_string());
             } else {
-                printer::err(&format!("cuecard: no card named {name:?} (see `cuecard cards list`)"));
+                printer::err(&format!(
+                    "cuecard: no card named {name:?} (see `cuecard cards list`)"
+                ));
             }
             EXIT_PROBLEM
         }
@@ -116,7 +133,9 @@ const TEMPLATE: &str = r#"<!-- A cuecard card. The name of this file (without .m
 
 pub fn new(name: &str, project: bool) -> i32 {
     if !card::is_valid_name(name) {
-        printer::err("cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)");
+        printer::err(
+            "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
+        );
         return EXIT_USAGE;
     }
     let dir = if project {
@@ -132,16 +151,25 @@ pub fn new(name: &str, project: bool) -> i32 {
     };
     let path = dir.join(format!("{name}.md"));
     if path.exists() {
-        printer::err(&format!("cuecard: {} exists; not overwritten", path.display()));
+        printer::err(&format!(
+            "cuecard: {} exists; not overwritten",
+            path.display()
+        ));
         return EXIT_PROBLEM;
     }
     let title = name.replace('-', " ");
-    let body = TEMPLATE.replace("{title}", &title).replace("{example_glob}", "migrations/**");
+    let body = TEMPLATE
+        .replace("{title}", &title)
+        .replace("{example_glob}", "migrations/**");
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
         printer::err(&format!("cuecard: cannot write {}: {e}", path.display()));
         return EXIT_PROBLEM;
     }
-    let mut msg = format!("wrote {}\nedit it, then run `cuecard cards check {}`", path.display(), path.display());
+    let mut msg = format!(
+        "wrote {}\nedit it, then run `cuecard cards check {}`",
+        path.display(),
+        path.display()
+    );
     if project {
         msg.push_str(" and `cuecard trust` (project cards are inactive until trusted)");
     }
@@ -158,11 +186,18 @@ pub fn check_source(name: &str, src: &str, origin: Origin) -> (Vec<String>, Vec<
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     if src.len() as u64 > sources::MAX_CARD_BYTES {
-        errors.push(format!("larger than {} KiB: the dispatcher will not load it", sources::MAX_CARD_BYTES / 1024));
+        errors.push(format!(
+            "larger than {} KiB: the dispatcher will not load it",
+            sources::MAX_CARD_BYTES / 1024
+        ));
         return (errors, warnings);
     }
-    if src.chars().any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r') {
-        warnings.push("contains control characters; they are removed before the card is used".into());
+    if src
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r')
+    {
+        warnings
+            .push("contains control characters; they are removed before the card is used".into());
     }
     let card = match parse_card(name, &text::clean_block(src), origin) {
         Ok(c) => c,
@@ -183,17 +218,26 @@ fn audit_wording(card: &Card, warnings: &mut Vec<String>) {
     let chars = text::len16(text);
     let toks = tokens::count(text);
     if chars > 1_500 {
-        warnings.push(format!("the Advisory is {chars} characters ({toks} tokens); advisories work best under ~1,000"));
+        warnings.push(format!(
+            "the Advisory is {chars} characters ({toks} tokens); advisories work best under ~1,000"
+        ));
     }
     let lower = text.to_lowercase();
     for w in ORDER_WORDS {
         if lower.contains(w) {
-            warnings.push(format!("the Advisory says \"{w}\": state what was seen and suggest, rather than command"));
+            warnings.push(format!(
+                "the Advisory says \"{w}\": state what was seen and suggest, rather than command"
+            ));
         }
     }
     for w in SHOUTED {
-        if text.split(|c: char| !c.is_ascii_alphabetic() && c != ' ').any(|seg| seg.contains(w)) {
-            warnings.push(format!("the Advisory shouts \"{w}\": advisories inform; capitals read as orders"));
+        if text
+            .split(|c: char| !c.is_ascii_alphabetic() && c != ' ')
+            .any(|seg| seg.contains(w))
+        {
+            warnings.push(format!(
+                "the Advisory shouts \"{w}\": advisories inform; capitals read as orders"
+            ));
         }
     }
 }
@@ -207,10 +251,19 @@ pub fn check(file: Option<&Path>) -> i32 {
             if let Some(d) = sources::user_dir() {
                 dirs.push((d, Scope::User));
             }
-            dirs.push((sources::project_dir(&super::project_root_here()), Scope::Project));
+            dirs.push((
+                sources::project_dir(&super::project_root_here()),
+                Scope::Project,
+            ));
             for (d, scope) in dirs {
-                let Ok(rd) = std::fs::read_dir(&d) else { continue };
-                let mut files: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect();
+                let Ok(rd) = std::fs::read_dir(&d) else {
+                    continue;
+                };
+                let mut files: Vec<_> = rd
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                    .collect();
                 files.sort();
                 for p in files {
                     targets.push((p.display().to_string(), p, scope));
@@ -225,15 +278,25 @@ pub fn check(file: Option<&Path>) -> i32 {
     let mut failed = 0;
     let mut out = String::new();
     for (shown, path, scope) in targets {
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let (errors, warnings) = match std::fs::metadata(&path) {
             Ok(m) if m.len() > sources::MAX_CARD_BYTES => (
-                vec![format!("larger than {} KiB: the dispatcher will not load it", sources::MAX_CARD_BYTES / 1024)],
+                vec![format!(
+                    "larger than {} KiB: the dispatcher will not load it",
+                    sources::MAX_CARD_BYTES / 1024
+                )],
                 vec![],
             ),
             Ok(_) => match std::fs::read_to_string(&path) {
                 Ok(src) => {
-                    let origin = if scope == Scope::Project { Origin::Project(path.clone()) } else { Origin::User(path.clone()) };
+                    let origin = if scope == Scope::Project {
+                        Origin::Project(path.clone())
+                    } else {
+                        Origin::User(path.clone())
+                    };
                     check_source(&name, &src, origin)
                 }
                 Err(e) => (vec![format!("cannot be read as UTF-8 text: {e}")], vec![]),

@@ -5,6 +5,7 @@
 mod cards;
 pub mod dispatch;
 mod explain;
+mod status;
 mod trust;
 
 use crate::cli::{CardsCommand, Cli, Command};
@@ -35,6 +36,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         // Reached only through `cuecard -v dispatch ...`.
         Command::Dispatch(a) => dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
         Command::Explain(a) => explain::run(a),
+        Command::Status { session, json } => status::run(session.as_deref(), json),
         Command::Cards { command } => match command {
             CardsCommand::List => cards::list(),
             CardsCommand::Show { card } => cards::show(&card),
@@ -48,9 +50,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
 /// The state root for commands run by a person (trust, status): the same
 /// resolution as the hook path.
 pub fn state_root_for_commands() -> Option<std::path::PathBuf> {
-    let root = crate::trust::default_state_root()?;
-    std::fs::create_dir_all(&root).ok()?;
-    Some(root)
+    crate::state::store::Store::open()
+        .ok()
+        .map(|s| s.root().to_path_buf())
 }
 
 /// The project root for commands run by a person: the git root above the

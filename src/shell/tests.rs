@@ -322,3 +322,28 @@ fn comments_are_skipped() {
         vec![v(&["ls"]), v(&["echo", "a#b"])]
     );
 }
+
+#[test]
+fn random_syntax_never_panics() {
+    // A deterministic walk over the characters the parser treats specially.
+    const ALPHABET: &[&str] = &[
+        "'", "\"", "\\", "$", "(", ")", "`", "{", "}", "<", ">", "&", "|", ";", "\n", " ", "#",
+        "-", "=", "a", "bash", "-c", "sudo", "eval", "<<", "EOF", "$'", "é", "\t", "2>&1", "xargs",
+        "env", "pwsh", "-Command", "*",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let len = (next() % 40) as usize;
+        let s: String = (0..len)
+            .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+            .collect();
+        let _ = parse(&s);
+        let _ = parse_powershell(&s);
+    }
+}
