@@ -21,6 +21,7 @@ pub mod env;
 pub mod envelope;
 pub mod event;
 pub mod guards;
+pub mod harness;
 pub mod install;
 pub mod paths;
 pub mod payload;

@@ -13,3 +13,8 @@ pub mod merge;
 pub mod ownership;
 pub mod style;
 pub mod words;
+
+pub mod document;
+pub mod entries;
+pub mod harnesses;
+pub mod spec;
