@@ -4,7 +4,11 @@
 
 mod cards;
 pub mod dispatch;
+mod doctor;
 mod explain;
+mod install;
+mod uninstall;
+mod verify;
 
 use crate::cli::{CardsCommand, Cli, Command};
 use clap::Parser;
@@ -38,5 +42,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
             CardsCommand::List => cards::list(),
             CardsCommand::Show { card } => cards::show(&card),
         },
+        Command::Install(a) => install::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Uninstall(a) => uninstall::run(a),
+        Command::Doctor(a) => doctor::run(a),
     }
 }
