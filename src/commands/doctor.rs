@@ -43,9 +43,12 @@ pub fn run(a: DoctorArgs) -> i32 {
             }
             out.push_str(&format!("{} ({}): {}\n", spec.harness.id(), scope.id(), st.path));
             for (event, _, handler) in &st.installed {
-                let p = probe::payload(spec.harness, event, &roots.project, &scratch);
-                let r = probe::run(spec.harness, handler, event, &p, &roots.project, &scratch);
+                // A fresh state directory per probe: no once-marker of one
+                // entry silences the next.
                 ran += 1;
+                let dir = scratch.join(ran.to_string());
+                let p = probe::payload(spec.harness, event, &roots.project, &dir);
+                let r = probe::run(spec.harness, handler, event, &p, &roots.project, &dir);
                 if !r.ok {
                     failed += 1;
                 }

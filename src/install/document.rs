@@ -121,6 +121,8 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
     }
     let action = match before {
         _ if loaded.is_some() && doc == original => Action::Unchanged,
+        // Nothing to register: no file is created just to hold nothing.
+        None if entries.is_empty() => Action::Unchanged,
         Some(before) => {
             let after = Style::detect(&before).render(&doc);
             Action::Update { before, after }
