@@ -15,7 +15,11 @@ pub fn run(a: DoctorArgs) -> i32 {
             Ok(s) => vec![s],
             Err(e) => {
                 printer::err(&format!("cuecard: {e}"));
-                return if HarnessId::parse(id).is_some() { EXIT_PROBLEM } else { EXIT_USAGE };
+                return if HarnessId::parse(id).is_some() {
+                    EXIT_PROBLEM
+                } else {
+                    EXIT_USAGE
+                };
             }
         },
         None => crate::install::all_specs(),
@@ -41,7 +45,12 @@ pub fn run(a: DoctorArgs) -> i32 {
             if !st.installed() {
                 continue;
             }
-            out.push_str(&format!("{} ({}): {}\n", spec.harness.id(), scope.id(), st.path));
+            out.push_str(&format!(
+                "{} ({}): {}\n",
+                spec.harness.id(),
+                scope.id(),
+                st.path
+            ));
             for (event, _, handler) in &st.installed {
                 // A fresh state directory per probe: no once-marker of one
                 // entry silences the next.

@@ -2,10 +2,10 @@
 
 use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
 use crate::cli::InstallArgs;
+use crate::harness::HarnessId;
 use crate::install::document::{self, Action, Target};
 use crate::install::spec::{Roots, Scope};
 use crate::install::{double, entries, materialise, roots, words};
-use crate::harness::HarnessId;
 use crate::printer;
 
 pub fn run(a: InstallArgs) -> i32 {
@@ -13,7 +13,11 @@ pub fn run(a: InstallArgs) -> i32 {
         Ok(s) => s,
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            return if HarnessId::parse(&a.harness).is_some() { EXIT_PROBLEM } else { EXIT_USAGE };
+            return if HarnessId::parse(&a.harness).is_some() {
+                EXIT_PROBLEM
+            } else {
+                EXIT_USAGE
+            };
         }
     };
     let scope = match a.scope.as_deref().map(Scope::parse) {
@@ -25,7 +29,9 @@ pub fn run(a: InstallArgs) -> i32 {
         }
     };
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
-        printer::err("cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code");
+        printer::err(
+            "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
+        );
         return EXIT_USAGE;
     }
     match install(spec, scope, a.dry_run) {
@@ -37,7 +43,11 @@ pub fn run(a: InstallArgs) -> i32 {
     }
 }
 
-fn install(spec: &'static crate::install::spec::Spec, scope: Scope, dry_run: bool) -> Result<(), String> {
+fn install(
+    spec: &'static crate::install::spec::Spec,
+    scope: Scope,
+    dry_run: bool,
+) -> Result<(), String> {
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
     if spec.through_shell() {
@@ -48,13 +58,32 @@ fn install(spec: &'static crate::install::spec::Spec, scope: Scope, dry_run: boo
     let (wanted, skipped) = entries::for_harness(spec, &bin);
     let plan = document::plan_install(&target, &bin, &wanted)?;
     let h = spec.harness;
-    let mut out = format!("{} ({} scope): {}\n", h.name(), scope.id(), target.path.display());
+    let mut out = format!(
+        "{} ({} scope): {}\n",
+        h.name(),
+        scope.id(),
+        target.path.display()
+    );
     let o = &plan.outcome;
-    let verb = |done: &str, would: &str| if dry_run { would.to_string() } else { done.to_string() };
-    let summary = format!("{} added, {} replaced, {} removed", o.added, o.replaced, o.removed);
+    let verb = |done: &str, would: &str| {
+        if dry_run {
+            would.to_string()
+        } else {
+            done.to_string()
+        }
+    };
+    let summary = format!(
+        "{} added, {} replaced, {} removed",
+        o.added, o.replaced, o.removed
+    );
     match &plan.action {
-        Action::Unchanged => out.push_str("  unchanged: cuecard's entries are already as install writes them\n"),
-        Action::Create(_) => out.push_str(&format!("  {} ({summary})\n", verb("created", "would create"))),
+        Action::Unchanged => {
+            out.push_str("  unchanged: cuecard's entries are already as install writes them\n")
+        }
+        Action::Create(_) => out.push_str(&format!(
+            "  {} ({summary})\n",
+            verb("created", "would create")
+        )),
         _ => out.push_str(&format!(
             "  {} ({summary}); the previous file {} {}\n",
             verb("updated", "would update"),
@@ -90,7 +119,10 @@ fn install(spec: &'static crate::install::spec::Spec, scope: Scope, dry_run: boo
     }
     if dry_run {
         if let Action::Create(text) | Action::Update { after: text, .. } = &plan.action {
-            out.push_str(&format!("--- {} would hold:\n{text}", target.path.display()));
+            out.push_str(&format!(
+                "--- {} would hold:\n{text}",
+                target.path.display()
+            ));
         }
         printer::out(&out);
         return Ok(());

@@ -16,7 +16,11 @@ pub fn run(a: UninstallArgs) -> i32 {
         Ok(s) => s,
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            return if HarnessId::parse(&a.harness).is_some() { EXIT_PROBLEM } else { EXIT_USAGE };
+            return if HarnessId::parse(&a.harness).is_some() {
+                EXIT_PROBLEM
+            } else {
+                EXIT_USAGE
+            };
         }
     };
     let scopes = match a.scope.as_deref().map(Scope::parse) {
@@ -47,16 +51,27 @@ pub fn run(a: UninstallArgs) -> i32 {
                     "removed {} entries and the file, which held nothing else",
                     plan.outcome.removed
                 ),
-                _ => format!("removed {} entries; everything else kept", plan.outcome.removed),
+                _ => format!(
+                    "removed {} entries; everything else kept",
+                    plan.outcome.removed
+                ),
             };
-            out.push_str(&format!("{} ({} scope): {}: {what}\n", spec.harness.name(), scope.id(), t.path.display()));
+            out.push_str(&format!(
+                "{} ({} scope): {}: {what}\n",
+                spec.harness.name(),
+                scope.id(),
+                t.path.display()
+            ));
             let skills = materialise::skill_files();
             if !skills.is_empty()
                 && let Some(dir) = (spec.skills_dir)(scope, &roots)
             {
                 let n = materialise::remove_files(&dir, &skills);
                 if n > 0 {
-                    out.push_str(&format!("  skills: {n} files removed from {}\n", dir.display()));
+                    out.push_str(&format!(
+                        "  skills: {n} files removed from {}\n",
+                        dir.display()
+                    ));
                 }
             }
         }

@@ -18,7 +18,10 @@ pub fn run(a: VerifyArgs) -> i32 {
         Some(id) => match HarnessId::parse(id) {
             Some(h) => vec![h],
             None => {
-                printer::err(&format!("cuecard: {}", crate::install::resolve(id).err().unwrap_or_default()));
+                printer::err(&format!(
+                    "cuecard: {}",
+                    crate::install::resolve(id).err().unwrap_or_default()
+                ));
                 return EXIT_USAGE;
             }
         },
@@ -36,7 +39,10 @@ pub fn run(a: VerifyArgs) -> i32 {
     let mut doubles: Vec<(HarnessId, String)> = Vec::new();
     for h in &harnesses {
         let Some(spec) = crate::install::harnesses::spec(*h) else {
-            notes.push((*h, h.limitation().unwrap_or("not installed into").to_string()));
+            notes.push((
+                *h,
+                h.limitation().unwrap_or("not installed into").to_string(),
+            ));
             continue;
         };
         for scope in [Scope::User, Scope::Project] {
@@ -71,7 +77,10 @@ pub fn run(a: VerifyArgs) -> i32 {
             } else {
                 "ok"
             };
-            out.push_str(&format!("{state:10} {} ({}): {} ({} entries)\n", s.harness, s.scope, s.path, s.entries));
+            out.push_str(&format!(
+                "{state:10} {} ({}): {} ({} entries)\n",
+                s.harness, s.scope, s.path, s.entries
+            ));
             for p in &s.problems {
                 out.push_str(&format!("           {p}\n"));
             }
@@ -82,7 +91,11 @@ pub fn run(a: VerifyArgs) -> i32 {
         let missing: Vec<&str> = harnesses
             .iter()
             .filter(|h| crate::install::harnesses::spec(**h).is_some())
-            .filter(|h| !statuses.iter().any(|s| s.harness == h.id() && s.installed()))
+            .filter(|h| {
+                !statuses
+                    .iter()
+                    .any(|s| s.harness == h.id() && s.installed())
+            })
             .map(|h| h.id())
             .collect();
         if !missing.is_empty() {

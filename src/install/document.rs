@@ -48,11 +48,19 @@ impl Target {
 pub enum Action {
     Unchanged,
     Create(String),
-    Update { before: String, after: String },
+    Update {
+        before: String,
+        after: String,
+    },
     /// Put back the operator's file exactly as it was before cuecard.
-    Restore { before: String, after: String },
+    Restore {
+        before: String,
+        after: String,
+    },
     /// Remove a file that held nothing but cuecard's.
-    Delete { before: String },
+    Delete {
+        before: String,
+    },
 }
 
 pub struct Plan {
@@ -79,8 +87,8 @@ pub fn load(t: &Target) -> Result<Option<(String, Value)>, String> {
         )
     };
     lossless::check(&text).map_err(|l| refuse(l.to_string()))?;
-    let doc: Value = serde_json::from_str(&text)
-        .map_err(|e| refuse(format!("it is not valid JSON ({e})")))?;
+    let doc: Value =
+        serde_json::from_str(&text).map_err(|e| refuse(format!("it is not valid JSON ({e})")))?;
     Ok(Some((text, doc)))
 }
 
@@ -156,7 +164,11 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
     // The operator's file from before cuecard, when nothing else changed since.
     if let Ok(Some(backup)) = fsio::read(&fsio::backup_path(&t.path))
         && lossless::check(&backup).is_ok()
-        && let Ok(bdoc) = serde_json::from_str::<Value>(if backup.trim().is_empty() { "{}" } else { &backup })
+        && let Ok(bdoc) = serde_json::from_str::<Value>(if backup.trim().is_empty() {
+            "{}"
+        } else {
+            &backup
+        })
         && merge::ours(&bdoc, t.spec.layout, bin).is_empty()
         && plain(&bdoc) == plain(&after_doc)
     {

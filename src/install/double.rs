@@ -59,7 +59,8 @@ pub fn find_all(spec: &'static Spec, roots: &Roots, bin: &str) -> Vec<Found> {
                 base: p.parent().map(PathBuf::from).unwrap_or_default(),
             };
             // Claude Code's files nest their handlers in groups.
-            let layout = if p.to_string_lossy().contains(".claude") || p.ends_with("hooks.v1.json") {
+            let layout = if p.to_string_lossy().contains(".claude") || p.ends_with("hooks.v1.json")
+            {
                 Layout::Grouped
             } else {
                 spec.layout
@@ -121,7 +122,9 @@ fn in_toml(path: &Path, bin: &str) -> Option<Found> {
         let s: Option<String> = if v.starts_with('"') {
             serde_json::from_str::<String>(v).ok()
         } else {
-            v.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')).map(String::from)
+            v.strip_prefix('\'')
+                .and_then(|x| x.strip_suffix('\''))
+                .map(String::from)
         };
         let Some(cmd) = s else { continue };
         let h = serde_json::json!({ "command": cmd });

@@ -74,7 +74,8 @@ pub fn inspect(t: &Target, bin: &str) -> Status {
     for (k, v) in (t.spec.required)() {
         if document::get(&doc, k) != Some(&v) {
             st.current = false;
-            st.problems.push(format!("{k} is not {v}: the harness may run no hooks"));
+            st.problems
+                .push(format!("{k} is not {v}: the harness may run no hooks"));
         }
     }
     st

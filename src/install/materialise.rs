@@ -17,7 +17,11 @@ pub struct Written {
 }
 
 /// Writes `files` (relative path, content) under `dir`.
-pub fn write_files(dir: &Path, files: &[(PathBuf, String)], dry_run: bool) -> Result<Written, String> {
+pub fn write_files(
+    dir: &Path,
+    files: &[(PathBuf, String)],
+    dry_run: bool,
+) -> Result<Written, String> {
     let mut out = Written::default();
     for (rel, text) in files {
         let p = dir.join(rel);
@@ -75,7 +79,8 @@ pub fn remove_files(dir: &Path, files: &[(PathBuf, String)]) -> usize {
     let mut removed = 0;
     for (rel, text) in files {
         let p = dir.join(rel);
-        if std::fs::read_to_string(&p).is_ok_and(|t| &t == text) && std::fs::remove_file(&p).is_ok() {
+        if std::fs::read_to_string(&p).is_ok_and(|t| &t == text) && std::fs::remove_file(&p).is_ok()
+        {
             removed += 1;
             let mut d = p.parent();
             while let Some(x) = d {
@@ -100,7 +105,10 @@ mod tests {
             (PathBuf::from("a/SKILL.md"), "A\n".to_string()),
             (PathBuf::from("b/SKILL.md"), "B\n".to_string()),
         ];
-        assert_eq!(write_files(t.path(), &files, false).unwrap().written.len(), 2);
+        assert_eq!(
+            write_files(t.path(), &files, false).unwrap().written.len(),
+            2
+        );
         assert_eq!(write_files(t.path(), &files, false).unwrap().unchanged, 2);
         std::fs::write(t.path().join("b/SKILL.md"), "edited\n").unwrap();
         assert_eq!(remove_files(t.path(), &files), 1);

@@ -15,12 +15,12 @@ pub mod style;
 pub mod words;
 
 pub mod document;
+pub mod double;
 pub mod entries;
 pub mod harnesses;
-pub mod spec;
-pub mod double;
 pub mod materialise;
 pub mod roots;
+pub mod spec;
 
 use crate::harness::HarnessId;
 
@@ -29,21 +29,29 @@ pub fn resolve(id: &str) -> Result<&'static spec::Spec, String> {
     let h = HarnessId::parse(id).ok_or_else(|| {
         format!(
             "unknown harness {id:?}; one of: {}",
-            HarnessId::ALL.iter().map(|h| h.id()).collect::<Vec<_>>().join(", ")
+            HarnessId::ALL
+                .iter()
+                .map(|h| h.id())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     })?;
     harnesses::spec(h).ok_or_else(|| {
         format!(
             "{} is not installed into: {}",
             h.name(),
-            h.limitation().unwrap_or("it has no channel that reaches the model")
+            h.limitation()
+                .unwrap_or("it has no channel that reaches the model")
         )
     })
 }
 
 /// Every harness cuecard installs into.
 pub fn all_specs() -> Vec<&'static spec::Spec> {
-    HarnessId::ALL.iter().filter_map(|h| harnesses::spec(*h)).collect()
+    HarnessId::ALL
+        .iter()
+        .filter_map(|h| harnesses::spec(*h))
+        .collect()
 }
 pub mod inspect;
 pub mod probe;

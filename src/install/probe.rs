@@ -64,7 +64,9 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
         }
         _ => {}
     }
-    if matches!(canonical, "PreToolUse" | "PostToolUse") || native.to_ascii_lowercase().contains("tool") {
+    if matches!(canonical, "PreToolUse" | "PostToolUse")
+        || native.to_ascii_lowercase().contains("tool")
+    {
         let input = json!({"command": "git status", "description": "Show the working tree status"});
         if h == HarnessId::Copilot {
             o.insert("toolName".into(), json!(tool));
@@ -73,14 +75,24 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
         o.insert("tool_name".into(), json!(tool));
         o.insert("tool_input".into(), input);
         if canonical == "PostToolUse" {
-            o.insert("tool_response".into(), json!({"stdout": "On branch main\nnothing to commit", "stderr": ""}));
+            o.insert(
+                "tool_response".into(),
+                json!({"stdout": "On branch main\nnothing to commit", "stderr": ""}),
+            );
         }
     }
     p
 }
 
 /// Starts `handler` with `payload` on stdin and judges what comes back.
-pub fn run(h: HarnessId, handler: &Value, event: &str, payload: &Value, cwd: &Path, scratch: &Path) -> Probe {
+pub fn run(
+    h: HarnessId,
+    handler: &Value,
+    event: &str,
+    payload: &Value,
+    cwd: &Path,
+    scratch: &Path,
+) -> Probe {
     let mut probe = Probe {
         event: event.to_string(),
         exit: None,

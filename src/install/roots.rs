@@ -29,7 +29,10 @@ pub fn installed_binary() -> Result<String, String> {
             .map_err(|e| format!("cannot find the cuecard binary's own path: {e}"))?,
     };
     if !path.is_absolute() {
-        return Err(format!("CUECARD_BIN must be an absolute path, not {}", path.display()));
+        return Err(format!(
+            "CUECARD_BIN must be an absolute path, not {}",
+            path.display()
+        ));
     }
     path.into_os_string()
         .into_string()

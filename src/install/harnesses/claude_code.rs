@@ -4,9 +4,9 @@
 //! settings (`--scope managed`) are rendered to `managed-settings.json` in the
 //! working directory, for an administrator to deploy.
 
+use crate::harness::HarnessId;
 use crate::install::merge::Layout;
 use crate::install::spec::{self, Form, Roots, Scope, Spec, Unit};
-use crate::harness::HarnessId;
 use std::path::{Path, PathBuf};
 
 pub static SPEC: Spec = Spec {

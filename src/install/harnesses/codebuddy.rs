@@ -44,5 +44,8 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
 }
 
 fn notes(_: Scope, _: &Path) -> Vec<String> {
-    vec!["CodeBuddy applies hooks edited outside it once you approve them in its `/hooks` panel".into()]
+    vec![
+        "CodeBuddy applies hooks edited outside it once you approve them in its `/hooks` panel"
+            .into(),
+    ]
 }

@@ -47,7 +47,10 @@ fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
 }
 
 fn other_sources(r: &Roots) -> Vec<PathBuf> {
-    vec![home(r).join("config.toml"), r.project.join(".codex/config.toml")]
+    vec![
+        home(r).join("config.toml"),
+        r.project.join(".codex/config.toml"),
+    ]
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {

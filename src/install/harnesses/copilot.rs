@@ -64,7 +64,9 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
                 .take(500)
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("cuecard.json"))
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "json") && !p.ends_with("cuecard.json")
+                })
                 .collect();
             files.sort();
             out.extend(files);
@@ -76,7 +78,10 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {
-    let mut out = vec!["Copilot ignores what a sessionStart hook prints, so no session-start card is registered".to_string()];
+    let mut out = vec![
+        "Copilot ignores what a sessionStart hook prints, so no session-start card is registered"
+            .to_string(),
+    ];
     if scope == Scope::Project {
         out.push("Copilot runs repository hooks only in a trusted folder (`trusted_folders` in ~/.copilot/config.json)".into());
     }

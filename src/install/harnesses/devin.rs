@@ -46,5 +46,8 @@ fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
 }
 
 fn other_sources(r: &Roots) -> Vec<PathBuf> {
-    vec![r.project.join(".devin/config.json"), r.project.join(".devin/hooks.v1.json")]
+    vec![
+        r.project.join(".devin/config.json"),
+        r.project.join(".devin/hooks.v1.json"),
+    ]
 }
