@@ -216,7 +216,14 @@ mod float_tests {
     /// parsing, `6e88` came back as `5.999999999999999e88`.
     #[test]
     fn numbers_survive_a_rewrite() {
-        for lit in ["6e88", "0.1", "1e-7", "123456789.12345678", "-0.0", "1.7976931348623157e308"] {
+        for lit in [
+            "6e88",
+            "0.1",
+            "1e-7",
+            "123456789.12345678",
+            "-0.0",
+            "1.7976931348623157e308",
+        ] {
             super::check(lit).unwrap();
             let v: serde_json::Value = serde_json::from_str(lit).unwrap();
             let again: serde_json::Value = serde_json::from_str(&v.to_string()).unwrap();
