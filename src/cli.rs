@@ -28,6 +28,16 @@ pub enum Command {
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
     Explain(EventArgs),
+    /// Per-session ledger (calls, compaction warnings, what was injected),
+    /// newest sessions first, and the failure record.
+    Status {
+        /// Only this session (its id as the harness gave it).
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// The cards: list, show.
     Cards {
         #[command(subcommand)]
@@ -93,7 +103,9 @@ pub struct DoctorArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct EventArgs {
-    /// Translate from and to this harness's dialect (claude-code when absent).
+    /// Translate from and to this harness's dialect: claude-code, codex, qwen,
+    /// codebuddy, gemini, copilot, cursor, devin, kiro, windsurf (none: Claude
+    /// Code, byte for byte).
     #[arg(long, value_name = "HARNESS")]
     pub contract: Option<String>,
     /// The hook event (Claude Code name, or the harness's own with --contract).

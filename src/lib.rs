@@ -11,6 +11,7 @@
 //! - [`printer`]: every byte written to stdout.
 
 pub mod card;
+pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod context;
@@ -27,6 +28,9 @@ pub mod paths;
 pub mod payload;
 pub mod printer;
 pub mod registration;
+pub mod shell;
 pub mod state;
+pub mod target;
 pub mod text;
 pub mod tokens;
+pub mod transcript;

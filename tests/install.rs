@@ -622,6 +622,27 @@ fn install_materialises_the_cards_for_their_pointers() {
     );
     let shown = sb.test().args(["cards", "show", "session-start"]).run();
     assert_eq!(text.trim_end(), shown.stdout.trim_end());
+    // The skill catalogue goes where the harness looks for skills.
+    let catalogue = Path::new(env!("CARGO_MANIFEST_DIR")).join("messages/skills");
+    let skill = std::fs::read_dir(&catalogue)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .file_name();
+    let installed = sb
+        .home()
+        .join(".claude/skills")
+        .join(&skill)
+        .join("SKILL.md");
+    assert_eq!(
+        std::fs::read_to_string(&installed).unwrap(),
+        std::fs::read_to_string(catalogue.join(&skill).join("SKILL.md")).unwrap()
+    );
+    sb.test()
+        .args(["uninstall", "--harness", "claude-code"])
+        .run();
+    assert!(!installed.exists(), "uninstall removes the skills it wrote");
 }
 
 #[test]

@@ -3,7 +3,23 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+mod askuser_recommended;
+mod compaction;
+mod dependency;
+mod destructive;
+mod eval;
+mod eval_rules;
+mod generated_file;
+pub mod kb_drift;
+mod lexical;
+mod outside_project;
+mod protected_branch;
+mod secret_files;
+mod secret_tokens;
+mod secrets;
+pub mod skill_index;
 mod stop;
+pub mod words;
 
 use crate::context::Ctx;
 
@@ -15,6 +31,10 @@ pub struct Finding {
     pub target: String,
     /// Placeholder values, unsanitised; the renderer sanitises them.
     pub vars: Vec<(&'static str, String)>,
+    /// Placeholder values that are text shipped inside the binary (never
+    /// from a payload or the project), inserted verbatim: the one way a
+    /// guard supplies trusted multi-line text, such as the skill index.
+    pub trusted: Vec<(&'static str, &'static str)>,
     /// Why it fired, for `cuecard explain` (a human reads it, not the model).
     pub why: String,
     /// A short line for the user (`systemMessage`), if any.
@@ -24,6 +44,8 @@ pub struct Finding {
     /// A once-per-session key: the dispatcher marks it spent only after the
     /// card was actually emitted.
     pub once: Option<&'static str>,
+    /// The finding is a warning (compaction): the ledger counts it as one.
+    pub warning: bool,
 }
 
 impl Finding {
@@ -52,7 +74,20 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&stop::Stop];
+pub static GUARDS: &[&dyn Guard] = &[
+    &compaction::Compaction,
+    &stop::Stop,
+    &skill_index::SkillIndex,
+    &kb_drift::KbDrift,
+    &eval::Eval,
+    &secrets::Secrets,
+    &generated_file::GeneratedFile,
+    &askuser_recommended::AskUserRecommended,
+    &dependency::Dependency,
+    &protected_branch::ProtectedBranch,
+    &destructive::Destructive,
+    &outside_project::OutsideProject,
+];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)

@@ -24,6 +24,7 @@ mod cursor;
 mod devin;
 mod gemini;
 mod kiro;
+pub mod once;
 mod qwen;
 mod table;
 mod translate;

@@ -23,6 +23,7 @@ pub static SPEC: Spec = Spec {
         row!("SubagentStart" => "SubagentStart", Dropped, "not measured"),
         row!("PermissionRequest" => "PermissionRequest", Dropped, "decision only [DOC]"),
         row!("Notification" => "Notification", Dropped, "observe only [RIG]"),
+        row!("InstructionsLoaded" => "InstructionsLoaded", Dropped, "observe only [RIG]"),
         row!("Stop" => "Stop", Dropped, "not measured; the Stop card is Claude Code's opt-in"),
         row!("PreCompact" => "PreCompact", Dropped, "goes to the summariser, not the model [RIG]"),
         row!("PostCompact" => "PostCompact", Dropped, "[RIG]"),

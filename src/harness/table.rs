@@ -252,7 +252,7 @@ pub fn capability_table() -> String {
         };
         let matcher = match spec.tool_matcher("Bash|Write|Edit") {
             m if m.is_empty() => "none (every tool; cuecard filters)".to_string(),
-            m => format!("`{m}`"),
+            m => format!("`{}`", m.replace('|', "\\|")),
         };
         md.push_str(&format!(
             "| `{}` | {} | {} | {} |\n",

@@ -1,10 +1,12 @@
 //! Maintainer tasks: `cargo xtask <task>`.
 //!
 //! - `gen [--check]`: generated/ from the cards' Bindings.
+//! - `gen-skill-index [--check]`: generated/skill-index.md from the catalogue.
 //! - `bench`: the performance ratios of DESIGN §10.
 
 mod bench;
 mod gen_files;
+mod skill_index;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,9 +16,12 @@ fn main() -> ExitCode {
     let check = args.iter().any(|a| a == "--check");
     let result = match args.first().map(String::as_str) {
         Some("gen") => gen_files::run(check),
+        Some("gen-skill-index") => skill_index::run(check),
         Some("bench") => bench::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <gen [--check] | bench [--quick]>");
+            eprintln!(
+                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick]>"
+            );
             return ExitCode::from(2);
         }
     };
