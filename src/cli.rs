@@ -46,6 +46,62 @@ pub enum Command {
     },
     /// Trust this project's own cards (.cuecard/cards), pinned by SHA-256.
     Trust(TrustArgs),
+    /// Write cuecard's hook entries into a harness's own configuration,
+    /// keeping everything else in it, and put the cards where their
+    /// "Full procedure" pointers lead.
+    Install(InstallArgs),
+    /// What is installed where, and whether it matches what install would
+    /// write now.
+    Verify(VerifyArgs),
+    /// Remove exactly what install added.
+    Uninstall(UninstallArgs),
+    /// Start every installed entry the way its harness would, feed it a
+    /// realistic payload, and report exit code, output shape and latency.
+    Doctor(DoctorArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// claude-code, codex, qwen, codebuddy, gemini, copilot, cursor, devin, kiro.
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: String,
+    /// user (under HOME), project (the git root of the working directory), or
+    /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
+    /// Default: user (project for devin).
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
+    /// Show what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Only this harness (default: every harness).
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: Option<String>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the harness-by-event capability table instead.
+    #[arg(long)]
+    pub capabilities: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: String,
+    /// user, project or managed (default: every scope where cuecard is found).
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// Only this harness (default: every harness).
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -4,9 +4,13 @@
 
 mod cards;
 pub mod dispatch;
+mod doctor;
 mod explain;
+mod install;
 mod status;
 mod trust;
+mod uninstall;
+mod verify;
 
 use crate::cli::{CardsCommand, Cli, Command};
 use clap::Parser;
@@ -44,6 +48,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
             CardsCommand::Check { file } => cards::check(file.as_deref()),
         },
         Command::Trust(a) => trust::run(&a),
+        Command::Install(a) => install::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Uninstall(a) => uninstall::run(a),
+        Command::Doctor(a) => doctor::run(a),
     }
 }
 
