@@ -579,3 +579,102 @@ fn fifty_project_cards_still_answer_and_are_cached() {
         "one parsed-card cache for the project's directory"
     );
 }
+
+/// Registration follows the cards: after `cuecard install` again, an event
+/// only a user or trusted project card needs is registered, a shipped card
+/// a user card disables is no longer listed, and no entry names a card that
+/// lives only in one user's or one project's directory.
+#[test]
+fn install_registers_what_user_and_project_cards_need() {
+    let sb = Sandbox::new();
+    let settings = sb.project().join(".claude/settings.json");
+    let install = || {
+        sb.test()
+            .args(["install", "--harness", "claude-code", "--scope", "project"])
+            .run()
+    };
+    let read =
+        || -> Value { serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap() };
+    install();
+    let before = read();
+    assert!(
+        before["hooks"].get("SubagentStart").is_none(),
+        "no shipped card needs SubagentStart"
+    );
+
+    user_card(
+        &sb,
+        "subagent-brief",
+        "# Subagent brief\n\nSUBAGENT-BRIEF\n\n## Bindings\n- event: SubagentStart\n",
+    );
+    user_card(
+        &sb,
+        "stop",
+        "# Off\n\n## Bindings\n- event: Stop\n- enabled: false\n",
+    );
+    project_card(
+        &sb,
+        "notebooks",
+        &card(
+            "Notebooks",
+            "`{path}` is a notebook.",
+            &["event: PostToolUse", "paths: **/*.ipynb"],
+        ),
+    );
+    sb.test().arg("trust").run();
+    let verify = sb
+        .test()
+        .args(["verify", "--harness", "claude-code"])
+        .exit(1)
+        .run()
+        .stdout;
+    assert!(
+        verify.contains("STALE"),
+        "a card needs what is not registered yet: {verify}"
+    );
+    install();
+    let after = read();
+    let commands = |event: &str| -> Vec<Vec<String>> {
+        after["hooks"][event]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|g| g["hooks"].as_array().cloned().unwrap_or_default())
+            .map(|h| {
+                h["args"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap().to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(
+        commands("SubagentStart"),
+        vec![vec!["dispatch".to_string(), "SubagentStart".to_string()]],
+        "{after}"
+    );
+    assert!(
+        commands("Stop")
+            .iter()
+            .all(|a| !a.contains(&"stop".to_string())),
+        "disabled shipped card not listed: {after}"
+    );
+    let post = after["hooks"]["PostToolUse"].as_array().unwrap();
+    let matcher = post[0]["matcher"].as_str().unwrap();
+    assert!(
+        matcher == "*" || matcher.contains("Write"),
+        "the notebook card's tools are covered: {matcher}"
+    );
+    assert!(
+        !after.to_string().contains("notebooks") && !after.to_string().contains("subagent-brief"),
+        "no user/project card named"
+    );
+
+    // And the registered entry runs the user's card.
+    let mut p = payload(&sb, "SubagentStart");
+    p["agent_type"] = json!("Explore");
+    let out = sb.test().dispatch("SubagentStart", &[]).json(&p).run();
+    assert!(out.context().contains("SUBAGENT-BRIEF"), "{}", out.stdout);
+}

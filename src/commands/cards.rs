@@ -173,6 +173,9 @@ pub fn new(name: &str, project: bool) -> i32 {
     if project {
         msg.push_str(" and `cuecard trust` (project cards are inactive until trusted)");
     }
+    msg.push_str(
+        "\nif it binds an event or tool cuecard is not registered for yet, run `cuecard install --harness <id>` again (`cuecard verify` says STALE until then)",
+    );
     printer::out(&msg);
     EXIT_OK
 }

@@ -33,9 +33,17 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
     v
 }
 
-/// The entries for the shipped cards.
+/// The entries for the cards visible from the current project: the shipped
+/// cards, and the events and matchers the user's and this project's trusted
+/// cards need (see `registration::for_install`).
 pub fn for_harness(spec: &Spec, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
-    build(spec, bin, &registration::shipped())
+    let project = crate::commands::project_root_here();
+    let state = crate::commands::state_root_for_commands();
+    build(
+        spec,
+        bin,
+        &registration::for_install(&project, state.as_deref()),
+    )
 }
 
 /// The entries for a set of registrations.
