@@ -100,3 +100,17 @@ fn matcher_admits_alternatives_exactly() {
     assert!(!matcher_admits("Write|Edit", Some("Ed")));
     assert!(!matcher_admits("compact", None));
 }
+
+#[test]
+fn the_preparsed_table_is_current() {
+    // generated/embedded_cards.rs must hold every shipped card exactly as the
+    // parser reads it now; `cargo xtask gen` rewrites it.
+    let table = embedded::generated_table();
+    let committed = include_str!("../../generated/embedded_cards.rs");
+    assert_eq!(committed, table, "generated/embedded_cards.rs is stale: run `cargo xtask gen`");
+    for (name, src) in embedded::sources() {
+        let fresh = parse_card(name, src, Origin::Embedded).unwrap();
+        let served = embedded::card(name).unwrap().unwrap();
+        assert_eq!(serde_json::to_value(&fresh).unwrap(), serde_json::to_value(&served).unwrap(), "{name}");
+    }
+}

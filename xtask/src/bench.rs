@@ -103,22 +103,6 @@ pub struct Row {
     pub met: Option<bool>,
 }
 
-fn build_release() -> Result<PathBuf, String> {
-    let root = crate::root();
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "-p", "cuecard"])
-        .current_dir(&root)
-        .status()
-        .map_err(|e| e.to_string())?;
-    if !status.success() {
-        return Err("release build failed".into());
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    Ok(target.join("release/cuecard"))
-}
-
 /// A realistic Claude Code PreToolUse payload for a Write.
 pub fn write_payload(dir: &Path) -> Vec<u8> {
     let d = dir.display();
@@ -131,7 +115,7 @@ pub fn write_payload(dir: &Path) -> Vec<u8> {
 pub fn run(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
     let (warm, n) = if quick { (5, 31) } else { (20, 201) };
-    let bin = build_release()?;
+    let bin = crate::dist::build()?;
     let work = std::env::temp_dir().join(format!("cuecard-bench-{}", std::process::id()));
     std::fs::create_dir_all(work.join("src")).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(work.join(".git")).map_err(|e| e.to_string())?;

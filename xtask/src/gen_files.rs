@@ -54,5 +54,9 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
         ("generated/registrations.json".to_string(), json),
         ("generated/cards.md".to_string(), md),
         ("generated/capabilities.md".to_string(), capabilities),
+        (
+            "generated/embedded_cards.rs".to_string(),
+            card::embedded::generated_table(),
+        ),
     ])
 }

@@ -3,8 +3,10 @@
 //! - `gen [--check]`: generated/ from the cards' Bindings.
 //! - `gen-skill-index [--check]`: generated/skill-index.md from the catalogue.
 //! - `bench`: the performance ratios of DESIGN §10.
+//! - `dist`: the release binary users install (static on Linux/glibc).
 
 mod bench;
+mod dist;
 mod gen_files;
 mod skill_index;
 
@@ -18,9 +20,10 @@ fn main() -> ExitCode {
         Some("gen") => gen_files::run(check),
         Some("gen-skill-index") => skill_index::run(check),
         Some("bench") => bench::run(&args[1..]),
+        Some("dist") => dist::run(),
         _ => {
             eprintln!(
-                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick]>"
+                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | dist>"
             );
             return ExitCode::from(2);
         }
