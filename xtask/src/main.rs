@@ -2,8 +2,10 @@
 //!
 //! - `gen [--check]`: generated/ from the cards' Bindings.
 //! - `bench`: the performance ratios of DESIGN §10.
+//! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;
+mod e2e;
 mod gen_files;
 
 use std::path::{Path, PathBuf};
@@ -15,8 +17,11 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("gen") => gen_files::run(check),
         Some("bench") => bench::run(&args[1..]),
+        Some("e2e") => e2e::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <gen [--check] | bench [--quick]>");
+            eprintln!(
+                "usage: cargo xtask <gen [--check] | bench [--quick] | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
+            );
             return ExitCode::from(2);
         }
     };

@@ -1,0 +1,135 @@
+//! Registering cuecard in a harness for one run.
+//!
+//! The real path is `cuecard install --harness <id>` (DESIGN §9), run with
+//! the run's HOME inside the temporary project; it is used as soon as the
+//! binary has an `install` command. Until then (TO BE REPLACED once
+//! `cuecard install` is on main) the hook entries are written here, one per
+//! registration of the shipped cards, in each harness's own file and event
+//! names, as the harness research found them to work.
+
+use super::harness::{Harness, RunDirs, write_json};
+use serde_json::{Map, Value, json};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// How cuecard was registered, for the report.
+pub fn register(
+    h: &Harness,
+    bin: &Path,
+    dirs: &RunDirs,
+    env: &[(String, String)],
+) -> Result<String, String> {
+    if has_install(bin) {
+        let out = Command::new(bin)
+            .args(["install", "--harness", h.id, "--scope", "project"])
+            .current_dir(&dirs.project)
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cuecard install: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "cuecard install --harness {} failed: {}{}",
+                h.id,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        return Ok(format!(
+            "cuecard install --harness {} --scope project",
+            h.id
+        ));
+    }
+    write_hooks(h, bin, dirs)?;
+    Ok("hook entries written by xtask (no `cuecard install` yet)".into())
+}
+
+fn has_install(bin: &Path) -> bool {
+    Command::new(bin)
+        .arg("--help")
+        .stdin(Stdio::null())
+        .output()
+        .is_ok_and(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|l| l.trim_start().starts_with("install "))
+        })
+}
+
+/// The harness's name for a canonical event, or `None` where it has none.
+fn event_name(h: &str, canonical: &str) -> Option<&'static str> {
+    let table: &[(&str, &str)] = match h {
+        "gemini" => &[
+            ("SessionStart", "SessionStart"),
+            ("UserPromptSubmit", "BeforeAgent"),
+            ("PreToolUse", "BeforeTool"),
+            ("PostToolUse", "AfterTool"),
+            ("Stop", "AfterAgent"),
+            ("SessionEnd", "SessionEnd"),
+        ],
+        "copilot" => &[
+            ("SessionStart", "sessionStart"),
+            ("UserPromptSubmit", "userPromptSubmitted"),
+            ("PreToolUse", "preToolUse"),
+            ("PostToolUse", "postToolUse"),
+            ("Stop", "agentStop"),
+            ("SessionEnd", "sessionEnd"),
+        ],
+        _ => return crate::e2e::static_name(canonical),
+    };
+    table.iter().find(|(c, _)| *c == canonical).map(|(_, n)| *n)
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+fn write_hooks(h: &Harness, bin: &Path, dirs: &RunDirs) -> Result<(), String> {
+    let mut hooks = Map::new();
+    for reg in cuecard::registration::shipped() {
+        let Some(name) = event_name(h.id, reg.event) else {
+            continue;
+        };
+        let mut words = vec![quote(&bin.to_string_lossy()), "dispatch".into()];
+        if h.id != "claude-code" {
+            words.push(format!("--contract={}", h.id));
+        }
+        words.push(name.to_string());
+        words.extend(reg.cards.iter().cloned());
+        let command = words.join(" ");
+        let entry = match h.id {
+            "copilot" => json!({"type": "command", "bash": command, "timeoutSec": 30}),
+            "gemini" => json!({"type": "command", "command": command, "timeout": 30000}),
+            _ => json!({"type": "command", "command": command, "timeout": 30}),
+        };
+        let value = if h.id == "copilot" {
+            json!([entry])
+        } else {
+            let mut group = json!({"hooks": [entry]});
+            if reg.matcher != "*" || h.id == "gemini" {
+                let m = if h.id == "gemini" && reg.matcher == "*" {
+                    ".*".to_string()
+                } else {
+                    reg.matcher.clone()
+                };
+                group["matcher"] = json!(m);
+            }
+            json!([group])
+        };
+        hooks.insert(name.to_string(), value);
+    }
+    let p = &dirs.project;
+    let (file, doc): (_, Value) = match h.id {
+        "claude-code" => (p.join(".claude/settings.json"), json!({ "hooks": hooks })),
+        "codex" => (p.join(".codex/hooks.json"), json!({ "hooks": hooks })),
+        "gemini" => (p.join(".gemini/settings.json"), json!({ "hooks": hooks })),
+        "qwen" => (p.join(".qwen/settings.json"), json!({ "hooks": hooks })),
+        "copilot" => (
+            p.join(".github/hooks/cuecard.json"),
+            json!({"version": 1, "hooks": hooks}),
+        ),
+        other => return Err(format!("unknown harness {other}")),
+    };
+    write_json(&file, &doc)
+}

@@ -1,0 +1,480 @@
+//! The scenarios (issue 7, point 2): what the scripted model does, and what
+//! must (and must not) reach it through each real harness.
+//!
+//! Each scenario names the shipped cards it checks, found in the catalogue by
+//! their guard; a scenario whose card is not shipped by this build is
+//! reported PENDING (the feature has not landed), never passed.
+
+use super::harness::Harness;
+use super::outcome::{Outcome, normalise};
+use super::tools::{edit, read, shell, text, turn, write};
+use cuecard::card::Card;
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// What the harness is asked to do in one scenario.
+#[derive(Default)]
+pub struct Plan {
+    pub prompt: String,
+    pub script: Value,
+    pub then: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub codex_toml: String,
+    pub user_settings: Value,
+    pub model: Option<String>,
+}
+
+pub struct Scenario {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// Why a harness cannot run this scenario (evidence in docs/e2e.md).
+    pub cannot: fn(&Harness) -> Option<&'static str>,
+    /// The cards it checks, or why it is pending.
+    pub needs: fn() -> Result<Vec<Card>, String>,
+    /// Extra files in the temporary project.
+    pub setup: fn(&Path) -> Result<(), String>,
+    pub plan: fn(&Harness, &Path) -> Plan,
+    /// Problems found (empty: passed). Every scenario also gets the common
+    /// checks (exit codes, no hook error).
+    pub check: fn(&Harness, &Outcome, &[Card]) -> Vec<String>,
+}
+
+pub fn all() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "benign",
+            about: "read a file, run the tests, edit a source file: only the session-start card, no advisory",
+            cannot: |_| None,
+            needs: || card_named("session-start").map(|c| vec![c]),
+            setup: |_| Ok(()),
+            plan: |_, p| plan_benign(p, false),
+            check: check_benign,
+        },
+        Scenario {
+            name: "disabled",
+            about: "CUECARD_DISABLE=1: nothing from cuecard reaches the model, the harness runs normally",
+            cannot: |_| None,
+            needs: || Ok(shipped()),
+            setup: |_| Ok(()),
+            plan: |_, p| {
+                let mut plan = plan_benign(p, true);
+                plan.env.push(("CUECARD_DISABLE".into(), "1".into()));
+                plan
+            },
+            check: check_disabled,
+        },
+        Scenario {
+            name: "dependency-manifest",
+            about: "the model writes a dependency manifest: the dependency advisory reaches a later request",
+            cannot: |_| None,
+            needs: || guarded(&["dependency", "dependencies", "manifest"], None),
+            setup: |_| Ok(()),
+            plan: |_, p| {
+                let manifest = p.join("package.json").to_string_lossy().to_string();
+                Plan {
+                    prompt: "Add left-pad to package.json, then say done.".into(),
+                    script: json!({"turns": [
+                        turn(write(&manifest, "{\n  \"name\": \"demo\",\n  \"version\": \"1.0.0\",\n  \"dependencies\": {\n    \"left-pad\": \"1.3.0\"\n  }\n}\n"), None),
+                        text("Added left-pad to package.json.")
+                    ]}),
+                    ..Plan::default()
+                }
+            },
+            check: |_, o, cards| advisory_after(o, cards, 0),
+        },
+        Scenario {
+            name: "package-add",
+            about: "the model runs a package-add command: the dependency advisory reaches a later request",
+            cannot: |_| None,
+            needs: || {
+                guarded(
+                    &["dependency", "dependencies", "package", "package-add"],
+                    Some("Bash"),
+                )
+            },
+            setup: |_| Ok(()),
+            plan: |_, _| Plan {
+                prompt: "Add left-pad with npm, then say done.".into(),
+                script: json!({"turns": [
+                    // Offline and against a dead loopback registry: the
+                    // command fails fast and reaches no network.
+                    turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
+                    text("Tried to add left-pad.")
+                ]}),
+                ..Plan::default()
+            },
+            check: |_, o, cards| advisory_after(o, cards, 0),
+        },
+        Scenario {
+            name: "usage-warnings",
+            about: "reported usage climbs past both thresholds: the compaction warning, at most twice, with figures",
+            cannot: |_| None,
+            needs: compaction_warning,
+            setup: |_| Ok(()),
+            plan: |_, _| {
+                let steps: [(u64, u64); 7] = [
+                    (2_000, 18_000),
+                    (3_000, 57_000),
+                    (4_000, 106_000),
+                    (5_000, 145_000),
+                    (5_000, 165_000),
+                    (5_000, 180_000),
+                    (5_000, 187_000),
+                ];
+                let mut turns: Vec<Value> = steps
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &u)| turn(shell(&format!("echo step {i}")), Some(u)))
+                    .collect();
+                turns.push(text("All steps ran."));
+                Plan {
+                    prompt: "Run the seven steps with your shell tool, then say done.".into(),
+                    script: json!({ "turns": turns }),
+                    model: Some("claude-sonnet-4-5".into()),
+                    ..Plan::default()
+                }
+            },
+            check: check_warnings,
+        },
+        Scenario {
+            name: "compaction",
+            about: "a compaction: the recovery card in the first request after it",
+            cannot: |h| match h.id {
+                "gemini" => Some(
+                    "Gemini CLI does not compress in -p mode (not by usage, compressionThreshold or /compress)",
+                ),
+                "copilot" => Some(
+                    "Copilot CLI fires no sessionStart for a compaction, so nothing can carry the recovery card",
+                ),
+                _ => None,
+            },
+            needs: || card_named("compact-recovery").map(|c| vec![c]),
+            setup: |_| Ok(()),
+            plan: plan_compaction,
+            check: check_compaction,
+        },
+        Scenario {
+            name: "kb-drift",
+            about: "a project whose knowledge base drifted: the drift line at session start",
+            cannot: |_| None,
+            needs: drift_probe,
+            setup: setup_drifted_kb,
+            plan: |_, _| Plan {
+                prompt: "Say hello.".into(),
+                script: json!({"turns": [turn(shell("echo hello"), None), text("Hello.")]}),
+                ..Plan::default()
+            },
+            check: |_, o, _| {
+                let mut p = Vec::new();
+                match o.requests.iter().find(|r| r.text.contains("--mode drift")) {
+                    None => p.push("no request carries the drift line (`--mode drift`)".into()),
+                    Some(r) if r.seq != o.requests[0].seq => p.push(format!(
+                        "the drift line first appears in request {}, not the first one",
+                        r.seq
+                    )),
+                    Some(_) => {}
+                }
+                p
+            },
+        },
+    ]
+}
+
+/// Every shipped card.
+pub fn shipped() -> Vec<Card> {
+    cuecard::card::embedded::all()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn card_named(name: &str) -> Result<Card, String> {
+    shipped()
+        .into_iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| format!("no shipped card `{name}`"))
+}
+
+/// Shipped cards whose guard is one of `guards` (and, with `tool`, whose
+/// matcher admits that tool).
+fn guarded(guards: &[&str], tool: Option<&str>) -> Result<Vec<Card>, String> {
+    let found: Vec<Card> = shipped()
+        .into_iter()
+        .filter(|c| {
+            c.bindings
+                .guard
+                .as_deref()
+                .is_some_and(|g| guards.contains(&g))
+        })
+        .filter(|c| {
+            tool.is_none_or(|t| cuecard::card::matcher_admits(&c.bindings.matcher, Some(t)))
+        })
+        .collect();
+    if found.is_empty() {
+        Err(format!(
+            "no shipped card with guard {}{}",
+            guards.join("/"),
+            tool.map(|t| format!(" admitting {t}")).unwrap_or_default()
+        ))
+    } else {
+        Ok(found)
+    }
+}
+
+fn compaction_warning() -> Result<Vec<Card>, String> {
+    guarded(
+        &[
+            "compaction",
+            "compaction-warning",
+            "context",
+            "context-size",
+            "usage",
+        ],
+        None,
+    )
+}
+
+/// The knowledge-base drift line is part of the SessionStart assembly, not a
+/// card; the build has it when a drifted base makes `dispatch SessionStart`
+/// print the line.
+fn drift_probe() -> Result<Vec<Card>, String> {
+    let dir = std::env::temp_dir().join(format!("cuecard-e2e-drift-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join(".git")).map_err(|e| e.to_string())?;
+    setup_drifted_kb(&dir)?;
+    let payload = json!({"session_id": "probe", "cwd": dir, "hook_event_name": "SessionStart", "source": "startup"});
+    let out = super::dispatch_probe(&["dispatch", "SessionStart"], &payload, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    if out?.contains("--mode drift") {
+        Ok(vec![])
+    } else {
+        Err("this build prints no knowledge-base drift line".into())
+    }
+}
+
+/// The start of a card's text as a model sees it: its first line, up to the
+/// first placeholder.
+pub fn signature(card: &Card) -> String {
+    let first = card
+        .emitted_text()
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default();
+    let upto = first.split('{').next().unwrap_or_default();
+    let mut s: String = normalise(upto);
+    if s.chars().count() < 12 {
+        // A line that starts with a placeholder: take the longest literal run.
+        s = normalise(
+            card.emitted_text()
+                .split(['{', '}'])
+                .step_by(2)
+                .max_by_key(|p| p.len())
+                .unwrap_or_default(),
+        );
+    }
+    s.chars().take(70).collect()
+}
+
+fn plan_benign(p: &Path, with_manifest: bool) -> Plan {
+    let lib = p.join("src/lib.rs").to_string_lossy().to_string();
+    let mut turns = vec![
+        turn(read(&lib), None),
+        turn(shell("sh test.sh"), None),
+        turn(edit(&lib, "    a + b", "    b + a"), None),
+    ];
+    if with_manifest {
+        let manifest = p.join("package.json").to_string_lossy().to_string();
+        turns.push(turn(
+            write(
+                &manifest,
+                "{\n  \"name\": \"demo\",\n  \"dependencies\": {\"left-pad\": \"1.3.0\"}\n}\n",
+            ),
+            None,
+        ));
+    }
+    turns.push(text("CUECARD-E2E-FINISHED: read, tested, edited."));
+    Plan {
+        prompt: "Read src/lib.rs, run the tests, swap the operands in add, then say done.".into(),
+        script: json!({ "turns": turns }),
+        ..Plan::default()
+    }
+}
+
+fn check_benign(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let mut p = Vec::new();
+    let start = signature(&cards[0]);
+    if o.first_with(&start).is_none() {
+        p.push(format!(
+            "the session-start card never reached the model (`{start}`)"
+        ));
+    }
+    for c in shipped().iter().filter(|c| c.name != "session-start") {
+        let sig = signature(c);
+        if let Some(r) = o.first_with(&sig) {
+            p.push(format!(
+                "card `{}` reached request {} on benign calls",
+                c.name, r.seq
+            ));
+        }
+    }
+    if o.requests.iter().all(|r| r.reply != "turn3") {
+        p.push("the harness did not go through every scripted turn".into());
+    }
+    p
+}
+
+fn check_disabled(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let mut p = Vec::new();
+    for c in cards {
+        if let Some(r) = o.first_with(&signature(c)) {
+            p.push(format!(
+                "card `{}` reached request {} with CUECARD_DISABLE=1",
+                c.name, r.seq
+            ));
+        }
+    }
+    if o.requests.iter().all(|r| r.reply != "turn4") {
+        p.push("the harness did not go through every scripted turn".into());
+    }
+    p
+}
+
+/// One of `cards` appears in a request after the one that answered with
+/// tool turn `turn` (the call that should trigger it), and not before.
+fn advisory_after(o: &Outcome, cards: &[Card], turn: usize) -> Vec<String> {
+    let Some(trigger) = o.answered_with(&format!("turn{turn}")) else {
+        return vec![format!(
+            "the scripted tool call (turn {turn}) was never made"
+        )];
+    };
+    let hits: Vec<(String, usize)> = cards
+        .iter()
+        .filter_map(|c| o.first_with(&signature(c)).map(|r| (c.name.clone(), r.seq)))
+        .collect();
+    match hits.iter().min_by_key(|h| h.1) {
+        None => vec![format!(
+            "no request carries the advisory ({})",
+            cards
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
+        Some((name, seq)) if *seq <= trigger.seq => vec![format!(
+            "card `{name}` appears in request {seq}, before the call (request {}) that should trigger it",
+            trigger.seq
+        )],
+        Some(_) => vec![],
+    }
+}
+
+fn check_warnings(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let mut p = Vec::new();
+    let mut fired = 0;
+    for c in cards {
+        let sig = signature(c);
+        let n = o.max_occurrences(&sig);
+        fired += n;
+        if n > 2 {
+            p.push(format!(
+                "card `{}` appears {n} times in one request (at most 2)",
+                c.name
+            ));
+        }
+        if n > 0 {
+            let r = o.first_with(&sig).expect("counted above");
+            let i = r.text.find(&normalise(&sig)).unwrap_or(0);
+            let tail: String = r.text[i..].chars().take(400).collect();
+            if !tail.chars().any(|ch| ch.is_ascii_digit()) {
+                p.push(format!("card `{}` carries no figure: {tail}", c.name));
+            }
+        }
+    }
+    if fired == 0 {
+        p.push("no compaction warning reached the model".into());
+    }
+    p
+}
+
+fn plan_compaction(h: &Harness, _: &Path) -> Plan {
+    let high = Some((5_000, 190_000));
+    match h.id {
+        "claude-code" => Plan {
+            // Reactive compaction: the server answers "prompt is too long".
+            prompt: "Run two steps with your shell tool, then say done.".into(),
+            script: json!({"turns": [
+                turn(shell("echo before"), high),
+                {"error": {"status": 400, "type": "invalid_request_error",
+                           "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
+                turn(shell("echo after"), Some((3_000, 12_000))),
+                text("CUECARD-E2E-FINISHED after compaction.")
+            ]}),
+            model: Some("claude-sonnet-4-5".into()),
+            ..Plan::default()
+        },
+        "codex" => Plan {
+            // Codex compacts on reported usage over its auto-compact limit.
+            prompt: "Run two steps with your shell tool, then say done.".into(),
+            script: json!({"turns": [
+                turn(shell("echo before"), high),
+                turn(shell("echo after"), Some((3_000, 12_000))),
+                text("CUECARD-E2E-FINISHED after compaction.")
+            ]}),
+            codex_toml: "model_auto_compact_token_limit = 50000".into(),
+            ..Plan::default()
+        },
+        _ => Plan {
+            // Qwen compacts over a low threshold.
+            prompt: "Run two steps with your shell tool, then say done.".into(),
+            script: json!({"turns": [
+                turn(shell("echo before"), high),
+                turn(shell("echo after"), Some((3_000, 12_000))),
+                text("CUECARD-E2E-FINISHED after compaction.")
+            ]}),
+            user_settings: json!({"context": {"autoCompactThreshold": 0.1}}),
+            ..Plan::default()
+        },
+    }
+}
+
+fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let sig = signature(&cards[0]);
+    let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
+        return vec!["the harness never asked the model for a compaction summary".into()];
+    };
+    let Some(next) = o
+        .requests
+        .iter()
+        .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
+    else {
+        return vec!["no model request after the compaction".into()];
+    };
+    let mut p = Vec::new();
+    if let Some(r) = o.first_with(&sig).filter(|r| r.seq < summary.seq) {
+        p.push(format!(
+            "the recovery card appears in request {} before the compaction",
+            r.seq
+        ));
+    }
+    if !next.text.contains(&normalise(&sig)) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not carry the recovery card",
+            next.seq
+        ));
+    }
+    p
+}
+
+fn setup_drifted_kb(p: &Path) -> Result<(), String> {
+    let w = |rel: &str, t: &str| super::harness::write(&p.join(rel), t);
+    w(
+        "knowledge-base/index.md",
+        "# Index\n\n- [A](pages/a.md)\n- [B](pages/b.md)\n",
+    )?;
+    w("knowledge-base/pages/a.md", "# A\n")?;
+    w("knowledge-base/pages/b.md", "# B\n")?;
+    w(
+        "knowledge-base/log.md",
+        "# Log\n\n## [2025-01-10] ingest | First source\n\n## [2025-01-11] baseline | pages=1 latest=## [2025-01-10] ingest | First source\n\n## [2025-02-01] ingest | Second source\n",
+    )
+}
