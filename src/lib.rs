@@ -25,6 +25,7 @@ pub mod paths;
 pub mod payload;
 pub mod printer;
 pub mod registration;
+pub mod replay;
 pub mod state;
 pub mod text;
 pub mod tokens;

@@ -96,10 +96,21 @@ fn hook(args: &[OsString]) {
         event,
         cards: a.cards,
     };
-    let run = dispatch::run(&req, input, None);
+    let run = answer(a.contract.as_deref(), &req, input);
     if let Some(line) = &run.answer {
         printer::hook_answer(line);
     }
+}
+
+/// What the hook does with one payload, apart from reading stdin and
+/// printing: shared with `cuecard replay`, so a replay runs exactly the
+/// hook's code.
+pub fn answer(
+    _contract: Option<&str>,
+    req: &Request,
+    input: Result<payload::Payload, payload::Unusable>,
+) -> dispatch::Run {
+    dispatch::run(req, input, None)
 }
 
 #[cfg(test)]

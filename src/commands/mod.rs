@@ -5,6 +5,7 @@
 mod cards;
 pub mod dispatch;
 mod explain;
+mod replay;
 
 use crate::cli::{CardsCommand, Cli, Command};
 use clap::Parser;
@@ -34,6 +35,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         // Reached only through `cuecard -v dispatch ...`.
         Command::Dispatch(a) => dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
         Command::Explain(a) => explain::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Cards { command } => match command {
             CardsCommand::List => cards::list(),
             CardsCommand::Show { card } => cards::show(&card),
