@@ -231,7 +231,7 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
     };
     run.outcome.push(Fragment {
         card: card.name.clone(),
-        text: text::fill(card.emitted_text(), &finding.vars),
+        text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
         pointer: Some(paths::card_pointer(card)),
     });
     if let Some(n) = finding.user_note {

@@ -11,6 +11,7 @@
 //! - [`printer`]: every byte written to stdout.
 
 pub mod card;
+pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod context;

@@ -70,6 +70,12 @@ pub fn sanitize(value: &str, max: usize) -> String {
 /// a value becomes `?` (card validation makes that unreachable for shipped
 /// cards).
 pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
+    fill_with(template, vars, &[])
+}
+
+/// [`fill`], with `trusted` values (text shipped inside the binary, never
+/// taken from a payload or a project) inserted verbatim, newlines kept.
+pub fn fill_with(template: &str, vars: &[(&str, String)], trusted: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len() + 64);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -81,9 +87,13 @@ pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
             .count();
         if name_len > 0 && after.as_bytes().get(name_len) == Some(&b'}') {
             let name = &after[..name_len];
-            match vars.iter().find(|(k, _)| *k == name) {
-                Some((_, v)) => out.push_str(&sanitize(v, MAX_VALUE_CHARS)),
-                None => out.push('?'),
+            if let Some((_, t)) = trusted.iter().find(|(k, _)| *k == name) {
+                out.push_str(t);
+            } else {
+                match vars.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => out.push_str(&sanitize(v, MAX_VALUE_CHARS)),
+                    None => out.push('?'),
+                }
             }
             rest = &after[name_len + 1..];
         } else {
@@ -172,6 +182,15 @@ mod tests {
         assert_eq!(
             fill("`{path}` in {eco}; {not a placeholder} {", &vars),
             "`Cargo.toml` in ?; {not a placeholder} {"
+        );
+    }
+
+    #[test]
+    fn trusted_values_keep_their_lines_and_others_do_not() {
+        let vars = [("path", "a\nb".to_string())];
+        assert_eq!(
+            fill_with("{index}\n{path}", &vars, &[("index", "- x\n- y")]),
+            "- x\n- y\na b"
         );
     }
 

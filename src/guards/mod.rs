@@ -3,6 +3,8 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+pub mod kb_drift;
+pub mod skill_index;
 mod stop;
 
 use crate::context::Ctx;
@@ -15,6 +17,10 @@ pub struct Finding {
     pub target: String,
     /// Placeholder values, unsanitised; the renderer sanitises them.
     pub vars: Vec<(&'static str, String)>,
+    /// Placeholder values that are text shipped inside the binary (never
+    /// from a payload or the project), inserted verbatim: the one way a
+    /// guard supplies trusted multi-line text, such as the skill index.
+    pub trusted: Vec<(&'static str, &'static str)>,
     /// Why it fired, for `cuecard explain` (a human reads it, not the model).
     pub why: String,
     /// A short line for the user (`systemMessage`), if any.
@@ -52,7 +58,7 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&stop::Stop];
+pub static GUARDS: &[&dyn Guard] = &[&stop::Stop, &skill_index::SkillIndex, &kb_drift::KbDrift];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)

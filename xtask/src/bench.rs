@@ -183,9 +183,114 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target: "<= 8 MiB".into(),
         met: Some(extra_mib <= 8.0),
     });
+    rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
+}
+
+/// A Claude Code SessionStart payload for a project at `dir`.
+pub fn start_payload(dir: &Path) -> Vec<u8> {
+    let d = dir.display();
+    format!(
+        r#"{{"session_id":"bench-session","transcript_path":"{d}/transcript.jsonl","cwd":"{d}","hook_event_name":"SessionStart","source":"startup","model":"claude-sonnet-4-5"}}"#
+    )
+    .into_bytes()
+}
+
+/// A project with a drifted knowledge base of `pages` pages and a log of
+/// about 300 KiB whose baseline lies in the tail (the worst case: every
+/// part of the fingerprint is computed and the line is emitted).
+pub fn kb_project(dir: &Path, pages: usize) -> Result<(), String> {
+    let kb = dir.join("knowledge-base");
+    std::fs::create_dir_all(kb.join("pages")).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(kb.join("sources")).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(dir.join(".git")).map_err(|e| e.to_string())?;
+    std::fs::write(kb.join("index.md"), "# Knowledge base\n").map_err(|e| e.to_string())?;
+    let mut log = String::from("# Log\n");
+    for i in 0..3000 {
+        log.push_str(&format!(
+            "## [2025-01-01] ingest | Source {i}\n- pages/p{i}.md: {}\n\n",
+            "x".repeat(60)
+        ));
+    }
+    log.push_str(
+        "## [2025-02-01] baseline | pages=999 latest=## [2025-01-01] ingest | Source 2999\n",
+    );
+    std::fs::write(kb.join("log.md"), log).map_err(|e| e.to_string())?;
+    for i in 0..pages {
+        std::fs::write(kb.join(format!("pages/p{i}.md")), "# Page\n").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// SessionStart (every card of its registration) on a project with no base
+/// and on one with a 1,000-page base, as ratios to /bin/true; and the drift
+/// probe alone, in process.
+fn session_start_rows(
+    bin: &Path,
+    work: &Path,
+    env: &[(&str, &str)],
+    t_true: Duration,
+    warm: usize,
+    n: usize,
+) -> Result<Vec<Row>, String> {
+    use cuecard::guards::kb_drift;
+    let start_cards: Vec<String> = cuecard::registration::shipped()
+        .into_iter()
+        .filter(|r| r.event == "SessionStart")
+        .flat_map(|r| r.cards)
+        .collect();
+    let mut args: Vec<&str> = vec!["dispatch", "SessionStart"];
+    args.extend(start_cards.iter().map(String::as_str));
+
+    let with_kb = work.join("kb-project");
+    kb_project(&with_kb, 1000)?;
+    if kb_drift::probe(&with_kb).is_none() {
+        return Err("the 1,000-page bench base should have drifted".into());
+    }
+    let (t_none, _) = measure(bin, &args, &start_payload(work), env, warm, n);
+    let (t_kb, _) = measure(bin, &args, &start_payload(&with_kb), env, warm, n);
+
+    // The drift probe in process: the cost a project without a base adds.
+    let reps = 2000u32;
+    let per_call = |root: &Path, reps: u32| {
+        let t = Instant::now();
+        for _ in 0..reps {
+            std::hint::black_box(kb_drift::probe(std::hint::black_box(root)));
+        }
+        t.elapsed() / reps
+    };
+    let probe_none = per_call(work, reps);
+    let probe_kb = per_call(&with_kb, 50);
+
+    let ratio = |a: Duration| a.as_secs_f64() / t_true.as_secs_f64();
+    Ok(vec![
+        Row {
+            figure: "dispatch SessionStart, no knowledge base / /bin/true".into(),
+            value: format!("{:.2}x", ratio(t_none)),
+            target: "-".into(),
+            met: None,
+        },
+        Row {
+            figure: "dispatch SessionStart, 1,000-page base / /bin/true".into(),
+            value: format!("{:.2}x", ratio(t_kb)),
+            target: "-".into(),
+            met: None,
+        },
+        Row {
+            figure: "kb-drift probe, no base (in process, per call, xtask build)".into(),
+            value: format!("{:.1} us", probe_none.as_secs_f64() * 1e6),
+            target: "< 1 ms".into(),
+            met: Some(probe_none < Duration::from_millis(1)),
+        },
+        Row {
+            figure: "kb-drift probe, 1,000-page base (in process, per call, xtask build)".into(),
+            value: format!("{:.1} us", probe_kb.as_secs_f64() * 1e6),
+            target: "-".into(),
+            met: None,
+        },
+    ])
 }
 
 fn which(name: &str) -> Option<PathBuf> {

@@ -1,12 +1,14 @@
 //! Maintainer tasks: `cargo xtask <task>`.
 //!
 //! - `gen [--check]`: generated/ from the cards' Bindings.
+//! - `gen-skill-index [--check]`: generated/skill-index.md from the catalogue.
 //! - `bench`: the performance ratios of DESIGN §10.
 //! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;
 mod e2e;
 mod gen_files;
+mod skill_index;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,11 +18,12 @@ fn main() -> ExitCode {
     let check = args.iter().any(|a| a == "--check");
     let result = match args.first().map(String::as_str) {
         Some("gen") => gen_files::run(check),
+        Some("gen-skill-index") => skill_index::run(check),
         Some("bench") => bench::run(&args[1..]),
         Some("e2e") => e2e::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <gen [--check] | bench [--quick] | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
+                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
             );
             return ExitCode::from(2);
         }
