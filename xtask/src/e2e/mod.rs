@@ -18,7 +18,6 @@ mod tools;
 
 use harness::{Harness, Invocation, RunDirs};
 use outcome::Outcome;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -229,28 +228,6 @@ fn build_cuecard() -> Result<PathBuf, String> {
     let bin = target_dir().join("debug/cuecard");
     bin.canonicalize()
         .map_err(|e| format!("{}: {e}", bin.display()))
-}
-
-/// Runs the built binary on a payload (for feature probes); its stdout.
-pub fn dispatch_probe(args: &[&str], payload: &Value, dir: &Path) -> Result<String, String> {
-    use std::io::Write;
-    let bin = target_dir().join("debug/cuecard");
-    let mut child = Command::new(&bin)
-        .args(args)
-        .current_dir(dir)
-        .env("CUECARD_STATE_DIR", dir.join("state"))
-        .env("HOME", dir)
-        .env_remove("CUECARD_DISABLE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("{}: {e}", bin.display()))?;
-    if let Some(mut i) = child.stdin.take() {
-        let _ = i.write_all(payload.to_string().as_bytes());
-    }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// The temporary git project every scenario starts from.

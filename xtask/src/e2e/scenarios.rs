@@ -43,7 +43,7 @@ pub fn all() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "benign",
-            about: "read a file, run the tests, edit a source file: only the session-start card, no advisory",
+            about: "read a file, run the tests, edit a source file: only the session-start cards, no advisory",
             cannot: |_| None,
             needs: || card_named("session-start").map(|c| vec![c]),
             setup: |_| Ok(()),
@@ -157,7 +157,7 @@ pub fn all() -> Vec<Scenario> {
             name: "kb-drift",
             about: "a project whose knowledge base drifted: the drift line at session start",
             cannot: |_| None,
-            needs: drift_probe,
+            needs: || card_named("kb-drift").map(|c| vec![c]),
             setup: setup_drifted_kb,
             plan: |_, _| Plan {
                 prompt: "Say hello.".into(),
@@ -166,8 +166,9 @@ pub fn all() -> Vec<Scenario> {
             },
             check: |_, o, _| {
                 let mut p = Vec::new();
-                match o.requests.iter().find(|r| r.text.contains("--mode drift")) {
-                    None => p.push("no request carries the drift line (`--mode drift`)".into()),
+                let line = "consider running the knowledge-wiki skill with `--mode drift --kb knowledge-base`";
+                match o.first_with(line) {
+                    None => p.push(format!("no request carries the drift line ({line})")),
                     Some(r) if r.seq != o.requests[0].seq => p.push(format!(
                         "the drift line first appears in request {}, not the first one",
                         r.seq
@@ -234,24 +235,6 @@ fn compaction_warning() -> Result<Vec<Card>, String> {
     )
 }
 
-/// The knowledge-base drift line is part of the SessionStart assembly, not a
-/// card; the build has it when a drifted base makes `dispatch SessionStart`
-/// print the line.
-fn drift_probe() -> Result<Vec<Card>, String> {
-    let dir = std::env::temp_dir().join(format!("cuecard-e2e-drift-probe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join(".git")).map_err(|e| e.to_string())?;
-    setup_drifted_kb(&dir)?;
-    let payload = json!({"session_id": "probe", "cwd": dir, "hook_event_name": "SessionStart", "source": "startup"});
-    let out = super::dispatch_probe(&["dispatch", "SessionStart"], &payload, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    if out?.contains("--mode drift") {
-        Ok(vec![])
-    } else {
-        Err("this build prints no knowledge-base drift line".into())
-    }
-}
-
 /// The start of a card's text as a model sees it: its first line, up to the
 /// first placeholder.
 pub fn signature(card: &Card) -> String {
@@ -308,7 +291,12 @@ fn check_benign(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
             "the session-start card never reached the model (`{start}`)"
         ));
     }
-    for c in shipped().iter().filter(|c| c.name != "session-start") {
+    // What a session start carries in a project without a knowledge base.
+    let at_start = ["session-start", "skill-index"];
+    for c in shipped()
+        .iter()
+        .filter(|c| !at_start.contains(&c.name.as_str()))
+    {
         let sig = signature(c);
         if let Some(r) = o.first_with(&sig) {
             p.push(format!(
