@@ -6,6 +6,7 @@
 //! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;
+mod bench_replay;
 mod e2e;
 mod gen_files;
 mod skill_index;
