@@ -43,7 +43,9 @@ pub enum Command {
 
 #[derive(Debug, clap::Args)]
 pub struct EventArgs {
-    /// Translate from and to this harness's dialect (claude-code when absent).
+    /// Translate from and to this harness's dialect: claude-code, codex, qwen,
+    /// codebuddy, gemini, copilot, cursor, devin, kiro, windsurf (none: Claude
+    /// Code, byte for byte).
     #[arg(long, value_name = "HARNESS")]
     pub contract: Option<String>,
     /// The hook event (Claude Code name, or the harness's own with --contract).

@@ -5,7 +5,7 @@
 use crate::event::EventSpec;
 use crate::payload::Payload;
 use crate::state::Session;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, Ref, RefCell, RefMut};
 use std::path::{Path, PathBuf};
 
 /// How many parent directories the project-root search climbs at most.
@@ -15,14 +15,14 @@ pub struct Ctx<'a> {
     pub event: &'static EventSpec,
     pub payload: &'a Payload,
     project_root: OnceCell<PathBuf>,
-    session: Option<&'a Session>,
+    session: Option<&'a RefCell<Session>>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(
         event: &'static EventSpec,
         payload: &'a Payload,
-        session: Option<&'a Session>,
+        session: Option<&'a RefCell<Session>>,
     ) -> Self {
         Ctx {
             event,
@@ -80,11 +80,18 @@ impl<'a> Ctx<'a> {
     /// Whether a once-per-session key was already spent in this session.
     /// Without session state nothing is ever spent.
     pub fn once_spent(&self, key: &str) -> bool {
-        self.session.is_some_and(|s| s.once_spent(key))
+        self.session().is_some_and(|s| s.once_spent(key))
     }
 
-    pub fn session(&self) -> Option<&Session> {
-        self.session
+    /// The session's state; `None` when the call runs stateless.
+    pub fn session(&self) -> Option<Ref<'_, Session>> {
+        self.session.and_then(|s| s.try_borrow().ok())
+    }
+
+    /// The session's state, for guards that keep counters (compaction). What
+    /// they change is saved only when the call's answer was written.
+    pub fn session_mut(&self) -> Option<RefMut<'_, Session>> {
+        self.session.and_then(|s| s.try_borrow_mut().ok())
     }
 }
 

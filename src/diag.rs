@@ -19,6 +19,12 @@ pub enum Kind {
     StateRefused,
     StateCorrupt,
     StateIo,
+    /// A state counter was asked to make an impossible move (refused).
+    StateTransition,
+    /// A configuration value was not understood (its default was used).
+    BadConfig,
+    /// The session's lock stayed busy past its bound (the call ran stateless).
+    StateBusy,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

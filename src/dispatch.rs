@@ -10,20 +10,28 @@ use crate::diag::{self, Kind};
 use crate::envelope::{self, Outcome};
 use crate::event::{self, EventSpec, Matcher};
 use crate::guards;
+use crate::harness::{self, Delivery, EventRow, HarnessId};
 use crate::paths;
 use crate::payload::{Payload, Unusable};
-use crate::state::Session;
+use crate::state::{self, Session};
 use crate::text::{self, Fragment};
+use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// What the hook was asked to do.
 #[derive(Debug, Clone, Default)]
 pub struct Request {
-    /// The event name as registered (canonical Claude Code name).
+    /// The event name as registered: the canonical Claude Code name, or
+    /// the harness's own name with a contract.
     pub event: String,
     /// The cards this registration lists; empty means every shipped card
-    /// bound to the event.
+    /// bound to the event(s) it evaluates.
     pub cards: Vec<String>,
+    /// `--contract`: translate from and to this harness's dialect.
+    pub contract: Option<HarnessId>,
+    /// Answer SessionStart once per session and source within
+    /// [`harness::once::WINDOW`] (the hook path; `explain` only reads).
+    pub once: bool,
 }
 
 /// What happened to one card.
@@ -58,12 +66,121 @@ pub struct Run {
     pub answer: Option<String>,
     /// Once-per-session keys spent by cards that actually fired.
     pub spent: Vec<&'static str>,
+    /// Once-per-session keys with the card that spends them.
+    pub spent_by: Vec<(String, &'static str)>,
+    /// Repeat-rule keys of findings injected in full by this call.
+    pub seen: Vec<String>,
+    /// Cards re-injected as a one-line reminder (the repeat rule).
+    pub reminded: Vec<String>,
+    /// Cards whose finding is a warning (for the ledger).
+    pub warnings: Vec<String>,
+    /// The contract and the native event it answers, if any.
+    pub contract: Option<(HarnessId, &'static EventRow)>,
+}
+
+impl Run {
+    /// Adds a user-facing line (`systemMessage`) and renders the answer
+    /// again. Used for notes that come from outside the cards (the failure
+    /// record's one-time note at SessionStart).
+    pub fn add_user_note(&mut self, note: &str) {
+        let Some(spec) = self.event else { return };
+        // A stopped call (dropped by its contract, or a SessionStart already
+        // answered from another surface) stays silent.
+        if !spec.carries_context() || self.stopped.is_some() {
+            return;
+        }
+        self.outcome.user_notes.push(text::sanitize(note, 500));
+        self.render();
+    }
+
+    /// Renders the outcome with the one renderer, then, under a contract,
+    /// reshapes that envelope into what the harness reads.
+    fn render(&mut self) {
+        let Some(spec) = self.event else { return };
+        let canonical = envelope::render(spec, &self.outcome);
+        self.answer = match self.contract {
+            None => canonical.map(|v| v.to_string()),
+            Some((h, row)) => canonical
+                .and_then(|v| (h.spec().shape)(row, v))
+                .map(|a| a.line()),
+        };
+    }
+
+    /// Applies what this call did to the session's state: once-per-session
+    /// keys, repeat-rule keys, and the ledger. Call it only once the answer
+    /// was actually written, so that nothing is marked spent or seen for a
+    /// card the model never received.
+    pub fn commit(&self, session: &mut Session) {
+        let emitted = |card: &str| self.outcome.fragments.iter().any(|f| f.card == card);
+        for (card, key) in &self.spent_by {
+            if emitted(card) {
+                session.spend(key);
+            }
+        }
+        for k in &self.seen {
+            session.mark_seen(k);
+        }
+        let event = self.event.map_or("?", |e| e.name);
+        let now = state::now();
+        let context = self.outcome.context_text();
+        for f in &self.outcome.fragments {
+            // What of this fragment survived the cap.
+            if !context.contains(f.text.lines().next().unwrap_or_default()) {
+                continue;
+            }
+            let kind = if self.reminded.contains(&f.card) {
+                "reminder"
+            } else if self.warnings.contains(&f.card) {
+                "warning"
+            } else {
+                "card"
+            };
+            session
+                .ledger
+                .record(now, event, &f.card, kind, &fragment_text(f));
+        }
+    }
+}
+
+fn fragment_text(f: &Fragment) -> String {
+    match &f.pointer {
+        Some(p) => format!("{}\n\nFull procedure: {p}", f.text),
+        None => f.text.clone(),
+    }
 }
 
 /// Runs the cards of `req` on `input`.
-pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Session>) -> Run {
+///
+/// `session` is the call's state when there is one. Guards read it, and the
+/// compaction guard moves its counters; the caller saves it only when the
+/// answer was written, after [`Run::commit`].
+pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut Session>) -> Run {
     let mut run = Run::default();
-    let Some(spec) = event::lookup(&req.event) else {
+    let contract = match req.contract {
+        None => None,
+        Some(h) => match h.spec().row(&req.event) {
+            Some(row) => Some((h, row)),
+            None => {
+                diag::record(
+                    Kind::UnknownEvent,
+                    format!(
+                        "unknown {} event {:?}",
+                        h.id(),
+                        text::sanitize(&req.event, 60)
+                    ),
+                );
+                run.stopped = Some(format!(
+                    "`{}` is not a {} event cuecard knows: no output",
+                    req.event,
+                    h.name()
+                ));
+                return run;
+            }
+        },
+    };
+    run.contract = contract;
+    let canonical = contract.map_or(req.event.as_str(), |(_, row)| row.canonical);
+    let Some(spec) = event::lookup(canonical) else {
         diag::record(
             Kind::UnknownEvent,
             format!("unknown event {:?}", text::sanitize(&req.event, 60)),
@@ -75,6 +192,17 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Ses
         return run;
     };
     run.event = Some(spec);
+    if let Some((h, row)) = contract
+        && row.delivery != Delivery::Context
+    {
+        run.stopped = Some(format!(
+            "{} does not deliver what a hook prints on `{}` ({}): no output",
+            h.name(),
+            row.native,
+            row.note
+        ));
+        return run;
+    }
     if !spec.carries_context() {
         run.stopped = Some(format!(
             "`{}` has no channel to the model ({}): no output",
@@ -82,7 +210,7 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Ses
         ));
         return run;
     }
-    let payload = match input {
+    let mut payload = match input {
         Ok(p) => p,
         Err(why) => {
             diag::record(Kind::UnusablePayload, why.describe());
@@ -90,26 +218,67 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&Ses
             return run;
         }
     };
-
+    // The contract brings the payload into the canonical shape, and names
+    // every canonical event whose cards run here (a deferred PreToolUse
+    // rides on the after-tool event).
+    let events: Vec<&'static EventSpec> = match contract {
+        Some((h, row)) => {
+            (h.spec().translate)(row, &mut payload.raw);
+            harness::evaluated_events(h, row.native)
+                .into_iter()
+                .filter_map(event::lookup)
+                .collect()
+        }
+        None => vec![spec],
+    };
     test_panic("pipeline");
-    let cards = resolve_cards(req, &mut run.trace);
-    let ctx = Ctx::new(spec, &payload, session);
+    let cards = resolve_cards(req, &events, &mut run.trace);
+    let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
+    let ctxs: Vec<Ctx> = events
+        .iter()
+        .map(|e| Ctx::new(e, &payload, cell.as_ref().map(|(c, _)| c)))
+        .collect();
     for card in cards {
-        evaluate(&card, &ctx, &mut run);
+        // Each card is judged as the event it is bound to among those
+        // evaluated here, so a deferred PreToolUse guard sees a PreToolUse.
+        let ctx = ctxs
+            .iter()
+            .find(|c| card.binds(c.event.name))
+            .unwrap_or(&ctxs[0]);
+        evaluate(&card, ctx, &mut run);
     }
-    run.answer = envelope::render(spec, &run.outcome).map(|v| v.to_string());
+    drop(ctxs);
+    if let Some((c, s)) = cell {
+        *s = c.into_inner();
+    }
+    run.render();
+    // SessionStart once: only an answer marks, so a start that said nothing
+    // never silences the next; the mark is atomic, so of two surfaces
+    // answering the same start at once exactly one prints.
+    if req.once
+        && spec.name == "SessionStart"
+        && run.answer.is_some()
+        && let Some(why) = harness::once::repeated(&payload)
+    {
+        run.answer = None;
+        run.stopped = Some(why);
+    }
     run
 }
 
 /// The cards named in the request (or bound to the event), parsed, in the
 /// order given, each once.
-fn resolve_cards(req: &Request, trace: &mut Vec<CardTrace>) -> Vec<Card> {
+fn resolve_cards(
+    req: &Request,
+    events: &[&'static EventSpec],
+    trace: &mut Vec<CardTrace>,
+) -> Vec<Card> {
     let mut names: Vec<String> = Vec::new();
     if req.cards.is_empty() {
         let mut bound: Vec<Card> = card::embedded::all()
             .into_iter()
             .flatten()
-            .filter(|c| c.binds(&req.event))
+            .filter(|c| events.iter().any(|e| c.binds(e.name)))
             .collect();
         bound.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
         names.extend(bound.into_iter().map(|c| c.name));
@@ -229,24 +398,57 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
             format!("guard `{guard_name}` found nothing"),
         );
     };
-    run.outcome.push(Fragment {
-        card: card.name.clone(),
-        text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
-        pointer: Some(paths::card_pointer(card)),
-    });
-    if let Some(n) = finding.user_note {
-        run.outcome.user_notes.push(text::sanitize(&n, 500));
+    // The repeat rule: a finding already injected in full in this session
+    // comes back as a one-line reminder that keeps the pointer.
+    let repeat_key = state::key::digest(&format!("{guard_name}\u{1f}{}", finding.target));
+    let repeated = ctx.session().is_some_and(|s| s.was_seen(&repeat_key));
+    if repeated {
+        run.outcome.push(Fragment {
+            card: card.name.clone(),
+            text: reminder_line(card),
+            pointer: Some(paths::card_pointer(card)),
+        });
+        run.reminded.push(card.name.clone());
+    } else {
+        run.outcome.push(Fragment {
+            card: card.name.clone(),
+            text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
+            pointer: Some(paths::card_pointer(card)),
+        });
+        if ctx.session().is_some() {
+            run.seen.push(repeat_key);
+        }
+        if let Some(n) = finding.user_note {
+            run.outcome.user_notes.push(text::sanitize(&n, 500));
+        }
+    }
+    if finding.warning {
+        run.warnings.push(card.name.clone());
     }
     if finding.deny.is_some() && run.outcome.deny.is_none() {
         run.outcome.deny = finding.deny;
     }
     if let Some(k) = finding.once {
         run.spent.push(k);
+        run.spent_by.push((card.name.clone(), k));
     }
+    let how = if repeated {
+        " (repeated in this session: one-line reminder)"
+    } else {
+        ""
+    };
     note(
         Verdict::Fired,
-        format!("guard `{guard_name}`: {}", finding.why),
+        format!("guard `{guard_name}`: {}{how}", finding.why),
     );
+}
+
+/// The one-line reminder for a repeated finding.
+pub fn reminder_line(card: &Card) -> String {
+    format!(
+        "Reminder: \"{}\" applies here again (its advisory was given earlier in this session).",
+        text::sanitize(&card.title, 120)
+    )
 }
 
 /// Debug builds panic at a named point when `CUECARD_TEST_PANIC` names it,

@@ -224,10 +224,12 @@ fn duplicate_card_names_emit_once() {
         .dispatch("SessionStart", &["session-start"])
         .json(&p)
         .run();
-    let twice = sb
+    // Another sandbox: SessionStart is answered once per session and source.
+    let sb2 = Sandbox::new();
+    let twice = sb2
         .test()
         .dispatch("SessionStart", &["session-start", "session-start"])
-        .json(&p)
+        .json(&sb2.fixture("claude-code", "SessionStart.startup"))
         .run();
     assert_eq!(once.stdout, twice.stdout);
 }
@@ -402,6 +404,10 @@ fn cuecard_disable_prints_nothing() {
             .run();
     }
     for v in ["0", "false", ""] {
+        // A session of its own each time: SessionStart is answered once per
+        // session and source within ten seconds.
+        let mut p = p.clone();
+        p["session_id"] = format!("disable-{v}").into();
         let out = sb
             .test()
             .dispatch("SessionStart", &["session-start"])

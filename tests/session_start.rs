@@ -32,7 +32,13 @@ fn payload(sb: &Sandbox, source: &str) -> Value {
 fn start_with(sb: &Sandbox, p: &Value) -> Output {
     let cards = start_cards();
     let cards: Vec<&str> = cards.iter().map(String::as_str).collect();
-    sb.test().dispatch("SessionStart", &cards).json(p).run()
+    // Each start is a session of its own: SessionStart is answered once per
+    // session and source within ten seconds (DESIGN §5).
+    static STARTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = STARTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut p = p.clone();
+    p["session_id"] = format!("kb-test-{n}").into();
+    sb.test().dispatch("SessionStart", &cards).json(&p).run()
 }
 
 fn start(sb: &Sandbox) -> Output {

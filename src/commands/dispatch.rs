@@ -6,6 +6,7 @@
 use crate::cli::EventArgs;
 use crate::diag::{self, Kind};
 use crate::dispatch::{self, Request};
+use crate::harness::HarnessId;
 use crate::{deadline, env, payload, printer};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -92,9 +93,25 @@ fn hook(args: &[OsString]) {
         diag::record(Kind::BadArguments, "no event given");
         return;
     };
+    let contract = match a.contract.as_deref() {
+        None => None,
+        Some(id) => match HarnessId::parse(id) {
+            Some(h) => Some(h),
+            None => {
+                // An unknown dialect gets no answer rather than a guess.
+                diag::record(
+                    Kind::BadArguments,
+                    format!("unknown contract {:?}", crate::text::sanitize(id, 40)),
+                );
+                return;
+            }
+        },
+    };
     let req = Request {
         event,
         cards: a.cards,
+        contract,
+        once: true,
     };
     let run = answer(a.contract.as_deref(), &req, input);
     if let Some(line) = &run.answer {

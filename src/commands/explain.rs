@@ -3,7 +3,8 @@
 use super::EXIT_OK;
 use crate::cli::EventArgs;
 use crate::dispatch::{self, Request, Verdict};
-use crate::event::{self, Channel, Class, Decision};
+use crate::event::{Channel, Class, Decision};
+use crate::harness::{self, HarnessId};
 use crate::{payload, printer};
 
 pub fn run(a: EventArgs) -> i32 {
@@ -21,14 +22,35 @@ pub fn run(a: EventArgs) -> i32 {
         ),
         Err(e) => format!("payload: none ({})", e.describe()),
     };
+    let mut out = String::new();
+    let contract = a.contract.as_deref().map(|id| (id, HarnessId::parse(id)));
+    if let Some((id, h)) = contract {
+        match h {
+            Some(h) => out.push_str(&format!("contract: {} ({})\n", h.id(), h.name())),
+            None => out.push_str(&format!("contract: {id} (unknown: no output)\n")),
+        }
+    }
     let req = Request {
         event: a.event.clone(),
         cards: a.cards.clone(),
+        contract: contract.and_then(|(_, h)| h),
+        once: false,
     };
     let run = dispatch::run(&req, input, None);
+    if matches!(contract, Some((_, None))) {
+        printer::out(&out);
+        return EXIT_OK;
+    }
+    if let Some((h, row)) = run.contract {
+        out.push_str(&format!(
+            "native event: {} → {} (cards evaluated as: {})\n",
+            row.native,
+            row.canonical,
+            harness::evaluated_events(h, row.native).join(", ")
+        ));
+    }
 
-    let mut out = String::new();
-    match event::lookup(&a.event) {
+    match run.event {
         Some(spec) => {
             let class = match spec.class {
                 Class::Gating => "gating",

@@ -30,6 +30,8 @@ pub struct Finding {
     /// A once-per-session key: the dispatcher marks it spent only after the
     /// card was actually emitted.
     pub once: Option<&'static str>,
+    /// The finding is a warning (compaction): the ledger counts it as one.
+    pub warning: bool,
 }
 
 impl Finding {

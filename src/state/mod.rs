@@ -1,18 +1,107 @@
 //! Per-session state (DESIGN §6). The dispatcher loads a [`Session`] for the
 //! call's session when a state root is usable, and runs stateless otherwise.
+//!
+//! One concern per file: [`root`] (where, and the security checks), [`key`]
+//! (session ids to file names), [`lock`] and [`atomic`] (serialised, atomic
+//! writes), [`store`] (load, save, corrupt state), [`cycle`] (the checked
+//! compaction counter), [`ledger`], [`failures`] (the failure record),
+//! [`marker`] (`first_within`), [`sweep`] (idle state), [`estimate`] (the
+//! context-size estimate without a transcript).
+
+pub mod atomic;
+pub mod cycle;
+pub mod estimate;
+pub mod failures;
+pub mod key;
+pub mod ledger;
+pub mod lock;
+pub mod marker;
+pub mod root;
+pub mod store;
+pub mod sweep;
+
+pub use cycle::Cycle;
+pub use estimate::Estimate;
+pub use ledger::Ledger;
+pub use marker::first_within;
+pub use store::{Locked, Store};
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The state format version written by this build.
+pub const VERSION: u32 = 1;
+
+/// Repeat-rule keys kept per session (oldest dropped first).
+pub const MAX_SEEN: usize = 256;
 
 /// What cuecard remembers about one session.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Session {
+    #[serde(default)]
+    pub version: u32,
+    /// The session id as shown to humans (sanitised).
+    #[serde(default)]
+    pub id: String,
+    /// The project root this state is scoped to.
+    #[serde(default)]
+    pub project: String,
+    /// Unix seconds.
+    #[serde(default)]
+    pub created: u64,
+    #[serde(default)]
+    pub updated: u64,
+    /// Dispatches seen for this session, and per event.
+    #[serde(default)]
+    pub calls: u64,
+    #[serde(default)]
+    pub events: BTreeMap<String, u64>,
+    /// The model last named by a payload.
+    #[serde(default)]
+    pub model: Option<String>,
     /// Once-per-session keys already spent (the Stop card, ...).
     #[serde(default)]
     pub once: Vec<String>,
+    /// Repeat-rule keys (digests of guard + target) injected in full.
+    #[serde(default)]
+    pub seen: Vec<String>,
+    #[serde(default)]
+    pub compaction: Cycle,
+    #[serde(default)]
+    pub estimate: Estimate,
+    #[serde(default)]
+    pub ledger: Ledger,
 }
 
 impl Session {
     pub fn once_spent(&self, key: &str) -> bool {
         self.once.iter().any(|k| k == key)
     }
+
+    pub fn spend(&mut self, key: &str) {
+        if !self.once_spent(key) {
+            self.once.push(key.to_string());
+        }
+    }
+
+    pub fn was_seen(&self, key: &str) -> bool {
+        self.seen.iter().any(|k| k == key)
+    }
+
+    pub fn mark_seen(&mut self, key: &str) {
+        if !self.was_seen(key) {
+            self.seen.push(key.to_string());
+            if self.seen.len() > MAX_SEEN {
+                let extra = self.seen.len() - MAX_SEEN;
+                self.seen.drain(..extra);
+            }
+        }
+    }
+}
+
+/// Unix seconds now.
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }

@@ -210,6 +210,7 @@ impl<'a> Test<'a> {
             Input::Null => Stdio::null(),
             _ => Stdio::piped(),
         });
+        let plain_text = self.plain_text_contract();
         let start = Instant::now();
         let mut child = cmd.spawn().expect("start cuecard");
         let mut held_stdin = None;
@@ -258,7 +259,11 @@ impl<'a> Test<'a> {
             self.args
         );
         if self.hook {
-            assert_hook_stdout(&stdout);
+            if plain_text {
+                assert_plain_hook_stdout(&stdout);
+            } else {
+                assert_hook_stdout(&stdout);
+            }
         }
         if let Some(want) = &self.expect_stdout {
             assert_eq!(&stdout, want, "stdout of {:?}", self.args);
@@ -270,6 +275,32 @@ impl<'a> Test<'a> {
             elapsed,
         }
     }
+}
+
+impl Test<'_> {
+    /// Kiro reads plain stdout: its contract answers with text, not JSON.
+    fn plain_text_contract(&self) -> bool {
+        self.args
+            .windows(2)
+            .any(|w| w[0] == "--contract" && w[1] == "kiro")
+            || self.args.iter().any(|a| a == "--contract=kiro")
+    }
+}
+
+/// The plain-text hook contract (Kiro): empty, or one text and a newline,
+/// at most 10,000 characters, never JSON.
+pub fn assert_plain_hook_stdout(stdout: &str) {
+    if stdout.is_empty() {
+        return;
+    }
+    assert!(stdout.ends_with('\n'), "stdout must end with a newline");
+    let body = &stdout[..stdout.len() - 1];
+    let n: usize = body.chars().map(char::len_utf16).sum();
+    assert!(n <= 10_000, "a text of {n} characters");
+    assert!(
+        serde_json::from_str::<Value>(body).is_err(),
+        "plain-text answer must not be JSON: {stdout:?}"
+    );
 }
 
 fn read_all(mut r: impl std::io::Read) -> Vec<u8> {

@@ -1,0 +1,96 @@
+//! Reshaping the canonical envelope (built by [`crate::envelope::render`],
+//! the one renderer) into what a harness reads. These functions never add
+//! text: they move, rename or drop what the renderer produced.
+
+use super::EventRow;
+use serde_json::{Map, Value, json};
+
+/// What `dispatch` prints for one call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// One JSON object.
+    Json(Value),
+    /// Plain text (Kiro reads stdout as context).
+    Text(String),
+}
+
+impl Answer {
+    /// The line handed to `printer::hook_answer`.
+    pub fn line(&self) -> String {
+        match self {
+            Answer::Json(v) => v.to_string(),
+            Answer::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// The model-facing text of a canonical envelope.
+pub fn context(v: &Value) -> Option<&str> {
+    v.get("hookSpecificOutput")?
+        .get("additionalContext")?
+        .as_str()
+        .filter(|s| !s.is_empty())
+}
+
+fn specific(v: &Value, key: &str) -> Option<Value> {
+    v.get("hookSpecificOutput")?.get(key).cloned()
+}
+
+/// Claude Code's envelope, with `hookEventName` set to the native event name
+/// (the same name for Claude-compatible harnesses; Gemini's own names).
+pub fn envelope(row: &EventRow, mut v: Value) -> Option<Answer> {
+    if let Some(s) = v
+        .get_mut("hookSpecificOutput")
+        .and_then(Value::as_object_mut)
+        && s.contains_key("hookEventName")
+    {
+        s.insert("hookEventName".into(), json!(row.native));
+    }
+    Some(Answer::Json(v))
+}
+
+/// The envelope cut down to the keys a strict schema allows: `top` at the
+/// top level, `inner` inside `hookSpecificOutput` (none: the object goes).
+pub fn strict(row: &EventRow, v: Value, top: &[&str], inner: &[&str]) -> Option<Answer> {
+    let Value::Object(obj) = v else { return None };
+    let mut out = Map::new();
+    for (k, val) in obj {
+        if k == "hookSpecificOutput" {
+            let Value::Object(s) = val else { continue };
+            let kept: Map<String, Value> = s
+                .into_iter()
+                .filter(|(k, _)| inner.contains(&k.as_str()))
+                .collect();
+            if kept.keys().any(|k| k != "hookEventName") {
+                let mut kept = kept;
+                kept.insert("hookEventName".into(), json!(row.native));
+                out.insert(k, Value::Object(kept));
+            }
+        } else if top.contains(&k.as_str()) {
+            out.insert(k, val);
+        }
+    }
+    (!out.is_empty()).then_some(Answer::Json(Value::Object(out)))
+}
+
+/// A flat object: the context under `field` at the top level, and, when
+/// `decision` is set and the canonical envelope denies, the permission
+/// decision as top-level `permissionDecision` / `permissionDecisionReason`.
+pub fn flat(v: &Value, field: &str, decision: bool) -> Option<Answer> {
+    let mut out = Map::new();
+    if decision && let Some(d) = specific(v, "permissionDecision") {
+        out.insert("permissionDecision".into(), d);
+        if let Some(r) = specific(v, "permissionDecisionReason") {
+            out.insert("permissionDecisionReason".into(), r);
+        }
+    }
+    if let Some(c) = context(v) {
+        out.insert(field.into(), json!(c));
+    }
+    (!out.is_empty()).then_some(Answer::Json(Value::Object(out)))
+}
+
+/// The context alone, as plain text.
+pub fn plain(v: &Value) -> Option<Answer> {
+    context(v).map(|c| Answer::Text(c.to_string()))
+}

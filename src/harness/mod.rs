@@ -1,0 +1,199 @@
+//! Harness contracts (DESIGN §5): one file per harness, each a [`Spec`]
+//! table of its event names, tool names, matcher style and what reaches its
+//! model, plus the functions that translate its payload into the canonical
+//! (Claude Code) shape and reshape the canonical envelope into its own.
+//!
+//! The installer reads the same tables ([`native_event`],
+//! [`native_tool_matcher`], [`delivers_context`]), so what is registered and
+//! what the contract answers cannot disagree.
+//!
+//! Deferred events: where a harness drops context returned before a tool
+//! runs (Qwen Code's PreToolUse, Gemini CLI's BeforeTool, measured), the
+//! PreToolUse cards are registered on the harness's after-tool event instead
+//! ([`Delivery::Deferred`]): when that event fires, the contract evaluates
+//! its PostToolUse cards *and* the PreToolUse cards (each card under its own
+//! canonical event, so the guards see the call they judge), and the one
+//! answer rides on the after-tool event, which reaches the model.
+
+mod answer;
+mod claude_code;
+mod codebuddy;
+mod codex;
+mod copilot;
+mod cursor;
+mod devin;
+mod gemini;
+mod kiro;
+pub mod once;
+mod qwen;
+mod table;
+mod translate;
+mod windsurf;
+
+pub use answer::Answer;
+pub use table::{Delivery, EventRow, MatcherStyle, Reads, Spec, capability_table};
+
+/// Every harness cuecard knows. `Windsurf` is listed so that `verify` can
+/// say why it is not installed: it has no channel that reaches the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HarnessId {
+    ClaudeCode,
+    Codex,
+    Qwen,
+    CodeBuddy,
+    Gemini,
+    Copilot,
+    Cursor,
+    Devin,
+    Kiro,
+    Windsurf,
+}
+
+impl HarnessId {
+    pub const ALL: &'static [HarnessId] = &[
+        HarnessId::ClaudeCode,
+        HarnessId::Codex,
+        HarnessId::Qwen,
+        HarnessId::CodeBuddy,
+        HarnessId::Gemini,
+        HarnessId::Copilot,
+        HarnessId::Cursor,
+        HarnessId::Devin,
+        HarnessId::Kiro,
+        HarnessId::Windsurf,
+    ];
+
+    /// The harness for an id (`claude-code`, `codex`, ...), case-insensitive;
+    /// `claude` is accepted for `claude-code`.
+    pub fn parse(s: &str) -> Option<Self> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "claude" {
+            return Some(HarnessId::ClaudeCode);
+        }
+        HarnessId::ALL.iter().copied().find(|h| h.id() == s)
+    }
+
+    /// The id used on the command line and in generated files.
+    pub fn id(&self) -> &'static str {
+        self.spec().id
+    }
+
+    /// The harness's product name.
+    pub fn name(&self) -> &'static str {
+        self.spec().name
+    }
+
+    pub fn spec(&self) -> &'static Spec {
+        match self {
+            HarnessId::ClaudeCode => &claude_code::SPEC,
+            HarnessId::Codex => &codex::SPEC,
+            HarnessId::Qwen => &qwen::SPEC,
+            HarnessId::CodeBuddy => &codebuddy::SPEC,
+            HarnessId::Gemini => &gemini::SPEC,
+            HarnessId::Copilot => &copilot::SPEC,
+            HarnessId::Cursor => &cursor::SPEC,
+            HarnessId::Devin => &devin::SPEC,
+            HarnessId::Kiro => &kiro::SPEC,
+            HarnessId::Windsurf => &windsurf::SPEC,
+        }
+    }
+
+    /// Whether any card can reach this harness's model at all.
+    pub fn carries_context(&self) -> bool {
+        self.spec()
+            .events
+            .iter()
+            .any(|r| r.delivery == Delivery::Context)
+    }
+
+    /// Why this harness cannot carry context, for `verify` and the README
+    /// (`None` when it can).
+    pub fn limitation(&self) -> Option<&'static str> {
+        (!self.carries_context()).then_some(self.spec().limitation)
+    }
+}
+
+/// The native event name to register the cards of `canonical` under, or
+/// `None` when they are not registered on this harness (it has no such
+/// event, or drops what a hook prints there). For a deferred event this is
+/// the after-tool event the cards ride on.
+pub fn native_event(h: HarnessId, canonical: &str) -> Option<&'static str> {
+    let spec = h.spec();
+    let row = spec.primary(canonical)?;
+    match row.delivery {
+        Delivery::Context => Some(row.native),
+        Delivery::Deferred(to) => spec.primary(to).map(|r| r.native),
+        Delivery::Dropped => None,
+    }
+}
+
+/// The canonical (Claude Code) event for a native event name.
+pub fn canonical_event(h: HarnessId, native: &str) -> Option<&'static str> {
+    h.spec().row(native).map(|r| r.canonical)
+}
+
+/// Whether context returned on `canonical_event` (on its registered native
+/// event) reaches this harness's model, as measured or documented.
+pub fn delivers_context(h: HarnessId, canonical_event: &str) -> bool {
+    h.spec()
+        .primary(canonical_event)
+        .is_some_and(|r| r.delivery == Delivery::Context)
+}
+
+/// The canonical events whose cards run when the native event `native`
+/// fires: its own, then every event deferred onto it.
+pub fn evaluated_events(h: HarnessId, native: &str) -> Vec<&'static str> {
+    let spec = h.spec();
+    let Some(row) = spec.row(native) else {
+        return Vec::new();
+    };
+    let mut out = vec![row.canonical];
+    if row.delivery == Delivery::Context
+        && spec
+            .primary(row.canonical)
+            .is_some_and(|p| p.native == row.native)
+    {
+        for r in spec.events {
+            if r.delivery == Delivery::Deferred(row.canonical) && !out.contains(&r.canonical) {
+                out.push(r.canonical);
+            }
+        }
+    }
+    out
+}
+
+/// A canonical tool matcher (`*`, `Bash`, `Write|Edit|MultiEdit`) in the
+/// harness's own tool names and matcher syntax: Qwen and Gemini get an
+/// anchored regex of runtime tool ids (`^(?:run_shell_command|write_file|replace)$`),
+/// Codex `Bash|apply_patch`, Copilot `bash|create|edit` (Copilot anchors it
+/// itself), and so on. A canonical tool with no native counterpart is left
+/// out; when none has one, the canonical names are kept (they never match,
+/// which is the honest answer). An empty string means "register without a
+/// matcher" (every tool).
+pub fn native_tool_matcher(h: HarnessId, canonical_matcher: &str) -> String {
+    h.spec().tool_matcher(canonical_matcher)
+}
+
+/// The matcher to register for `canonical_event` with the canonical matcher
+/// `canonical_matcher`: the tool matcher on tool events, the source matcher
+/// on SessionStart where the harness matches sources, `None` for "register
+/// without a matcher".
+pub fn native_matcher(
+    h: HarnessId,
+    canonical_event: &str,
+    canonical_matcher: &str,
+) -> Option<String> {
+    h.spec().matcher_for(canonical_event, canonical_matcher)
+}
+
+/// The native tool name's canonical (Claude Code) name, if it has one.
+pub fn canonical_tool(h: HarnessId, native: &str) -> Option<&'static str> {
+    h.spec()
+        .tools
+        .iter()
+        .find(|(n, _)| *n == native)
+        .map(|(_, c)| *c)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,340 @@
+use super::*;
+use crate::event::EVENTS;
+
+#[test]
+fn ids_round_trip_and_are_unique() {
+    for h in HarnessId::ALL {
+        assert_eq!(HarnessId::parse(h.id()), Some(*h));
+        assert_eq!(h.spec().harness, *h, "{}", h.id());
+    }
+    assert_eq!(HarnessId::parse("Claude"), Some(HarnessId::ClaudeCode));
+    assert_eq!(HarnessId::parse("vim"), None);
+}
+
+#[test]
+fn every_row_names_a_canonical_event_and_natives_are_unique() {
+    for h in HarnessId::ALL {
+        let spec = h.spec();
+        for (i, r) in spec.events.iter().enumerate() {
+            assert!(
+                crate::event::lookup(r.canonical).is_some(),
+                "{} {}",
+                h.id(),
+                r.canonical
+            );
+            assert!(
+                spec.events[i + 1..].iter().all(|o| o.native != r.native),
+                "{} lists {} twice",
+                h.id(),
+                r.native
+            );
+            if let Delivery::Deferred(to) = r.delivery {
+                assert!(
+                    delivers_context(*h, to),
+                    "{}: {} defers to a dead event",
+                    h.id(),
+                    r.native
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn claude_code_mirrors_the_event_table() {
+    for e in EVENTS {
+        assert_eq!(
+            native_event(HarnessId::ClaudeCode, e.name).is_some(),
+            e.carries_context(),
+            "{}",
+            e.name
+        );
+        assert_eq!(
+            delivers_context(HarnessId::ClaudeCode, e.name),
+            e.carries_context(),
+            "{}",
+            e.name
+        );
+    }
+    assert_eq!(HarnessId::ClaudeCode.spec().events.len(), EVENTS.len());
+}
+
+#[test]
+fn measured_drops_are_encoded() {
+    // Qwen / Gemini drop context before a tool runs: PreToolUse cards ride on the after-tool event.
+    assert_eq!(
+        native_event(HarnessId::Qwen, "PreToolUse"),
+        Some("PostToolUse")
+    );
+    assert_eq!(
+        native_event(HarnessId::Gemini, "PreToolUse"),
+        Some("AfterTool")
+    );
+    assert!(!delivers_context(HarnessId::Gemini, "PreToolUse"));
+    assert_eq!(
+        evaluated_events(HarnessId::Gemini, "AfterTool"),
+        vec!["PostToolUse", "PreToolUse"]
+    );
+    assert_eq!(
+        evaluated_events(HarnessId::Gemini, "BeforeTool"),
+        vec!["PreToolUse"]
+    );
+    // Codex rejects context on Stop; Copilot ignores sessionStart.
+    assert_eq!(native_event(HarnessId::Codex, "Stop"), None);
+    assert_eq!(native_event(HarnessId::Copilot, "SessionStart"), None);
+    assert_eq!(
+        native_event(HarnessId::Copilot, "PreToolUse"),
+        Some("preToolUse")
+    );
+    assert_eq!(
+        native_event(HarnessId::Kiro, "SessionStart"),
+        Some("agentSpawn")
+    );
+    assert_eq!(native_event(HarnessId::Kiro, "PostToolUse"), None);
+    assert_eq!(
+        canonical_event(HarnessId::Gemini, "BeforeAgent"),
+        Some("UserPromptSubmit")
+    );
+    assert_eq!(
+        canonical_event(HarnessId::Cursor, "beforeShellExecution"),
+        Some("PreToolUse")
+    );
+    assert_eq!(
+        canonical_event(HarnessId::Copilot, "PreToolUse"),
+        Some("PreToolUse")
+    );
+    // Windsurf has no channel at all.
+    assert!(!HarnessId::Windsurf.carries_context());
+    assert!(
+        HarnessId::Windsurf
+            .limitation()
+            .unwrap()
+            .contains("exit code")
+    );
+    assert!(HarnessId::Codex.limitation().is_none());
+}
+
+#[test]
+fn tool_matchers_speak_each_dialect() {
+    let m = |h, c| native_tool_matcher(h, c);
+    assert_eq!(
+        m(HarnessId::ClaudeCode, "Write|Edit|MultiEdit"),
+        "Write|Edit|MultiEdit"
+    );
+    assert_eq!(
+        m(HarnessId::Qwen, "Bash|Write|Edit"),
+        "^(?:run_shell_command|write_file|edit)$"
+    );
+    assert_eq!(
+        m(HarnessId::Gemini, "Write|Edit|MultiEdit"),
+        "^(?:write_file|replace)$"
+    );
+    assert_eq!(m(HarnessId::Codex, "Bash|Write|Edit"), "Bash|apply_patch");
+    assert_eq!(
+        m(HarnessId::Copilot, "Bash|Write|Edit"),
+        "bash|powershell|create|edit"
+    );
+    assert_eq!(m(HarnessId::Devin, "Bash"), "^(?:exec)$");
+    assert_eq!(m(HarnessId::Cursor, "Bash"), "");
+    assert_eq!(m(HarnessId::Qwen, "*"), ".*");
+    assert_eq!(m(HarnessId::ClaudeCode, "*"), "*");
+    // No native counterpart: the canonical names stay (they never match).
+    assert_eq!(m(HarnessId::Qwen, "NotebookEdit"), "^(?:NotebookEdit)$");
+    assert_eq!(native_matcher(HarnessId::Gemini, "SessionStart", "*"), None);
+    assert_eq!(
+        native_matcher(HarnessId::Qwen, "SessionStart", "compact"),
+        Some("compact".into())
+    );
+    assert_eq!(
+        native_matcher(HarnessId::Copilot, "UserPromptSubmit", "*"),
+        None
+    );
+    assert_eq!(
+        native_matcher(HarnessId::Cursor, "PostToolUse", "Bash"),
+        None
+    );
+}
+
+#[test]
+fn capability_table_covers_every_harness() {
+    let t = capability_table();
+    for h in HarnessId::ALL {
+        assert!(t.contains(&format!("| `{}` |", h.id())), "{}", h.id());
+    }
+    assert!(t.contains("`BeforeTool` → `AfterTool`"));
+}
+
+/// A fixture's (native event, payload) from tests/fixtures/<harness>/<stem>.json.
+fn fixture(harness: &str, stem: &str) -> (String, serde_json::Map<String, serde_json::Value>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(harness)
+        .join(format!("{stem}.json"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("${RUN}", "/run");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    (
+        v["event"].as_str().unwrap().to_string(),
+        v["payload"].as_object().unwrap().clone(),
+    )
+}
+
+fn translated(h: HarnessId, stem: &str) -> serde_json::Map<String, serde_json::Value> {
+    let (event, mut map) = fixture(h.id(), stem);
+    let row = h
+        .spec()
+        .row(&event)
+        .unwrap_or_else(|| panic!("{}: {event}", h.id()));
+    (h.spec().translate)(row, &mut map);
+    map
+}
+
+#[test]
+fn every_fixture_translates_into_the_canonical_shape() {
+    for h in HarnessId::ALL {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(h.id());
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            assert_eq!(*h, HarnessId::Windsurf, "{} has no fixtures", h.id());
+            continue;
+        };
+        for e in entries {
+            let stem = e
+                .unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let (event, _) = fixture(h.id(), &stem);
+            let Some(row) = h.spec().row(&event) else {
+                // Events with no canonical counterpart (model-call events).
+                assert!(
+                    matches!(
+                        event.as_str(),
+                        "BeforeModel" | "AfterModel" | "BeforeToolSelection"
+                    ),
+                    "{}: {event} is not in its contract",
+                    h.id()
+                );
+                continue;
+            };
+            let map = translated(*h, &stem);
+            let what = format!("{} {stem}", h.id());
+            assert_eq!(map["hook_event_name"], row.canonical, "{what}");
+            if *h != HarnessId::Kiro {
+                assert!(
+                    map.get("session_id").is_some_and(|s| s.is_string()),
+                    "{what}"
+                );
+            }
+            if crate::event::lookup(row.canonical).unwrap().is_tool_event()
+                && let Some(tool) = map.get("tool_name").and_then(|t| t.as_str())
+            {
+                let input = map["tool_input"]
+                    .as_object()
+                    .unwrap_or_else(|| panic!("{what}"));
+                match tool {
+                    "Bash" => assert!(input["command"].is_string(), "{what}"),
+                    "Write" => {
+                        assert!(input["file_path"].is_string(), "{what}");
+                        assert!(input["content"].is_string(), "{what}");
+                    }
+                    "Edit" => {
+                        assert!(input["file_path"].is_string(), "{what}");
+                        assert!(input["new_string"].is_string(), "{what}");
+                    }
+                    other => panic!("{what}: tool `{other}` was not translated"),
+                }
+            }
+            if row.canonical == "SessionStart" {
+                assert!(map["source"].is_string(), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn codex_apply_patch_becomes_a_canonical_write() {
+    let m = translated(HarnessId::Codex, "PreToolUse.apply_patch");
+    assert_eq!(m["tool_name"], "Write");
+    let i = &m["tool_input"];
+    assert_eq!(i["file_path"], "Cargo.toml");
+    assert_eq!(i["content"], "[package]\nname = \"demo\"");
+    assert_eq!(
+        i["file_paths"],
+        serde_json::json!(["Cargo.toml", "src/main.rs"])
+    );
+    assert!(i["patch"].as_str().unwrap().starts_with("*** Begin Patch"));
+}
+
+#[test]
+fn codex_patch_that_updates_is_an_edit() {
+    let mut m = serde_json::Map::new();
+    m.insert("tool_name".into(), "apply_patch".into());
+    m.insert(
+        "tool_input".into(),
+        serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.rs\n@@\n-old\n+new\n*** End Patch"}),
+    );
+    (HarnessId::Codex.spec().translate)(HarnessId::Codex.spec().row("PreToolUse").unwrap(), &mut m);
+    assert_eq!(m["tool_name"], "Edit");
+    assert_eq!(m["tool_input"]["old_string"], "old");
+    assert_eq!(m["tool_input"]["new_string"], "new");
+}
+
+#[test]
+fn copilot_keys_and_string_tool_args() {
+    let m = translated(HarnessId::Copilot, "preToolUse.create");
+    assert_eq!(m["tool_name"], "Write");
+    assert_eq!(m["session_id"], "119ccfb1-64bf-4031-ac26-7660ae18dddc");
+    assert_eq!(m["tool_input"]["file_path"], "/run/project/Cargo.toml");
+    assert!(
+        m["tool_input"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("[package]")
+    );
+    let m = translated(HarnessId::Copilot, "sessionStart.new");
+    assert_eq!(m["source"], "startup");
+    // PascalCase payloads are Claude-shaped already.
+    let m = translated(HarnessId::Copilot, "PreToolUse.Bash");
+    assert_eq!(m["tool_name"], "Bash");
+}
+
+#[test]
+fn cursor_gemini_kiro_devin_specifics() {
+    let m = translated(HarnessId::Cursor, "postToolUse.Write");
+    assert_eq!(m["cwd"], "/run/project", "workspace_roots[0] is the cwd");
+    assert_eq!(m["tool_input"]["content"], "hello\n");
+    let m = translated(HarnessId::Cursor, "afterFileEdit");
+    assert_eq!(m["tool_name"], "Edit");
+    assert_eq!(m["tool_input"]["old_string"], "hello");
+    let m = translated(HarnessId::Gemini, "BeforeTool.replace");
+    assert_eq!(
+        (m["tool_name"].as_str(), m["hook_event_name"].as_str()),
+        (Some("Edit"), Some("PreToolUse"))
+    );
+    let m = translated(HarnessId::Kiro, "postToolUse.fs_write");
+    assert_eq!(m["tool_name"], "Write");
+    assert_eq!(m["tool_input"]["file_path"], "/run/project/hello.txt");
+    let m = translated(HarnessId::Devin, "PreToolUse.exec");
+    assert_eq!(m["tool_name"], "Bash");
+}
+
+#[test]
+fn every_context_row_is_a_canonical_context_event() {
+    for h in HarnessId::ALL {
+        for r in h.spec().events {
+            if r.delivery == Delivery::Context {
+                assert!(
+                    crate::event::lookup(r.canonical).unwrap().carries_context(),
+                    "{} {}",
+                    h.id(),
+                    r.native
+                );
+            }
+        }
+    }
+}

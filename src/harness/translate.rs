@@ -1,0 +1,89 @@
+//! Small helpers the contracts use to bring a harness's payload into the
+//! canonical (Claude Code) shape. Each moves a value only when the canonical
+//! key is absent, so a payload that is already canonical passes unchanged.
+
+use super::EventRow;
+use serde_json::{Map, Value};
+
+/// Moves `from` to `to` unless `to` is already there.
+pub fn rename(map: &mut Map<String, Value>, from: &str, to: &str) {
+    if map.contains_key(to) {
+        return;
+    }
+    if let Some(v) = map.remove(from) {
+        map.insert(to.to_string(), v);
+    }
+}
+
+/// Sets `hook_event_name` to the canonical event.
+pub fn set_event(row: &EventRow, map: &mut Map<String, Value>) {
+    map.insert("hook_event_name".into(), Value::from(row.canonical));
+}
+
+/// Replaces a native `tool_name` with its canonical name, when it has one.
+pub fn map_tool(tools: &[(&str, &str)], map: &mut Map<String, Value>) {
+    let Some(name) = map.get("tool_name").and_then(Value::as_str) else {
+        return;
+    };
+    if let Some((_, canonical)) = tools.iter().find(|(n, _)| *n == name) {
+        map.insert("tool_name".into(), Value::from(*canonical));
+    }
+}
+
+/// A value given as a JSON string holding an object becomes the object.
+pub fn unstring(map: &mut Map<String, Value>, key: &str) {
+    let parsed = match map.get(key) {
+        Some(Value::String(s)) if s.len() <= crate::payload::MAX_PAYLOAD_BYTES => {
+            serde_json::from_str::<Value>(s)
+                .ok()
+                .filter(Value::is_object)
+        }
+        _ => None,
+    };
+    if let Some(v) = parsed {
+        map.insert(key.to_string(), v);
+    }
+}
+
+/// Renames keys inside `tool_input` (an object).
+pub fn rename_input(map: &mut Map<String, Value>, pairs: &[(&str, &str)]) {
+    if let Some(Value::Object(input)) = map.get_mut("tool_input") {
+        for (from, to) in pairs {
+            rename(input, from, to);
+        }
+    }
+}
+
+/// Sets `source` when the payload has none.
+pub fn default_source(map: &mut Map<String, Value>, source: &str) {
+    if !map.get("source").is_some_and(Value::is_string) {
+        map.insert("source".into(), Value::from(source));
+    }
+}
+
+/// Maps a native `source` value to the canonical one.
+pub fn map_source(map: &mut Map<String, Value>, pairs: &[(&str, &str)]) {
+    let Some(s) = map.get("source").and_then(Value::as_str) else {
+        return;
+    };
+    if let Some((_, c)) = pairs.iter().find(|(n, _)| *n == s) {
+        map.insert("source".into(), Value::from(*c));
+    }
+}
+
+/// Sets `cwd` from the first of `vars` that is set, when the payload has none.
+pub fn cwd_from_env(map: &mut Map<String, Value>, vars: &[&str]) {
+    if map
+        .get("cwd")
+        .and_then(Value::as_str)
+        .is_some_and(|s| !s.is_empty())
+    {
+        return;
+    }
+    for v in vars {
+        if let Some(d) = std::env::var(v).ok().filter(|d| !d.is_empty()) {
+            map.insert("cwd".into(), Value::from(d));
+            return;
+        }
+    }
+}

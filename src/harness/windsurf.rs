@@ -1,0 +1,50 @@
+//! Windsurf (Cascade hooks, `.windsurf/hooks.json`). Cascade reads a hook's
+//! exit code only: 0 proceeds, 2 blocks a pre-hook and shows the agent the
+//! hook's stderr; stdout is shown to the user (with `show_output`), never to
+//! the model. No documented field or stream carries context to the model on
+//! any event, and cuecard never blocks to smuggle text through stderr, so
+//! Windsurf cannot carry context: nothing is registered, and `verify` says
+//! why. Devin CLI, its successor agent, is `devin`.
+
+use super::answer::Answer;
+use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::{HarnessId, translate as t};
+use serde_json::{Map, Value};
+
+pub static SPEC: Spec = Spec {
+    harness: HarnessId::Windsurf,
+    id: "windsurf",
+    name: "Windsurf (Cascade)",
+    events: &[
+        row!("pre_user_prompt" => "UserPromptSubmit", Dropped, "exit code only [DOC]"),
+        row!("pre_run_command" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("pre_write_code" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("pre_read_code" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("pre_mcp_tool_use" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("post_run_command" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
+        row!("post_write_code" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
+        row!("post_read_code" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
+        row!("post_mcp_tool_use" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
+        row!("post_cascade_response" => "Stop", Dropped, "stdout to the user only [DOC]"),
+    ],
+    tools: &[],
+    matchers: MatcherStyle::Unmatched,
+    source_matcher: false,
+    reads: Reads::Nothing,
+    loads_claude_hooks: false,
+    translate,
+    shape,
+    limitation: "cannot carry context: Cascade hooks are read by exit code only (2 blocks a \
+                 pre-hook and shows the agent stderr), stdout goes to the user, and no \
+                 documented field reaches the model; cuecard informs and never blocks, so \
+                 nothing is installed. Use Devin CLI (`devin`), which reads Claude Code's envelope.",
+};
+
+fn translate(row: &EventRow, map: &mut Map<String, Value>) {
+    t::rename(map, "trajectory_id", "session_id");
+    t::set_event(row, map);
+}
+
+fn shape(_row: &EventRow, _v: Value) -> Option<Answer> {
+    None
+}

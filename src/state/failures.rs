@@ -1,0 +1,126 @@
+//! The failure record: every failure `diag` collected on the hook path, kept
+//! under the state root (bounded, never payload contents), so that failing
+//! open is never silent: the next SessionStart tells the user once, briefly,
+//! and `cuecard status` lists them.
+
+use super::{Store, atomic, lock, store::read_bounded};
+use crate::diag::{Failure, Kind};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// Entries kept (oldest dropped first).
+pub const MAX_ENTRIES: usize = 200;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Record {
+    /// The sequence number of the next entry.
+    #[serde(default)]
+    pub next: u64,
+    /// Entries with a sequence number below this were told to the user.
+    #[serde(default)]
+    pub reported: u64,
+    #[serde(default)]
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Entry {
+    pub seq: u64,
+    /// Unix seconds.
+    pub time: u64,
+    /// The event of the call (sanitised), or `?`.
+    pub event: String,
+    /// The session key part (`s-…`, `h-…`, `n-…`) or empty.
+    pub session: String,
+    pub kind: Kind,
+    pub detail: String,
+}
+
+impl Record {
+    pub fn unreported(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.seq >= self.reported)
+    }
+}
+
+fn path(store: &Store) -> std::path::PathBuf {
+    store.root().join("failures.json")
+}
+
+/// Reads the record (an unreadable one reads as empty).
+pub fn load(store: &Store) -> Record {
+    read_bounded(&path(store))
+        .ok()
+        .flatten()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Updates the record under its lock, waiting at most `wait`.
+pub fn update(store: &Store, wait: Duration, f: impl FnOnce(&mut Record)) -> bool {
+    let p = path(store);
+    let Ok(Some(_held)) = lock::acquire(&p.with_extension("lock"), wait) else {
+        return false;
+    };
+    atomic::remove_stale_temps(&p);
+    let mut r = load(store);
+    f(&mut r);
+    serde_json::to_vec(&r)
+        .ok()
+        .is_some_and(|b| atomic::write(&p, &b).is_ok())
+}
+
+/// Appends the failures of one call.
+pub fn append(
+    store: &Store,
+    event: &str,
+    session: &str,
+    failures: &[Failure],
+    wait: Duration,
+) -> bool {
+    if failures.is_empty() {
+        return true;
+    }
+    let time = super::now();
+    update(store, wait, |r| {
+        for f in failures {
+            r.entries.push(Entry {
+                seq: r.next,
+                time,
+                event: crate::text::sanitize(event, 40),
+                session: crate::text::sanitize(session, 80),
+                kind: f.kind,
+                detail: f.detail.clone(),
+            });
+            r.next += 1;
+        }
+        if r.entries.len() > MAX_ENTRIES {
+            let extra = r.entries.len() - MAX_ENTRIES;
+            r.entries.drain(..extra);
+        }
+    })
+}
+
+/// The one-line note for the user about failures not yet told, if any.
+pub fn unreported_note(r: &Record) -> Option<String> {
+    let fresh: Vec<&Entry> = r.unreported().collect();
+    let last = fresh.last()?;
+    Some(format!(
+        "cuecard: {} hook failure(s) since the last session start (latest: {}); it failed open. Details: `cuecard status`.",
+        fresh.len(),
+        kind_name(last.kind),
+    ))
+}
+
+/// Marks everything up to `upto` (exclusive) as told.
+pub fn mark_reported(store: &Store, upto: u64) -> bool {
+    update(store, Duration::from_millis(100), |r| {
+        r.reported = r.reported.max(upto);
+    })
+}
+
+pub fn kind_name(k: Kind) -> String {
+    serde_json::to_value(k)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_else(|| format!("{k:?}"))
+}

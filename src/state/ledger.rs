@@ -1,0 +1,71 @@
+//! The per-session ledger: what was injected (card, characters, tokens) and
+//! which warnings were raised. Token figures are estimates (UTF-8 bytes / 4,
+//! rounded up): counting them exactly would load the tokenizer on the hook
+//! path. `cuecard cards list` gives exact counts per card.
+
+use serde::{Deserialize, Serialize};
+
+/// Entries kept per session (totals keep counting past it).
+pub const MAX_ENTRIES: usize = 100;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Ledger {
+    #[serde(default)]
+    pub entries: Vec<Entry>,
+    #[serde(default)]
+    pub injections: u64,
+    #[serde(default)]
+    pub reminders: u64,
+    #[serde(default)]
+    pub warnings: u64,
+    #[serde(default)]
+    pub chars: u64,
+    #[serde(default)]
+    pub tokens: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Entry {
+    /// Unix seconds.
+    pub time: u64,
+    pub event: String,
+    pub card: String,
+    /// `card`, `reminder` or `warning`.
+    pub kind: String,
+    /// UTF-16 code units, as the harness counts them.
+    pub chars: u64,
+    /// Estimated tokens (bytes / 4).
+    pub tokens: u64,
+}
+
+/// Estimated tokens of `text` without the tokenizer.
+pub fn estimate_tokens(text: &str) -> u64 {
+    (text.len() as u64).div_ceil(4)
+}
+
+impl Ledger {
+    pub fn record(&mut self, time: u64, event: &str, card: &str, kind: &str, text: &str) {
+        let chars = crate::text::len16(text) as u64;
+        let tokens = estimate_tokens(text);
+        self.injections += 1;
+        match kind {
+            "reminder" => self.reminders += 1,
+            "warning" => self.warnings += 1,
+            _ => {}
+        }
+        self.chars += chars;
+        self.tokens += tokens;
+        self.entries.push(Entry {
+            time,
+            event: event.to_string(),
+            card: card.to_string(),
+            kind: kind.to_string(),
+            chars,
+            tokens,
+        });
+        if self.entries.len() > MAX_ENTRIES {
+            let extra = self.entries.len() - MAX_ENTRIES;
+            self.entries.drain(..extra);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Where state lives (DESIGN §6): `CUECARD_STATE_DIR`, else
+//! `$CLAUDE_PLUGIN_DATA/state`, else the platform state directory
+//! (`$XDG_STATE_HOME/cuecard`, `~/.local/state/cuecard`), else the platform's
+//! local data directory. The root is created 0700; an existing root of ours
+//! with group/other bits is tightened to 0700; a root that is a symlink, owned
+//! by someone else, not a directory, or not an absolute path is refused.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why a root is not used (the dispatcher then runs stateless).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    NoCandidate,
+    NotAbsolute(PathBuf),
+    Symlink(PathBuf),
+    NotADirectory(PathBuf),
+    ForeignOwner(PathBuf),
+    Io(PathBuf, String),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = |p: &PathBuf| crate::text::sanitize(&p.to_string_lossy(), 200);
+        match self {
+            Refused::NoCandidate => write!(f, "no state directory could be determined"),
+            Refused::NotAbsolute(d) => write!(f, "state root {} is not an absolute path", p(d)),
+            Refused::Symlink(d) => write!(f, "state root {} is a symlink (refused)", p(d)),
+            Refused::NotADirectory(d) => write!(f, "state root {} is not a directory", p(d)),
+            Refused::ForeignOwner(d) => {
+                write!(f, "state root {} is owned by another user (refused)", p(d))
+            }
+            Refused::Io(d, e) => write!(f, "state root {}: {e}", p(d)),
+        }
+    }
+}
+
+/// The configured root, before any check.
+pub fn candidate() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(d) = var("CUECARD_STATE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = var("CLAUDE_PLUGIN_DATA") {
+        return Some(PathBuf::from(d).join("state"));
+    }
+    let dirs = directories::ProjectDirs::from("", "", "cuecard")?;
+    Some(
+        dirs.state_dir()
+            .unwrap_or_else(|| dirs.data_local_dir())
+            .to_path_buf(),
+    )
+}
+
+/// Creates (0700) or checks `dir` as a state root.
+pub fn prepare(dir: &Path) -> Result<PathBuf, Refused> {
+    if !dir.is_absolute() {
+        return Err(Refused::NotAbsolute(dir.to_path_buf()));
+    }
+    let io = |e: std::io::Error| Refused::Io(dir.to_path_buf(), e.kind().to_string());
+    match std::fs::symlink_metadata(dir) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(parent) = dir.parent() {
+                std::fs::create_dir_all(parent).map_err(io)?;
+            }
+            match private_dir_builder().create(dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(io(e)),
+            }
+        }
+        Err(e) => return Err(io(e)),
+    }
+    check(dir)?;
+    Ok(dir.to_path_buf())
+}
+
+/// A subdirectory of a checked root, created 0700; refused if it is a symlink
+/// or not a directory.
+pub fn subdir(root: &Path, name: &str) -> std::io::Result<PathBuf> {
+    let d = root.join(name);
+    match private_dir_builder().create(&d) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let m = std::fs::symlink_metadata(&d)?;
+    if !m.file_type().is_dir() {
+        return Err(std::io::Error::other(format!("{name} is not a directory")));
+    }
+    Ok(d)
+}
+
+fn private_dir_builder() -> std::fs::DirBuilder {
+    #[allow(unused_mut)]
+    let mut b = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b
+}
+
+#[cfg(unix)]
+fn check(dir: &Path) -> Result<(), Refused> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let m = std::fs::symlink_metadata(dir)
+        .map_err(|e| Refused::Io(dir.to_path_buf(), e.kind().to_string()))?;
+    if m.file_type().is_symlink() {
+        return Err(Refused::Symlink(dir.to_path_buf()));
+    }
+    if !m.is_dir() {
+        return Err(Refused::NotADirectory(dir.to_path_buf()));
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if m.uid() != me {
+        return Err(Refused::ForeignOwner(dir.to_path_buf()));
+    }
+    if m.mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| Refused::Io(dir.to_path_buf(), format!("cannot tighten: {e}")))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check(dir: &Path) -> Result<(), Refused> {
+    let m = std::fs::symlink_metadata(dir)
+        .map_err(|e| Refused::Io(dir.to_path_buf(), e.kind().to_string()))?;
+    if m.file_type().is_symlink() {
+        return Err(Refused::Symlink(dir.to_path_buf()));
+    }
+    if !m.is_dir() {
+        return Err(Refused::NotADirectory(dir.to_path_buf()));
+    }
+    Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn mode(p: &Path) -> u32 {
+        std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn created_private_and_tightened() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path().join("a/b/state");
+        prepare(&r).unwrap();
+        assert_eq!(mode(&r), 0o700);
+        std::fs::set_permissions(&r, std::fs::Permissions::from_mode(0o777)).unwrap();
+        prepare(&r).unwrap();
+        assert_eq!(mode(&r), 0o700);
+    }
+
+    #[test]
+    fn symlinks_files_and_relative_paths_are_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        let link = t.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(matches!(prepare(&link), Err(Refused::Symlink(_))));
+        let file = t.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        assert!(matches!(prepare(&file), Err(Refused::NotADirectory(_))));
+        assert!(matches!(
+            prepare(Path::new("rel/state")),
+            Err(Refused::NotAbsolute(_))
+        ));
+    }
+}

@@ -1,0 +1,161 @@
+//! The store: a checked root, and one locked, atomically written JSON file
+//! per (project, session). A corrupt file is reset and recorded, never fatal.
+
+use super::{Session, VERSION, atomic, key::SessionKey, lock, root};
+use crate::diag::{self, Kind};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// State files larger than this are treated as corrupt (a session's state is
+/// a few kilobytes; the ledger and key lists are bounded).
+pub const MAX_STATE_BYTES: u64 = 1 << 20;
+
+/// A usable state root.
+#[derive(Debug, Clone)]
+pub struct Store {
+    root: PathBuf,
+}
+
+impl Store {
+    /// The configured root, created or checked (see [`root`]).
+    pub fn open() -> Result<Store, root::Refused> {
+        let dir = root::candidate().ok_or(root::Refused::NoCandidate)?;
+        Store::at(&dir)
+    }
+
+    /// A given directory as a root, created or checked.
+    pub fn at(dir: &Path) -> Result<Store, root::Refused> {
+        root::prepare(dir).map(|root| Store { root })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `<root>/<name>/`, created 0700.
+    pub fn dir(&self, name: &str) -> std::io::Result<PathBuf> {
+        root::subdir(&self.root, name)
+    }
+
+    /// Where a session's state lives.
+    pub fn session_path(&self, key: &SessionKey) -> std::io::Result<PathBuf> {
+        Ok(self.dir("sessions")?.join(format!("{}.json", key.file)))
+    }
+
+    /// Locks the session (waiting at most `wait`) and loads its state.
+    /// `Ok(None)`: the lock stayed busy (the call runs stateless).
+    pub fn lock_session(
+        &self,
+        key: &SessionKey,
+        project: &Path,
+        wait: Duration,
+    ) -> std::io::Result<Option<Locked>> {
+        let path = self.session_path(key)?;
+        let Some(held) = lock::acquire(&path.with_extension("lock"), wait)? else {
+            return Ok(None);
+        };
+        atomic::remove_stale_temps(&path);
+        let mut session = load(&path);
+        if session.version == 0 {
+            session.version = VERSION;
+            session.created = super::now();
+            session.id = key.display.clone();
+            session.project = crate::text::sanitize(&project.to_string_lossy(), 300);
+        }
+        if let Err(r) = session.compaction.validate() {
+            diag::record(Kind::StateCorrupt, r.to_string());
+        }
+        Ok(Some(Locked {
+            path,
+            session,
+            _held: held,
+        }))
+    }
+}
+
+/// Reads a state file: missing is a fresh session; unreadable, oversized or
+/// unparseable is recorded and reset.
+pub fn load(path: &Path) -> Session {
+    match read_bounded(path) {
+        Ok(None) => Session::default(),
+        Ok(Some(bytes)) => match serde_json::from_slice::<Session>(&bytes) {
+            Ok(s) => s,
+            Err(e) => {
+                diag::record(
+                    Kind::StateCorrupt,
+                    format!(
+                        "session state unparseable (line {}, column {}): reset",
+                        e.line(),
+                        e.column()
+                    ),
+                );
+                Session::default()
+            }
+        },
+        Err(why) => {
+            diag::record(Kind::StateCorrupt, format!("session state {why}: reset"));
+            Session::default()
+        }
+    }
+}
+
+/// The file's bytes, `None` when it does not exist.
+pub fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    use std::io::Read;
+    let f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("unreadable ({})", e.kind())),
+    };
+    let mut buf = Vec::new();
+    f.take(MAX_STATE_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("unreadable ({})", e.kind()))?;
+    if buf.len() as u64 > MAX_STATE_BYTES {
+        return Err("over the size bound".into());
+    }
+    Ok(Some(buf))
+}
+
+/// A session's state, loaded under its lock. Dropping it releases the lock.
+#[derive(Debug)]
+pub struct Locked {
+    path: PathBuf,
+    pub session: Session,
+    _held: lock::Held,
+}
+
+impl Locked {
+    /// Writes the state atomically.
+    pub fn save(&mut self) -> std::io::Result<()> {
+        self.session.updated = super::now();
+        let bytes = serde_json::to_vec(&self.session).map_err(std::io::Error::other)?;
+        atomic::write(&self.path, &bytes)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Every session's state under the root, without locking (for `status`).
+pub fn list(store: &Store, limit: usize) -> Vec<(PathBuf, Session)> {
+    let Ok(dir) = store.dir("sessions") else {
+        return Vec::new();
+    };
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in rd.flatten().take(limit) {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "json")
+            && !e.file_name().to_string_lossy().starts_with('.')
+            && let Ok(Some(bytes)) = read_bounded(&p)
+            && let Ok(s) = serde_json::from_slice::<Session>(&bytes)
+        {
+            out.push((p, s));
+        }
+    }
+    out
+}

@@ -1,0 +1,98 @@
+//! Sweeping idle state: at most once a day, one `stat` of `<root>/last-sweep`
+//! decides; when a sweep is due it runs after the hook's answer was written,
+//! so it never delays one. Session state idle longer than the configured age
+//! (`CUECARD_STATE_MAX_AGE_DAYS`, default 7) goes, with its lock; stray temps
+//! older than an hour and markers older than a day go too.
+
+use super::Store;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+pub const DEFAULT_MAX_AGE_DAYS: u64 = 7;
+const DAY: Duration = Duration::from_secs(86_400);
+/// Directory entries looked at per sweep, at most.
+const MAX_ENTRIES: usize = 20_000;
+
+/// The configured idle age.
+pub fn max_age() -> Duration {
+    let days = std::env::var("CUECARD_STATE_MAX_AGE_DAYS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|d| *d >= 1)
+        .unwrap_or(DEFAULT_MAX_AGE_DAYS);
+    DAY * days as u32
+}
+
+/// Whether the last sweep is more than a day old (one `stat`).
+pub fn due(store: &Store) -> bool {
+    let stamp = store.root().join("last-sweep");
+    match std::fs::metadata(&stamp).and_then(|m| m.modified()) {
+        Ok(t) => SystemTime::now()
+            .duration_since(t)
+            .is_ok_and(|age| age >= DAY),
+        Err(_) => true,
+    }
+}
+
+/// Sweeps if due. Returns how many files were removed.
+pub fn maybe_sweep(store: &Store) -> usize {
+    if !due(store) {
+        return 0;
+    }
+    // Stamp first, so concurrent hooks do not all sweep.
+    if super::atomic::write(&store.root().join("last-sweep"), b"").is_err() {
+        return 0;
+    }
+    sweep(store, max_age())
+}
+
+/// Removes what is older than `age` (sessions), an hour (temps), a day
+/// (markers).
+pub fn sweep(store: &Store, age: Duration) -> usize {
+    let mut removed = 0;
+    if let Ok(d) = store.dir("sessions") {
+        removed += sweep_dir(&d, |name, idle| {
+            if name.ends_with(".tmp") {
+                idle > Duration::from_secs(3600)
+            } else if let Some(stem) = name.strip_suffix(".lock") {
+                // A lock's own mtime never changes: judge it by its state.
+                idle > age && !d.join(format!("{stem}.json")).exists()
+            } else {
+                idle > age
+            }
+        });
+        // Second pass: locks whose state just went.
+        removed += sweep_dir(&d, |name, idle| {
+            name.strip_suffix(".lock")
+                .is_some_and(|stem| idle > age && !d.join(format!("{stem}.json")).exists())
+        });
+    }
+    if let Ok(d) = store.dir("markers") {
+        removed += sweep_dir(&d, |_, idle| idle > DAY);
+    }
+    removed
+}
+
+fn sweep_dir(dir: &Path, stale: impl Fn(&str, Duration) -> bool) -> usize {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = SystemTime::now();
+    let mut removed = 0;
+    for e in rd.flatten().take(MAX_ENTRIES) {
+        let Ok(m) = e.metadata() else { continue };
+        if !m.is_file() {
+            continue;
+        }
+        let idle = m
+            .modified()
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .unwrap_or_default();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if stale(&name, idle) && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}

@@ -1,0 +1,532 @@
+//! Harness contracts, round trip through the real binary: a harness's own
+//! payload (recorded, or written from its documentation) → `dispatch
+//! --contract <id> <its event>` → the answer, checked against what that
+//! harness documents it reads: field names, nesting, and which events may
+//! carry which fields. Events a harness does not deliver get no output.
+
+mod support;
+
+use serde_json::{Map, Value};
+use std::path::Path;
+use support::Sandbox;
+
+const SESSION_START_LINE: &str = "# cuecard is active in this session";
+
+/// Every fixture of a harness: (file stem, native event, payload text).
+fn fixtures(harness: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(harness);
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            assert_eq!(v["harness"], harness, "{}", p.display());
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (stem, v["event"].as_str().unwrap().to_string())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Runs one fixture through `dispatch --contract`, in a fresh sandbox.
+fn dispatch(harness: &str, stem: &str, event: &str, env: &[(&str, &str)]) -> String {
+    let sb = Sandbox::new();
+    let mut t = sb
+        .test()
+        .arg("dispatch")
+        .arg("--contract")
+        .arg(harness)
+        .arg(event)
+        .json(&sb.fixture(harness, stem));
+    for (k, v) in env {
+        t = t.env(k, v);
+    }
+    t.run().stdout
+}
+
+fn obj(stdout: &str) -> Map<String, Value> {
+    match serde_json::from_str::<Value>(stdout.trim_end()).unwrap() {
+        Value::Object(m) => m,
+        v => panic!("not an object: {v}"),
+    }
+}
+
+fn keys(m: &Map<String, Value>) -> Vec<&str> {
+    m.keys().map(String::as_str).collect()
+}
+
+fn assert_only(m: &Map<String, Value>, allowed: &[&str], what: &str) {
+    for k in m.keys() {
+        assert!(
+            allowed.contains(&k.as_str()),
+            "{what}: `{k}` is not allowed (has {:?})",
+            keys(m)
+        );
+    }
+}
+
+/// Claude Code's envelope, as Claude-compatible harnesses read it:
+/// `hookSpecificOutput.{hookEventName = the native event, additionalContext}`.
+fn check_envelope(stdout: &str, native: &str, what: &str) -> String {
+    let m = obj(stdout);
+    assert_only(&m, &["hookSpecificOutput", "systemMessage"], what);
+    let s = m["hookSpecificOutput"]
+        .as_object()
+        .expect("hookSpecificOutput");
+    assert_only(s, &["hookEventName", "additionalContext"], what);
+    assert_eq!(s["hookEventName"], native, "{what}");
+    s["additionalContext"]
+        .as_str()
+        .expect("additionalContext")
+        .to_string()
+}
+
+/// Codex's strict schemas (codex-rs/hooks/schema/generated/<event>.command
+/// .output.schema.json): `additionalProperties: false` at the top level and
+/// inside `hookSpecificOutput` (which requires `hookEventName`); Stop,
+/// PreCompact and PostCompact have no `hookSpecificOutput` at all.
+fn check_codex(stdout: &str, native: &str, what: &str) -> String {
+    let common = ["continue", "stopReason", "suppressOutput", "systemMessage"];
+    let (top, inner): (Vec<&str>, &[&str]) = match native {
+        "SessionStart" | "SubagentStart" => (
+            [&common[..], &["hookSpecificOutput"]].concat(),
+            &["hookEventName", "additionalContext"],
+        ),
+        "UserPromptSubmit" | "PostToolUse" => (
+            [&common[..], &["hookSpecificOutput", "decision", "reason"]].concat(),
+            &[
+                "hookEventName",
+                "additionalContext",
+                "updatedToolOutput",
+                "updatedMCPToolOutput",
+            ],
+        ),
+        "PreToolUse" => (
+            [&common[..], &["hookSpecificOutput"]].concat(),
+            &[
+                "hookEventName",
+                "additionalContext",
+                "permissionDecision",
+                "permissionDecisionReason",
+                "updatedInput",
+            ],
+        ),
+        other => panic!("{what}: Codex must not answer on {other}"),
+    };
+    let m = obj(stdout);
+    assert_only(&m, &top, what);
+    let s = m["hookSpecificOutput"]
+        .as_object()
+        .expect("hookSpecificOutput");
+    assert_only(s, inner, what);
+    assert_eq!(
+        s["hookEventName"], native,
+        "{what}: hookEventName is required and names the event"
+    );
+    s["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A flat object with only `field` (Copilot camelCase: top-level
+/// `additionalContext`; Cursor: top-level `additional_context`).
+fn check_flat(stdout: &str, field: &str, what: &str) -> String {
+    let m = obj(stdout);
+    assert_only(
+        &m,
+        &[field, "permissionDecision", "permissionDecisionReason"],
+        what,
+    );
+    assert!(!m.contains_key("hookSpecificOutput"), "{what}");
+    m[field].as_str().expect(field).to_string()
+}
+
+/// Which native events may carry context, per harness (its documentation
+/// and the rig measurements), and how the answer is checked.
+fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
+    let what = format!("{harness} {native}");
+    if stdout.is_empty() {
+        return None;
+    }
+    let allowed: &[&str] = match harness {
+        "codex" => &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+            "SubagentStart",
+        ],
+        "qwen" => &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "PostToolUse",
+            "PostToolBatch",
+        ],
+        "codebuddy" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
+        "gemini" => &["SessionStart", "BeforeAgent", "AfterTool"],
+        "copilot" => &[
+            "userPromptSubmitted",
+            "preToolUse",
+            "postToolUse",
+            "PreToolUse",
+        ],
+        "cursor" => &["sessionStart", "postToolUse"],
+        "devin" => &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+        ],
+        "kiro" => &["agentSpawn", "userPromptSubmit"],
+        other => panic!("no schema for {other}"),
+    };
+    assert!(
+        allowed.contains(&native),
+        "{what}: this event's output does not reach the model, yet got {stdout:?}"
+    );
+    Some(match harness {
+        "codex" => check_codex(stdout, native, &what),
+        "copilot" if native == "PreToolUse" => check_envelope(stdout, native, &what),
+        "copilot" => check_flat(stdout, "additionalContext", &what),
+        "cursor" => check_flat(stdout, "additional_context", &what),
+        "kiro" => stdout.trim_end_matches('\n').to_string(),
+        _ => check_envelope(stdout, native, &what),
+    })
+}
+
+const HARNESSES: &[&str] = &[
+    "codex",
+    "qwen",
+    "codebuddy",
+    "gemini",
+    "copilot",
+    "cursor",
+    "devin",
+    "kiro",
+];
+
+#[test]
+fn every_fixture_answers_in_its_harness_schema_or_not_at_all() {
+    for h in HARNESSES {
+        for (stem, event) in fixtures(h) {
+            // The Stop card is on, so Stop-like events would answer if the
+            // contract let them: it must not, except where Stop reaches the model.
+            let out = dispatch(h, &stem, &event, &[("CUECARD_STOP_CARD", "1")]);
+            check(h, &event, &out);
+        }
+    }
+}
+
+#[test]
+fn session_start_reaches_each_harness_that_reads_it() {
+    let cases = [
+        ("codex", "SessionStart.startup", "SessionStart"),
+        ("qwen", "SessionStart.startup", "SessionStart"),
+        ("codebuddy", "SessionStart.startup", "SessionStart"),
+        ("gemini", "SessionStart.startup", "SessionStart"),
+        ("cursor", "sessionStart", "sessionStart"),
+        ("devin", "SessionStart.startup", "SessionStart"),
+        ("kiro", "agentSpawn", "agentSpawn"),
+    ];
+    for (h, stem, event) in cases {
+        let out = dispatch(h, stem, event, &[]);
+        let context =
+            check(h, event, &out).unwrap_or_else(|| panic!("{h}: no SessionStart answer"));
+        assert!(context.starts_with(SESSION_START_LINE), "{h}: {context:?}");
+    }
+    // Kiro reads stdout itself: the card text, not JSON.
+    let out = dispatch("kiro", "agentSpawn", "agentSpawn", &[]);
+    assert!(out.starts_with(SESSION_START_LINE), "{out:?}");
+}
+
+#[test]
+fn copilot_session_start_is_not_relied_on() {
+    // Copilot ignores sessionStart output: nothing is sent.
+    for stem in [
+        "sessionStart.new",
+        "sessionStart.resume",
+        "SessionStart.new",
+    ] {
+        let event = if stem.starts_with('s') {
+            "sessionStart"
+        } else {
+            "SessionStart"
+        };
+        assert_eq!(dispatch("copilot", stem, event, &[]), "", "{stem}");
+    }
+}
+
+#[test]
+fn stop_context_goes_only_where_stop_reads_it() {
+    let sb = Sandbox::new();
+    let claude = sb
+        .test()
+        .dispatch("Stop", &[])
+        .env("CUECARD_STOP_CARD", "1")
+        .json(&sb.fixture("claude-code", "Stop"))
+        .run();
+    assert!(
+        claude.context().contains("end-of-turn check"),
+        "{}",
+        claude.stdout
+    );
+    // Codex rejects context on Stop ("Stop Failed"); Gemini's AfterAgent
+    // retries the turn; Copilot, Cursor, Kiro, Devin, Qwen: not delivered.
+    for (h, stem, event) in [
+        ("codex", "Stop", "Stop"),
+        ("gemini", "AfterAgent", "AfterAgent"),
+        ("copilot", "agentStop", "agentStop"),
+        ("cursor", "stop", "stop"),
+        ("kiro", "stop", "stop"),
+        ("devin", "Stop", "Stop"),
+        ("qwen", "Stop", "Stop"),
+        ("codebuddy", "Stop", "Stop"),
+    ] {
+        assert_eq!(
+            dispatch(h, stem, event, &[("CUECARD_STOP_CARD", "1")]),
+            "",
+            "{h}"
+        );
+    }
+}
+
+#[test]
+fn without_contract_the_envelope_is_claude_codes_byte_for_byte() {
+    for stem in ["SessionStart.startup", "SessionStart.compact"] {
+        let sb = Sandbox::new();
+        let plain = sb
+            .test()
+            .dispatch("SessionStart", &[])
+            .json(&sb.fixture("claude-code", stem))
+            .run()
+            .stdout;
+        let sb2 = Sandbox::new();
+        let named = sb2
+            .test()
+            .args(["dispatch", "--contract", "claude-code", "SessionStart"])
+            .json(&sb2.fixture("claude-code", stem))
+            .run()
+            .stdout;
+        assert!(plain.starts_with(
+            r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"#
+        ));
+        assert_eq!(plain, named, "{stem}");
+    }
+}
+
+#[test]
+fn dropped_and_unknown_events_get_nothing() {
+    // Gemini drops BeforeTool context; Cursor's prompt event cannot inject.
+    assert_eq!(
+        dispatch("gemini", "BeforeTool.write_file", "BeforeTool", &[]),
+        ""
+    );
+    assert_eq!(
+        dispatch("cursor", "beforeSubmitPrompt", "beforeSubmitPrompt", &[]),
+        ""
+    );
+    let sb = Sandbox::new();
+    // A native name the contract does not know, an unknown contract, and a
+    // Claude name given to a harness that names it differently.
+    for args in [
+        ["dispatch", "--contract", "gemini", "BeforeModel"],
+        ["dispatch", "--contract", "vim", "SessionStart"],
+        ["dispatch", "--contract", "gemini", "UserPromptSubmit"],
+    ] {
+        sb.test()
+            .args(args)
+            .json(&sb.fixture("gemini", "SessionStart.startup"))
+            .stdout("")
+            .run();
+    }
+}
+
+#[test]
+fn windsurf_carries_nothing() {
+    let sb = Sandbox::new();
+    let p = serde_json::json!({
+        "agent_action_name": "pre_user_prompt",
+        "trajectory_id": "t-1",
+        "execution_id": "e-1",
+        "tool_info": {"user_prompt": "hello"}
+    });
+    for event in [
+        "pre_user_prompt",
+        "post_run_command",
+        "post_cascade_response",
+    ] {
+        sb.test()
+            .args(["dispatch", "--contract", "windsurf", event])
+            .json(&p)
+            .stdout("")
+            .run();
+    }
+}
+
+#[test]
+fn deferred_tool_cards_are_judged_on_the_after_tool_event() {
+    // Gemini drops BeforeTool context: the PreToolUse cards run on AfterTool,
+    // each judged as the event it is bound to; the answer names AfterTool.
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["explain", "--contract", "gemini", "AfterTool"])
+        .json(&sb.fixture("gemini", "AfterTool.write_file"))
+        .run()
+        .stdout;
+    assert!(
+        out.contains("native event: AfterTool → PostToolUse"),
+        "{out}"
+    );
+    assert!(
+        out.contains("cards evaluated as: PostToolUse, PreToolUse"),
+        "{out}"
+    );
+    let out = sb
+        .test()
+        .args(["explain", "--contract", "gemini", "BeforeTool"])
+        .json(&sb.fixture("gemini", "BeforeTool.write_file"))
+        .run()
+        .stdout;
+    assert!(
+        out.contains("Gemini CLI does not deliver what a hook prints on `BeforeTool`"),
+        "{out}"
+    );
+    for (h, event) in [
+        ("qwen", "PostToolUse"),
+        ("codebuddy", "PostToolUse"),
+        ("cursor", "postToolUse"),
+    ] {
+        let out = sb
+            .test()
+            .args(["explain", "--contract", h, event])
+            .stdin("{}")
+            .run()
+            .stdout;
+        assert!(
+            out.contains("cards evaluated as: PostToolUse, PreToolUse"),
+            "{h}: {out}"
+        );
+    }
+}
+
+#[test]
+fn session_start_is_answered_once_across_surfaces() {
+    // Cursor runs Claude Code's hooks as well as its own: the same session
+    // start arrives through both. The second within ten seconds is silent.
+    let sb = Sandbox::new();
+    let cursor = sb.fixture("cursor", "sessionStart");
+    let session = cursor["conversation_id"].as_str().unwrap().to_string();
+    let first = sb
+        .test()
+        .args(["dispatch", "--contract", "cursor", "sessionStart"])
+        .json(&cursor)
+        .run()
+        .stdout;
+    assert!(first.contains("additional_context"), "{first}");
+    let claude_surface = serde_json::json!({
+        "session_id": session,
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+        "cwd": sb.project(),
+    });
+    sb.test()
+        .dispatch("SessionStart", &[])
+        .json(&claude_surface)
+        .stdout("")
+        .run();
+    // Another source of the same session, or another session, is answered.
+    let mut resumed = claude_surface.clone();
+    resumed["source"] = "resume".into();
+    assert!(
+        !sb.test()
+            .dispatch("SessionStart", &[])
+            .json(&resumed)
+            .run()
+            .stdout
+            .is_empty()
+    );
+    let mut other = claude_surface.clone();
+    other["session_id"] = "another-session".into();
+    assert!(
+        !sb.test()
+            .dispatch("SessionStart", &[])
+            .json(&other)
+            .run()
+            .stdout
+            .is_empty()
+    );
+
+    // Devin: the Claude surface first, then Devin's own.
+    let sb = Sandbox::new();
+    let devin = sb.fixture("devin", "SessionStart.startup");
+    let mut claude_surface = devin.clone();
+    claude_surface["cwd"] = sb.project().to_string_lossy().into_owned().into();
+    assert!(
+        !sb.test()
+            .dispatch("SessionStart", &[])
+            .json(&claude_surface)
+            .run()
+            .stdout
+            .is_empty()
+    );
+    sb.test()
+        .args(["dispatch", "--contract", "devin", "SessionStart"])
+        .json(&devin)
+        .stdout("")
+        .run();
+    // explain neither writes nor obeys the marker.
+    let out = sb
+        .test()
+        .args(["explain", "--contract", "devin", "SessionStart"])
+        .json(&devin)
+        .run()
+        .stdout;
+    assert!(out.contains(SESSION_START_LINE), "{out}");
+}
+
+#[test]
+fn without_a_session_id_nothing_is_silenced() {
+    // Kiro sends no session id: two sessions must never silence each other.
+    let sb = Sandbox::new();
+    for _ in 0..2 {
+        let out = sb
+            .test()
+            .args(["dispatch", "--contract", "kiro", "agentSpawn"])
+            .json(&sb.fixture("kiro", "agentSpawn"))
+            .run()
+            .stdout;
+        assert!(out.starts_with(SESSION_START_LINE), "{out:?}");
+    }
+}
+
+#[test]
+fn a_session_start_that_said_nothing_does_not_silence_the_next() {
+    let sb = Sandbox::new();
+    let p = sb.fixture("claude-code", "SessionStart.startup");
+    sb.test()
+        .dispatch("SessionStart", &["no-such-card"])
+        .json(&p)
+        .stdout("")
+        .run();
+    let out = sb
+        .test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&p)
+        .run();
+    assert!(
+        out.context().starts_with(SESSION_START_LINE),
+        "{}",
+        out.stdout
+    );
+    sb.test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&p)
+        .stdout("")
+        .run();
+}
