@@ -51,7 +51,7 @@ fn sample_session_reports_turns_compaction_and_recovery() {
         turns[0]["turn"], 0,
         "the session start comes before any prompt"
     );
-    assert_eq!(fired(&turns[0]), ["session-start"]);
+    assert_eq!(fired(&turns[0]), ["session-start", "skill-index"]);
     let t3 = &turns[3];
     assert_eq!(t3["compactions"], serde_json::json!(["auto"]));
     assert!(fired(t3).contains(&"compact-recovery".to_string()));

@@ -113,7 +113,7 @@ fn hook(args: &[OsString]) {
         contract,
         once: true,
     };
-    let run = answer(a.contract.as_deref(), &req, input);
+    let run = answer(&req, input);
     if let Some(line) = &run.answer {
         printer::hook_answer(line);
     }
@@ -122,11 +122,7 @@ fn hook(args: &[OsString]) {
 /// What the hook does with one payload, apart from reading stdin and
 /// printing: shared with `cuecard replay`, so a replay runs exactly the
 /// hook's code.
-pub fn answer(
-    _contract: Option<&str>,
-    req: &Request,
-    input: Result<payload::Payload, payload::Unusable>,
-) -> dispatch::Run {
+pub fn answer(req: &Request, input: Result<payload::Payload, payload::Unusable>) -> dispatch::Run {
     dispatch::run(req, input, None)
 }
 

@@ -370,12 +370,15 @@ fn apply(
             let req = Request {
                 event: event.to_string(),
                 cards,
+                contract: match r.format {
+                    Format::ClaudeCode => None,
+                    Format::Codex => Some(crate::harness::HarnessId::Codex),
+                },
+                // One recorded run: no second copy of a hook to silence.
+                once: false,
             };
-            let run = crate::commands::dispatch::answer(
-                None,
-                &req,
-                Ok(crate::payload::Payload::from_map(p)),
-            );
+            let run =
+                crate::commands::dispatch::answer(&req, Ok(crate::payload::Payload::from_map(p)));
             for f in &run.outcome.fragments {
                 let why = run
                     .trace
