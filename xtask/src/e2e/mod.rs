@@ -29,11 +29,6 @@ pub fn target_dir() -> PathBuf {
         .unwrap_or_else(|| crate::root().join("target"))
 }
 
-/// A canonical event name with a static lifetime.
-pub fn static_name(name: &str) -> Option<&'static str> {
-    cuecard::event::lookup(name).map(|s| s.name)
-}
-
 struct Options {
     harnesses: Vec<Harness>,
     scenarios: Vec<String>,

@@ -57,28 +57,17 @@ fn has_install(bin: &Path) -> bool {
         })
 }
 
-/// The harness's name for a canonical event, or `None` where it has none.
+/// The harness's name for a canonical event, from cuecard's own contract
+/// table (`None`: not registered there).
 fn event_name(h: &str, canonical: &str) -> Option<&'static str> {
-    let table: &[(&str, &str)] = match h {
-        "gemini" => &[
-            ("SessionStart", "SessionStart"),
-            ("UserPromptSubmit", "BeforeAgent"),
-            ("PreToolUse", "BeforeTool"),
-            ("PostToolUse", "AfterTool"),
-            ("Stop", "AfterAgent"),
-            ("SessionEnd", "SessionEnd"),
-        ],
-        "copilot" => &[
-            ("SessionStart", "sessionStart"),
-            ("UserPromptSubmit", "userPromptSubmitted"),
-            ("PreToolUse", "preToolUse"),
-            ("PostToolUse", "postToolUse"),
-            ("Stop", "agentStop"),
-            ("SessionEnd", "sessionEnd"),
-        ],
-        _ => return crate::e2e::static_name(canonical),
-    };
-    table.iter().find(|(c, _)| *c == canonical).map(|(_, n)| *n)
+    cuecard::harness::native_event(cuecard::harness::HarnessId::parse(h)?, canonical)
+}
+
+/// The matcher to register, from the contract table (`None`: none).
+fn matcher(h: &str, canonical_event: &str, canonical: &str) -> Option<String> {
+    let id = cuecard::harness::HarnessId::parse(h)?;
+    cuecard::harness::native_matcher(id, canonical_event, canonical)
+        .filter(|m| !m.is_empty() && m != "*")
 }
 
 fn quote(s: &str) -> String {
@@ -107,12 +96,9 @@ fn write_hooks(h: &Harness, bin: &Path, dirs: &RunDirs) -> Result<(), String> {
             json!([entry])
         } else {
             let mut group = json!({"hooks": [entry]});
-            if reg.matcher != "*" || h.id == "gemini" {
-                let m = if h.id == "gemini" && reg.matcher == "*" {
-                    ".*".to_string()
-                } else {
-                    reg.matcher.clone()
-                };
+            // Match-all is no matcher at all (Gemini CLI skipped a
+            // SessionStart group whose matcher was `.*`).
+            if let Some(m) = matcher(h.id, reg.event, &reg.matcher) {
                 group["matcher"] = json!(m);
             }
             json!([group])

@@ -146,6 +146,9 @@ pub fn all() -> Vec<Scenario> {
                 "copilot" => Some(
                     "Copilot CLI fires no sessionStart for a compaction, so nothing can carry the recovery card",
                 ),
+                "qwen" => Some(
+                    "Qwen Code fires SessionStart(compact), but its context never reaches the model",
+                ),
                 _ => None,
             },
             needs: || card_named("compact-recovery").map(|c| vec![c]),
@@ -156,7 +159,10 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "kb-drift",
             about: "a project whose knowledge base drifted: the drift line at session start",
-            cannot: |_| None,
+            cannot: |h| {
+                (!start_delivered(h))
+                    .then_some("cuecard's contract for this harness drops SessionStart output")
+            },
             needs: || card_named("kb-drift").map(|c| vec![c]),
             setup: setup_drifted_kb,
             plan: |_, _| Plan {
@@ -283,16 +289,27 @@ fn plan_benign(p: &Path, with_manifest: bool) -> Plan {
     }
 }
 
-fn check_benign(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+/// Whether cuecard's contract delivers SessionStart context on `h`.
+fn start_delivered(h: &Harness) -> bool {
+    cuecard::harness::HarnessId::parse(h.id)
+        .is_some_and(|id| cuecard::harness::delivers_context(id, "SessionStart"))
+}
+
+fn check_benign(h: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
     let mut p = Vec::new();
     let start = signature(&cards[0]);
-    if o.first_with(&start).is_none() {
+    if start_delivered(h) && o.first_with(&start).is_none() {
         p.push(format!(
             "the session-start card never reached the model (`{start}`)"
         ));
     }
-    // What a session start carries in a project without a knowledge base.
-    let at_start = ["session-start", "skill-index"];
+    // What a session start carries in a project without a knowledge base
+    // (nothing at all where the contract drops SessionStart output).
+    let at_start: &[&str] = if start_delivered(h) {
+        &["session-start", "skill-index"]
+    } else {
+        &[]
+    };
     for c in shipped()
         .iter()
         .filter(|c| !at_start.contains(&c.name.as_str()))
@@ -420,6 +437,7 @@ fn plan_compaction(h: &Harness, _: &Path) -> Plan {
                 text("CUECARD-E2E-FINISHED after compaction.")
             ]}),
             user_settings: json!({"context": {"autoCompactThreshold": 0.1}}),
+            then: vec!["What happened before?".into()],
             ..Plan::default()
         },
     }
