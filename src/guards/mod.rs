@@ -3,9 +3,22 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+mod askuser_recommended;
+mod dependency;
+mod destructive;
+mod eval;
+mod eval_rules;
+mod generated_file;
 pub mod kb_drift;
+mod lexical;
+mod outside_project;
+mod protected_branch;
+mod secret_files;
+mod secret_tokens;
+mod secrets;
 pub mod skill_index;
 mod stop;
+pub mod words;
 
 use crate::context::Ctx;
 
@@ -60,7 +73,19 @@ pub trait Guard: Sync {
 }
 
 /// Every built-in guard.
-pub static GUARDS: &[&dyn Guard] = &[&stop::Stop, &skill_index::SkillIndex, &kb_drift::KbDrift];
+pub static GUARDS: &[&dyn Guard] = &[
+    &stop::Stop,
+    &skill_index::SkillIndex,
+    &kb_drift::KbDrift,
+    &eval::Eval,
+    &secrets::Secrets,
+    &generated_file::GeneratedFile,
+    &askuser_recommended::AskUserRecommended,
+    &dependency::Dependency,
+    &protected_branch::ProtectedBranch,
+    &destructive::Destructive,
+    &outside_project::OutsideProject,
+];
 
 pub fn lookup(name: &str) -> Option<&'static dyn Guard> {
     GUARDS.iter().copied().find(|g| g.name() == name)

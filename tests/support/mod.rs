@@ -21,7 +21,17 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new() -> Sandbox {
-        let dir = tempfile::tempdir().expect("tempdir");
+        Sandbox::with_dir(tempfile::tempdir().expect("tempdir"))
+    }
+    /// A sandbox outside the system temporary directory (under cargo's
+    /// target/tmp), for tests where "in a temporary directory" changes the
+    /// verdict, as for guards that let writes to /tmp pass.
+    pub fn outside_tmp() -> Sandbox {
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        std::fs::create_dir_all(base).unwrap();
+        Sandbox::with_dir(tempfile::tempdir_in(base).expect("tempdir"))
+    }
+    fn with_dir(dir: tempfile::TempDir) -> Sandbox {
         for d in ["home", "data", "project/.git", "project/src"] {
             std::fs::create_dir_all(dir.path().join(d)).unwrap();
         }

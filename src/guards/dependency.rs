@@ -1,0 +1,378 @@
+//! `dependency`: a write to a dependency manifest or lockfile, or a shell
+//! command that adds or upgrades a dependency. Installing what is already
+//! declared (`npm ci`, `npm install`, `pip install -r requirements.txt`,
+//! `cargo build`, `bundle install`, ...) stays quiet.
+
+use super::words::{self, operands, program};
+use super::{Finding, Guard};
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+use crate::target;
+
+pub struct Dependency;
+
+impl Guard for Dependency {
+    fn name(&self) -> &'static str {
+        "dependency"
+    }
+    fn events(&self) -> &'static [&'static str] {
+        &["PreToolUse"]
+    }
+    fn placeholders(&self) -> &'static [&'static str] {
+        &["subject", "action", "ecosystem", "path", "command"]
+    }
+    fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        for t in target::write_targets(ctx) {
+            if t.as_str().contains("/node_modules/") {
+                continue;
+            }
+            if let Some((eco, lock)) = manifest(t.file_name(), t.as_str()) {
+                let action = if lock {
+                    "edits a lockfile by hand (the package manager normally writes it)"
+                } else {
+                    "changes a dependency manifest"
+                };
+                return Some(
+                    Finding::new(
+                        t.as_str(),
+                        format!(
+                            "{} is a {eco} {}",
+                            t.shown,
+                            if lock { "lockfile" } else { "manifest" }
+                        ),
+                    )
+                    .var("subject", t.shown.clone())
+                    .var("path", t.shown.clone())
+                    .var("command", "")
+                    .var("action", action)
+                    .var("ecosystem", eco),
+                );
+            }
+        }
+        for cmd in target::shell_commands(ctx) {
+            if let Some((eco, action)) = dependency_change(&cmd) {
+                let shown = words::shown(&cmd);
+                return Some(
+                    Finding::new(
+                        format!("{eco}:{shown}"),
+                        format!("`{shown}` {action} ({eco})"),
+                    )
+                    .var("subject", shown.clone())
+                    .var("command", shown)
+                    .var("path", "")
+                    .var("action", action)
+                    .var("ecosystem", eco),
+                );
+            }
+        }
+        None
+    }
+}
+
+/// Manifests and lockfiles by exact file name: (name, ecosystem, lockfile).
+const FILES: &[(&str, &str, bool)] = &[
+    ("Cargo.toml", "Rust (Cargo)", false),
+    ("Cargo.lock", "Rust (Cargo)", true),
+    ("package.json", "JavaScript (npm)", false),
+    ("package-lock.json", "JavaScript (npm)", true),
+    ("npm-shrinkwrap.json", "JavaScript (npm)", true),
+    ("pnpm-lock.yaml", "JavaScript (pnpm)", true),
+    ("pnpm-workspace.yaml", "JavaScript (pnpm)", false),
+    ("yarn.lock", "JavaScript (Yarn)", true),
+    ("bun.lock", "JavaScript (Bun)", true),
+    ("bun.lockb", "JavaScript (Bun)", true),
+    ("deno.json", "Deno", false),
+    ("deno.jsonc", "Deno", false),
+    ("deno.lock", "Deno", true),
+    ("pyproject.toml", "Python", false),
+    ("Pipfile", "Python (Pipenv)", false),
+    ("Pipfile.lock", "Python (Pipenv)", true),
+    ("poetry.lock", "Python (Poetry)", true),
+    ("uv.lock", "Python (uv)", true),
+    ("pdm.lock", "Python (PDM)", true),
+    ("setup.cfg", "Python", false),
+    ("setup.py", "Python", false),
+    ("environment.yml", "Python (conda)", false),
+    ("environment.yaml", "Python (conda)", false),
+    ("go.mod", "Go", false),
+    ("go.sum", "Go", true),
+    ("go.work", "Go", false),
+    ("go.work.sum", "Go", true),
+    ("Gemfile", "Ruby (Bundler)", false),
+    ("Gemfile.lock", "Ruby (Bundler)", true),
+    ("composer.json", "PHP (Composer)", false),
+    ("composer.lock", "PHP (Composer)", true),
+    ("pom.xml", "Java (Maven)", false),
+    ("build.gradle", "JVM (Gradle)", false),
+    ("build.gradle.kts", "JVM (Gradle)", false),
+    ("settings.gradle", "JVM (Gradle)", false),
+    ("settings.gradle.kts", "JVM (Gradle)", false),
+    ("gradle.lockfile", "JVM (Gradle)", true),
+    ("libs.versions.toml", "JVM (Gradle)", false),
+    ("build.sbt", "Scala (sbt)", false),
+    ("project.clj", "Clojure", false),
+    ("deps.edn", "Clojure", false),
+    ("mix.exs", "Elixir (Mix)", false),
+    ("mix.lock", "Elixir (Mix)", true),
+    ("rebar.config", "Erlang (rebar3)", false),
+    ("rebar.lock", "Erlang (rebar3)", true),
+    ("Package.swift", "Swift (SwiftPM)", false),
+    ("Package.resolved", "Swift (SwiftPM)", true),
+    ("Podfile", "CocoaPods", false),
+    ("Podfile.lock", "CocoaPods", true),
+    ("Cartfile", "Carthage", false),
+    ("Cartfile.resolved", "Carthage", true),
+    ("pubspec.yaml", "Dart (pub)", false),
+    ("pubspec.lock", "Dart (pub)", true),
+    ("packages.config", ".NET (NuGet)", false),
+    ("packages.lock.json", ".NET (NuGet)", true),
+    ("Directory.Packages.props", ".NET (NuGet)", false),
+    ("paket.dependencies", ".NET (Paket)", false),
+    ("paket.lock", ".NET (Paket)", true),
+    ("stack.yaml", "Haskell (Stack)", false),
+    ("cabal.project", "Haskell (Cabal)", false),
+    ("cabal.project.freeze", "Haskell (Cabal)", true),
+    ("conanfile.txt", "C/C++ (Conan)", false),
+    ("conanfile.py", "C/C++ (Conan)", false),
+    ("vcpkg.json", "C/C++ (vcpkg)", false),
+    ("cpanfile", "Perl", false),
+    ("cpanfile.snapshot", "Perl", true),
+    ("DESCRIPTION", "R", false),
+    ("renv.lock", "R (renv)", true),
+    ("flake.lock", "Nix", true),
+];
+
+/// Manifests recognised by extension: (suffix, ecosystem).
+const SUFFIXES: &[(&str, &str)] = &[
+    (".csproj", ".NET (NuGet)"),
+    (".fsproj", ".NET (NuGet)"),
+    (".vbproj", ".NET (NuGet)"),
+    (".gemspec", "Ruby (RubyGems)"),
+    (".cabal", "Haskell (Cabal)"),
+    (".nimble", "Nim"),
+    (".rockspec", "Lua (LuaRocks)"),
+];
+
+/// The ecosystem of a manifest file name, and whether it is a lockfile.
+pub fn manifest(name: &str, full: &str) -> Option<(&'static str, bool)> {
+    if let Some((_, eco, lock)) = FILES.iter().find(|(n, _, _)| *n == name) {
+        return Some((eco, *lock));
+    }
+    if let Some((_, eco)) = SUFFIXES
+        .iter()
+        .find(|(s, _)| name.len() > s.len() && name.ends_with(s))
+    {
+        return Some((eco, false));
+    }
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".txt")
+        && (lower.starts_with("requirements") || lower.starts_with("constraints"))
+    {
+        return Some(("Python (pip)", false));
+    }
+    // requirements/dev.txt, requirements/base.in
+    if (lower.ends_with(".txt") || lower.ends_with(".in")) && full.contains("/requirements/") {
+        return Some(("Python (pip)", false));
+    }
+    None
+}
+
+const ADDS: &str = "adds a dependency";
+const UPGRADES: &str = "upgrades dependencies";
+
+/// Whether a command adds or upgrades a dependency: (ecosystem, action).
+pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static str)> {
+    let prog = program(cmd);
+    let args = cmd.args();
+    let sub = operands(args).first().copied().unwrap_or_default();
+    let global = words::has_flag(args, 'g', &["global"]);
+    // Operands after the subcommand: the packages.
+    let pkgs = || operands(args).len() > 1;
+    match prog.as_str() {
+        "npm" => match sub {
+            "install" | "i" | "in" | "ins" | "inst" | "insta" | "instal" | "isnt" | "isntall"
+            | "add" => (!global && pkgs()).then_some(("JavaScript (npm)", ADDS)),
+            "update" | "up" | "upgrade" | "udpate" => {
+                (!global).then_some(("JavaScript (npm)", UPGRADES))
+            }
+            _ => None,
+        },
+        "pnpm" => match sub {
+            "add" => (!global).then_some(("JavaScript (pnpm)", ADDS)),
+            "install" | "i" => (!global && pkgs()).then_some(("JavaScript (pnpm)", ADDS)),
+            "update" | "up" | "upgrade" => (!global).then_some(("JavaScript (pnpm)", UPGRADES)),
+            _ => None,
+        },
+        "yarn" => match sub {
+            "add" => Some(("JavaScript (Yarn)", ADDS)),
+            "upgrade" | "up" | "upgrade-interactive" => Some(("JavaScript (Yarn)", UPGRADES)),
+            _ => None,
+        },
+        "bun" => match sub {
+            "add" | "a" => (!global).then_some(("JavaScript (Bun)", ADDS)),
+            "install" | "i" => (!global && pkgs()).then_some(("JavaScript (Bun)", ADDS)),
+            "update" => Some(("JavaScript (Bun)", UPGRADES)),
+            _ => None,
+        },
+        "deno" => (sub == "add").then_some(("Deno", ADDS)),
+        "cargo" => match sub {
+            "add" => Some(("Rust (Cargo)", ADDS)),
+            "update" | "upgrade" => Some(("Rust (Cargo)", UPGRADES)),
+            _ => None,
+        },
+        "pip" | "pip3" => pip(args),
+        "python" | "python3" | "py" => match args {
+            [m, module, rest @ ..] if m == "-m" && (module == "pip" || module == "pip3") => {
+                pip(rest)
+            }
+            _ => None,
+        },
+        "uv" => match sub {
+            "add" => Some(("Python (uv)", ADDS)),
+            "pip" => pip(&args[1..]).map(|_| ("Python (uv)", ADDS)),
+            "lock" | "sync"
+                if words::has_flag(args, 'U', &["upgrade", "upgrade-package"])
+                    || args.iter().any(|a| a == "-P") =>
+            {
+                Some(("Python (uv)", UPGRADES))
+            }
+            _ => None,
+        },
+        "poetry" | "pdm" => match sub {
+            "add" => Some(("Python", ADDS)),
+            "update" => Some(("Python", UPGRADES)),
+            _ => None,
+        },
+        "pipenv" => match sub {
+            "install" if pkgs() => Some(("Python (Pipenv)", ADDS)),
+            "update" | "upgrade" => Some(("Python (Pipenv)", UPGRADES)),
+            _ => None,
+        },
+        "conda" | "mamba" | "micromamba" => match sub {
+            "install" if pkgs() => Some(("Python (conda)", ADDS)),
+            "update" | "upgrade" => Some(("Python (conda)", UPGRADES)),
+            _ => None,
+        },
+        "go" => match sub {
+            "get" if pkgs() || words::has_flag(args, 'u', &[]) => Some(("Go", ADDS)),
+            _ => None,
+        },
+        "gem" => match sub {
+            "install" | "i" => Some(("Ruby (RubyGems)", ADDS)),
+            "update" => Some(("Ruby (RubyGems)", UPGRADES)),
+            _ => None,
+        },
+        "bundle" | "bundler" => match sub {
+            "add" => Some(("Ruby (Bundler)", ADDS)),
+            "update" => Some(("Ruby (Bundler)", UPGRADES)),
+            "lock" if args.iter().any(|a| a.starts_with("--update")) => {
+                Some(("Ruby (Bundler)", UPGRADES))
+            }
+            _ => None,
+        },
+        "composer" => match sub {
+            "require" | "req" => Some(("PHP (Composer)", ADDS)),
+            "update" | "upgrade" | "u" => Some(("PHP (Composer)", UPGRADES)),
+            _ => None,
+        },
+        "dotnet" => match operands(args).as_slice() {
+            ["add", _, "package", ..] | ["add", "package", ..] => Some((".NET (NuGet)", ADDS)),
+            _ => None,
+        },
+        "nuget" => (sub == "install" || sub == "update").then_some((".NET (NuGet)", ADDS)),
+        "mvn" | "mvnw" | "./mvnw" => args
+            .iter()
+            .any(|a| a.starts_with("versions:use-") || a.starts_with("versions:update-"))
+            .then_some(("Java (Maven)", UPGRADES)),
+        "mix" => match sub {
+            "deps.update" | "deps.unlock" => Some(("Elixir (Mix)", UPGRADES)),
+            _ => None,
+        },
+        "swift" => match operands(args).as_slice() {
+            ["package", "update", ..] => Some(("Swift (SwiftPM)", UPGRADES)),
+            ["package", "add-dependency", ..] => Some(("Swift (SwiftPM)", ADDS)),
+            _ => None,
+        },
+        "dart" | "flutter" => match operands(args).as_slice() {
+            ["pub", "add", ..] => Some(("Dart (pub)", ADDS)),
+            ["pub", "upgrade", ..] => Some(("Dart (pub)", UPGRADES)),
+            _ => None,
+        },
+        "pod" => (sub == "update").then_some(("CocoaPods", UPGRADES)),
+        _ => None,
+    }
+}
+
+/// `pip install` naming at least one package (not `-r file`, `-e .`, a
+/// local path or a wheel on disk).
+fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
+    let mut it = args.iter();
+    let sub = it.by_ref().find(|a| !a.starts_with('-'))?;
+    if sub != "install" {
+        return None;
+    }
+    const WITH_VALUE: &[&str] = &[
+        "-r",
+        "--requirement",
+        "-c",
+        "--constraint",
+        "-e",
+        "--editable",
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-t",
+        "--target",
+        "-f",
+        "--find-links",
+        "--prefix",
+        "--root",
+        "--trusted-host",
+        "--platform",
+        "--python-version",
+        "--implementation",
+        "--abi",
+        "--only-binary",
+        "--no-binary",
+        "--progress-bar",
+        "--src",
+        "--cache-dir",
+        "--log",
+        "--proxy",
+        "--timeout",
+        "--retries",
+        "--exists-action",
+        "--cert",
+        "--client-cert",
+        "--report",
+        "--config-settings",
+        "-C",
+        "--global-option",
+        "--python",
+        "-p",
+        "--group",
+        "--upgrade-strategy",
+    ];
+    let mut skip = false;
+    for a in it {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if a.starts_with('-') {
+            skip = WITH_VALUE.contains(&a.as_str());
+            continue;
+        }
+        let local = a == "."
+            || a.starts_with("./")
+            || a.starts_with("../")
+            || a.starts_with('/')
+            || a.starts_with('~')
+            || a.ends_with(".whl")
+            || a.ends_with(".tar.gz");
+        if !local {
+            return Some(("Python (pip)", ADDS));
+        }
+    }
+    None
+}

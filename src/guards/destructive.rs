@@ -1,0 +1,426 @@
+//! `destructive`: a command whose effect is irreversible data loss — judged
+//! on what it destroys, not on the verb: a recursive delete of `/`, the home
+//! directory, the project itself or its parents, or anything outside the
+//! project (temporary directories excepted); git commands that throw away
+//! uncommitted work or unmerged commits; SQL that drops or empties tables,
+//! given to a database client; infrastructure teardown; raw writes to disks.
+
+use super::words::{self, git_subcommand, has_flag, operands, program};
+use super::{Finding, Guard};
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+use crate::target::{self, Target};
+
+pub struct Destructive;
+
+impl Guard for Destructive {
+    fn name(&self) -> &'static str {
+        "destructive"
+    }
+    fn events(&self) -> &'static [&'static str] {
+        &["PreToolUse"]
+    }
+    fn placeholders(&self) -> &'static [&'static str] {
+        &["command", "reason"]
+    }
+    fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        let cmds = target::shell_commands(ctx);
+        for (i, cmd) in cmds.iter().enumerate() {
+            if let Some((target, reason)) = judge(ctx, cmd, &cmds[..i]) {
+                let shown = words::shown(cmd);
+                return Some(
+                    Finding::new(target, format!("`{shown}` {reason}"))
+                        .var("command", shown)
+                        .var("reason", reason),
+                );
+            }
+        }
+        None
+    }
+}
+
+/// Judges one command (`before`: the commands before it, for what a pipe
+/// feeds it). Returns (finding target, reason).
+fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(String, String)> {
+    let prog = program(cmd);
+    let args = cmd.args();
+    if let Some(r) = raw_device_write(cmd) {
+        return Some(r);
+    }
+    match prog.as_str() {
+        "rm" | "rmdir" if has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]) => {
+            recursive_delete(ctx, &operands(args))
+        }
+        "remove-item" | "ri" | "del" | "erase" | "rd" | "rmdir" | "rm"
+            if args.iter().any(|a| {
+                let l = a.to_ascii_lowercase();
+                l.starts_with("-r") || l == "/s"
+            }) =>
+        {
+            let paths: Vec<&str> = args
+                .iter()
+                .filter(|a| {
+                    !a.starts_with('-')
+                        && !a.eq_ignore_ascii_case("/s")
+                        && !a.eq_ignore_ascii_case("/q")
+                })
+                .map(String::as_str)
+                .collect();
+            recursive_delete(ctx, &paths)
+        }
+        "git" => git(cmd),
+        "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf" => {
+            let ops = operands(args);
+            let destroy = ops.first() == Some(&"destroy")
+                || (ops.first() == Some(&"apply") && args.iter().any(|a| a == "-destroy"));
+            destroy.then(|| {
+                (
+                    format!("{prog}:destroy"),
+                    "destroys every resource the configuration manages".to_string(),
+                )
+            })
+        }
+        "kubectl" | "oc" => kubectl(args),
+        "docker" | "podman" => docker(args),
+        "dd" => None, // raw_device_write covers `of=/dev/…`
+        p if p == "mkfs" || p.starts_with("mkfs.") || p == "mke2fs" || p == "wipefs" => Some((
+            format!("{prog}:{}", operands(args).last().unwrap_or(&"")),
+            "formats or wipes a file system".to_string(),
+        )),
+        "shred" => Some((
+            format!("shred:{}", operands(args).join(" ")),
+            "overwrites files so they cannot be recovered".to_string(),
+        )),
+        "dropdb" => Some((
+            format!("dropdb:{}", operands(args).last().unwrap_or(&"")),
+            "drops a database".to_string(),
+        )),
+        p if DB_CLIENTS.contains(&p) => sql_client(cmd, before),
+        _ => frameworks(cmd, &prog),
+    }
+}
+
+/// A recursive delete of the paths given: fires for the file-system root,
+/// the home directory, the project root or any directory above it, and
+/// anything outside the project except in temporary directories.
+fn recursive_delete(ctx: &Ctx, paths: &[&str]) -> Option<(String, String)> {
+    let root_path = ctx.project_root().to_path_buf();
+    let root_t = target::target_for(ctx, &root_path.to_string_lossy());
+    for raw in paths {
+        let trimmed = raw
+            .trim_end_matches('*')
+            .trim_end_matches(['/', '\\'])
+            .to_string();
+        let raw_dir = if trimmed.is_empty() && raw.starts_with('/') {
+            "/".to_string()
+        } else if trimmed.is_empty() {
+            ".".to_string()
+        } else {
+            trimmed
+        };
+        let t = target::target_for(ctx, &raw_dir);
+        if let Some(why) = deletes_what(ctx, &t, &root_t) {
+            return Some((
+                format!("rm:{}", t.as_str()),
+                format!("recursively deletes {raw} ({why})"),
+            ));
+        }
+    }
+    None
+}
+
+fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
+    let p = t.as_str();
+    if p == "/" || (p.len() <= 3 && p.ends_with(":/")) {
+        return Some("the whole file system");
+    }
+    let home = target::target_for(ctx, "~");
+    if t.path == home.path {
+        return Some("the home directory");
+    }
+    if t.path == root.path {
+        return Some("the whole project");
+    }
+    if target::is_under(&root.path, &t.path) {
+        return Some("a directory that contains the project");
+    }
+    if !t.inside_project && !words::is_temp(ctx, t) {
+        return Some("outside the project");
+    }
+    None
+}
+
+/// `dd of=/dev/sdX`, or a redirection into a disk device.
+fn raw_device_write(cmd: &SimpleCommand) -> Option<(String, String)> {
+    let is_disk = |p: &str| {
+        p.starts_with("/dev/")
+            && !matches!(
+                p,
+                "/dev/null" | "/dev/zero" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+            )
+            && !p.starts_with("/dev/fd/")
+            && !p.starts_with("/dev/shm/")
+            && !p.starts_with("/dev/pts/")
+    };
+    if program(cmd) == "dd"
+        && let Some(dev) = cmd
+            .args()
+            .iter()
+            .find_map(|a| a.strip_prefix("of="))
+            .filter(|d| is_disk(d))
+    {
+        return Some((
+            format!("dd:{dev}"),
+            format!("writes raw data onto the device {dev}"),
+        ));
+    }
+    cmd.redirects
+        .iter()
+        .find(|r| r.writes_file() && is_disk(&r.target))
+        .map(|r| {
+            (
+                format!("dev:{}", r.target),
+                format!("writes raw data onto the device {}", r.target),
+            )
+        })
+}
+
+fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
+    let (sub, args) = git_subcommand(cmd)?;
+    let ops = operands(args);
+    let whole_tree = |ops: &[&str]| {
+        ops.iter()
+            .any(|o| matches!(*o, "." | "./" | "*" | ":/" | ":" | "-A"))
+    };
+    let r = |t: &str, why: &str| Some((format!("git:{t}"), why.to_string()));
+    match sub {
+        "reset" if args.iter().any(|a| a == "--hard") => r(
+            "reset-hard",
+            "discards every uncommitted change in the working tree and index (and moves the branch)",
+        ),
+        "clean" if has_flag(args, 'f', &["force"]) && !has_flag(args, 'n', &["dry-run"]) => {
+            let x = if has_flag(args, 'x', &[]) {
+                ", ignored ones included (.env files, build caches, local config)"
+            } else {
+                ""
+            };
+            Some((
+                "git:clean".into(),
+                format!("deletes untracked files for good{x}"),
+            ))
+        }
+        "checkout"
+            if (args.iter().any(|a| a == "--") && whole_tree(&ops))
+                || (ops.first().is_some_and(|o| *o == ".")) =>
+        {
+            r(
+                "checkout-dot",
+                "discards every uncommitted change in the working tree",
+            )
+        }
+        "checkout" if has_flag(args, 'f', &["force"]) => r(
+            "checkout-force",
+            "switches branches discarding uncommitted changes",
+        ),
+        "restore"
+            if whole_tree(&ops)
+                && (!has_flag(args, 'S', &["staged"]) || has_flag(args, 'W', &["worktree"])) =>
+        {
+            r(
+                "restore-dot",
+                "discards every uncommitted change in the working tree",
+            )
+        }
+        "branch"
+            if args.iter().any(|a| a == "-D")
+                || (has_flag(args, 'd', &["delete"]) && has_flag(args, 'f', &["force"])) =>
+        {
+            let b = ops.first().copied().unwrap_or("a branch");
+            Some((
+                format!("git:branch-D:{b}"),
+                format!("force-deletes the branch {b}, unmerged commits included"),
+            ))
+        }
+        "stash" if ops.first() == Some(&"clear") => {
+            r("stash-clear", "drops every stash entry for good")
+        }
+        _ => None,
+    }
+}
+
+fn kubectl(args: &[String]) -> Option<(String, String)> {
+    let ops = operands(args);
+    if ops.first() != Some(&"delete") {
+        return None;
+    }
+    let kind = ops.get(1).copied().unwrap_or("");
+    let kind_l = kind.to_ascii_lowercase();
+    if matches!(kind_l.as_str(), "namespace" | "namespaces" | "ns")
+        || kind_l.starts_with("namespace/")
+        || kind_l.starts_with("ns/")
+    {
+        return Some((
+            format!("kubectl:delete-ns:{}", ops.get(2).unwrap_or(&"")),
+            "deletes a namespace and everything in it".into(),
+        ));
+    }
+    if args
+        .iter()
+        .any(|a| a == "--all" || a == "--all-namespaces" || a == "-A")
+    {
+        return Some((
+            format!("kubectl:delete-all:{kind}"),
+            format!("deletes every {kind} it matches (--all)"),
+        ));
+    }
+    None
+}
+
+fn docker(args: &[String]) -> Option<(String, String)> {
+    let ops = operands(args);
+    let volumes = args.iter().any(|a| a == "--volumes");
+    match ops.as_slice() {
+        ["system", "prune", ..] if volumes => Some((
+            "docker:system-prune-volumes".into(),
+            "removes every unused container, network, image and volume (volume data is lost)"
+                .into(),
+        )),
+        ["volume", "prune", ..] => Some((
+            "docker:volume-prune".into(),
+            "removes unused volumes and their data".into(),
+        )),
+        ["volume", "rm", ..] => Some((
+            "docker:volume-rm".into(),
+            "removes volumes and their data".into(),
+        )),
+        ["compose", "down", ..] if has_flag(args, 'v', &["volumes"]) => Some((
+            "docker:compose-down-v".into(),
+            "removes the project's volumes and their data".into(),
+        )),
+        _ => None,
+    }
+}
+
+/// Database command-line clients that take SQL.
+const DB_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlite",
+    "duckdb",
+    "sqlcmd",
+    "clickhouse-client",
+    "clickhouse",
+    "cockroach",
+    "snowsql",
+    "bq",
+    "mysqlsh",
+    "usql",
+    "pgcli",
+    "mycli",
+    "litecli",
+];
+
+/// SQL given to a database client: `-c`/`-e`/`--command`/`--execute`/`-Q`
+/// values, the trailing operand (sqlite3, duckdb), a heredoc or
+/// here-string, or the output of an `echo`/`printf` piped into it.
+fn sql_client(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(String, String)> {
+    let args = cmd.args();
+    let mut texts: Vec<&str> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        if matches!(
+            a.as_str(),
+            "-c" | "-e" | "--command" | "--execute" | "-Q" | "-q" | "--query" | "--sql"
+        ) && let Some(v) = args.get(i + 1)
+        {
+            texts.push(v);
+        }
+        for pre in ["--command=", "--execute=", "--query="] {
+            if let Some(v) = a.strip_prefix(pre) {
+                texts.push(v);
+            }
+        }
+    }
+    if let Some(last) = operands(args).last() {
+        texts.push(last);
+    }
+    if let Some(h) = &cmd.heredoc {
+        texts.push(h);
+    }
+    for r in &cmd.redirects {
+        if r.op == "<<<" {
+            texts.push(&r.target);
+        }
+    }
+    if cmd.piped
+        && let Some(prev) = before.last()
+        && matches!(program(prev).as_str(), "echo" | "printf" | "cat")
+        && prev.heredoc.is_none()
+    {
+        texts.extend(prev.args().iter().map(String::as_str));
+    }
+    if cmd.piped
+        && let Some(prev) = before.last()
+        && let Some(h) = &prev.heredoc
+    {
+        texts.push(h);
+    }
+    texts
+        .iter()
+        .find_map(|t| destructive_sql(t))
+        .map(|what| (format!("sql:{what}"), format!("runs {what}")))
+}
+
+/// The destructive SQL statement in `sql`, if any: DROP TABLE / DATABASE /
+/// SCHEMA, TRUNCATE, or DELETE FROM without WHERE.
+pub fn destructive_sql(sql: &str) -> Option<String> {
+    for stmt in sql.split(';') {
+        let upper = stmt.to_ascii_uppercase();
+        let words: Vec<&str> = upper.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let next = words.get(i + 1).copied().unwrap_or("");
+            match *w {
+                "DROP" if matches!(next, "TABLE" | "DATABASE" | "SCHEMA") => {
+                    return Some(format!("DROP {next}"));
+                }
+                "TRUNCATE" if i == 0 || next == "TABLE" => return Some("TRUNCATE".into()),
+                "DELETE" if next == "FROM" && !words.contains(&"WHERE") => {
+                    return Some("DELETE FROM without WHERE".into());
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Framework commands that drop or reset a database.
+fn frameworks(cmd: &SimpleCommand, prog: &str) -> Option<(String, String)> {
+    let args = cmd.args();
+    let ops = operands(args);
+    let any = |names: &[&str]| ops.iter().any(|o| names.contains(o));
+    let hit = match prog {
+        "rails" | "rake" | "bin/rails" => any(&["db:drop", "db:reset", "db:schema:load"]),
+        "prisma" | "npx" => {
+            ops.windows(2)
+                .any(|w| w == ["migrate", "reset"] || w == ["db", "push"])
+                && args
+                    .iter()
+                    .any(|a| a == "--force-reset" || ops.contains(&"reset"))
+        }
+        "python" | "python3" => {
+            ops.first().is_some_and(|f| f.ends_with("manage.py")) && any(&["flush", "reset_db"])
+        }
+        "redis-cli" => ops
+            .iter()
+            .any(|o| o.eq_ignore_ascii_case("flushall") || o.eq_ignore_ascii_case("flushdb")),
+        _ => false,
+    };
+    hit.then(|| {
+        (
+            format!("db:{}", words::shown(cmd)),
+            "drops or resets a database".to_string(),
+        )
+    })
+}

@@ -1,0 +1,375 @@
+//! `outside-project`: a write that lands outside the project — by a write
+//! tool (Write, Edit, MultiEdit, NotebookEdit, apply_patch) or by a shell
+//! command (a redirection, `tee`, `sed -i`, `cp`, `mv`, `install`, `ln`,
+//! `rsync`, `curl -o`, `wget -O`, PowerShell's `Set-Content`/`Out-File`/
+//! `Copy-Item`/...) — and any write to the harness's own settings or hook
+//! files, inside the project or not. Temporary directories stay quiet, and so
+//! do the harness's own scratch areas (Claude Code's plans and memory).
+
+use super::words::{self, operands, program};
+use super::{Finding, Guard};
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+use crate::target::{self, Target};
+
+pub struct OutsideProject;
+
+impl Guard for OutsideProject {
+    fn name(&self) -> &'static str {
+        "outside-project"
+    }
+    fn events(&self) -> &'static [&'static str] {
+        &["PreToolUse"]
+    }
+    fn placeholders(&self) -> &'static [&'static str] {
+        &["path", "reason"]
+    }
+    fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        let mut targets = target::write_targets(ctx);
+        for cmd in target::shell_commands(ctx) {
+            for raw in shell_write_paths(&cmd) {
+                if raw.is_empty() || raw.starts_with("/dev/") {
+                    continue;
+                }
+                if raw.to_ascii_lowercase().starts_with("$profile") {
+                    let reason = "a shell start-up file (it runs in every new shell)";
+                    return Some(
+                        Finding::new("$PROFILE", format!("{raw} is {reason}"))
+                            .var("path", raw)
+                            .var("reason", reason),
+                    );
+                }
+                targets.push(target::target_for(ctx, raw));
+            }
+        }
+        for t in targets {
+            if let Some(reason) = judge(ctx, &t) {
+                return Some(
+                    Finding::new(t.as_str(), format!("{} is {reason}", t.shown))
+                        .var("path", t.shown.clone())
+                        .var("reason", reason),
+                );
+            }
+        }
+        None
+    }
+}
+
+/// Why a write to `t` deserves a word, or `None`.
+pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
+    let p = t.as_str();
+    if is_harness_config(p) {
+        return Some("the harness's own settings or hook configuration");
+    }
+    if t.inside_project || words::is_temp(ctx, t) {
+        return None;
+    }
+    let home = target::target_for(ctx, "~");
+    let in_home = |rel: &str| -> bool {
+        let full = format!("{}/{rel}", home.as_str().trim_end_matches('/'));
+        p == full || p.starts_with(&format!("{full}/"))
+    };
+    const SCRATCH: &[&str] = &[".claude/plans", ".claude/projects", ".claude/todos"];
+    if SCRATCH.iter().any(|s| in_home(s)) {
+        return None;
+    }
+    const STARTUP: &[&str] = &[
+        ".bashrc",
+        ".bash_profile",
+        ".bash_login",
+        ".bash_logout",
+        ".profile",
+        ".zshrc",
+        ".zprofile",
+        ".zshenv",
+        ".zlogin",
+        ".zlogout",
+        ".kshrc",
+        ".cshrc",
+        ".tcshrc",
+        ".config/fish/config.fish",
+        ".config/fish/conf.d",
+    ];
+    let lower = p.to_ascii_lowercase();
+    if STARTUP.iter().any(|s| in_home(s))
+        || ((lower.contains("/documents/powershell/")
+            || lower.contains("/documents/windowspowershell/"))
+            && lower.ends_with("profile.ps1"))
+    {
+        return Some("a shell start-up file (it runs in every new shell)");
+    }
+    if in_home(".ssh") {
+        return Some("in the SSH directory (keys, known hosts, client configuration)");
+    }
+    const SYSTEM: &[&str] = &[
+        "/etc/",
+        "/usr/",
+        "/var/",
+        "/boot/",
+        "/bin/",
+        "/sbin/",
+        "/lib/",
+        "/lib64/",
+        "/opt/",
+        "/srv/",
+        "/root/",
+        "/system/",
+        "/library/",
+        "/private/etc/",
+        "/private/var/",
+        "c:/windows/",
+        "c:/program files",
+        "c:/programdata/",
+    ];
+    if SYSTEM.iter().any(|s| lower.starts_with(s)) {
+        return Some("a system area");
+    }
+    Some("outside the project")
+}
+
+/// The harness's own settings and hook files (Claude Code, Codex, Cursor,
+/// Copilot, Qwen, Gemini, CodeBuddy, Devin, Kiro, Windsurf), at user or
+/// project level.
+pub fn is_harness_config(p: &str) -> bool {
+    const FILES: &[&str] = &[
+        "/.claude/settings.json",
+        "/.claude/settings.local.json",
+        "/.codex/hooks.json",
+        "/.codex/config.toml",
+        "/.cursor/hooks.json",
+        "/.qwen/settings.json",
+        "/.gemini/settings.json",
+        "/.codebuddy/settings.json",
+        "/.codebuddy/settings.local.json",
+        "/.devin/config.json",
+        "/.devin/config.local.json",
+        "/.windsurf/hooks.json",
+        "/.codeium/windsurf/hooks.json",
+        "/claude-code/managed-settings.json",
+    ];
+    const DIRS: &[&str] = &[
+        "/.claude/hooks/",
+        "/.github/hooks/",
+        "/.kiro/hooks/",
+        "/.kiro/settings/",
+        "/.cursor/hooks/",
+        "/.codex/hooks/",
+    ];
+    FILES.iter().any(|f| p.ends_with(f)) || DIRS.iter().any(|d| p.contains(d))
+}
+
+/// The paths a shell command writes, as written in the command.
+pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
+    let mut out: Vec<&str> = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.writes_file())
+        .map(|r| r.target.as_str())
+        .collect();
+    let args = cmd.args();
+    let value_of = |names: &[&str]| -> Option<&str> {
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if names.iter().any(|n| a.eq_ignore_ascii_case(n)) {
+                return it.next().map(String::as_str);
+            }
+            for n in names.iter().filter(|n| n.starts_with("--")) {
+                if let Some(v) = a.strip_prefix(n).and_then(|v| v.strip_prefix('=')) {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    };
+    match program(cmd).as_str() {
+        "tee" => out.extend(operands(args)),
+        "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => out.extend(sed_files(args)),
+        "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
+            if let Some(dir) = value_of(&["-t", "--target-directory"]) {
+                out.push(dir);
+            } else {
+                let ops = operands_skipping(
+                    args,
+                    &[
+                        "-S",
+                        "--suffix",
+                        "-m",
+                        "--mode",
+                        "-o",
+                        "-g",
+                        "--owner",
+                        "--group",
+                        "-e",
+                        "--rsh",
+                        "--exclude",
+                        "--include",
+                        "-P",
+                        "-i",
+                        "-F",
+                    ],
+                );
+                if ops.len() >= 2 {
+                    let last = ops[ops.len() - 1];
+                    // host:path is remote.
+                    let remote = last
+                        .find(':')
+                        .is_some_and(|c| !last[..c].contains('/') && c > 1);
+                    if !remote {
+                        out.push(last);
+                    }
+                }
+            }
+        }
+        "curl" => out.extend(value_of(&["-o", "--output"])),
+        "wget" => out.extend(value_of(&["-O", "--output-document"])),
+        "set-content" | "add-content" | "out-file" | "new-item" | "sc" | "ac" => {
+            match value_of(&["-Path", "-FilePath", "-LiteralPath"]) {
+                Some(p) => out.push(p),
+                None => out.extend(ps_positional(args).first()),
+            }
+        }
+        "copy-item" | "move-item" | "copy" | "move" | "cpi" | "mi" => {
+            match value_of(&["-Destination"]) {
+                Some(p) => out.push(p),
+                None => out.extend(ps_positional(args).get(1)),
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn is_sed_in_place(a: &str) -> bool {
+    a == "--in-place"
+        || a.starts_with("--in-place=")
+        || (a.starts_with('-')
+            && !a.starts_with("--")
+            && a[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+            && a[1..]
+                .chars()
+                .take_while(|c| *c != 'e' && *c != 'f')
+                .any(|c| c == 'i'))
+}
+
+/// The files `sed -i` edits: every operand but the script (the first operand
+/// when no `-e`/`-f` gives it).
+fn sed_files(args: &[String]) -> Vec<&str> {
+    let mut files = Vec::new();
+    let mut script_given = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "-e" || a == "-f" || a == "--expression" || a == "--file" {
+            script_given = true;
+            i += 1;
+        } else if a.starts_with("--expression=") || a.starts_with("--file=") {
+            script_given = true;
+        } else if a.starts_with('-') && a.len() > 1 {
+            if a.len() > 2 && !a.starts_with("--") && (a.ends_with('e') || a.ends_with('f')) {
+                script_given = true;
+                i += 1;
+            }
+        } else {
+            files.push(a.as_str());
+        }
+    }
+    if !script_given && !files.is_empty() {
+        files.remove(0);
+    }
+    files
+}
+
+/// Operands, skipping the values of the options named.
+fn operands_skipping<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut done = false;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if done {
+            out.push(a.as_str());
+        } else if a == "--" {
+            done = true;
+        } else if with_value.contains(&a.as_str()) {
+            i += 1;
+        } else if !a.starts_with('-') || a == "-" {
+            out.push(a.as_str());
+        }
+    }
+    out
+}
+
+/// PowerShell positional arguments (words not starting with `-`, and not
+/// the value of a `-Name value` parameter other than switches we know).
+fn ps_positional(args: &[String]) -> Vec<&str> {
+    const SWITCHES: &[&str] = &[
+        "-force",
+        "-recurse",
+        "-nonewline",
+        "-append",
+        "-whatif",
+        "-confirm",
+        "-passthru",
+    ];
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a.starts_with('-') {
+            if !SWITCHES.contains(&a.to_ascii_lowercase().as_str()) {
+                i += 1;
+            }
+        } else {
+            out.push(a.as_str());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::parse;
+
+    fn paths(cmd: &str) -> Vec<String> {
+        parse(cmd)
+            .iter()
+            .flat_map(|c| {
+                shell_write_paths(c)
+                    .into_iter()
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shell_writes() {
+        assert_eq!(paths("echo x >> ~/.bashrc 2>&1"), ["~/.bashrc"]);
+        assert_eq!(paths("echo x | sudo tee -a /etc/hosts"), ["/etc/hosts"]);
+        assert_eq!(paths("sed -i 's/a/b/' /etc/x.conf y"), ["/etc/x.conf", "y"]);
+        assert_eq!(paths("sed -i.bak -e 's/a/b/' f"), ["f"]);
+        assert_eq!(paths("sed -n 's/a/b/p' f"), Vec::<String>::new());
+        assert_eq!(paths("cp -r a b ~/.ssh/"), ["~/.ssh/"]);
+        assert_eq!(paths("mv -t /usr/local/bin tool"), ["/usr/local/bin"]);
+        assert_eq!(paths("rsync -av dist/ host:/srv/www"), Vec::<String>::new());
+        assert_eq!(
+            paths("curl -fsSL -o /usr/local/bin/x https://e"),
+            ["/usr/local/bin/x"]
+        );
+        assert_eq!(
+            paths("Set-Content -Path C:/Windows/x.ini -Value 1"),
+            ["C:/Windows/x.ini"]
+        );
+        assert_eq!(paths("Add-Content $PROFILE 'x'"), ["$PROFILE"]);
+    }
+
+    #[test]
+    fn harness_config() {
+        assert!(is_harness_config("/home/u/.claude/settings.json"));
+        assert!(is_harness_config("/p/.claude/settings.local.json"));
+        assert!(is_harness_config("/p/.github/hooks/cuecard.json"));
+        assert!(!is_harness_config("/p/.claude/commands/x.md"));
+        assert!(!is_harness_config("/p/src/settings.json"));
+    }
+}

@@ -1,0 +1,172 @@
+//! `protected-branch`: a `git push` whose destination is a protected branch
+//! (`main`, `master`, `trunk`, `production`, `release/*`, and
+//! `CUECARD_PROTECTED_BRANCHES`), any force push, and the deletion of a
+//! protected branch. A bare `git push` stays quiet: the current branch is not
+//! in the payload, so cuecard cannot tell where it goes.
+
+use super::words::{self, git_subcommand};
+use super::{Finding, Guard};
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+use crate::target;
+
+pub struct ProtectedBranch;
+
+/// Always protected. `release/*` protects every branch under `release/`.
+const DEFAULT_PROTECTED: &[&str] = &["main", "master", "trunk", "production", "release/*"];
+
+impl Guard for ProtectedBranch {
+    fn name(&self) -> &'static str {
+        "protected-branch"
+    }
+    fn events(&self) -> &'static [&'static str] {
+        &["PreToolUse"]
+    }
+    fn placeholders(&self) -> &'static [&'static str] {
+        &["branch", "command", "reason"]
+    }
+    fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        let cmds = target::shell_commands(ctx);
+        if cmds.is_empty() {
+            return None;
+        }
+        let extra = ctx.var("CUECARD_PROTECTED_BRANCHES").unwrap_or_default();
+        for cmd in &cmds {
+            if let Some(p) = judge_push(cmd, &extra) {
+                let shown = words::shown(cmd);
+                return Some(
+                    Finding::new(
+                        format!("push:{}:{}", p.remote, p.branch),
+                        format!("`{shown}`: {}", p.reason),
+                    )
+                    .var("branch", p.branch)
+                    .var("command", shown)
+                    .var("reason", p.reason),
+                );
+            }
+        }
+        None
+    }
+}
+
+pub struct Push {
+    pub remote: String,
+    pub branch: String,
+    pub reason: String,
+}
+
+/// Whether `name` is protected (the defaults plus the comma-separated
+/// `extra`; an entry ending in `*` is a prefix).
+pub fn is_protected(name: &str, extra: &str) -> bool {
+    DEFAULT_PROTECTED
+        .iter()
+        .copied()
+        .chain(extra.split(',').map(str::trim).filter(|s| !s.is_empty()))
+        .any(|p| match p.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix) && name.len() > prefix.len(),
+            None => name == p,
+        })
+}
+
+/// The destination branch a refspec names: `src:dst` → dst, `+x` → x,
+/// `refs/heads/x` → x. `None` for tags and `HEAD`.
+fn destination(spec: &str) -> Option<&str> {
+    let spec = spec.strip_prefix('+').unwrap_or(spec);
+    let dst = match spec.rsplit_once(':') {
+        Some((_, d)) => d,
+        None => spec,
+    };
+    if dst.starts_with("refs/tags/") || dst == "HEAD" || dst == "@" || dst.is_empty() {
+        return None;
+    }
+    Some(
+        dst.strip_prefix("refs/heads/")
+            .or_else(|| dst.strip_prefix("heads/"))
+            .unwrap_or(dst),
+    )
+}
+
+/// Judges one command: a push that deserves a word, or `None`.
+pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
+    let (sub, args) = git_subcommand(cmd)?;
+    if sub != "push" {
+        return None;
+    }
+    if words::has_flag(args, 'n', &["dry-run"]) {
+        return None;
+    }
+    let mut force = false;
+    let mut delete = false;
+    let mut mirror = false;
+    let mut positional: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        match a.as_str() {
+            "--" => {
+                positional.extend(args[i..].iter().map(String::as_str));
+                break;
+            }
+            "--force" | "--force-if-includes" => force = true,
+            "--delete" => delete = true,
+            "--mirror" => mirror = true,
+            "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => i += 1,
+            s if s.starts_with("--force-with-lease") => force = true,
+            s if s.starts_with("--") => {}
+            s if s.starts_with('-') && s.len() > 1 => {
+                force |= s.contains('f');
+                delete |= s.contains('d');
+                if s.ends_with('o') {
+                    i += 1;
+                }
+            }
+            s => positional.push(s),
+        }
+    }
+    let remote = positional.first().copied().unwrap_or("").to_string();
+    let specs = positional.get(1..).unwrap_or(&[]);
+    // A protected destination first: it names the branch.
+    for spec in specs {
+        let plus = spec.starts_with('+');
+        let deleting = delete || spec.starts_with(':');
+        let Some(branch) = destination(spec) else {
+            continue;
+        };
+        if !is_protected(branch, extra) {
+            continue;
+        }
+        let reason = if deleting {
+            format!("deletes the protected branch {branch}")
+        } else if force || plus {
+            format!("force-pushes to the protected branch {branch}")
+        } else {
+            format!("pushes straight to the protected branch {branch}")
+        };
+        return Some(Push {
+            remote,
+            branch: branch.to_string(),
+            reason,
+        });
+    }
+    if mirror {
+        return Some(Push {
+            remote,
+            branch: "(every branch)".into(),
+            reason: "a mirror push overwrites and deletes remote branches".into(),
+        });
+    }
+    let forced = specs.iter().find(|s| s.starts_with('+'));
+    if force || forced.is_some() {
+        let branch = forced
+            .or(specs.first())
+            .and_then(|s| destination(s))
+            .unwrap_or("(the current branch)")
+            .to_string();
+        return Some(Push {
+            remote,
+            reason: format!("force push to {branch}: it rewrites the remote history"),
+            branch,
+        });
+    }
+    None
+}

@@ -1,0 +1,231 @@
+//! Which files hold secrets, by name and place: `.env` files (not their
+//! templates), SSH private keys, key and certificate stores, cloud and
+//! registry credential files, kube configs, `.netrc`. Matching is on the
+//! path's trailing components (so `~/.aws/credentials`, `$HOME/.aws/credentials`
+//! and `/home/me/.aws/credentials` are the same thing), with `\` read as `/`.
+
+/// What a path is, as far as secrets go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// A secret whatever its contents: the kind, as the advisory names it.
+    Secret(&'static str),
+    /// A config file that holds secrets only when it carries a token
+    /// (`.npmrc`, `.pypirc`): the caller reads its head to decide.
+    IfTokens(&'static str),
+}
+
+/// Template suffixes of `.env` files: these are meant to be read and shared.
+const ENV_TEMPLATES: &[&str] = &[
+    "example",
+    "sample",
+    "template",
+    "tmpl",
+    "tpl",
+    "dist",
+    "defaults",
+    "default",
+    "schema",
+    "ci",
+    "test.example",
+];
+
+/// Extensions of private key and certificate stores.
+const KEY_EXTENSIONS: &[&str] = &["pem", "key", "p12", "pfx", "ppk", "jks", "keystore", "p8"];
+
+/// Files under `~/.ssh` that are not secret.
+const SSH_PUBLIC: &[&str] = &[
+    "known_hosts",
+    "known_hosts.old",
+    "config",
+    "authorized_keys",
+    "environment",
+];
+
+/// Classifies a path (absolute, relative, `~/...`, Windows or POSIX).
+pub fn classify(path: &str) -> Option<Class> {
+    let norm = path.replace('\\', "/");
+    let trimmed = norm.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return None;
+    }
+    let mut parts = trimmed.rsplit('/');
+    let name = parts.next().unwrap_or("");
+    let parent = parts.next().unwrap_or("");
+    let lower = name.to_ascii_lowercase();
+
+    // Whole credential directories.
+    match name {
+        ".ssh" => return Some(Class::Secret("SSH keys directory")),
+        ".aws" => return Some(Class::Secret("AWS credentials directory")),
+        ".azure" => return Some(Class::Secret("Azure credentials directory")),
+        ".kube" => return Some(Class::Secret("Kubernetes configs directory")),
+        ".gnupg" => return Some(Class::Secret("GnuPG keyring")),
+        _ => {}
+    }
+    if lower == ".env" || lower.ends_with(".env") && lower.len() > 4 && !lower.starts_with('.') {
+        return Some(Class::Secret("environment file (.env)"));
+    }
+    if let Some(suffix) = lower.strip_prefix(".env.") {
+        if ENV_TEMPLATES
+            .iter()
+            .any(|t| suffix == *t || suffix.ends_with(&format!(".{t}")))
+        {
+            return None;
+        }
+        return Some(Class::Secret("environment file (.env)"));
+    }
+    if parent == ".ssh" {
+        if lower.ends_with(".pub") || SSH_PUBLIC.contains(&lower.as_str()) {
+            return None;
+        }
+        return Some(Class::Secret("SSH private key"));
+    }
+    if matches!(
+        lower.as_str(),
+        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
+    ) {
+        return Some(Class::Secret("SSH private key"));
+    }
+    if let Some((_, ext)) = lower.rsplit_once('.')
+        && KEY_EXTENSIONS.contains(&ext)
+        && lower.len() > ext.len() + 1
+    {
+        return Some(Class::Secret("private key or certificate file"));
+    }
+    if parent == ".aws" && (name == "credentials" || name == "config") {
+        return Some(Class::Secret("AWS credentials"));
+    }
+    if norm.contains(".config/gcloud") || lower == "application_default_credentials.json" {
+        return Some(Class::Secret("Google Cloud credentials"));
+    }
+    if norm.contains("/.azure/") || norm.starts_with(".azure/") {
+        return Some(Class::Secret("Azure credentials"));
+    }
+    if parent == ".docker" && name == "config.json" {
+        return Some(Class::Secret("Docker registry credentials"));
+    }
+    if (parent == ".kube" && name == "config")
+        || lower == "kubeconfig"
+        || lower.ends_with(".kubeconfig")
+        || lower.starts_with("kubeconfig.y")
+    {
+        return Some(Class::Secret("Kubernetes config"));
+    }
+    match lower.as_str() {
+        ".netrc" | "_netrc" => Some(Class::Secret(".netrc credentials")),
+        ".git-credentials" => Some(Class::Secret("git credentials")),
+        ".pgpass" => Some(Class::Secret("PostgreSQL password file")),
+        ".npmrc" => Some(Class::IfTokens(".npmrc with an auth token")),
+        ".pypirc" => Some(Class::IfTokens(".pypirc with a password or token")),
+        ".yarnrc.yml" => Some(Class::IfTokens(".yarnrc.yml with an auth token")),
+        _ => None,
+    }
+}
+
+/// Whether the head of an `.npmrc`/`.pypirc`-style file carries a token.
+pub fn has_token(head: &str) -> bool {
+    head.lines().any(|l| {
+        let l = l.trim();
+        if l.starts_with('#') || l.starts_with(';') {
+            return false;
+        }
+        let Some((key, value)) = l.split_once('=').or_else(|| l.split_once(':')) else {
+            return false;
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim();
+        (key.ends_with("_authtoken")
+            || key.ends_with("_auth")
+            || key == "password"
+            || key == "npmauthtoken"
+            || key == "token"
+            || key.ends_with(":_password"))
+            && !value.is_empty()
+            && !value.starts_with("${")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(p: &str) -> Option<&'static str> {
+        match classify(p)? {
+            Class::Secret(k) | Class::IfTokens(k) => Some(k),
+        }
+    }
+
+    #[test]
+    fn secret_files_by_name_and_place() {
+        for p in [
+            ".env",
+            "./.env",
+            "backend/.env.local",
+            ".env.production",
+            "config/prod.env",
+            "~/.ssh/id_rsa",
+            "/home/dev/.ssh/id_ed25519",
+            "~/.ssh",
+            "$HOME/.ssh/deploy_key",
+            "certs/server.pem",
+            "tls/server.key",
+            "client.p12",
+            "~/.aws/credentials",
+            "~/.aws",
+            "~/.config/gcloud/application_default_credentials.json",
+            "~/.azure/accessTokens.json",
+            "~/.docker/config.json",
+            "~/.kube/config",
+            "C:\\Users\\dev\\.kube\\config",
+            "~/.netrc",
+            ".git-credentials",
+        ] {
+            assert!(kind(p).is_some(), "{p}");
+        }
+        assert_eq!(
+            classify("~/.npmrc"),
+            Some(Class::IfTokens(".npmrc with an auth token"))
+        );
+    }
+
+    #[test]
+    fn templates_public_keys_and_lookalikes_are_not_secrets() {
+        for p in [
+            ".env.example",
+            ".env.sample",
+            ".env.template",
+            "config/.env.dist",
+            "src/env.ts",
+            "environment.yml",
+            ".envrc.md",
+            "~/.ssh/id_rsa.pub",
+            "~/.ssh/known_hosts",
+            "~/.ssh/config",
+            "docs/keys.md",
+            "src/key.rs",
+            "monkey",
+            "README.md",
+            "docker-compose.yml",
+            ".dockerignore",
+            "src/.environment",
+            "pem",
+        ] {
+            assert_eq!(kind(p), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn npmrc_tokens() {
+        assert!(has_token(
+            "registry=https://r.example.com\n//r.example.com/:_authToken=abc123\n"
+        ));
+        assert!(has_token(
+            "[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmc\n"
+        ));
+        assert!(!has_token(
+            "registry=https://registry.npmjs.org/\nsave-exact=true\n"
+        ));
+        assert!(!has_token("//r/:_authToken=${NPM_TOKEN}\n"));
+        assert!(!has_token("# _authToken=old\n"));
+    }
+}

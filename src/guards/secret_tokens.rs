@@ -1,0 +1,362 @@
+//! Live-looking credentials in text: the token shapes of the providers whose
+//! keys leak most (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic,
+//! Google, npm) and private key blocks. Plain string scanning: find a
+//! prefix, then check the characters after it.
+//!
+//! Placeholders (`ghp_xxxx…`, `AKIAIOSFODNN7EXAMPLE`, `sk-ant-...`) are not
+//! live: a body with few distinct characters, or one that says EXAMPLE, is
+//! skipped. Only the kind is ever reported, never the text.
+
+/// One token shape: its prefix, the characters its body may hold, and the
+/// shortest body that counts.
+struct Shape {
+    kind: &'static str,
+    prefix: &'static str,
+    body: fn(u8) -> bool,
+    min: usize,
+    /// Whether the prefix must not follow an identifier character.
+    word_start: bool,
+}
+
+fn alnum(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+}
+fn alnum_dash(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+}
+fn alnum_under(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+fn upper_digit(c: u8) -> bool {
+    c.is_ascii_uppercase() || c.is_ascii_digit()
+}
+
+const SHAPES: &[Shape] = &[
+    Shape {
+        kind: "AWS access key id",
+        prefix: "AKIA",
+        body: upper_digit,
+        min: 16,
+        word_start: true,
+    },
+    Shape {
+        kind: "AWS access key id",
+        prefix: "ASIA",
+        body: upper_digit,
+        min: 16,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghp_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "gho_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghu_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghs_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "ghr_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitHub token",
+        prefix: "github_pat_",
+        body: alnum_under,
+        min: 40,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitLab token",
+        prefix: "glpat-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxb-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxp-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxa-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack token",
+        prefix: "xoxr-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack webhook URL",
+        prefix: "hooks.slack.com/services/T",
+        body: |c| alnum(c) || c == b'/',
+        min: 20,
+        word_start: false,
+    },
+    Shape {
+        kind: "Stripe live key",
+        prefix: "sk_live_",
+        body: alnum,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Stripe live key",
+        prefix: "rk_live_",
+        body: alnum,
+        min: 20,
+        word_start: true,
+    },
+    // Anthropic before OpenAI: both start with `sk-`.
+    Shape {
+        kind: "Anthropic API key",
+        prefix: "sk-ant-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-proj-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-svcacct-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-admin-",
+        body: alnum_dash,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-",
+        body: alnum,
+        min: 48,
+        word_start: true,
+    },
+    Shape {
+        kind: "Google API key",
+        prefix: "AIza",
+        body: alnum_dash,
+        min: 35,
+        word_start: true,
+    },
+    Shape {
+        kind: "npm token",
+        prefix: "npm_",
+        body: alnum,
+        min: 36,
+        word_start: true,
+    },
+];
+
+/// The kind of the first live-looking credential in `text`, if any.
+pub fn find(text: &str) -> Option<&'static str> {
+    let b = text.as_bytes();
+    for shape in SHAPES {
+        for (at, _) in text.match_indices(shape.prefix) {
+            if shape.word_start
+                && at > 0
+                && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
+            {
+                continue;
+            }
+            let start = at + shape.prefix.len();
+            let len = b[start..].iter().take_while(|c| (shape.body)(**c)).count();
+            let body = &text[start..start + len];
+            // An AWS key id is exactly 16 characters after its prefix.
+            let exact = shape.kind.starts_with("AWS") && len != 16;
+            if len >= shape.min && !exact && looks_live(body) {
+                return Some(shape.kind);
+            }
+        }
+    }
+    private_key_block(text).then_some("private key")
+}
+
+/// Random-looking: at least ten distinct characters, and no word that marks
+/// a documentation example.
+fn looks_live(body: &str) -> bool {
+    let mut seen = [false; 128];
+    let mut distinct = 0;
+    for c in body.bytes() {
+        if c < 128 && !seen[c as usize] {
+            seen[c as usize] = true;
+            distinct += 1;
+        }
+    }
+    let upper = body.to_ascii_uppercase();
+    distinct >= 10
+        && ![
+            "EXAMPLE",
+            "XXXXXX",
+            "YOUR",
+            "REDACTED",
+            "PLACEHOLDER",
+            "DUMMY",
+            "FAKE",
+        ]
+        .iter()
+        .any(|w| upper.contains(w))
+}
+
+/// A `-----BEGIN ... PRIVATE KEY-----` header followed by a base64 body (a
+/// header alone, as in documentation, does not count).
+fn private_key_block(text: &str) -> bool {
+    for (at, _) in text.match_indices("-----BEGIN ") {
+        let rest = &text[at..];
+        let Some(line_end) = rest.find('\n') else {
+            continue;
+        };
+        let header = &rest[..line_end];
+        if !(header.contains("PRIVATE KEY") && header.trim_end().ends_with("-----")) {
+            continue;
+        }
+        // Skip `Proc-Type:`-style lines, then expect base64.
+        let body: usize = rest[line_end + 1..]
+            .lines()
+            .filter(|l| !l.contains(':') && !l.trim().is_empty())
+            .take(3)
+            .map(|l| {
+                let l = l.trim().trim_end_matches("\\n").trim_end_matches('"');
+                if l.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+                {
+                    l.len()
+                } else {
+                    0
+                }
+            })
+            .sum();
+        if body >= 40 {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find;
+
+    // Test tokens are assembled at run time so that the source file itself
+    // does not look like it holds credentials to secret scanners.
+    fn tok(prefix: &str, body: &str) -> String {
+        format!("{prefix}{body}")
+    }
+    const RANDOM36: &str = "a8Kf3LmQ9zR2xT7vB1nW4cY6hJ0pD5sE8gUk";
+
+    #[test]
+    fn live_shapes_are_named_by_kind() {
+        let cases = [
+            (tok("AKIA", "Z7QK4M2XWJ5RT3VB"), "AWS access key id"),
+            (tok("ghp_", RANDOM36), "GitHub token"),
+            (
+                tok(
+                    "github_pat_",
+                    "11ABCDEFG0abcdefghij1234567890_ABCDEFGHIJKLMNOPQRST",
+                ),
+                "GitHub token",
+            ),
+            (tok("glpat-", "x7Yb2Kq9LmN3pR5sT8vW"), "GitLab token"),
+            (
+                tok("xoxb-", "1234567890-0987654321-AbCdEfGhIjKlMnOp"),
+                "Slack token",
+            ),
+            (
+                tok("sk_live_", "51HxYzAbC9dEfGhIjKlMnOpQr"),
+                "Stripe live key",
+            ),
+            (
+                tok("sk-ant-api03-", "Xy9_Zk2-LmNoPqRsTuVwXyZ0123456789abcdEFG"),
+                "Anthropic API key",
+            ),
+            (
+                tok("sk-proj-", "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcDe4GhIj"),
+                "OpenAI API key",
+            ),
+            (
+                tok("AIza", "SyD4x9Kq2LmN7pR3sT8vW1yZ5bC6dE0fGhI"),
+                "Google API key",
+            ),
+        ];
+        for (text, kind) in cases {
+            let line = format!("export TOKEN=\"{text}\"\n");
+            assert_eq!(find(&line), Some(kind), "{text}");
+        }
+    }
+
+    #[test]
+    fn private_key_blocks_need_a_body() {
+        let key = format!(
+            "-----BEGIN {} PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw\n-----END",
+            "RSA"
+        );
+        assert_eq!(find(&key), Some("private key"));
+        let doc =
+            "Paste the key, which starts with `-----BEGIN OPENSSH PRIVATE KEY-----`.\nThen save.";
+        assert_eq!(find(doc), None);
+    }
+
+    #[test]
+    fn placeholders_and_lookalikes_stay_quiet() {
+        for s in [
+            "aws_access_key_id = AKIAIOSFODNN7EXAMPLE".to_string(),
+            tok("ghp_", &"x".repeat(36)),
+            "OPENAI_API_KEY=sk-...".to_string(),
+            "ANTHROPIC_API_KEY=sk-ant-your-key-here".to_string(),
+            "const task = 'sk-learn-models';".to_string(),
+            "STRIPE_KEY=sk_test_4eC39HqLyjWDarjtT1zdp7dc".to_string(),
+            "see https://docs.github.com/en/authentication for ghp_ tokens".to_string(),
+            "let risk_ghp_flag = true;".to_string(),
+        ] {
+            assert_eq!(find(&s), None, "{s}");
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! `secrets`: a call whose target is a secret, whatever the verb (reading,
+//! copying, archiving, encoding, sending), and content or a command line
+//! that carries a live-looking credential.
+//!
+//! Files are judged by name and place ([`super::secret_files`]); the words of
+//! a command are read as paths except where the program takes text, not
+//! files (`echo "… .env …"`, a `git commit -m` message, a grep pattern) or
+//! where the verb neither reads a secret out nor moves it (`ls`, `touch`,
+//! `rm`, `chmod`, `source`, `ssh -i`, `ssh-keygen`, `docker --env-file`).
+//! Copy destinations are not sources (`cp .env.example .env` creates a
+//! secret file from its template, it exposes nothing).
+//!
+//! The advisory never repeats the secret: it names the kind and the file.
+
+use super::secret_files::{self, Class};
+use super::secret_tokens;
+use super::{Finding, Guard};
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+use crate::target;
+use std::io::Read;
+
+pub struct Secrets;
+
+/// How much of an `.npmrc`-style file is read to look for a token.
+const HEAD_BYTES: u64 = 4 * 1024;
+
+impl Guard for Secrets {
+    fn name(&self) -> &'static str {
+        "secrets"
+    }
+    fn events(&self) -> &'static [&'static str] {
+        &["PreToolUse"]
+    }
+    fn placeholders(&self) -> &'static [&'static str] {
+        &["kind", "path", "effect"]
+    }
+    fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        if let Some(command) = target::shell_command(ctx) {
+            let commands = target::shell_commands(ctx);
+            for c in &commands {
+                if let Some((word, kind)) = secret_in_command(ctx, c) {
+                    return Some(file_finding(ctx, &word, kind));
+                }
+            }
+            if let Some(kind) = secret_tokens::find(command) {
+                return Some(
+                    Finding::new(
+                        format!("secrets:command:{kind}"),
+                        format!("the command line carries a live-looking {kind}"),
+                    )
+                    .var("effect", "carries a live-looking credential on")
+                    .var("path", "the command line")
+                    .var("kind", kind),
+                );
+            }
+            return None;
+        }
+        match ctx.payload.tool_name()? {
+            "Read" | "NotebookRead" => {
+                let p = ctx
+                    .payload
+                    .input_str("file_path")
+                    .or_else(|| ctx.payload.input_str("notebook_path"))?;
+                let kind = judge_path(ctx, p)?;
+                return Some(file_finding(ctx, p, kind));
+            }
+            "Grep" => {
+                let p = ctx.payload.input_str("path")?;
+                let kind = judge_path(ctx, p)?;
+                return Some(file_finding(ctx, p, kind));
+            }
+            _ => {}
+        }
+        for (t, content) in target::written_content(ctx) {
+            // A credential written into a secret file (a `.env`, a key file)
+            // is where it belongs; into anything else, it is a leak waiting
+            // for a commit.
+            if secret_files::classify(&t.shown).is_some() {
+                continue;
+            }
+            if let Some(kind) = secret_tokens::find(&content) {
+                return Some(
+                    Finding::new(
+                        format!("secrets:{}:{kind}", t.shown),
+                        format!(
+                            "content written to {} carries a live-looking {kind}",
+                            t.shown
+                        ),
+                    )
+                    .var("effect", "writes a live-looking credential into")
+                    .var("path", t.shown)
+                    .var("kind", kind),
+                );
+            }
+        }
+        None
+    }
+}
+
+fn file_finding(ctx: &Ctx, raw: &str, kind: &'static str) -> Finding {
+    let shown = target::target_for(ctx, raw).shown;
+    Finding::new(
+        format!("secrets:{shown}"),
+        format!("the call targets {shown} ({kind})"),
+    )
+    .var("effect", "reads, copies or sends")
+    .var("path", shown)
+    .var("kind", kind)
+}
+
+/// The kind of secret a path holds, reading the head of `.npmrc`-style
+/// files (bounded) to see whether they carry a token.
+fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
+    match secret_files::classify(raw)? {
+        Class::Secret(kind) => Some(kind),
+        Class::IfTokens(kind) => {
+            let path = target::target_for(ctx, raw).path;
+            let mut head = Vec::new();
+            std::fs::File::open(path)
+                .ok()?
+                .take(HEAD_BYTES)
+                .read_to_end(&mut head)
+                .ok()?;
+            secret_files::has_token(&String::from_utf8_lossy(&head)).then_some(kind)
+        }
+    }
+}
+
+/// Programs whose arguments are text, or that use or manage a secret file
+/// without reading it out or moving it.
+const QUIET_PROGRAMS: &[&str] = &[
+    "echo",
+    "printf",
+    "touch",
+    "rm",
+    "unlink",
+    "rmdir",
+    "shred",
+    "chmod",
+    "chown",
+    "chgrp",
+    "ls",
+    "stat",
+    "test",
+    "[",
+    "[[",
+    "mkdir",
+    "source",
+    ".",
+    "export",
+    "set",
+    "unset",
+    "cd",
+    "pushd",
+    "which",
+    "ssh",
+    "ssh-add",
+    "ssh-keygen",
+    "ssh-copy-id",
+    "docker",
+    "docker-compose",
+    "podman",
+    "dotenv",
+    "env-cmd",
+    "direnv",
+    "gitleaks",
+    "trufflehog",
+    "detect-secrets",
+    "git-secrets",
+    "kubectl",
+    "helm",
+    "terraform",
+    "code",
+    "vim",
+    "nvim",
+    "nano",
+    "emacs",
+];
+
+/// Programs whose first operand is a pattern, not a file.
+const PATTERN_FIRST: &[&str] = &["grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk"];
+
+/// Programs whose last operand is a destination, not a source.
+const DEST_LAST: &[&str] = &["cp", "mv", "rsync", "install", "ln", "scp"];
+
+/// Options whose value is not a file that is read (outputs, messages).
+const VALUE_NOT_READ: &[&str] = &["-o", "--output", "-m", "--message", "-e", "--regexp"];
+
+/// The first word of `c` that names a secret the command reads or moves.
+fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static str)> {
+    // Input redirections read their file, whatever the program.
+    for r in &c.redirects {
+        let op = r.op.trim_start_matches(|ch: char| ch.is_ascii_digit());
+        if op == "<"
+            && let Some(kind) = judge_path(ctx, &r.target)
+        {
+            return Some((r.target.clone(), kind));
+        }
+    }
+    let program = c.program()?.trim_end_matches(".exe").to_ascii_lowercase();
+    if QUIET_PROGRAMS.contains(&program.as_str()) {
+        return None;
+    }
+    let args = c.args();
+    if program == "git" {
+        // Staging or committing a secret file publishes it; other git verbs
+        // (`rm --cached`, `check-ignore`, `log -- .env`) do not read it out.
+        let sub = args.iter().find(|a| !a.starts_with('-'))?;
+        if sub != "add" && sub != "commit" && sub != "stash" {
+            return None;
+        }
+    }
+    // Operands and option values, in order.
+    let mut operands: Vec<&str> = Vec::new();
+    let mut skip_next = false;
+    let mut after_dashdash = false;
+    let mut pattern_given = false;
+    for a in args {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if !after_dashdash && a == "--" {
+            after_dashdash = true;
+            continue;
+        }
+        if !after_dashdash && a.starts_with('-') && a.len() > 1 {
+            if VALUE_NOT_READ.contains(&a.as_str()) {
+                skip_next = true;
+                if matches!(a.as_str(), "-e" | "--regexp") {
+                    pattern_given = true;
+                }
+                continue;
+            }
+            // `--file=.env`, `-d@.env`: check the attached value.
+            if let Some((_, v)) = a.split_once('=') {
+                operands.push(v);
+            } else if let Some(v) = a.strip_prefix("-d").or_else(|| a.strip_prefix("-T"))
+                && !v.is_empty()
+            {
+                operands.push(v);
+            }
+            continue;
+        }
+        operands.push(a);
+    }
+    if PATTERN_FIRST.contains(&program.as_str()) && !pattern_given && !operands.is_empty() {
+        operands.remove(0);
+    }
+    if DEST_LAST.contains(&program.as_str()) && operands.len() > 1 {
+        operands.pop();
+    }
+    for word in operands {
+        for candidate in path_candidates(word) {
+            if let Some(kind) = judge_path(ctx, candidate) {
+                return Some((candidate.to_string(), kind));
+            }
+        }
+    }
+    None
+}
+
+/// The paths a word may name: itself, after a curl-style `@`, after `=@`
+/// (`-F file=@.env`), a `host:path` remote, and the operand of `--x=path`.
+fn path_candidates(word: &str) -> Vec<&str> {
+    let mut out = Vec::with_capacity(2);
+    let w = word.strip_prefix('@').unwrap_or(word);
+    if w.contains(' ') {
+        return out; // a sentence, not a path
+    }
+    out.push(w);
+    if let Some((_, after)) = w.split_once("=@") {
+        out.push(after);
+    } else if let Some((_, after)) = w.split_once('=') {
+        out.push(after);
+    }
+    if let Some((host, path)) = w.split_once(':')
+        && !host.contains('/')
+        && host.len() > 1
+    {
+        out.push(path);
+    }
+    out
+}

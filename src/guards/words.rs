@@ -1,0 +1,152 @@
+//! Small word-level helpers the shell-reading guards share: git's
+//! subcommand behind its global options, flag tests, temporary directories.
+//! Plain string logic; nothing here allocates per call beyond what it returns.
+
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+use crate::target::Target;
+
+/// The lower-case program name without directory or `.exe`.
+pub fn program(cmd: &SimpleCommand) -> String {
+    let p = cmd.program().unwrap_or_default().to_ascii_lowercase();
+    match p.strip_suffix(".exe") {
+        Some(s) => s.to_string(),
+        None => p,
+    }
+}
+
+/// For a `git` command: its subcommand and the words after it, git's global
+/// options (`-C dir`, `-c k=v`, `--git-dir=…`, `--no-pager`, ...) skipped.
+pub fn git_subcommand(cmd: &SimpleCommand) -> Option<(&str, &[String])> {
+    if program(cmd) != "git" {
+        return None;
+    }
+    let args = cmd.args();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if matches!(
+            a.as_str(),
+            "-C" | "-c"
+                | "--git-dir"
+                | "--work-tree"
+                | "--namespace"
+                | "--exec-path"
+                | "--config-env"
+        ) {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            return Some((a.as_str(), &args[i + 1..]));
+        }
+    }
+    None
+}
+
+/// Whether `args` carry the short flag `c` (alone or in a cluster such as
+/// `-rf`) or one of the long spellings. Words after `--` are not options.
+pub fn has_flag(args: &[String], c: char, long: &[&str]) -> bool {
+    for a in args {
+        if a == "--" {
+            return false;
+        }
+        if let Some(l) = a.strip_prefix("--") {
+            let name = l.split('=').next().unwrap_or(l);
+            if long.contains(&name) {
+                return true;
+            }
+        } else if let Some(cluster) = a.strip_prefix('-')
+            && cluster.chars().all(|x| x.is_ascii_alphanumeric())
+            && cluster.contains(c)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The words of `args` that are not options (everything after `--` counts).
+pub fn operands(args: &[String]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut done = false;
+    for a in args {
+        if !done && a == "--" {
+            done = true;
+        } else if done || !a.starts_with('-') || a == "-" {
+            out.push(a.as_str());
+        }
+    }
+    out
+}
+
+/// Whether a target lies in a temporary directory: `/tmp`, `/var/tmp`,
+/// `/private/tmp`, `/private/var/folders`, `/var/folders`, `/dev/shm`,
+/// `$TMPDIR`, `$TEMP`, `$TMP`, or a Windows `AppData/Local/Temp` (the
+/// directory itself does not count, only what is in it).
+pub fn is_temp(ctx: &Ctx, t: &Target) -> bool {
+    let p = t.as_str();
+    for key in ["TMPDIR", "TEMP", "TMP"] {
+        if let Some(dir) = ctx.var(key).filter(|d| d.len() > 1) {
+            let dir = dir.replace('\\', "/");
+            let dir = dir.trim_end_matches('/');
+            if !dir.is_empty() && p.starts_with(dir) && p[dir.len()..].starts_with('/') {
+                return true;
+            }
+        }
+    }
+    if p.to_ascii_lowercase().contains("/appdata/local/temp/") {
+        return true;
+    }
+    // A home directory that happens to live under /tmp (some CI machines)
+    // is still a home directory.
+    if let Some(home) = ctx.var("HOME").filter(|h| h.len() > 1) {
+        let home = home.replace('\\', "/");
+        let home = home.trim_end_matches('/');
+        if p == home || (p.starts_with(home) && p[home.len()..].starts_with('/')) {
+            return false;
+        }
+    }
+    const TEMP: &[&str] = &[
+        "/tmp/",
+        "/var/tmp/",
+        "/private/tmp/",
+        "/private/var/folders/",
+        "/var/folders/",
+        "/dev/shm/",
+    ];
+    TEMP.iter().any(|d| p.starts_with(d))
+}
+
+/// `argv` joined for display (the renderer bounds and sanitises it).
+pub fn shown(cmd: &SimpleCommand) -> String {
+    cmd.argv.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::parse;
+
+    fn w(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn git_global_options_are_skipped() {
+        let c = &parse("git -C repo -c user.name=x --no-pager push -f")[0];
+        let (sub, rest) = git_subcommand(c).unwrap();
+        assert_eq!(sub, "push");
+        assert_eq!(rest, &w(&["-f"])[..]);
+        assert!(git_subcommand(&parse("gitk --all")[0]).is_none());
+    }
+
+    #[test]
+    fn flags_and_operands() {
+        let a = w(&["-fr", "--verbose", "x", "--", "-y"]);
+        assert!(has_flag(&a, 'r', &["recursive"]));
+        assert!(has_flag(&a, 'f', &[]));
+        assert!(!has_flag(&a, 'y', &[]));
+        assert!(has_flag(&w(&["--recursive"]), 'r', &["recursive"]));
+        assert_eq!(operands(&a), vec!["x", "-y"]);
+    }
+}

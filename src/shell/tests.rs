@@ -1,0 +1,349 @@
+use super::*;
+
+fn argvs(cmd: &str) -> Vec<Vec<String>> {
+    parse(cmd).into_iter().map(|c| c.argv).collect()
+}
+
+fn v(words: &[&str]) -> Vec<String> {
+    words.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn quoting_and_escapes() {
+    assert_eq!(
+        argvs(r#"echo 'a b' "c $HOME d" e\ f $'g\th' "q\"x" 'it'\''s'"#),
+        vec![v(&[
+            "echo",
+            "a b",
+            "c $HOME d",
+            "e f",
+            "g\th",
+            "q\"x",
+            "it's"
+        ])]
+    );
+    assert_eq!(argvs("echo a\\\nb"), vec![v(&["echo", "ab"])]);
+    assert_eq!(argvs(r"echo $'\x41\101\u00e9'"), vec![v(&["echo", "AAé"])]);
+}
+
+#[test]
+fn separators_split_commands() {
+    assert_eq!(
+        argvs("a 1 && b 2 || c; d & e | f |& g\nh"),
+        vec![
+            v(&["a", "1"]),
+            v(&["b", "2"]),
+            v(&["c"]),
+            v(&["d"]),
+            v(&["e"]),
+            v(&["f"]),
+            v(&["g"]),
+            v(&["h"])
+        ]
+    );
+    let cmds = parse("curl -fsSL https://x.sh | sudo bash");
+    assert_eq!(cmds[1].argv, v(&["bash"]));
+    assert!(cmds[1].piped && !cmds[0].piped);
+    assert_eq!(cmds[1].wrappers, v(&["sudo"]));
+}
+
+#[test]
+fn subshells_and_groups() {
+    assert_eq!(
+        argvs("(cd /tmp && rm -rf x); { git push -f; } ; if true; then echo y; fi"),
+        vec![
+            v(&["cd", "/tmp"]),
+            v(&["rm", "-rf", "x"]),
+            v(&["git", "push", "-f"]),
+            v(&["true"]),
+            v(&["echo", "y"]),
+        ]
+    );
+}
+
+#[test]
+fn substitutions_are_nested_commands() {
+    let cmds = argvs(r#"echo "today: $(date +%F)" `whoami` $((1+2)) ${X:-y}"#);
+    assert_eq!(cmds[0], v(&["date", "+%F"]));
+    assert_eq!(cmds[1], v(&["whoami"]));
+    assert_eq!(
+        cmds[2],
+        v(&[
+            "echo",
+            "today: $(date +%F)",
+            "`whoami`",
+            "$((1+2))",
+            "${X:-y}"
+        ])
+    );
+    assert_eq!(cmds.len(), 3);
+    let cmds = argvs("diff <(sort a) >(tee b)");
+    assert_eq!(cmds[0], v(&["sort", "a"]));
+    assert_eq!(cmds[1], v(&["tee", "b"]));
+    assert_eq!(cmds[2], v(&["diff", "<(sort a)", ">(tee b)"]));
+    // A subshell inside a substitution does not close it.
+    let cmds = argvs("x=$( (cd a; ls) | wc -l ); echo $x");
+    assert_eq!(
+        cmds,
+        vec![
+            v(&["cd", "a"]),
+            v(&["ls"]),
+            v(&["wc", "-l"]),
+            v(&["echo", "$x"])
+        ]
+    );
+}
+
+#[test]
+fn redirections_with_targets() {
+    let c = &parse("cmd >out.txt 2>>err.log <in &>/dev/null 2>&1 >| f <<< 'word'")[0];
+    assert_eq!(c.argv, v(&["cmd"]));
+    let ops: Vec<(&str, &str)> = c
+        .redirects
+        .iter()
+        .map(|r| (r.op.as_str(), r.target.as_str()))
+        .collect();
+    assert_eq!(
+        ops,
+        vec![
+            (">", "out.txt"),
+            ("2>>", "err.log"),
+            ("<", "in"),
+            ("&>", "/dev/null"),
+            ("2>&", "1"),
+            (">|", "f"),
+            ("<<<", "word"),
+        ]
+    );
+    let writes: Vec<bool> = c.redirects.iter().map(Redirect::writes_file).collect();
+    assert_eq!(writes, vec![true, true, false, true, false, true, false]);
+    let c = &parse("echo hi > ~/.bashrc")[0];
+    assert_eq!(c.redirects[0].target, "~/.bashrc");
+}
+
+#[test]
+fn heredocs_are_data() {
+    let cmds = parse("cat <<EOF > notes.txt\nrm -rf /\n$(whoami)\nEOF\necho done");
+    assert_eq!(cmds.len(), 2, "{cmds:?}");
+    assert_eq!(cmds[0].argv, v(&["cat"]));
+    assert_eq!(cmds[0].heredoc.as_deref(), Some("rm -rf /\n$(whoami)\n"));
+    assert_eq!(cmds[0].redirects[1].target, "notes.txt");
+    assert_eq!(cmds[1].argv, v(&["echo", "done"]));
+
+    let cmds = parse("cat <<-'END' | grep x\n\tline one\n\tEND\nls");
+    assert_eq!(cmds[0].heredoc.as_deref(), Some("line one\n"));
+    assert_eq!(cmds[1].argv, v(&["grep", "x"]));
+    assert_eq!(cmds[2].argv, v(&["ls"]));
+
+    // Fed to a shell, the body is a script.
+    let cmds = argvs("bash <<'EOF'\ngit push --force origin main\nEOF");
+    assert_eq!(cmds, vec![v(&["git", "push", "--force", "origin", "main"])]);
+    let cmds = argvs("sh <<< 'rm -rf ~'");
+    assert_eq!(cmds, vec![v(&["rm", "-rf", "~"])]);
+}
+
+#[test]
+fn wrappers_are_unwrapped() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "sudo -u root -E git push origin main",
+            &["git", "push", "origin", "main"],
+        ),
+        ("sudo --user=x FOO=1 rm -rf /", &["rm", "-rf", "/"]),
+        ("doas -u root rm x", &["rm", "x"]),
+        ("env -i PATH=/bin A=b git push", &["git", "push"]),
+        ("env -u HOME -- rm x", &["rm", "x"]),
+        ("FOO=1 BAR=2 make test", &["make", "test"]),
+        ("nice -n 10 cargo build", &["cargo", "build"]),
+        ("nice -5 make", &["make"]),
+        ("ionice -c2 -n7 rsync a b", &["rsync", "a", "b"]),
+        ("timeout 10 npm test", &["npm", "test"]),
+        ("timeout -s KILL --preserve-status 5m pytest", &["pytest"]),
+        ("nohup ./server &", &["./server"]),
+        ("time -p cargo test", &["cargo", "test"]),
+        ("command git status", &["git", "status"]),
+        ("exec -a name sleep 1", &["sleep", "1"]),
+        ("stdbuf -oL -e 0 tail -f log", &["tail", "-f", "log"]),
+        ("find . -name '*.o' | xargs -0 -n 1 rm -f", &["rm", "-f"]),
+        ("xargs -I {} cp {} /tmp", &["cp", "{}", "/tmp"]),
+        ("/usr/bin/sudo /bin/rm -rf x", &["/bin/rm", "-rf", "x"]),
+        (
+            "sudo nice timeout 3 env X=1 git clean -fdx",
+            &["git", "clean", "-fdx"],
+        ),
+    ];
+    for (cmd, want) in cases {
+        let got = parse(cmd);
+        let last = got.last().unwrap_or_else(|| panic!("{cmd}: nothing"));
+        assert_eq!(last.argv, v(want), "{cmd}");
+    }
+    let c = parse("sudo env X=1 nice git push");
+    assert_eq!(c[0].wrappers, v(&["sudo", "env", "nice"]));
+    assert_eq!(argvs("command -v git"), vec![v(&["command", "-v", "git"])]);
+    assert_eq!(argvs("sudo -v"), vec![v(&["sudo", "-v"])]);
+}
+
+#[test]
+fn shell_scripts_are_parsed() {
+    let cases: &[(&str, &[&[&str]])] = &[
+        (
+            "bash -c 'git push -f && rm -rf /'",
+            &[&["git", "push", "-f"], &["rm", "-rf", "/"]],
+        ),
+        ("sh -c \"cd x; make\"", &[&["cd", "x"], &["make"]]),
+        ("bash -lc 'npm i left-pad'", &[&["npm", "i", "left-pad"]]),
+        ("zsh -o pipefail -c 'ls'", &[&["ls"]]),
+        ("dash -ec 'ls'", &[&["ls"]]),
+        ("/bin/bash --norc -c 'ls'", &[&["ls"]]),
+        (
+            "eval 'git push' origin main",
+            &[&["git", "push", "origin", "main"]],
+        ),
+        (
+            "pwsh -NoProfile -Command 'Remove-Item -Recurse C:\\x'",
+            &[&["Remove-Item", "-Recurse", "C:\\x"]],
+        ),
+        (
+            "powershell.exe -c \"git push --force\"",
+            &[&["git", "push", "--force"]],
+        ),
+        ("cmd /c del x", &[&["del", "x"]]),
+        ("su -c 'rm -rf /srv' root", &[&["rm", "-rf", "/srv"]]),
+        ("env -S 'git push -f'", &[&["git", "push", "-f"]]),
+        (
+            "sudo bash -c \"sh -c 'git push origin +main'\"",
+            &[&["git", "push", "origin", "+main"]],
+        ),
+    ];
+    for (cmd, want) in cases {
+        let got: Vec<Vec<String>> = argvs(cmd);
+        let want: Vec<Vec<String>> = want.iter().map(|w| v(w)).collect();
+        assert_eq!(got, want, "{cmd}");
+    }
+    let c = parse("sudo bash -c \"sh -c 'git push origin +main'\"");
+    assert_eq!(c[0].wrappers, v(&["sudo", "bash", "sh"]));
+    // A script file is not a -c script.
+    assert_eq!(
+        argvs("bash deploy.sh -c x"),
+        vec![v(&["bash", "deploy.sh", "-c", "x"])]
+    );
+    // The wrapper's own redirections are kept.
+    let c = parse("sudo sh -c 'cat a' > /etc/hosts");
+    assert_eq!(c.len(), 2);
+    assert_eq!(c[1].redirects[0].target, "/etc/hosts");
+}
+
+#[test]
+fn depth_is_bounded() {
+    // Every level of `bash -c` nesting is parsed up to MAX_DEPTH.
+    let mut cmd = "rm -rf /".to_string();
+    for _ in 0..MAX_DEPTH {
+        cmd = format!("bash -c {}", quote(&cmd));
+    }
+    assert_eq!(argvs(&cmd), vec![v(&["rm", "-rf", "/"])]);
+    // One level more: the innermost shell is kept as it is, unparsed.
+    let deeper = format!("bash -c {}", quote(&cmd));
+    let got = parse(&deeper);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].program(), Some("bash"));
+    // Hostile nesting never recurses without bound.
+    let hostile = "$(".repeat(20_000) + &")".repeat(20_000);
+    let _ = parse(&hostile);
+    let hostile = "`".repeat(30_000);
+    let _ = parse(&hostile);
+    let hostile = "bash -c \"".repeat(5_000);
+    let _ = parse(&hostile);
+}
+
+#[test]
+fn unparseable_input_is_read_as_far_as_it_goes() {
+    for bad in [
+        "echo 'unterminated",
+        "echo \"x $(rm -rf /",
+        "))) ((( ;;; ||| &&&",
+        "cat <<EOF\nno end",
+        "echo \\",
+        "$'\\x",
+        "> ",
+        "`",
+        "2>&",
+        "echo ${",
+        "a $((",
+        "\u{0}\u{7f}",
+        "é'ü\"$(ß",
+    ] {
+        let _ = parse(bad);
+    }
+    assert_eq!(argvs("echo 'open"), vec![v(&["echo", "open"])]);
+    let got = argvs("echo \"x $(rm -rf /");
+    assert_eq!(got[0], v(&["rm", "-rf", "/"]));
+}
+
+#[test]
+fn input_and_output_are_bounded() {
+    let big = "ls;".repeat(MAX_INPUT);
+    let got = parse(&big);
+    assert_eq!(got.len(), MAX_COMMANDS);
+    let multibyte = "é".repeat(MAX_INPUT);
+    let got = parse(&multibyte);
+    assert_eq!(got[0].argv[0].len(), MAX_INPUT);
+}
+
+#[test]
+fn program_is_the_basename() {
+    let c = &parse("/usr/local/bin/git status")[0];
+    assert_eq!(c.program(), Some("git"));
+    assert_eq!(c.args(), &v(&["status"])[..]);
+    let c = &parse(r"'C:\Program Files\Git\bin\git.exe' push")[0];
+    assert_eq!(c.program(), Some("git.exe"));
+    assert_eq!(SimpleCommand::default().program(), None);
+}
+
+#[test]
+fn powershell_keeps_backslashes() {
+    assert_eq!(
+        argvs_ps(r"Remove-Item -Recurse -Force C:\Users\me\.ssh; git push origin main"),
+        vec![
+            v(&["Remove-Item", "-Recurse", "-Force", r"C:\Users\me\.ssh"]),
+            v(&["git", "push", "origin", "main"])
+        ]
+    );
+    assert_eq!(argvs_ps("echo `$HOME"), vec![v(&["echo", "$HOME"])]);
+}
+
+fn argvs_ps(cmd: &str) -> Vec<Vec<String>> {
+    parse_powershell(cmd).into_iter().map(|c| c.argv).collect()
+}
+
+#[test]
+fn comments_are_skipped() {
+    assert_eq!(
+        argvs("ls # rm -rf /\necho a#b"),
+        vec![v(&["ls"]), v(&["echo", "a#b"])]
+    );
+}
+
+#[test]
+fn random_syntax_never_panics() {
+    // A deterministic walk over the characters the parser treats specially.
+    const ALPHABET: &[&str] = &[
+        "'", "\"", "\\", "$", "(", ")", "`", "{", "}", "<", ">", "&", "|", ";", "\n", " ", "#",
+        "-", "=", "a", "bash", "-c", "sudo", "eval", "<<", "EOF", "$'", "é", "\t", "2>&1", "xargs",
+        "env", "pwsh", "-Command", "*",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let len = (next() % 40) as usize;
+        let s: String = (0..len)
+            .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+            .collect();
+        let _ = parse(&s);
+        let _ = parse_powershell(&s);
+    }
+}

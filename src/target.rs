@@ -1,0 +1,335 @@
+//! What a tool call targets: the files a write lands on, the content it
+//! writes, the shell command it runs, and where a path named in a command
+//! points. Read from the canonical (Claude Code) payload through [`Ctx`].
+//!
+//! Paths are resolved lexically (no file system access, symlinks are not
+//! followed): `~`, `$HOME`/`${HOME}` (and other leading `$VAR`s that are set),
+//! `%USERPROFILE%` and `$env:USERPROFILE` are expanded, relative paths are
+//! taken from the payload's `cwd`, Windows backslashes become `/`, and `.`
+//! and `..` are folded.
+
+use crate::context::Ctx;
+use crate::shell::{self, SimpleCommand};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A file a call targets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// Absolute, lexically normalised, with `/` separators.
+    pub path: PathBuf,
+    /// Relative to the project root when inside it, else as given.
+    pub shown: String,
+    /// Whether `path` is under the project root.
+    pub inside_project: bool,
+}
+
+impl Target {
+    /// The file name (last component), or "" for a root.
+    pub fn file_name(&self) -> &str {
+        self.path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+    }
+
+    /// The normalised path as a `/`-separated string.
+    pub fn as_str(&self) -> &str {
+        self.path.to_str().unwrap_or_default()
+    }
+}
+
+/// Tools that write one file named in `file_path` / `notebook_path`.
+const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// The files a Write/Edit/MultiEdit/NotebookEdit or an `apply_patch` writes
+/// (added, updated, deleted or moved to).
+pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
+    let Some(tool) = ctx.payload.tool_name() else {
+        return Vec::new();
+    };
+    if FILE_TOOLS.contains(&tool) {
+        let key = if tool == "NotebookEdit" {
+            "notebook_path"
+        } else {
+            "file_path"
+        };
+        return ctx
+            .payload
+            .input_str(key)
+            .or_else(|| ctx.payload.input_str("file_path"))
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| vec![target_for(ctx, p)])
+            .unwrap_or_default();
+    }
+    if tool == "apply_patch" {
+        let mut out: Vec<Target> = Vec::new();
+        for (path, _) in patch_files(patch_text(ctx)) {
+            let t = target_for(ctx, path);
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        return out;
+    }
+    Vec::new()
+}
+
+/// The content each written file receives: Write `content`, Edit
+/// `new_string`, MultiEdit `edits[].new_string` (joined by newlines),
+/// NotebookEdit `new_source`, and the added (`+`) lines of each file of an
+/// `apply_patch`.
+pub fn written_content(ctx: &Ctx) -> Vec<(Target, String)> {
+    let Some(tool) = ctx.payload.tool_name() else {
+        return Vec::new();
+    };
+    if tool == "apply_patch" {
+        let mut out: Vec<(Target, String)> = Vec::new();
+        for (path, added) in patch_files(patch_text(ctx)) {
+            if added.is_empty() {
+                continue;
+            }
+            let t = target_for(ctx, path);
+            match out.iter_mut().find(|(o, _)| *o == t) {
+                Some((_, text)) => {
+                    text.push('\n');
+                    text.push_str(&added);
+                }
+                None => out.push((t, added)),
+            }
+        }
+        return out;
+    }
+    let text = match tool {
+        "Write" => ctx.payload.input_str("content").map(str::to_string),
+        "Edit" => ctx.payload.input_str("new_string").map(str::to_string),
+        "NotebookEdit" => ctx.payload.input_str("new_source").map(str::to_string),
+        "MultiEdit" => ctx
+            .payload
+            .tool_input()
+            .and_then(|i| i.get("edits"))
+            .and_then(Value::as_array)
+            .map(|edits| {
+                edits
+                    .iter()
+                    .filter_map(|e| e.get("new_string").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }),
+        _ => None,
+    };
+    match (text, write_targets(ctx).into_iter().next()) {
+        (Some(text), Some(t)) if !text.is_empty() => vec![(t, text)],
+        _ => Vec::new(),
+    }
+}
+
+/// The command line of a Bash or PowerShell call.
+pub fn shell_command<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+    match ctx.payload.tool_name()? {
+        "Bash" | "PowerShell" => ctx.payload.input_str("command"),
+        _ => None,
+    }
+}
+
+/// The simple commands of a Bash or PowerShell call, read with the quoting
+/// rules of its shell (see [`shell::parse`]).
+pub fn shell_commands(ctx: &Ctx) -> Vec<SimpleCommand> {
+    match (shell_command(ctx), ctx.payload.tool_name()) {
+        (Some(c), Some("PowerShell")) => shell::parse_powershell(c),
+        (Some(c), _) => shell::parse(c),
+        _ => Vec::new(),
+    }
+}
+
+/// Where a path named in a call points.
+pub fn target_for(ctx: &Ctx, raw: &str) -> Target {
+    let home = ctx
+        .var("HOME")
+        .filter(|h| !h.is_empty())
+        .or_else(|| ctx.var("USERPROFILE").filter(|h| !h.is_empty()));
+    let expanded = expand(raw.trim(), home.as_deref(), &|k| ctx.var(k));
+    let path = if is_absolute(&expanded) {
+        normalise(&expanded)
+    } else {
+        let cwd = ctx.cwd();
+        normalise(&format!("{}/{}", cwd.to_string_lossy(), expanded))
+    };
+    let root = normalise(&ctx.project_root().to_string_lossy());
+    match relative_to(&path, &root) {
+        Some(rel) => Target {
+            shown: if rel.is_empty() { ".".into() } else { rel },
+            path: PathBuf::from(path),
+            inside_project: true,
+        },
+        None => Target {
+            shown: raw.to_string(),
+            path: PathBuf::from(path),
+            inside_project: false,
+        },
+    }
+}
+
+/// Whether `path` (normalised) lies under `dir` (normalised).
+pub fn is_under(path: &Path, dir: &Path) -> bool {
+    relative_to(&path.to_string_lossy(), &dir.to_string_lossy()).is_some()
+}
+
+fn patch_text<'a>(ctx: &Ctx<'a>) -> &'a str {
+    ["command", "input", "patch"]
+        .iter()
+        .find_map(|k| ctx.payload.input_str(k))
+        .unwrap_or_default()
+}
+
+/// The files of a Codex patch, each with its added lines (in order).
+fn patch_files(patch: &str) -> Vec<(&str, String)> {
+    const HEADS: &[&str] = &[
+        "*** Add File:",
+        "*** Update File:",
+        "*** Delete File:",
+        "*** Move to:",
+    ];
+    let mut out: Vec<(&str, String)> = Vec::new();
+    let mut current: Option<usize> = None;
+    for line in patch.lines() {
+        let trimmed = line.trim_end_matches('\r');
+        if let Some(path) = HEADS
+            .iter()
+            .find_map(|h| trimmed.trim_start().strip_prefix(h))
+        {
+            let path = path.trim();
+            if path.is_empty() {
+                continue;
+            }
+            let moved = trimmed.trim_start().starts_with("*** Move to:");
+            out.push((path, String::new()));
+            if !moved {
+                current = Some(out.len() - 1);
+            }
+            continue;
+        }
+        if trimmed.starts_with("*** ") {
+            current = None;
+            continue;
+        }
+        if let (Some(i), Some(added)) = (current, trimmed.strip_prefix('+')) {
+            let text = &mut out[i].1;
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(added);
+        }
+    }
+    out
+}
+
+/// `C:/…`, `C:\…`, `/…`, `\\server\…`.
+fn is_absolute(p: &str) -> bool {
+    let b = p.as_bytes();
+    p.starts_with('/')
+        || p.starts_with('\\')
+        || (b.len() >= 3
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && matches!(b[2], b'/' | b'\\'))
+}
+
+/// Expands a leading `~`, `~user`, `$VAR`, `${VAR}`, `%VAR%` or `$env:VAR`.
+fn expand(raw: &str, home: Option<&str>, var: &dyn Fn(&str) -> Option<String>) -> String {
+    if let Some(home) = home {
+        if raw == "~" {
+            return home.to_string();
+        }
+        if let Some(rest) = raw.strip_prefix("~/").or_else(|| raw.strip_prefix("~\\")) {
+            return format!("{home}/{rest}");
+        }
+        if let Some(rest) = raw.strip_prefix('~') {
+            // `~user/...`: a sibling of this user's home.
+            let parent = home.trim_end_matches(['/', '\\']);
+            let parent = parent.rfind(['/', '\\']).map_or("", |i| &parent[..i]);
+            return format!("{parent}/{rest}");
+        }
+    }
+    let (name, rest) = if let Some(r) = raw.strip_prefix("${") {
+        match r.find('}') {
+            Some(end) => (&r[..end], &r[end + 1..]),
+            None => return raw.to_string(),
+        }
+    } else if let Some(r) = raw
+        .strip_prefix("$env:")
+        .or_else(|| raw.strip_prefix("$Env:"))
+        .or_else(|| raw.strip_prefix("$ENV:"))
+        .or_else(|| raw.strip_prefix('$'))
+    {
+        let end = r
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(r.len());
+        (&r[..end], &r[end..])
+    } else if let Some(r) = raw.strip_prefix('%') {
+        match r.find('%') {
+            Some(end) => (&r[..end], &r[end + 1..]),
+            None => return raw.to_string(),
+        }
+    } else {
+        return raw.to_string();
+    };
+    let value = if name.eq_ignore_ascii_case("HOME") || name.eq_ignore_ascii_case("USERPROFILE") {
+        home.map(str::to_string).or_else(|| var(name))
+    } else {
+        var(name)
+    };
+    match value.filter(|v| !v.is_empty()) {
+        Some(v) => format!("{v}{rest}"),
+        None => raw.to_string(),
+    }
+}
+
+/// Lexical normalisation of an absolute path: `/` separators, no `.`, `..`
+/// folded (never above the root), no doubled or trailing separators.
+fn normalise(p: &str) -> String {
+    let p = p.replace('\\', "/");
+    let (prefix, rest) = if p.len() >= 2 && p.as_bytes()[1] == b':' {
+        (p[..2].to_string() + "/", &p[2..])
+    } else if let Some(r) = p.strip_prefix("//") {
+        ("//".to_string(), r)
+    } else {
+        ("/".to_string(), p.as_str())
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in rest.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    prefix + &parts.join("/")
+}
+
+/// `path` relative to `dir` ("" when equal), or `None` when outside.
+/// Drive-letter paths compare without case, as Windows does.
+fn relative_to(path: &str, dir: &str) -> Option<String> {
+    let dir = dir.trim_end_matches('/');
+    let windows = dir.as_bytes().get(1) == Some(&b':');
+    let head = path.get(..dir.len())?;
+    let same = if windows {
+        head.eq_ignore_ascii_case(dir)
+    } else {
+        head == dir
+    };
+    if !same {
+        return None;
+    }
+    let rest = &path[dir.len()..];
+    if rest.is_empty() {
+        Some(String::new())
+    } else {
+        rest.strip_prefix('/').map(str::to_string)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,330 @@
+//! The guards, judged through the real binary: every case of
+//! `tests/fixtures/guards/<guard>.jsonl` must fire or stay quiet as it says,
+//! and the ordinary-work corpus (`tests/fixtures/corpus/ordinary.jsonl`) must
+//! fire no guard except where a line says one is meant to. Each case runs
+//! `cuecard dispatch PreToolUse <every PreToolUse card>`, as the installed
+//! hook does, in a fresh sandbox.
+//!
+//! Case format (one JSON object per line; blank lines and lines starting with
+//! `//` are skipped):
+//! `{"expect": "fire"|"quiet", "tool_name": .., "tool_input": {..}, "note": ..}`
+//! plus, optionally: `"expect_guards": [..]` (corpus lines: the guards meant
+//! to fire), `"context_has": [..]` (texts the injected context must contain),
+//! `"env": {..}` (extra environment), `"files": {"rel/path": "text"}` (files
+//! created in the project first), `"cwd": ".."` (default: the project).
+//! In every string, `${PROJECT}` and `${HOME}` become the sandbox's project
+//! and home directories.
+//!
+//! Guards whose card does not exist yet are skipped (their fixture file may
+//! land before or after the guard).
+
+mod support;
+
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use support::Sandbox;
+
+/// The PreToolUse cards shipped in messages/, each with its guard.
+fn pretooluse_cards() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("messages");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Some((_, bindings)) = text.split_once("## Bindings") else {
+            continue;
+        };
+        let mut pre = false;
+        let mut guard = None;
+        for line in bindings.lines() {
+            let line = line.trim().trim_start_matches("- ");
+            if let Some(ev) = line.strip_prefix("event:") {
+                pre |= ev.split([',', '|']).any(|e| e.trim() == "PreToolUse");
+            } else if let Some(g) = line.strip_prefix("guard:") {
+                guard = Some(g.trim().to_string());
+            }
+        }
+        if let (true, Some(g)) = (pre, guard) {
+            out.push((name, g));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    source: String,
+    expect: Option<bool>,
+    expect_guards: Vec<String>,
+    context_has: Vec<String>,
+    note: String,
+    raw: Map<String, Value>,
+}
+
+fn load(path: &Path) -> Vec<Case> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let source = format!("{}:{}", path.file_name().unwrap().to_string_lossy(), n + 1);
+        let v: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{source}: not JSON: {e}"));
+        let raw = v
+            .as_object()
+            .cloned()
+            .unwrap_or_else(|| panic!("{source}: not an object"));
+        let strings = |k: &str| -> Vec<String> {
+            raw.get(k)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let expect = match raw.get("expect").and_then(Value::as_str) {
+            Some("fire") => Some(true),
+            Some("quiet") => Some(false),
+            None => None,
+            Some(other) => panic!("{source}: expect must be fire or quiet, not {other}"),
+        };
+        assert!(raw.get("tool_name").is_some(), "{source}: no tool_name");
+        out.push(Case {
+            source,
+            expect,
+            expect_guards: strings("expect_guards"),
+            context_has: strings("context_has"),
+            note: raw
+                .get("note")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            raw,
+        });
+    }
+    out
+}
+
+fn substitute(v: &Value, sb: &Sandbox) -> Value {
+    match v {
+        Value::String(s) => Value::String(
+            s.replace("${PROJECT}", &sb.project().to_string_lossy())
+                .replace("${HOME}", &sb.home().to_string_lossy()),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(|x| substitute(x, sb)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), substitute(x, sb)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// What one case did: the guards whose card fired, and the context text.
+struct Outcome {
+    fired: BTreeSet<String>,
+    context: String,
+}
+
+fn run_case(case: &Case, cards: &[(String, String)]) -> Outcome {
+    let sb = Sandbox::outside_tmp();
+    let raw = substitute(&Value::Object(case.raw.clone()), &sb);
+    if let Some(files) = raw.get("files").and_then(Value::as_object) {
+        for (rel, text) in files {
+            sb.write(rel, text.as_str().unwrap_or_default());
+        }
+    }
+    let cwd = raw
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| sb.project());
+    let payload = json!({
+        "session_id": "guards-test",
+        "transcript_path": sb.path().join("transcript.jsonl"),
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": raw["tool_name"],
+        "tool_input": raw.get("tool_input").cloned().unwrap_or(json!({})),
+        "tool_use_id": "toolu_guards_test",
+    });
+    let names: Vec<&str> = cards.iter().map(|(c, _)| c.as_str()).collect();
+    let mut t = sb.test().dispatch("PreToolUse", &names).json(&payload);
+    if let Some(env) = raw.get("env").and_then(Value::as_object) {
+        for (k, v) in env {
+            t = t.env(k, v.as_str().unwrap_or_default());
+        }
+    }
+    let out = t.run();
+    let context = out.context();
+    let fired = cards
+        .iter()
+        .filter(|(card, _)| context.contains(&format!("cuecard cards show {card}`")))
+        .map(|(_, g)| g.clone())
+        .collect();
+    Outcome { fired, context }
+}
+
+/// Runs cases on a few threads (each case is one process), in order.
+fn run_all(cases: &[Case], cards: &[(String, String)]) -> Vec<Outcome> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
+    let chunk = cases.len().div_ceil(workers).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = cases
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || part.iter().map(|c| run_case(c, cards)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    })
+}
+
+fn fixtures(dir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(dir)
+}
+
+#[test]
+fn every_guard_case_fires_or_stays_quiet_as_written() {
+    let cards = pretooluse_cards();
+    let guards: BTreeSet<String> = cards.iter().map(|(_, g)| g.clone()).collect();
+    let mut files: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for e in std::fs::read_dir(fixtures("guards")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "jsonl") {
+            files.insert(p.file_stem().unwrap().to_string_lossy().into_owned(), p);
+        }
+    }
+    // Every PreToolUse guard has its cases.
+    for g in &guards {
+        assert!(
+            files.contains_key(g),
+            "guard `{g}` has a PreToolUse card but no tests/fixtures/guards/{g}.jsonl"
+        );
+    }
+    let mut failures = Vec::new();
+    let mut table = String::from("guard                 fire  quiet\n");
+    for (guard, path) in &files {
+        if !guards.contains(guard) {
+            eprintln!("skipping {guard}.jsonl: no PreToolUse card names guard `{guard}` yet");
+            continue;
+        }
+        let cases = load(path);
+        let fire = cases.iter().filter(|c| c.expect == Some(true)).count();
+        let quiet = cases.iter().filter(|c| c.expect == Some(false)).count();
+        table.push_str(&format!("{guard:20} {fire:5} {quiet:6}\n"));
+        assert!(
+            fire >= 10 && quiet >= 10,
+            "{guard}: needs at least 10 firing and 10 quiet cases (has {fire} and {quiet})"
+        );
+        for (case, out) in cases.iter().zip(run_all(&cases, &cards)) {
+            let want = case
+                .expect
+                .unwrap_or_else(|| panic!("{}: no expect", case.source));
+            let got = out.fired.contains(guard);
+            if got != want {
+                failures.push(format!(
+                    "{}: expected {} but {} ({})\n    tool_input: {}\n    context: {}",
+                    case.source,
+                    if want { "fire" } else { "quiet" },
+                    if got { "it fired" } else { "it stayed quiet" },
+                    case.note,
+                    case.raw.get("tool_input").unwrap_or(&Value::Null),
+                    out.context.replace('\n', " ⏎ "),
+                ));
+            }
+            if want {
+                for needle in &case.context_has {
+                    if !out.context.contains(needle.as_str()) {
+                        failures.push(format!(
+                            "{}: the context lacks {needle:?}: {}",
+                            case.source, out.context
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{table}");
+    assert!(
+        failures.is_empty(),
+        "{} case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn ordinary_work_fires_no_guard_but_where_meant_to() {
+    let cards = pretooluse_cards();
+    let guards: BTreeSet<String> = cards.iter().map(|(_, g)| g.clone()).collect();
+    let cases = load(&fixtures("corpus").join("ordinary.jsonl"));
+    assert!(
+        cases.len() >= 300,
+        "the corpus needs at least 300 lines (has {})",
+        cases.len()
+    );
+    let outcomes = run_all(&cases, &cards);
+    let mut false_pos: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut missed = Vec::new();
+    let mut expected_fires: BTreeMap<&str, usize> = BTreeMap::new();
+    for (case, out) in cases.iter().zip(&outcomes) {
+        for g in &out.fired {
+            if case.expect_guards.contains(g) {
+                *expected_fires.entry(g.as_str()).or_default() += 1;
+            } else {
+                false_pos.entry(g.as_str()).or_default().push(format!(
+                    "{} ({}): {}",
+                    case.source,
+                    case.note,
+                    case.raw.get("tool_input").unwrap_or(&Value::Null)
+                ));
+            }
+        }
+        for g in &case.expect_guards {
+            if guards.contains(g) && !out.fired.contains(g) {
+                missed.push(format!(
+                    "{}: `{g}` was meant to fire ({})",
+                    case.source, case.note
+                ));
+            }
+        }
+    }
+    let n = cases.len();
+    let mut table = format!(
+        "false positives on {n} ordinary calls\nguard                 meant  false  rate\n"
+    );
+    for g in &guards {
+        let fp = false_pos.get(g.as_str()).map_or(0, Vec::len);
+        table.push_str(&format!(
+            "{g:20} {:6} {fp:6}  {:.1}%\n",
+            expected_fires.get(g.as_str()).copied().unwrap_or(0),
+            100.0 * fp as f64 / n as f64
+        ));
+    }
+    eprintln!("{table}");
+    let fps: Vec<String> = false_pos.values().flatten().cloned().collect();
+    assert!(
+        fps.is_empty() && missed.is_empty(),
+        "{table}\nfalse positives:\n{}\nmissed:\n{}",
+        fps.join("\n"),
+        missed.join("\n")
+    );
+}
