@@ -240,8 +240,10 @@ fn parse_chat(body: &Value) -> Conv {
         tool_names: names(&body["tools"], |t| {
             t["function"]["name"]
                 .as_str()
+                .or_else(|| t["custom"]["name"].as_str())
                 .or_else(|| t["name"].as_str())
         }),
+        custom_tools: names(&body["tools"], |t| t["custom"]["name"].as_str()),
         last_user_text: msgs
             .iter()
             .rev()
@@ -249,7 +251,6 @@ fn parse_chat(body: &Value) -> Conv {
             .map(|m| text_of(&m["content"]))
             .unwrap_or_default(),
         json_mode: rf == "json_schema" || rf == "json_object",
-        ..Conv::default()
     }
 }
 
@@ -1019,11 +1020,20 @@ fn chat(cap: &mut Captured, shared: &Shared) -> Reply {
     let inp = u.input + u.cache_read;
     let usage = json!({"prompt_tokens": inp, "completion_tokens": u.output, "total_tokens": inp + u.output,
                        "prompt_tokens_details": {"cached_tokens": u.cache_read}});
+    // A freeform (`custom`) tool takes its input as a raw string.
     let tcs: Vec<Value> = tool
         .iter()
         .map(|(name, input)| {
-            json!({"id": format!("call_mock_{seq}"), "type": "function",
-                   "function": {"name": name, "arguments": input.to_string()}})
+            if conv.custom_tools.contains(name) {
+                let raw = input
+                    .as_str()
+                    .map_or_else(|| input.to_string(), str::to_string);
+                json!({"id": format!("call_mock_{seq}"), "type": "custom",
+                       "custom": {"name": name, "input": raw}})
+            } else {
+                json!({"id": format!("call_mock_{seq}"), "type": "function",
+                       "function": {"name": name, "arguments": input.to_string()}})
+            }
         })
         .collect();
     let finish = if tool.is_some() { "tool_calls" } else { "stop" };
@@ -1061,6 +1071,12 @@ fn chat(cap: &mut Captured, shared: &Shared) -> Reply {
         ev.push(chunk(json!({"content": text}), Value::Null, None));
     }
     for (i, tc) in tcs.iter().enumerate() {
+        if tc["type"] == "custom" {
+            let mut d = tc.clone();
+            d["index"] = json!(i);
+            ev.push(chunk(json!({ "tool_calls": [d] }), Value::Null, None));
+            continue;
+        }
         ev.push(chunk(
             json!({"tool_calls": [{"index": i, "id": tc["id"], "type": "function",
                                    "function": {"name": tc["function"]["name"], "arguments": ""}}]}),

@@ -66,16 +66,38 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "dependency-manifest",
             about: "the model writes a dependency manifest: the dependency advisory reaches a later request",
-            cannot: |_| None,
+            cannot: |h| match h.id {
+                "codex" => Some(
+                    "Codex 0.171 offers a custom provider's model no apply_patch, so it writes files through \
+                     exec_command; the dependency guard does not judge a manifest written by a shell \
+                     redirection (cuecard gap, see docs/e2e.md)",
+                ),
+                "copilot" => Some(
+                    "Copilot 1.0.102 writes files with its freeform apply_patch tool, which cuecard's \
+                     Copilot contract does not map, so no card is registered for it (cuecard gap, see docs/e2e.md)",
+                ),
+                _ => None,
+            },
             needs: || guarded(&["dependency", "dependencies", "manifest"], None),
             setup: |_| Ok(()),
-            plan: |_, p| {
-                let manifest = p.join("package.json").to_string_lossy().to_string();
+            plan: |h, p| {
+                // Gemini CLI refuses, even with --yolo, to write what it
+                // calls build configuration files (package.json): a Python
+                // requirements file is a manifest it writes.
+                let (file, content) = if h.id == "gemini" {
+                    ("requirements.txt", "requests==2.32.3\n")
+                } else {
+                    (
+                        "package.json",
+                        "{\n  \"name\": \"demo\",\n  \"version\": \"1.0.0\",\n  \"dependencies\": {\n    \"left-pad\": \"1.3.0\"\n  }\n}\n",
+                    )
+                };
+                let manifest = p.join(file).to_string_lossy().to_string();
                 Plan {
-                    prompt: "Add left-pad to package.json, then say done.".into(),
+                    prompt: format!("Add a dependency to {file}, then say done."),
                     script: json!({"turns": [
-                        turn(write(&manifest, "{\n  \"name\": \"demo\",\n  \"version\": \"1.0.0\",\n  \"dependencies\": {\n    \"left-pad\": \"1.3.0\"\n  }\n}\n"), None),
-                        text("Added left-pad to package.json.")
+                        turn(write(&manifest, content), None),
+                        text("Added the dependency.")
                     ]}),
                     ..Plan::default()
                 }
