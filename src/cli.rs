@@ -34,6 +34,16 @@ pub enum Command {
     /// warnings would have fallen. With no file, an embedded sample session.
     /// Never reads or writes your cuecard state.
     Replay(ReplayArgs),
+    /// Per-session ledger (calls, compaction warnings, what was injected),
+    /// newest sessions first, and the failure record.
+    Status {
+        /// Only this session (its id as the harness gave it).
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// The cards: list, show.
     Cards {
         #[command(subcommand)]

@@ -155,6 +155,45 @@ fn fragment_text(f: &Fragment) -> String {
 /// compaction guard moves its counters; the caller saves it only when the
 /// answer was written, after [`Run::commit`].
 pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut Session>) -> Run {
+    run_inner(req, input, Source::Given(session)).0
+}
+
+/// Like [`run`], but the session's state is loaded by `load` once the
+/// payload is in canonical shape (after the contract's translation), and
+/// only when the call has a card to evaluate. The loaded state comes back
+/// beside the run, for the caller to commit and save once the answer was
+/// written.
+pub fn run_loading<'l>(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    load: impl FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l,
+) -> (Run, Option<state::Locked>) {
+    run_inner(req, input, Source::Load(Box::new(load)))
+}
+
+type Loader<'l> = Box<dyn FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l>;
+
+enum Source<'s, 'l> {
+    Given(Option<&'s mut Session>),
+    Load(Loader<'l>),
+}
+
+fn run_inner(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    source: Source,
+) -> (Run, Option<state::Locked>) {
+    let mut locked = None;
+    let run = run_with(req, input, source, &mut locked);
+    (run, locked)
+}
+
+fn run_with(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    source: Source,
+    locked: &mut Option<state::Locked>,
+) -> Run {
     let mut run = Run::default();
     let contract = match req.contract {
         None => None,
@@ -233,6 +272,14 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut
     };
     test_panic("pipeline");
     let cards = resolve_cards(req, &events, &mut run.trace);
+    let session: Option<&mut Session> = match source {
+        Source::Given(s) => s,
+        Source::Load(load) if !cards.is_empty() => {
+            *locked = load(spec, &payload);
+            locked.as_mut().map(|l| &mut l.session)
+        }
+        Source::Load(_) => None,
+    };
     let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
     let ctxs: Vec<Ctx> = events
         .iter()
@@ -398,10 +445,30 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
             format!("guard `{guard_name}` found nothing"),
         );
     };
-    // The repeat rule: a finding already injected in full in this session
-    // comes back as a one-line reminder that keeps the pointer.
-    let repeat_key = state::key::digest(&format!("{guard_name}\u{1f}{}", finding.target));
-    let repeated = ctx.session().is_some_and(|s| s.was_seen(&repeat_key));
+    let has_session = ctx.session().is_some();
+    let seen = |k: &str| ctx.session().is_some_and(|s| s.was_seen(k));
+    let why = present(card, guard_name, finding, has_session, seen, run);
+    run.trace.push(CardTrace {
+        card: card.name.clone(),
+        verdict: Verdict::Fired,
+        why,
+    });
+}
+
+/// Puts a guard's finding into the outcome. The repeat rule: a finding
+/// (guard, target) already injected in full in this session comes back as a
+/// one-line reminder that names the card and keeps the pointer. Returns the
+/// trace line.
+fn present(
+    card: &Card,
+    guard_name: &str,
+    finding: guards::Finding,
+    has_session: bool,
+    seen: impl Fn(&str) -> bool,
+    run: &mut Run,
+) -> String {
+    let repeat_key = repeat_key(guard_name, &finding.target);
+    let repeated = seen(&repeat_key);
     if repeated {
         run.outcome.push(Fragment {
             card: card.name.clone(),
@@ -415,7 +482,7 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
             text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
             pointer: Some(paths::card_pointer(card)),
         });
-        if ctx.session().is_some() {
+        if has_session {
             run.seen.push(repeat_key);
         }
         if let Some(n) = finding.user_note {
@@ -437,10 +504,12 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
     } else {
         ""
     };
-    note(
-        Verdict::Fired,
-        format!("guard `{guard_name}`: {}{how}", finding.why),
-    );
+    format!("guard `{guard_name}`: {}{how}", finding.why)
+}
+
+/// The repeat-rule key of a finding: a digest, so no target is stored.
+pub fn repeat_key(guard: &str, target: &str) -> String {
+    state::key::digest(&format!("{guard}\u{1f}{target}"))
 }
 
 /// The one-line reminder for a repeated finding.
@@ -457,5 +526,74 @@ pub fn reminder_line(card: &Card) -> String {
 fn test_panic(point: &str) {
     if cfg!(debug_assertions) && std::env::var("CUECARD_TEST_PANIC").is_ok_and(|v| v == point) {
         panic!("CUECARD_TEST_PANIC={point}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{Origin, parse_card};
+    use crate::guards::Finding;
+
+    const CARD: &str = "# Dependency manifest changed\n\n## Advisory\nLong advisory about `{percent}`.\n\n## Procedure\nSteps.\n\n## Bindings\n- event: PostToolUse\n- guard: compaction\n";
+
+    #[test]
+    fn a_repeated_finding_is_a_one_line_reminder_with_the_pointer() {
+        let card = parse_card("dep", CARD, Origin::Embedded).unwrap();
+        let finding = || Finding::new("Cargo.toml", "manifest").var("percent", "Cargo.toml");
+        let mut session = Session::default();
+        let mut first = Run::default();
+        present(
+            &card,
+            "compaction",
+            finding(),
+            true,
+            |k| session.was_seen(k),
+            &mut first,
+        );
+        assert!(
+            first.outcome.fragments[0]
+                .text
+                .contains("Long advisory about `Cargo.toml`")
+        );
+        first.commit(&mut session);
+        let mut second = Run::default();
+        let why = present(
+            &card,
+            "compaction",
+            finding(),
+            true,
+            |k| session.was_seen(k),
+            &mut second,
+        );
+        let f = &second.outcome.fragments[0];
+        assert_eq!(
+            f.text,
+            "Reminder: \"Dependency manifest changed\" applies here again (its advisory was given earlier in this session)."
+        );
+        assert!(!f.text.contains('\n'), "one line");
+        assert_eq!(f.pointer.as_deref(), Some("run `cuecard cards show dep`"));
+        assert!(why.contains("reminder"));
+        assert_eq!(second.reminded, vec!["dep".to_string()]);
+        // Another target is a new finding, in full.
+        let mut third = Run::default();
+        present(
+            &card,
+            "compaction",
+            Finding::new("package.json", "m").var("percent", "package.json"),
+            true,
+            |k| session.was_seen(k),
+            &mut third,
+        );
+        assert!(third.outcome.fragments[0].text.contains("Long advisory"));
+        // The ledger counted the first in full and the reminder as one.
+        second.commit(&mut session);
+        let kinds: Vec<&str> = session
+            .ledger
+            .entries
+            .iter()
+            .map(|e| e.kind.as_str())
+            .collect();
+        assert_eq!(kinds, vec!["card", "reminder"]);
     }
 }

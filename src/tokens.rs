@@ -6,7 +6,13 @@ use tiktoken_rs::CoreBPE;
 
 fn bpe() -> Option<&'static CoreBPE> {
     static BPE: OnceLock<Option<CoreBPE>> = OnceLock::new();
-    BPE.get_or_init(|| tiktoken_rs::o200k_base().ok()).as_ref()
+    BPE.get_or_init(|| {
+        if crate::diag::verbose() {
+            crate::printer::err("cuecard: loading the tokenizer (o200k_base)");
+        }
+        tiktoken_rs::o200k_base().ok()
+    })
+    .as_ref()
 }
 
 /// The number of tokens in `text` (o200k_base), or a bytes/4 estimate if the

@@ -1,1 +1,354 @@
+//! Measuring the context size from the harness's transcript (DESIGN §7).
+//!
+//! The file is read backwards from its end in bounded chunks, stopping at the
+//! first qualifying record or after [`MAX_SCAN`] bytes, so the cost does not
+//! grow with the transcript. Qualifying records, newest first:
+//! - Claude Code (and harnesses that copy its format): the latest main-chain
+//!   assistant record (`isSidechain: true` skipped) with a non-zero
+//!   `message.usage`; the context size is `input_tokens +
+//!   cache_creation_input_tokens + cache_read_input_tokens`. Its
+//!   `message.id` names the measurement, so the several lines one message is
+//!   written as count once.
+//! - Codex rollouts: the latest `token_count` event, whose `info` carries
+//!   `last_token_usage` and the model's `model_context_window`.
+//! - A compaction boundary (`compact_boundary` system record, Codex
+//!   `compacted`) newer than any usage: the conversation was just compacted
+//!   and nothing was measured since.
+//!
+//! A missing file, a non-file, a partial last line (being written), lines
+//! over [`MAX_LINE`], and garbage are tolerated: they read as nothing.
 
+use serde::Deserialize;
+use std::fs::File;
+use std::path::Path;
+
+/// Bytes read per step.
+pub const CHUNK: usize = 64 * 1024;
+/// Bytes read from the end at most.
+pub const MAX_SCAN: u64 = 8 << 20;
+/// Longer lines are skipped without being parsed (no usage record is
+/// anywhere near this long).
+pub const MAX_LINE: usize = 1 << 20;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Usage {
+    /// Tokens in the context window.
+    pub tokens: u64,
+    /// What the measurement was taken from: `message.id`, else `@<offset>`.
+    pub record: String,
+    /// The model the record names, if any.
+    pub model: Option<String>,
+    /// The context window the record states (Codex), if any.
+    pub window: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reading {
+    Usage(Usage),
+    /// The newest relevant record is a compaction boundary.
+    Boundary {
+        id: String,
+    },
+    /// Nothing usable within the bound.
+    Nothing,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    Missing,
+    NotAFile,
+    Unreadable,
+}
+
+impl Problem {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Problem::Missing => "the transcript does not exist",
+            Problem::NotAFile => "the transcript is not a regular file",
+            Problem::Unreadable => "the transcript could not be read",
+        }
+    }
+}
+
+/// Measures `path` within the default bound.
+pub fn measure(path: &Path) -> Result<Reading, Problem> {
+    measure_bounded(path, MAX_SCAN)
+}
+
+/// Measures `path`, reading at most about `max_scan` bytes from its end.
+pub fn measure_bounded(path: &Path, max_scan: u64) -> Result<Reading, Problem> {
+    let file = File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Problem::Missing,
+        _ => Problem::Unreadable,
+    })?;
+    let meta = file.metadata().map_err(|_| Problem::Unreadable)?;
+    if !meta.is_file() {
+        return Err(Problem::NotAFile);
+    }
+    let mut pos = meta.len();
+    let mut buf = vec![0u8; CHUNK];
+    // The part of the current line already read (it lies after the chunk
+    // being scanned), as chunks in reverse order.
+    let mut carry: Vec<Vec<u8>> = Vec::new();
+    let mut carry_len = 0usize;
+    let mut skipping = false;
+    let mut scanned = 0u64;
+    while pos > 0 && scanned < max_scan {
+        let n = CHUNK.min(pos as usize);
+        pos -= n as u64;
+        read_at(&file, &mut buf[..n], pos).map_err(|_| Problem::Unreadable)?;
+        scanned += n as u64;
+        let mut end = n;
+        while let Some(nl) = buf[..end].iter().rposition(|&b| b == b'\n') {
+            let head = &buf[nl + 1..end];
+            if !skipping && carry_len + head.len() <= MAX_LINE {
+                let found = if carry.is_empty() {
+                    judge(head, pos + nl as u64 + 1)
+                } else {
+                    let mut line = Vec::with_capacity(head.len() + carry_len);
+                    line.extend_from_slice(head);
+                    carry.iter().rev().for_each(|c| line.extend_from_slice(c));
+                    judge(&line, pos + nl as u64 + 1)
+                };
+                if let Some(r) = found {
+                    return Ok(r);
+                }
+            }
+            carry.clear();
+            carry_len = 0;
+            skipping = false;
+            end = nl;
+        }
+        if !skipping {
+            if carry_len + end > MAX_LINE {
+                skipping = true;
+                carry.clear();
+                carry_len = 0;
+            } else if end > 0 {
+                carry.push(buf[..end].to_vec());
+                carry_len += end;
+            }
+        }
+    }
+    if pos == 0 && !skipping && carry_len > 0 {
+        let mut line = Vec::with_capacity(carry_len);
+        carry.iter().rev().for_each(|c| line.extend_from_slice(c));
+        if let Some(r) = judge(&line, 0) {
+            return Ok(r);
+        }
+    }
+    Ok(Reading::Nothing)
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+}
+
+#[cfg(not(unix))]
+fn read_at(mut f: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    f.seek(SeekFrom::Start(at))?;
+    f.read_exact(buf)
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+#[derive(Deserialize)]
+struct Record {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    subtype: Option<String>,
+    #[serde(rename = "isSidechain")]
+    sidechain: Option<bool>,
+    uuid: Option<String>,
+    message: Option<Message>,
+    payload: Option<CodexPayload>,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    id: Option<String>,
+    model: Option<String>,
+    usage: Option<ClaudeUsage>,
+}
+
+#[derive(Deserialize)]
+struct ClaudeUsage {
+    input_tokens: Option<u64>,
+    cache_creation_input_tokens: Option<u64>,
+    cache_read_input_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct CodexPayload {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    info: Option<CodexInfo>,
+}
+
+#[derive(Deserialize)]
+struct CodexInfo {
+    last_token_usage: Option<CodexUsage>,
+    model_context_window: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct CodexUsage {
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+    total_tokens: Option<u64>,
+}
+
+/// Whether one line is a qualifying record, and what it says.
+fn judge(line: &[u8], offset: u64) -> Option<Reading> {
+    let boundary = contains(line, b"compact_boundary") || contains(line, b"\"compacted\"");
+    let codex = contains(line, b"token_count");
+    let claude = contains(line, b"\"usage\"") && contains(line, b"assistant");
+    if !(boundary || codex || claude) {
+        return None;
+    }
+    let rec: Record = serde_json::from_slice(line).ok()?;
+    let kind = rec.kind.as_deref();
+    if (kind == Some("system") && rec.subtype.as_deref() == Some("compact_boundary"))
+        || kind == Some("compacted")
+    {
+        return Some(Reading::Boundary {
+            id: rec.uuid.unwrap_or_else(|| format!("@{offset}")),
+        });
+    }
+    if kind == Some("assistant") && rec.sidechain != Some(true) {
+        let m = rec.message?;
+        let u = m.usage?;
+        let tokens = u.input_tokens.unwrap_or(0)
+            + u.cache_creation_input_tokens.unwrap_or(0)
+            + u.cache_read_input_tokens.unwrap_or(0);
+        if tokens == 0 {
+            return None; // synthetic records (errors, interruptions)
+        }
+        return Some(Reading::Usage(Usage {
+            tokens,
+            record: m.id.unwrap_or_else(|| format!("@{offset}")),
+            model: m.model,
+            window: None,
+        }));
+    }
+    if let Some(p) = rec.payload
+        && p.kind.as_deref() == Some("token_count")
+    {
+        let info = p.info?;
+        let u = info.last_token_usage?;
+        let tokens = u
+            .total_tokens
+            .unwrap_or_else(|| u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0));
+        if tokens == 0 {
+            return None;
+        }
+        return Some(Reading::Usage(Usage {
+            tokens,
+            record: format!("@{offset}"),
+            model: None,
+            window: info.model_context_window.filter(|w| *w > 0),
+        }));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn assistant(id: &str, tokens: u64, side: bool) -> String {
+        format!(
+            r#"{{"type":"assistant","isSidechain":{side},"uuid":"u-{id}","message":{{"id":"{id}","model":"claude-x","role":"assistant","usage":{{"input_tokens":10,"cache_creation_input_tokens":{},"cache_read_input_tokens":0,"output_tokens":50}}}}}}"#,
+            tokens - 10
+        )
+    }
+
+    fn file(lines: &[String], tail: &str) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in lines {
+            writeln!(f, "{l}").unwrap();
+        }
+        f.write_all(tail.as_bytes()).unwrap();
+        f
+    }
+
+    fn tokens(r: Reading) -> u64 {
+        match r {
+            Reading::Usage(u) => u.tokens,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn latest_main_chain_usage_wins_sidechains_and_partial_lines_do_not() {
+        let f = file(
+            &[
+                assistant("m1", 1000, false),
+                assistant("m2", 5000, false),
+                assistant("s1", 190_000, true),
+                r#"{"type":"user","message":{"content":"usage assistant"}}"#.into(),
+            ],
+            r#"{"type":"assistant","isSidechain":false,"message":{"id":"m3","usage":{"input_tok"#,
+        );
+        assert_eq!(tokens(measure(f.path()).unwrap()), 5000);
+    }
+
+    #[test]
+    fn boundary_after_usage_reads_as_boundary() {
+        let f = file(
+            &[
+                assistant("m1", 150_000, false),
+                r#"{"type":"system","subtype":"compact_boundary","uuid":"b1"}"#.into(),
+            ],
+            "",
+        );
+        assert_eq!(
+            measure(f.path()).unwrap(),
+            Reading::Boundary { id: "b1".into() }
+        );
+    }
+
+    #[test]
+    fn codex_token_count_with_window() {
+        let f = file(
+            &[r#"{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"total_tokens":999999},"last_token_usage":{"input_tokens":120000,"cached_input_tokens":100000,"output_tokens":800,"total_tokens":120800},"model_context_window":258400}}}"#.into()],
+            "",
+        );
+        match measure(f.path()).unwrap() {
+            Reading::Usage(u) => assert_eq!((u.tokens, u.window), (120_800, Some(258_400))),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn long_lines_garbage_and_bounds() {
+        let huge = format!(r#"{{"type":"user","x":"{}"}}"#, "a".repeat(3 * MAX_LINE));
+        let f = file(
+            &[assistant("m1", 7000, false), huge, "garbage {{{".into()],
+            "",
+        );
+        assert_eq!(tokens(measure(f.path()).unwrap()), 7000);
+        assert_eq!(
+            measure_bounded(f.path(), 64 * 1024).unwrap(),
+            Reading::Nothing,
+            "the record lies beyond the bound"
+        );
+        assert_eq!(
+            measure(Path::new("/nonexistent/t.jsonl")),
+            Err(Problem::Missing)
+        );
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(measure(d.path()), Err(Problem::NotAFile));
+    }
+
+    #[test]
+    fn a_first_line_without_newline_before_it_is_read() {
+        let f = file(&[], &assistant("only", 4242, false));
+        assert_eq!(tokens(measure(f.path()).unwrap()), 4242);
+    }
+}

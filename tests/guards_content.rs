@@ -9,8 +9,13 @@ mod support;
 use serde_json::{Value, json};
 use support::{Sandbox, payload};
 
+/// Each call is its own session, so the repeat rule (a finding repeated in
+/// one session becomes a one-line reminder) does not hide the advisory.
 fn call(sb: &Sandbox, tool: &str, input: Value) -> Value {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let mut p = payload(sb, "PreToolUse");
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    p["session_id"] = json!(format!("guards-content-{n}"));
     p["tool_name"] = json!(tool);
     p["tool_input"] = input;
     p

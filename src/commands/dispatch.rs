@@ -4,12 +4,27 @@
 //! and a newline; a deadline; no process spawned.
 
 use crate::cli::EventArgs;
+use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::dispatch::{self, Request};
+use crate::event::EventSpec;
 use crate::harness::HarnessId;
+use crate::payload::Payload;
+use crate::state::{self, Store, failures};
 use crate::{deadline, env, payload, printer};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// The call's state root, once known (the deadline watchdog reads it to
+/// record its own failure).
+static STORE: OnceLock<Store> = OnceLock::new();
+/// The call's event and session key part, for the failure record.
+static CALL: Mutex<(String, String)> = Mutex::new((String::new(), String::new()));
+/// Whether this call's failures were written to the failure record.
+static PERSISTED: AtomicBool = AtomicBool::new(false);
 
 /// Parsed hook arguments. Anything odd is recorded and ignored.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -78,15 +93,52 @@ pub fn main(args: &[OsString]) -> i32 {
             Kind::Deadline,
             "the deadline passed before an answer was ready",
         );
+        persist_failures(Duration::from_millis(40));
     });
     let _ = catch_unwind(AssertUnwindSafe(|| hook(args)));
+    // After the answer: the failure record, then (at most daily) the sweep.
+    let _ = catch_unwind(|| persist_failures(Duration::from_millis(150)));
+    if let Some(store) = STORE.get() {
+        let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
+    }
     0
+}
+
+/// Writes this call's failures (if any) to the failure record, once.
+fn persist_failures(wait: Duration) {
+    let failures = diag::snapshot();
+    if failures.is_empty() || PERSISTED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let Some(store) = STORE.get() else { return };
+    let (event, session) = CALL.lock().map(|c| c.clone()).unwrap_or_default();
+    failures::append(store, &event, &session, &failures, wait);
+}
+
+/// How long a call waits for its session's lock: most of the deadline.
+fn lock_wait() -> Duration {
+    deadline::budget() * 6 / 10
 }
 
 fn hook(args: &[OsString]) {
     let a = parse_args(args);
     if a.verbose {
         diag::set_verbose(true);
+    }
+    // The store first: the deadline watchdog needs it to record a stdin
+    // that never closes.
+    let store = match Store::open() {
+        Ok(s) => {
+            let _ = STORE.set(s.clone());
+            Some(s)
+        }
+        Err(why) => {
+            diag::record(Kind::StateRefused, format!("{why}; running stateless"));
+            None
+        }
+    };
+    if let Ok(mut c) = CALL.lock() {
+        c.0 = a.event.clone().unwrap_or_else(|| "?".into());
     }
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
     let Some(event) = a.event else {
@@ -113,17 +165,85 @@ fn hook(args: &[OsString]) {
         contract,
         once: true,
     };
-    let run = answer(&req, input);
-    if let Some(line) = &run.answer {
-        printer::hook_answer(line);
-    }
+    answer(store.as_ref(), &req, input, |line| match line {
+        Some(line) => printer::hook_answer(line),
+        None => true,
+    });
 }
 
-/// What the hook does with one payload, apart from reading stdin and
-/// printing: shared with `cuecard replay`, so a replay runs exactly the
-/// hook's code.
-pub fn answer(req: &Request, input: Result<payload::Payload, payload::Unusable>) -> dispatch::Run {
-    dispatch::run(req, input, None)
+/// What the hook does with one payload once it is read: load the session's
+/// state from `store` (when there is one), run the cards, hand the answer to
+/// `emit`, and, when `emit` says it was delivered, commit the state. Shared
+/// with `cuecard replay`, which runs exactly this against a private store.
+pub fn answer(
+    store: Option<&Store>,
+    req: &Request,
+    input: Result<Payload, payload::Unusable>,
+    emit: impl FnOnce(Option<&str>) -> bool,
+) -> dispatch::Run {
+    // The session's state is loaded by the dispatcher once the payload is in
+    // canonical shape and only when there is a card to evaluate.
+    let load = |spec: &'static EventSpec, p: &Payload| {
+        let store = store?;
+        let project = Ctx::new(spec, p, None).project_root().to_path_buf();
+        let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), &project);
+        if let Ok(mut c) = CALL.lock() {
+            c.1 = key.session.clone();
+        }
+        match store.lock_session(&key, &project, lock_wait()) {
+            Ok(Some(mut l)) => {
+                state::observe(&mut l.session, spec.name, p);
+                Some(l)
+            }
+            Ok(None) => {
+                diag::record(
+                    Kind::StateBusy,
+                    "the session's lock stayed busy; this call ran stateless",
+                );
+                None
+            }
+            Err(e) => {
+                diag::record(
+                    Kind::StateIo,
+                    format!("session state unusable ({}); running stateless", e.kind()),
+                );
+                None
+            }
+        }
+    };
+    let (mut run, mut locked) = dispatch::run_loading(req, input, load);
+    let spec = run.event;
+    // The failure record's one-time note, at the next session start that
+    // answers at all (a start whose cards all failed stays silent).
+    let mut told = None;
+    if let (Some(store), Some(spec)) = (store, spec)
+        && spec.name == "SessionStart"
+        && run.stopped.is_none()
+        && !run.outcome.is_empty()
+    {
+        let record = failures::load(store);
+        if let Some(note) = failures::unreported_note(&record) {
+            run.add_user_note(&note);
+            told = Some(record.next);
+        }
+    }
+    if !emit(run.answer.as_deref()) {
+        return run;
+    }
+    if let Some(l) = &mut locked {
+        run.commit(&mut l.session);
+        state::atomic::test_kill("state:before-save");
+        if let Err(e) = l.save(!run.outcome.is_empty()) {
+            diag::record(
+                Kind::StateIo,
+                format!("session state not saved ({})", e.kind()),
+            );
+        }
+    }
+    if let (Some(store), Some(upto)) = (store, told) {
+        failures::mark_reported(store, upto);
+    }
+    run
 }
 
 #[cfg(test)]

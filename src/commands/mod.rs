@@ -6,6 +6,7 @@ mod cards;
 pub mod dispatch;
 mod explain;
 mod replay;
+mod status;
 
 use crate::cli::{CardsCommand, Cli, Command};
 use clap::Parser;
@@ -36,6 +37,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Dispatch(a) => dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
         Command::Explain(a) => explain::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Status { session, json } => status::run(session.as_deref(), json),
         Command::Cards { command } => match command {
             CardsCommand::List => cards::list(),
             CardsCommand::Show { card } => cards::show(&card),

@@ -4,6 +4,7 @@
 //! process, and reads from the project only through bounded reads.
 
 mod askuser_recommended;
+mod compaction;
 mod dependency;
 mod destructive;
 mod eval;
@@ -74,6 +75,7 @@ pub trait Guard: Sync {
 
 /// Every built-in guard.
 pub static GUARDS: &[&dyn Guard] = &[
+    &compaction::Compaction,
     &stop::Stop,
     &skill_index::SkillIndex,
     &kb_drift::KbDrift,

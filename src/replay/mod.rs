@@ -19,6 +19,7 @@ pub mod report;
 
 use crate::dispatch::{Request, Verdict};
 use crate::registration::Registration;
+use crate::state::Store;
 use crate::text::{self, Fragment};
 use serde_json::{Map, Value, json};
 use std::io::{BufRead, Write};
@@ -150,11 +151,14 @@ pub fn detect(first: &Value) -> Format {
     }
 }
 
-/// Replays `input` (JSONL) in `state_dir`, where it also keeps the growing
+/// Replays `input` (JSONL). The state root (`CUECARD_STATE_DIR`) must
+/// already point at a private directory; `work_dir` keeps the growing
 /// transcript copy.
 pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Result<Replay> {
     let copy_path = work_dir.join("transcript.jsonl");
     let mut copy = std::io::BufWriter::new(std::fs::File::create(&copy_path)?);
+    // The state root the caller pointed at a private directory.
+    let store = Store::open().ok();
     let regs = crate::registration::shipped();
     let warning_cards: Vec<String> = crate::card::embedded::all()
         .into_iter()
@@ -224,6 +228,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
                 label: "startup".into(),
             };
             apply(
+                store.as_ref(),
                 &mut r,
                 &start,
                 &regs,
@@ -239,6 +244,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
         copy.flush()?;
         for s in std::mem::take(&mut steps) {
             apply(
+                store.as_ref(),
                 &mut r,
                 &s,
                 &regs,
@@ -313,6 +319,7 @@ fn read_line_bounded(r: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result
 
 #[allow(clippy::too_many_arguments)]
 fn apply(
+    store: Option<&Store>,
     r: &mut Replay,
     step: &Step,
     regs: &[Registration],
@@ -377,8 +384,12 @@ fn apply(
                 // One recorded run: no second copy of a hook to silence.
                 once: false,
             };
-            let run =
-                crate::commands::dispatch::answer(&req, Ok(crate::payload::Payload::from_map(p)));
+            let run = crate::commands::dispatch::answer(
+                store,
+                &req,
+                Ok(crate::payload::Payload::from_map(p)),
+                |_| true,
+            );
             for f in &run.outcome.fragments {
                 let why = run
                     .trace

@@ -61,7 +61,6 @@ pub fn update(store: &Store, wait: Duration, f: impl FnOnce(&mut Record)) -> boo
     let Ok(Some(_held)) = lock::acquire(&p.with_extension("lock"), wait) else {
         return false;
     };
-    atomic::remove_stale_temps(&p);
     let mut r = load(store);
     f(&mut r);
     serde_json::to_vec(&r)
@@ -105,7 +104,7 @@ pub fn unreported_note(r: &Record) -> Option<String> {
     let fresh: Vec<&Entry> = r.unreported().collect();
     let last = fresh.last()?;
     Some(format!(
-        "cuecard: {} hook failure(s) since the last session start (latest: {}); it failed open. Details: `cuecard status`.",
+        "cuecard: {} hook failure(s) since the last session start (latest: {}); it failed open. Details: run cuecard status.",
         fresh.len(),
         kind_name(last.kind),
     ))

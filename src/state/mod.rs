@@ -16,6 +16,7 @@ pub mod key;
 pub mod ledger;
 pub mod lock;
 pub mod marker;
+pub mod observe;
 pub mod root;
 pub mod store;
 pub mod sweep;
@@ -24,6 +25,7 @@ pub use cycle::Cycle;
 pub use estimate::Estimate;
 pub use ledger::Ledger;
 pub use marker::first_within;
+pub use observe::observe;
 pub use store::{Locked, Store};
 
 use serde::{Deserialize, Serialize};

@@ -54,7 +54,6 @@ impl Store {
         let Some(held) = lock::acquire(&path.with_extension("lock"), wait)? else {
             return Ok(None);
         };
-        atomic::remove_stale_temps(&path);
         let mut session = load(&path);
         if session.version == 0 {
             session.version = VERSION;
@@ -78,7 +77,7 @@ impl Store {
 pub fn load(path: &Path) -> Session {
     match read_bounded(path) {
         Ok(None) => Session::default(),
-        Ok(Some(bytes)) => match serde_json::from_slice::<Session>(&bytes) {
+        Ok(Some(bytes)) => match parse(&bytes) {
             Ok(s) => s,
             Err(e) => {
                 diag::record(
@@ -99,6 +98,15 @@ pub fn load(path: &Path) -> Session {
     }
 }
 
+/// A state file is one JSON object (serde would also take an array).
+fn parse(bytes: &[u8]) -> serde_json::Result<Session> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{') {
+        return Err(serde::de::Error::custom("not a JSON object"));
+    }
+    serde_json::from_slice(bytes)
+}
+
 /// The file's bytes, `None` when it does not exist.
 pub fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, String> {
     use std::io::Read;
@@ -107,7 +115,7 @@ pub fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("unreadable ({})", e.kind())),
     };
-    let mut buf = Vec::new();
+    let mut buf = Vec::with_capacity(8 * 1024);
     f.take(MAX_STATE_BYTES + 1)
         .read_to_end(&mut buf)
         .map_err(|e| format!("unreadable ({})", e.kind()))?;
@@ -126,11 +134,17 @@ pub struct Locked {
 }
 
 impl Locked {
-    /// Writes the state atomically.
-    pub fn save(&mut self) -> std::io::Result<()> {
+    /// Writes the state atomically (temp, rename). `durable` adds an fsync
+    /// before the rename: the dispatcher asks for it when the call injected
+    /// something (a once-per-session key spent, a warning level raised, a
+    /// repeat key or ledger entry added), so those promises survive a power
+    /// loss. Calls that only move bookkeeping (call counters, the last
+    /// measured size) skip the sync: it would cost more than the whole call,
+    /// and a process killed mid-write leaves the previous state either way.
+    pub fn save(&mut self, durable: bool) -> std::io::Result<()> {
         self.session.updated = super::now();
         let bytes = serde_json::to_vec(&self.session).map_err(std::io::Error::other)?;
-        atomic::write(&self.path, &bytes)
+        atomic::write_with(&self.path, &bytes, durable)
     }
 
     pub fn path(&self) -> &Path {
@@ -152,7 +166,7 @@ pub fn list(store: &Store, limit: usize) -> Vec<(PathBuf, Session)> {
         if p.extension().is_some_and(|x| x == "json")
             && !e.file_name().to_string_lossy().starts_with('.')
             && let Ok(Some(bytes)) = read_bounded(&p)
-            && let Ok(s) = serde_json::from_slice::<Session>(&bytes)
+            && let Ok(s) = parse(&bytes)
         {
             out.push((p, s));
         }

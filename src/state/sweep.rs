@@ -51,29 +51,34 @@ pub fn maybe_sweep(store: &Store) -> usize {
 pub fn sweep(store: &Store, age: Duration) -> usize {
     let mut removed = 0;
     if let Ok(d) = store.dir("sessions") {
-        removed += sweep_dir(&d, |name, idle| {
+        removed += sweep_dir(&d, |path, name, idle| {
             if name.ends_with(".tmp") {
-                idle > Duration::from_secs(3600)
-            } else if let Some(stem) = name.strip_suffix(".lock") {
-                // A lock's own mtime never changes: judge it by its state.
-                idle > age && !d.join(format!("{stem}.json")).exists()
-            } else {
-                idle > age
+                return idle > Duration::from_secs(3600);
             }
-        });
-        // Second pass: locks whose state just went.
-        removed += sweep_dir(&d, |name, idle| {
-            name.strip_suffix(".lock")
-                .is_some_and(|stem| idle > age && !d.join(format!("{stem}.json")).exists())
+            if name.ends_with(".json") && idle > age {
+                // Take the session's lock first, so a call that is using the
+                // session right now keeps it.
+                let lock = path.with_extension("lock");
+                return match super::lock::acquire(&lock, Duration::ZERO) {
+                    Ok(Some(_held)) => {
+                        let _ = std::fs::remove_file(&lock);
+                        true
+                    }
+                    Ok(None) => false,
+                    Err(_) => true,
+                };
+            }
+            // A lock's own mtime never changes: judge it by its state.
+            name.ends_with(".lock") && idle > age && !path.with_extension("json").exists()
         });
     }
     if let Ok(d) = store.dir("markers") {
-        removed += sweep_dir(&d, |_, idle| idle > DAY);
+        removed += sweep_dir(&d, |_, _, idle| idle > DAY);
     }
     removed
 }
 
-fn sweep_dir(dir: &Path, stale: impl Fn(&str, Duration) -> bool) -> usize {
+fn sweep_dir(dir: &Path, stale: impl Fn(&Path, &str, Duration) -> bool) -> usize {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return 0;
     };
@@ -90,7 +95,7 @@ fn sweep_dir(dir: &Path, stale: impl Fn(&str, Duration) -> bool) -> usize {
             .and_then(|t| now.duration_since(t).ok())
             .unwrap_or_default();
         let name = e.file_name().to_string_lossy().into_owned();
-        if stale(&name, idle) && std::fs::remove_file(e.path()).is_ok() {
+        if stale(&e.path(), &name, idle) && std::fs::remove_file(e.path()).is_ok() {
             removed += 1;
         }
     }

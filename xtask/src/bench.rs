@@ -183,6 +183,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target: "<= 8 MiB".into(),
         met: Some(extra_mib <= 8.0),
     });
+    rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
     print_table(&rows, n);
@@ -315,4 +316,140 @@ pub fn print_table(rows: &[Row], n: usize) {
         };
         println!("{:w0$}  {:w1$}  {:8}  {met}", r.figure, r.value, r.target);
     }
+}
+
+/// A realistic transcript of about `size` bytes: tool results and assistant
+/// records, the last assistant record at 50% of a 200k window (no warning).
+fn write_transcript(path: &Path, size: u64) -> Result<(), String> {
+    let f = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+    let result_text =
+        "line of tool output with some code: fn main() { println!(\\\"hi\\\"); }\\n".repeat(60);
+    let mut written = 0u64;
+    let mut i = 0u64;
+    while written < size {
+        i += 1;
+        let user = format!(
+            r#"{{"parentUuid":"p{i}","isSidechain":false,"type":"user","uuid":"u{i}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_{i}","content":"{result_text}"}}]}}}}"#
+        );
+        let tokens = 20_000 + (i % 80_000);
+        let assistant = format!(
+            r#"{{"parentUuid":"u{i}","isSidechain":false,"type":"assistant","uuid":"a{i}","message":{{"id":"msg_{i}","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"tool_use","id":"toolu_{i}","name":"Bash","input":{{"command":"cargo test"}}}}],"usage":{{"input_tokens":3,"cache_creation_input_tokens":500,"cache_read_input_tokens":{tokens},"output_tokens":200}}}}}}"#
+        );
+        for l in [&user, &assistant] {
+            w.write_all(l.as_bytes()).map_err(|e| e.to_string())?;
+            w.write_all(b"\n").map_err(|e| e.to_string())?;
+            written += l.len() as u64 + 1;
+        }
+    }
+    let last = r#"{"parentUuid":"z","isSidechain":false,"type":"assistant","uuid":"last","message":{"id":"msg_last","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":3,"cache_creation_input_tokens":1000,"cache_read_input_tokens":99000,"output_tokens":200}}}"#;
+    w.write_all(last.as_bytes()).map_err(|e| e.to_string())?;
+    w.write_all(b"\n").map_err(|e| e.to_string())?;
+    w.flush().map_err(|e| e.to_string())
+}
+
+fn post_payload(dir: &Path, transcript: &Path) -> Vec<u8> {
+    let d = dir.display();
+    let t = transcript.display();
+    format!(
+        r#"{{"session_id":"bench-post","transcript_path":"{t}","cwd":"{d}","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{{"command":"cargo test","description":"run tests"}},"tool_response":{{"stdout":"test result: ok. 12 passed","stderr":"","interrupted":false,"isImage":false}},"tool_use_id":"toolu_01"}}"#
+    )
+    .into_bytes()
+}
+
+/// PostToolUse with every PostToolUse card (the compaction measurement
+/// among them) on 1 MB, 50 MB and 200 MB transcripts.
+fn transcript_rows(
+    bin: &Path,
+    work: &Path,
+    env: &[(&str, &str)],
+    warm: usize,
+    n: usize,
+) -> Result<Vec<Row>, String> {
+    let post_cards: Vec<String> = cuecard::registration::shipped()
+        .into_iter()
+        .filter(|r| r.event == "PostToolUse")
+        .flat_map(|r| r.cards)
+        .collect();
+    let mut args: Vec<&str> = vec!["dispatch", "PostToolUse"];
+    args.extend(post_cards.iter().map(String::as_str));
+    let mut tokenizer_loaded = false;
+    let mut payloads = Vec::new();
+    let mut files = Vec::new();
+    for (name, size) in [
+        ("1mb", 1u64 << 20),
+        ("50mb", 50 << 20),
+        ("200mb", 200 << 20),
+    ] {
+        let path = work.join(format!("transcript-{name}.jsonl"));
+        write_transcript(&path, size)?;
+        let payload = post_payload(work, &path);
+        // One verbose run: the tokenizer must not load on this path.
+        let out = Command::new(bin)
+            .args(["-v"])
+            .args(&args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                if let Some(mut sin) = c.stdin.take() {
+                    let _ = sin.write_all(&payload);
+                }
+                c.wait_with_output()
+            })
+            .map_err(|e| e.to_string())?;
+        tokenizer_loaded |= String::from_utf8_lossy(&out.stderr).contains("tokenizer");
+        payloads.push(payload);
+        files.push(path);
+    }
+    // Interleaved: each round runs every variant once, so a busy moment on a
+    // shared machine weighs on all of them alike.
+    for _ in 0..warm {
+        for p in &payloads {
+            run_once(bin, &args, p, env);
+        }
+    }
+    let mut walls: Vec<Vec<Duration>> = vec![Vec::with_capacity(n); payloads.len() + 1];
+    for _ in 0..n {
+        for (i, p) in payloads.iter().enumerate() {
+            walls[i].push(run_once(bin, &args, p, env).wall);
+        }
+        walls[payloads.len()].push(run_once(Path::new("/bin/true"), &[], &payloads[1], env).wall);
+    }
+    let times: Vec<Duration> = walls
+        .iter_mut()
+        .map(|w| {
+            w.sort();
+            w[w.len() / 2]
+        })
+        .collect();
+    let t_true = times[payloads.len()];
+    for f in files {
+        let _ = std::fs::remove_file(f);
+    }
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    let big_small = ratio(times[2], times[0]);
+    let mid_true = ratio(times[1], t_true);
+    Ok(vec![
+        Row {
+            figure: "dispatch PostToolUse, 200 MB / 1 MB transcript".into(),
+            value: format!("{big_small:.2}x"),
+            target: "<= 1.5x".into(),
+            met: Some(big_small <= 1.5),
+        },
+        Row {
+            figure: "dispatch PostToolUse (50 MB transcript) / /bin/true".into(),
+            value: format!("{mid_true:.2}x"),
+            target: "<= 3x".into(),
+            met: Some(mid_true <= 3.0),
+        },
+        Row {
+            figure: "tokenizer loaded on those PostToolUse calls".into(),
+            value: if tokenizer_loaded { "yes" } else { "no" }.into(),
+            target: "no".into(),
+            met: Some(!tokenizer_loaded),
+        },
+    ])
 }

@@ -1,0 +1,158 @@
+//! `cuecard status [--session <id>] [--json]`: what cuecard remembers, newest
+//! sessions first: calls, the compaction cycle and its warnings, what was
+//! injected (card, characters, estimated tokens), and the failure record.
+
+use super::{EXIT_OK, EXIT_PROBLEM};
+use crate::state::{self, Session, Store, failures, key};
+use crate::{printer, text};
+use serde_json::{Value, json};
+
+/// Sessions listed at most.
+const MAX_SESSIONS: usize = 10_000;
+/// Sessions shown in the text view without `--session`.
+const SHOWN: usize = 20;
+
+pub fn run(session: Option<&str>, as_json: bool) -> i32 {
+    let store = match Store::open() {
+        Ok(s) => s,
+        Err(why) => {
+            if as_json {
+                printer::out(&json!({"root": null, "refused": why.to_string()}).to_string());
+            } else {
+                printer::out(&format!("state: unavailable ({why})"));
+            }
+            return EXIT_PROBLEM;
+        }
+    };
+    let wanted = session.map(|id| key::session_part(Some(&Value::String(id.into())), None).0);
+    let mut sessions: Vec<(String, Session)> = state::store::list(&store, MAX_SESSIONS)
+        .into_iter()
+        .filter_map(|(p, s)| {
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            let part = stem.split('@').next().unwrap_or_default().to_string();
+            wanted
+                .as_ref()
+                .is_none_or(|w| *w == part)
+                .then_some((stem, s))
+        })
+        .collect();
+    sessions.sort_by(|a, b| (b.1.updated, &b.0).cmp(&(a.1.updated, &a.0)));
+    let record = failures::load(&store);
+    let unreported = record.unreported().count();
+    let fails: Vec<&failures::Entry> = record
+        .entries
+        .iter()
+        .rev()
+        .filter(|e| wanted.as_ref().is_none_or(|w| *w == e.session))
+        .collect();
+
+    if as_json {
+        let v = json!({
+            "root": store.root().to_string_lossy(),
+            "sessions": sessions.iter().map(|(k, s)| json!({"key": k, "state": s})).collect::<Vec<_>>(),
+            "failures": {"unreported": unreported, "entries": fails},
+        });
+        printer::out(&serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        printer::out(&render(
+            &store,
+            &sessions,
+            &fails,
+            unreported,
+            session.is_some(),
+        ));
+    }
+    if session.is_some() && sessions.is_empty() {
+        return EXIT_PROBLEM;
+    }
+    EXIT_OK
+}
+
+fn render(
+    store: &Store,
+    sessions: &[(String, Session)],
+    fails: &[&failures::Entry],
+    unreported: usize,
+    detail: bool,
+) -> String {
+    let now = state::now();
+    let mut out = format!("state: {}\n", store.root().display());
+    if sessions.is_empty() {
+        out.push_str("sessions: none\n");
+    } else {
+        out.push_str(&format!("sessions ({}, newest first):\n", sessions.len()));
+    }
+    for (_, s) in sessions
+        .iter()
+        .take(if detail { usize::MAX } else { SHOWN })
+    {
+        let c = &s.compaction;
+        let l = &s.ledger;
+        out.push_str(&format!(
+            "  {}  ({}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} time(s) ({} reminder(s)): {} characters, ~{} tokens\n",
+            s.id,
+            s.model.as_deref().unwrap_or("model unknown"),
+            age(now, s.updated),
+            s.project,
+            s.calls,
+            c.number,
+            c.warned,
+            c.warnings_total,
+            c.last_tokens
+                .map(|t| format!(", last size {t} tokens"))
+                .unwrap_or_default(),
+            l.injections,
+            l.reminders,
+            l.chars,
+            l.tokens,
+        ));
+        if detail {
+            for e in l.entries.iter().rev() {
+                out.push_str(&format!(
+                    "      {:>8}  {:16} {:8} {:24} {} chars, ~{} tokens\n",
+                    age(now, e.time),
+                    e.event,
+                    e.kind,
+                    e.card,
+                    e.chars,
+                    e.tokens
+                ));
+            }
+        }
+    }
+    if sessions.len() > SHOWN && !detail {
+        out.push_str(&format!(
+            "  … {} more (cuecard status --json lists all)\n",
+            sessions.len() - SHOWN
+        ));
+    }
+    if fails.is_empty() {
+        out.push_str("failures: none recorded\n");
+    } else {
+        out.push_str(&format!(
+            "failures ({} recorded, {unreported} not yet told at a session start; newest first):\n",
+            fails.len()
+        ));
+        for e in fails.iter().take(50) {
+            out.push_str(&format!(
+                "  {:>8}  {:16} {:18} {}\n",
+                age(now, e.time),
+                e.event,
+                failures::kind_name(e.kind),
+                text::sanitize(&e.detail, 200)
+            ));
+        }
+    }
+    out
+}
+
+/// "12s ago", "5m ago", "3h ago", "2d ago".
+fn age(now: u64, then: u64) -> String {
+    let d = now.saturating_sub(then);
+    match d {
+        0..60 => format!("{d}s ago"),
+        60..3600 => format!("{}m ago", d / 60),
+        3600..86_400 => format!("{}h ago", d / 3600),
+        _ => format!("{}d ago", d / 86_400),
+    }
+}

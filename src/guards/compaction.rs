@@ -1,0 +1,260 @@
+//! `compaction`: warns before the harness compacts the conversation, from the
+//! real context size (DESIGN §7).
+//!
+//! - Size: the transcript's latest main-chain usage (see [`transcript`]), or,
+//!   with no usable transcript, an estimate from tool calls and output sizes
+//!   (see [`crate::state::estimate`]), said to be one.
+//! - Window: `CUECARD_CONTEXT_WINDOW` (e.g. `200000`, `200k`, `1m`), else the
+//!   window a Codex rollout states, else 1,000,000 for a model whose id says
+//!   1M context (`[1m]`, `-1m`), else 200,000.
+//! - Thresholds: `CUECARD_COMPACT_WARN` (`65,80` by default), percentages of
+//!   the window. Each warns at most once per compaction cycle; both crossed at
+//!   once give one warning (the higher).
+//! - A cycle ends at a compaction boundary in the transcript, a sharp drop
+//!   (below the first threshold after having been above it), or a
+//!   SessionStart with `source: "compact"` (see `state::observe`).
+//!
+//! Without session state the guard stays silent: it could not keep its
+//! promise of at most two warnings per cycle.
+
+use super::{Finding, Guard};
+use crate::context::Ctx;
+use crate::diag::{self, Kind};
+use crate::state::estimate;
+use crate::transcript::{self, Reading};
+
+pub const DEFAULT_WINDOW: u64 = 200_000;
+pub const LARGE_WINDOW: u64 = 1_000_000;
+pub const DEFAULT_THRESHOLDS: (u64, u64) = (65, 80);
+
+pub struct Compaction;
+
+impl Guard for Compaction {
+    fn name(&self) -> &'static str {
+        "compaction"
+    }
+    fn events(&self) -> &'static [&'static str] {
+        &["PostToolUse", "UserPromptSubmit"]
+    }
+    fn placeholders(&self) -> &'static [&'static str] {
+        &["tokens", "window", "percent", "basis"]
+    }
+    fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        let mut s = ctx.session_mut()?;
+        let (t1, t2) = thresholds();
+        let reading = ctx
+            .payload
+            .transcript_path()
+            .map(|p| transcript::measure(&ctx.resolve(p)));
+        let (tokens, stated_window, record_model, measured) = match reading {
+            Some(Ok(Reading::Boundary { id })) => {
+                if s.compaction.last_boundary.as_deref() != Some(id.as_str()) {
+                    s.compaction.last_boundary = Some(id);
+                    s.compaction.new_cycle("compact_boundary");
+                    s.estimate.reset();
+                }
+                return None;
+            }
+            Some(Ok(Reading::Usage(u))) => {
+                if s.compaction.last_record.as_deref() == Some(u.record.as_str()) {
+                    return None; // already judged (one message, several lines)
+                }
+                s.compaction.last_record = Some(u.record);
+                (u.tokens, u.window, u.model, true)
+            }
+            _ => (s.estimate.tokens(), None, None, false),
+        };
+        let models = [
+            ctx.payload.model(),
+            s.model.as_deref(),
+            record_model.as_deref(),
+        ];
+        let window = window(&models, stated_window);
+        let mut tokens = tokens;
+        if !measured {
+            let next = if s.compaction.warned == 0 { t1 } else { t2 };
+            let near = percent(tokens, window) + estimate::NEAR_POINTS >= next;
+            if near && s.compaction.warned < 2 && s.estimate.may_calibrate() {
+                let mut sample = String::new();
+                for key in ["tool_response", "tool_input", "prompt"] {
+                    if let Some(v) = ctx.payload.raw.get(key) {
+                        estimate::sample(v, estimate::MAX_SAMPLE_BYTES, &mut sample);
+                    }
+                }
+                s.estimate.calibrate(&sample);
+                tokens = s.estimate.tokens();
+            }
+        }
+        let pct = percent(tokens, window);
+        if s.compaction.above_first && pct < t1 {
+            s.compaction.new_cycle("sharp drop in measured size");
+            if measured {
+                s.estimate.reset();
+            }
+        }
+        if pct >= t1 {
+            s.compaction.above_first = true;
+        }
+        s.compaction.last_tokens = Some(tokens);
+        let level = if pct >= t2 {
+            2
+        } else if pct >= t1 {
+            1
+        } else {
+            0
+        };
+        if level == 0 || level <= s.compaction.warned {
+            return None;
+        }
+        if let Err(refused) = s.compaction.advance(level) {
+            diag::record(Kind::StateTransition, refused.to_string());
+            return None;
+        }
+        let threshold = if level == 2 { t2 } else { t1 };
+        let basis = if measured {
+            "measured from the transcript"
+        } else {
+            "an estimate from tool calls and output sizes: no usable transcript"
+        };
+        let about = if measured { "" } else { "about " };
+        let mut f = Finding::new(
+            format!("compaction:{}:{level}", s.compaction.number),
+            format!(
+                "{pct}% of a {window}-token window reaches the {threshold}% threshold ({basis})"
+            ),
+        )
+        .var("tokens", group(tokens))
+        .var("window", group(window))
+        .var("percent", pct.to_string())
+        .var("basis", basis);
+        f.user_note = Some(format!(
+            "cuecard: context {about}{pct}% full ({} of {} tokens); consider noting what to keep before it is compacted.",
+            group(tokens),
+            group(window)
+        ));
+        f.warning = true;
+        Some(f)
+    }
+}
+
+fn percent(tokens: u64, window: u64) -> u64 {
+    (u128::from(tokens) * 100 / u128::from(window.max(1))) as u64
+}
+
+/// The two thresholds, in percent.
+pub fn thresholds() -> (u64, u64) {
+    match std::env::var("CUECARD_COMPACT_WARN") {
+        Ok(v) if !v.trim().is_empty() => parse_thresholds(&v).unwrap_or_else(|| {
+            diag::record(
+                Kind::BadConfig,
+                format!(
+                    "CUECARD_COMPACT_WARN={:?} is not `low,high` percentages; using 65,80",
+                    crate::text::sanitize(&v, 40)
+                ),
+            );
+            DEFAULT_THRESHOLDS
+        }),
+        _ => DEFAULT_THRESHOLDS,
+    }
+}
+
+/// `60,85` (or one value: a single threshold).
+pub fn parse_thresholds(v: &str) -> Option<(u64, u64)> {
+    let nums: Vec<u64> = v
+        .split(',')
+        .map(|p| p.trim().trim_end_matches('%').parse::<u64>().ok())
+        .collect::<Option<_>>()?;
+    let (a, b) = match nums[..] {
+        [a] => (a, a),
+        [a, b] => (a, b),
+        _ => return None,
+    };
+    ((1..=100).contains(&a) && (a..=100).contains(&b)).then_some((a, b))
+}
+
+/// The context window in tokens.
+pub fn window(models: &[Option<&str>], stated: Option<u64>) -> u64 {
+    if let Ok(v) = std::env::var("CUECARD_CONTEXT_WINDOW")
+        && !v.trim().is_empty()
+    {
+        match parse_window(&v) {
+            Some(w) => return w,
+            None => diag::record(
+                Kind::BadConfig,
+                format!(
+                    "CUECARD_CONTEXT_WINDOW={:?} is not a token count; ignored",
+                    crate::text::sanitize(&v, 40)
+                ),
+            ),
+        }
+    }
+    if let Some(w) = stated {
+        return w;
+    }
+    if models.iter().flatten().any(|m| says_1m(m)) {
+        return LARGE_WINDOW;
+    }
+    DEFAULT_WINDOW
+}
+
+/// `200000`, `200_000`, `200k`, `1m` (at least 1,000 tokens).
+pub fn parse_window(v: &str) -> Option<u64> {
+    let v = v.trim().to_ascii_lowercase().replace(['_', ','], "");
+    let (digits, mul) = if let Some(d) = v.strip_suffix('k') {
+        (d, 1_000)
+    } else if let Some(d) = v.strip_suffix('m') {
+        (d, 1_000_000)
+    } else {
+        (v.as_str(), 1)
+    };
+    let n: u64 = digits.trim().parse().ok()?;
+    n.checked_mul(mul).filter(|w| *w >= 1_000)
+}
+
+/// Whether a model id says it has a 1M-token context (`claude-sonnet-4[1m]`,
+/// `…-1m`).
+pub fn says_1m(model: &str) -> bool {
+    let m = model.to_ascii_lowercase();
+    m.contains("[1m]")
+        || m.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|t| t == "1m" || t == "1000k")
+}
+
+/// 134000 → "134,000".
+pub fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_parsing() {
+        assert_eq!(parse_thresholds("60,85"), Some((60, 85)));
+        assert_eq!(parse_thresholds(" 70% "), Some((70, 70)));
+        assert_eq!(parse_thresholds("85,60"), None);
+        assert_eq!(parse_thresholds("0,50"), None);
+        assert_eq!(parse_thresholds("a,b"), None);
+        assert_eq!(parse_window("200k"), Some(200_000));
+        assert_eq!(parse_window("1M"), Some(1_000_000));
+        assert_eq!(parse_window("150_000"), Some(150_000));
+        assert_eq!(parse_window("12"), None);
+        assert!(says_1m("claude-sonnet-4-5[1m]"));
+        assert!(says_1m("claude-opus-4-6-1m"));
+        assert!(!says_1m("claude-sonnet-4-5-20250929"));
+        assert_eq!(window(&[Some("x[1m]")], None), LARGE_WINDOW);
+        assert_eq!(window(&[None], Some(258_400)), 258_400);
+        assert_eq!(window(&[Some("gpt-5")], None), DEFAULT_WINDOW);
+        assert_eq!(group(1_234_567), "1,234,567");
+        assert_eq!(group(999), "999");
+    }
+}

@@ -1,0 +1,63 @@
+//! A finding repeated within one session is injected in full once, then as a
+//! one-line reminder that keeps the Full procedure pointer (issue 3 with the
+//! state of issue 4), through the real binary and a real guard.
+
+mod support;
+
+use serde_json::json;
+use support::{Sandbox, payload};
+
+#[test]
+fn a_repeated_finding_is_injected_in_full_once_then_as_a_reminder() {
+    let sb = Sandbox::new();
+    let mut p = payload(&sb, "PreToolUse");
+    p["tool_name"] = json!("Write");
+    p["tool_input"] = json!({"file_path": sb.project().join("Cargo.toml"), "content": "[package]\nname = \"x\"\n"});
+    let first = sb
+        .test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(&p)
+        .run()
+        .context();
+    assert!(
+        first.contains("`Cargo.toml`"),
+        "full advisory first: {first}"
+    );
+    assert!(!first.starts_with("Reminder"), "{first}");
+    let second = sb
+        .test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(&p)
+        .run()
+        .context();
+    assert!(second.starts_with("Reminder:"), "then a reminder: {second}");
+    assert!(second.len() < first.len(), "the reminder is shorter");
+    assert!(
+        second.contains("Full procedure: "),
+        "the pointer is kept: {second}"
+    );
+
+    // Another target is a new finding: in full again.
+    p["tool_input"]["file_path"] = json!(sb.project().join("package.json"));
+    let other = sb
+        .test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(&p)
+        .run()
+        .context();
+    assert!(
+        !other.starts_with("Reminder") && other.contains("package.json"),
+        "{other}"
+    );
+
+    // Another session: in full again.
+    p["tool_input"]["file_path"] = json!(sb.project().join("Cargo.toml"));
+    p["session_id"] = json!("another-session");
+    let fresh = sb
+        .test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(&p)
+        .run()
+        .context();
+    assert!(!fresh.starts_with("Reminder"), "{fresh}");
+}
