@@ -52,6 +52,33 @@ fn sample_session_reports_turns_compaction_and_recovery() {
         "the session start comes before any prompt"
     );
     assert_eq!(fired(&turns[0]), ["session-start", "skill-index"]);
+    // Usage climbs past both thresholds in turn 2: two warnings, with the
+    // measured figures, and none again before the compaction.
+    assert_eq!(r["warnings_at"], serde_json::json!([2, 2]));
+    let warnings: Vec<&Value> = turns[2]["firings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["warning"] == true)
+        .collect();
+    assert_eq!(warnings.len(), 2);
+    assert!(warnings[0]["why"].as_str().unwrap().contains("65%"));
+    assert!(warnings[1]["why"].as_str().unwrap().contains("80%"));
+    // The manifest edit and the package-add commands get the dependency card.
+    let deps: Vec<String> = turns
+        .iter()
+        .flat_map(|t| t["firings"].as_array().unwrap())
+        .filter(|f| f["card"] == "dependency")
+        .map(|f| f["call"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        deps,
+        [
+            "Edit package.json",
+            "Bash npm install pino-http@10.3.0",
+            "Bash npm install --save-dev supertest@7.0.0"
+        ]
+    );
     let t3 = &turns[3];
     assert_eq!(t3["compactions"], serde_json::json!(["auto"]));
     assert!(fired(t3).contains(&"compact-recovery".to_string()));
@@ -99,7 +126,12 @@ fn replay_never_touches_the_users_state_and_cleans_up() {
     let sb = Sandbox::new();
     let tmp = sb.path().join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
-    sb.test().arg("replay").env("TMPDIR", &tmp).run();
+    let out = sb.test().arg("replay").env("TMPDIR", &tmp).run();
+    assert!(
+        out.stdout.contains("compaction warnings: turn(s) 2"),
+        "the replay used session state (warnings need it): {}",
+        out.stdout
+    );
     assert!(
         !sb.state().exists(),
         "the user's state directory (CUECARD_STATE_DIR) was written"

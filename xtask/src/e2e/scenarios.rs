@@ -133,26 +133,31 @@ pub fn all() -> Vec<Scenario> {
             cannot: |_| None,
             needs: compaction_warning,
             setup: |_| Ok(()),
-            plan: |_, _| {
-                let steps: [(u64, u64); 7] = [
-                    (2_000, 18_000),
-                    (3_000, 57_000),
-                    (4_000, 106_000),
-                    (5_000, 145_000),
-                    (5_000, 165_000),
-                    (5_000, 180_000),
-                    (5_000, 187_000),
-                ];
-                let mut turns: Vec<Value> = steps
+            plan: |h, _| {
+                // Climb to 93% of the window cuecard assumes for the model
+                // (Codex's gpt-5.4: 258,400 tokens; Claude Sonnet: 200,000).
+                let window: u64 = if h.id == "codex" { 258_400 } else { 200_000 };
+                // Each crossing is held for two calls: a hook may run before
+                // the harness wrote the call's usage (lag of one call).
+                let percents = [10, 30, 50, 70, 71, 84, 85, 90];
+                let mut turns: Vec<Value> = percents
                     .iter()
                     .enumerate()
-                    .map(|(i, &u)| turn(shell(&format!("echo step {i}")), Some(u)))
+                    .map(|(i, pc)| {
+                        let total = window * pc / 100;
+                        turn(
+                            shell(&format!("echo step {i}")),
+                            Some((total / 20, total - total / 20)),
+                        )
+                    })
                     .collect();
                 turns.push(text("All steps ran."));
                 Plan {
-                    prompt: "Run the seven steps with your shell tool, then say done.".into(),
+                    prompt: "Run the eight steps with your shell tool, then say done.".into(),
                     script: json!({ "turns": turns }),
                     model: Some("claude-sonnet-4-5".into()),
+                    // Codex would compact on its own before 93%.
+                    codex_toml: "model_auto_compact_token_limit = 1000000".into(),
                     ..Plan::default()
                 }
             },
@@ -417,8 +422,11 @@ fn check_warnings(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
             }
         }
     }
-    if fired == 0 {
-        p.push("no compaction warning reached the model".into());
+    // The usage climbs past both thresholds: exactly two warnings.
+    if fired != 2 {
+        p.push(format!(
+            "{fired} compaction warning(s) reached the model; two expected (one per threshold)"
+        ));
     }
     p
 }
@@ -428,26 +436,38 @@ fn plan_compaction(h: &Harness, _: &Path) -> Plan {
     match h.id {
         "claude-code" => Plan {
             // Reactive compaction: the server answers "prompt is too long".
-            prompt: "Run two steps with your shell tool, then say done.".into(),
+            // Usage then climbs again past the first threshold (75% of the
+            // 200,000-token window), so the warning cycle must re-arm.
+            prompt: "Run four steps with your shell tool, then say done.".into(),
             script: json!({"turns": [
                 turn(shell("echo before"), high),
                 {"error": {"status": 400, "type": "invalid_request_error",
                            "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
                 turn(shell("echo after"), Some((3_000, 12_000))),
+                turn(shell("echo again"), Some((5_000, 145_000))),
+                // A hook may run before the harness wrote the call's usage
+                // to the transcript (measurement lags up to one call).
+                turn(shell("echo once more"), Some((5_000, 146_000))),
                 text("CUECARD-E2E-FINISHED after compaction.")
             ]}),
             model: Some("claude-sonnet-4-5".into()),
             ..Plan::default()
         },
         "codex" => Plan {
-            // Codex compacts on reported usage over its auto-compact limit.
-            prompt: "Run two steps with your shell tool, then say done.".into(),
+            // Codex compacts on reported usage over its auto-compact limit
+            // (230,000 of 258,400 is over 200,000); afterwards usage climbs
+            // to 70% of the window, under the limit, past the first threshold.
+            prompt: "Run four steps with your shell tool, then say done.".into(),
             script: json!({"turns": [
-                turn(shell("echo before"), high),
+                turn(shell("echo before"), Some((10_000, 220_000))),
                 turn(shell("echo after"), Some((3_000, 12_000))),
+                turn(shell("echo again"), Some((9_000, 172_000))),
+                // Codex writes a call's token count after its output, so a
+                // PostToolUse measures the call before: one more call.
+                turn(shell("echo once more"), Some((9_000, 173_000))),
                 text("CUECARD-E2E-FINISHED after compaction.")
             ]}),
-            codex_toml: "model_auto_compact_token_limit = 50000".into(),
+            codex_toml: "model_auto_compact_token_limit = 200000".into(),
             ..Plan::default()
         },
         _ => Plan {
@@ -489,6 +509,39 @@ fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
             "the first request after the compaction ({}) does not carry the recovery card",
             next.seq
         ));
+    }
+    // The warning cycle re-arms: a warning (with its figures) that no
+    // request before the compaction carried appears after it.
+    if let Ok(warnings) = compaction_warning() {
+        let snippets = |r: &super::outcome::Req| -> Vec<String> {
+            warnings
+                .iter()
+                .flat_map(|c| {
+                    let sig = normalise(&signature(c));
+                    r.text
+                        .match_indices(&sig)
+                        .map(|(i, _)| r.text[i..].chars().take(sig.len() + 60).collect::<String>())
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        let before: Vec<String> = o
+            .requests
+            .iter()
+            .filter(|r| r.seq < summary.seq)
+            .flat_map(snippets)
+            .collect();
+        let rearmed = o
+            .requests
+            .iter()
+            .filter(|r| r.seq > summary.seq)
+            .flat_map(snippets)
+            .any(|s| !before.contains(&s));
+        if !rearmed {
+            p.push(
+                "no new compaction warning after the compaction (the cycle did not re-arm)".into(),
+            );
+        }
     }
     p
 }
