@@ -75,17 +75,37 @@ fn quote(s: &str) -> String {
 }
 
 fn write_hooks(h: &Harness, bin: &Path, dirs: &RunDirs) -> Result<(), String> {
-    let mut hooks = Map::new();
+    // Several canonical events can ride on one native event (Gemini's
+    // AfterTool carries PreToolUse's deferred cards and PostToolUse's): one
+    // entry lists them all; differing matchers become no matcher.
+    let mut merged: Vec<(&'static str, Vec<String>, Option<String>)> = Vec::new();
     for reg in cuecard::registration::shipped() {
         let Some(name) = event_name(h.id, reg.event) else {
             continue;
         };
+        let m = matcher(h.id, reg.event, &reg.matcher);
+        match merged.iter_mut().find(|(n, _, _)| *n == name) {
+            Some((_, cards, matcher)) => {
+                for c in reg.cards {
+                    if !cards.contains(&c) {
+                        cards.push(c);
+                    }
+                }
+                if *matcher != m {
+                    *matcher = None;
+                }
+            }
+            None => merged.push((name, reg.cards, m)),
+        }
+    }
+    let mut hooks = Map::new();
+    for (name, cards, m) in merged {
         let mut words = vec![quote(&bin.to_string_lossy()), "dispatch".into()];
         if h.id != "claude-code" {
             words.push(format!("--contract={}", h.id));
         }
         words.push(name.to_string());
-        words.extend(reg.cards.iter().cloned());
+        words.extend(cards);
         let command = words.join(" ");
         let entry = match h.id {
             "copilot" => json!({"type": "command", "bash": command, "timeoutSec": 30}),
@@ -98,7 +118,7 @@ fn write_hooks(h: &Harness, bin: &Path, dirs: &RunDirs) -> Result<(), String> {
             let mut group = json!({"hooks": [entry]});
             // Match-all is no matcher at all (Gemini CLI skipped a
             // SessionStart group whose matcher was `.*`).
-            if let Some(m) = matcher(h.id, reg.event, &reg.matcher) {
+            if let Some(m) = m {
                 group["matcher"] = json!(m);
             }
             json!([group])

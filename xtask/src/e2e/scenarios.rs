@@ -145,19 +145,31 @@ pub fn all() -> Vec<Scenario> {
                     .enumerate()
                     .map(|(i, pc)| {
                         let total = window * pc / 100;
-                        turn(
-                            shell(&format!("echo step {i}")),
-                            Some((total / 20, total - total / 20)),
-                        )
+                        // Where cuecard has no transcript to measure (Gemini,
+                        // Qwen, Copilot) it estimates from tool output: each
+                        // step prints about 2,400 tokens into a 20,000 window.
+                        let cmd = if transcript_measured(h) {
+                            format!("echo step {i}")
+                        } else {
+                            // Distinct commands: Qwen halts a run that repeats
+                            // an identical call.
+                            format!("seq {} {}", i + 1, i + 1200)
+                        };
+                        turn(shell(&cmd), Some((total / 20, total - total / 20)))
                     })
                     .collect();
                 turns.push(text("All steps ran."));
+                let mut env = Vec::new();
+                if !transcript_measured(h) {
+                    env.push(("CUECARD_CONTEXT_WINDOW".to_string(), "20000".to_string()));
+                }
                 Plan {
                     prompt: "Run the eight steps with your shell tool, then say done.".into(),
                     script: json!({ "turns": turns }),
                     model: Some("claude-sonnet-4-5".into()),
                     // Codex would compact on its own before 93%.
                     codex_toml: "model_auto_compact_token_limit = 1000000".into(),
+                    env,
                     ..Plan::default()
                 }
             },
@@ -316,6 +328,12 @@ fn plan_benign(p: &Path, with_manifest: bool) -> Plan {
     }
 }
 
+/// Whether cuecard measures usage from this harness's transcript (Claude
+/// Code transcripts, Codex rollouts) rather than estimating it.
+fn transcript_measured(h: &Harness) -> bool {
+    matches!(h.id, "claude-code" | "codex")
+}
+
 /// Whether cuecard's contract delivers SessionStart context on `h`.
 fn start_delivered(h: &Harness) -> bool {
     cuecard::harness::HarnessId::parse(h.id)
@@ -400,7 +418,7 @@ fn advisory_after(o: &Outcome, cards: &[Card], turn: usize) -> Vec<String> {
     }
 }
 
-fn check_warnings(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+fn check_warnings(h: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
     let mut p = Vec::new();
     let mut fired = 0;
     for c in cards {
@@ -422,10 +440,13 @@ fn check_warnings(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
             }
         }
     }
-    // The usage climbs past both thresholds: exactly two warnings.
-    if fired != 2 {
+    // The usage climbs past both thresholds: two warnings where usage is
+    // measured; an estimate moves in coarse steps and may cross both at once
+    // (one warning, the higher), so one or two there.
+    let want = if transcript_measured(h) { 2..=2 } else { 1..=2 };
+    if !want.contains(&fired) {
         p.push(format!(
-            "{fired} compaction warning(s) reached the model; two expected (one per threshold)"
+            "{fired} compaction warning(s) reached the model; expected {want:?} (one per threshold)"
         ));
     }
     p
