@@ -44,11 +44,69 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// The cards: list, show.
+    /// The cards (shipped, user, project): list, show, new, check.
     Cards {
         #[command(subcommand)]
         command: CardsCommand,
     },
+    /// Trust this project's own cards (.cuecard/cards), pinned by SHA-256.
+    Trust(TrustArgs),
+    /// Write cuecard's hook entries into a harness's own configuration,
+    /// keeping everything else in it, and put the cards where their
+    /// "Full procedure" pointers lead.
+    Install(InstallArgs),
+    /// What is installed where, and whether it matches what install would
+    /// write now.
+    Verify(VerifyArgs),
+    /// Remove exactly what install added.
+    Uninstall(UninstallArgs),
+    /// Start every installed entry the way its harness would, feed it a
+    /// realistic payload, and report exit code, output shape and latency.
+    Doctor(DoctorArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// claude-code, codex, qwen, codebuddy, gemini, copilot, cursor, devin, kiro.
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: String,
+    /// user (under HOME), project (the git root of the working directory), or
+    /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
+    /// Default: user (project for devin).
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
+    /// Show what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Only this harness (default: every harness).
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: Option<String>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the harness-by-event capability table instead.
+    #[arg(long)]
+    pub capabilities: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: String,
+    /// user, project or managed (default: every scope where cuecard is found).
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// Only this harness (default: every harness).
+    #[arg(long, value_name = "HARNESS")]
+    pub harness: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,4 +141,29 @@ pub enum CardsCommand {
         /// The card's name.
         card: String,
     },
+    /// Write a commented template for a new card.
+    New {
+        /// The card's name (lower-case letters, digits, dashes).
+        name: String,
+        /// Write it into this project's .cuecard/cards/ instead of the
+        /// user's card directory.
+        #[arg(long)]
+        project: bool,
+    },
+    /// Validate cards: format, Bindings, regular expressions, placeholders,
+    /// size, and wording. Without a file: every user and project card.
+    Check {
+        /// A card file to check.
+        file: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TrustArgs {
+    /// List the trusted projects and the state of this project's cards.
+    #[arg(long, conflicts_with = "revoke")]
+    pub list: bool,
+    /// Withdraw trust from this project's cards.
+    #[arg(long)]
+    pub revoke: bool,
 }

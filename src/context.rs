@@ -45,19 +45,7 @@ impl<'a> Ctx<'a> {
     /// The call's working directory (the payload's `cwd`, else the harness's
     /// project variable, else this process's).
     pub fn cwd(&self) -> PathBuf {
-        if let Some(c) = self.payload.cwd() {
-            return PathBuf::from(c);
-        }
-        for key in [
-            "CLAUDE_PROJECT_DIR",
-            "GEMINI_PROJECT_DIR",
-            "CURSOR_PROJECT_DIR",
-        ] {
-            if let Some(v) = self.var(key).filter(|v| !v.is_empty()) {
-                return PathBuf::from(v);
-            }
-        }
-        std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+        cwd_of(self.payload)
     }
 
     /// The project root: the git root above the call's `cwd` (a `.git`
@@ -93,6 +81,29 @@ impl<'a> Ctx<'a> {
     pub fn session_mut(&self) -> Option<RefMut<'_, Session>> {
         self.session.and_then(|s| s.try_borrow_mut().ok())
     }
+}
+
+/// A payload's working directory: its `cwd`, else the harness's project
+/// variable, else this process's.
+pub fn cwd_of(payload: &Payload) -> PathBuf {
+    if let Some(c) = payload.cwd() {
+        return PathBuf::from(c);
+    }
+    for key in [
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "CURSOR_PROJECT_DIR",
+    ] {
+        if let Some(v) = std::env::var_os(key).filter(|v| !v.is_empty()) {
+            return PathBuf::from(v);
+        }
+    }
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// A payload's project root (see [`Ctx::project_root`]).
+pub fn project_root_of(payload: &Payload) -> PathBuf {
+    find_project_root(&cwd_of(payload))
 }
 
 /// Walks up from `start` to the first directory holding `.git`.

@@ -4,6 +4,8 @@
 //! prints the trace beside the answer, so what a human is shown is what the
 //! hook does.
 
+use crate::card::resolve::{self, Chosen};
+use crate::card::sources::Scope;
 use crate::card::{self, Card};
 use crate::context::Ctx;
 use crate::diag::{self, Kind};
@@ -15,6 +17,8 @@ use crate::paths;
 use crate::payload::{Payload, Unusable};
 use crate::state::{self, Session};
 use crate::text::{self, Fragment};
+use crate::trigger::Trigger;
+use crate::trust::TrustStore;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -29,6 +33,10 @@ pub struct Request {
     pub cards: Vec<String>,
     /// `--contract`: translate from and to this harness's dialect.
     pub contract: Option<HarnessId>,
+    /// The state root, where user and project cards' parsed form is cached
+    /// and the trust store lives; `None` runs without either (project cards
+    /// then stay inactive).
+    pub state_root: Option<std::path::PathBuf>,
     /// Answer SessionStart once per session and source within
     /// [`harness::once::WINDOW`] (the hook path; `explain` only reads).
     pub once: bool,
@@ -65,9 +73,13 @@ pub struct Run {
     /// The exact line written to stdout, if any.
     pub answer: Option<String>,
     /// Once-per-session keys spent by cards that actually fired.
-    pub spent: Vec<&'static str>,
+    pub spent: Vec<String>,
     /// Once-per-session keys with the card that spends them.
-    pub spent_by: Vec<(String, &'static str)>,
+    pub spent_by: Vec<(String, String)>,
+    /// Once-per-session keys of user notes (spent when the answer is written).
+    pub noted: Vec<String>,
+    /// Cooldown keys with the card that stamps them when emitted.
+    pub fired_by: Vec<(String, String)>,
     /// Repeat-rule keys of findings injected in full by this call.
     pub seen: Vec<String>,
     /// Cards re-injected as a one-line reminder (the repeat rule).
@@ -115,6 +127,14 @@ impl Run {
         for (card, key) in &self.spent_by {
             if emitted(card) {
                 session.spend(key);
+            }
+        }
+        for key in &self.noted {
+            session.spend(key);
+        }
+        for (card, key) in &self.fired_by {
+            if emitted(card) {
+                session.stamp(key, state::now());
             }
         }
         for k in &self.seen {
@@ -271,7 +291,41 @@ fn run_with(
         None => vec![spec],
     };
     test_panic("pipeline");
-    let cards = resolve_cards(req, &events, &mut run.trace);
+    let project_root = crate::context::project_root_of(&payload);
+    let trust = req
+        .state_root
+        .as_deref()
+        .map(TrustStore::load)
+        .unwrap_or_default();
+    let trusted = |file: &str, sha: &str| trust.is_trusted(&project_root, file, sha);
+    let names: Vec<&str> = events.iter().map(|e| e.name).collect();
+    let resolved = resolve::resolve(
+        &req.cards,
+        &names,
+        &resolve::Sources {
+            project_root: Some(&project_root),
+            cache_dir: req.state_root.as_deref(),
+            trusted: &trusted,
+        },
+    );
+    for (scope, e) in &resolved.errors {
+        diag::record(Kind::CardError, format!("{} {e}", scope.label()));
+        run.trace.push(CardTrace {
+            card: e.card.clone(),
+            verdict: Verdict::Failed,
+            why: format!("{} card: {}", scope.label(), e.message),
+        });
+    }
+    for name in &resolved.unknown {
+        let shown = text::sanitize(name, 64);
+        diag::record(Kind::UnknownCard, format!("unknown card {shown:?}"));
+        run.trace.push(CardTrace {
+            card: shown,
+            verdict: Verdict::Failed,
+            why: "no such card".into(),
+        });
+    }
+    let cards = resolved.chosen;
     let session: Option<&mut Session> = match source {
         Source::Given(s) => s,
         Source::Load(load) if !cards.is_empty() => {
@@ -285,14 +339,25 @@ fn run_with(
         .iter()
         .map(|e| Ctx::new(e, &payload, cell.as_ref().map(|(c, _)| c)))
         .collect();
-    for card in cards {
+    if spec.name == "SessionStart"
+        && !resolved.untrusted.is_empty()
+        && !ctxs[0].once_spent(UNTRUSTED_NOTE)
+    {
+        run.outcome.user_notes.push(format!(
+            "cuecard: {} project card(s) in .cuecard/cards are new or changed and stay inactive until you review them and run `cuecard trust`: {}",
+            resolved.untrusted.len(),
+            text::sanitize(&resolved.untrusted.join(", "), 200)
+        ));
+        run.noted.push(UNTRUSTED_NOTE.to_string());
+    }
+    for chosen in &cards {
         // Each card is judged as the event it is bound to among those
         // evaluated here, so a deferred PreToolUse guard sees a PreToolUse.
         let ctx = ctxs
             .iter()
-            .find(|c| card.binds(c.event.name))
+            .find(|c| chosen.card.binds(c.event.name))
             .unwrap_or(&ctxs[0]);
-        evaluate(&card, ctx, &mut run);
+        evaluate(chosen, ctx, &mut run);
     }
     drop(ctxs);
     if let Some((c, s)) = cell {
@@ -313,61 +378,21 @@ fn run_with(
     run
 }
 
-/// The cards named in the request (or bound to the event), parsed, in the
-/// order given, each once.
-fn resolve_cards(
-    req: &Request,
-    events: &[&'static EventSpec],
-    trace: &mut Vec<CardTrace>,
-) -> Vec<Card> {
-    let mut names: Vec<String> = Vec::new();
-    if req.cards.is_empty() {
-        let mut bound: Vec<Card> = card::embedded::all()
-            .into_iter()
-            .flatten()
-            .filter(|c| events.iter().any(|e| c.binds(e.name)))
-            .collect();
-        bound.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
-        names.extend(bound.into_iter().map(|c| c.name));
-    } else {
-        for n in &req.cards {
-            if !names.contains(n) {
-                names.push(n.clone());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for name in names {
-        match card::embedded::card(&name) {
-            Some(Ok(c)) => out.push(c),
-            Some(Err(e)) => {
-                diag::record(Kind::CardError, e.to_string());
-                trace.push(CardTrace {
-                    card: name,
-                    verdict: Verdict::Failed,
-                    why: e.message,
-                });
-            }
-            None => {
-                let shown = text::sanitize(&name, 64);
-                diag::record(Kind::UnknownCard, format!("unknown card {shown:?}"));
-                trace.push(CardTrace {
-                    card: shown,
-                    verdict: Verdict::Failed,
-                    why: "no such card".into(),
-                });
-            }
-        }
-    }
-    out
-}
+/// The once-per-session key of the untrusted-project-cards note.
+const UNTRUSTED_NOTE: &str = "untrusted-project-cards";
 
-fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
+fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
+    let card = &chosen.card;
+    let origin = match (chosen.scope, chosen.overrides) {
+        (Scope::Embedded, _) => String::new(),
+        (s, Some(lower)) => format!("{} card, overriding the {} one; ", s.label(), lower.label()),
+        (s, None) => format!("{} card; ", s.label()),
+    };
     let mut note = |verdict: Verdict, why: String| {
         run.trace.push(CardTrace {
             card: card.name.clone(),
             verdict,
-            why,
+            why: format!("{origin}{why}"),
         });
     };
     if !card.bindings.enabled {
@@ -403,55 +428,112 @@ fn evaluate(card: &Card, ctx: &Ctx, run: &mut Run) {
         );
     }
 
-    let Some(guard_name) = &card.bindings.guard else {
-        // An unguarded card fires whenever its event (and matcher) does.
-        if catch_unwind(|| test_panic(&format!("card:{}", card.name))).is_err() {
-            diag::record(Kind::GuardPanic, format!("card {} panicked", card.name));
-            return note(Verdict::Failed, "panicked (recorded)".into());
+    // A user or project card's declarative trigger, compiled (bounded).
+    let card_key = format!("card:{}", card.name);
+    let trigger = if card.bindings.triggers.is_empty() {
+        None
+    } else {
+        match Trigger::compile(&card.bindings) {
+            Ok(t) => Some(t),
+            Err(why) => {
+                diag::record(Kind::CardError, format!("card {}: {why}", card.name));
+                return note(Verdict::Failed, why);
+            }
         }
-        run.outcome.push(Fragment {
-            card: card.name.clone(),
-            text: card.emitted_text().to_string(),
-            pointer: card.has_procedure().then(|| paths::card_pointer(card)),
-        });
-        return note(
-            Verdict::Fired,
-            "no guard: emitted whenever its event fires".into(),
-        );
     };
-    let Some(guard) = guards::lookup(guard_name) else {
-        diag::record(
-            Kind::CardError,
-            format!("card {} names unknown guard {guard_name}", card.name),
-        );
-        return note(Verdict::Failed, format!("unknown guard `{guard_name}`"));
-    };
-    let finding = match catch_unwind(AssertUnwindSafe(|| {
-        test_panic(&format!("card:{}", card.name));
-        guard.check(ctx)
-    })) {
-        Ok(f) => f,
-        Err(_) => {
-            diag::record(Kind::GuardPanic, format!("guard {guard_name} panicked"));
+    if let Some(t) = &trigger {
+        if t.once_per_session && ctx.once_spent(&card_key) {
             return note(
-                Verdict::Failed,
-                format!("guard `{guard_name}` panicked (recorded)"),
+                Verdict::Skipped,
+                "`once: session`: already shown in this session".into(),
+            );
+        }
+        if let Some(cd) = t.cooldown
+            && ctx
+                .session()
+                .is_some_and(|s| s.stamped_within(&card_key, cd.as_secs(), state::now()))
+        {
+            return note(Verdict::Skipped, "in its cooldown".into());
+        }
+    }
+
+    let judge = match (&card.bindings.guard, &trigger) {
+        (Some(g), _) => g.clone(),
+        (None, Some(_)) => "trigger".to_string(),
+        (None, None) => {
+            // An unguarded card fires whenever its event (and matcher) does.
+            if catch_unwind(|| test_panic(&format!("card:{}", card.name))).is_err() {
+                diag::record(Kind::GuardPanic, format!("card {} panicked", card.name));
+                return note(Verdict::Failed, "panicked (recorded)".into());
+            }
+            run.outcome.push(Fragment {
+                card: card.name.clone(),
+                text: card.emitted_text().to_string(),
+                pointer: card.has_procedure().then(|| paths::card_pointer(card)),
+            });
+            return note(
+                Verdict::Fired,
+                "no guard: emitted whenever its event fires".into(),
             );
         }
     };
-    let Some(finding) = finding else {
-        return note(
-            Verdict::Quiet,
-            format!("guard `{guard_name}` found nothing"),
-        );
+    let guard = match (&trigger, guards::lookup(&judge)) {
+        (Some(_), _) => None,
+        (None, Some(g)) => Some(g),
+        (None, None) => {
+            diag::record(
+                Kind::CardError,
+                format!("card {} names unknown guard {judge}", card.name),
+            );
+            return note(Verdict::Failed, format!("unknown guard `{judge}`"));
+        }
     };
+    let finding = match catch_unwind(AssertUnwindSafe(|| {
+        test_panic(&format!("card:{}", card.name));
+        match (guard, &trigger) {
+            (Some(g), _) => g.check(ctx),
+            (None, Some(t)) => t.check(ctx),
+            (None, None) => None,
+        }
+    })) {
+        Ok(f) => f,
+        Err(_) => {
+            diag::record(
+                Kind::GuardPanic,
+                format!("{judge} of card {} panicked", card.name),
+            );
+            return note(Verdict::Failed, format!("`{judge}` panicked (recorded)"));
+        }
+    };
+    let Some(mut finding) = finding else {
+        let what = match &trigger {
+            Some(_) => "trigger did not match".to_string(),
+            None => format!("guard `{judge}` found nothing"),
+        };
+        return note(Verdict::Quiet, what);
+    };
+    if let Some(t) = &trigger {
+        if t.once_per_session {
+            finding.once = Some(card_key.clone());
+        }
+        if t.cooldown.is_some() {
+            run.fired_by.push((card.name.clone(), card_key.clone()));
+        }
+    }
     let has_session = ctx.session().is_some();
     let seen = |k: &str| ctx.session().is_some_and(|s| s.was_seen(k));
-    let why = present(card, guard_name, finding, has_session, seen, run);
+    // The repeat rule keys a finding by its judge and target; a trigger's
+    // judge is its card.
+    let key_owner = if trigger.is_some() {
+        card_key.as_str()
+    } else {
+        judge.as_str()
+    };
+    let why = present(card, key_owner, finding, has_session, seen, run);
     run.trace.push(CardTrace {
         card: card.name.clone(),
         verdict: Verdict::Fired,
-        why,
+        why: format!("{origin}{why}"),
     });
 }
 
@@ -496,7 +578,7 @@ fn present(
         run.outcome.deny = finding.deny;
     }
     if let Some(k) = finding.once {
-        run.spent.push(k);
+        run.spent.push(k.clone());
         run.spent_by.push((card.name.clone(), k));
     }
     let how = if repeated {
@@ -504,7 +586,12 @@ fn present(
     } else {
         ""
     };
-    format!("guard `{guard_name}`: {}{how}", finding.why)
+    let judge = if guard_name.starts_with("card:") {
+        "trigger".to_string()
+    } else {
+        format!("guard `{guard_name}`")
+    };
+    format!("{judge}: {}{how}", finding.why)
 }
 
 /// The repeat-rule key of a finding: a digest, so no target is stored.

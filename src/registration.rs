@@ -21,20 +21,36 @@ pub struct Registration {
 
 /// The registrations for a set of cards, in event-table order.
 pub fn table(cards: &[Card]) -> Vec<Registration> {
+    table_with(cards, &[])
+}
+
+/// The registrations for `listed` cards (named in the entries' commands)
+/// and `unlisted` ones, which only need their events and matchers
+/// registered: the dispatcher finds user and project cards bound to the
+/// event by itself, so an entry never names a card that exists only in one
+/// project or for one user.
+pub fn table_with(listed: &[Card], unlisted: &[Card]) -> Vec<Registration> {
     let mut out = Vec::new();
     for spec in EVENTS {
-        let mut on: Vec<&Card> = cards
+        let mut on: Vec<&Card> = listed
             .iter()
             .filter(|c| c.bindings.enabled && c.binds(spec.name))
             .collect();
-        if on.is_empty() {
+        let extra: Vec<&Card> = unlisted
+            .iter()
+            .filter(|c| c.bindings.enabled && c.binds(spec.name))
+            .collect();
+        if on.is_empty() && extra.is_empty() {
             continue;
         }
         on.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
+        let matchers: Vec<String> = on
+            .iter()
+            .chain(extra.iter())
+            .map(|c| effective_matcher(c))
+            .collect();
         let matcher = match spec.matcher {
-            Matcher::ToolName | Matcher::Source => {
-                union(on.iter().map(|c| c.bindings.matcher.as_str()))
-            }
+            Matcher::ToolName | Matcher::Source => union(matchers.iter().map(String::as_str)),
             _ => "*".to_string(),
         };
         out.push(Registration {
@@ -44,6 +60,51 @@ pub fn table(cards: &[Card]) -> Vec<Registration> {
         });
     }
     out
+}
+
+/// A card's matcher; for a trigger card left at `*`, the tools its trigger
+/// can fire on, so that a `paths:` card does not start cuecard on every
+/// shell command.
+fn effective_matcher(c: &Card) -> String {
+    if c.bindings.matcher.trim() == "*"
+        && c.bindings.has_trigger()
+        && let Ok(t) = crate::trigger::Trigger::compile(&c.bindings)
+        && !t.tools.is_empty()
+    {
+        return t.tools.join("|");
+    }
+    c.bindings.matcher.clone()
+}
+
+/// The registrations `cuecard install` writes from a project: the shipped
+/// cards (minus those a user or trusted project card disables), plus the
+/// events and matchers the user's cards and this project's trusted cards
+/// need.
+pub fn for_install(
+    project_root: &std::path::Path,
+    state_root: Option<&std::path::Path>,
+) -> Vec<Registration> {
+    use crate::card::sources::{self, Scope};
+    let store = state_root
+        .map(crate::trust::TrustStore::load)
+        .unwrap_or_default();
+    let trusted = |file: &str, sha: &str| store.is_trusted(project_root, file, sha);
+    let set = sources::load_all(Some(project_root), state_root, &trusted);
+    let mut listed = Vec::new();
+    let mut unlisted = Vec::new();
+    for (scope, card) in set.cards {
+        let shipped_name = scope == Scope::Embedded
+            || set
+                .overrides
+                .iter()
+                .any(|(n, _, lost)| *n == card.name && *lost == Scope::Embedded);
+        if shipped_name {
+            listed.push(card);
+        } else {
+            unlisted.push(card);
+        }
+    }
+    table_with(&listed, &unlisted)
 }
 
 /// The union of matchers: `*` if any admits everything, else the sorted

@@ -34,6 +34,33 @@ pub fn prefix16(s: &str, max: usize) -> &str {
     s
 }
 
+/// The longest prefix of `s` no longer than `max` bytes, cut at a character
+/// boundary.
+pub fn prefix_bytes(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Cleans a block of Markdown from a user or project card: control
+/// characters other than newline and tab, and bidirectional overrides, are
+/// removed, so a card cannot smuggle terminal escapes or reorder text.
+pub fn clean_block(s: &str) -> String {
+    s.chars()
+        .filter(|&c| {
+            c == '\n'
+                || c == '\t'
+                || !(c.is_control()
+                    || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'))
+        })
+        .collect()
+}
+
 /// Makes a payload value safe to put into Markdown for a model: control
 /// characters (newlines included) and bidirectional overrides become spaces,
 /// backticks become quotes (values sit inside code spans), and the value is

@@ -17,7 +17,7 @@ pub const TRIGGER_KEYS: &[&str] = &[
 /// Placeholders a trigger card may use.
 pub const TRIGGER_PLACEHOLDERS: &[&str] = &["path", "command", "match", "tool"];
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bindings {
     /// Canonical (Claude Code) event names.
     pub events: Vec<String>,

@@ -8,6 +8,8 @@
 mod bindings;
 pub mod embedded;
 mod parse;
+pub mod resolve;
+pub mod sources;
 
 pub use bindings::{Bindings, TRIGGER_KEYS};
 pub use parse::{is_valid_name, parse_card, placeholders};
@@ -16,7 +18,7 @@ use crate::{event, guards};
 use std::path::PathBuf;
 
 /// Where a card came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Origin {
     /// Shipped inside the binary.
     Embedded,
@@ -26,7 +28,7 @@ pub enum Origin {
     Project(PathBuf),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Card {
     pub name: String,
     pub title: String,

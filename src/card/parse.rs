@@ -173,31 +173,39 @@ fn strip_comments(s: &str) -> String {
     collapsed
 }
 
-/// Reads a Markdown list of `key: value` items with pulldown-cmark.
+/// Reads a Markdown list of `key: value` items. pulldown-cmark finds the
+/// items; each item's raw source text is used, so that backslashes in
+/// regular expressions (`content: console\.log\(`) are not taken as
+/// Markdown escapes. A value wrapped in backticks is unwrapped.
 fn parse_list_pairs(src: &str) -> Vec<(String, String)> {
     let mut pairs = Vec::new();
     let mut depth = 0usize;
-    let mut item = String::new();
-    for event in Parser::new(src) {
+    for (event, range) in Parser::new(src).into_offset_iter() {
         match event {
             Event::Start(Tag::Item) => {
                 depth += 1;
                 if depth == 1 {
-                    item.clear();
-                }
-            }
-            Event::End(TagEnd::Item) => {
-                if depth == 1 {
+                    let raw = src[range].trim();
+                    let raw = raw.strip_prefix(['-', '*', '+']).unwrap_or(raw);
+                    let raw = strip_comments(raw);
+                    let item: String = raw
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     let (k, v) = match item.split_once(':') {
                         Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
                         None => (item.trim().to_string(), String::new()),
                     };
+                    let v = match v.strip_prefix('`').and_then(|x| x.strip_suffix('`')) {
+                        Some(inner) => inner.to_string(),
+                        None => v,
+                    };
                     pairs.push((k, v));
                 }
-                depth = depth.saturating_sub(1);
             }
-            Event::Text(t) | Event::Code(t) if depth == 1 => item.push_str(&t),
-            Event::SoftBreak | Event::HardBreak if depth == 1 => item.push(' '),
+            Event::End(TagEnd::Item) => depth = depth.saturating_sub(1),
             _ => {}
         }
     }

@@ -1,29 +1,57 @@
-//! `cuecard cards list | show <card>`.
+//! `cuecard cards list | show <card> | new <name> | check [<file>]`.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
-use crate::card::{self, Card};
-use crate::{printer, tokens};
+use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use crate::card::sources::{self, CardSet, Scope};
+use crate::card::{self, Card, Origin, parse_card};
+use crate::trust::TrustStore;
+use crate::{printer, text, tokens};
+use std::path::Path;
+
+/// Every card visible from here, after precedence (project cards only when
+/// trusted).
+fn visible() -> CardSet {
+    let project = super::project_root_here();
+    let state = super::state_root_for_commands();
+    let store = state.as_deref().map(TrustStore::load).unwrap_or_default();
+    let trusted = |file: &str, sha: &str| store.is_trusted(&project, file, sha);
+    sources::load_all(Some(&project), state.as_deref(), &trusted)
+}
 
 pub fn list() -> i32 {
-    let mut rows: Vec<[String; 6]> = vec![[
-        "NAME".into(),
-        "EVENT".into(),
-        "MATCHER".into(),
-        "GUARD".into(),
-        "CHARS".into(),
-        "TOKENS".into(),
-    ]];
-    let mut problems = 0;
-    for c in card::embedded::all() {
-        match c {
-            Ok(c) => rows.push(row(&c)),
-            Err(e) => {
-                problems += 1;
-                printer::err(&e.to_string());
-            }
+    let set = visible();
+    let mut rows: Vec<Vec<String>> = vec![
+        [
+            "NAME", "SCOPE", "EVENT", "MATCHER", "GUARD", "CHARS", "TOKENS",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+    ];
+    for (scope, c) in &set.cards {
+        let text = c.emitted_text();
+        let mut scope_s = scope.label().to_string();
+        if let Some(lost) = set.overridden(&c.name) {
+            scope_s.push_str(&format!(" (overrides {})", lost.label()));
         }
+        if !c.bindings.enabled {
+            scope_s.push_str(" (disabled)");
+        }
+        let judge = match (&c.bindings.guard, c.bindings.triggers.is_empty()) {
+            (Some(g), _) => g.clone(),
+            (None, false) => "trigger".into(),
+            (None, true) => "-".into(),
+        };
+        rows.push(vec![
+            c.name.clone(),
+            scope_s,
+            c.bindings.events.join(","),
+            c.bindings.matcher.clone(),
+            judge,
+            text::len16(text).to_string(),
+            tokens::count(text).to_string(),
+        ]);
     }
-    let widths: Vec<usize> = (0..6)
+    let widths: Vec<usize> = (0..rows[0].len())
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = String::new();
@@ -36,37 +64,261 @@ pub fn list() -> i32 {
         out.push_str(line.join("  ").trim_end());
         out.push('\n');
     }
+    if !set.untrusted.is_empty() {
+        out.push_str(&format!(
+            "\nproject cards not trusted (inactive; review them, then `cuecard trust`): {}\n",
+            set.untrusted.join(", ")
+        ));
+    }
+    for (scope, e) in &set.errors {
+        out.push_str(&format!("\n{} {e}", scope.label()));
+    }
     printer::out(&out);
-    if problems > 0 { EXIT_PROBLEM } else { EXIT_OK }
-}
-
-fn row(c: &Card) -> [String; 6] {
-    let text = c.emitted_text();
-    [
-        c.name.clone(),
-        c.bindings.events.join(","),
-        c.bindings.matcher.clone(),
-        c.bindings.guard.clone().unwrap_or_else(|| "-".into()),
-        crate::text::len16(text).to_string(),
-        tokens::count(text).to_string(),
-    ]
+    if set.errors.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_PROBLEM
+    }
 }
 
 pub fn show(name: &str) -> i32 {
-    match card::embedded::card(name) {
-        Some(Ok(c)) => {
+    let set = visible();
+    match set.get(name) {
+        Some((_, c)) => {
             printer::out(&c.body);
             EXIT_OK
         }
-        Some(Err(e)) => {
-            printer::err(&e.to_string());
-            EXIT_PROBLEM
-        }
         None => {
-            printer::err(&format!(
-                "cuecard: no card named {name:?} (see `cuecard cards list`)"
-            ));
+            if let Some((_, e)) = set.errors.iter().find(|(_, e)| e.card == name) {
+                printer::err(&e.to_string());
+            } else {
+                printer::err(&format!(
+                    "cuecard: no card named {name:?} (see `cuecard cards list`)"
+                ));
+            }
             EXIT_PROBLEM
         }
     }
+}
+
+const TEMPLATE: &str = r#"<!-- A cuecard card. The name of this file (without .md) is the card's name. -->
+# {title}
+
+## Advisory
+<!-- What reaches the model when the card fires: short, states what was seen
+     and suggests; it does not command. Placeholders: {path}, {command},
+     {match}, {tool} (filled from the call, sanitised). -->
+`{path}` was changed. Consider checking the team's notes for this area first.
+
+## Procedure
+<!-- The full procedure, read on demand through the `Full procedure:` pointer. -->
+1. Describe the steps here.
+
+## Bindings
+<!-- event: PreToolUse or PostToolUse for tool calls; SessionStart or
+     UserPromptSubmit for cards without a trigger.
+     Triggers (data only, all that are given must match):
+       tools: Write|Edit          canonical tool names
+       paths: migrations/**        globs on the target path, relative to the project root
+       not-paths: migrations/README.md
+       command: ^git push         regular expression on each simple command
+       not-command: --dry-run
+       content: TODO\(\w+\)       regular expression on the text being written
+       once: session              at most once per session
+       cooldown: 10m              not again within this time
+     enabled: false switches off a shipped card of the same name. -->
+- event: PreToolUse
+- paths: {example_glob}
+"#;
+
+pub fn new(name: &str, project: bool) -> i32 {
+    if !card::is_valid_name(name) {
+        printer::err(
+            "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
+        );
+        return EXIT_USAGE;
+    }
+    let dir = if project {
+        sources::project_dir(&super::project_root_here())
+    } else {
+        match sources::user_dir() {
+            Some(d) => d,
+            None => {
+                printer::err("cuecard: no user configuration directory on this platform");
+                return EXIT_PROBLEM;
+            }
+        }
+    };
+    let path = dir.join(format!("{name}.md"));
+    if path.exists() {
+        printer::err(&format!(
+            "cuecard: {} exists; not overwritten",
+            path.display()
+        ));
+        return EXIT_PROBLEM;
+    }
+    let title = name.replace('-', " ");
+    let body = TEMPLATE
+        .replace("{title}", &title)
+        .replace("{example_glob}", "migrations/**");
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
+        printer::err(&format!("cuecard: cannot write {}: {e}", path.display()));
+        return EXIT_PROBLEM;
+    }
+    let mut msg = format!(
+        "wrote {}\nedit it, then run `cuecard cards check {}`",
+        path.display(),
+        path.display()
+    );
+    if project {
+        msg.push_str(" and `cuecard trust` (project cards are inactive until trusted)");
+    }
+    msg.push_str(
+        "\nif it binds an event or tool cuecard is not registered for yet, run `cuecard install --harness <id>` again (`cuecard verify` says STALE until then)",
+    );
+    printer::out(&msg);
+    EXIT_OK
+}
+
+/// Words that make an Advisory read as an order rather than advice.
+const ORDER_WORDS: &[&str] = &["you must", "you have to", "you need to", "you shall"];
+const SHOUTED: &[&str] = &["ALWAYS", "NEVER", "MUST", "DO NOT", "IMPORTANT", "CRITICAL"];
+
+/// Findings of `cards check` for one card source.
+pub fn check_source(name: &str, src: &str, origin: Origin) -> (Vec<String>, Vec<String>) {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    if src.len() as u64 > sources::MAX_CARD_BYTES {
+        errors.push(format!(
+            "larger than {} KiB: the dispatcher will not load it",
+            sources::MAX_CARD_BYTES / 1024
+        ));
+        return (errors, warnings);
+    }
+    if src
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r')
+    {
+        warnings
+            .push("contains control characters; they are removed before the card is used".into());
+    }
+    let card = match parse_card(name, &text::clean_block(src), origin) {
+        Ok(c) => c,
+        Err(e) => {
+            errors.push(e.message);
+            return (errors, warnings);
+        }
+    };
+    if let Err(e) = crate::trigger::validate(&card) {
+        errors.push(e);
+    }
+    audit_wording(&card, &mut warnings);
+    (errors, warnings)
+}
+
+fn audit_wording(card: &Card, warnings: &mut Vec<String>) {
+    let text = card.emitted_text();
+    let chars = text::len16(text);
+    let toks = tokens::count(text);
+    if chars > 1_500 {
+        warnings.push(format!(
+            "the Advisory is {chars} characters ({toks} tokens); advisories work best under ~1,000"
+        ));
+    }
+    let lower = text.to_lowercase();
+    for w in ORDER_WORDS {
+        if lower.contains(w) {
+            warnings.push(format!(
+                "the Advisory says \"{w}\": state what was seen and suggest, rather than command"
+            ));
+        }
+    }
+    for w in SHOUTED {
+        if text
+            .split(|c: char| !c.is_ascii_alphabetic() && c != ' ')
+            .any(|seg| seg.contains(w))
+        {
+            warnings.push(format!(
+                "the Advisory shouts \"{w}\": advisories inform; capitals read as orders"
+            ));
+        }
+    }
+}
+
+pub fn check(file: Option<&Path>) -> i32 {
+    let mut targets: Vec<(String, std::path::PathBuf, Scope)> = Vec::new();
+    match file {
+        Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), Scope::User)),
+        None => {
+            let mut dirs = Vec::new();
+            if let Some(d) = sources::user_dir() {
+                dirs.push((d, Scope::User));
+            }
+            dirs.push((
+                sources::project_dir(&super::project_root_here()),
+                Scope::Project,
+            ));
+            for (d, scope) in dirs {
+                let Ok(rd) = std::fs::read_dir(&d) else {
+                    continue;
+                };
+                let mut files: Vec<_> = rd
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                    .collect();
+                files.sort();
+                for p in files {
+                    targets.push((p.display().to_string(), p, scope));
+                }
+            }
+        }
+    }
+    if targets.is_empty() {
+        printer::out("no user or project cards to check");
+        return EXIT_OK;
+    }
+    let mut failed = 0;
+    let mut out = String::new();
+    for (shown, path, scope) in targets {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (errors, warnings) = match std::fs::metadata(&path) {
+            Ok(m) if m.len() > sources::MAX_CARD_BYTES => (
+                vec![format!(
+                    "larger than {} KiB: the dispatcher will not load it",
+                    sources::MAX_CARD_BYTES / 1024
+                )],
+                vec![],
+            ),
+            Ok(_) => match std::fs::read_to_string(&path) {
+                Ok(src) => {
+                    let origin = if scope == Scope::Project {
+                        Origin::Project(path.clone())
+                    } else {
+                        Origin::User(path.clone())
+                    };
+                    check_source(&name, &src, origin)
+                }
+                Err(e) => (vec![format!("cannot be read as UTF-8 text: {e}")], vec![]),
+            },
+            Err(e) => (vec![format!("cannot be read: {e}")], vec![]),
+        };
+        if errors.is_empty() {
+            out.push_str(&format!("{shown}: ok\n"));
+        } else {
+            failed += 1;
+            out.push_str(&format!("{shown}: INVALID\n"));
+        }
+        for e in errors {
+            out.push_str(&format!("  error: {e}\n"));
+        }
+        for w in warnings {
+            out.push_str(&format!("  warning: {w}\n"));
+        }
+    }
+    printer::out(&out);
+    if failed > 0 { EXIT_PROBLEM } else { EXIT_OK }
 }

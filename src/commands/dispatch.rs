@@ -163,6 +163,7 @@ fn hook(args: &[OsString]) {
         event,
         cards: a.cards,
         contract,
+        state_root: store.as_ref().map(|s| s.root().to_path_buf()),
         once: true,
     };
     answer(store.as_ref(), &req, input, |line| match line {

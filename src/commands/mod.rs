@@ -4,9 +4,14 @@
 
 mod cards;
 pub mod dispatch;
+mod doctor;
 mod explain;
 mod replay;
+mod install;
 mod status;
+mod trust;
+mod uninstall;
+mod verify;
 
 use crate::cli::{CardsCommand, Cli, Command};
 use clap::Parser;
@@ -41,6 +46,28 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Cards { command } => match command {
             CardsCommand::List => cards::list(),
             CardsCommand::Show { card } => cards::show(&card),
+            CardsCommand::New { name, project } => cards::new(&name, project),
+            CardsCommand::Check { file } => cards::check(file.as_deref()),
         },
+        Command::Trust(a) => trust::run(&a),
+        Command::Install(a) => install::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Uninstall(a) => uninstall::run(a),
+        Command::Doctor(a) => doctor::run(a),
     }
+}
+
+/// The state root for commands run by a person (trust, status): the same
+/// resolution as the hook path.
+pub fn state_root_for_commands() -> Option<std::path::PathBuf> {
+    crate::state::store::Store::open()
+        .ok()
+        .map(|s| s.root().to_path_buf())
+}
+
+/// The project root for commands run by a person: the git root above the
+/// current directory.
+pub fn project_root_here() -> std::path::PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    crate::context::find_project_root(&cwd)
 }

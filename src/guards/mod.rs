@@ -43,7 +43,7 @@ pub struct Finding {
     pub deny: Option<String>,
     /// A once-per-session key: the dispatcher marks it spent only after the
     /// card was actually emitted.
-    pub once: Option<&'static str>,
+    pub once: Option<String>,
     /// The finding is a warning (compaction): the ledger counts it as one.
     pub warning: bool,
 }

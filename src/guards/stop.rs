@@ -29,7 +29,7 @@ impl Guard for Stop {
             return None;
         }
         let mut f = Finding::new("stop", "CUECARD_STOP_CARD is on and no Stop hook is active");
-        f.once = Some("stop-card");
+        f.once = Some("stop-card".into());
         Some(f)
     }
 }

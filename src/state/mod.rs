@@ -73,6 +73,9 @@ pub struct Session {
     pub estimate: Estimate,
     #[serde(default)]
     pub ledger: Ledger,
+    /// When cards with a cooldown last fired (key → unix seconds).
+    #[serde(default)]
+    pub stamps: BTreeMap<String, u64>,
 }
 
 impl Session {
@@ -84,6 +87,27 @@ impl Session {
         if !self.once_spent(key) {
             self.once.push(key.to_string());
         }
+    }
+
+    /// Records that `key` fired at `now` (cooldowns).
+    pub fn stamp(&mut self, key: &str, now: u64) {
+        self.stamps.insert(key.to_string(), now);
+        if self.stamps.len() > MAX_SEEN
+            && let Some(oldest) = self
+                .stamps
+                .iter()
+                .min_by_key(|(_, t)| **t)
+                .map(|(k, _)| k.clone())
+        {
+            self.stamps.remove(&oldest);
+        }
+    }
+
+    /// Whether `key` fired less than `secs` seconds before `now`.
+    pub fn stamped_within(&self, key: &str, secs: u64, now: u64) -> bool {
+        self.stamps
+            .get(key)
+            .is_some_and(|&t| now.saturating_sub(t) < secs)
     }
 
     pub fn was_seen(&self, key: &str) -> bool {

@@ -43,6 +43,36 @@ pub fn run_once(program: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)
     }
 }
 
+/// The largest peak RSS (KiB) of `n` runs with stdin read from `file`.
+pub fn peak_rss_from_file(
+    program: &Path,
+    args: &[&str],
+    file: &Path,
+    env: &[(&str, &str)],
+    n: usize,
+) -> i64 {
+    let mut rss = 0;
+    for _ in 0..n {
+        let stdin = std::fs::File::open(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let child = Command::new(program)
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::from(stdin))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
+        let pid = child.id() as libc::pid_t;
+        let mut status = 0;
+        // SAFETY: rusage is plain data; wait4 fills it for our own child.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        std::mem::forget(child); // already reaped
+        rss = rss.max(usage.ru_maxrss);
+    }
+    rss
+}
+
 /// The median wall time and the largest peak RSS of `n` runs after `warm`.
 pub fn measure(
     program: &Path,
@@ -120,7 +150,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let truebin = Path::new("/bin/true");
     let (t_true, _) = measure(truebin, &[], &payload, &env, warm, n);
-    let (t_pre, rss_small) = measure(&bin, &dispatch_args, &payload, &env, warm, n);
+    let (t_pre, _) = measure(&bin, &dispatch_args, &payload, &env, warm, n);
     let python = which("python3");
     let t_py = python.as_ref().map(|p| {
         measure(
@@ -134,19 +164,26 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .0
     });
 
-    // Peak memory with a 20 MB payload (a 20 MB string field).
-    let mut big = Vec::with_capacity(21 << 20);
-    big.extend_from_slice(br#"{"session_id":"bench","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"x","content":""#);
-    big.resize(big.len() + (20 << 20), b'a');
-    big.extend_from_slice(br#""}}"#);
-    let (_, rss_big) = measure(
-        &bin,
-        &dispatch_args,
-        &big,
-        &env,
-        1,
-        if quick { 3 } else { 7 },
-    );
+    // Peak memory with a 20 MB payload (a 20 MB string field) against the
+    // small one. Both are fed from files written in chunks: a child's peak
+    // RSS starts from its parent's at spawn, so this process must never hold
+    // the 20 MB itself.
+    let small_file = work.join("small.json");
+    std::fs::write(&small_file, &payload).map_err(|e| e.to_string())?;
+    let big_file = work.join("big.json");
+    {
+        let mut f = std::fs::File::create(&big_file).map_err(|e| e.to_string())?;
+        f.write_all(br#"{"session_id":"bench","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"x","content":""#)
+            .map_err(|e| e.to_string())?;
+        let chunk = vec![b'a'; 1 << 20];
+        for _ in 0..20 {
+            f.write_all(&chunk).map_err(|e| e.to_string())?;
+        }
+        f.write_all(br#""}}"#).map_err(|e| e.to_string())?;
+    }
+    let rss_runs = if quick { 3 } else { 7 };
+    let rss_small = peak_rss_from_file(&bin, &dispatch_args, &small_file, &env, rss_runs);
+    let rss_big = peak_rss_from_file(&bin, &dispatch_args, &big_file, &env, rss_runs);
 
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     let mut rows = vec![Row {

@@ -1,0 +1,83 @@
+//! `cuecard doctor [--harness <id>]`: runs every installed entry as its
+//! harness would and reports exit code, output shape and latency.
+
+use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use crate::cli::DoctorArgs;
+use crate::harness::HarnessId;
+use crate::install::document::Target;
+use crate::install::spec::{Roots, Scope};
+use crate::install::{inspect, probe, roots};
+use crate::printer;
+
+pub fn run(a: DoctorArgs) -> i32 {
+    let specs = match &a.harness {
+        Some(id) => match crate::install::resolve(id) {
+            Ok(s) => vec![s],
+            Err(e) => {
+                printer::err(&format!("cuecard: {e}"));
+                return if HarnessId::parse(id).is_some() {
+                    EXIT_PROBLEM
+                } else {
+                    EXIT_USAGE
+                };
+            }
+        },
+        None => crate::install::all_specs(),
+    };
+    let (roots, bin) = match Roots::from_env().and_then(|r| Ok((r, roots::installed_binary()?))) {
+        Ok(x) => x,
+        Err(e) => {
+            printer::err(&format!("cuecard: {e}"));
+            return EXIT_PROBLEM;
+        }
+    };
+    let scratch = std::env::temp_dir().join(format!("cuecard-doctor-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&scratch);
+    let mut out = String::new();
+    let mut failed = 0;
+    let mut ran = 0;
+    for spec in specs {
+        for scope in [Scope::User, Scope::Project] {
+            let Some(t) = Target::new(spec, scope, &roots) else {
+                continue;
+            };
+            let st = inspect::inspect(&t, &bin);
+            if !st.installed() {
+                continue;
+            }
+            out.push_str(&format!(
+                "{} ({}): {}\n",
+                spec.harness.id(),
+                scope.id(),
+                st.path
+            ));
+            for (event, _, handler) in &st.installed {
+                // A fresh state directory per probe: no once-marker of one
+                // entry silences the next.
+                ran += 1;
+                let dir = scratch.join(ran.to_string());
+                let p = probe::payload(spec.harness, event, &roots.project, &dir);
+                let r = probe::run(spec.harness, handler, event, &p, &roots.project, &dir);
+                if !r.ok {
+                    failed += 1;
+                }
+                out.push_str(&format!(
+                    "  {:4} {:22} exit {:>4}  {:16} {:>5} ms\n",
+                    if r.ok { "ok" } else { "FAIL" },
+                    r.event,
+                    r.exit.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
+                    r.shape,
+                    r.millis
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    if ran == 0 {
+        out.push_str("nothing installed to check (see `cuecard install --help`)\n");
+    } else {
+        out.push_str(&format!("{ran} entries run, {failed} failed\n"));
+    }
+    printer::out(&out);
+    if failed > 0 { EXIT_PROBLEM } else { EXIT_OK }
+}

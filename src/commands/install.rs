@@ -1,0 +1,178 @@
+//! `cuecard install --harness <id> [--scope user|project|managed] [--dry-run]`.
+
+use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use crate::cli::InstallArgs;
+use crate::harness::HarnessId;
+use crate::install::document::{self, Action, Target};
+use crate::install::spec::{Roots, Scope};
+use crate::install::{double, entries, materialise, roots, words};
+use crate::printer;
+
+pub fn run(a: InstallArgs) -> i32 {
+    let spec = match crate::install::resolve(&a.harness) {
+        Ok(s) => s,
+        Err(e) => {
+            printer::err(&format!("cuecard: {e}"));
+            return if HarnessId::parse(&a.harness).is_some() {
+                EXIT_PROBLEM
+            } else {
+                EXIT_USAGE
+            };
+        }
+    };
+    let scope = match a.scope.as_deref().map(Scope::parse) {
+        None => spec.default_scope,
+        Some(Some(s)) => s,
+        Some(None) => {
+            printer::err("cuecard: --scope is one of user, project, managed");
+            return EXIT_USAGE;
+        }
+    };
+    if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
+        printer::err(
+            "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
+        );
+        return EXIT_USAGE;
+    }
+    match install(spec, scope, a.dry_run) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            printer::err(&format!("cuecard: {e}"));
+            EXIT_PROBLEM
+        }
+    }
+}
+
+fn install(
+    spec: &'static crate::install::spec::Spec,
+    scope: Scope,
+    dry_run: bool,
+) -> Result<(), String> {
+    let roots = Roots::from_env()?;
+    let bin = roots::installed_binary()?;
+    if spec.through_shell() {
+        words::check_shell_safe(&bin)?;
+    }
+    let target = Target::new(spec, scope, &roots)
+        .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
+    let (wanted, skipped) = entries::for_harness(spec, &bin);
+    let plan = document::plan_install(&target, &bin, &wanted)?;
+    let h = spec.harness;
+    let mut out = format!(
+        "{} ({} scope): {}\n",
+        h.name(),
+        scope.id(),
+        target.path.display()
+    );
+    let o = &plan.outcome;
+    let verb = |done: &str, would: &str| {
+        if dry_run {
+            would.to_string()
+        } else {
+            done.to_string()
+        }
+    };
+    let summary = format!(
+        "{} added, {} replaced, {} removed",
+        o.added, o.replaced, o.removed
+    );
+    match &plan.action {
+        Action::Unchanged => {
+            out.push_str("  unchanged: cuecard's entries are already as install writes them\n")
+        }
+        Action::Create(_) => out.push_str(&format!(
+            "  {} ({summary})\n",
+            verb("created", "would create")
+        )),
+        _ => out.push_str(&format!(
+            "  {} ({summary}); the previous file {} {}\n",
+            verb("updated", "would update"),
+            verb("is kept in", "would be kept in"),
+            crate::install::fsio::backup_path(&target.path).display()
+        )),
+    }
+    for e in &wanted {
+        let cards: Vec<String> = crate::install::ownership::argv(&e.handler)
+            .unwrap_or_default()
+            .into_iter()
+            .skip_while(|w| *w != e.event)
+            .skip(1)
+            .collect();
+        let cards = cards.join(", ");
+        out.push_str(&format!(
+            "  {} [{}]: {}\n",
+            e.event,
+            e.matcher.as_deref().unwrap_or("every call"),
+            cards
+        ));
+    }
+    for s in &skipped {
+        out.push_str(&format!(
+            "  not registered: {} ({}): {} does not deliver what a hook prints there to the model\n",
+            s.event,
+            s.cards.join(", "),
+            h.name()
+        ));
+    }
+    for n in &plan.notes {
+        out.push_str(&format!("  {n}\n"));
+    }
+    if dry_run {
+        if let Action::Create(text) | Action::Update { after: text, .. } = &plan.action {
+            out.push_str(&format!(
+                "--- {} would hold:\n{text}",
+                target.path.display()
+            ));
+        }
+        printer::out(&out);
+        return Ok(());
+    }
+    document::apply(&target, &plan)?;
+    // The cards the "Full procedure" pointers name, and the skills.
+    if let Some(dir) = crate::paths::data_dir() {
+        let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;
+        out.push_str(&format!(
+            "  cards: {} written, {} unchanged in {}\n",
+            w.written.len(),
+            w.unchanged,
+            dir.join("cards").display()
+        ));
+    }
+    let skills = materialise::skill_files();
+    if !skills.is_empty()
+        && let Some(dir) = (spec.skills_dir)(scope, &roots)
+    {
+        let w = materialise::write_files(&dir, &skills, false)?;
+        out.push_str(&format!(
+            "  skills: {} written, {} unchanged in {}\n",
+            w.written.len(),
+            w.unchanged,
+            dir.display()
+        ));
+    }
+    for n in (spec.notes)(scope, &target.path) {
+        out.push_str(&format!("  note: {n}\n"));
+    }
+    if scope != Scope::Managed {
+        for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
+            out.push_str(&format!("  warning: {d}\n"));
+        }
+    } else {
+        managed_warnings(&bin, &mut out);
+    }
+    printer::out(&out);
+    Ok(())
+}
+
+/// Managed hooks are only as fixed as the binary they run.
+fn managed_warnings(bin: &str, out: &mut String) {
+    let writable = std::ffi::CString::new(bin)
+        .map(|c| unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0)
+        .unwrap_or(false);
+    if writable {
+        out.push_str(&format!(
+            "  warning: {bin} is writable by this user: whoever can replace it overrides the managed hooks; \
+             install cuecard to a root-owned path and render the managed settings from there\n"
+        ));
+    }
+}

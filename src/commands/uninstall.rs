@@ -1,0 +1,90 @@
+//! `cuecard uninstall --harness <id> [--scope ...]`: removes exactly what
+//! install added (cuecard's entries, the groups and event lists that left
+//! empty, the skills it wrote if unedited); the operator's file comes back
+//! byte for byte when nothing else changed since install.
+
+use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use crate::cli::UninstallArgs;
+use crate::harness::HarnessId;
+use crate::install::document::{self, Action, Target};
+use crate::install::spec::{Roots, Scope};
+use crate::install::{materialise, roots};
+use crate::printer;
+
+pub fn run(a: UninstallArgs) -> i32 {
+    let spec = match crate::install::resolve(&a.harness) {
+        Ok(s) => s,
+        Err(e) => {
+            printer::err(&format!("cuecard: {e}"));
+            return if HarnessId::parse(&a.harness).is_some() {
+                EXIT_PROBLEM
+            } else {
+                EXIT_USAGE
+            };
+        }
+    };
+    let scopes = match a.scope.as_deref().map(Scope::parse) {
+        None => vec![Scope::User, Scope::Project],
+        Some(Some(s)) => vec![s],
+        Some(None) => {
+            printer::err("cuecard: --scope is one of user, project, managed");
+            return EXIT_USAGE;
+        }
+    };
+    let result = (|| -> Result<String, String> {
+        let roots = Roots::from_env()?;
+        let bin = roots::installed_binary()?;
+        let mut out = String::new();
+        for scope in scopes {
+            let Some(t) = Target::new(spec, scope, &roots) else {
+                continue;
+            };
+            let plan = document::plan_uninstall(&t, &bin)?;
+            document::apply(&t, &plan)?;
+            let what = match &plan.action {
+                Action::Unchanged => "nothing of cuecard's there".to_string(),
+                Action::Restore { .. } => format!(
+                    "removed {} entries; the file is back exactly as it was before install",
+                    plan.outcome.removed
+                ),
+                Action::Delete { .. } => format!(
+                    "removed {} entries and the file, which held nothing else",
+                    plan.outcome.removed
+                ),
+                _ => format!(
+                    "removed {} entries; everything else kept",
+                    plan.outcome.removed
+                ),
+            };
+            out.push_str(&format!(
+                "{} ({} scope): {}: {what}\n",
+                spec.harness.name(),
+                scope.id(),
+                t.path.display()
+            ));
+            let skills = materialise::skill_files();
+            if !skills.is_empty()
+                && let Some(dir) = (spec.skills_dir)(scope, &roots)
+            {
+                let n = materialise::remove_files(&dir, &skills);
+                if n > 0 {
+                    out.push_str(&format!(
+                        "  skills: {n} files removed from {}\n",
+                        dir.display()
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    })();
+    match result {
+        Ok(out) => {
+            printer::out(&out);
+            EXIT_OK
+        }
+        Err(e) => {
+            printer::err(&format!("cuecard: {e}"));
+            EXIT_PROBLEM
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! `cuecard verify [--harness <id>] [--json] [--capabilities]`.
+
+use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use crate::cli::VerifyArgs;
+use crate::harness::HarnessId;
+use crate::install::document::Target;
+use crate::install::inspect::{self, Status};
+use crate::install::spec::{Roots, Scope};
+use crate::install::{double, roots};
+use crate::printer;
+
+pub fn run(a: VerifyArgs) -> i32 {
+    if a.capabilities {
+        printer::out(&crate::harness::capability_table());
+        return EXIT_OK;
+    }
+    let harnesses: Vec<HarnessId> = match &a.harness {
+        Some(id) => match HarnessId::parse(id) {
+            Some(h) => vec![h],
+            None => {
+                printer::err(&format!(
+                    "cuecard: {}",
+                    crate::install::resolve(id).err().unwrap_or_default()
+                ));
+                return EXIT_USAGE;
+            }
+        },
+        None => HarnessId::ALL.to_vec(),
+    };
+    let (roots, bin) = match Roots::from_env().and_then(|r| Ok((r, roots::installed_binary()?))) {
+        Ok(x) => x,
+        Err(e) => {
+            printer::err(&format!("cuecard: {e}"));
+            return EXIT_PROBLEM;
+        }
+    };
+    let mut statuses: Vec<Status> = Vec::new();
+    let mut notes: Vec<(HarnessId, String)> = Vec::new();
+    let mut doubles: Vec<(HarnessId, String)> = Vec::new();
+    for h in &harnesses {
+        let Some(spec) = crate::install::harnesses::spec(*h) else {
+            notes.push((
+                *h,
+                h.limitation().unwrap_or("not installed into").to_string(),
+            ));
+            continue;
+        };
+        for scope in [Scope::User, Scope::Project] {
+            if let Some(t) = Target::new(spec, scope, &roots) {
+                statuses.push(inspect::inspect(&t, &bin));
+            }
+        }
+        for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
+            doubles.push((*h, d));
+        }
+    }
+    let bad = statuses.iter().any(|s| !s.problems.is_empty()) || !doubles.is_empty();
+    if a.json {
+        let v = serde_json::json!({
+            "binary": bin,
+            "ok": !bad,
+            "targets": statuses,
+            "double_registrations": doubles.iter().map(|(h, d)| serde_json::json!({"harness": h.id(), "problem": d})).collect::<Vec<_>>(),
+            "not_installable": notes.iter().map(|(h, n)| serde_json::json!({"harness": h.id(), "why": n})).collect::<Vec<_>>(),
+        });
+        printer::out(&serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        let mut out = String::new();
+        for s in &statuses {
+            if !s.installed() && s.problems.is_empty() {
+                continue;
+            }
+            let state = if !s.problems.is_empty() && s.installed() {
+                "STALE"
+            } else if !s.problems.is_empty() {
+                "UNREADABLE"
+            } else {
+                "ok"
+            };
+            out.push_str(&format!(
+                "{state:10} {} ({}): {} ({} entries)\n",
+                s.harness, s.scope, s.path, s.entries
+            ));
+            for p in &s.problems {
+                out.push_str(&format!("           {p}\n"));
+            }
+        }
+        for (h, d) in &doubles {
+            out.push_str(&format!("DOUBLE     {}: {d}\n", h.id()));
+        }
+        let missing: Vec<&str> = harnesses
+            .iter()
+            .filter(|h| crate::install::harnesses::spec(**h).is_some())
+            .filter(|h| {
+                !statuses
+                    .iter()
+                    .any(|s| s.harness == h.id() && s.installed())
+            })
+            .map(|h| h.id())
+            .collect();
+        if !missing.is_empty() {
+            out.push_str(&format!("not installed: {}\n", missing.join(", ")));
+        }
+        for (h, n) in &notes {
+            out.push_str(&format!("{}: not installable: {n}\n", h.id()));
+        }
+        printer::out(&out);
+    }
+    if bad { EXIT_PROBLEM } else { EXIT_OK }
+}

@@ -1,0 +1,289 @@
+//! One config file: load it (refusing what cannot be rewritten without loss),
+//! plan an install or an uninstall, apply the plan. A plan that changes
+//! nothing writes nothing, so a reinstall leaves the file byte-identical.
+
+use super::fsio;
+use super::lossless;
+use super::merge::{self, Entry, Outcome};
+use super::spec::{Roots, Scope, Spec};
+use super::style::Style;
+use serde_json::{Map, Value};
+use std::path::PathBuf;
+
+/// A harness's config file in one scope.
+pub struct Target {
+    pub spec: &'static Spec,
+    pub scope: Scope,
+    pub path: PathBuf,
+    /// The directory below which no symlink is accepted (home, project root,
+    /// or the working directory for managed settings).
+    pub base: PathBuf,
+}
+
+impl Target {
+    pub fn new(spec: &'static Spec, scope: Scope, roots: &Roots) -> Option<Target> {
+        let path = (spec.path)(scope, roots)?;
+        let base = match scope {
+            Scope::User => roots.home.clone(),
+            Scope::Project => roots.project.clone(),
+            Scope::Managed => roots.cwd.clone(),
+        };
+        // A path outside the base (CODEX_HOME elsewhere): check from its parent.
+        let base = if path.starts_with(&base) {
+            base
+        } else {
+            path.parent().map(PathBuf::from).unwrap_or(base)
+        };
+        Some(Target {
+            spec,
+            scope,
+            path,
+            base,
+        })
+    }
+}
+
+/// What applying a plan does to the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Unchanged,
+    Create(String),
+    Update {
+        before: String,
+        after: String,
+    },
+    /// Put back the operator's file exactly as it was before cuecard.
+    Restore {
+        before: String,
+        after: String,
+    },
+    /// Remove a file that held nothing but cuecard's.
+    Delete {
+        before: String,
+    },
+}
+
+pub struct Plan {
+    pub action: Action,
+    pub outcome: Outcome,
+    /// Things the user should know (a switch turned on, a setting left).
+    pub notes: Vec<String>,
+}
+
+/// The file's text and document, `None` when it does not exist.
+pub fn load(t: &Target) -> Result<Option<(String, Value)>, String> {
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    let Some(text) = fsio::read(&t.path)? else {
+        return Ok(None);
+    };
+    if text.trim().is_empty() {
+        return Ok(Some((text, Value::Object(Map::new()))));
+    }
+    let refuse = |why: String| {
+        format!(
+            "{} cannot be rewritten without loss: {why}. Nothing was written. \
+             Fix that line (or add cuecard's entries by hand: `cuecard install --dry-run` shows them) and run again.",
+            t.path.display()
+        )
+    };
+    lossless::check(&text).map_err(|l| refuse(l.to_string()))?;
+    let doc: Value =
+        serde_json::from_str(&text).map_err(|e| refuse(format!("it is not valid JSON ({e})")))?;
+    Ok(Some((text, doc)))
+}
+
+/// Plans writing `entries` (and the keys the harness needs) into the file.
+pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, String> {
+    let loaded = load(t)?;
+    let (before, mut doc) = match &loaded {
+        Some((text, doc)) => (Some(text.clone()), doc.clone()),
+        None => (None, (t.spec.skeleton)()),
+    };
+    let original = doc.clone();
+    let outcome = merge::install(&mut doc, t.spec.layout, bin, entries)
+        .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
+    let mut notes = Vec::new();
+    let mut required = (t.spec.required)();
+    if t.scope == Scope::Managed {
+        required.push(("allowManagedHooksOnly", Value::Bool(true)));
+    }
+    for (key, value) in required {
+        let managed_off = key == "allowManagedHooksOnly"
+            && get(&doc, key).is_some_and(|v| v == &Value::Bool(false));
+        if managed_off {
+            notes.push(format!(
+                "warning: {} sets allowManagedHooksOnly to false: users' own settings can add hooks beside these \
+                 and plugins can override them; left as the file says",
+                t.path.display()
+            ));
+            continue;
+        }
+        match set(&mut doc, key, &value) {
+            Ok(Some(old)) => notes.push(format!(
+                "set {key} to {value} in {} (it was {old}; the harness runs no hooks otherwise)",
+                t.path.display()
+            )),
+            Ok(None) => {}
+            Err(e) => return Err(format!("{}: {e}; nothing was written", t.path.display())),
+        }
+    }
+    let action = match before {
+        _ if loaded.is_some() && doc == original => Action::Unchanged,
+        // Nothing to register: no file is created just to hold nothing.
+        None if entries.is_empty() => Action::Unchanged,
+        Some(before) => {
+            let after = Style::detect(&before).render(&doc);
+            Action::Update { before, after }
+        }
+        None => Action::Create(Style::new_file().render(&doc)),
+    };
+    Ok(Plan {
+        action,
+        outcome,
+        notes,
+    })
+}
+
+/// Plans taking cuecard's entries out of the file.
+pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
+    let unchanged = Plan {
+        action: Action::Unchanged,
+        outcome: Outcome::default(),
+        notes: Vec::new(),
+    };
+    let Some((before, doc)) = load(t)? else {
+        return Ok(unchanged);
+    };
+    let mut after_doc = doc.clone();
+    let outcome = merge::uninstall(&mut after_doc, t.spec.layout, bin)
+        .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
+    if outcome.removed == 0 {
+        return Ok(unchanged);
+    }
+    let plain = |d: &Value| strip_required(t, d);
+    // The operator's file from before cuecard, when nothing else changed since.
+    if let Ok(Some(backup)) = fsio::read(&fsio::backup_path(&t.path))
+        && lossless::check(&backup).is_ok()
+        && let Ok(bdoc) = serde_json::from_str::<Value>(if backup.trim().is_empty() {
+            "{}"
+        } else {
+            &backup
+        })
+        && merge::ours(&bdoc, t.spec.layout, bin).is_empty()
+        && plain(&bdoc) == plain(&after_doc)
+    {
+        return Ok(Plan {
+            action: Action::Restore {
+                before,
+                after: backup,
+            },
+            outcome,
+            notes: Vec::new(),
+        });
+    }
+    let action = if plain(&after_doc) == plain(&(t.spec.skeleton)()) {
+        Action::Delete { before }
+    } else {
+        let after = Style::detect(&before).render(&after_doc);
+        Action::Update { before, after }
+    };
+    Ok(Plan {
+        action,
+        outcome,
+        notes: Vec::new(),
+    })
+}
+
+/// Applies a plan.
+pub fn apply(t: &Target, plan: &Plan) -> Result<(), String> {
+    // Checked again right before writing: nothing may have become a symlink.
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    match &plan.action {
+        Action::Unchanged => Ok(()),
+        Action::Create(text) => fsio::write_atomic(&t.path, text, None),
+        Action::Update { before, after } | Action::Restore { before, after } => {
+            fsio::write_atomic(&t.path, after, Some(before))
+        }
+        Action::Delete { before } => fsio::remove(&t.path, before),
+    }
+}
+
+/// The document without the keys install adds for the harness to run hooks
+/// (when they hold the value install writes), for comparing what is the
+/// operator's.
+fn strip_required(t: &Target, doc: &Value) -> Value {
+    let mut d = doc.clone();
+    let mut keys = (t.spec.required)();
+    if t.scope == Scope::Managed {
+        keys.push(("allowManagedHooksOnly", Value::Bool(true)));
+    }
+    for (key, value) in keys {
+        if get(&d, key) == Some(&value) {
+            remove(&mut d, key);
+        }
+    }
+    d
+}
+
+/// The value at a dotted path.
+pub fn get<'a>(doc: &'a Value, dotted: &str) -> Option<&'a Value> {
+    dotted.split('.').try_fold(doc, |v, k| v.get(k))
+}
+
+/// Sets a dotted path; returns the previous value when one was replaced.
+fn set(doc: &mut Value, dotted: &str, value: &Value) -> Result<Option<Value>, String> {
+    let mut cur = doc;
+    let parts: Vec<&str> = dotted.split('.').collect();
+    for (i, k) in parts.iter().enumerate() {
+        let obj = cur
+            .as_object_mut()
+            .ok_or_else(|| format!("`{}` is not an object", parts[..i].join(".")))?;
+        if i == parts.len() - 1 {
+            return Ok(match obj.get(*k) {
+                Some(v) if v == value => None,
+                Some(v) => {
+                    let old = v.clone();
+                    obj.insert((*k).to_string(), value.clone());
+                    Some(old)
+                }
+                None => {
+                    obj.insert((*k).to_string(), value.clone());
+                    None
+                }
+            });
+        }
+        cur = obj
+            .entry((*k).to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    Ok(None)
+}
+
+/// Removes a dotted path, and the objects that this left empty.
+fn remove(doc: &mut Value, dotted: &str) {
+    let Some((head, last)) = dotted.rsplit_once('.') else {
+        if let Some(o) = doc.as_object_mut() {
+            o.shift_remove(dotted);
+        }
+        return;
+    };
+    let emptied = {
+        let mut parent = &mut *doc;
+        for k in head.split('.') {
+            match parent.get_mut(k) {
+                Some(v) => parent = v,
+                None => return,
+            }
+        }
+        match parent.as_object_mut() {
+            Some(o) => {
+                o.shift_remove(last);
+                o.is_empty()
+            }
+            None => false,
+        }
+    };
+    if emptied {
+        remove(doc, head);
+    }
+}

@@ -1,0 +1,132 @@
+//! The hook entries a harness gets, derived from the Bindings
+//! (`registration::shipped`) through the harness contract's tables: its
+//! event names, its matcher syntax, which events reach its model.
+//!
+//! Cards that several canonical events send to the same native event (Qwen
+//! and Gemini carry PreToolUse cards on their after-tool event) share one
+//! entry: one process per call, one answer.
+
+use super::merge::Entry;
+use super::spec::{Form, Spec};
+use super::words;
+use crate::harness::{self, HarnessId};
+use crate::registration::{self, Registration};
+use serde_json::{Map, Value};
+
+/// A registration the harness does not get, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub event: &'static str,
+    pub cards: Vec<String>,
+}
+
+/// The command line of one entry: the binary, `dispatch`, the contract
+/// (none for Claude Code), the native event, the cards.
+pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<String> {
+    let mut v = vec![bin.to_string(), "dispatch".to_string()];
+    if h != HarnessId::ClaudeCode {
+        v.push("--contract".into());
+        v.push(h.id().into());
+    }
+    v.push(native.to_string());
+    v.extend(cards.iter().cloned());
+    v
+}
+
+/// The entries for the cards visible from the current project: the shipped
+/// cards, and the events and matchers the user's and this project's trusted
+/// cards need (see `registration::for_install`).
+pub fn for_harness(spec: &Spec, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
+    let project = crate::commands::project_root_here();
+    let state = crate::commands::state_root_for_commands();
+    build(
+        spec,
+        bin,
+        &registration::for_install(&project, state.as_deref()),
+    )
+}
+
+/// The entries for a set of registrations.
+pub fn build(spec: &Spec, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<Skipped>) {
+    let h = spec.harness;
+    // Group by native event, keeping first-seen order.
+    let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
+    let mut skipped = Vec::new();
+    for r in regs {
+        match harness::native_event(h, r.event) {
+            Some(native) => match groups.iter_mut().find(|g| g.0 == native) {
+                Some(g) => g.2.push(r),
+                None => groups.push((native, r.event, vec![r])),
+            },
+            None => skipped.push(Skipped {
+                event: r.event,
+                cards: r.cards.clone(),
+            }),
+        }
+    }
+    let entries = groups
+        .into_iter()
+        .map(|(native, canonical, rs)| {
+            let matcher = union(rs.iter().map(|r| r.matcher.as_str()));
+            let mut cards: Vec<String> = Vec::new();
+            for r in &rs {
+                for c in &r.cards {
+                    if !cards.contains(c) {
+                        cards.push(c.clone());
+                    }
+                }
+            }
+            let matcher = harness::native_matcher(h, canonical, &matcher).filter(|m| !m.is_empty());
+            Entry {
+                event: native.to_string(),
+                handler: handler(spec, &argv(h, bin, native, &cards), matcher.as_deref()),
+                matcher,
+            }
+        })
+        .collect();
+    (entries, skipped)
+}
+
+/// One handler object, keys in the order the harness's docs show them.
+pub fn handler(spec: &Spec, argv: &[String], matcher: Option<&str>) -> Map<String, Value> {
+    let mut m = Map::new();
+    if spec.typed {
+        m.insert("type".into(), Value::from("command"));
+    }
+    match spec.form {
+        Form::Exec => {
+            m.insert("command".into(), Value::from(argv[0].clone()));
+            m.insert("args".into(), Value::from(argv[1..].to_vec()));
+        }
+        Form::Shell => {
+            m.insert("command".into(), Value::from(words::join(argv)));
+        }
+    }
+    if spec.layout == super::merge::Layout::Flat
+        && let Some(mt) = matcher
+    {
+        m.insert("matcher".into(), Value::from(mt));
+    }
+    if let Some((k, v)) = spec.timeout_value() {
+        m.insert(k.into(), v);
+    }
+    m
+}
+
+/// The union of canonical matchers: `*` when any takes everything.
+fn union<'a>(ms: impl Iterator<Item = &'a str>) -> String {
+    let mut alts: Vec<&str> = Vec::new();
+    for m in ms {
+        let m = m.trim();
+        if m.is_empty() || m == "*" {
+            return "*".into();
+        }
+        for a in m.split('|').map(str::trim) {
+            if !alts.contains(&a) {
+                alts.push(a);
+            }
+        }
+    }
+    alts.sort_unstable();
+    alts.join("|")
+}

@@ -1,0 +1,175 @@
+//! Reading and writing config files safely: symlinks refused, a backup before
+//! any change, atomic replacement (a temp file in the same directory, fsync,
+//! rename, fsync of the directory), the file's permissions kept.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Config files bigger than this are not read (no harness config is near it).
+pub const MAX_CONFIG_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The backup kept next to a config before cuecard changes it.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".cuecard.bak");
+    path.with_file_name(name)
+}
+
+/// Refuses a config that is a symlink, or whose directories below `base`
+/// (the home directory or the project root, included) are symlinks: writing
+/// through them would change a file somewhere else (a dotfiles repository, a
+/// shared directory) that the user did not name.
+pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), String> {
+    let mut dir = path.to_path_buf();
+    let mut first = true;
+    loop {
+        if let Ok(m) = fs::symlink_metadata(&dir)
+            && m.file_type().is_symlink()
+        {
+            return Err(if first {
+                format!(
+                    "{} is a symlink; cuecard does not write through symlinks (edit its target yourself, or replace the link with a file)",
+                    dir.display()
+                )
+            } else {
+                format!(
+                    "{} is a symlinked directory; cuecard does not write through symlinks",
+                    dir.display()
+                )
+            });
+        }
+        first = false;
+        if dir == base {
+            return Ok(());
+        }
+        match dir.parent() {
+            Some(p) if p.starts_with(base) => dir = p.to_path_buf(),
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// The text of a config, `None` when it does not exist.
+pub fn read(path: &Path) -> Result<Option<String>, String> {
+    let meta = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(format!(
+            "{} is larger than {} bytes; not a config cuecard will rewrite",
+            path.display(),
+            MAX_CONFIG_BYTES
+        ));
+    }
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| format!("{} is not UTF-8 text", path.display()))
+}
+
+/// Replaces (or creates) `path` with `text` atomically. When the file existed,
+/// its previous bytes are first saved to [`backup_path`].
+pub fn write_atomic(path: &Path, text: &str, previous: Option<&str>) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| format!("{} has no directory", path.display()))?;
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mode = fs::metadata(path).ok().map(|m| m.permissions());
+    if let Some(prev) = previous {
+        replace(&backup_path(path), prev, mode.clone())?;
+    }
+    replace(path, text, mode)
+}
+
+fn replace(path: &Path, text: &str, perms: Option<fs::Permissions>) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.cuecard-tmp-{}", std::process::id()));
+    let fail = |e: std::io::Error| {
+        let _ = fs::remove_file(&tmp);
+        format!("writing {}: {e}", path.display())
+    };
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .or_else(|_| {
+            let _ = fs::remove_file(&tmp);
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+        })
+        .map_err(fail)?;
+    f.write_all(text.as_bytes()).map_err(fail)?;
+    if let Some(p) = perms {
+        f.set_permissions(p).map_err(fail)?;
+    }
+    f.sync_all().map_err(fail)?;
+    drop(f);
+    fs::rename(&tmp, path).map_err(fail)?;
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Removes a file cuecard created, with a backup of what it held.
+pub fn remove(path: &Path, previous: &str) -> Result<(), String> {
+    replace(&backup_path(path), previous, None)?;
+    fs::remove_file(path).map_err(|e| format!("removing {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_keeps_a_backup_and_the_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("a/settings.json");
+        write_atomic(&p, "{}\n", None).unwrap();
+        assert!(
+            !backup_path(&p).exists(),
+            "no backup of a file that did not exist"
+        );
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&p, "{\"a\":1}\n", Some("{}\n")).unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "{\"a\":1}\n");
+        assert_eq!(fs::read_to_string(backup_path(&p)).unwrap(), "{}\n");
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let leftovers: Vec<_> = fs::read_dir(t.path().join("a"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains("tmp"))
+            .collect();
+        assert!(leftovers.is_empty());
+    }
+
+    #[test]
+    fn symlinked_file_or_directory_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let base = t.path().join("home");
+        fs::create_dir_all(base.join("real")).unwrap();
+        fs::write(base.join("real/settings.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(base.join("real"), base.join(".claude")).unwrap();
+        let e = refuse_symlinks(&base, &base.join(".claude/settings.json")).unwrap_err();
+        assert!(e.contains("symlinked directory"), "{e}");
+        std::os::unix::fs::symlink(base.join("real/settings.json"), base.join("real/link.json"))
+            .unwrap();
+        let e = refuse_symlinks(&base, &base.join("real/link.json")).unwrap_err();
+        assert!(e.contains("is a symlink"), "{e}");
+        refuse_symlinks(&base, &base.join("real/settings.json")).unwrap();
+        refuse_symlinks(&base, &base.join("missing/dir/x.json")).unwrap();
+    }
+}

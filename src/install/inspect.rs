@@ -1,0 +1,82 @@
+//! What is installed in one config file, compared with what install would
+//! write now (for `verify` and `doctor`).
+
+use super::document::{self, Target};
+use super::entries;
+use super::merge;
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    pub harness: &'static str,
+    pub scope: &'static str,
+    pub path: String,
+    pub exists: bool,
+    /// How many cuecard entries the file holds.
+    pub entries: usize,
+    /// Whether cuecard's entries (and the keys the harness needs) are exactly
+    /// what install would write now.
+    pub current: bool,
+    pub problems: Vec<String>,
+    #[serde(skip)]
+    pub installed: Vec<(String, Option<String>, Value)>,
+}
+
+impl Status {
+    pub fn installed(&self) -> bool {
+        self.entries > 0
+    }
+}
+
+/// The state of one target.
+pub fn inspect(t: &Target, bin: &str) -> Status {
+    let mut st = Status {
+        harness: t.spec.harness.id(),
+        scope: t.scope.id(),
+        path: t.path.display().to_string(),
+        exists: t.path.exists(),
+        entries: 0,
+        current: false,
+        problems: Vec::new(),
+        installed: Vec::new(),
+    };
+    let doc = match document::load(t) {
+        Ok(Some((_, doc))) => doc,
+        Ok(None) => return st,
+        Err(e) => {
+            st.problems.push(e);
+            return st;
+        }
+    };
+    st.installed = merge::ours(&doc, t.spec.layout, bin);
+    st.entries = st.installed.len();
+    if st.entries == 0 {
+        return st;
+    }
+    let (wanted, _) = entries::for_harness(t.spec, bin);
+    let key = |e: &str, m: &Option<String>, h: &Value| format!("{e}\u{1}{m:?}\u{1}{h}");
+    let mut have: Vec<String> = st.installed.iter().map(|(e, m, h)| key(e, m, h)).collect();
+    let mut want: Vec<String> = wanted
+        .iter()
+        .map(|w| key(&w.event, &w.matcher, &Value::Object(w.handler.clone())))
+        .collect();
+    have.sort();
+    want.sort();
+    st.current = have == want;
+    if !st.current {
+        st.problems.push(
+            "cuecard's entries differ from what install would write now (another binary path, other cards, \
+             or edited by hand): run `cuecard install` again"
+                .into(),
+        );
+    }
+    for (k, v) in (t.spec.required)() {
+        if document::get(&doc, k) != Some(&v) {
+            st.current = false;
+            st.problems
+                .push(format!("{k} is not {v}: the harness may run no hooks"));
+        }
+    }
+    st
+}

@@ -1,0 +1,276 @@
+//! The config merge: put cuecard's hook entries into a harness's `hooks`
+//! object, or take them out, touching nothing else.
+//!
+//! - Every operator key, event, matcher group and handler survives in its
+//!   order (maps keep insertion order; removals shift, never swap).
+//! - cuecard's handlers are found by [`ownership::is_ours`]. On install each
+//!   wanted entry replaces cuecard's existing handler for the same event and
+//!   matcher in place, so a reinstall is a no-op; stale cuecard handlers go;
+//!   new entries are appended after the operator's.
+//! - A matcher group or an event list that cuecard's removals emptied goes
+//!   too; one the operator left empty stays.
+
+use super::ownership::is_ours;
+use serde_json::{Map, Value};
+
+/// How a harness nests its handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.<Event>[] = {matcher, hooks: [handler]}` (Claude Code and its
+    /// followers: Codex, Qwen, CodeBuddy, Gemini, Devin).
+    Grouped,
+    /// `hooks.<event>[] = handler` with the matcher inside the handler
+    /// (Copilot, Cursor, Kiro).
+    Flat,
+}
+
+/// One hook entry cuecard wants.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub event: String,
+    /// The group's matcher (Grouped) or the handler's (Flat); `None` = no key.
+    pub matcher: Option<String>,
+    /// The handler object, complete (for Flat, with its matcher).
+    pub handler: Map<String, Value>,
+}
+
+/// What a merge did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub added: usize,
+    pub replaced: usize,
+    pub removed: usize,
+}
+
+pub const HOOKS: &str = "hooks";
+
+/// Puts `entries` into `doc`, replacing cuecard's previous entries.
+pub fn install(
+    doc: &mut Value,
+    layout: Layout,
+    bin: &str,
+    entries: &[Entry],
+) -> Result<Outcome, String> {
+    let root = doc
+        .as_object_mut()
+        .ok_or("the file's top level is not a JSON object")?;
+    if let Some(h) = root.get(HOOKS)
+        && !h.is_object()
+    {
+        return Err("its `hooks` is not an object".into());
+    }
+    if entries.is_empty() && !root.contains_key(HOOKS) {
+        return Ok(Outcome::default());
+    }
+    let had_hooks = root.contains_key(HOOKS);
+    let hooks = root
+        .entry(HOOKS)
+        .or_insert_with(|| Value::Object(Map::new()))
+        .as_object_mut()
+        .expect("checked above");
+    for e in entries {
+        if let Some(v) = hooks.get(&e.event)
+            && !v.is_array()
+        {
+            return Err(format!("its `hooks.{}` is not a list", e.event));
+        }
+    }
+    let mut out = Outcome::default();
+    let mut claimed: Vec<(String, usize, Option<usize>)> = Vec::new();
+    let mut pending: Vec<&Entry> = Vec::new();
+    for e in entries {
+        match find_slot(hooks, layout, bin, e, &claimed) {
+            Some((gi, hi)) => {
+                let list = hooks[&e.event].as_array_mut().expect("checked");
+                let slot = match hi {
+                    Some(hi) => &mut list[gi][HOOKS][hi],
+                    None => &mut list[gi],
+                };
+                let new = Value::Object(e.handler.clone());
+                if *slot != new {
+                    *slot = new;
+                    out.replaced += 1;
+                }
+                claimed.push((e.event.clone(), gi, hi));
+            }
+            None => pending.push(e),
+        }
+    }
+    out.removed = remove_unclaimed(hooks, layout, bin, &claimed);
+    for e in pending {
+        let item = match layout {
+            Layout::Grouped => {
+                let mut g = Map::new();
+                if let Some(m) = &e.matcher {
+                    g.insert("matcher".into(), Value::String(m.clone()));
+                }
+                g.insert(
+                    HOOKS.into(),
+                    Value::Array(vec![Value::Object(e.handler.clone())]),
+                );
+                Value::Object(g)
+            }
+            Layout::Flat => Value::Object(e.handler.clone()),
+        };
+        hooks
+            .entry(e.event.clone())
+            .or_insert_with(|| Value::Array(Vec::new()))
+            .as_array_mut()
+            .expect("checked")
+            .push(item);
+        out.added += 1;
+    }
+    if hooks.is_empty() && (!had_hooks || out.removed > 0) {
+        root.shift_remove(HOOKS);
+    }
+    Ok(out)
+}
+
+/// Takes every cuecard entry out of `doc`.
+pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<Outcome, String> {
+    install(doc, layout, bin, &[])
+}
+
+/// cuecard's entries in `doc`: (event, matcher, handler), in file order.
+pub fn ours(doc: &Value, layout: Layout, bin: &str) -> Vec<(String, Option<String>, Value)> {
+    let mut out = Vec::new();
+    let Some(hooks) = doc.get(HOOKS).and_then(Value::as_object) else {
+        return out;
+    };
+    for (event, list) in hooks {
+        for item in list.as_array().into_iter().flatten() {
+            match layout {
+                Layout::Grouped => {
+                    let m = item
+                        .get("matcher")
+                        .and_then(Value::as_str)
+                        .map(String::from);
+                    for h in item
+                        .get(HOOKS)
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if is_ours(h, bin) {
+                            out.push((event.clone(), m.clone(), h.clone()));
+                        }
+                    }
+                }
+                Layout::Flat => {
+                    if is_ours(item, bin) {
+                        let m = item
+                            .get("matcher")
+                            .and_then(Value::as_str)
+                            .map(String::from);
+                        out.push((event.clone(), m, item.clone()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The first unclaimed cuecard handler for `e`'s event and matcher:
+/// (group index, handler index within the group) or (item index, None).
+fn find_slot(
+    hooks: &Map<String, Value>,
+    layout: Layout,
+    bin: &str,
+    e: &Entry,
+    claimed: &[(String, usize, Option<usize>)],
+) -> Option<(usize, Option<usize>)> {
+    let list = hooks.get(&e.event)?.as_array()?;
+    let free = |gi: usize, hi: Option<usize>| {
+        !claimed
+            .iter()
+            .any(|c| c.0 == e.event && c.1 == gi && c.2 == hi)
+    };
+    for (gi, item) in list.iter().enumerate() {
+        let m = item.get("matcher").and_then(Value::as_str);
+        if m != e.matcher.as_deref() {
+            continue;
+        }
+        match layout {
+            Layout::Grouped => {
+                let Some(hs) = item.get(HOOKS).and_then(Value::as_array) else {
+                    continue;
+                };
+                if let Some(hi) =
+                    (0..hs.len()).find(|&hi| is_ours(&hs[hi], bin) && free(gi, Some(hi)))
+                {
+                    return Some((gi, Some(hi)));
+                }
+            }
+            Layout::Flat => {
+                if is_ours(item, bin) && free(gi, None) {
+                    return Some((gi, None));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Removes cuecard's handlers that were not claimed, and the groups and
+/// event lists that this emptied. Returns how many handlers went.
+fn remove_unclaimed(
+    hooks: &mut Map<String, Value>,
+    layout: Layout,
+    bin: &str,
+    claimed: &[(String, usize, Option<usize>)],
+) -> usize {
+    let mut removed = 0;
+    let mut emptied_events = Vec::new();
+    for (event, list) in hooks.iter_mut() {
+        let Some(list) = list.as_array_mut() else {
+            continue;
+        };
+        let is_claimed = |gi: usize, hi: Option<usize>| {
+            claimed
+                .iter()
+                .any(|c| &c.0 == event && c.1 == gi && c.2 == hi)
+        };
+        let before = removed;
+        let mut keep = Vec::with_capacity(list.len());
+        for (gi, mut item) in std::mem::take(list).into_iter().enumerate() {
+            match layout {
+                Layout::Grouped => {
+                    let mut emptied = false;
+                    if let Some(hs) = item.get_mut(HOOKS).and_then(Value::as_array_mut) {
+                        let n = hs.len();
+                        let mut hi = 0;
+                        hs.retain(|h| {
+                            let drop = is_ours(h, bin) && !is_claimed(gi, Some(hi));
+                            hi += 1;
+                            !drop
+                        });
+                        removed += n - hs.len();
+                        emptied = n > hs.len() && hs.is_empty();
+                    }
+                    if !emptied {
+                        keep.push(item);
+                    }
+                }
+                Layout::Flat => {
+                    if is_ours(&item, bin) && !is_claimed(gi, None) {
+                        removed += 1;
+                    } else {
+                        keep.push(item);
+                    }
+                }
+            }
+        }
+        *list = keep;
+        if removed > before && list.is_empty() {
+            emptied_events.push(event.clone());
+        }
+    }
+    for e in emptied_events {
+        hooks.shift_remove(&e);
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests;

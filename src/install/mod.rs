@@ -1,0 +1,57 @@
+//! Installation: writing cuecard's hook entries into each harness's own
+//! configuration without disturbing anything else there (DESIGN §9).
+//!
+//! The engine (one concern per file): [`lossless`] refuses what cannot be
+//! rewritten without loss, [`style`] keeps the file's formatting, [`fsio`]
+//! writes atomically with a backup and refuses symlinks, [`words`] and
+//! [`ownership`] recognise cuecard's own entries, [`merge`] puts them in and
+//! takes them out.
+
+pub mod fsio;
+pub mod lossless;
+pub mod merge;
+pub mod ownership;
+pub mod style;
+pub mod words;
+
+pub mod document;
+pub mod double;
+pub mod entries;
+pub mod harnesses;
+pub mod materialise;
+pub mod roots;
+pub mod spec;
+
+use crate::harness::HarnessId;
+
+/// The installer's spec for a harness id, or why there is none.
+pub fn resolve(id: &str) -> Result<&'static spec::Spec, String> {
+    let h = HarnessId::parse(id).ok_or_else(|| {
+        format!(
+            "unknown harness {id:?}; one of: {}",
+            HarnessId::ALL
+                .iter()
+                .map(|h| h.id())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    harnesses::spec(h).ok_or_else(|| {
+        format!(
+            "{} is not installed into: {}",
+            h.name(),
+            h.limitation()
+                .unwrap_or("it has no channel that reaches the model")
+        )
+    })
+}
+
+/// Every harness cuecard installs into.
+pub fn all_specs() -> Vec<&'static spec::Spec> {
+    HarnessId::ALL
+        .iter()
+        .filter_map(|h| harnesses::spec(*h))
+        .collect()
+}
+pub mod inspect;
+pub mod probe;

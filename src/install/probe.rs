@@ -1,0 +1,190 @@
+//! Running one installed entry the way its harness would (`doctor`): the
+//! exec form started directly, the shell form through `sh -c`, a realistic
+//! payload on stdin, the state directory pointed at a scratch directory so
+//! the probe spends no real session's once-markers.
+
+use super::ownership;
+use crate::harness::{self, HarnessId, Reads};
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone)]
+pub struct Probe {
+    pub event: String,
+    pub exit: Option<i32>,
+    /// `empty`, `one JSON object`, `text`, or what is wrong with it.
+    pub shape: String,
+    pub ok: bool,
+    pub millis: u128,
+}
+
+/// How long a probe may run before it is killed (the harnesses' own bound).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(super::spec::HOOK_TIMEOUT_SECS);
+
+/// A payload like the one the harness sends on `native`.
+pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Value {
+    let tool = h
+        .spec()
+        .tools
+        .iter()
+        .find(|(_, c)| *c == "Bash")
+        .map(|(n, _)| *n)
+        .unwrap_or("Bash");
+    let canonical = harness::canonical_event(h, native).unwrap_or(native);
+    let mut p = json!({
+        "session_id": "cuecard-doctor",
+        "transcript_path": scratch.join("transcript.jsonl"),
+        "cwd": project,
+        "hook_event_name": native,
+    });
+    let o = p.as_object_mut().expect("object");
+    match h {
+        HarnessId::Copilot => {
+            o.insert("sessionId".into(), json!("cuecard-doctor"));
+            o.insert("timestamp".into(), json!(0));
+        }
+        HarnessId::Cursor => {
+            o.insert("conversation_id".into(), json!("cuecard-doctor"));
+            o.insert("workspace_roots".into(), json!([project]));
+        }
+        _ => {}
+    }
+    match canonical {
+        "SessionStart" => {
+            o.insert("source".into(), json!("startup"));
+        }
+        "UserPromptSubmit" => {
+            o.insert("prompt".into(), json!("What does this project do?"));
+        }
+        "Stop" | "SubagentStop" => {
+            o.insert("stop_hook_active".into(), json!(false));
+        }
+        _ => {}
+    }
+    if matches!(canonical, "PreToolUse" | "PostToolUse")
+        || native.to_ascii_lowercase().contains("tool")
+    {
+        let input = json!({"command": "git status", "description": "Show the working tree status"});
+        if h == HarnessId::Copilot {
+            o.insert("toolName".into(), json!(tool));
+            o.insert("toolArgs".into(), input.clone());
+        }
+        o.insert("tool_name".into(), json!(tool));
+        o.insert("tool_input".into(), input);
+        if canonical == "PostToolUse" {
+            o.insert(
+                "tool_response".into(),
+                json!({"stdout": "On branch main\nnothing to commit", "stderr": ""}),
+            );
+        }
+    }
+    p
+}
+
+/// Starts `handler` with `payload` on stdin and judges what comes back.
+pub fn run(
+    h: HarnessId,
+    handler: &Value,
+    event: &str,
+    payload: &Value,
+    cwd: &Path,
+    scratch: &Path,
+) -> Probe {
+    let mut probe = Probe {
+        event: event.to_string(),
+        exit: None,
+        shape: String::new(),
+        ok: false,
+        millis: 0,
+    };
+    let obj = handler.as_object();
+    let exec = obj.is_some_and(|o| o.get("args").is_some_and(Value::is_array));
+    let mut cmd = if exec {
+        let argv = obj.and_then(ownership::argv).unwrap_or_default();
+        let mut c = Command::new(&argv[0]);
+        c.args(&argv[1..]);
+        c
+    } else {
+        let line = ["command", "bash"]
+            .iter()
+            .find_map(|k| obj.and_then(|o| o.get(*k)).and_then(Value::as_str))
+            .unwrap_or_default();
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(line);
+        c
+    };
+    cmd.current_dir(cwd)
+        .env("CUECARD_STATE_DIR", scratch.join("state"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let start = Instant::now();
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            probe.shape = format!("could not start: {e}");
+            return probe;
+        }
+    };
+    if let Some(mut sin) = child.stdin.take() {
+        let _ = sin.write_all(payload.to_string().as_bytes());
+    }
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.take(1 << 20).read_to_end(&mut buf);
+        }
+        buf
+    });
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if start.elapsed() > PROBE_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(_) => break None,
+        }
+    };
+    probe.millis = start.elapsed().as_millis();
+    let out = reader.join().unwrap_or_default();
+    probe.exit = status.and_then(|s| s.code());
+    let Some(status) = status else {
+        probe.shape = format!("killed after {} s", PROBE_TIMEOUT.as_secs());
+        return probe;
+    };
+    let (shape, shape_ok) = judge(h, &out);
+    probe.shape = shape;
+    probe.ok = status.success() && shape_ok;
+    probe
+}
+
+/// The output's shape, and whether the harness reads that shape.
+fn judge(h: HarnessId, out: &[u8]) -> (String, bool) {
+    let Ok(text) = std::str::from_utf8(out) else {
+        return ("not UTF-8".into(), false);
+    };
+    if text.is_empty() {
+        return ("empty".into(), true);
+    }
+    if h.spec().reads == Reads::PlainText {
+        return ("text".into(), true);
+    }
+    let Some(body) = text.strip_suffix('\n') else {
+        return ("no final newline".into(), false);
+    };
+    if body.contains('\n') {
+        return ("more than one line".into(), false);
+    }
+    match serde_json::from_str::<Value>(body) {
+        Ok(Value::Object(_)) => ("one JSON object".into(), true),
+        Ok(_) => ("JSON but not an object".into(), false),
+        Err(_) => ("not JSON".into(), false),
+    }
+}

@@ -1,0 +1,131 @@
+//! What the installer needs to know about one harness's configuration: where
+//! it lives, how hook entries nest, how a command is written, the timeout's
+//! key and unit, the keys the file needs for hooks to run, where skills go,
+//! and what to tell the user afterwards. One file per harness under
+//! `harnesses/` fills one of these.
+
+use super::merge::Layout;
+use crate::harness::HarnessId;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Where a configuration applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The user's own configuration (under HOME).
+    User,
+    /// The project's (under the git root of the working directory).
+    Project,
+    /// Claude Code managed settings for a fleet, rendered to a file.
+    Managed,
+}
+
+impl Scope {
+    pub fn parse(s: &str) -> Option<Scope> {
+        match s {
+            "user" => Some(Scope::User),
+            "project" => Some(Scope::Project),
+            "managed" => Some(Scope::Managed),
+            _ => None,
+        }
+    }
+    pub fn id(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Managed => "managed",
+        }
+    }
+}
+
+/// How the harness starts a hook command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// No shell: `command` is the program, `args` its arguments.
+    Exec,
+    /// Through a shell: `command` is one command line.
+    Shell,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Seconds,
+    Millis,
+}
+
+/// How long a harness waits for cuecard before giving up. The dispatcher
+/// answers within its own deadline (well under a second); this bound only
+/// matters if the machine stalls.
+pub const HOOK_TIMEOUT_SECS: u64 = 10;
+
+/// The roots a scope's paths are relative to.
+#[derive(Debug, Clone)]
+pub struct Roots {
+    pub home: PathBuf,
+    pub project: PathBuf,
+    /// Where `--scope managed` renders its file (the working directory).
+    pub cwd: PathBuf,
+}
+
+pub struct Spec {
+    pub harness: HarnessId,
+    pub layout: Layout,
+    pub form: Form,
+    /// Whether handlers carry `"type": "command"`.
+    pub typed: bool,
+    /// The timeout key and unit; `None` writes no timeout (the harness's
+    /// default applies).
+    pub timeout: Option<(&'static str, Unit)>,
+    /// The config file for a scope, `None` when the harness has no such scope.
+    pub path: fn(Scope, &Roots) -> Option<PathBuf>,
+    /// Keys (dotted paths) the file needs for hooks to run, with their value.
+    pub required: fn() -> Vec<(&'static str, Value)>,
+    /// A new file's content before any hook is added.
+    pub skeleton: fn() -> Value,
+    /// Where the harness looks for skills in a scope.
+    pub skills_dir: fn(Scope, &Roots) -> Option<PathBuf>,
+    /// Other files where this harness may also find cuecard (plugins, other
+    /// hook files, inline hooks in TOML): checked for double registration.
+    pub other_sources: fn(&Roots) -> Vec<PathBuf>,
+    /// What the user must know after an install in a scope.
+    pub notes: fn(Scope, &Path) -> Vec<String>,
+    /// The default scope.
+    pub default_scope: Scope,
+}
+
+impl Spec {
+    /// Whether the harness runs hook commands through a shell.
+    pub fn through_shell(&self) -> bool {
+        self.form == Form::Shell
+    }
+    pub fn timeout_value(&self) -> Option<(&'static str, Value)> {
+        self.timeout.map(|(k, u)| {
+            let v = match u {
+                Unit::Seconds => HOOK_TIMEOUT_SECS,
+                Unit::Millis => HOOK_TIMEOUT_SECS * 1000,
+            };
+            (k, Value::from(v))
+        })
+    }
+}
+
+/// `$VAR` when set and not empty, else `home/default`.
+pub fn env_dir(var: &str, home: &Path, default: &str) -> PathBuf {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(default))
+}
+
+pub fn no_sources(_: &Roots) -> Vec<PathBuf> {
+    Vec::new()
+}
+pub fn nothing_required() -> Vec<(&'static str, Value)> {
+    Vec::new()
+}
+pub fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+pub fn no_notes(_: Scope, _: &Path) -> Vec<String> {
+    Vec::new()
+}

@@ -1,0 +1,388 @@
+//! Declarative triggers: what a user or project card declares instead of a
+//! built-in guard. A trigger is data only — tool names, path globs, regular
+//! expressions — so nothing in a card can run a program, read a file other
+//! than the one the call names, or reach the network.
+//!
+//! Regular expressions use the `regex` crate (linear time, no backtracking)
+//! with a compiled-size limit; an invalid or oversized one is an error that
+//! `cuecard cards check` reports and the dispatcher records.
+//!
+//! All conditions given must hold: `tools` and `paths` and `command` and
+//! `content`; `not-paths` / `not-command` veto.
+
+use crate::card::Bindings;
+use crate::context::Ctx;
+use crate::guards::Finding;
+use regex::{Regex, RegexBuilder};
+use std::time::Duration;
+
+/// The longest pattern a card may declare.
+pub const MAX_PATTERN_CHARS: usize = 1_000;
+/// The compiled-program size limit for one pattern.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+/// How much written content a `content:` pattern is matched against.
+const MAX_CONTENT_BYTES: usize = 256 * 1024;
+
+/// File-writing tools (canonical names), the default for `paths:`/`content:`.
+const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch"];
+/// Shell tools, the default for `command:`.
+const SHELL_TOOLS: &[&str] = &["Bash", "PowerShell"];
+
+/// A compiled trigger.
+#[derive(Debug)]
+pub struct Trigger {
+    pub tools: Vec<String>,
+    pub paths: Vec<Glob>,
+    pub not_paths: Vec<Glob>,
+    pub command: Option<Regex>,
+    pub not_command: Option<Regex>,
+    pub content: Option<Regex>,
+    pub once_per_session: bool,
+    pub cooldown: Option<Duration>,
+}
+
+impl Trigger {
+    /// Compiles the trigger keys of a card's Bindings.
+    pub fn compile(b: &Bindings) -> Result<Trigger, String> {
+        let mut t = Trigger {
+            tools: Vec::new(),
+            paths: Vec::new(),
+            not_paths: Vec::new(),
+            command: None,
+            not_command: None,
+            content: None,
+            once_per_session: false,
+            cooldown: None,
+        };
+        for (k, v) in &b.triggers {
+            match k.as_str() {
+                "tools" => t.tools.extend(list(v).map(String::from)),
+                "paths" => {
+                    for g in list(v) {
+                        t.paths.push(Glob::new(g)?);
+                    }
+                }
+                "not-paths" => {
+                    for g in list(v) {
+                        t.not_paths.push(Glob::new(g)?);
+                    }
+                }
+                "command" => t.command = Some(regex(k, v)?),
+                "not-command" => t.not_command = Some(regex(k, v)?),
+                "content" => t.content = Some(regex(k, v)?),
+                "once" => match v.trim() {
+                    "session" => t.once_per_session = true,
+                    other => return Err(format!("`once: {other}`: the only value is `session`")),
+                },
+                "cooldown" => t.cooldown = Some(parse_duration(v)?),
+                _ => return Err(format!("unknown trigger key `{k}`")),
+            }
+        }
+        if t.tools.is_empty() {
+            if t.command.is_some() {
+                t.tools.extend(SHELL_TOOLS.iter().map(|s| s.to_string()));
+            }
+            if !t.paths.is_empty() || t.content.is_some() {
+                t.tools.extend(FILE_TOOLS.iter().map(|s| s.to_string()));
+            }
+        }
+        Ok(t)
+    }
+
+    /// Evaluates the trigger on a call.
+    pub fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        let tool = ctx.payload.tool_name();
+        if !self.tools.is_empty() && !tool.is_some_and(|t| self.tools.iter().any(|x| x == t)) {
+            return None;
+        }
+        let mut vars: Vec<(&'static str, String)> = Vec::new();
+        if let Some(t) = tool {
+            vars.push(("tool", t.to_string()));
+        }
+        let mut why: Vec<String> = Vec::new();
+        let mut target = String::new();
+
+        if !self.paths.is_empty() || !self.not_paths.is_empty() {
+            let paths = call_paths(ctx);
+            let hit = paths.iter().find(|p| {
+                (self.paths.is_empty() || self.paths.iter().any(|g| g.matches(p)))
+                    && !self.not_paths.iter().any(|g| g.matches(p))
+            })?;
+            vars.push(("path", hit.clone()));
+            why.push(format!("path `{hit}` matches"));
+            target = hit.clone();
+        }
+        if self.command.is_some() || self.not_command.is_some() {
+            let command = crate::target::shell_command(ctx)?;
+            let simple: Vec<String> = crate::shell::parse(command)
+                .iter()
+                .map(|c| c.argv.join(" "))
+                .collect();
+            if let Some(nc) = &self.not_command
+                && simple.iter().any(|s| nc.is_match(s))
+            {
+                return None;
+            }
+            if let Some(re) = &self.command {
+                let (cmd, m) = simple
+                    .iter()
+                    .find_map(|s| re.find(s).map(|m| (s.clone(), m.as_str().to_string())))?;
+                why.push(format!(
+                    "command `{}` matches",
+                    crate::text::sanitize(&cmd, 80)
+                ));
+                vars.push(("command", cmd.clone()));
+                vars.push(("match", m));
+                if target.is_empty() {
+                    target = cmd;
+                }
+            }
+        }
+        if let Some(re) = &self.content {
+            let written = crate::target::written_content(ctx);
+            let (t, m) = written.iter().find_map(|(t, text)| {
+                let text = crate::text::prefix_bytes(text, MAX_CONTENT_BYTES);
+                re.find(text)
+                    .map(|m| (t.shown.clone(), m.as_str().to_string()))
+            })?;
+            why.push(format!("content written to `{t}` matches"));
+            if !vars.iter().any(|(k, _)| *k == "path") {
+                vars.push(("path", t.clone()));
+            }
+            vars.push(("match", m));
+            if target.is_empty() {
+                target = t;
+            }
+        }
+        if why.is_empty() {
+            why.push(format!("tool `{}` listed", tool.unwrap_or("?")));
+        }
+        let mut f = Finding::new(target, why.join("; "));
+        f.vars = vars;
+        Some(f)
+    }
+}
+
+/// Checks a card's trigger keys (patterns compile, values are known).
+pub fn validate(card: &crate::card::Card) -> Result<(), String> {
+    if card.bindings.triggers.is_empty() {
+        return Ok(());
+    }
+    let t = Trigger::compile(&card.bindings)?;
+    let on_tool_event = card
+        .bindings
+        .events
+        .iter()
+        .any(|e| crate::event::lookup(e).is_some_and(|s| s.is_tool_event()));
+    if card.bindings.has_trigger() && !on_tool_event {
+        return Err(
+            "tools/paths/command/content triggers need a tool event (PreToolUse, PostToolUse, ...)"
+                .into(),
+        );
+    }
+    drop(t);
+    Ok(())
+}
+
+fn list(v: &str) -> impl Iterator<Item = &str> {
+    v.split([',', '|']).map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
+    let pattern = pattern.trim();
+    let pattern = pattern
+        .strip_prefix('`')
+        .and_then(|p| p.strip_suffix('`'))
+        .unwrap_or(pattern);
+    if pattern.chars().count() > MAX_PATTERN_CHARS {
+        return Err(format!(
+            "`{key}` pattern is longer than {MAX_PATTERN_CHARS} characters"
+        ));
+    }
+    RegexBuilder::new(pattern)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_SIZE_LIMIT)
+        .nest_limit(64)
+        .build()
+        .map_err(|e| {
+            let first = e
+                .to_string()
+                .lines()
+                .last()
+                .unwrap_or("invalid")
+                .trim()
+                .to_string();
+            format!("`{key}` is not a valid regular expression: {first}")
+        })
+}
+
+/// `30s`, `10m`, `2h`, `1d`, or plain seconds.
+pub fn parse_duration(v: &str) -> Result<Duration, String> {
+    let v = v.trim();
+    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`cooldown: {v}` must be like 30s, 10m, 2h"))?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        "d" => n * 86_400,
+        _ => return Err(format!("`cooldown: {v}` must be like 30s, 10m, 2h")),
+    };
+    Ok(Duration::from_secs(secs))
+}
+
+/// The paths a call names, relative to the project root when inside it.
+fn call_paths(ctx: &Ctx) -> Vec<String> {
+    let mut out: Vec<String> = crate::target::write_targets(ctx)
+        .into_iter()
+        .map(|t| t.shown)
+        .collect();
+    if let Some(input) = ctx.payload.tool_input() {
+        for key in ["file_path", "notebook_path", "path"] {
+            if let Some(p) = input.get(key).and_then(|v| v.as_str()) {
+                let t = crate::target::target_for(ctx, p).shown;
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A path glob: `*` (within a segment), `**` (any depth), `?`, `[...]`,
+/// `{a,b}`. A glob without `/` matches the file name at any depth.
+#[derive(Debug)]
+pub struct Glob {
+    re: Regex,
+    source: String,
+}
+
+impl Glob {
+    pub fn new(glob: &str) -> Result<Glob, String> {
+        let g = glob.trim().replace('\\', "/");
+        if g.is_empty() || g.chars().count() > 300 {
+            return Err(format!("glob `{glob}` is empty or too long"));
+        }
+        let anchored_anywhere = !g.contains('/');
+        let mut re = String::from(if anchored_anywhere { "^(?:.*/)?" } else { "^" });
+        let g = g.trim_start_matches("./");
+        let chars: Vec<char> = g.chars().collect();
+        let mut i = 0;
+        let mut braces = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            match c {
+                '*' if chars.get(i + 1) == Some(&'*') => {
+                    i += 1;
+                    if chars.get(i + 1) == Some(&'/') {
+                        i += 1;
+                        re.push_str("(?:.*/)?");
+                    } else {
+                        re.push_str(".*");
+                    }
+                }
+                '*' => re.push_str("[^/]*"),
+                '?' => re.push_str("[^/]"),
+                '[' => {
+                    let end = chars[i..].iter().position(|&c| c == ']').map(|p| p + i);
+                    match end {
+                        Some(end) if end > i + 1 => {
+                            re.push('[');
+                            for &c in &chars[i + 1..end] {
+                                if c == '!' {
+                                    re.push('^');
+                                } else if c == '\\' || c == '[' {
+                                    re.push('\\');
+                                    re.push(c);
+                                } else {
+                                    re.push(c);
+                                }
+                            }
+                            re.push(']');
+                            i = end;
+                        }
+                        _ => re.push_str("\\["),
+                    }
+                }
+                '{' => {
+                    braces += 1;
+                    re.push_str("(?:");
+                }
+                '}' if braces > 0 => {
+                    braces -= 1;
+                    re.push(')');
+                }
+                ',' if braces > 0 => re.push('|'),
+                c => re.push_str(&regex::escape(&c.to_string())),
+            }
+            i += 1;
+        }
+        if braces > 0 {
+            return Err(format!("glob `{glob}` has an unclosed `{{`"));
+        }
+        re.push('$');
+        let re = RegexBuilder::new(&re)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build()
+            .map_err(|_| format!("glob `{glob}` is not valid"))?;
+        Ok(Glob {
+            re,
+            source: glob.to_string(),
+        })
+    }
+
+    pub fn matches(&self, path: &str) -> bool {
+        let p = path.replace('\\', "/");
+        self.re.is_match(p.trim_start_matches("./"))
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        let g = |s: &str| Glob::new(s).unwrap();
+        assert!(g("migrations/**").matches("migrations/2024/01_init.sql"));
+        assert!(g("migrations/*.sql").matches("migrations/01.sql"));
+        assert!(!g("migrations/*.sql").matches("migrations/a/01.sql"));
+        assert!(g("*.lock").matches("deep/dir/Cargo.lock"));
+        assert!(g("vendor/**").matches("vendor/x/y.go"));
+        assert!(!g("vendor/**").matches("src/vendor.go"));
+        assert!(g("src/**/*.{ts,tsx}").matches("src/a/b/c.tsx"));
+        assert!(g("src/**/*.{ts,tsx}").matches("src/c.ts"));
+        assert!(g("file?.[ch]").matches("file1.c"));
+        assert!(!g("file?.[!ch]").matches("file1.c"));
+        assert!(Glob::new("a{b").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30s").unwrap(), Duration::from_secs(30));
+        assert_eq!(parse_duration("10m").unwrap(), Duration::from_secs(600));
+        assert_eq!(parse_duration("2h").unwrap(), Duration::from_secs(7200));
+        assert!(parse_duration("soon").is_err());
+    }
+
+    #[test]
+    fn regexes_are_bounded() {
+        assert!(
+            regex("command", "(a+)+$").is_ok(),
+            "linear engine: no catastrophe to fear"
+        );
+        assert!(regex("command", "(").is_err());
+        assert!(regex("command", &"a".repeat(2_000)).is_err());
+        assert!(
+            regex("command", "\\w{1000}{1000}").is_err(),
+            "compiled size limit"
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Trust for project cards. A project card is text a repository puts into
+//! your model's context, so it stays inactive until the user runs
+//! `cuecard trust` in that project, which pins the SHA-256 of each project
+//! card in the per-user state (`trust.json` in the state root). A card added
+//! or changed afterwards is inactive until trusted again.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const FILE: &str = "trust.json";
+
+#[derive(Debug, Default, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TrustStore {
+    #[serde(default)]
+    pub projects: BTreeMap<String, Project>,
+}
+
+#[derive(Debug, Default, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Project {
+    /// Card file name → trusted SHA-256.
+    pub cards: BTreeMap<String, String>,
+    /// Seconds since the epoch when trust was last given.
+    pub trusted_at: u64,
+}
+
+impl TrustStore {
+    /// Reads the store (bounded; a missing or unreadable one is empty).
+    pub fn load(state_root: &Path) -> TrustStore {
+        let path = state_root.join(FILE);
+        let Ok(meta) = path.symlink_metadata() else {
+            return TrustStore::default();
+        };
+        if !meta.is_file() || meta.len() > 4 * 1024 * 1024 {
+            return TrustStore::default();
+        }
+        std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, state_root: &Path) -> std::io::Result<()> {
+        let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
+        crate::fsutil::write_atomic(&state_root.join(FILE), &bytes)
+    }
+
+    pub fn is_trusted(&self, project_root: &Path, file: &str, sha256: &str) -> bool {
+        self.projects
+            .get(&key(project_root))
+            .and_then(|p| p.cards.get(file))
+            .is_some_and(|h| h == sha256)
+    }
+
+    /// Pins the given cards (file name, SHA-256) for a project, replacing
+    /// what was pinned before.
+    pub fn trust(&mut self, project_root: &Path, cards: &[(String, String)], now: u64) {
+        let p = self.projects.entry(key(project_root)).or_default();
+        p.cards = cards.iter().cloned().collect();
+        p.trusted_at = now;
+    }
+
+    /// Forgets a project; true if it was trusted.
+    pub fn revoke(&mut self, project_root: &Path) -> bool {
+        self.projects.remove(&key(project_root)).is_some()
+    }
+}
+
+fn key(project_root: &Path) -> String {
+    project_root.to_string_lossy().into_owned()
+}
+
+/// The project's card files with their hashes (bounded like the dispatcher's
+/// read), for `cuecard trust`.
+pub fn current_project_cards(project_root: &Path) -> Vec<(String, String)> {
+    crate::card::sources::read_dir(
+        &crate::card::sources::project_dir(project_root),
+        crate::card::sources::Scope::Project,
+        None,
+    )
+    .into_iter()
+    .map(|fc| (fc.file, fc.sha256))
+    .collect()
+}
+
+/// Where the store lives for tests and messages.
+pub fn path(state_root: &Path) -> PathBuf {
+    state_root.join(FILE)
+}

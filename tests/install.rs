@@ -1,0 +1,837 @@
+//! Installation into every harness, through the real binary: a temporary
+//! HOME and project pre-filled with realistic foreign configuration, then
+//! install, reinstall (byte-identical), verify, uninstall (the operator's
+//! file back), and every refusal.
+
+mod support;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use support::Sandbox;
+
+struct Case {
+    harness: &'static str,
+    scope: &'static str,
+    /// Relative to HOME (user) or the project (project).
+    rel: &'static str,
+    /// The operator's file, with odd formatting and hooks on the same events.
+    foreign: &'static str,
+}
+
+const CLAUDE: &str = "{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"SessionStart\": [\n            {\"matcher\": \"startup\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/my-cuecard-notes.sh\"}]}\n        ],\n        \"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"audit.sh\", \"timeout\": 5}]}]\n    },\n    \"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": []}\n}\n";
+const CODEX: &str = "{\"description\": \"team hooks\", \"hooks\": {\"SessionStart\": [{\"matcher\": \"startup|resume\", \"hooks\": [{\"type\": \"command\", \"command\": \"python3 ~/.codex/hooks/session.py\", \"timeout\": 30, \"statusMessage\": \"loading\"}]}]}}";
+const GEMINI: &str = "{\r\n\t\"theme\": \"GitHub\",\r\n\t\"hooks\": {\r\n\t\t\"SessionStart\": [{\"matcher\": \"startup\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\", \"name\": \"greeter\", \"timeout\": 60000}]}],\r\n\t\t\"AfterTool\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"prettier --write\"}]}]\r\n\t},\r\n\t\"hooksConfig\": {\"notifications\": true},\r\n\t\"general\": {\"vimMode\": true}\r\n}";
+const QWEN: &str = "{\n  \"security\": {\"auth\": {\"selectedType\": \"openai\"}},\n  \"hooks\": {\n    \"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/my-cuecard-notes.sh\", \"timeout\": 30}]}],\n    \"PostToolUse\": [{\"matcher\": \"^write_file$\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint.sh\"}]}]\n  }\n}\n";
+const CODEBUDDY: &str = "{\n \"hooks\": {\"SessionStart\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/cuecard-wrapper dispatch SessionStart\"}]}]},\n \"env\": {\"FOO\": \"1\"}\n}\n";
+const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"sessionStart\": [{\"command\": \"./hooks/welcome.sh\"}],\n    \"afterFileEdit\": [{\"command\": \"./hooks/format.sh\", \"timeout\": 20}]\n  }\n}\n";
+const DEVIN: &str = "{\n  \"permissions\": {\"allow\": [\"Read(**)\", \"Exec(git)\"]},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./scripts/hello.sh\", \"timeout\": 10}]}]}\n}\n";
+const KIRO: &str = "{\n  \"name\": \"cuecard\",\n  \"description\": \"my agent\",\n  \"prompt\": \"Be terse.\",\n  \"tools\": [\"fs_read\", \"execute_bash\"],\n  \"hooks\": {\"agentSpawn\": [{\"command\": \"git status --short\"}], \"preToolUse\": [{\"matcher\": \"execute_bash\", \"command\": \"audit.sh\"}]}\n}\n";
+const COPILOT_OTHER: &str = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./audit.sh\", \"timeoutSec\": 5}]}}\n";
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            harness: "claude-code",
+            scope: "user",
+            rel: ".claude/settings.json",
+            foreign: CLAUDE,
+        },
+        Case {
+            harness: "claude-code",
+            scope: "project",
+            rel: ".claude/settings.json",
+            foreign: CLAUDE,
+        },
+        Case {
+            harness: "codex",
+            scope: "user",
+            rel: ".codex/hooks.json",
+            foreign: CODEX,
+        },
+        Case {
+            harness: "codex",
+            scope: "project",
+            rel: ".codex/hooks.json",
+            foreign: CODEX,
+        },
+        Case {
+            harness: "qwen",
+            scope: "user",
+            rel: ".qwen/settings.json",
+            foreign: QWEN,
+        },
+        Case {
+            harness: "codebuddy",
+            scope: "user",
+            rel: ".codebuddy/settings.json",
+            foreign: CODEBUDDY,
+        },
+        Case {
+            harness: "gemini",
+            scope: "user",
+            rel: ".gemini/settings.json",
+            foreign: GEMINI,
+        },
+        Case {
+            harness: "gemini",
+            scope: "project",
+            rel: ".gemini/settings.json",
+            foreign: GEMINI,
+        },
+        Case {
+            harness: "cursor",
+            scope: "user",
+            rel: ".cursor/hooks.json",
+            foreign: CURSOR,
+        },
+        Case {
+            harness: "cursor",
+            scope: "project",
+            rel: ".cursor/hooks.json",
+            foreign: CURSOR,
+        },
+        Case {
+            harness: "devin",
+            scope: "project",
+            rel: ".devin/config.local.json",
+            foreign: DEVIN,
+        },
+        Case {
+            harness: "devin",
+            scope: "user",
+            rel: ".config/devin/config.json",
+            foreign: DEVIN,
+        },
+        Case {
+            harness: "kiro",
+            scope: "user",
+            rel: ".kiro/agents/cuecard.json",
+            foreign: KIRO,
+        },
+        Case {
+            harness: "kiro",
+            scope: "project",
+            rel: ".kiro/agents/cuecard.json",
+            foreign: KIRO,
+        },
+    ]
+}
+
+fn path_of(sb: &Sandbox, c: &Case) -> PathBuf {
+    match c.scope {
+        "user" => sb.home().join(c.rel),
+        _ => sb.project().join(c.rel),
+    }
+}
+
+fn put(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn install(sb: &Sandbox, harness: &str, scope: &str) -> support::Output {
+    sb.test()
+        .args(["install", "--harness", harness, "--scope", scope])
+        .run()
+}
+
+fn bin() -> String {
+    support::bin()
+        .canonicalize()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// cuecard's handlers in a parsed config (grouped or flat).
+fn our_handlers(doc: &Value) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for (event, list) in doc["hooks"].as_object().into_iter().flatten() {
+        for item in list.as_array().into_iter().flatten() {
+            let hs: Vec<&Value> = match item.get("hooks").and_then(Value::as_array) {
+                Some(hs) => hs.iter().collect(),
+                None => vec![item],
+            };
+            for h in hs {
+                let cmd = h["command"].as_str().unwrap_or_default();
+                if cmd.starts_with(&bin()) {
+                    out.push((event.clone(), h.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The harness's format, as its documentation describes it.
+fn check_format(c: &Case, doc: &Value) {
+    let ours = our_handlers(doc);
+    assert!(
+        !ours.is_empty(),
+        "{}: no cuecard entry in {doc:#}",
+        c.harness
+    );
+    for (event, h) in &ours {
+        let cmd = h["command"].as_str().unwrap();
+        match c.harness {
+            "claude-code" => {
+                assert_eq!(cmd, bin(), "exec form: command is the binary");
+                let args: Vec<&str> = h["args"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap())
+                    .collect();
+                assert_eq!(args[0], "dispatch");
+                assert_eq!(args[1], event, "no --contract for claude-code");
+                assert_eq!(h["timeout"], 10, "seconds");
+                assert_eq!(h["type"], "command");
+            }
+            _ => {
+                assert!(h.get("args").is_none(), "shell form");
+                let want = format!("{} dispatch --contract {} {event} ", bin(), c.harness);
+                assert!(cmd.starts_with(&want), "{cmd} starts with {want}");
+            }
+        }
+        match c.harness {
+            "codex" | "codebuddy" | "devin" | "cursor" => {
+                assert_eq!(h["timeout"], 10, "{}: seconds", c.harness)
+            }
+            "gemini" => assert_eq!(h["timeout"], 10000, "gemini: milliseconds"),
+            "kiro" => assert_eq!(h["timeout_ms"], 10000, "kiro: timeout_ms"),
+            "qwen" => assert!(
+                h.get("timeout").is_none(),
+                "qwen: unit disputed, none written"
+            ),
+            _ => {}
+        }
+        match c.harness {
+            "cursor" | "kiro" => assert!(
+                event.chars().next().unwrap().is_lowercase(),
+                "camelCase {event}"
+            ),
+            _ => assert!(event.chars().next().unwrap().is_uppercase(), "{event}"),
+        }
+    }
+    match c.harness {
+        "codex" => {
+            let keys: Vec<&String> = doc.as_object().unwrap().keys().collect();
+            assert!(
+                keys.iter().all(|k| *k == "description" || *k == "hooks"),
+                "codex root keys: {keys:?}"
+            );
+        }
+        "gemini" => assert_eq!(doc["hooksConfig"]["enabled"], true, "hooks enabled"),
+        "cursor" => assert_eq!(doc["version"], 1),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_harness_install_reinstall_verify_uninstall_over_foreign_config() {
+    for c in cases() {
+        let sb = Sandbox::new();
+        let path = path_of(&sb, &c);
+        put(&path, c.foreign);
+        let foreign_doc: Value = serde_json::from_str(c.foreign).unwrap();
+
+        let out = install(&sb, c.harness, c.scope);
+        assert!(
+            out.stdout.contains("updated"),
+            "{}: {}",
+            c.harness,
+            out.stdout
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        check_format(&c, &doc);
+        // Every operator key and hook is still there.
+        for (k, v) in foreign_doc.as_object().unwrap() {
+            if k != "hooks" && k != "hooksConfig" {
+                assert_eq!(&doc[k], v, "{}: key {k}", c.harness);
+            }
+        }
+        for (event, list) in foreign_doc["hooks"].as_object().unwrap() {
+            for (i, item) in list.as_array().unwrap().iter().enumerate() {
+                assert_eq!(
+                    &doc["hooks"][event][i], item,
+                    "{}: operator entry {event}[{i}] kept in place",
+                    c.harness
+                );
+            }
+        }
+        // The file's formatting is kept: indent and line endings.
+        let style_of = |t: &str| {
+            (
+                t.contains("\r\n"),
+                t.lines().nth(1).map(|l| {
+                    l.chars()
+                        .take_while(|c| c.is_whitespace())
+                        .collect::<String>()
+                }),
+            )
+        };
+        if c.foreign.trim().contains('\n') {
+            assert_eq!(
+                style_of(&text),
+                style_of(c.foreign),
+                "{}: formatting kept",
+                c.harness
+            );
+        }
+        // A backup of the operator's file.
+        let backup = PathBuf::from(format!("{}.cuecard.bak", path.display()));
+        assert_eq!(
+            std::fs::read_to_string(&backup).unwrap(),
+            c.foreign,
+            "{}: backup",
+            c.harness
+        );
+
+        // Reinstall: byte-identical, reported unchanged.
+        let out = install(&sb, c.harness, c.scope);
+        assert!(
+            out.stdout.contains("unchanged"),
+            "{}: {}",
+            c.harness,
+            out.stdout
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "{}: reinstall byte-identical",
+            c.harness
+        );
+
+        // Verify: clean.
+        let out = sb.test().args(["verify", "--harness", c.harness]).run();
+        assert!(
+            out.stdout
+                .contains(&format!("ok         {} ({})", c.harness, c.scope)),
+            "{}: {}",
+            c.harness,
+            out.stdout
+        );
+        let out = sb
+            .test()
+            .args(["verify", "--harness", c.harness, "--json"])
+            .run();
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(v["ok"], true);
+        assert!(
+            v["targets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["current"] == true && t["scope"] == c.scope)
+        );
+
+        // Uninstall: the operator's file back byte for byte.
+        sb.test()
+            .args(["uninstall", "--harness", c.harness, "--scope", c.scope])
+            .run();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            c.foreign,
+            "{}: restored",
+            c.harness
+        );
+    }
+}
+
+#[test]
+fn uninstall_after_the_operator_edited_keeps_their_edit() {
+    for c in cases() {
+        let sb = Sandbox::new();
+        let path = path_of(&sb, &c);
+        put(&path, c.foreign);
+        install(&sb, c.harness, c.scope);
+        let mut doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        doc["addedLater"] = json!({"x": [1, 2]});
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+        sb.test().args(["uninstall", "--harness", c.harness]).run();
+        let after: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut want: Value = serde_json::from_str(c.foreign).unwrap();
+        want["addedLater"] = json!({"x": [1, 2]});
+        if c.harness == "gemini" {
+            // The switch install turned on stays while the operator's file changed since.
+            want["hooksConfig"]["enabled"] = json!(true);
+        }
+        assert_eq!(
+            after, want,
+            "{}: semantically the operator's file plus their edit",
+            c.harness
+        );
+    }
+}
+
+#[test]
+fn a_file_cuecard_created_is_removed_on_uninstall() {
+    for c in cases() {
+        let sb = Sandbox::new();
+        let path = path_of(&sb, &c);
+        let out = install(&sb, c.harness, c.scope);
+        assert!(
+            out.stdout.contains("created"),
+            "{}: {}",
+            c.harness,
+            out.stdout
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("{\n  \"") && text.ends_with("}\n"),
+            "{}: new files: 2 spaces, final newline",
+            c.harness
+        );
+        check_format(&c, &serde_json::from_str(&text).unwrap());
+        sb.test()
+            .args(["uninstall", "--harness", c.harness, "--scope", c.scope])
+            .run();
+        assert!(
+            !path.exists(),
+            "{}: the file cuecard created is gone",
+            c.harness
+        );
+    }
+}
+
+#[test]
+fn copilot_gets_its_own_file_and_no_session_start_cards() {
+    let sb = Sandbox::new();
+    let other = sb.project().join(".github/hooks/team.json");
+    put(&other, COPILOT_OTHER);
+    let out = install(&sb, "copilot", "project");
+    assert!(
+        out.stdout.contains("not registered: SessionStart"),
+        "{}",
+        out.stdout
+    );
+    let path = sb.project().join(".github/hooks/cuecard.json");
+    if path.exists() {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(doc["version"], 1);
+        assert!(doc["hooks"].get("sessionStart").is_none());
+        for (event, h) in our_handlers(&doc) {
+            assert!(
+                h["command"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("--contract copilot {event}"))
+            );
+            assert_eq!(h["timeoutSec"], 10);
+        }
+    }
+    let before = path
+        .exists()
+        .then(|| std::fs::read_to_string(&path).unwrap());
+    install(&sb, "copilot", "project");
+    assert_eq!(
+        path.exists()
+            .then(|| std::fs::read_to_string(&path).unwrap()),
+        before
+    );
+    sb.test().args(["uninstall", "--harness", "copilot"]).run();
+    assert!(!path.exists());
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        COPILOT_OTHER,
+        "the operator's hook file untouched"
+    );
+}
+
+#[test]
+fn lossy_files_are_refused_and_nothing_is_written() {
+    for (text, why) in [
+        ("{\n  // my settings\n  \"model\": \"opus\"\n}\n", "comment"),
+        ("{\"model\": \"opus\",}\n", "trailing comma"),
+        ("{model: 'opus'}\n", "JSON5"),
+        ("{\"a\": 1, \"a\": 2}\n", "repeats the key"),
+        ("{\"hooks\": [\"not\", \"an object\"]}\n", "not an object"),
+        ("[1, 2]\n", "not a JSON object"),
+        ("{\"model\": \n", "not valid JSON"),
+    ] {
+        let sb = Sandbox::new();
+        let path = sb.home().join(".claude/settings.json");
+        put(&path, text);
+        let out = sb
+            .test()
+            .args(["install", "--harness", "claude-code"])
+            .exit(1)
+            .run();
+        assert!(out.stderr.contains(why), "{text:?}: {}", out.stderr);
+        assert!(out.stderr.contains("othing was written"), "{}", out.stderr);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        assert!(!PathBuf::from(format!("{}.cuecard.bak", path.display())).exists());
+        // Uninstall refuses too, rather than guessing.
+        sb.test()
+            .args(["uninstall", "--harness", "claude-code"])
+            .exit(1)
+            .run();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+}
+
+#[test]
+fn symlinked_config_or_directory_is_refused() {
+    let sb = Sandbox::new();
+    let real = sb.path().join("dotfiles/claude");
+    put(&real.join("settings.json"), CLAUDE);
+    std::os::unix::fs::symlink(&real, sb.home().join(".claude")).unwrap();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code"])
+        .exit(1)
+        .run();
+    assert!(out.stderr.contains("symlink"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(real.join("settings.json")).unwrap(),
+        CLAUDE
+    );
+
+    let sb = Sandbox::new();
+    put(&sb.path().join("elsewhere.json"), CODEX);
+    std::fs::create_dir_all(sb.home().join(".codex")).unwrap();
+    std::os::unix::fs::symlink(
+        sb.path().join("elsewhere.json"),
+        sb.home().join(".codex/hooks.json"),
+    )
+    .unwrap();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "codex"])
+        .exit(1)
+        .run();
+    assert!(out.stderr.contains("is a symlink"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(sb.path().join("elsewhere.json")).unwrap(),
+        CODEX
+    );
+}
+
+#[test]
+fn shell_unsafe_install_path_is_refused_for_shell_harnesses_only() {
+    for dir in ["a$HOME", "a`x`", "a\"b", "a\\b"] {
+        let sb = Sandbox::new();
+        let d = sb.path().join(dir);
+        std::fs::create_dir_all(&d).unwrap();
+        let copy = d.join("cuecard");
+        std::fs::copy(support::bin(), &copy).unwrap();
+        let run = |harness: &str| {
+            std::process::Command::new(&copy)
+                .args(["install", "--harness", harness])
+                .current_dir(sb.project())
+                .env_clear()
+                .env("HOME", sb.home())
+                .env("CUECARD_DATA_DIR", sb.data())
+                .output()
+                .unwrap()
+        };
+        for h in ["codex", "qwen", "gemini", "cursor", "kiro", "codebuddy"] {
+            let out = run(h);
+            assert_eq!(out.status.code(), Some(1), "{dir} {h}");
+            assert!(
+                String::from_utf8_lossy(&out.stderr).contains("install path"),
+                "{dir} {h}"
+            );
+        }
+        assert!(!sb.home().join(".codex").exists(), "nothing written");
+        let out = run("claude-code");
+        assert_eq!(out.status.code(), Some(0), "exec form runs no shell: {dir}");
+        let doc: Value = serde_json::from_str(
+            &std::fs::read_to_string(sb.home().join(".claude/settings.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            doc["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+            copy.canonicalize().unwrap().to_str().unwrap()
+        );
+    }
+}
+
+#[test]
+fn an_install_path_with_spaces_is_quoted_for_the_shell_and_runs() {
+    let sb = Sandbox::new();
+    let d = sb.path().join("my tools");
+    std::fs::create_dir_all(&d).unwrap();
+    let copy = d.join("cuecard");
+    std::fs::copy(support::bin(), &copy).unwrap();
+    let out = std::process::Command::new(&copy)
+        .args(["install", "--harness", "codex"])
+        .current_dir(sb.project())
+        .env_clear()
+        .env("HOME", sb.home())
+        .env("CUECARD_DATA_DIR", sb.data())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.home().join(".codex/hooks.json")).unwrap(),
+    )
+    .unwrap();
+    let cmd = doc["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        cmd.starts_with(&format!(
+            "\"{}\" dispatch",
+            copy.canonicalize().unwrap().display()
+        )),
+        "{cmd}"
+    );
+    let out = std::process::Command::new(&copy)
+        .args(["doctor", "--harness", "codex"])
+        .current_dir(sb.project())
+        .env_clear()
+        .env("HOME", sb.home())
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("ok   SessionStart") && text.contains("exit    0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn dry_run_writes_nothing_and_shows_the_file() {
+    let sb = Sandbox::new();
+    let path = sb.home().join(".gemini/settings.json");
+    put(&path, GEMINI);
+    let out = sb
+        .test()
+        .args(["install", "--harness", "gemini", "--dry-run"])
+        .run();
+    assert!(out.stdout.contains("would update"), "{}", out.stdout);
+    assert!(out.stdout.contains("--contract gemini"), "{}", out.stdout);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), GEMINI);
+    assert!(!sb.data().join("cards").exists());
+}
+
+#[test]
+fn install_materialises_the_cards_for_their_pointers() {
+    let sb = Sandbox::new();
+    install(&sb, "claude-code", "user");
+    let card = sb.data().join("cards/session-start.md");
+    let text = std::fs::read_to_string(&card).unwrap();
+    assert!(
+        !text.contains("## Bindings") && !text.contains("SPDX"),
+        "{text}"
+    );
+    let shown = sb.test().args(["cards", "show", "session-start"]).run();
+    assert_eq!(text.trim_end(), shown.stdout.trim_end());
+    // The skill catalogue goes where the harness looks for skills.
+    let catalogue = Path::new(env!("CARGO_MANIFEST_DIR")).join("messages/skills");
+    let skill = std::fs::read_dir(&catalogue)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .file_name();
+    let installed = sb
+        .home()
+        .join(".claude/skills")
+        .join(&skill)
+        .join("SKILL.md");
+    assert_eq!(
+        std::fs::read_to_string(&installed).unwrap(),
+        std::fs::read_to_string(catalogue.join(&skill).join("SKILL.md")).unwrap()
+    );
+    sb.test()
+        .args(["uninstall", "--harness", "claude-code"])
+        .run();
+    assert!(!installed.exists(), "uninstall removes the skills it wrote");
+}
+
+#[test]
+fn user_and_project_registrations_of_one_harness_are_reported() {
+    let sb = Sandbox::new();
+    install(&sb, "claude-code", "user");
+    let out = install(&sb, "claude-code", "project");
+    assert!(
+        out.stdout.contains("registered twice on SessionStart"),
+        "{}",
+        out.stdout
+    );
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "claude-code"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("DOUBLE"), "{}", out.stdout);
+    sb.test()
+        .args([
+            "uninstall",
+            "--harness",
+            "claude-code",
+            "--scope",
+            "project",
+        ])
+        .run();
+    sb.test().args(["verify", "--harness", "claude-code"]).run();
+}
+
+#[test]
+fn codex_hooks_json_and_config_toml_registrations_are_reported() {
+    let sb = Sandbox::new();
+    install(&sb, "codex", "user");
+    put(
+        &sb.home().join(".codex/config.toml"),
+        &format!(
+            "[features]\nhooks = true\n\n[[hooks.SessionStart]]\nmatcher = \"*\"\n[[hooks.SessionStart.hooks]]\ntype = \"command\"\ncommand = \"{} dispatch --contract codex SessionStart\"\n",
+            bin()
+        ),
+    );
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "codex"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("config.toml"), "{}", out.stdout);
+}
+
+#[test]
+fn a_claude_plugin_registering_cuecard_is_reported() {
+    let sb = Sandbox::new();
+    install(&sb, "claude-code", "user");
+    put(
+        &sb.home().join(".claude/plugins/cache/market/cuecard/1.0/hooks/hooks.json"),
+        &json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/x"}, {"type": "command", "command": "/opt/cuecard/bin/cuecard dispatch SessionStart"}]}]}}).to_string(),
+    );
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "claude-code"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("plugins"), "{}", out.stdout);
+}
+
+#[test]
+fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
+    let sb = Sandbox::new();
+    let path = sb.home().join(".claude/settings.json");
+    put(&path, &json!({"hooks": {"SessionStart": [{"matcher": "*", "hooks": [{"type": "command", "command": "/old/place/cuecard", "args": ["dispatch", "SessionStart", "session-start"]}]}]}}).to_string());
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "claude-code"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("STALE"), "{}", out.stdout);
+    install(&sb, "claude-code", "user");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        doc["hooks"]["SessionStart"].as_array().unwrap().len(),
+        1,
+        "replaced, not doubled"
+    );
+    assert_eq!(
+        doc["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        bin()
+    );
+    sb.test().args(["verify", "--harness", "claude-code"]).run();
+}
+
+#[test]
+fn managed_scope_renders_managed_settings() {
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code", "--scope", "managed"])
+        .run();
+    let path = sb.project().join("managed-settings.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(doc["allowManagedHooksOnly"], true);
+    assert_eq!(
+        doc["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        bin()
+    );
+    assert!(
+        out.stdout.contains("managed-settings.json"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("writable by this user"),
+        "the test binary is user-writable: {}",
+        out.stdout
+    );
+    // An administrator's explicit false is kept, with a warning.
+    let sb = Sandbox::new();
+    put(
+        &sb.project().join("managed-settings.json"),
+        "{\"allowManagedHooksOnly\": false}\n",
+    );
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code", "--scope", "managed"])
+        .run();
+    assert!(
+        out.stdout.contains("allowManagedHooksOnly to false"),
+        "{}",
+        out.stdout
+    );
+    sb.test()
+        .args(["install", "--harness", "codex", "--scope", "managed"])
+        .exit(2)
+        .run();
+}
+
+#[test]
+fn unknown_and_uninstallable_harnesses() {
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "vim"])
+        .exit(2)
+        .run();
+    assert!(out.stderr.contains("unknown harness"));
+    let out = sb
+        .test()
+        .args(["install", "--harness", "windsurf"])
+        .exit(1)
+        .run();
+    assert!(out.stderr.contains("model"), "{}", out.stderr);
+    let out = sb.test().args(["verify"]).run();
+    assert!(
+        out.stdout.contains("windsurf: not installable"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn verify_capabilities_prints_the_table() {
+    let sb = Sandbox::new();
+    let out = sb.test().args(["verify", "--capabilities"]).run();
+    assert!(
+        out.stdout.contains("codex") && out.stdout.contains("gemini"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn doctor_runs_each_installed_entry() {
+    let sb = Sandbox::new();
+    for h in ["claude-code", "codex", "gemini", "qwen"] {
+        install(&sb, h, "user");
+    }
+    let out = sb.test().args(["doctor"]).run();
+    assert!(out.stdout.contains("claude-code (user)"), "{}", out.stdout);
+    assert!(out.stdout.contains(", 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("one JSON object"), "{}", out.stdout);
+    // A broken entry is reported as failing.
+    let path = sb.home().join(".codex/hooks.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace(" dispatch ", " dispatch --bogus-flag-that-is-ignored ");
+    std::fs::write(&path, text.replace(&bin(), "/nonexistent/cuecard")).unwrap();
+    let out = sb
+        .test()
+        .args(["doctor", "--harness", "codex"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("FAIL"), "{}", out.stdout);
+}
