@@ -383,6 +383,7 @@ fn apply(
                 },
                 // One recorded run: no second copy of a hook to silence.
                 once: false,
+                state_root: store.map(|s| s.root().to_path_buf()),
             };
             let run = crate::commands::dispatch::answer(
                 store,
