@@ -13,7 +13,8 @@
 //! `json_reply`, requests without tools (titles, classifiers) get `side_reply`,
 //! and every other ("main") request takes the next scripted turn; once the
 //! turns run out every main request gets `default` (plain text), so a harness
-//! loop always ends. A turn is `{"tool": [candidates], "text", "usage"}` or
+//! loop always ends. A turn is `{"tool": [candidates], "text", "usage",
+//! "delay_ms"}` or
 //! `{"error": {"status", "message"}}`; the first tool candidate whose name the
 //! request offers is used, so one script serves every harness.
 //!
@@ -803,6 +804,11 @@ fn record(shared: &Shared, cap: &Captured) {
 /// Decides the reply for a parsed request and notes it in the capture.
 fn decide(cap: &mut Captured, shared: &Shared, conv: &Conv, api: &str) -> Value {
     let (reply, label) = shared.script.choose(conv);
+    // A turn may ask to be slow (`delay_ms`, at most 5 s), as a real model
+    // is: harnesses write their transcripts asynchronously.
+    if let Some(ms) = reply["delay_ms"].as_u64() {
+        std::thread::sleep(Duration::from_millis(ms.min(5_000)));
+    }
     cap.api = api.into();
     cap.reply = label;
     reply

@@ -156,6 +156,15 @@ impl Outcome {
                 }
             }
         }
+        // Claude Code records each hook run's errors in its transcript.
+        let t = self.transcripts.replace(' ', "");
+        if let Some(i) = t
+            .find("\"hookErrors\":[")
+            .filter(|&i| t[i + 14..].chars().next().is_some_and(|c| c != ']'))
+        {
+            let hi = floor(&t, (i + 200).min(t.len()));
+            found.push(format!("transcript: …{}…", &t[i..hi]));
+        }
         found
     }
 }

@@ -74,6 +74,9 @@ fn fallback(cmd: &str) -> Vec<Value> {
 pub fn turn(tool: Value, usage: Option<(u64, u64)>) -> Value {
     let mut t = json!({ "tool": tool });
     if let Some((input, cache_read)) = usage {
+        // Reported usage is read back from the harness's transcript, which
+        // it writes asynchronously: answer at a model's pace, not a mock's.
+        t["delay_ms"] = json!(250);
         t["usage"] = json!({"input_tokens": input, "cache_read_input_tokens": cache_read, "output_tokens": 120});
     }
     t
