@@ -104,7 +104,7 @@ fn sample_session_reports_turns_compaction_and_recovery() {
 fn codex_rollout_is_read_in_its_own_shape() {
     let sb = Sandbox::new();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/codex/rollout-compaction.jsonl");
+        .join("tests/fixtures/replay/codex-rollout-compaction.jsonl");
     let r = replay_json(&sb, &[path.to_str().unwrap()]);
     assert_eq!(r["format"], "codex");
     assert_eq!(r["tool_calls"], 2);
