@@ -28,7 +28,12 @@ pub enum Command {
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
     Explain(EventArgs),
-    /// The cards (shipped, user, project): list, show, new, check.
+    /// Replay a recorded session (a Claude Code transcript or a Codex
+    /// rollout) through the dispatcher: per turn, which cards would have
+    /// fired, why, what they would have added, and where compaction
+    /// warnings would have fallen. With no file, an embedded sample session.
+    /// Never reads or writes your cuecard state.
+    Replay(ReplayArgs),
     /// Per-session ledger (calls, compaction warnings, what was injected),
     /// newest sessions first, and the failure record.
     Status {
@@ -39,7 +44,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// The cards: list, show.
+    /// The cards (shipped, user, project): list, show, new, check.
     Cards {
         #[command(subcommand)]
         command: CardsCommand,
@@ -115,6 +120,15 @@ pub struct EventArgs {
     pub event: String,
     /// The cards to evaluate; none means every shipped card bound to the event.
     pub cards: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The transcript (JSON lines); none replays the embedded sample.
+    pub transcript: Option<std::path::PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

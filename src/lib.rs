@@ -29,6 +29,7 @@ pub mod paths;
 pub mod payload;
 pub mod printer;
 pub mod registration;
+pub mod replay;
 pub mod shell;
 pub mod state;
 pub mod target;

@@ -166,10 +166,26 @@ fn hook(args: &[OsString]) {
         state_root: store.as_ref().map(|s| s.root().to_path_buf()),
         once: true,
     };
+    answer(store.as_ref(), &req, input, |line| match line {
+        Some(line) => printer::hook_answer(line),
+        None => true,
+    });
+}
+
+/// What the hook does with one payload once it is read: load the session's
+/// state from `store` (when there is one), run the cards, hand the answer to
+/// `emit`, and, when `emit` says it was delivered, commit the state. Shared
+/// with `cuecard replay`, which runs exactly this against a private store.
+pub fn answer(
+    store: Option<&Store>,
+    req: &Request,
+    input: Result<Payload, payload::Unusable>,
+    emit: impl FnOnce(Option<&str>) -> bool,
+) -> dispatch::Run {
     // The session's state is loaded by the dispatcher once the payload is in
     // canonical shape and only when there is a card to evaluate.
     let load = |spec: &'static EventSpec, p: &Payload| {
-        let store = store.as_ref()?;
+        let store = store?;
         let project = Ctx::new(spec, p, None).project_root().to_path_buf();
         let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), &project);
         if let Ok(mut c) = CALL.lock() {
@@ -196,12 +212,12 @@ fn hook(args: &[OsString]) {
             }
         }
     };
-    let (mut run, mut locked) = dispatch::run_loading(&req, input, load);
+    let (mut run, mut locked) = dispatch::run_loading(req, input, load);
     let spec = run.event;
     // The failure record's one-time note, at the next session start that
     // answers at all (a start whose cards all failed stays silent).
     let mut told = None;
-    if let (Some(store), Some(spec)) = (&store, spec)
+    if let (Some(store), Some(spec)) = (store, spec)
         && spec.name == "SessionStart"
         && run.stopped.is_none()
         && !run.outcome.is_empty()
@@ -212,12 +228,8 @@ fn hook(args: &[OsString]) {
             told = Some(record.next);
         }
     }
-    let written = match &run.answer {
-        Some(line) => printer::hook_answer(line),
-        None => true,
-    };
-    if !written {
-        return;
+    if !emit(run.answer.as_deref()) {
+        return run;
     }
     if let Some(l) = &mut locked {
         run.commit(&mut l.session);
@@ -229,9 +241,10 @@ fn hook(args: &[OsString]) {
             );
         }
     }
-    if let (Some(store), Some(upto)) = (&store, told) {
+    if let (Some(store), Some(upto)) = (store, told) {
         failures::mark_reported(store, upto);
     }
+    run
 }
 
 #[cfg(test)]

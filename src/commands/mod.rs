@@ -7,6 +7,7 @@ pub mod dispatch;
 mod doctor;
 mod explain;
 mod install;
+mod replay;
 mod status;
 mod trust;
 mod uninstall;
@@ -40,6 +41,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         // Reached only through `cuecard -v dispatch ...`.
         Command::Dispatch(a) => dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
         Command::Explain(a) => explain::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Status { session, json } => status::run(session.as_deref(), json),
         Command::Cards { command } => match command {
             CardsCommand::List => cards::list(),

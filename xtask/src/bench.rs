@@ -206,6 +206,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     });
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
+    rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
     Ok(())

@@ -4,9 +4,12 @@
 //! - `gen-skill-index [--check]`: generated/skill-index.md from the catalogue.
 //! - `bench`: the performance ratios of DESIGN §10.
 //! - `dist`: the release binary users install (static on Linux/glibc).
+//! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;
+mod bench_replay;
 mod dist;
+mod e2e;
 mod gen_files;
 mod skill_index;
 
@@ -21,9 +24,10 @@ fn main() -> ExitCode {
         Some("gen-skill-index") => skill_index::run(check),
         Some("bench") => bench::run(&args[1..]),
         Some("dist") => dist::run(),
+        Some("e2e") => e2e::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | dist>"
+                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
             );
             return ExitCode::from(2);
         }

@@ -1,0 +1,66 @@
+//! `cuecard replay [<transcript.jsonl>] [--json]`: what cuecard would have
+//! done on a recorded session, per turn. With no file, the embedded sample.
+//!
+//! Replay never touches the user's state: before anything runs, the state
+//! root is pointed at a fresh private directory (removed afterwards), so the
+//! dispatcher's state, failure records and once-per-session marks all land
+//! there.
+
+use super::{EXIT_OK, EXIT_PROBLEM};
+use crate::cli::ReplayArgs;
+use crate::printer;
+use crate::replay::{self, WorkDir, report};
+use std::io::BufReader;
+
+pub fn run(a: ReplayArgs) -> i32 {
+    let work = match WorkDir::new() {
+        Ok(w) => w,
+        Err(e) => {
+            printer::err(&format!("cuecard replay: no temporary directory: {e}"));
+            return EXIT_PROBLEM;
+        }
+    };
+    // SAFETY: set once, before any thread exists in this process (replay
+    // starts no thread and arms no deadline); every later read of the state
+    // root sees the private directory.
+    unsafe { std::env::set_var("CUECARD_STATE_DIR", work.0.join("state")) };
+    let result = match &a.transcript {
+        None => replay::run(
+            "the embedded sample session",
+            replay::SAMPLE.as_bytes(),
+            &work.0,
+        ),
+        Some(path) => match std::fs::File::open(path) {
+            Ok(f) => replay::run(
+                &path.display().to_string(),
+                BufReader::with_capacity(256 << 10, f),
+                &work.0,
+            ),
+            Err(e) => {
+                printer::err(&format!("cuecard replay: {}: {e}", path.display()));
+                return EXIT_PROBLEM;
+            }
+        },
+    };
+    match result {
+        Ok(r) if r.records == 0 => {
+            printer::err(&format!(
+                "cuecard replay: {}: no transcript records (expected JSON lines from Claude Code or Codex)",
+                r.source
+            ));
+            EXIT_PROBLEM
+        }
+        Ok(r) => {
+            printer::out(&if a.json {
+                report::json(&r)
+            } else {
+                report::human(&r)
+            });
+            EXIT_OK
+        }
+        Err(e) => {
+            printer::err(&format!("cuecard replay: {e}"));
+            EXIT_PROBLEM
+        }
+    }
+}

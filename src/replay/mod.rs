@@ -1,0 +1,483 @@
+//! `cuecard replay`: a recorded session, run through the dispatcher.
+//!
+//! A transcript (Claude Code's project transcript, or a Codex rollout) is
+//! read record by record and turned into the hook calls the harness made
+//! ([`Step::Hook`]: SessionStart at the start and after each compaction,
+//! UserPromptSubmit for each prompt, PreToolUse for each tool call,
+//! PostToolUse / PostToolUseFailure for each result) and the measurements
+//! it reported ([`Step::Usage`] from assistant records). Each hook call runs
+//! through the same code as `cuecard dispatch`, with the registered cards of
+//! its event, against a copy of the transcript that grows record by record,
+//! so a transcript-reading guard sees exactly what it would have seen then.
+//!
+//! The caller provides the state directory (a fresh temporary one, see
+//! `commands::replay`): replay never reads or writes the user's state.
+
+pub mod claude;
+pub mod codex;
+pub mod report;
+
+use crate::dispatch::{Request, Verdict};
+use crate::registration::Registration;
+use crate::state::Store;
+use crate::text::{self, Fragment};
+use serde_json::{Map, Value, json};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// The embedded sample session (`cuecard replay` with no file).
+pub const SAMPLE: &str = include_str!("sample.jsonl");
+
+/// A transcript line longer than this is skipped (no harness writes one;
+/// reading it whole would make memory grow with the input).
+pub const MAX_LINE_BYTES: usize = 32 << 20;
+
+/// Which harness wrote the transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    ClaudeCode,
+    Codex,
+}
+
+impl Format {
+    pub fn harness(self) -> &'static str {
+        match self {
+            Format::ClaudeCode => "claude-code",
+            Format::Codex => "codex",
+        }
+    }
+}
+
+/// What one transcript record amounts to, in order.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// A user prompt: a new turn starts.
+    Prompt(String),
+    /// The context size the harness measured (tokens), and the model.
+    Usage { tokens: u64, model: Option<String> },
+    /// A compaction happened (trigger: auto, manual).
+    Compaction(String),
+    /// A hook call: the canonical event and its payload (without the
+    /// common keys, which the replayer fills in).
+    Hook {
+        event: &'static str,
+        payload: Map<String, Value>,
+        /// What the call was about, for the report (`Write package.json`).
+        label: String,
+    },
+}
+
+/// Turns one record into steps; implemented per transcript format.
+pub trait Reader {
+    /// Session id and working directory, once known.
+    fn session(&self) -> (Option<String>, Option<String>);
+    fn record(&mut self, record: &Value, out: &mut Vec<Step>);
+}
+
+/// One card that fired on one hook call.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Firing {
+    pub event: String,
+    /// What the call was about (tool and subject, or the source).
+    pub call: String,
+    pub card: String,
+    pub why: String,
+    /// Characters (UTF-16 units, as the harness counts) this card added,
+    /// with its `Full procedure` line.
+    pub chars: usize,
+    pub tokens: usize,
+    /// Whether this card is a compaction warning.
+    pub warning: bool,
+}
+
+/// One user turn.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Turn {
+    pub turn: usize,
+    /// The prompt (shortened), empty for what came before the first prompt.
+    pub prompt: String,
+    pub hook_calls: usize,
+    pub tool_calls: usize,
+    /// The largest context size measured in the turn.
+    pub context_tokens: Option<u64>,
+    /// The last context size measured in the turn.
+    pub context_last: Option<u64>,
+    /// Compactions in the turn (their triggers).
+    pub compactions: Vec<String>,
+    pub firings: Vec<Firing>,
+}
+
+/// The whole replay.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Replay {
+    pub source: String,
+    pub format: Format,
+    pub records: usize,
+    /// Lines that were not JSON objects (skipped).
+    pub skipped_lines: usize,
+    pub hook_calls: usize,
+    pub tool_calls: usize,
+    pub turns: Vec<Turn>,
+    pub total_chars: usize,
+    pub total_tokens: usize,
+    /// Turn numbers where a compaction warning fired, in order.
+    pub warnings_at: Vec<usize>,
+    /// Turn numbers where a compaction happened.
+    pub compactions_at: Vec<usize>,
+}
+
+/// Guards whose cards are compaction warnings.
+const WARNING_GUARDS: &[&str] = &[
+    "compaction",
+    "compaction-warning",
+    "context",
+    "context-size",
+    "usage",
+];
+
+/// Detects the format from the first records.
+pub fn detect(first: &Value) -> Format {
+    let ty = first["type"].as_str().unwrap_or_default();
+    if first.get("payload").is_some()
+        && matches!(
+            ty,
+            "session_meta" | "response_item" | "event_msg" | "turn_context" | "compacted"
+        )
+    {
+        Format::Codex
+    } else {
+        Format::ClaudeCode
+    }
+}
+
+/// Replays `input` (JSONL). The state root (`CUECARD_STATE_DIR`) must
+/// already point at a private directory; `work_dir` keeps the growing
+/// transcript copy.
+pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Result<Replay> {
+    let copy_path = work_dir.join("transcript.jsonl");
+    let mut copy = std::io::BufWriter::new(std::fs::File::create(&copy_path)?);
+    // The state root the caller pointed at a private directory.
+    let store = Store::open().ok();
+    let regs = crate::registration::shipped();
+    let warning_cards: Vec<String> = crate::card::embedded::all()
+        .into_iter()
+        .flatten()
+        .filter(|c| {
+            c.bindings
+                .guard
+                .as_deref()
+                .is_some_and(|g| WARNING_GUARDS.contains(&g))
+        })
+        .map(|c| c.name)
+        .collect();
+    let mut r = Replay {
+        source: source.to_string(),
+        format: Format::ClaudeCode,
+        records: 0,
+        skipped_lines: 0,
+        hook_calls: 0,
+        tool_calls: 0,
+        turns: vec![Turn::default()],
+        total_chars: 0,
+        total_tokens: 0,
+        warnings_at: Vec::new(),
+        compactions_at: Vec::new(),
+    };
+    let mut reader: Option<Box<dyn Reader>> = None;
+    let mut steps = Vec::new();
+    let mut started = false;
+    let mut line = Vec::new();
+    let mut input = input;
+    loop {
+        line.clear();
+        let n = read_line_bounded(&mut input, &mut line)?;
+        if n == 0 {
+            break;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            r.skipped_lines += 1;
+            continue;
+        }
+        let Ok(Value::Object(obj)) = serde_json::from_slice::<Value>(trim(&line)) else {
+            if !trim(&line).is_empty() {
+                r.skipped_lines += 1;
+            }
+            continue;
+        };
+        let record = Value::Object(obj);
+        r.records += 1;
+        copy.write_all(trim(&line))?;
+        copy.write_all(b"\n")?;
+        let rd = reader.get_or_insert_with(|| {
+            r.format = detect(&record);
+            match r.format {
+                Format::ClaudeCode => Box::new(claude::Claude::default()) as Box<dyn Reader>,
+                Format::Codex => Box::new(codex::Codex::default()),
+            }
+        });
+        steps.clear();
+        rd.record(&record, &mut steps);
+        let (session, cwd) = rd.session();
+        if !started && (session.is_some() || !steps.is_empty()) {
+            started = true;
+            copy.flush()?;
+            let start = Step::Hook {
+                event: "SessionStart",
+                payload: obj_of(json!({"source": "startup"})),
+                label: "startup".into(),
+            };
+            apply(
+                store.as_ref(),
+                &mut r,
+                &start,
+                &regs,
+                &warning_cards,
+                &session,
+                &cwd,
+                &copy_path,
+            );
+        }
+        if steps.is_empty() {
+            continue;
+        }
+        copy.flush()?;
+        for s in std::mem::take(&mut steps) {
+            apply(
+                store.as_ref(),
+                &mut r,
+                &s,
+                &regs,
+                &warning_cards,
+                &session,
+                &cwd,
+                &copy_path,
+            );
+        }
+    }
+    if r.turns
+        .first()
+        .is_some_and(|t| t.hook_calls == 0 && t.firings.is_empty() && t.compactions.is_empty())
+    {
+        r.turns.remove(0);
+    }
+    r.total_chars = r
+        .turns
+        .iter()
+        .flat_map(|t| &t.firings)
+        .map(|f| f.chars)
+        .sum();
+    r.total_tokens = r
+        .turns
+        .iter()
+        .flat_map(|t| &t.firings)
+        .map(|f| f.tokens)
+        .sum();
+    Ok(r)
+}
+
+fn obj_of(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+fn trim(line: &[u8]) -> &[u8] {
+    let mut l = line;
+    while let [rest @ .., b'\n' | b'\r'] = l {
+        l = rest;
+    }
+    l
+}
+
+/// Reads one line, keeping at most `MAX_LINE_BYTES + 1` bytes of it (the
+/// rest of an over-long line is consumed and dropped).
+fn read_line_bounded(r: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(total);
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let n = chunk.len();
+        if out.len() <= MAX_LINE_BYTES {
+            let room = MAX_LINE_BYTES + 1 - out.len();
+            out.extend_from_slice(&chunk[..n.min(room)]);
+        }
+        r.consume(n);
+        total += n;
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply(
+    store: Option<&Store>,
+    r: &mut Replay,
+    step: &Step,
+    regs: &[Registration],
+    warning_cards: &[String],
+    session: &Option<String>,
+    cwd: &Option<String>,
+    transcript: &Path,
+) {
+    match step {
+        Step::Prompt(p) => {
+            let n = r.turns.len();
+            r.turns.push(Turn {
+                turn: n,
+                prompt: text::sanitize(p, 80),
+                ..Turn::default()
+            });
+        }
+        Step::Usage { tokens, .. } => {
+            let t = r.turns.last_mut().expect("one turn at least");
+            t.context_tokens = Some(t.context_tokens.map_or(*tokens, |c| c.max(*tokens)));
+            t.context_last = Some(*tokens);
+        }
+        Step::Compaction(trigger) => {
+            let t = r.turns.last_mut().expect("one turn at least");
+            t.compactions.push(trigger.clone());
+            let turn = t.turn;
+            r.compactions_at.push(turn);
+        }
+        Step::Hook {
+            event,
+            payload,
+            label,
+        } => {
+            let mut p = payload.clone();
+            p.insert(
+                "session_id".into(),
+                json!(session.clone().unwrap_or_else(|| "replay".into())),
+            );
+            p.insert("transcript_path".into(), json!(transcript));
+            if let Some(c) = cwd {
+                p.insert("cwd".into(), json!(c));
+            }
+            p.insert("hook_event_name".into(), json!(event));
+            let cards = registered_cards(regs, event);
+            if *event == "PreToolUse" {
+                r.tool_calls += 1;
+                r.turns.last_mut().expect("one turn").tool_calls += 1;
+            }
+            r.hook_calls += 1;
+            let turn = r.turns.last_mut().expect("one turn");
+            turn.hook_calls += 1;
+            let Some(cards) = cards else {
+                return; // nothing registered on this event: the hook never runs
+            };
+            let req = Request {
+                event: event.to_string(),
+                cards,
+                contract: match r.format {
+                    Format::ClaudeCode => None,
+                    Format::Codex => Some(crate::harness::HarnessId::Codex),
+                },
+                // One recorded run: no second copy of a hook to silence.
+                once: false,
+                state_root: store.map(|s| s.root().to_path_buf()),
+            };
+            let run = crate::commands::dispatch::answer(
+                store,
+                &req,
+                Ok(crate::payload::Payload::from_map(p)),
+                |_| true,
+            );
+            for f in &run.outcome.fragments {
+                let why = run
+                    .trace
+                    .iter()
+                    .find(|t| t.card == f.card && t.verdict == Verdict::Fired)
+                    .map(|t| t.why.clone())
+                    .unwrap_or_default();
+                let rendered = rendered(f);
+                let warning = warning_cards.contains(&f.card);
+                turn.firings.push(Firing {
+                    event: event.to_string(),
+                    call: label.clone(),
+                    card: f.card.clone(),
+                    why,
+                    chars: text::len16(&rendered),
+                    tokens: crate::tokens::count(&rendered),
+                    warning,
+                });
+                if warning {
+                    r.warnings_at.push(turn.turn);
+                }
+            }
+        }
+    }
+}
+
+/// The cards the registration of `event` lists (`None`: nothing registered).
+fn registered_cards(regs: &[Registration], event: &str) -> Option<Vec<String>> {
+    regs.iter()
+        .find(|r| r.event == event)
+        .map(|r| r.cards.clone())
+}
+
+/// A short description of a tool call: the tool and its subject.
+pub fn call_label(tool: &str, input: &Map<String, Value>) -> String {
+    let subject = ["file_path", "path", "command", "cmd", "pattern", "url"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .map(|s| {
+            // Paths: the file name is what a reader recognises.
+            if s.starts_with('/') && !s.contains(' ') {
+                Path::new(s)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| s.to_string())
+            } else {
+                s.lines().next().unwrap_or_default().to_string()
+            }
+        })
+        .unwrap_or_default();
+    text::sanitize(format!("{tool} {subject}").trim(), 60)
+}
+
+/// A private work directory for one replay: a fresh directory under the
+/// system temp dir, mode 0700, removed when dropped.
+pub struct WorkDir(pub PathBuf);
+
+impl WorkDir {
+    pub fn new() -> std::io::Result<WorkDir> {
+        use std::os::unix::fs::DirBuilderExt;
+        let base = std::env::temp_dir();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        for i in 0..100u32 {
+            let p = base.join(format!(
+                "cuecard-replay-{}-{nanos:08x}-{i}",
+                std::process::id()
+            ));
+            match std::fs::DirBuilder::new().mode(0o700).create(&p) {
+                Ok(()) => return Ok(WorkDir(p)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::other("no fresh temporary directory"))
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Renders one fragment as the model reads it (for tests and the report).
+pub fn rendered(f: &Fragment) -> String {
+    text::join_capped(std::slice::from_ref(f), text::MAX_CHARS)
+}

@@ -1,0 +1,132 @@
+//! The replay, told to a human (one block per turn) or as JSON for tools.
+
+use super::Replay;
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn turns_list(v: &[usize]) -> String {
+    let mut v = v.to_vec();
+    v.dedup();
+    v.iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn human(r: &Replay) -> String {
+    let mut o = String::new();
+    let fired: usize = r.turns.iter().map(|t| t.firings.len()).sum();
+    o.push_str(&format!(
+        "cuecard replay: {} ({} transcript, {} records{})\n",
+        r.source,
+        r.format.harness(),
+        thousands(r.records as u64),
+        if r.skipped_lines > 0 {
+            format!(", {} unreadable line(s) skipped", r.skipped_lines)
+        } else {
+            String::new()
+        }
+    ));
+    o.push_str(&format!(
+        "{} tool call(s), {} hook call(s) replayed with the shipped cards, in a throw-away state directory\n",
+        thousands(r.tool_calls as u64),
+        thousands(r.hook_calls as u64)
+    ));
+    for t in &r.turns {
+        o.push('\n');
+        let head = if t.turn == 0 {
+            "before the first prompt".to_string()
+        } else {
+            format!("turn {}  \"{}\"", t.turn, t.prompt)
+        };
+        o.push_str(&head);
+        match (t.context_tokens, t.context_last) {
+            (Some(peak), Some(last)) if last < peak => o.push_str(&format!(
+                "  (context peaked at {} tokens, ended at {})",
+                thousands(peak),
+                thousands(last)
+            )),
+            (Some(peak), _) => o.push_str(&format!("  (context up to {} tokens)", thousands(peak))),
+            _ => {}
+        }
+        o.push('\n');
+        for c in &t.compactions {
+            o.push_str(&format!("  compaction ({c})\n"));
+        }
+        if t.firings.is_empty() {
+            o.push_str(&format!(
+                "  nothing fired ({} hook call(s))\n",
+                t.hook_calls
+            ));
+        }
+        let w = t.firings.iter().map(|f| f.card.len()).max().unwrap_or(0);
+        for f in &t.firings {
+            let call = if f.call.is_empty() {
+                f.event.clone()
+            } else {
+                format!("{} {}", f.event, f.call)
+            };
+            o.push_str(&format!(
+                "  {:w$}  +{} chars, ~{} tokens  on {call}{}\n      why: {}\n",
+                f.card,
+                thousands(f.chars as u64),
+                thousands(f.tokens as u64),
+                if f.warning {
+                    "  [compaction warning]"
+                } else {
+                    ""
+                },
+                f.why
+            ));
+        }
+    }
+    o.push_str(&format!(
+        "\ntotal: {fired} card(s) fired, {} characters (~{} tokens) added over {} hook call(s)\n",
+        thousands(r.total_chars as u64),
+        thousands(r.total_tokens as u64),
+        thousands(r.hook_calls as u64)
+    ));
+    o.push_str(&format!(
+        "compaction warnings: {}\n",
+        if r.warnings_at.is_empty() {
+            "none".to_string()
+        } else {
+            format!("turn(s) {}", turns_list(&r.warnings_at))
+        }
+    ));
+    o.push_str(&format!(
+        "compactions: {}\n",
+        if r.compactions_at.is_empty() {
+            "none".to_string()
+        } else {
+            format!("turn(s) {}", turns_list(&r.compactions_at))
+        }
+    ));
+    o
+}
+
+pub fn json(r: &Replay) -> String {
+    serde_json::to_string_pretty(r).unwrap_or_else(|_| "{}".into())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(super::thousands(0), "0");
+        assert_eq!(super::thousands(999), "999");
+        assert_eq!(super::thousands(1000), "1,000");
+        assert_eq!(super::thousands(1234567), "1,234,567");
+    }
+}

@@ -1,0 +1,197 @@
+//! `cuecard replay`, through the real binary: the embedded sample, a Codex
+//! rollout, JSON output, bad input, and the promise that a replay never
+//! touches the user's state.
+
+mod support;
+
+use serde_json::Value;
+use support::Sandbox;
+
+fn replay_json(sb: &Sandbox, args: &[&str]) -> Value {
+    let out = sb
+        .test()
+        .arg("replay")
+        .args(args.iter().copied())
+        .arg("--json")
+        .run();
+    serde_json::from_str(&out.stdout).expect("replay --json prints JSON")
+}
+
+fn fired(turn: &Value) -> Vec<String> {
+    turn["firings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["card"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn sample_session_reports_turns_compaction_and_recovery() {
+    let sb = Sandbox::new();
+    let out = sb.test().arg("replay").run();
+    assert!(
+        out.stdout
+            .contains("the embedded sample session (claude-code transcript")
+    );
+    assert!(out.stdout.contains("turn 1  \"Add request logging"));
+    assert!(
+        out.stdout.contains("compactions: turn(s) 3"),
+        "{}",
+        out.stdout
+    );
+
+    let r = replay_json(&sb, &[]);
+    assert_eq!(r["format"], "claude-code");
+    assert_eq!(r["tool_calls"], 18, "every tool_use record is one call");
+    // SessionStart x2 (startup, compact), 4 prompts, 18 Pre + 18 Post.
+    assert_eq!(r["hook_calls"], 42);
+    let turns = r["turns"].as_array().unwrap();
+    assert_eq!(
+        turns[0]["turn"], 0,
+        "the session start comes before any prompt"
+    );
+    assert_eq!(fired(&turns[0]), ["session-start", "skill-index"]);
+    // Usage climbs past both thresholds in turn 2: two warnings, with the
+    // measured figures, and none again before the compaction.
+    assert_eq!(r["warnings_at"], serde_json::json!([2, 2]));
+    let warnings: Vec<&Value> = turns[2]["firings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["warning"] == true)
+        .collect();
+    assert_eq!(warnings.len(), 2);
+    assert!(warnings[0]["why"].as_str().unwrap().contains("65%"));
+    assert!(warnings[1]["why"].as_str().unwrap().contains("80%"));
+    // The manifest edit and the package-add commands get the dependency card.
+    let deps: Vec<String> = turns
+        .iter()
+        .flat_map(|t| t["firings"].as_array().unwrap())
+        .filter(|f| f["card"] == "dependency")
+        .map(|f| f["call"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        deps,
+        [
+            "Edit package.json",
+            "Bash npm install pino-http@10.3.0",
+            "Bash npm install --save-dev supertest@7.0.0"
+        ]
+    );
+    let t3 = &turns[3];
+    assert_eq!(t3["compactions"], serde_json::json!(["auto"]));
+    assert!(fired(t3).contains(&"compact-recovery".to_string()));
+    assert_eq!(t3["context_tokens"], 191_300, "peak before the compaction");
+    assert_eq!(t3["context_last"], 40_100, "measured after it");
+    let f = t3["firings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["card"] == "compact-recovery")
+        .unwrap();
+    assert_eq!(f["event"], "SessionStart");
+    assert!(f["chars"].as_u64().unwrap() > 300 && f["tokens"].as_u64().unwrap() > 50);
+    let total: u64 = turns
+        .iter()
+        .flat_map(|t| t["firings"].as_array().unwrap())
+        .map(|f| f["chars"].as_u64().unwrap())
+        .sum();
+    assert_eq!(r["total_chars"].as_u64().unwrap(), total);
+}
+
+#[test]
+fn codex_rollout_is_read_in_its_own_shape() {
+    let sb = Sandbox::new();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/replay/codex-rollout-compaction.jsonl");
+    let r = replay_json(&sb, &[path.to_str().unwrap()]);
+    assert_eq!(r["format"], "codex");
+    assert_eq!(r["tool_calls"], 2);
+    assert_eq!(r["compactions_at"], serde_json::json!([1]));
+    let t1 = &r["turns"][1];
+    assert_eq!(
+        t1["prompt"],
+        "Run two steps with your shell tool, then say done."
+    );
+    assert_eq!(
+        t1["context_tokens"], 195_000,
+        "input tokens include cached ones"
+    );
+    assert!(fired(t1).contains(&"compact-recovery".to_string()));
+}
+
+#[test]
+fn replay_never_touches_the_users_state_and_cleans_up() {
+    let sb = Sandbox::new();
+    let tmp = sb.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = sb.test().arg("replay").env("TMPDIR", &tmp).run();
+    assert!(
+        out.stdout.contains("compaction warnings: turn(s) 2"),
+        "the replay used session state (warnings need it): {}",
+        out.stdout
+    );
+    assert!(
+        !sb.state().exists(),
+        "the user's state directory (CUECARD_STATE_DIR) was written"
+    );
+    let home_files: Vec<_> = walk(&sb.home());
+    assert!(
+        home_files.is_empty(),
+        "files written under HOME: {home_files:?}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "the private work directory is removed"
+    );
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn unreadable_lines_are_skipped_and_counted() {
+    let sb = Sandbox::new();
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/replay/sample.jsonl"),
+    )
+    .unwrap();
+    let mut lines: Vec<&str> = sample.lines().collect();
+    lines.insert(3, "not json at all");
+    lines.insert(5, "[1, 2, 3]");
+    let file = sb.write("t.jsonl", &(lines.join("\n") + "\n"));
+    let r = replay_json(&sb, &[file.to_str().unwrap()]);
+    assert_eq!(r["skipped_lines"], 2);
+    assert_eq!(r["tool_calls"], 18);
+}
+
+#[test]
+fn missing_or_empty_transcripts_are_reported() {
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["replay", "no-such-file.jsonl"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.is_empty());
+    assert!(out.stderr.contains("no-such-file.jsonl"), "{}", out.stderr);
+    let empty = sb.write("empty.jsonl", "\n\n");
+    let out = sb.test().arg("replay").arg(&empty).exit(1).run();
+    assert!(
+        out.stderr.contains("no transcript records"),
+        "{}",
+        out.stderr
+    );
+}

@@ -1,0 +1,473 @@
+//! The real harness CLIs: which npm package and version (pinned here, in one
+//! place), how each is installed into the cache, configured inside a
+//! temporary HOME and project, and started non-interactively against the mock.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One harness: its id (as `cuecard install --harness` takes it), the npm
+/// package and the pinned version, the binary it installs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Harness {
+    pub id: &'static str,
+    pub package: &'static str,
+    pub version: &'static str,
+    pub bin: &'static str,
+    /// Run by `.ci/run` (`cargo xtask e2e` with no flag); the others are
+    /// opt-in (`--all` or `--harness <id>`).
+    pub in_ci: bool,
+}
+
+/// The pinned versions: the ones the harness research was recorded with.
+pub const HARNESSES: &[Harness] = &[
+    Harness {
+        id: "claude-code",
+        package: "@anthropic-ai/claude-code",
+        version: "2.1.328",
+        bin: "claude",
+        in_ci: true,
+    },
+    Harness {
+        id: "codex",
+        package: "@openai/codex",
+        version: "0.171.0",
+        bin: "codex",
+        in_ci: true,
+    },
+    Harness {
+        id: "gemini",
+        package: "@google/gemini-cli",
+        version: "0.61.0",
+        bin: "gemini",
+        in_ci: false,
+    },
+    Harness {
+        id: "qwen",
+        package: "@qwen-code/qwen-code",
+        version: "0.24.4",
+        bin: "qwen",
+        in_ci: false,
+    },
+    Harness {
+        id: "copilot",
+        package: "@github/copilot",
+        version: "1.0.102",
+        bin: "copilot",
+        in_ci: false,
+    },
+];
+
+pub fn lookup(id: &str) -> Option<Harness> {
+    HARNESSES.iter().copied().find(|h| h.id == id)
+}
+
+/// The npm install cache: `CUECARD_E2E_CACHE`, else `target/e2e/npm`.
+pub fn cache_root() -> PathBuf {
+    match std::env::var_os("CUECARD_E2E_CACHE").filter(|v| !v.is_empty()) {
+        Some(p) => PathBuf::from(p),
+        None => crate::e2e::target_dir().join("e2e/npm"),
+    }
+}
+
+/// Installs `h` into the cache (once per version) and returns its binary.
+pub fn ensure_installed(h: &Harness) -> Result<PathBuf, String> {
+    let dir = cache_root().join(format!("{}@{}", h.id, h.version));
+    let bin = dir.join("node_modules/.bin").join(h.bin);
+    if bin.exists() {
+        return Ok(bin);
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::write(
+        dir.join("package.json"),
+        r#"{"name":"cuecard-e2e-harness","private":true}"#,
+    )
+    .map_err(|e| e.to_string())?;
+    eprintln!("e2e: npm install {}@{}", h.package, h.version);
+    let mut cmd = Command::new("npm");
+    cmd.args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+        .arg(format!("{}@{}", h.package, h.version))
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    let status = run_bounded(&mut cmd, Duration::from_secs(900), None)?;
+    if status != Some(0) || !bin.exists() {
+        return Err(format!(
+            "npm install {}@{} failed (exit {status:?})",
+            h.package, h.version
+        ));
+    }
+    Ok(bin)
+}
+
+/// Where one run lives.
+pub struct RunDirs {
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub project: PathBuf,
+}
+
+impl RunDirs {
+    pub fn codex_home(&self) -> PathBuf {
+        self.home.join(".codex")
+    }
+}
+
+/// Environment variables, in order.
+pub type Env = Vec<(String, String)>;
+
+/// What a harness is asked to do in one scenario.
+pub struct Invocation<'a> {
+    pub prompt: &'a str,
+    /// Prompts that resume the same session afterwards, in order.
+    pub then: &'a [String],
+    /// Extra `config.toml` lines (Codex), settings merged into the harness's
+    /// user settings (Gemini, Qwen), extra env.
+    pub codex_toml: &'a str,
+    pub user_settings: &'a Value,
+    pub env: &'a [(String, String)],
+    /// A model name, where the scenario needs one.
+    pub model: Option<&'a str>,
+}
+
+/// The environment every harness runs with: nothing from the caller but
+/// PATH and the locale; HOME and the XDG directories inside the run; no
+/// proxies; loopback only.
+pub fn base_env(dirs: &RunDirs) -> Vec<(String, String)> {
+    let h = dirs.home.to_string_lossy().to_string();
+    let mut env = vec![
+        (
+            "PATH".to_string(),
+            std::env::var("PATH").unwrap_or_default(),
+        ),
+        ("HOME".into(), h.clone()),
+        ("USER".into(), "e2e".into()),
+        ("SHELL".into(), "/bin/bash".into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("TERM".into(), "dumb".into()),
+        ("NO_COLOR".into(), "1".into()),
+        ("CI".into(), "1".into()),
+        ("XDG_CONFIG_HOME".into(), format!("{h}/.config")),
+        ("XDG_CACHE_HOME".into(), format!("{h}/.cache")),
+        ("XDG_DATA_HOME".into(), format!("{h}/.local/share")),
+        ("XDG_STATE_HOME".into(), format!("{h}/.local/state")),
+        ("TMPDIR".into(), format!("{h}/tmp")),
+        ("NO_PROXY".into(), "127.0.0.1,localhost".into()),
+        ("no_proxy".into(), "127.0.0.1,localhost".into()),
+        // Commands the scripted model runs must not reach a registry.
+        ("npm_config_offline".into(), "true".into()),
+        ("npm_config_registry".into(), "http://127.0.0.1:9/".into()),
+        ("CARGO_NET_OFFLINE".into(), "true".into()),
+        ("PIP_NO_INDEX".into(), "1".into()),
+        ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
+    ];
+    if let Ok(v) = std::env::var("LD_LIBRARY_PATH") {
+        env.push(("LD_LIBRARY_PATH".into(), v));
+    }
+    env
+}
+
+/// Writes the harness's configuration (everything but cuecard's own hooks)
+/// and returns (argv of the first run, extra env).
+pub fn configure(
+    h: &Harness,
+    dirs: &RunDirs,
+    base_url: &str,
+    inv: &Invocation,
+) -> Result<(Vec<String>, Env), String> {
+    let proj = dirs.project.to_string_lossy().to_string();
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    let s = |v: &str| v.to_string();
+    match h.id {
+        "claude-code" => {
+            let mut argv = vec![
+                s("-p"),
+                s(inv.prompt),
+                s("--output-format"),
+                s("json"),
+                s("--allowedTools"),
+                s("Bash,Write,Edit,Read"),
+                s("--max-turns"),
+                s("12"),
+            ];
+            if let Some(m) = inv.model {
+                argv.extend([s("--model"), s(m)]);
+            }
+            Ok((
+                argv,
+                vec![
+                    kv("ANTHROPIC_BASE_URL", base_url),
+                    kv("ANTHROPIC_API_KEY", "sk-ant-e2e-dummy"),
+                    kv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+                    kv("DISABLE_TELEMETRY", "1"),
+                    kv("DISABLE_AUTOUPDATER", "1"),
+                    kv("DISABLE_ERROR_REPORTING", "1"),
+                    kv("IS_SANDBOX", "1"),
+                ],
+            ))
+        }
+        "codex" => {
+            let home = dirs.codex_home();
+            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+            let model = inv.model.unwrap_or("gpt-5.4");
+            let toml = format!(
+                r#"model = "{model}"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+{extra}
+
+[model_providers.mock]
+name = "mock"
+base_url = "{base_url}/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[features]
+hooks = true
+
+[projects."{proj}"]
+trust_level = "trusted"
+"#,
+                extra = inv.codex_toml
+            );
+            write(&home.join("config.toml"), &toml)?;
+            Ok((
+                vec![
+                    s("exec"),
+                    s("--skip-git-repo-check"),
+                    s("--dangerously-bypass-approvals-and-sandbox"),
+                    // Without it `codex exec` runs no hook at all, silently.
+                    s("--dangerously-bypass-hook-trust"),
+                    s("-C"),
+                    proj,
+                    s(inv.prompt),
+                ],
+                vec![
+                    kv("CODEX_HOME", &home.to_string_lossy()),
+                    kv("MOCK_API_KEY", "dummy"),
+                ],
+            ))
+        }
+        "gemini" => {
+            let mut settings = json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+                "general": {"disableAutoUpdate": true, "disableUpdateNag": true}
+            });
+            merge(&mut settings, inv.user_settings);
+            write_json(&dirs.home.join(".gemini/settings.json"), &settings)?;
+            write_json(
+                &dirs.home.join(".gemini/trustedFolders.json"),
+                &json!({ proj.clone(): "TRUST_FOLDER" }),
+            )?;
+            let mut argv = vec![
+                s("-p"),
+                s(inv.prompt),
+                s("--yolo"),
+                s("--output-format"),
+                s("json"),
+            ];
+            if let Some(m) = inv.model {
+                argv.extend([s("-m"), s(m)]);
+            }
+            Ok((
+                argv,
+                vec![
+                    kv("GEMINI_API_KEY", "dummy"),
+                    kv("GOOGLE_GEMINI_BASE_URL", base_url),
+                    kv("GEMINI_CLI_TRUST_WORKSPACE", "true"),
+                    kv("GEMINI_CLI_NO_RELAUNCH", "true"),
+                ],
+            ))
+        }
+        "qwen" => {
+            let mut settings = json!({
+                "security": {"auth": {"selectedType": "openai"}},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+                "general": {"disableAutoUpdate": true}
+            });
+            merge(&mut settings, inv.user_settings);
+            write_json(&dirs.home.join(".qwen/settings.json"), &settings)?;
+            Ok((
+                vec![
+                    s("-p"),
+                    s(inv.prompt),
+                    s("--yolo"),
+                    s("--output-format"),
+                    s("json"),
+                ],
+                vec![
+                    kv("OPENAI_API_KEY", "dummy"),
+                    kv("OPENAI_BASE_URL", &format!("{base_url}/v1")),
+                    kv("OPENAI_MODEL", inv.model.unwrap_or("qwen3-coder-plus")),
+                ],
+            ))
+        }
+        "copilot" => {
+            let mut config = json!({"trusted_folders": [proj], "banner": "never"});
+            merge(&mut config, inv.user_settings);
+            write_json(&dirs.home.join(".copilot/config.json"), &config)?;
+            Ok((
+                vec![s("-p"), s(inv.prompt), s("--allow-all")],
+                vec![
+                    kv("COPILOT_PROVIDER_BASE_URL", &format!("{base_url}/v1")),
+                    kv("COPILOT_PROVIDER_TYPE", "openai"),
+                    kv("COPILOT_PROVIDER_API_KEY", "dummy"),
+                    kv("COPILOT_PROVIDER_WIRE_API", "completions"),
+                    kv("COPILOT_MODEL", inv.model.unwrap_or("gpt-5.4")),
+                    kv("COPILOT_AUTO_UPDATE", "false"),
+                    kv("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "1"),
+                ],
+            ))
+        }
+        other => Err(format!("unknown harness {other}")),
+    }
+}
+
+/// The same invocation, resuming the last session with another prompt.
+pub fn resume_argv(h: &Harness, first: &[String], first_prompt: &str, prompt: &str) -> Vec<String> {
+    let mut out: Vec<String> = first
+        .iter()
+        .map(|a| {
+            if a == first_prompt {
+                prompt.to_string()
+            } else {
+                a.clone()
+            }
+        })
+        .collect();
+    match h.id {
+        "codex" => {
+            let i = out.iter().position(|a| a == prompt).unwrap_or(out.len());
+            out.splice(i..i, ["resume".to_string(), "--last".to_string()]);
+        }
+        "gemini" => out.extend(["--resume".to_string(), "latest".to_string()]),
+        _ => out.push("--continue".to_string()),
+    }
+    out
+}
+
+/// The harness's own transcripts of the run (Claude Code's project
+/// transcripts, Codex rollouts, ...), for the hook-error check.
+pub fn transcripts(h: &Harness, dirs: &RunDirs) -> Vec<PathBuf> {
+    let roots: Vec<PathBuf> = match h.id {
+        "claude-code" => vec![dirs.home.join(".claude/projects")],
+        "codex" => vec![dirs.codex_home().join("sessions")],
+        "gemini" => vec![dirs.home.join(".gemini/tmp")],
+        "qwen" => vec![dirs.home.join(".qwen")],
+        "copilot" => vec![dirs.home.join(".copilot/session-state")],
+        _ => vec![],
+    };
+    let mut out = Vec::new();
+    for r in roots {
+        collect_files(&r, "jsonl", 6, &mut out);
+        if h.id == "gemini" {
+            collect_files(&r, "json", 6, &mut out);
+        }
+    }
+    out
+}
+
+fn collect_files(dir: &Path, ext: &str, depth: usize, out: &mut Vec<PathBuf>) {
+    if depth == 0 || out.len() > 200 {
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten().take(500) {
+        let p = e.path();
+        if p.is_dir() {
+            collect_files(&p, ext, depth - 1, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+}
+
+/// Runs `cmd` in its own process group, waits at most `timeout`, and on
+/// timeout stops that group (TERM, then KILL). Returns the exit code (`None`
+/// when killed or on timeout). With `group_cleanup`, the group of the
+/// finished process is also stopped, so nothing it left behind survives.
+pub fn run_bounded(
+    cmd: &mut Command,
+    timeout: Duration,
+    group_cleanup: Option<()>,
+) -> Result<Option<i32>, String> {
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    let mut child = cmd.spawn().map_err(|e| format!("cannot start: {e}"))?;
+    let pid = child.id() as libc::pid_t;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if start.elapsed() < timeout => std::thread::sleep(Duration::from_millis(50)),
+            _ => break None,
+        }
+    };
+    let kill_group = |sig| {
+        // SAFETY: a negative pid addresses the process group we created for
+        // this child (process_group(0) makes its pid the group id).
+        unsafe { libc::kill(-pid, sig) };
+    };
+    match status {
+        Some(s) => {
+            if group_cleanup.is_some() {
+                kill_group(libc::SIGTERM);
+            }
+            Ok(s.code())
+        }
+        None => {
+            kill_group(libc::SIGTERM);
+            for _ in 0..50 {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return Ok(None);
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            kill_group(libc::SIGKILL);
+            let _ = child.wait();
+            Ok(None)
+        }
+    }
+}
+
+pub fn write(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn write_json(path: &Path, v: &Value) -> Result<(), String> {
+    write(
+        path,
+        &serde_json::to_string_pretty(v).map_err(|e| e.to_string())?,
+    )
+}
+
+/// Deep-merges `b` into `a`.
+pub fn merge(a: &mut Value, b: &Value) {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(k) {
+                    Some(x) if x.is_object() && v.is_object() => merge(x, v),
+                    _ => {
+                        a.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (a, b) if !b.is_null() => *a = b.clone(),
+        _ => {}
+    }
+}

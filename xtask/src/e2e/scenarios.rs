@@ -1,0 +1,582 @@
+//! The scenarios (issue 7, point 2): what the scripted model does, and what
+//! must (and must not) reach it through each real harness.
+//!
+//! Each scenario names the shipped cards it checks, found in the catalogue by
+//! their guard; a scenario whose card is not shipped by this build is
+//! reported PENDING (the feature has not landed), never passed.
+
+use super::harness::Harness;
+use super::outcome::{Outcome, normalise};
+use super::tools::{edit, read, shell, text, turn, write};
+use cuecard::card::Card;
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// What the harness is asked to do in one scenario.
+#[derive(Default)]
+pub struct Plan {
+    pub prompt: String,
+    pub script: Value,
+    pub then: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub codex_toml: String,
+    pub user_settings: Value,
+    pub model: Option<String>,
+}
+
+pub struct Scenario {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// Why a harness cannot run this scenario (evidence in docs/e2e.md).
+    pub cannot: fn(&Harness) -> Option<&'static str>,
+    /// The cards it checks, or why it is pending.
+    pub needs: fn() -> Result<Vec<Card>, String>,
+    /// Extra files in the temporary project.
+    pub setup: fn(&Path) -> Result<(), String>,
+    pub plan: fn(&Harness, &Path) -> Plan,
+    /// Problems found (empty: passed). Every scenario also gets the common
+    /// checks (exit codes, no hook error).
+    pub check: fn(&Harness, &Outcome, &[Card]) -> Vec<String>,
+}
+
+pub fn all() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "benign",
+            about: "read a file, run the tests, edit a source file: only the session-start cards, no advisory",
+            cannot: |_| None,
+            needs: || card_named("session-start").map(|c| vec![c]),
+            setup: |_| Ok(()),
+            plan: |_, p| plan_benign(p, false),
+            check: check_benign,
+        },
+        Scenario {
+            name: "disabled",
+            about: "CUECARD_DISABLE=1: nothing from cuecard reaches the model, the harness runs normally",
+            cannot: |_| None,
+            needs: || Ok(shipped()),
+            setup: |_| Ok(()),
+            plan: |_, p| {
+                let mut plan = plan_benign(p, true);
+                plan.env.push(("CUECARD_DISABLE".into(), "1".into()));
+                plan
+            },
+            check: check_disabled,
+        },
+        Scenario {
+            name: "dependency-manifest",
+            about: "the model writes a dependency manifest: the dependency advisory reaches a later request",
+            cannot: |h| match h.id {
+                "codex" => Some(
+                    "Codex 0.171 offers a custom provider's model no apply_patch, so it writes files through \
+                     exec_command; the dependency guard does not judge a manifest written by a shell \
+                     redirection (cuecard gap, see docs/e2e.md)",
+                ),
+                "copilot" => Some(
+                    "Copilot 1.0.102 writes files with its freeform apply_patch tool, which cuecard's \
+                     Copilot contract does not map, so no card is registered for it (cuecard gap, see docs/e2e.md)",
+                ),
+                _ => None,
+            },
+            needs: || guarded(&["dependency", "dependencies", "manifest"], None),
+            setup: |_| Ok(()),
+            plan: |h, p| {
+                // Gemini CLI refuses, even with --yolo, to write what it
+                // calls build configuration files (package.json): a Python
+                // requirements file is a manifest it writes.
+                let (file, content) = if h.id == "gemini" {
+                    ("requirements.txt", "requests==2.32.3\n")
+                } else {
+                    (
+                        "package.json",
+                        "{\n  \"name\": \"demo\",\n  \"version\": \"1.0.0\",\n  \"dependencies\": {\n    \"left-pad\": \"1.3.0\"\n  }\n}\n",
+                    )
+                };
+                let manifest = p.join(file).to_string_lossy().to_string();
+                Plan {
+                    prompt: format!("Add a dependency to {file}, then say done."),
+                    script: json!({"turns": [
+                        turn(write(&manifest, content), None),
+                        text("Added the dependency.")
+                    ]}),
+                    ..Plan::default()
+                }
+            },
+            check: |_, o, cards| advisory_after(o, cards, 0),
+        },
+        Scenario {
+            name: "package-add",
+            about: "the model runs a package-add command: the dependency advisory reaches a later request",
+            cannot: |_| None,
+            needs: || {
+                guarded(
+                    &["dependency", "dependencies", "package", "package-add"],
+                    Some("Bash"),
+                )
+            },
+            setup: |_| Ok(()),
+            plan: |_, _| Plan {
+                prompt: "Add left-pad with npm, then say done.".into(),
+                script: json!({"turns": [
+                    // Offline and against a dead loopback registry: the
+                    // command fails fast and reaches no network.
+                    turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
+                    text("Tried to add left-pad.")
+                ]}),
+                ..Plan::default()
+            },
+            check: |_, o, cards| advisory_after(o, cards, 0),
+        },
+        Scenario {
+            name: "usage-warnings",
+            about: "reported usage climbs past both thresholds: the compaction warning, at most twice, with figures",
+            cannot: |_| None,
+            needs: compaction_warning,
+            setup: |_| Ok(()),
+            plan: |h, _| {
+                // Climb to 93% of the window cuecard assumes for the model
+                // (Codex's gpt-5.4: 258,400 tokens; Claude Sonnet: 200,000).
+                let window: u64 = if h.id == "codex" { 258_400 } else { 200_000 };
+                // Each crossing is held for two calls: a hook may run before
+                // the harness wrote the call's usage (lag of one call).
+                let percents = [10, 30, 50, 70, 71, 84, 85, 90];
+                let mut turns: Vec<Value> = percents
+                    .iter()
+                    .enumerate()
+                    .map(|(i, pc)| {
+                        let total = window * pc / 100;
+                        // Where cuecard has no transcript to measure (Gemini,
+                        // Qwen, Copilot) it estimates from tool output: each
+                        // step prints about 2,400 tokens into a 20,000 window.
+                        let cmd = if transcript_measured(h) {
+                            format!("echo step {i}")
+                        } else {
+                            // Distinct commands: Qwen halts a run that repeats
+                            // an identical call.
+                            format!("seq {} {}", i + 1, i + 1200)
+                        };
+                        turn(shell(&cmd), Some((total / 20, total - total / 20)))
+                    })
+                    .collect();
+                turns.push(text("All steps ran."));
+                let mut env = Vec::new();
+                if !transcript_measured(h) {
+                    env.push(("CUECARD_CONTEXT_WINDOW".to_string(), "20000".to_string()));
+                }
+                Plan {
+                    prompt: "Run the eight steps with your shell tool, then say done.".into(),
+                    script: json!({ "turns": turns }),
+                    model: Some("claude-sonnet-4-5".into()),
+                    // Codex would compact on its own before 93%.
+                    codex_toml: "model_auto_compact_token_limit = 1000000".into(),
+                    env,
+                    ..Plan::default()
+                }
+            },
+            check: check_warnings,
+        },
+        Scenario {
+            name: "compaction",
+            about: "a compaction: the recovery card in the first request after it",
+            cannot: |h| match h.id {
+                "gemini" => Some(
+                    "Gemini CLI does not compress in -p mode (not by usage, compressionThreshold or /compress)",
+                ),
+                "copilot" => Some(
+                    "Copilot CLI fires no sessionStart for a compaction, so nothing can carry the recovery card",
+                ),
+                "qwen" => Some(
+                    "Qwen Code fires SessionStart(compact), but its context never reaches the model",
+                ),
+                _ => None,
+            },
+            needs: || card_named("compact-recovery").map(|c| vec![c]),
+            setup: |_| Ok(()),
+            plan: plan_compaction,
+            check: check_compaction,
+        },
+        Scenario {
+            name: "kb-drift",
+            about: "a project whose knowledge base drifted: the drift line at session start",
+            cannot: |h| {
+                (!start_delivered(h))
+                    .then_some("cuecard's contract for this harness drops SessionStart output")
+            },
+            needs: || card_named("kb-drift").map(|c| vec![c]),
+            setup: setup_drifted_kb,
+            plan: |_, _| Plan {
+                prompt: "Say hello.".into(),
+                script: json!({"turns": [turn(shell("echo hello"), None), text("Hello.")]}),
+                ..Plan::default()
+            },
+            check: |_, o, _| {
+                let mut p = Vec::new();
+                let line = "consider running the knowledge-wiki skill with `--mode drift --kb knowledge-base`";
+                match o.first_with(line) {
+                    None => p.push(format!("no request carries the drift line ({line})")),
+                    Some(r) if r.seq != o.requests[0].seq => p.push(format!(
+                        "the drift line first appears in request {}, not the first one",
+                        r.seq
+                    )),
+                    Some(_) => {}
+                }
+                p
+            },
+        },
+    ]
+}
+
+/// Every shipped card.
+pub fn shipped() -> Vec<Card> {
+    cuecard::card::embedded::all()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn card_named(name: &str) -> Result<Card, String> {
+    shipped()
+        .into_iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| format!("no shipped card `{name}`"))
+}
+
+/// Shipped cards whose guard is one of `guards` (and, with `tool`, whose
+/// matcher admits that tool).
+fn guarded(guards: &[&str], tool: Option<&str>) -> Result<Vec<Card>, String> {
+    let found: Vec<Card> = shipped()
+        .into_iter()
+        .filter(|c| {
+            c.bindings
+                .guard
+                .as_deref()
+                .is_some_and(|g| guards.contains(&g))
+        })
+        .filter(|c| {
+            tool.is_none_or(|t| cuecard::card::matcher_admits(&c.bindings.matcher, Some(t)))
+        })
+        .collect();
+    if found.is_empty() {
+        Err(format!(
+            "no shipped card with guard {}{}",
+            guards.join("/"),
+            tool.map(|t| format!(" admitting {t}")).unwrap_or_default()
+        ))
+    } else {
+        Ok(found)
+    }
+}
+
+fn compaction_warning() -> Result<Vec<Card>, String> {
+    guarded(
+        &[
+            "compaction",
+            "compaction-warning",
+            "context",
+            "context-size",
+            "usage",
+        ],
+        None,
+    )
+}
+
+/// The start of a card's text as a model sees it: its first line, up to the
+/// first placeholder.
+pub fn signature(card: &Card) -> String {
+    let first = card
+        .emitted_text()
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default();
+    let upto = first.split('{').next().unwrap_or_default();
+    let mut s: String = normalise(upto);
+    if s.chars().count() < 12 {
+        // A line that starts with a placeholder: take the longest literal run.
+        s = normalise(
+            card.emitted_text()
+                .split(['{', '}'])
+                .step_by(2)
+                .max_by_key(|p| p.len())
+                .unwrap_or_default(),
+        );
+    }
+    s.chars().take(70).collect()
+}
+
+fn plan_benign(p: &Path, with_manifest: bool) -> Plan {
+    let lib = p.join("src/lib.rs").to_string_lossy().to_string();
+    let mut turns = vec![
+        turn(read(&lib), None),
+        turn(shell("sh test.sh"), None),
+        turn(edit(&lib, "    a + b", "    b + a"), None),
+    ];
+    if with_manifest {
+        let manifest = p.join("package.json").to_string_lossy().to_string();
+        turns.push(turn(
+            write(
+                &manifest,
+                "{\n  \"name\": \"demo\",\n  \"dependencies\": {\"left-pad\": \"1.3.0\"}\n}\n",
+            ),
+            None,
+        ));
+    }
+    turns.push(text("CUECARD-E2E-FINISHED: read, tested, edited."));
+    Plan {
+        prompt: "Read src/lib.rs, run the tests, swap the operands in add, then say done.".into(),
+        script: json!({ "turns": turns }),
+        ..Plan::default()
+    }
+}
+
+/// Whether cuecard measures usage from this harness's transcript (Claude
+/// Code transcripts, Codex rollouts) rather than estimating it.
+fn transcript_measured(h: &Harness) -> bool {
+    matches!(h.id, "claude-code" | "codex")
+}
+
+/// Whether cuecard's contract delivers SessionStart context on `h`.
+fn start_delivered(h: &Harness) -> bool {
+    cuecard::harness::HarnessId::parse(h.id)
+        .is_some_and(|id| cuecard::harness::delivers_context(id, "SessionStart"))
+}
+
+fn check_benign(h: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let mut p = Vec::new();
+    let start = signature(&cards[0]);
+    if start_delivered(h) && o.first_with(&start).is_none() {
+        p.push(format!(
+            "the session-start card never reached the model (`{start}`)"
+        ));
+    }
+    // What a session start carries in a project without a knowledge base
+    // (nothing at all where the contract drops SessionStart output).
+    let at_start: &[&str] = if start_delivered(h) {
+        &["session-start", "skill-index"]
+    } else {
+        &[]
+    };
+    for c in shipped()
+        .iter()
+        .filter(|c| !at_start.contains(&c.name.as_str()))
+    {
+        let sig = signature(c);
+        if let Some(r) = o.first_with(&sig) {
+            p.push(format!(
+                "card `{}` reached request {} on benign calls",
+                c.name, r.seq
+            ));
+        }
+    }
+    if o.requests.iter().all(|r| r.reply != "turn3") {
+        p.push("the harness did not go through every scripted turn".into());
+    }
+    p
+}
+
+fn check_disabled(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let mut p = Vec::new();
+    for c in cards {
+        if let Some(r) = o.first_with(&signature(c)) {
+            p.push(format!(
+                "card `{}` reached request {} with CUECARD_DISABLE=1",
+                c.name, r.seq
+            ));
+        }
+    }
+    if o.requests.iter().all(|r| r.reply != "turn4") {
+        p.push("the harness did not go through every scripted turn".into());
+    }
+    p
+}
+
+/// One of `cards` appears in a request after the one that answered with
+/// tool turn `turn` (the call that should trigger it), and not before.
+fn advisory_after(o: &Outcome, cards: &[Card], turn: usize) -> Vec<String> {
+    let Some(trigger) = o.answered_with(&format!("turn{turn}")) else {
+        return vec![format!(
+            "the scripted tool call (turn {turn}) was never made"
+        )];
+    };
+    let hits: Vec<(String, usize)> = cards
+        .iter()
+        .filter_map(|c| o.first_with(&signature(c)).map(|r| (c.name.clone(), r.seq)))
+        .collect();
+    match hits.iter().min_by_key(|h| h.1) {
+        None => vec![format!(
+            "no request carries the advisory ({})",
+            cards
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
+        Some((name, seq)) if *seq <= trigger.seq => vec![format!(
+            "card `{name}` appears in request {seq}, before the call (request {}) that should trigger it",
+            trigger.seq
+        )],
+        Some(_) => vec![],
+    }
+}
+
+fn check_warnings(h: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let mut p = Vec::new();
+    let mut fired = 0;
+    for c in cards {
+        let sig = signature(c);
+        let n = o.max_occurrences(&sig);
+        fired += n;
+        if n > 2 {
+            p.push(format!(
+                "card `{}` appears {n} times in one request (at most 2)",
+                c.name
+            ));
+        }
+        if n > 0 {
+            let r = o.first_with(&sig).expect("counted above");
+            let i = r.text.find(&normalise(&sig)).unwrap_or(0);
+            let tail: String = r.text[i..].chars().take(400).collect();
+            if !tail.chars().any(|ch| ch.is_ascii_digit()) {
+                p.push(format!("card `{}` carries no figure: {tail}", c.name));
+            }
+        }
+    }
+    // The usage climbs past both thresholds: two warnings where usage is
+    // measured; an estimate moves in coarse steps and may cross both at once
+    // (one warning, the higher), so one or two there.
+    let want = if transcript_measured(h) { 2..=2 } else { 1..=2 };
+    if !want.contains(&fired) {
+        p.push(format!(
+            "{fired} compaction warning(s) reached the model; expected {want:?} (one per threshold)"
+        ));
+    }
+    p
+}
+
+fn plan_compaction(h: &Harness, _: &Path) -> Plan {
+    let high = Some((5_000, 190_000));
+    match h.id {
+        "claude-code" => Plan {
+            // Reactive compaction: the server answers "prompt is too long".
+            // Usage then climbs again past the first threshold (75% of the
+            // 200,000-token window), so the warning cycle must re-arm.
+            prompt: "Run four steps with your shell tool, then say done.".into(),
+            script: json!({"turns": [
+                turn(shell("echo before"), high),
+                {"error": {"status": 400, "type": "invalid_request_error",
+                           "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
+                turn(shell("echo after"), Some((3_000, 12_000))),
+                turn(shell("echo again"), Some((5_000, 145_000))),
+                // A hook may run before the harness wrote the call's usage
+                // to the transcript (measurement lags up to one call).
+                turn(shell("echo once more"), Some((5_000, 146_000))),
+                text("CUECARD-E2E-FINISHED after compaction.")
+            ]}),
+            model: Some("claude-sonnet-4-5".into()),
+            ..Plan::default()
+        },
+        "codex" => Plan {
+            // Codex compacts on reported usage over its auto-compact limit
+            // (230,000 of 258,400 is over 200,000); afterwards usage climbs
+            // to 70% of the window, under the limit, past the first threshold.
+            prompt: "Run four steps with your shell tool, then say done.".into(),
+            script: json!({"turns": [
+                turn(shell("echo before"), Some((10_000, 220_000))),
+                turn(shell("echo after"), Some((3_000, 12_000))),
+                turn(shell("echo again"), Some((9_000, 172_000))),
+                // Codex writes a call's token count after its output, so a
+                // PostToolUse measures the call before: one more call.
+                turn(shell("echo once more"), Some((9_000, 173_000))),
+                text("CUECARD-E2E-FINISHED after compaction.")
+            ]}),
+            codex_toml: "model_auto_compact_token_limit = 200000".into(),
+            ..Plan::default()
+        },
+        _ => Plan {
+            // Qwen compacts over a low threshold.
+            prompt: "Run two steps with your shell tool, then say done.".into(),
+            script: json!({"turns": [
+                turn(shell("echo before"), high),
+                turn(shell("echo after"), Some((3_000, 12_000))),
+                text("CUECARD-E2E-FINISHED after compaction.")
+            ]}),
+            user_settings: json!({"context": {"autoCompactThreshold": 0.1}}),
+            then: vec!["What happened before?".into()],
+            ..Plan::default()
+        },
+    }
+}
+
+fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let sig = signature(&cards[0]);
+    let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
+        return vec!["the harness never asked the model for a compaction summary".into()];
+    };
+    let Some(next) = o
+        .requests
+        .iter()
+        .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
+    else {
+        return vec!["no model request after the compaction".into()];
+    };
+    let mut p = Vec::new();
+    if let Some(r) = o.first_with(&sig).filter(|r| r.seq < summary.seq) {
+        p.push(format!(
+            "the recovery card appears in request {} before the compaction",
+            r.seq
+        ));
+    }
+    if !next.text.contains(&normalise(&sig)) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not carry the recovery card",
+            next.seq
+        ));
+    }
+    // The warning cycle re-arms: a warning (with its figures) that no
+    // request before the compaction carried appears after it.
+    if let Ok(warnings) = compaction_warning() {
+        let snippets = |r: &super::outcome::Req| -> Vec<String> {
+            warnings
+                .iter()
+                .flat_map(|c| {
+                    let sig = normalise(&signature(c));
+                    r.text
+                        .match_indices(&sig)
+                        .map(|(i, _)| r.text[i..].chars().take(sig.len() + 60).collect::<String>())
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        let before: Vec<String> = o
+            .requests
+            .iter()
+            .filter(|r| r.seq < summary.seq)
+            .flat_map(snippets)
+            .collect();
+        let rearmed = o
+            .requests
+            .iter()
+            .filter(|r| r.seq > summary.seq)
+            .flat_map(snippets)
+            .any(|s| !before.contains(&s));
+        if !rearmed {
+            p.push(
+                "no new compaction warning after the compaction (the cycle did not re-arm)".into(),
+            );
+        }
+    }
+    p
+}
+
+fn setup_drifted_kb(p: &Path) -> Result<(), String> {
+    let w = |rel: &str, t: &str| super::harness::write(&p.join(rel), t);
+    w(
+        "knowledge-base/index.md",
+        "# Index\n\n- [A](pages/a.md)\n- [B](pages/b.md)\n",
+    )?;
+    w("knowledge-base/pages/a.md", "# A\n")?;
+    w("knowledge-base/pages/b.md", "# B\n")?;
+    w(
+        "knowledge-base/log.md",
+        "# Log\n\n## [2025-01-10] ingest | First source\n\n## [2025-01-11] baseline | pages=1 latest=## [2025-01-10] ingest | First source\n\n## [2025-02-01] ingest | Second source\n",
+    )
+}
