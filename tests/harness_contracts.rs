@@ -6,7 +6,7 @@
 
 mod support;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::path::Path;
 use support::Sandbox;
 
@@ -529,4 +529,105 @@ fn a_session_start_that_said_nothing_does_not_silence_the_next() {
         .json(&p)
         .stdout("")
         .run();
+}
+
+/// The tool advisories reach each harness's own tool names end to end:
+/// payload in the harness's dialect → guards → the harness's envelope.
+#[test]
+fn dependency_advisory_round_trips_through_each_dialect() {
+    let sb = Sandbox::new();
+    let project = sb.project();
+    let patch = format!(
+        "*** Begin Patch\n*** Add File: {}/package.json\n+{{\"dependencies\":{{\"left-pad\":\"1\"}}}}\n*** End Patch\n",
+        project.display()
+    );
+    let cases: Vec<(&str, &str, Value, Box<dyn Fn(&str) -> String>)> = vec![
+        (
+            "copilot",
+            "preToolUse",
+            // Copilot's freeform patch tool, toolArgs given as the patch text.
+            json!({"sessionId": "c1", "timestamp": 1, "cwd": project, "toolName": "apply_patch", "toolArgs": patch}),
+            Box::new(|out: &str| {
+                obj(out)["additionalContext"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            }),
+        ),
+        (
+            "copilot",
+            "preToolUse",
+            json!({"sessionId": "c2", "timestamp": 1, "cwd": project, "toolName": "create",
+                   "toolArgs": {"path": format!("{}/package.json", project.display()), "file_text": "{}"}}),
+            Box::new(|out: &str| {
+                obj(out)["additionalContext"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            }),
+        ),
+        (
+            "codex",
+            "PreToolUse",
+            json!({"session_id": "x1", "cwd": project, "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                   "tool_input": {"command": patch}, "turn_id": "t"}),
+            Box::new(|out: &str| {
+                obj(out)["hookSpecificOutput"]["additionalContext"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            }),
+        ),
+        (
+            "codex",
+            "PreToolUse",
+            json!({"session_id": "x2", "cwd": project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                   "tool_input": {"command": "cat > package.json <<'EOF'\n{}\nEOF"}, "turn_id": "t"}),
+            Box::new(|out: &str| {
+                obj(out)["hookSpecificOutput"]["additionalContext"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            }),
+        ),
+        (
+            "gemini",
+            "AfterTool",
+            json!({"session_id": "g1", "cwd": project, "hook_event_name": "AfterTool", "tool_name": "write_file",
+                   "tool_input": {"file_path": format!("{}/package.json", project.display()), "content": "{}"},
+                   "tool_response": {"llmContent": "ok"}}),
+            Box::new(|out: &str| {
+                obj(out)["hookSpecificOutput"]["additionalContext"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            }),
+        ),
+        (
+            "qwen",
+            "PostToolUse",
+            json!({"session_id": "q1", "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "run_shell_command",
+                   "tool_input": {"command": "npm install left-pad"}, "tool_response": {"llmContent": "ok"}}),
+            Box::new(|out: &str| {
+                obj(out)["hookSpecificOutput"]["additionalContext"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            }),
+        ),
+    ];
+    for (harness, event, payload, context) in cases {
+        let out = sb
+            .test()
+            .args(["dispatch", "--contract", harness, event])
+            .json(&payload)
+            .run();
+        let ctx = context(&out.stdout);
+        assert!(
+            ctx.contains("package.json") || ctx.contains("left-pad"),
+            "{harness} {event}: the dependency advisory must arrive: {}",
+            out.stdout
+        );
+        assert!(ctx.contains("Full procedure"), "{harness}: {ctx}");
+    }
 }

@@ -37,7 +37,10 @@ pub fn source(name: &str) -> Option<&'static str> {
 }
 
 mod parsed {
-    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/generated/embedded_cards.rs"));
+    include!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/generated/embedded_cards.rs"
+    ));
 }
 
 /// The pre-parsed form of a card, when the generated table has it and it
@@ -64,14 +67,22 @@ pub fn source_hash(src: &str) -> u64 {
 /// One shipped card.
 pub fn card(name: &str) -> Option<Result<Card, CardError>> {
     let src = source(name)?;
-    Some(preparsed(name, src).map(Ok).unwrap_or_else(|| parse_card(name, src, Origin::Embedded)))
+    Some(
+        preparsed(name, src)
+            .map(Ok)
+            .unwrap_or_else(|| parse_card(name, src, Origin::Embedded)),
+    )
 }
 
 /// Every shipped card.
 pub fn all() -> Vec<Result<Card, CardError>> {
     sources()
         .into_iter()
-        .map(|(name, src)| preparsed(name, src).map(Ok).unwrap_or_else(|| parse_card(name, src, Origin::Embedded)))
+        .map(|(name, src)| {
+            preparsed(name, src)
+                .map(Ok)
+                .unwrap_or_else(|| parse_card(name, src, Origin::Embedded))
+        })
         .collect()
 }
 
@@ -86,7 +97,10 @@ pub fn generated_table() -> String {
     for (name, src) in sources() {
         if let Ok(card) = parse_card(name, src, Origin::Embedded) {
             let json = serde_json::to_string(&card).unwrap_or_default();
-            out.push_str(&format!("    ({name:?}, {}, {json:?}),\n", source_hash(src)));
+            out.push_str(&format!(
+                "    ({name:?}, {}, {json:?}),\n",
+                source_hash(src)
+            ));
         }
     }
     out.push_str("];\n");

@@ -107,10 +107,17 @@ fn the_preparsed_table_is_current() {
     // parser reads it now; `cargo xtask gen` rewrites it.
     let table = embedded::generated_table();
     let committed = include_str!("../../generated/embedded_cards.rs");
-    assert_eq!(committed, table, "generated/embedded_cards.rs is stale: run `cargo xtask gen`");
+    assert_eq!(
+        committed, table,
+        "generated/embedded_cards.rs is stale: run `cargo xtask gen`"
+    );
     for (name, src) in embedded::sources() {
         let fresh = parse_card(name, src, Origin::Embedded).unwrap();
         let served = embedded::card(name).unwrap().unwrap();
-        assert_eq!(serde_json::to_value(&fresh).unwrap(), serde_json::to_value(&served).unwrap(), "{name}");
+        assert_eq!(
+            serde_json::to_value(&fresh).unwrap(),
+            serde_json::to_value(&served).unwrap(),
+            "{name}"
+        );
     }
 }

@@ -49,7 +49,33 @@ impl Guard for Dependency {
                 );
             }
         }
-        for cmd in target::shell_commands(ctx) {
+        // A manifest written through the shell (a redirection, `tee`,
+        // `sed -i`, `cp`, `mv`): harnesses without a file-write tool (Codex
+        // with a custom provider) write files this way.
+        let commands = target::shell_commands(ctx);
+        for cmd in &commands {
+            for raw in super::outside_project::shell_write_paths(cmd) {
+                let t = target::target_for(ctx, raw);
+                if let Some((eco, lock)) = manifest(t.file_name(), t.as_str())
+                    && !t.as_str().contains("/node_modules/")
+                {
+                    let action = if lock {
+                        "writes a lockfile from the shell (the package manager normally writes it)"
+                    } else {
+                        "writes a dependency manifest from the shell"
+                    };
+                    return Some(
+                        Finding::new(t.as_str(), format!("`{}` {action} ({eco})", t.shown))
+                            .var("subject", t.shown.clone())
+                            .var("path", t.shown.clone())
+                            .var("command", words::shown(cmd))
+                            .var("action", action)
+                            .var("ecosystem", eco),
+                    );
+                }
+            }
+        }
+        for cmd in commands {
             if let Some((eco, action)) = dependency_change(&cmd) {
                 let shown = words::shown(&cmd);
                 return Some(

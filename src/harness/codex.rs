@@ -110,7 +110,7 @@ struct PatchFile {
 /// Parses Codex's patch format (`*** Begin Patch`, `*** Add File: p`,
 /// `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`, hunks of
 /// `-`/`+`/` ` lines) into the canonical Write / Edit input.
-fn apply_patch(map: &mut Map<String, Value>) {
+pub(super) fn apply_patch(map: &mut Map<String, Value>) {
     let patch = match map.get("tool_input") {
         Some(Value::Object(i)) => ["command", "patch", "input"]
             .iter()

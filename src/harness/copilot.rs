@@ -48,6 +48,10 @@ pub static SPEC: Spec = Spec {
         ("edit", "Edit"),
         ("edit", "MultiEdit"),
         ("view", "Read"),
+        // Copilot CLI's freeform patch tool (seen with an OpenAI-compatible
+        // provider): translated like Codex's `apply_patch` before this table.
+        ("apply_patch", "Write"),
+        ("apply_patch", "Edit"),
     ],
     matchers: MatcherStyle::HarnessAnchored,
     source_matcher: false,
@@ -75,6 +79,12 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::unstring(map, "tool_input");
     t::set_event(row, map);
     if !pascal(row) {
+        if map.get("tool_name").and_then(Value::as_str) == Some("apply_patch") {
+            if let Some(Value::String(patch)) = map.get("tool_input").cloned() {
+                map.insert("tool_input".into(), serde_json::json!({ "command": patch }));
+            }
+            super::codex::apply_patch(map);
+        }
         t::map_tool(SPEC.tools, map);
         t::rename_input(
             map,
