@@ -541,54 +541,30 @@ fn dependency_advisory_round_trips_through_each_dialect() {
         "*** Begin Patch\n*** Add File: {}/package.json\n+{{\"dependencies\":{{\"left-pad\":\"1\"}}}}\n*** End Patch\n",
         project.display()
     );
-    let cases: Vec<(&str, &str, Value, Box<dyn Fn(&str) -> String>)> = vec![
+    let cases: Vec<(&str, &str, Value)> = vec![
         (
             "copilot",
             "preToolUse",
             // Copilot's freeform patch tool, toolArgs given as the patch text.
             json!({"sessionId": "c1", "timestamp": 1, "cwd": project, "toolName": "apply_patch", "toolArgs": patch}),
-            Box::new(|out: &str| {
-                obj(out)["additionalContext"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string()
-            }),
         ),
         (
             "copilot",
             "preToolUse",
             json!({"sessionId": "c2", "timestamp": 1, "cwd": project, "toolName": "create",
                    "toolArgs": {"path": format!("{}/package.json", project.display()), "file_text": "{}"}}),
-            Box::new(|out: &str| {
-                obj(out)["additionalContext"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string()
-            }),
         ),
         (
             "codex",
             "PreToolUse",
             json!({"session_id": "x1", "cwd": project, "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
                    "tool_input": {"command": patch}, "turn_id": "t"}),
-            Box::new(|out: &str| {
-                obj(out)["hookSpecificOutput"]["additionalContext"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string()
-            }),
         ),
         (
             "codex",
             "PreToolUse",
             json!({"session_id": "x2", "cwd": project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
                    "tool_input": {"command": "cat > package.json <<'EOF'\n{}\nEOF"}, "turn_id": "t"}),
-            Box::new(|out: &str| {
-                obj(out)["hookSpecificOutput"]["additionalContext"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string()
-            }),
         ),
         (
             "gemini",
@@ -596,33 +572,32 @@ fn dependency_advisory_round_trips_through_each_dialect() {
             json!({"session_id": "g1", "cwd": project, "hook_event_name": "AfterTool", "tool_name": "write_file",
                    "tool_input": {"file_path": format!("{}/package.json", project.display()), "content": "{}"},
                    "tool_response": {"llmContent": "ok"}}),
-            Box::new(|out: &str| {
-                obj(out)["hookSpecificOutput"]["additionalContext"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string()
-            }),
         ),
         (
             "qwen",
             "PostToolUse",
             json!({"session_id": "q1", "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "run_shell_command",
                    "tool_input": {"command": "npm install left-pad"}, "tool_response": {"llmContent": "ok"}}),
-            Box::new(|out: &str| {
-                obj(out)["hookSpecificOutput"]["additionalContext"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string()
-            }),
         ),
     ];
-    for (harness, event, payload, context) in cases {
+    // Copilot (camelCase) reads a flat `additionalContext`; the others
+    // `hookSpecificOutput.additionalContext`.
+    let context = |harness: &str, out: &str| -> String {
+        let m = obj(out);
+        let v = if harness == "copilot" {
+            &m["additionalContext"]
+        } else {
+            &m["hookSpecificOutput"]["additionalContext"]
+        };
+        v.as_str().unwrap_or_default().to_string()
+    };
+    for (harness, event, payload) in cases {
         let out = sb
             .test()
             .args(["dispatch", "--contract", harness, event])
             .json(&payload)
             .run();
-        let ctx = context(&out.stdout);
+        let ctx = context(harness, &out.stdout);
         assert!(
             ctx.contains("package.json") || ctx.contains("left-pad"),
             "{harness} {event}: the dependency advisory must arrive: {}",
