@@ -132,7 +132,8 @@ fn tool_matchers_speak_each_dialect() {
     assert_eq!(m(HarnessId::Codex, "Bash|Write|Edit"), "Bash|apply_patch");
     assert_eq!(
         m(HarnessId::Copilot, "Bash|Write|Edit"),
-        "bash|powershell|create|edit"
+        "bash|powershell|create|edit|apply_patch",
+        "Copilot CLI writes files with its freeform apply_patch too"
     );
     assert_eq!(m(HarnessId::Devin, "Bash"), "^(?:exec)$");
     assert_eq!(m(HarnessId::Cursor, "Bash"), "");

@@ -103,6 +103,75 @@ pub struct Row {
     pub met: Option<bool>,
 }
 
+/// Medians of two commands run alternately (`a`, `b`, `a`, `b`, ...).
+pub fn interleaved(
+    a: (&Path, &[&str], &[u8]),
+    b: (&Path, &[&str], &[u8]),
+    env: &[(&str, &str)],
+    warm: usize,
+    n: usize,
+) -> (Duration, Duration) {
+    for _ in 0..warm {
+        run_once(a.0, a.1, a.2, env);
+        run_once(b.0, b.1, b.2, env);
+    }
+    let (mut ta, mut tb) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for _ in 0..n {
+        ta.push(run_once(a.0, a.1, a.2, env).wall);
+        tb.push(run_once(b.0, b.1, b.2, env).wall);
+    }
+    ta.sort();
+    tb.sort();
+    (ta[n / 2], tb[n / 2])
+}
+
+/// PreToolUse in a project with 50 trusted project cards against the same
+/// call in a project with none (issue 8: "no measurable cost").
+fn project_card_rows(
+    bin: &Path,
+    work: &Path,
+    env: &[(&str, &str)],
+    dispatch_args: &[&str],
+    warm: usize,
+    n: usize,
+) -> Result<Vec<Row>, String> {
+    let with = work.join("cards-project");
+    std::fs::create_dir_all(with.join(".git")).map_err(|e| e.to_string())?;
+    let dir = with.join(".cuecard/cards");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    for i in 0..50 {
+        let card = format!(
+            "# Team rule {i}\n\n## Advisory\n`{{path}}` is in area {i}; the team's notes for it are in docs/area{i}.md.\n\n\
+             ## Procedure\nRead the notes.\n\n## Bindings\n- event: PreToolUse\n- paths: area{i}/**\n"
+        );
+        std::fs::write(dir.join(format!("rule-{i:02}.md")), card).map_err(|e| e.to_string())?;
+    }
+    let status = std::process::Command::new(bin)
+        .arg("trust")
+        .current_dir(&with)
+        .envs(env.iter().copied())
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err("cuecard trust failed in the bench project".into());
+    }
+    let (t_none, t_cards) = interleaved(
+        (bin, dispatch_args, &write_payload(work)),
+        (bin, dispatch_args, &write_payload(&with)),
+        env,
+        warm,
+        n,
+    );
+    let r = t_cards.as_secs_f64() / t_none.as_secs_f64();
+    Ok(vec![Row {
+        figure: "dispatch PreToolUse, 50 trusted project cards / none".into(),
+        value: format!("{r:.2}x"),
+        target: "<= 1.1x".into(),
+        met: Some(r <= 1.1),
+    }])
+}
+
 /// A realistic Claude Code PreToolUse payload for a Write.
 pub fn write_payload(dir: &Path) -> Vec<u8> {
     let d = dir.display();
@@ -133,8 +202,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let payload = write_payload(&work);
 
     let truebin = Path::new("/bin/true");
-    let (t_true, _) = measure(truebin, &[], &payload, &env, warm, n);
-    let (t_pre, _) = measure(&bin, &dispatch_args, &payload, &env, warm, n);
+    // Interleaved, so that a change in the machine's load hits both alike.
+    let (t_true, t_pre) = interleaved(
+        (truebin, &[], &payload),
+        (&bin, &dispatch_args, &payload),
+        &env,
+        warm,
+        n,
+    );
     let python = which("python3");
     let t_py = python.as_ref().map(|p| {
         measure(
@@ -207,6 +282,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
+    rows.extend(project_card_rows(
+        &bin,
+        &work,
+        &env,
+        &dispatch_args,
+        warm,
+        n,
+    )?);
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
