@@ -678,3 +678,42 @@ fn install_registers_what_user_and_project_cards_need() {
     let out = sb.test().dispatch("SubagentStart", &[]).json(&p).run();
     assert!(out.context().contains("SUBAGENT-BRIEF"), "{}", out.stdout);
 }
+
+/// The 10,000-character cap, through the real binary: a card whose Advisory
+/// is far longer (multi-byte text included) is cut at a character boundary,
+/// marked, and keeps its Full procedure pointer.
+#[test]
+fn an_oversized_advisory_is_cut_with_a_marker_and_keeps_its_pointer() {
+    let sb = Sandbox::new();
+    let long = "Zeile mit Umlauten äöü und 😀 — ".repeat(700); // ~22,000 UTF-16 units
+    let path = user_card(
+        &sb,
+        "long-notes",
+        &card(
+            "Long notes",
+            &long,
+            &["event: PreToolUse", "paths: docs/**"],
+        ),
+    );
+    let out = sb
+        .test()
+        .dispatch("PreToolUse", &[])
+        .json(&write_call(&sb, "docs/a.md", "x"))
+        .run();
+    let ctx = out.context();
+    let units: usize = ctx.chars().map(char::len_utf16).sum();
+    assert!(units <= 10_000, "{units} UTF-16 units");
+    assert!(units > 9_000, "the cap is used, not an early cut: {units}");
+    assert!(ctx.contains("cut by cuecard"), "a visible marker");
+    assert!(
+        ctx.ends_with(&format!("Full procedure: {}", path.display())),
+        "pointer kept: …{}",
+        ctx.chars()
+            .rev()
+            .take(200)
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect::<String>()
+    );
+}
