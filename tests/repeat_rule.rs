@@ -61,3 +61,51 @@ fn a_repeated_finding_is_injected_in_full_once_then_as_a_reminder() {
         .context();
     assert!(!fresh.starts_with("Reminder"), "{fresh}");
 }
+
+/// After a compaction the model no longer has the earlier advisories, so
+/// the repeat rule starts over: the next finding is injected in full again.
+#[test]
+fn a_compaction_makes_the_next_repeat_a_full_advisory_again() {
+    let sb = Sandbox::new();
+    let mut p = payload(&sb, "PreToolUse");
+    p["tool_name"] = json!("Write");
+    p["tool_input"] = json!({"file_path": sb.project().join("package.json"), "content": "{}"});
+    let first = sb
+        .test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(&p)
+        .run()
+        .context();
+    assert!(!first.starts_with("Reminder"));
+    let second = sb
+        .test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(&p)
+        .run()
+        .context();
+    assert!(second.starts_with("Reminder:"), "{second}");
+
+    let mut start = payload(&sb, "SessionStart");
+    start["source"] = json!("compact");
+    let recovered = sb
+        .test()
+        .dispatch("SessionStart", &[])
+        .json(&start)
+        .run()
+        .context();
+    assert!(
+        recovered.contains("Earlier turns were replaced by a summary"),
+        "{recovered}"
+    );
+
+    let after = sb
+        .test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(&p)
+        .run()
+        .context();
+    assert!(
+        !after.starts_with("Reminder") && after.contains("package.json"),
+        "in full after the compaction: {after}"
+    );
+}

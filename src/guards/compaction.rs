@@ -50,7 +50,7 @@ impl Guard for Compaction {
             Some(Ok(Reading::Boundary { id })) => {
                 if s.compaction.last_boundary.as_deref() != Some(id.as_str()) {
                     s.compaction.last_boundary = Some(id);
-                    s.compaction.new_cycle("compact_boundary");
+                    s.new_compaction_cycle("compact_boundary");
                     s.estimate.reset();
                 }
                 return None;
@@ -87,7 +87,7 @@ impl Guard for Compaction {
         }
         let pct = percent(tokens, window);
         if s.compaction.above_first && pct < t1 {
-            s.compaction.new_cycle("sharp drop in measured size");
+            s.new_compaction_cycle("sharp drop in measured size");
             if measured {
                 s.estimate.reset();
             }

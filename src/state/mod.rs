@@ -110,6 +110,15 @@ impl Session {
             .is_some_and(|&t| now.saturating_sub(t) < secs)
     }
 
+    /// A compaction happened (or was detected): the warnings re-arm, and
+    /// the repeat rule forgets what was injected, since the model no longer
+    /// has those advisories in its context; the next finding of each is
+    /// injected in full again.
+    pub fn new_compaction_cycle(&mut self, why: &str) {
+        self.compaction.new_cycle(why);
+        self.seen.clear();
+    }
+
     pub fn was_seen(&self, key: &str) -> bool {
         self.seen.iter().any(|k| k == key)
     }

@@ -15,7 +15,7 @@ pub fn observe(session: &mut Session, event: &str, payload: &Payload) {
     }
     match event {
         "SessionStart" if payload.source() == Some("compact") => {
-            session.compaction.new_cycle("SessionStart source=compact");
+            session.new_compaction_cycle("SessionStart source=compact");
             session.estimate.reset();
         }
         "PostToolUse" | "PostToolUseFailure" => {

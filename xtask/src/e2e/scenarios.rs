@@ -66,18 +66,11 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "dependency-manifest",
             about: "the model writes a dependency manifest: the dependency advisory reaches a later request",
-            cannot: |h| match h.id {
-                "codex" => Some(
-                    "Codex 0.171 offers a custom provider's model no apply_patch, so it writes files through \
-                     exec_command; the dependency guard does not judge a manifest written by a shell \
-                     redirection (cuecard gap, see docs/e2e.md)",
-                ),
-                "copilot" => Some(
-                    "Copilot 1.0.102 writes files with its freeform apply_patch tool, which cuecard's \
-                     Copilot contract does not map, so no card is registered for it (cuecard gap, see docs/e2e.md)",
-                ),
-                _ => None,
-            },
+            // Codex (custom provider) writes files through the shell and
+            // Copilot with its freeform apply_patch: both are judged (the
+            // dependency guard reads shell write targets; the Copilot
+            // contract translates apply_patch).
+            cannot: |_| None,
             needs: || guarded(&["dependency", "dependencies", "manifest"], None),
             setup: |_| Ok(()),
             plan: |h, p| {
