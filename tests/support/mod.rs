@@ -27,9 +27,17 @@ impl Sandbox {
     /// target/tmp), for tests where "in a temporary directory" changes the
     /// verdict, as for guards that let writes to /tmp pass.
     pub fn outside_tmp() -> Sandbox {
-        let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        std::fs::create_dir_all(base).unwrap();
-        Sandbox::with_dir(tempfile::tempdir_in(base).expect("tempdir"))
+        // Not the target directory: a checkout (CI's among them) may itself
+        // live under /tmp. The test runner's home is not a temp directory.
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let base = match home {
+            Some(h) if h.is_absolute() && !h.starts_with("/tmp") && !h.starts_with("/var/tmp") => {
+                h.join(".cache/cuecard-test-sandboxes")
+            }
+            _ => PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+        };
+        std::fs::create_dir_all(&base).unwrap();
+        Sandbox::with_dir(tempfile::tempdir_in(&base).expect("tempdir"))
     }
     fn with_dir(dir: tempfile::TempDir) -> Sandbox {
         for d in ["home", "data", "project/.git", "project/src"] {
