@@ -16,6 +16,9 @@ use crate::guards::Finding;
 use regex::{Regex, RegexBuilder};
 use std::time::Duration;
 
+mod glob;
+pub use glob::Glob;
+
 /// The longest pattern a card may declare.
 pub const MAX_PATTERN_CHARS: usize = 1_000;
 /// The compiled-program size limit for one pattern.
@@ -34,9 +37,12 @@ pub struct Trigger {
     pub tools: Vec<String>,
     pub paths: Vec<Glob>,
     pub not_paths: Vec<Glob>,
-    pub command: Option<Regex>,
-    pub not_command: Option<Regex>,
-    pub content: Option<Regex>,
+    /// Regular expressions, kept as text and compiled only when a call gets
+    /// that far (the card's tools and paths matched): most calls never
+    /// compile one. Validation compiles them all (see [`validate`]).
+    pub command: Option<String>,
+    pub not_command: Option<String>,
+    pub content: Option<String>,
     pub once_per_session: bool,
     pub cooldown: Option<Duration>,
 }
@@ -67,9 +73,9 @@ impl Trigger {
                         t.not_paths.push(Glob::new(g)?);
                     }
                 }
-                "command" => t.command = Some(regex(k, v)?),
-                "not-command" => t.not_command = Some(regex(k, v)?),
-                "content" => t.content = Some(regex(k, v)?),
+                "command" => t.command = Some(pattern(k, v)?),
+                "not-command" => t.not_command = Some(pattern(k, v)?),
+                "content" => t.content = Some(pattern(k, v)?),
                 "once" => match v.trim() {
                     "session" => t.once_per_session = true,
                     other => return Err(format!("`once: {other}`: the only value is `session`")),
@@ -119,11 +125,13 @@ impl Trigger {
                 .map(|c| c.argv.join(" "))
                 .collect();
             if let Some(nc) = &self.not_command
+                && let Ok(nc) = regex("not-command", nc)
                 && simple.iter().any(|s| nc.is_match(s))
             {
                 return None;
             }
             if let Some(re) = &self.command {
+                let re = regex("command", re).ok()?;
                 let (cmd, m) = simple
                     .iter()
                     .find_map(|s| re.find(s).map(|m| (s.clone(), m.as_str().to_string())))?;
@@ -139,6 +147,7 @@ impl Trigger {
             }
         }
         if let Some(re) = &self.content {
+            let re = regex("content", re).ok()?;
             let written = crate::target::written_content(ctx);
             let (t, m) = written.iter().find_map(|(t, text)| {
                 let text = crate::text::prefix_bytes(text, MAX_CONTENT_BYTES);
@@ -169,6 +178,15 @@ pub fn validate(card: &crate::card::Card) -> Result<(), String> {
         return Ok(());
     }
     let t = Trigger::compile(&card.bindings)?;
+    for (key, p) in [
+        ("command", &t.command),
+        ("not-command", &t.not_command),
+        ("content", &t.content),
+    ] {
+        if let Some(p) = p {
+            regex(key, p)?;
+        }
+    }
     let on_tool_event = card
         .bindings
         .events
@@ -188,18 +206,24 @@ fn list(v: &str) -> impl Iterator<Item = &str> {
     v.split([',', '|']).map(str::trim).filter(|s| !s.is_empty())
 }
 
-fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
-    let pattern = pattern.trim();
-    let pattern = pattern
+/// A pattern's text, unwrapped from backticks and bounded in length.
+fn pattern(key: &str, v: &str) -> Result<String, String> {
+    let v = v.trim();
+    let v = v
         .strip_prefix('`')
         .and_then(|p| p.strip_suffix('`'))
-        .unwrap_or(pattern);
-    if pattern.chars().count() > MAX_PATTERN_CHARS {
+        .unwrap_or(v);
+    if v.chars().count() > MAX_PATTERN_CHARS {
         return Err(format!(
             "`{key}` pattern is longer than {MAX_PATTERN_CHARS} characters"
         ));
     }
-    RegexBuilder::new(pattern)
+    Ok(v.to_string())
+}
+
+fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
+    let pattern = self::pattern(key, pattern)?;
+    RegexBuilder::new(&pattern)
         .size_limit(REGEX_SIZE_LIMIT)
         .dfa_size_limit(REGEX_SIZE_LIMIT)
         .nest_limit(64)
@@ -252,117 +276,9 @@ fn call_paths(ctx: &Ctx) -> Vec<String> {
     out
 }
 
-/// A path glob: `*` (within a segment), `**` (any depth), `?`, `[...]`,
-/// `{a,b}`. A glob without `/` matches the file name at any depth.
-#[derive(Debug)]
-pub struct Glob {
-    re: Regex,
-    source: String,
-}
-
-impl Glob {
-    pub fn new(glob: &str) -> Result<Glob, String> {
-        let g = glob.trim().replace('\\', "/");
-        if g.is_empty() || g.chars().count() > 300 {
-            return Err(format!("glob `{glob}` is empty or too long"));
-        }
-        let anchored_anywhere = !g.contains('/');
-        let mut re = String::from(if anchored_anywhere { "^(?:.*/)?" } else { "^" });
-        let g = g.trim_start_matches("./");
-        let chars: Vec<char> = g.chars().collect();
-        let mut i = 0;
-        let mut braces = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            match c {
-                '*' if chars.get(i + 1) == Some(&'*') => {
-                    i += 1;
-                    if chars.get(i + 1) == Some(&'/') {
-                        i += 1;
-                        re.push_str("(?:.*/)?");
-                    } else {
-                        re.push_str(".*");
-                    }
-                }
-                '*' => re.push_str("[^/]*"),
-                '?' => re.push_str("[^/]"),
-                '[' => {
-                    let end = chars[i..].iter().position(|&c| c == ']').map(|p| p + i);
-                    match end {
-                        Some(end) if end > i + 1 => {
-                            re.push('[');
-                            for &c in &chars[i + 1..end] {
-                                if c == '!' {
-                                    re.push('^');
-                                } else if c == '\\' || c == '[' {
-                                    re.push('\\');
-                                    re.push(c);
-                                } else {
-                                    re.push(c);
-                                }
-                            }
-                            re.push(']');
-                            i = end;
-                        }
-                        _ => re.push_str("\\["),
-                    }
-                }
-                '{' => {
-                    braces += 1;
-                    re.push_str("(?:");
-                }
-                '}' if braces > 0 => {
-                    braces -= 1;
-                    re.push(')');
-                }
-                ',' if braces > 0 => re.push('|'),
-                c => re.push_str(&regex::escape(&c.to_string())),
-            }
-            i += 1;
-        }
-        if braces > 0 {
-            return Err(format!("glob `{glob}` has an unclosed `{{`"));
-        }
-        re.push('$');
-        let re = RegexBuilder::new(&re)
-            .size_limit(REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|_| format!("glob `{glob}` is not valid"))?;
-        Ok(Glob {
-            re,
-            source: glob.to_string(),
-        })
-    }
-
-    pub fn matches(&self, path: &str) -> bool {
-        let p = path.replace('\\', "/");
-        self.re.is_match(p.trim_start_matches("./"))
-    }
-
-    pub fn source(&self) -> &str {
-        &self.source
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn globs() {
-        let g = |s: &str| Glob::new(s).unwrap();
-        assert!(g("migrations/**").matches("migrations/2024/01_init.sql"));
-        assert!(g("migrations/*.sql").matches("migrations/01.sql"));
-        assert!(!g("migrations/*.sql").matches("migrations/a/01.sql"));
-        assert!(g("*.lock").matches("deep/dir/Cargo.lock"));
-        assert!(g("vendor/**").matches("vendor/x/y.go"));
-        assert!(!g("vendor/**").matches("src/vendor.go"));
-        assert!(g("src/**/*.{ts,tsx}").matches("src/a/b/c.tsx"));
-        assert!(g("src/**/*.{ts,tsx}").matches("src/c.ts"));
-        assert!(g("file?.[ch]").matches("file1.c"));
-        assert!(!g("file?.[!ch]").matches("file1.c"));
-        assert!(Glob::new("a{b").is_err());
-    }
 
     #[test]
     fn durations() {
