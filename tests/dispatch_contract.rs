@@ -507,3 +507,15 @@ fn dispatch_spawns_no_process() {
         .collect();
     assert!(ran.is_empty(), "dispatch ran: {ran:?}");
 }
+
+#[test]
+fn dispatch_help_is_for_people_and_exits_zero() {
+    let sb = Sandbox::new();
+    let out = sb.test().args(["dispatch", "--help"]).run();
+    assert!(
+        out.stdout.contains("Usage: cuecard dispatch"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("--contract"));
+}

@@ -25,7 +25,10 @@ pub const EXIT_PROBLEM: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
 pub fn main(args: Vec<OsString>) -> i32 {
-    if args.get(1).is_some_and(|a| a == "dispatch") {
+    // `dispatch --help` is a person asking (no harness registers it): clap
+    // answers it below.
+    let asks_help = args.iter().skip(2).any(|a| a == "--help" || a == "-h");
+    if args.get(1).is_some_and(|a| a == "dispatch") && !asks_help {
         return dispatch::main(&args[2..]);
     }
     let cli = match Cli::try_parse_from(&args) {
