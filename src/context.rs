@@ -15,6 +15,11 @@ pub struct Ctx<'a> {
     pub event: &'static EventSpec,
     pub payload: &'a Payload,
     project_root: OnceCell<PathBuf>,
+    /// The paths the call names, relative to the project root where inside
+    /// it: computed once, read by every trigger card.
+    call_paths: OnceCell<Vec<String>>,
+    /// The shell command's simple commands, words joined: parsed once.
+    simple_commands: OnceCell<Vec<String>>,
     session: Option<&'a RefCell<Session>>,
 }
 
@@ -28,8 +33,32 @@ impl<'a> Ctx<'a> {
             event,
             payload,
             project_root: OnceCell::new(),
+            call_paths: OnceCell::new(),
+            simple_commands: OnceCell::new(),
             session,
         }
+    }
+
+    /// The paths the call names (see [`crate::trigger::call_paths`]),
+    /// computed on first use.
+    pub fn call_paths(&self) -> &[String] {
+        self.call_paths
+            .get_or_init(|| crate::trigger::call_paths(self))
+    }
+
+    /// Each simple command of the call's shell command (wrappers and chains
+    /// split, see [`crate::shell`]), its words joined by spaces; parsed once.
+    pub fn simple_commands(&self) -> &[String] {
+        self.simple_commands.get_or_init(|| {
+            crate::target::shell_command(self)
+                .map(|c| {
+                    crate::shell::parse(c)
+                        .iter()
+                        .map(|s| s.argv.join(" "))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
     }
 
     /// An environment variable.

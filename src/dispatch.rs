@@ -299,6 +299,9 @@ fn run_with(
         .unwrap_or_default();
     let trusted = |file: &str, sha: &str| trust.is_trusted(&project_root, file, sha);
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
+    let probe = Ctx::new(spec, &payload, None);
+    let may_fire =
+        |c: &Card| crate::trigger::may_fire(&c.bindings, payload.tool_name(), probe.call_paths());
     let resolved = resolve::resolve(
         &req.cards,
         &names,
@@ -306,8 +309,16 @@ fn run_with(
             project_root: Some(&project_root),
             cache_dir: req.state_root.as_deref(),
             trusted: &trusted,
+            may_fire: &may_fire,
         },
     );
+    if resolved.passed_over > 0 {
+        run.trace.push(CardTrace {
+            card: format!("({} more)", resolved.passed_over),
+            verdict: Verdict::Skipped,
+            why: "user or project cards whose tools or paths cannot match this call".into(),
+        });
+    }
     for (scope, e) in &resolved.errors {
         diag::record(Kind::CardError, format!("{} {e}", scope.label()));
         run.trace.push(CardTrace {

@@ -14,26 +14,39 @@ use include_dir::{Dir, include_dir};
 /// in subdirectories).
 pub static MESSAGES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/messages");
 
-/// The names and sources of the shipped cards, sorted by name.
+/// The names and sources of the shipped cards, sorted by name (listed once
+/// per process: include_dir's own lookup compares paths component by
+/// component, which a dispatch naming many cards would pay per name).
 pub fn sources() -> Vec<(&'static str, &'static str)> {
-    let mut out: Vec<(&str, &str)> = MESSAGES
-        .files()
-        .filter_map(|f| {
-            let path = f.path();
-            if path.extension()? != "md" {
-                return None;
-            }
-            let name = path.file_stem()?.to_str()?;
-            Some((name, f.contents_utf8()?))
-        })
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(b.0));
-    out
+    listing().to_vec()
+}
+
+fn listing() -> &'static [(&'static str, &'static str)] {
+    static LISTING: std::sync::OnceLock<Vec<(&'static str, &'static str)>> =
+        std::sync::OnceLock::new();
+    LISTING.get_or_init(|| {
+        let mut out: Vec<(&str, &str)> = MESSAGES
+            .files()
+            .filter_map(|f| {
+                let path = f.path();
+                if path.extension()? != "md" {
+                    return None;
+                }
+                let name = path.file_stem()?.to_str()?;
+                Some((name, f.contents_utf8()?))
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(b.0));
+        out
+    })
 }
 
 /// The source of one shipped card.
 pub fn source(name: &str) -> Option<&'static str> {
-    MESSAGES.get_file(format!("{name}.md"))?.contents_utf8()
+    let l = listing();
+    l.binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()
+        .map(|i| l[i].1)
 }
 
 mod parsed {

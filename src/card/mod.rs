@@ -6,6 +6,7 @@
 //! emitted). See DESIGN §3.
 
 mod bindings;
+mod cache;
 pub mod embedded;
 mod parse;
 pub mod resolve;

@@ -27,12 +27,18 @@ pub struct Resolved {
     pub errors: Vec<(Scope, CardError)>,
     /// Project cards that are present but not trusted.
     pub untrusted: Vec<String>,
+    /// User and project cards on the event passed over because their tools
+    /// or paths cannot match this call.
+    pub passed_over: usize,
 }
 
 pub struct Sources<'a> {
     pub project_root: Option<&'a Path>,
     pub cache_dir: Option<&'a Path>,
     pub trusted: &'a dyn Fn(&str, &str) -> bool,
+    /// A cheap look at the call (see `trigger::may_fire`): user and project
+    /// cards it rejects are not evaluated at all.
+    pub may_fire: &'a dyn Fn(&Card) -> bool,
 }
 
 pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved {
@@ -45,15 +51,17 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
         .project_root
         .map(|r| sources::read_dir(&sources::project_dir(r), Scope::Project, src.cache_dir))
         .unwrap_or_default();
-    let mut active: Vec<(Scope, &FileCard)> = Vec::new();
-    for fc in &project {
+    // Trusted project cards first, then the user's: the first card of a
+    // name wins. Owned, so chosen cards move out instead of being cloned.
+    let mut active: Vec<(Scope, FileCard)> = Vec::new();
+    for fc in project {
         if (src.trusted)(&fc.file, &fc.sha256) {
             active.push((Scope::Project, fc));
         } else {
             out.untrusted.push(fc.name.clone());
         }
     }
-    active.extend(user.iter().map(|fc| (Scope::User, fc)));
+    active.extend(user.into_iter().map(|fc| (Scope::User, fc)));
     for (scope, fc) in &active {
         if let Some(e) = fc.error() {
             out.errors.push((*scope, e));
@@ -81,6 +89,13 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
         .iter()
         .filter_map(|(_, fc)| fc.card.as_ref().ok())
         .filter(|c| binds(c) && !names.contains(&c.name))
+        .filter(|c| {
+            let keep = (src.may_fire)(c);
+            if !keep {
+                out.passed_over += 1;
+            }
+            keep
+        })
         .collect();
     extra.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
     for c in extra {
@@ -90,36 +105,39 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     }
 
     for name in names {
-        let mine = active
+        let mut hits = active
             .iter()
-            .filter(|(_, fc)| fc.name == name)
-            .find_map(|(scope, fc)| fc.card.as_ref().ok().map(|c| (*scope, c.clone())));
-        let shipped = embedded::card(&name);
-        match (mine, shipped) {
-            (Some((scope, card)), shipped) => {
-                let lower = active
-                    .iter()
-                    .filter(|(s, fc)| fc.name == name && *s > scope && fc.card.is_ok())
-                    .map(|(s, _)| *s)
-                    .next()
-                    .or(shipped.map(|_| Scope::Embedded));
+            .enumerate()
+            .filter(|(_, (_, fc))| fc.name == name && fc.card.is_ok())
+            .map(|(i, (scope, _))| (i, *scope));
+        let mine = hits.next();
+        let lower_mine = hits.next().map(|(_, s)| s);
+        let is_shipped = embedded::source(&name).is_some();
+        match mine {
+            Some((i, scope)) => {
+                let Ok(card) = std::mem::replace(&mut active[i].1.card, Err(String::new())) else {
+                    continue;
+                };
+                let overrides = lower_mine.or(is_shipped.then_some(Scope::Embedded));
                 out.chosen.push(Chosen {
                     scope,
                     card,
-                    overrides: lower,
+                    overrides,
                 });
             }
-            (None, Some(Ok(card))) => out.chosen.push(Chosen {
-                scope: Scope::Embedded,
-                card,
-                overrides: None,
-            }),
-            (None, Some(Err(e))) => out.errors.push((Scope::Embedded, e)),
-            (None, None) => {
-                if !out.errors.iter().any(|(_, e)| e.card == name) {
-                    out.unknown.push(name);
+            None => match embedded::card(&name) {
+                Some(Ok(card)) => out.chosen.push(Chosen {
+                    scope: Scope::Embedded,
+                    card,
+                    overrides: None,
+                }),
+                Some(Err(e)) => out.errors.push((Scope::Embedded, e)),
+                None => {
+                    if !out.errors.iter().any(|(_, e)| e.card == name) {
+                        out.unknown.push(name);
+                    }
                 }
-            }
+            },
         }
     }
     out

@@ -59,24 +59,36 @@ pub struct FileCard {
     pub file: String,
     pub name: String,
     pub sha256: String,
-    size: u64,
-    mtime_ns: u128,
+    pub(super) size: u64,
+    pub(super) mtime_ns: u128,
     pub card: Result<Card, String>,
 }
 
 impl FileCard {
+    pub fn from_parts(
+        file: String,
+        name: String,
+        sha256: String,
+        size: u64,
+        mtime_ns: u128,
+        card: Result<Card, String>,
+    ) -> FileCard {
+        FileCard {
+            file,
+            name,
+            sha256,
+            size,
+            mtime_ns,
+            card,
+        }
+    }
+
     pub fn error(&self) -> Option<CardError> {
         self.card.as_ref().err().map(|m| CardError {
             card: self.name.clone(),
             message: m.clone(),
         })
     }
-}
-
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct CacheFile {
-    dir: String,
-    entries: BTreeMap<String, FileCard>,
 }
 
 /// Reads the cards of `dir` (not recursive, bounded), reusing the cache in
@@ -91,8 +103,10 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
         if !name.ends_with(".md") || name.starts_with('.') {
             continue;
         }
-        // symlink_metadata: a link is not followed out of the directory.
-        let Ok(meta) = entry.path().symlink_metadata() else {
+        // DirEntry::metadata does not follow a link (lstat semantics), so a
+        // link is not followed out of the directory; it stats relative to
+        // the open directory, without walking the path again.
+        let Ok(meta) = entry.metadata() else {
             continue;
         };
         if meta.is_file() {
@@ -102,51 +116,52 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.truncate(MAX_CARDS_PER_DIR);
 
-    let cache_path = cache_dir.map(|c| {
-        c.join(format!(
-            "cards-{:016x}.json",
-            fnv(dir.to_string_lossy().as_bytes())
-        ))
-    });
-    let mut cache: CacheFile = cache_path
+    let dir_s = dir.to_string_lossy().into_owned();
+    let cache_path = cache_dir.map(|c| c.join(format!("cards-{:016x}.tsv", fnv(dir_s.as_bytes()))));
+    let mut cache: BTreeMap<String, FileCard> = cache_path
         .as_ref()
-        .and_then(|p| std::fs::read(p).ok())
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .filter(|c: &CacheFile| c.dir == dir.to_string_lossy())
+        .and_then(|p| read_cache(p))
+        .and_then(|text| super::cache::decode(&text, &dir_s))
         .unwrap_or_default();
-    let mut changed = false;
-    let mut out = Vec::new();
+    let mut changed = cache.len() != files.len();
+    let mut out = Vec::with_capacity(files.len());
     for (file, meta) in &files {
         let mtime_ns = meta
             .modified()
             .ok()
             .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_nanos());
-        if let Some(hit) = cache
-            .entries
-            .get(file)
-            .filter(|c| c.size == meta.len() && c.mtime_ns == mtime_ns)
-        {
-            out.push(hit.clone());
-            continue;
+        match cache.remove(file) {
+            Some(hit) if hit.size == meta.len() && hit.mtime_ns == mtime_ns => out.push(hit),
+            _ => {
+                changed = true;
+                out.push(load_file(
+                    &dir.join(file),
+                    file,
+                    scope,
+                    meta.len(),
+                    mtime_ns,
+                ));
+            }
         }
-        let fc = load_file(&dir.join(file), file, scope, meta.len(), mtime_ns);
-        cache.entries.insert(file.clone(), fc.clone());
-        changed = true;
-        out.push(fc);
     }
-    let before = cache.entries.len();
-    cache
-        .entries
-        .retain(|k, _| files.iter().any(|(f, _)| f == k));
-    changed |= cache.entries.len() != before;
     if changed && let Some(p) = cache_path {
-        cache.dir = dir.to_string_lossy().into_owned();
-        if let Ok(bytes) = serde_json::to_vec(&cache) {
-            let _ = crate::fsutil::write_atomic(&p, &bytes);
-        }
+        let slimmed: BTreeMap<String, FileCard> = out
+            .iter()
+            .map(|fc| (fc.file.clone(), slim(fc.clone())))
+            .collect();
+        let _ = crate::fsutil::write_atomic(&p, super::cache::encode(&dir_s, &slimmed).as_bytes());
     }
     out
+}
+
+/// Reads a cache file, bounded (64 cards of at most 64 KiB each).
+fn read_cache(path: &Path) -> Option<String> {
+    let meta = path.symlink_metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2 {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
 }
 
 fn load_file(path: &Path, file: &str, scope: Scope, size: u64, mtime_ns: u128) -> FileCard {
@@ -204,6 +219,19 @@ fn load_file(path: &Path, file: &str, scope: Scope, size: u64, mtime_ns: u128) -
                 })
         })
         .map_err(|e| e.message);
+    fc
+}
+
+/// What the hook path reads of a cached card: a card with an Advisory emits
+/// only that (its procedure is read from the file through the pointer), so
+/// its body is not kept in the cache, which halves what every dispatch
+/// deserialises. Commands that show whole cards read without the cache.
+fn slim(mut fc: FileCard) -> FileCard {
+    if let Ok(card) = &mut fc.card
+        && card.advisory.is_some()
+    {
+        card.body = String::new();
+    }
     fc
 }
 

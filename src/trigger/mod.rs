@@ -109,7 +109,7 @@ impl Trigger {
         let mut target = String::new();
 
         if !self.paths.is_empty() || !self.not_paths.is_empty() {
-            let paths = call_paths(ctx);
+            let paths = ctx.call_paths();
             let hit = paths.iter().find(|p| {
                 (self.paths.is_empty() || self.paths.iter().any(|g| g.matches(p)))
                     && !self.not_paths.iter().any(|g| g.matches(p))
@@ -119,11 +119,8 @@ impl Trigger {
             target = hit.clone();
         }
         if self.command.is_some() || self.not_command.is_some() {
-            let command = crate::target::shell_command(ctx)?;
-            let simple: Vec<String> = crate::shell::parse(command)
-                .iter()
-                .map(|c| c.argv.join(" "))
-                .collect();
+            crate::target::shell_command(ctx)?;
+            let simple = ctx.simple_commands();
             if let Some(nc) = &self.not_command
                 && let Ok(nc) = regex("not-command", nc)
                 && simple.iter().any(|s| nc.is_match(s))
@@ -170,6 +167,30 @@ impl Trigger {
         f.vars = vars;
         Some(f)
     }
+}
+
+/// A cheap first look, before a trigger card is evaluated at all: could it
+/// fire on a call of `tool` naming `paths`? Only its tools and path globs
+/// are read (no regular expression is compiled), so a project's cards that
+/// concern other tools or other paths cost next to nothing. Cards without a
+/// trigger always pass.
+pub fn may_fire(b: &Bindings, tool: Option<&str>, paths: &[String]) -> bool {
+    if !b.has_trigger() {
+        return true;
+    }
+    let Ok(t) = Trigger::compile(b) else {
+        return true; // let evaluation report the error
+    };
+    if !t.tools.is_empty() && !tool.is_some_and(|x| t.tools.iter().any(|y| y == x)) {
+        return false;
+    }
+    if !t.paths.is_empty() || !t.not_paths.is_empty() {
+        return paths.iter().any(|p| {
+            (t.paths.is_empty() || t.paths.iter().any(|g| g.matches(p)))
+                && !t.not_paths.iter().any(|g| g.matches(p))
+        });
+    }
+    true
 }
 
 /// Checks a card's trigger keys (patterns compile, values are known).
@@ -258,7 +279,7 @@ pub fn parse_duration(v: &str) -> Result<Duration, String> {
 }
 
 /// The paths a call names, relative to the project root when inside it.
-fn call_paths(ctx: &Ctx) -> Vec<String> {
+pub fn call_paths(ctx: &Ctx) -> Vec<String> {
     let mut out: Vec<String> = crate::target::write_targets(ctx)
         .into_iter()
         .map(|t| t.shown)
