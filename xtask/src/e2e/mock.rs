@@ -801,8 +801,24 @@ fn record(shared: &Shared, cap: &Captured) {
         .push(cap.clone());
 }
 
-/// Decides the reply for a parsed request and notes it in the capture.
-fn decide(cap: &mut Captured, shared: &Shared, conv: &Conv, api: &str) -> Value {
+/// One scripted turn, decided for a parsed request.
+struct Turn {
+    u: Usage,
+    /// The tool call the reply makes (name, input), if the request offers it.
+    tool: Option<(String, Value)>,
+    /// The reply's text (beside a tool call, only its own `text`).
+    text: String,
+}
+
+/// Decides the reply for a parsed request and notes it in the capture; a
+/// scripted error comes back as the API's error reply.
+fn turn(
+    cap: &mut Captured,
+    shared: &Shared,
+    conv: &Conv,
+    api: &str,
+    errors: &str,
+) -> Result<Turn, Reply> {
     let (reply, label) = shared.script.choose(conv);
     // A turn may ask to be slow (`delay_ms`, at most 5 s), as a real model
     // is: harnesses write their transcripts asynchronously.
@@ -811,7 +827,18 @@ fn decide(cap: &mut Captured, shared: &Shared, conv: &Conv, api: &str) -> Value 
     }
     cap.api = api.into();
     cap.reply = label;
-    reply
+    if let Some(e) = error_reply(&reply, errors) {
+        return Err(e);
+    }
+    let u = shared.script.usage_for(&reply);
+    let tool = pick_tool(&reply, &conv.tool_names);
+    cap.tool = tool.as_ref().map(|t| t.0.clone());
+    let text = if tool.is_some() {
+        reply["text"].as_str().unwrap_or_default().to_string()
+    } else {
+        reply_text(&reply)
+    };
+    Ok(Turn { u, tool, text })
 }
 
 /// A scripted error turn, in the API's error shape.
@@ -841,17 +868,9 @@ fn sse(ev: Option<&str>, data: &Value) -> (Option<String>, String) {
 
 fn anthropic(cap: &mut Captured, shared: &Shared) -> Reply {
     let conv = parse_anthropic(&cap.body);
-    let reply = decide(cap, shared, &conv, "anthropic");
-    if let Some(e) = error_reply(&reply, "anthropic") {
-        return e;
-    }
-    let u = shared.script.usage_for(&reply);
-    let tool = pick_tool(&reply, &conv.tool_names);
-    cap.tool = tool.as_ref().map(|t| t.0.clone());
-    let text = if tool.is_some() {
-        reply["text"].as_str().unwrap_or_default().to_string()
-    } else {
-        reply_text(&reply)
+    let Turn { u, tool, text } = match turn(cap, shared, &conv, "anthropic", "anthropic") {
+        Ok(t) => t,
+        Err(e) => return e,
     };
     let mid = format!("msg_mock_{}", cap.seq);
     let usage = json!({"input_tokens": u.input, "cache_creation_input_tokens": u.cache_creation,
@@ -921,17 +940,9 @@ fn anthropic(cap: &mut Captured, shared: &Shared) -> Reply {
 
 fn responses(cap: &mut Captured, shared: &Shared) -> Reply {
     let conv = parse_responses(&cap.body);
-    let reply = decide(cap, shared, &conv, "openai.responses");
-    if let Some(e) = error_reply(&reply, "openai") {
-        return e;
-    }
-    let u = shared.script.usage_for(&reply);
-    let tool = pick_tool(&reply, &conv.tool_names);
-    cap.tool = tool.as_ref().map(|t| t.0.clone());
-    let text = if tool.is_some() {
-        reply["text"].as_str().unwrap_or_default().to_string()
-    } else {
-        reply_text(&reply)
+    let Turn { u, tool, text } = match turn(cap, shared, &conv, "openai.responses", "openai") {
+        Ok(t) => t,
+        Err(e) => return e,
     };
     let seq = cap.seq;
     let inp = u.prompt_total();
@@ -1009,17 +1020,9 @@ fn responses(cap: &mut Captured, shared: &Shared) -> Reply {
 
 fn chat(cap: &mut Captured, shared: &Shared) -> Reply {
     let conv = parse_chat(&cap.body);
-    let reply = decide(cap, shared, &conv, "openai.chat");
-    if let Some(e) = error_reply(&reply, "openai") {
-        return e;
-    }
-    let u = shared.script.usage_for(&reply);
-    let tool = pick_tool(&reply, &conv.tool_names);
-    cap.tool = tool.as_ref().map(|t| t.0.clone());
-    let text = if tool.is_some() {
-        reply["text"].as_str().unwrap_or_default().to_string()
-    } else {
-        reply_text(&reply)
+    let Turn { u, tool, text } = match turn(cap, shared, &conv, "openai.chat", "openai") {
+        Ok(t) => t,
+        Err(e) => return e,
     };
     let seq = cap.seq;
     let cid = format!("chatcmpl-mock-{seq}");
@@ -1103,17 +1106,9 @@ fn chat(cap: &mut Captured, shared: &Shared) -> Reply {
 
 fn gemini(cap: &mut Captured, shared: &Shared, model: &str, stream: bool, sse_mode: bool) -> Reply {
     let conv = parse_gemini(&cap.body, model);
-    let reply = decide(cap, shared, &conv, "gemini");
-    if let Some(e) = error_reply(&reply, "gemini") {
-        return e;
-    }
-    let u = shared.script.usage_for(&reply);
-    let tool = pick_tool(&reply, &conv.tool_names);
-    cap.tool = tool.as_ref().map(|t| t.0.clone());
-    let text = if tool.is_some() {
-        reply["text"].as_str().unwrap_or_default().to_string()
-    } else {
-        reply_text(&reply)
+    let Turn { u, tool, text } = match turn(cap, shared, &conv, "gemini", "gemini") {
+        Ok(t) => t,
+        Err(e) => return e,
     };
     let seq = cap.seq;
     let inp = u.input + u.cache_read;
