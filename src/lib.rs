@@ -24,6 +24,7 @@ pub mod event;
 pub mod fsutil;
 pub mod guards;
 pub mod harness;
+pub mod hash;
 pub mod install;
 pub mod paths;
 pub mod payload;

@@ -69,12 +69,7 @@ fn preparsed(name: &str, src: &str) -> Option<Card> {
 /// A cheap fingerprint of a card's source (FNV-1a), to tell a stale
 /// pre-parsed entry from a current one.
 pub fn source_hash(src: &str) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in src.as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
+    crate::hash::fnv1a(0, src.as_bytes())
 }
 
 /// One shipped card.

@@ -117,7 +117,12 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
     files.truncate(MAX_CARDS_PER_DIR);
 
     let dir_s = dir.to_string_lossy().into_owned();
-    let cache_path = cache_dir.map(|c| c.join(format!("cards-{:016x}.tsv", fnv(dir_s.as_bytes()))));
+    let cache_path = cache_dir.map(|c| {
+        c.join(format!(
+            "cards-{:016x}.tsv",
+            crate::hash::fnv1a(0, dir_s.as_bytes())
+        ))
+    });
     let mut cache: BTreeMap<String, FileCard> = cache_path
         .as_ref()
         .and_then(|p| read_cache(p))
@@ -238,16 +243,6 @@ fn slim(mut fc: FileCard) -> FileCard {
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let d = Sha256::digest(bytes);
     d.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// FNV-1a, for cache file names.
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
 }
 
 /// Every card visible from a project, after precedence.

@@ -84,14 +84,7 @@ pub fn marker_name(key: &str) -> String {
 /// A stable 128-bit hex digest (two FNV-1a 64 lanes). Not cryptographic: it
 /// names files and repeat-rule keys, it guards nothing.
 pub fn digest(s: &str) -> String {
-    let lane = |seed: u64| {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
-        for b in s.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        h
-    };
+    let lane = |seed: u64| crate::hash::fnv1a(seed, s.as_bytes());
     format!("{:016x}{:016x}", lane(0), lane(0x9e37_79b9_7f4a_7c15))
 }
 
