@@ -1,6 +1,6 @@
 //! Writes of files that no lock serialises (the parsed-card cache, written
 //! by whichever dispatch sees a card change first; the trust store, written
-//! by `cuecard trust`). The state store's own files are written under their
+//! by `cuecard trust`; the harness configs `cuecard install` writes). The state store's own files are written under their
 //! session lock by `state::atomic`, with a fixed temp name; here the temp is
 //! unique to the process, so two writers never share one.
 
@@ -8,22 +8,46 @@ use std::io::Write;
 use std::path::Path;
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same
-/// directory, fsync, rename. No temporary file is left behind on failure.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// directory, then rename. `durable` adds an fsync of the file before the
+/// rename and of the directory after it (a cache that is rebuilt from its
+/// sources needs neither, and an fsync can cost milliseconds on the hook
+/// path). `perms`, when given, are set on the new file (a config file keeps
+/// its mode). No temporary file is left behind on failure.
+pub fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    durable: bool,
+    perms: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
+    let create = || {
+        std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&tmp)?;
+            .open(&tmp)
+    };
+    let result = (|| {
+        // A temp left by an earlier process with this pid is stale.
+        let mut f = create().or_else(|_| {
+            let _ = std::fs::remove_file(&tmp);
+            create()
+        })?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        if let Some(p) = perms {
+            f.set_permissions(p)?;
+        }
+        if durable {
+            f.sync_all()?;
+        }
+        drop(f);
         std::fs::rename(&tmp, path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
+    } else if durable && let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
     }
     result
 }

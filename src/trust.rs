@@ -42,7 +42,7 @@ impl TrustStore {
 
     pub fn save(&self, state_root: &Path) -> std::io::Result<()> {
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
-        crate::fsutil::write_atomic(&state_root.join(FILE), &bytes)
+        crate::fsutil::write_atomic(&state_root.join(FILE), &bytes, true, None)
     }
 
     pub fn is_trusted(&self, project_root: &Path, file: &str, sha256: &str) -> bool {

@@ -155,7 +155,12 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
             .iter()
             .map(|fc| (fc.file.clone(), slim(fc.clone())))
             .collect();
-        let _ = crate::fsutil::write_atomic(&p, super::cache::encode(&dir_s, &slimmed).as_bytes());
+        let _ = crate::fsutil::write_atomic(
+            &p,
+            super::cache::encode(&dir_s, &slimmed).as_bytes(),
+            false,
+            None,
+        );
     }
     out
 }

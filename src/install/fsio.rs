@@ -3,7 +3,6 @@
 //! rename, fsync of the directory), the file's permissions kept.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Config files bigger than this are not read (no harness config is near it).
@@ -88,36 +87,8 @@ pub fn write_atomic(path: &Path, text: &str, previous: Option<&str>) -> Result<(
 }
 
 fn replace(path: &Path, text: &str, perms: Option<fs::Permissions>) -> Result<(), String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.cuecard-tmp-{}", std::process::id()));
-    let fail = |e: std::io::Error| {
-        let _ = fs::remove_file(&tmp);
-        format!("writing {}: {e}", path.display())
-    };
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .or_else(|_| {
-            let _ = fs::remove_file(&tmp);
-            fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-        })
-        .map_err(fail)?;
-    f.write_all(text.as_bytes()).map_err(fail)?;
-    if let Some(p) = perms {
-        f.set_permissions(p).map_err(fail)?;
-    }
-    f.sync_all().map_err(fail)?;
-    drop(f);
-    fs::rename(&tmp, path).map_err(fail)?;
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    crate::fsutil::write_atomic(path, text.as_bytes(), true, perms)
+        .map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// Removes a file cuecard created, with a backup of what it held.
