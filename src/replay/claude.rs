@@ -38,26 +38,11 @@ impl Reader for Claude {
             Some("user") => self.user(rec, out),
             Some("assistant") => self.assistant(rec, out),
             Some("system") if rec["subtype"] == "compact_boundary" => {
-                let trigger = rec["compactMetadata"]["trigger"]
-                    .as_str()
-                    .unwrap_or("auto")
-                    .to_string();
-                out.push(Step::Compaction(trigger));
-                out.push(Step::Hook {
-                    event: "SessionStart",
-                    payload: obj(json!({"source": "compact"})),
-                    label: "compact".into(),
-                });
+                let trigger = rec["compactMetadata"]["trigger"].as_str().unwrap_or("auto");
+                Step::compaction(trigger, out);
             }
             _ => {}
         }
-    }
-}
-
-fn obj(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
     }
 }
 

@@ -14,7 +14,7 @@
 //!   tokens included) is the context size.
 //! - `compacted`: a compaction, then SessionStart with `source: compact`.
 
-use super::{Reader, Step, call_label};
+use super::{Reader, Step, call_label, obj};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 
@@ -92,22 +92,10 @@ impl Reader for Codex {
             },
             Some("response_item") => self.item(p, out),
             Some("compacted") => {
-                out.push(Step::Compaction("auto".into()));
-                out.push(Step::Hook {
-                    event: "SessionStart",
-                    payload: obj(json!({"source": "compact"})),
-                    label: "compact".into(),
-                });
+                Step::compaction("auto", out);
             }
             _ => {}
         }
-    }
-}
-
-fn obj(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
     }
 }
 

@@ -68,6 +68,27 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// A compaction and the session start that follows it (source
+    /// `compact`), as every harness that compacts delivers them.
+    pub fn compaction(trigger: &str, out: &mut Vec<Step>) {
+        out.push(Step::Compaction(trigger.to_string()));
+        out.push(Step::Hook {
+            event: "SessionStart",
+            payload: obj(json!({"source": "compact"})),
+            label: "compact".into(),
+        });
+    }
+}
+
+/// A JSON value as a payload map (anything but an object is empty).
+pub fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
 /// Turns one record into steps; implemented per transcript format.
 pub trait Reader {
     /// Session id and working directory, once known.
