@@ -117,6 +117,16 @@ pub fn env_dir(var: &str, home: &Path, default: &str) -> PathBuf {
         .unwrap_or_else(|| home.join(default))
 }
 
+/// `<home>/<user>` at user scope, `<project>/<project>` at project scope;
+/// no managed file (only Claude Code has one).
+pub fn home_or_project(scope: Scope, r: &Roots, user: &str, project: &str) -> Option<PathBuf> {
+    match scope {
+        Scope::User => Some(r.home.join(user)),
+        Scope::Project => Some(r.project.join(project)),
+        Scope::Managed => None,
+    }
+}
+
 pub fn no_sources(_: &Roots) -> Vec<PathBuf> {
     Vec::new()
 }

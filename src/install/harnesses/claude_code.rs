@@ -33,11 +33,7 @@ fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".claude/skills")),
-        Scope::Project => Some(r.project.join(".claude/skills")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".claude/skills", ".claude/skills")
 }
 
 /// The local settings and installed plugins' hook files.

@@ -24,19 +24,16 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".codebuddy/settings.json")),
-        Scope::Project => Some(r.project.join(".codebuddy/settings.json")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(
+        scope,
+        r,
+        ".codebuddy/settings.json",
+        ".codebuddy/settings.json",
+    )
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".codebuddy/skills")),
-        Scope::Project => Some(r.project.join(".codebuddy/skills")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".codebuddy/skills", ".codebuddy/skills")
 }
 
 fn other_sources(r: &Roots) -> Vec<PathBuf> {

@@ -39,11 +39,7 @@ fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".agents/skills")),
-        Scope::Project => Some(r.project.join(".agents/skills")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".agents/skills", ".agents/skills")
 }
 
 fn other_sources(r: &Roots) -> Vec<PathBuf> {

@@ -26,11 +26,7 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".cursor/hooks.json")),
-        Scope::Project => Some(r.project.join(".cursor/hooks.json")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".cursor/hooks.json", ".cursor/hooks.json")
 }
 
 fn required() -> Vec<(&'static str, Value)> {
@@ -42,9 +38,5 @@ fn skeleton() -> Value {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".cursor/skills")),
-        Scope::Project => Some(r.project.join(".cursor/skills")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".cursor/skills", ".cursor/skills")
 }

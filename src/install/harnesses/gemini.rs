@@ -26,11 +26,7 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".gemini/settings.json")),
-        Scope::Project => Some(r.project.join(".gemini/settings.json")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".gemini/settings.json", ".gemini/settings.json")
 }
 
 fn required() -> Vec<(&'static str, Value)> {
@@ -38,11 +34,7 @@ fn required() -> Vec<(&'static str, Value)> {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".gemini/skills")),
-        Scope::Project => Some(r.project.join(".gemini/skills")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".gemini/skills", ".gemini/skills")
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {

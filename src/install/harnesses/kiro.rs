@@ -27,11 +27,12 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".kiro/agents/cuecard.json")),
-        Scope::Project => Some(r.project.join(".kiro/agents/cuecard.json")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(
+        scope,
+        r,
+        ".kiro/agents/cuecard.json",
+        ".kiro/agents/cuecard.json",
+    )
 }
 
 fn skeleton() -> Value {
@@ -43,11 +44,7 @@ fn skeleton() -> Value {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".kiro/skills")),
-        Scope::Project => Some(r.project.join(".kiro/skills")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".kiro/skills", ".kiro/skills")
 }
 
 fn notes(_: Scope, _: &Path) -> Vec<String> {

@@ -26,19 +26,11 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".qwen/settings.json")),
-        Scope::Project => Some(r.project.join(".qwen/settings.json")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".qwen/settings.json", ".qwen/settings.json")
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(r.home.join(".qwen/skills")),
-        Scope::Project => Some(r.project.join(".qwen/skills")),
-        Scope::Managed => None,
-    }
+    spec::home_or_project(scope, r, ".qwen/skills", ".qwen/skills")
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {
