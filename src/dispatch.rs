@@ -292,12 +292,18 @@ fn run_with(
     };
     test_panic("pipeline");
     let project_root = crate::context::project_root_of(&payload);
-    let trust = req
-        .state_root
-        .as_deref()
-        .map(TrustStore::load)
-        .unwrap_or_default();
-    let trusted = |file: &str, sha: &str| trust.is_trusted(&project_root, file, sha);
+    // The trust store is read only when the project has cards to check.
+    let trust = std::cell::OnceCell::new();
+    let trusted = |file: &str, sha: &str| {
+        trust
+            .get_or_init(|| {
+                req.state_root
+                    .as_deref()
+                    .map(TrustStore::load)
+                    .unwrap_or_default()
+            })
+            .is_trusted(&project_root, file, sha)
+    };
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let probe = Ctx::new(spec, &payload, None);
     let may_fire =
