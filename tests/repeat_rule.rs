@@ -4,8 +4,17 @@
 
 mod support;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use support::{Sandbox, payload};
+
+/// What the dependency card injects for a PreToolUse payload.
+fn dependency(sb: &Sandbox, p: &Value) -> String {
+    sb.test()
+        .dispatch("PreToolUse", &["dependency"])
+        .json(p)
+        .run()
+        .context()
+}
 
 #[test]
 fn a_repeated_finding_is_injected_in_full_once_then_as_a_reminder() {
@@ -13,23 +22,13 @@ fn a_repeated_finding_is_injected_in_full_once_then_as_a_reminder() {
     let mut p = payload(&sb, "PreToolUse");
     p["tool_name"] = json!("Write");
     p["tool_input"] = json!({"file_path": sb.project().join("Cargo.toml"), "content": "[package]\nname = \"x\"\n"});
-    let first = sb
-        .test()
-        .dispatch("PreToolUse", &["dependency"])
-        .json(&p)
-        .run()
-        .context();
+    let first = dependency(&sb, &p);
     assert!(
         first.contains("`Cargo.toml`"),
         "full advisory first: {first}"
     );
     assert!(!first.starts_with("Reminder"), "{first}");
-    let second = sb
-        .test()
-        .dispatch("PreToolUse", &["dependency"])
-        .json(&p)
-        .run()
-        .context();
+    let second = dependency(&sb, &p);
     assert!(second.starts_with("Reminder:"), "then a reminder: {second}");
     assert!(second.len() < first.len(), "the reminder is shorter");
     assert!(
@@ -39,12 +38,7 @@ fn a_repeated_finding_is_injected_in_full_once_then_as_a_reminder() {
 
     // Another target is a new finding: in full again.
     p["tool_input"]["file_path"] = json!(sb.project().join("package.json"));
-    let other = sb
-        .test()
-        .dispatch("PreToolUse", &["dependency"])
-        .json(&p)
-        .run()
-        .context();
+    let other = dependency(&sb, &p);
     assert!(
         !other.starts_with("Reminder") && other.contains("package.json"),
         "{other}"
@@ -53,12 +47,7 @@ fn a_repeated_finding_is_injected_in_full_once_then_as_a_reminder() {
     // Another session: in full again.
     p["tool_input"]["file_path"] = json!(sb.project().join("Cargo.toml"));
     p["session_id"] = json!("another-session");
-    let fresh = sb
-        .test()
-        .dispatch("PreToolUse", &["dependency"])
-        .json(&p)
-        .run()
-        .context();
+    let fresh = dependency(&sb, &p);
     assert!(!fresh.starts_with("Reminder"), "{fresh}");
 }
 
@@ -70,19 +59,9 @@ fn a_compaction_makes_the_next_repeat_a_full_advisory_again() {
     let mut p = payload(&sb, "PreToolUse");
     p["tool_name"] = json!("Write");
     p["tool_input"] = json!({"file_path": sb.project().join("package.json"), "content": "{}"});
-    let first = sb
-        .test()
-        .dispatch("PreToolUse", &["dependency"])
-        .json(&p)
-        .run()
-        .context();
+    let first = dependency(&sb, &p);
     assert!(!first.starts_with("Reminder"));
-    let second = sb
-        .test()
-        .dispatch("PreToolUse", &["dependency"])
-        .json(&p)
-        .run()
-        .context();
+    let second = dependency(&sb, &p);
     assert!(second.starts_with("Reminder:"), "{second}");
 
     let mut start = payload(&sb, "SessionStart");
@@ -98,12 +77,7 @@ fn a_compaction_makes_the_next_repeat_a_full_advisory_again() {
         "{recovered}"
     );
 
-    let after = sb
-        .test()
-        .dispatch("PreToolUse", &["dependency"])
-        .json(&p)
-        .run()
-        .context();
+    let after = dependency(&sb, &p);
     assert!(
         !after.starts_with("Reminder") && after.contains("package.json"),
         "in full after the compaction: {after}"

@@ -502,6 +502,16 @@ fn cards_new_writes_a_template_that_checks_clean() {
     assert!(sb.project().join(".cuecard/cards/proj.md").is_file());
 }
 
+/// `cuecard cards check <file>` on a card it must reject: exit 1, its report.
+fn check_invalid(sb: &Sandbox, file: &std::path::Path) -> String {
+    sb.test()
+        .args(["cards", "check"])
+        .arg(file)
+        .exit(1)
+        .run()
+        .stdout
+}
+
 #[test]
 fn cards_check_reports_wording_placeholders_and_regexes() {
     let sb = Sandbox::new();
@@ -525,26 +535,14 @@ fn cards_check_reports_wording_placeholders_and_regexes() {
         "bad",
         &card("Bad", "`{secret}`", &["event: PreToolUse", "paths: x/**"]),
     );
-    let out = sb
-        .test()
-        .args(["cards", "check"])
-        .arg(&bad)
-        .exit(1)
-        .run()
-        .stdout;
+    let out = check_invalid(&sb, &bad);
     assert!(out.contains("unknown placeholder `{secret}`"), "{out}");
     let bad = user_card(
         &sb,
         "bad2",
         &card("Bad", "x", &["event: PreToolUse", "command: [unclosed"]),
     );
-    let out = sb
-        .test()
-        .args(["cards", "check"])
-        .arg(&bad)
-        .exit(1)
-        .run()
-        .stdout;
+    let out = check_invalid(&sb, &bad);
     assert!(out.contains("not a valid regular expression"), "{out}");
 }
 
