@@ -13,7 +13,6 @@
 //! directory keyed by file name, size, mtime and SHA-256.
 
 use super::{Card, CardError, Origin, embedded, is_valid_name, parse_card};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -23,7 +22,7 @@ use std::time::UNIX_EPOCH;
 pub const MAX_CARD_BYTES: u64 = 64 * 1024;
 pub const MAX_CARDS_PER_DIR: usize = 64;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Scope {
     Project,
     User,
@@ -54,7 +53,7 @@ pub fn project_dir(root: &Path) -> PathBuf {
 }
 
 /// One card file of a user or project directory.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct FileCard {
     pub file: String,
     pub name: String,
