@@ -518,14 +518,14 @@ fn shell_unsafe_install_path_is_refused_for_shell_harnesses_only() {
         let copy = d.join("cuecard");
         std::fs::copy(support::bin(), &copy).unwrap();
         let run = |harness: &str| {
-            std::process::Command::new(&copy)
-                .args(["install", "--harness", harness])
-                .current_dir(sb.project())
-                .env_clear()
-                .env("HOME", sb.home())
-                .env("CUECARD_DATA_DIR", sb.data())
-                .output()
-                .unwrap()
+            support::output_of(
+                std::process::Command::new(&copy)
+                    .args(["install", "--harness", harness])
+                    .current_dir(sb.project())
+                    .env_clear()
+                    .env("HOME", sb.home())
+                    .env("CUECARD_DATA_DIR", sb.data()),
+            )
         };
         for h in ["codex", "qwen", "gemini", "cursor", "kiro", "codebuddy"] {
             let out = run(h);
@@ -556,14 +556,14 @@ fn an_install_path_with_spaces_is_quoted_for_the_shell_and_runs() {
     std::fs::create_dir_all(&d).unwrap();
     let copy = d.join("cuecard");
     std::fs::copy(support::bin(), &copy).unwrap();
-    let out = std::process::Command::new(&copy)
-        .args(["install", "--harness", "codex"])
-        .current_dir(sb.project())
-        .env_clear()
-        .env("HOME", sb.home())
-        .env("CUECARD_DATA_DIR", sb.data())
-        .output()
-        .unwrap();
+    let out = support::output_of(
+        std::process::Command::new(&copy)
+            .args(["install", "--harness", "codex"])
+            .current_dir(sb.project())
+            .env_clear()
+            .env("HOME", sb.home())
+            .env("CUECARD_DATA_DIR", sb.data()),
+    );
     assert!(out.status.success());
     let doc: Value = serde_json::from_str(
         &std::fs::read_to_string(sb.home().join(".codex/hooks.json")).unwrap(),

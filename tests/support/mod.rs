@@ -14,6 +14,19 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_cuecard"))
 }
 
+/// Runs a command, retrying while the kernel says its program file is busy
+/// (ETXTBSY): a binary copied by this test can still be open for writing in
+/// a child another test thread forked meanwhile. Bounded: 100 tries.
+pub fn output_of(cmd: &mut Command) -> std::process::Output {
+    for _ in 0..100 {
+        match cmd.output() {
+            Err(e) if e.raw_os_error() == Some(26) => std::thread::sleep(Duration::from_millis(20)),
+            r => return r.unwrap(),
+        }
+    }
+    panic!("{cmd:?}: program file stayed busy");
+}
+
 /// A sandbox: `home/`, `state/`, `data/`, and `project/` (a git root).
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
