@@ -1,6 +1,6 @@
-//! Path globs for card triggers, matched by hand (no regex is compiled: a
-//! project with fifty cards would otherwise compile fifty programs on every
-//! tool call).
+//! Path globs for card triggers, matched by hand on the text itself: no
+//! regex is compiled and nothing is prepared per glob, so a project with
+//! fifty cards costs fifty short scans per tool call, not fifty programs.
 //!
 //! `*` matches within one path segment, `**` as a whole segment matches any
 //! number of segments, `?` one character, `[abc]` / `[a-z]` / `[!abc]` one
@@ -9,52 +9,31 @@
 //! depth. Matching is linear in practice: a segment matcher with one star
 //! backtrack point, and `**` tried at each remaining segment.
 
+use std::borrow::Cow;
+
 /// The most alternatives `{a,b}` groups may expand to.
 pub const MAX_ALTERNATIVES: usize = 64;
 /// The longest glob accepted.
 pub const MAX_GLOB_CHARS: usize = 300;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Seg {
-    /// `**`: any number of segments.
-    AnyDepth,
-    /// One segment's pattern.
-    Pattern(Vec<char>),
-}
-
+/// A checked glob: its brace alternatives, each matched as text.
 #[derive(Debug, Clone)]
 pub struct Glob {
-    alternatives: Vec<Vec<Seg>>,
+    alternatives: Vec<String>,
     source: String,
 }
 
 impl Glob {
     pub fn new(glob: &str) -> Result<Glob, String> {
-        let g = glob.trim().replace('\\', "/");
+        let g = normalize(glob);
         if g.is_empty() || g.chars().count() > MAX_GLOB_CHARS {
             return Err(format!("glob `{glob}` is empty or too long"));
         }
-        let g = g.trim_start_matches("./").to_string();
-        let mut alternatives = Vec::new();
-        for alt in expand_braces(&g)
-            .ok_or_else(|| format!("glob `{glob}` has an unclosed `{{` or too many alternatives"))?
-        {
-            let mut segs: Vec<Seg> = Vec::new();
-            if !alt.contains('/') {
-                segs.push(Seg::AnyDepth);
-            }
-            for part in alt.split('/').filter(|p| !p.is_empty()) {
-                if part == "**" {
-                    if segs.last() != Some(&Seg::AnyDepth) {
-                        segs.push(Seg::AnyDepth);
-                    }
-                } else {
-                    let chars: Vec<char> = part.chars().collect();
-                    check_classes(&chars).map_err(|e| format!("glob `{glob}`: {e}"))?;
-                    segs.push(Seg::Pattern(chars));
-                }
-            }
-            alternatives.push(segs);
+        let alternatives = expand_braces(&g).ok_or_else(|| {
+            format!("glob `{glob}` has an unclosed `{{` or too many alternatives")
+        })?;
+        for alt in &alternatives {
+            check_classes(alt).map_err(|e| format!("glob `{glob}`: {e}"))?;
         }
         Ok(Glob {
             alternatives,
@@ -63,21 +42,45 @@ impl Glob {
     }
 
     pub fn matches(&self, path: &str) -> bool {
-        let p = path.replace('\\', "/");
-        let p = p.trim_start_matches("./");
-        let parts: Vec<Vec<char>> = p
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .map(|s| s.chars().collect())
-            .collect();
-        self.alternatives
-            .iter()
-            .any(|segs| match_segs(segs, &parts))
+        let p = normalize(path);
+        self.alternatives.iter().any(|alt| match_alt(alt, &p))
     }
 
     pub fn source(&self) -> &str {
         &self.source
     }
+}
+
+/// Whether `glob` matches `path`, without building a [`Glob`] when the glob
+/// has no `{...}` group (the common case); `None` when it is not a valid
+/// glob (the card's evaluation reports that).
+pub fn matches(glob: &str, path: &str) -> Option<bool> {
+    let g = normalize(glob);
+    if g.contains('{') {
+        return Glob::new(glob).ok().map(|g| g.matches(path));
+    }
+    if g.is_empty()
+        || g.len() > MAX_GLOB_CHARS * 4
+        || (g.contains('[') && check_classes(&g).is_err())
+    {
+        return None;
+    }
+    Some(match_alt(&g, &normalize(path)))
+}
+
+/// Trimmed, forward slashes, no leading `./`; borrowed when already so.
+fn normalize(s: &str) -> Cow<'_, str> {
+    fn strip(mut t: &str) -> &str {
+        while let Some(rest) = t.strip_prefix("./") {
+            t = rest;
+        }
+        t
+    }
+    let t = s.trim();
+    if t.contains('\\') {
+        return Cow::Owned(strip(&t.replace('\\', "/")).to_string());
+    }
+    Cow::Borrowed(strip(t))
 }
 
 /// Expands `{a,b}` groups (nested allowed) into plain alternatives.
@@ -130,65 +133,114 @@ fn expand_braces(g: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
-fn check_classes(p: &[char]) -> Result<(), String> {
-    let mut i = 0;
-    while i < p.len() {
-        if p[i] == '[' && !p[i + 1..].contains(&']') {
+fn check_classes(p: &str) -> Result<(), String> {
+    for (i, c) in p.char_indices() {
+        if c == '[' && !p[i + 1..].contains(']') {
             return Err("an unclosed `[`".into());
         }
-        i += 1;
     }
     Ok(())
 }
 
-/// Whether `segs` match all of `parts`: dynamic programming over
-/// (segment, part) pairs, so a glob with many `**` stays polynomial.
-fn match_segs(segs: &[Seg], parts: &[Vec<char>]) -> bool {
-    let (n, m) = (segs.len(), parts.len());
-    // ok[i][j]: segs[i..] match parts[j..].
-    let mut ok = vec![vec![false; m + 1]; n + 1];
-    ok[n][m] = true;
-    for i in (0..n).rev() {
-        for j in (0..=m).rev() {
-            ok[i][j] = match &segs[i] {
-                Seg::AnyDepth => ok[i + 1][j] || (j < m && ok[i][j + 1]),
-                Seg::Pattern(p) => j < m && ok[i + 1][j + 1] && match_segment(p, &parts[j]),
-            };
-        }
+/// The next non-empty `/`-separated segment of `s` at or after byte `i`,
+/// and the byte after it.
+fn segment(s: &str, mut i: usize) -> Option<(&str, usize)> {
+    let b = s.as_bytes();
+    while i < b.len() && b[i] == b'/' {
+        i += 1;
     }
-    ok[0][0]
+    if i >= b.len() {
+        return None;
+    }
+    let end = b[i..]
+        .iter()
+        .position(|&c| c == b'/')
+        .map_or(b.len(), |n| i + n);
+    Some((&s[i..end], end))
+}
+
+/// One brace-free alternative against a normalised path, segment by
+/// segment, allocating nothing. A segment pattern matches exactly one path
+/// segment and `**` any run of them, which is the shape of `*` over
+/// characters, so the same single-backtrack-point algorithm is exact here
+/// and linear in practice. A glob without `/` is unanchored: it matches the
+/// file name at any depth, as if it began with `**/`.
+fn match_alt(glob: &str, path: &str) -> bool {
+    let (mut gi, mut pi) = (0, 0);
+    // (glob position after the last `**`, path position it absorbs from)
+    let mut star: Option<(usize, usize)> = (!glob.contains('/')).then_some((0, 0));
+    while let Some((part, after_part)) = segment(path, pi) {
+        match segment(glob, gi) {
+            Some(("**", after)) => {
+                star = Some((after, pi));
+                gi = after;
+                continue;
+            }
+            Some((pat, after)) if match_segment(pat, part) => {
+                gi = after;
+                pi = after_part;
+                continue;
+            }
+            _ => {}
+        }
+        let Some((sg, sp)) = star else {
+            return false;
+        };
+        // Let the last `**` absorb one more segment and try again.
+        let next = segment(path, sp).map_or(path.len(), |(_, n)| n);
+        star = Some((sg, next));
+        gi = sg;
+        pi = next;
+    }
+    while let Some((pat, after)) = segment(glob, gi) {
+        if pat != "**" {
+            return false;
+        }
+        gi = after;
+    }
+    true
+}
+
+/// The character at byte `i` of `s` and its length in bytes.
+fn char_at(s: &str, i: usize) -> (char, usize) {
+    let b = s.as_bytes()[i];
+    if b < 0x80 {
+        return (b as char, 1);
+    }
+    let c = s[i..].chars().next().unwrap_or('\u{fffd}');
+    (c, c.len_utf8())
 }
 
 /// Wildcard match of one segment: `*`, `?`, `[...]`, with a single
 /// backtrack point for the last `*` (linear for these patterns).
-fn match_segment(p: &[char], s: &[char]) -> bool {
+fn match_segment(p: &str, s: &str) -> bool {
     let (mut pi, mut si) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while si < s.len() {
+        let (sc, slen) = char_at(s, si);
         if pi < p.len() {
-            match p[pi] {
+            let (pc, plen) = char_at(p, pi);
+            match pc {
                 '*' => {
                     star = Some((pi, si));
                     pi += 1;
                     continue;
                 }
                 '?' => {
-                    pi += 1;
-                    si += 1;
+                    pi += plen;
+                    si += slen;
                     continue;
                 }
                 '[' => {
-                    if let Some((matched, next)) = class(p, pi, s[si])
-                        && matched
-                    {
+                    if let Some((true, next)) = class(p, pi, sc) {
                         pi = next;
-                        si += 1;
+                        si += slen;
                         continue;
                     }
                 }
-                c if c == s[si] => {
-                    pi += 1;
-                    si += 1;
+                c if c == sc => {
+                    pi += plen;
+                    si += slen;
                     continue;
                 }
                 _ => {}
@@ -197,42 +249,40 @@ fn match_segment(p: &[char], s: &[char]) -> bool {
         match star {
             Some((sp, ss)) => {
                 pi = sp + 1;
-                si = ss + 1;
-                star = Some((sp, ss + 1));
+                si = ss + char_at(s, ss).1;
+                star = Some((sp, si));
             }
             None => return false,
         }
     }
-    p[pi..].iter().all(|&c| c == '*')
+    p[pi..].bytes().all(|b| b == b'*')
 }
 
-/// A `[...]` class at `p[at]`: whether `c` is in it, and the index after it.
-fn class(p: &[char], at: usize, c: char) -> Option<(bool, usize)> {
-    let mut i = at + 1;
-    let negate = matches!(p.get(i), Some('!') | Some('^'));
+/// A `[...]` class at byte `at` of `p`: whether `c` is in it, and the byte
+/// index after it; `None` when it is not closed.
+fn class(p: &str, at: usize, c: char) -> Option<(bool, usize)> {
+    let mut it = p[at + 1..].char_indices().peekable();
+    let negate = matches!(it.peek(), Some((_, '!' | '^')));
     if negate {
-        i += 1;
+        it.next();
     }
     let mut hit = false;
     let mut first = true;
-    while i < p.len() && (p[i] != ']' || first) {
+    loop {
+        let (i, lo) = it.next()?;
+        if lo == ']' && !first {
+            return Some((hit != negate, at + 1 + i + 1));
+        }
         first = false;
-        if i + 2 < p.len() && p[i + 1] == '-' && p[i + 2] != ']' {
-            if p[i] <= c && c <= p[i + 2] {
-                hit = true;
+        let mut look = it.clone();
+        match (look.next(), look.next()) {
+            (Some((_, '-')), Some((_, hi))) if hi != ']' => {
+                hit |= lo <= c && c <= hi;
+                it = look;
             }
-            i += 3;
-        } else {
-            if p[i] == c {
-                hit = true;
-            }
-            i += 1;
+            _ => hit |= lo == c,
         }
     }
-    if i >= p.len() {
-        return None;
-    }
-    Some((hit != negate, i + 1))
 }
 
 #[cfg(test)]
@@ -269,6 +319,163 @@ mod tests {
             Glob::new(&"{a,b}".repeat(10)).is_err(),
             "2^10 alternatives is too many"
         );
+    }
+
+    /// An independent reference: dynamic programming over (segment, part)
+    /// pairs, the textbook way.
+    fn oracle(glob: &str, path: &str) -> bool {
+        let norm = |s: &str| {
+            s.trim()
+                .replace('\\', "/")
+                .trim_start_matches("./")
+                .to_string()
+        };
+        let (g, p) = (norm(glob), norm(path));
+        let mut segs: Vec<&str> = if g.contains('/') { vec![] } else { vec!["**"] };
+        segs.extend(g.split('/').filter(|s| !s.is_empty()));
+        let parts: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
+        let (n, m) = (segs.len(), parts.len());
+        let mut ok = vec![vec![false; m + 1]; n + 1];
+        ok[n][m] = true;
+        for i in (0..n).rev() {
+            for j in (0..=m).rev() {
+                ok[i][j] = if segs[i] == "**" {
+                    ok[i + 1][j] || (j < m && ok[i][j + 1])
+                } else {
+                    j < m && ok[i + 1][j + 1] && match_segment(segs[i], parts[j])
+                };
+            }
+        }
+        ok[0][0]
+    }
+
+    #[test]
+    fn segment_matching_agrees_with_the_textbook_oracle() {
+        // Every glob of up to four segments over a small alphabet, against
+        // every path of up to four segments over it.
+        let seg_pats = ["**", "a", "b", "*", "a*"];
+        let seg_parts = ["a", "b", "ab"];
+        let mut globs = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for g in &globs {
+                for s in seg_pats {
+                    next.push(if g.is_empty() {
+                        s.to_string()
+                    } else {
+                        format!("{g}/{s}")
+                    });
+                }
+            }
+            globs.extend(next);
+        }
+        globs.retain(|g| !g.is_empty());
+        globs.sort();
+        globs.dedup();
+        let mut paths = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for p in &paths {
+                for s in seg_parts {
+                    next.push(if p.is_empty() {
+                        s.to_string()
+                    } else {
+                        format!("{p}/{s}")
+                    });
+                }
+            }
+            paths.extend(next);
+        }
+        paths.sort();
+        paths.dedup();
+        let mut checked = 0;
+        for g in &globs {
+            for p in &paths {
+                assert_eq!(match_alt(g, p), oracle(g, p), "glob `{g}` on `{p}`");
+                checked += 1;
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
+
+    #[test]
+    fn the_quick_match_agrees_with_the_checked_glob() {
+        let globs = [
+            "migrations/**",
+            "migrations/*.sql",
+            "*.lock",
+            "vendor/**",
+            "src/**/*.{ts,tsx}",
+            "file?.[ch]",
+            "file?.[!ch]",
+            "[a-c]*.md",
+            "**/*.ipynb",
+            "./docs/*",
+            "docs\\*.md",
+            "a*b*c",
+            "**",
+            "*",
+            "src/*/mod.rs",
+            "[]]x",
+            "é?/*.md",
+            "**/a/**/b",
+        ];
+        let paths = [
+            "migrations/2024/01_init.sql",
+            "migrations/01.sql",
+            "migrations/a/01.sql",
+            "deep/dir/Cargo.lock",
+            "Cargo.lock",
+            "vendor/x/y.go",
+            "src/vendor.go",
+            "src/a/b/c.tsx",
+            "src/c.ts",
+            "src/c.js",
+            "file1.c",
+            "docs/b-notes.md",
+            "nb/x.ipynb",
+            "docs/a",
+            "docs\\a.md",
+            "axxbyyc",
+            "axxbyy",
+            "src/x/mod.rs",
+            "]x",
+            "éa/ü.md",
+            "éü/ü.md",
+            "x/a/y/z/b",
+            "a/b",
+            "",
+            "./src/c.ts",
+        ];
+        for g in globs {
+            let checked = Glob::new(g).unwrap();
+            for p in paths {
+                assert_eq!(
+                    matches(g, p),
+                    Some(checked.matches(p)),
+                    "glob `{g}` on `{p}`"
+                );
+            }
+        }
+        assert_eq!(
+            matches("a[b", "ab"),
+            None,
+            "an invalid glob is not a verdict"
+        );
+        assert_eq!(matches("{a", "a"), None);
+        assert_eq!(matches("", "a"), None);
+    }
+
+    #[test]
+    fn non_ascii_names_match_by_character() {
+        assert!(g("é?/*.md").matches("éa/ü.md"));
+        assert!(
+            g("?.txt").matches("ü.txt"),
+            "`?` is one character, not one byte"
+        );
+        assert!(g("[à-ü]*").matches("é-notes"));
+        assert!(!g("[!é]*").matches("é-notes"));
+        assert!(g("*ü").matches("aüaü"));
     }
 
     #[test]
