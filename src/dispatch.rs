@@ -292,7 +292,8 @@ fn run_with(
     };
     test_panic("pipeline");
     let project_root = crate::context::project_root_of(&payload);
-    // The trust store is read only when the project has cards to check.
+    // The trust store is read only when the project has cards whose
+    // verdicts are not already cached under the store's current stamp.
     let trust = std::cell::OnceCell::new();
     let trusted = |file: &str, sha: &str| {
         trust
@@ -304,17 +305,26 @@ fn run_with(
             })
             .is_trusted(&project_root, file, sha)
     };
+    let vouch = crate::card::sources::Vouch {
+        stamp: &|| {
+            req.state_root
+                .as_deref()
+                .map_or_else(String::new, TrustStore::stamp)
+        },
+        verdict: &trusted,
+    };
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let probe = Ctx::new(spec, &payload, None);
-    let may_fire =
-        |c: &Card| crate::trigger::may_fire(&c.bindings, payload.tool_name(), probe.call_paths());
+    let may_fire = |triggers: &[resolve::Trigger]| {
+        crate::trigger::may_fire(triggers, payload.tool_name(), probe.call_paths())
+    };
     let resolved = resolve::resolve(
         &req.cards,
         &names,
         &resolve::Sources {
             project_root: Some(&project_root),
             cache_dir: req.state_root.as_deref(),
-            trusted: &trusted,
+            vouch: &vouch,
             may_fire: &may_fire,
         },
     );

@@ -89,7 +89,11 @@ pub fn for_install(
         .map(crate::trust::TrustStore::load)
         .unwrap_or_default();
     let trusted = |file: &str, sha: &str| store.is_trusted(project_root, file, sha);
-    let set = sources::load_all(Some(project_root), state_root, &trusted);
+    let vouch = sources::Vouch {
+        stamp: &|| state_root.map_or_else(String::new, crate::trust::TrustStore::stamp),
+        verdict: &trusted,
+    };
+    let set = sources::load_all(Some(project_root), state_root, &vouch);
     let mut listed = Vec::new();
     let mut unlisted = Vec::new();
     for (scope, card) in set.cards {

@@ -40,6 +40,35 @@ impl TrustStore {
             .unwrap_or_default()
     }
 
+    /// Names the store's current version, so that verdicts cached with the
+    /// parsed cards are reused only while it is unchanged: its file's
+    /// identity, size and times (`none` without one). `save` replaces the
+    /// file whole, so every change gives a new stamp.
+    pub fn stamp(state_root: &Path) -> String {
+        let Ok(meta) = state_root.join(FILE).symlink_metadata() else {
+            return "none".into();
+        };
+        let nanos = |t: std::io::Result<std::time::SystemTime>| {
+            t.ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos())
+        };
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            format!(
+                "{}:{}:{}.{}",
+                meta.dev(),
+                meta.ino(),
+                meta.ctime(),
+                meta.ctime_nsec()
+            )
+        };
+        #[cfg(not(unix))]
+        let id = String::from("-");
+        format!("{id}:{}:{}", meta.len(), nanos(meta.modified()))
+    }
+
     pub fn save(&self, state_root: &Path) -> std::io::Result<()> {
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
         crate::fsutil::write_atomic(&state_root.join(FILE), &bytes, true, None)
@@ -77,9 +106,10 @@ pub fn current_project_cards(project_root: &Path) -> Vec<(String, String)> {
         &crate::card::sources::project_dir(project_root),
         crate::card::sources::Scope::Project,
         None,
+        &crate::card::sources::Vouch::always(),
     )
-    .into_iter()
-    .map(|fc| (fc.file, fc.sha256))
+    .files()
+    .map(|fc| (fc.file().into_owned(), fc.sha256().to_string()))
     .collect()
 }
 

@@ -578,6 +578,96 @@ fn fifty_project_cards_still_answer_and_are_cached() {
     );
 }
 
+fn set_mtime(path: &std::path::Path, t: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+fn card_cache(sb: &Sandbox) -> PathBuf {
+    let found: Vec<PathBuf> = std::fs::read_dir(sb.state())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("cards-")
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one parsed-card cache: {found:?}");
+    found.into_iter().next().unwrap()
+}
+
+/// The parsed-card cache is keyed by size and mtime, as git's index is: a
+/// file that keeps both is served from the cache, not read again; one that
+/// changes either is read again at once; and one changed within the file
+/// system's timestamp granularity of being cached ("racily clean") is read
+/// again until it is safely older than the cache, so a quick second save
+/// of the same size is never missed. A damaged cache is only a cache miss.
+#[test]
+fn the_card_cache_is_keyed_by_size_and_mtime_and_never_serves_a_racy_entry() {
+    let sb = Sandbox::new();
+    let text = |tag: &str| {
+        card(
+            "Watch",
+            &format!("WATCH-{tag} `{{path}}`"),
+            &["event: PreToolUse", "paths: watched/**"],
+        )
+    };
+    let path = user_card(&sb, "watch", &text("aa"));
+    let call = || ctx_of(&sb, &write_call(&sb, "watched/x.txt", "x"));
+    let now = std::time::SystemTime::now();
+
+    // Racy: cached while its mtime is "now"; rewritten with the same size
+    // and the same mtime; the next call still sees the new text.
+    set_mtime(&path, now);
+    assert!(call().contains("WATCH-aa"));
+    std::fs::write(&path, text("bb")).unwrap();
+    set_mtime(&path, now);
+    let c = call();
+    assert!(c.contains("WATCH-bb") && !c.contains("WATCH-aa"), "{c}");
+
+    // Settled: an mtime an hour old is cached once and then trusted, so
+    // the same size and mtime over other bytes is not read again.
+    let old = now - Duration::from_secs(3600);
+    set_mtime(&path, old);
+    assert!(call().contains("WATCH-bb"));
+    std::fs::write(&path, text("cc")).unwrap();
+    set_mtime(&path, old);
+    assert!(
+        call().contains("WATCH-bb"),
+        "an unchanged size and mtime is served from the cache"
+    );
+    // Either one changing is noticed at once.
+    set_mtime(&path, old + Duration::from_secs(1));
+    assert!(call().contains("WATCH-cc"));
+    std::fs::write(&path, text("ddd")).unwrap();
+    set_mtime(&path, old + Duration::from_secs(1));
+    assert!(call().contains("WATCH-ddd"), "a new size");
+
+    // A damaged cache is a miss, and is rewritten.
+    let cache = card_cache(&sb);
+    for junk in [
+        "",
+        "garbage",
+        "cuecard-cards 3\t/elsewhere\t-\nx\n",
+        "\u{0}\u{ff}",
+    ] {
+        std::fs::write(&cache, junk).unwrap();
+        assert!(call().contains("WATCH-ddd"), "cache {junk:?}");
+        assert!(
+            std::fs::read_to_string(&cache)
+                .unwrap()
+                .starts_with("cuecard-cards 3\t")
+        );
+    }
+}
+
 /// Registration follows the cards: after `cuecard install` again, an event
 /// only a user or trusted project card needs is registered, a shipped card
 /// a user card disables is no longer listed, and no entry names a card that

@@ -101,10 +101,21 @@ impl Bindings {
         Ok(b)
     }
 
+    /// Whether these Bindings name `event`.
+    pub fn binds(&self, event: &str) -> bool {
+        self.events.iter().any(|e| e == event)
+    }
+
     /// Whether the card declares a trigger (tools, paths, command, content).
     pub fn has_trigger(&self) -> bool {
-        self.triggers
-            .iter()
-            .any(|(k, _)| matches!(k.as_str(), "tools" | "paths" | "command" | "content"))
+        has_trigger(&self.triggers)
     }
+}
+
+/// Whether trigger keys declare a trigger (tools, paths, command, content)
+/// rather than only modifiers such as `once`.
+pub fn has_trigger<K: AsRef<str>, V>(triggers: &[(K, V)]) -> bool {
+    triggers
+        .iter()
+        .any(|(k, _)| matches!(k.as_ref(), "tools" | "paths" | "command" | "content"))
 }

@@ -1,17 +1,28 @@
-//! The parsed-card cache's file format: one line per card file, fields
-//! separated by tabs (tab, newline, carriage return and backslash escaped).
+//! The parsed-card cache's text format: a header, then one line per card
+//! file, fields separated by tabs (tab, newline, carriage return and
+//! backslash escaped).
 //!
-//! Every dispatch in a project with cards of its own reads this file, so it
-//! is made to be read fast: no JSON, one pass, a handful of allocations per
-//! card. Anything it cannot read is treated as no cache (the cards are then
-//! parsed from their files and the cache rewritten).
+//! Every dispatch in a project with cards of its own reads this text, so it
+//! is read in place and only as far as a dispatch needs: a line starts with
+//! what says whether it is current and trusted (file, SHA-256, size, mtime,
+//! trust verdict), then the Bindings (events first), then the card's text
+//! (title, Advisory, body, origin), which is decoded only for a card that is
+//! used. The header names the directory and the trust store's stamp the
+//! verdicts were given under. Anything malformed is treated as no cache
+//! (the card is parsed from its file again).
+//!
+//! ```text
+//! cuecard-cards 3 <dir> <stamp>
+//! <file> <sha256> <size> <mtime-ns> <0|1> err <message>
+//! <file> <sha256> <size> <mtime-ns> <0|1> ok <events> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
+//! ```
 
-use super::sources::FileCard;
 use super::{Bindings, Card, Origin};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::ops::Range;
 use std::path::PathBuf;
 
-const MAGIC: &str = "cuecard-cards 1";
+const MAGIC: &str = "cuecard-cards 3";
 
 fn escape(s: &str, out: &mut String) {
     for c in s.chars() {
@@ -25,9 +36,10 @@ fn escape(s: &str, out: &mut String) {
     }
 }
 
-fn unescape(s: &str) -> String {
+/// A field's text; borrowed unless it holds an escape.
+pub fn unescape(s: &str) -> Cow<'_, str> {
     if !s.contains('\\') {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
@@ -44,10 +56,16 @@ fn unescape(s: &str) -> String {
             None => {}
         }
     }
-    out
+    Cow::Owned(out)
 }
 
-fn opt(v: Option<&str>, out: &mut String) {
+fn field(out: &mut String, s: &str) {
+    out.push('\t');
+    escape(s, out);
+}
+
+fn opt_field(out: &mut String, v: Option<&str>) {
+    out.push('\t');
     match v {
         Some(s) => {
             out.push('+');
@@ -59,139 +77,202 @@ fn opt(v: Option<&str>, out: &mut String) {
 
 fn unopt(s: &str) -> Option<Option<String>> {
     match s.as_bytes().first() {
-        Some(b'+') => Some(Some(unescape(&s[1..]))),
+        Some(b'+') => Some(Some(unescape(&s[1..]).into_owned())),
         Some(b'-') if s.len() == 1 => Some(None),
         _ => None,
     }
 }
 
-fn esc(s: &str) -> String {
-    let mut e = String::with_capacity(s.len());
-    escape(s, &mut e);
-    e
-}
-
-fn esc_opt(v: Option<&str>) -> String {
-    let mut e = String::new();
-    opt(v, &mut e);
-    e
-}
-
-/// Writes the cache for `dir`.
-pub fn encode(dir: &str, entries: &BTreeMap<String, FileCard>) -> String {
-    let mut out = String::from(MAGIC);
-    out.push('\t');
-    escape(dir, &mut out);
+/// The header line (with its newline).
+pub fn header(out: &mut String, dir: &str, stamp: &str) {
+    out.push_str(MAGIC);
+    field(out, dir);
+    field(out, stamp);
     out.push('\n');
-    for fc in entries.values() {
-        let mut f: Vec<String> = vec![
-            esc(&fc.file),
-            esc(&fc.name),
-            esc(&fc.sha256),
-            fc.size.to_string(),
-            fc.mtime_ns.to_string(),
-        ];
-        match &fc.card {
-            Err(m) => {
-                f.push("err".into());
-                f.push(esc(m));
-            }
-            Ok(c) => {
-                let (kind, path) = match &c.origin {
-                    Origin::Embedded => ("e", String::new()),
-                    Origin::User(p) => ("u", p.to_string_lossy().into_owned()),
-                    Origin::Project(p) => ("p", p.to_string_lossy().into_owned()),
-                };
-                f.extend([
-                    "ok".to_string(),
-                    esc(&c.title),
-                    esc_opt(c.advisory.as_deref()),
-                    esc(&c.body),
-                    kind.to_string(),
-                    esc(&path),
-                    esc(&c.bindings.events.join(",")),
-                    esc(&c.bindings.matcher),
-                    esc_opt(c.bindings.guard.as_deref()),
-                    if c.bindings.enabled { "1" } else { "0" }.to_string(),
-                    c.bindings.order.to_string(),
-                    c.bindings.triggers.len().to_string(),
-                ]);
-                for (k, v) in &c.bindings.triggers {
-                    f.push(esc(k));
-                    f.push(esc(v));
-                }
-            }
-        }
-        out.push_str(&f.join("\t"));
-        out.push('\n');
-    }
-    out
 }
 
-/// Reads the cache for `dir`; `None` when it is not a cache of `dir` or is
-/// malformed anywhere.
-pub fn decode(text: &str, dir: &str) -> Option<BTreeMap<String, FileCard>> {
-    let mut lines = text.lines();
-    let header = lines.next()?;
-    let (magic, for_dir) = header.split_once('\t')?;
-    if magic != MAGIC || unescape(for_dir) != dir {
+/// The trust stamp of a cache of `dir`, and the text after its header;
+/// `None` when `text` is not a cache of `dir` in this format.
+pub fn split_header<'t>(text: &'t str, dir: &str) -> Option<(Cow<'t, str>, &'t str)> {
+    let (head, rest) = text.split_once('\n')?;
+    let mut f = head.split('\t');
+    if f.next()? != MAGIC || unescape(f.next()?) != dir {
         return None;
     }
-    let mut out = BTreeMap::new();
-    for line in lines {
-        let mut f: Vec<&str> = Vec::with_capacity(24);
-        f.extend(line.split('\t'));
-        let get = |i: usize| f.get(i).copied();
-        let file = unescape(get(0)?);
-        let name = unescape(get(1)?);
-        let sha256 = unescape(get(2)?);
-        let size: u64 = get(3)?.parse().ok()?;
-        let mtime_ns: u128 = get(4)?.parse().ok()?;
-        let card = match get(5)? {
-            "err" => Err(unescape(get(6)?)),
-            "ok" => {
-                let origin = match get(9)? {
-                    "u" => Origin::User(PathBuf::from(unescape(get(10)?))),
-                    "p" => Origin::Project(PathBuf::from(unescape(get(10)?))),
-                    "e" => Origin::Embedded,
-                    _ => return None,
-                };
-                let n: usize = get(16)?.parse().ok()?;
-                if f.len() != 17 + 2 * n {
-                    return None;
-                }
-                let triggers = (0..n)
-                    .map(|i| (unescape(f[17 + 2 * i]), unescape(f[18 + 2 * i])))
-                    .collect();
-                let events = unescape(get(11)?);
-                Ok(Card {
-                    name: name.clone(),
-                    title: unescape(get(6)?),
-                    advisory: unopt(get(7)?)?,
-                    body: unescape(get(8)?),
-                    bindings: Bindings {
-                        events: events
-                            .split(',')
-                            .filter(|e| !e.is_empty())
-                            .map(String::from)
-                            .collect(),
-                        matcher: unescape(get(12)?),
-                        guard: unopt(get(13)?)?,
-                        enabled: get(14)? == "1",
-                        order: get(15)?.parse().ok()?,
-                        triggers,
-                    },
-                    origin,
-                })
+    let stamp = unescape(f.next()?);
+    f.next().is_none().then_some((stamp, rest))
+}
+
+/// What a line says about its file, before any of its card is decoded.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FileFields {
+    pub size: u64,
+    pub mtime_ns: u64,
+}
+
+/// One card file's line (with its newline). With `slim`, the body of a
+/// card that has an Advisory is left out: the hook path emits only the
+/// Advisory, and a card's procedure is read from its file.
+#[allow(clippy::too_many_arguments)]
+pub fn line(
+    out: &mut String,
+    file: &str,
+    sha256: &str,
+    f: FileFields,
+    trusted: bool,
+    card: &Result<Card, String>,
+    slim: bool,
+) {
+    escape(file, out);
+    field(out, sha256);
+    field(out, &f.size.to_string());
+    field(out, &f.mtime_ns.to_string());
+    field(out, if trusted { "1" } else { "0" });
+    match card {
+        Err(m) => {
+            field(out, "err");
+            field(out, m);
+        }
+        Ok(c) => {
+            let b = &c.bindings;
+            field(out, "ok");
+            field(out, &b.events.join(","));
+            field(out, &b.matcher);
+            opt_field(out, b.guard.as_deref());
+            field(out, if b.enabled { "1" } else { "0" });
+            field(out, &b.order.to_string());
+            field(out, &b.triggers.len().to_string());
+            for (k, v) in &b.triggers {
+                field(out, k);
+                field(out, v);
             }
-            _ => return None,
-        };
-        out.insert(
-            file.clone(),
-            FileCard::from_parts(file, name, sha256, size, mtime_ns, card),
-        );
+            field(out, &c.title);
+            opt_field(out, c.advisory.as_deref());
+            let body = if slim && c.advisory.is_some() {
+                ""
+            } else {
+                &c.body
+            };
+            field(out, body);
+            let (kind, path) = match &c.origin {
+                Origin::Embedded => ("e", String::new()),
+                Origin::User(p) => ("u", p.to_string_lossy().into_owned()),
+                Origin::Project(p) => ("p", p.to_string_lossy().into_owned()),
+            };
+            field(out, kind);
+            field(out, &path);
+        }
+    }
+    out.push('\n');
+}
+
+/// A line's fields as byte ranges into it (nothing decoded or copied).
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub file: Range<usize>,
+    pub sha256: Range<usize>,
+    pub fields: FileFields,
+    /// The byte of the trust verdict (`0` or `1`).
+    pub verdict_at: usize,
+    /// `Ok(bindings and text)` or `Err(message)`.
+    pub rest: Result<Range<usize>, Range<usize>>,
+}
+
+/// Reads the leading fields of a line (without its newline).
+pub fn parse_line(line: &str) -> Option<Line> {
+    // A byte loop, not memchr: these fields are a few bytes long.
+    let b = line.as_bytes();
+    let mut at = Some(0);
+    let mut next = || {
+        let start = at?;
+        let tab = b[start..].iter().position(|&c| c == b'\t');
+        at = tab.map(|i| start + i + 1);
+        Some(start..tab.map_or(b.len(), |i| start + i))
+    };
+    let file = next()?;
+    let sha256 = next()?;
+    let size = line[next()?].parse().ok()?;
+    let mtime_ns = line[next()?].parse().ok()?;
+    let verdict = next()?;
+    if !matches!(&line[verdict.clone()], "0" | "1") {
+        return None;
+    }
+    let kind = next()?;
+    let rest = at?..line.len();
+    let rest = match &line[kind] {
+        "ok" => Ok(rest),
+        "err" => Err(rest),
+        _ => return None,
+    };
+    Some(Line {
+        file,
+        sha256,
+        fields: FileFields { size, mtime_ns },
+        verdict_at: verdict.start,
+        rest,
+    })
+}
+
+/// The Bindings part of an `ok` line's rest: events first.
+pub fn events(rest: &str) -> &str {
+    &rest[..rest.find('\t').unwrap_or(rest.len())]
+}
+
+/// The trigger keys and values of an `ok` line's rest.
+pub fn triggers(rest: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
+    let mut f = rest.split('\t').skip(5);
+    let n: usize = f.next()?.parse().ok()?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push((unescape(f.next()?), unescape(f.next()?)));
     }
     Some(out)
+}
+
+/// Decodes an `ok` line's rest into a card named `name`.
+pub fn card(name: &str, rest: &str) -> Option<Card> {
+    let mut f = rest.split('\t');
+    let events = unescape(f.next()?)
+        .split(',')
+        .filter(|e| !e.is_empty())
+        .map(String::from)
+        .collect();
+    let matcher = unescape(f.next()?).into_owned();
+    let guard = unopt(f.next()?)?;
+    let enabled = f.next()? == "1";
+    let order: u8 = f.next()?.parse().ok()?;
+    let n: usize = f.next()?.parse().ok()?;
+    let mut triggers = Vec::with_capacity(n);
+    for _ in 0..n {
+        triggers.push((
+            unescape(f.next()?).into_owned(),
+            unescape(f.next()?).into_owned(),
+        ));
+    }
+    let title = unescape(f.next()?).into_owned();
+    let advisory = unopt(f.next()?)?;
+    let body = unescape(f.next()?).into_owned();
+    let origin = match f.next()? {
+        "u" => Origin::User(PathBuf::from(unescape(f.next()?).as_ref())),
+        "p" => Origin::Project(PathBuf::from(unescape(f.next()?).as_ref())),
+        "e" => Origin::Embedded,
+        _ => return None,
+    };
+    Some(Card {
+        name: name.to_string(),
+        title,
+        advisory,
+        body,
+        bindings: Bindings {
+            events,
+            matcher,
+            guard,
+            enabled,
+            order,
+            triggers,
+        },
+        origin,
+    })
 }
 
 #[cfg(test)]
@@ -201,56 +282,93 @@ mod tests {
 
     #[test]
     fn round_trips_cards_and_errors() {
-        let src = "# T\twith tab\n\n## Advisory\n`{path}` seen;\nline two \\ back\\slash\n\n## Bindings\n- event: PreToolUse\n- paths: a/**\n- command: ^x\\s+y\n- once: session\n";
+        let src = "# T\twith tab\n\n## Advisory\n`{path}` seen;\nline two \\ back\\slash\n\n## Procedure\nSteps.\n\n## Bindings\n- event: PreToolUse\n- paths: a/**\n- command: ^x\\s+y\n- once: session\n";
         let card = parse_card(
             "t",
             src,
-            Origin::Project(PathBuf::from("/p/.cuecard/cards/t.md")),
+            Origin::Project(PathBuf::from("/p/.cuecard/cards/t\tx.md")),
         )
         .unwrap();
-        let mut m = BTreeMap::new();
-        m.insert(
-            "t.md".to_string(),
-            FileCard::from_parts(
-                "t.md".into(),
-                "t".into(),
-                "ab".into(),
-                10,
-                20,
-                Ok(card.clone()),
-            ),
+        let mut text = String::new();
+        header(&mut text, "/p/.cuecard/cards", "stamp\t1");
+        let f = FileFields {
+            size: 10,
+            mtime_ns: 20,
+        };
+        line(
+            &mut text,
+            "bad\t.md",
+            "cd",
+            f,
+            false,
+            &Err("no\tgood\nat all".into()),
+            true,
         );
-        m.insert(
-            "bad.md".to_string(),
-            FileCard::from_parts(
-                "bad.md".into(),
-                "bad".into(),
-                "cd".into(),
-                1,
-                2,
-                Err("no\tgood\nat all".into()),
-            ),
-        );
-        let text = encode("/p/.cuecard/cards", &m);
-        let back = decode(&text, "/p/.cuecard/cards").unwrap();
-        let t = back["t.md"].card.as_ref().unwrap();
+        line(&mut text, "t.md", "ab", f, true, &Ok(card.clone()), false);
+
+        let (stamp, body) = split_header(&text, "/p/.cuecard/cards").unwrap();
+        assert_eq!(stamp, "stamp\t1");
+        let lines: Vec<&str> = body.lines().collect();
         assert_eq!(
-            serde_json::to_value(t).unwrap(),
-            serde_json::to_value(&card).unwrap()
+            lines.len(),
+            2,
+            "escaped tabs and newlines stay in their line"
         );
+
+        let bad = parse_line(lines[0]).unwrap();
+        assert_eq!(unescape(&lines[0][bad.file.clone()]), "bad\t.md");
+        assert_eq!(&lines[0][bad.verdict_at..=bad.verdict_at], "0");
         assert_eq!(
-            back["bad.md"].card.as_ref().unwrap_err(),
+            unescape(&lines[0][bad.rest.unwrap_err()]),
             "no\tgood\nat all"
         );
+
+        let t = parse_line(lines[1]).unwrap();
+        assert_eq!(&lines[1][t.sha256.clone()], "ab");
+        assert_eq!((t.fields.size, t.fields.mtime_ns), (10, 20));
+        let rest = &lines[1][t.rest.unwrap()];
+        assert_eq!(events(rest), "PreToolUse");
+        let trig = triggers(rest).unwrap();
+        assert_eq!(trig[1].1, "^x\\s+y", "a backslash survives");
+        let back = super::card("t", rest).unwrap();
+        assert_eq!(
+            serde_json::to_value(&back).unwrap(),
+            serde_json::to_value(&card).unwrap()
+        );
+
+        let mut slim = String::new();
+        line(&mut slim, "t.md", "ab", f, true, &Ok(card.clone()), true);
+        let s = parse_line(slim.trim_end()).unwrap();
+        let slimmed = super::card("t", &slim.trim_end()[s.rest.unwrap()]).unwrap();
+        assert_eq!(
+            slimmed.body, "",
+            "slim drops the body of a card with an Advisory"
+        );
+        assert_eq!(slimmed.advisory, card.advisory);
+
         assert!(
-            decode(&text, "/elsewhere").is_none(),
+            split_header(&text, "/elsewhere").is_none(),
             "a cache of another directory"
         );
-        assert!(decode("garbage", "/p/.cuecard/cards").is_none());
-        let short_line = format!("{MAGIC}\t/d\nx.md\tx\n");
+        assert!(split_header("garbage\n", "/p/.cuecard/cards").is_none());
+        let old = text.replacen(MAGIC, "cuecard-cards 2", 1);
         assert!(
-            decode(&short_line, "/d").is_none(),
+            split_header(&old, "/p/.cuecard/cards").is_none(),
+            "another version"
+        );
+        assert!(
+            parse_line("x.md\tx").is_none(),
             "a line with missing fields"
+        );
+        assert!(parse_line("x.md\tab\t1\t2\t1\tok\t").is_some());
+        assert!(parse_line("x.md\tab\t1\t2\t1\tok").is_none(), "no rest");
+        assert!(
+            parse_line("x.md\tab\t1\t2\t7\tok\t").is_none(),
+            "a verdict is 0 or 1"
+        );
+        assert!(
+            super::card("t", "PreToolUse\t*").is_none(),
+            "a truncated card"
         );
     }
 }

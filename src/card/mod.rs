@@ -12,7 +12,7 @@ mod parse;
 pub mod resolve;
 pub mod sources;
 
-pub use bindings::{Bindings, TRIGGER_KEYS};
+pub use bindings::{Bindings, TRIGGER_KEYS, has_trigger};
 pub use parse::{is_valid_name, parse_card, placeholders};
 
 use crate::{event, guards};
@@ -136,7 +136,7 @@ impl Card {
 
     /// Whether this card is bound to `event`.
     pub fn binds(&self, event: &str) -> bool {
-        self.bindings.events.iter().any(|e| e == event)
+        self.bindings.binds(event)
     }
 }
 

@@ -5,8 +5,12 @@
 //! Only what the call needs is read: shipped cards are parsed by name, and
 //! user and project cards come from the parsed-card cache.
 
-use super::sources::{self, FileCard, Scope};
+use super::sources::{self, CardDir, FileCard, Scope, Vouch};
 use super::{Card, CardError, embedded};
+use std::borrow::Cow;
+
+/// A trigger key and value, as a card directory hands them out.
+pub type Trigger<'a> = (Cow<'a, str>, Cow<'a, str>);
 use std::path::Path;
 
 /// One card chosen for evaluation.
@@ -35,33 +39,37 @@ pub struct Resolved {
 pub struct Sources<'a> {
     pub project_root: Option<&'a Path>,
     pub cache_dir: Option<&'a Path>,
-    pub trusted: &'a dyn Fn(&str, &str) -> bool,
-    /// A cheap look at the call (see `trigger::may_fire`): user and project
-    /// cards it rejects are not evaluated at all.
-    pub may_fire: &'a dyn Fn(&Card) -> bool,
+    /// Judges the project's cards (see `trust`).
+    pub vouch: &'a Vouch<'a>,
+    /// A cheap look at the call, given a card's trigger keys and values
+    /// (see `trigger::may_fire`): user and project cards it rejects are not
+    /// evaluated, nor even decoded.
+    pub may_fire: &'a dyn Fn(&[Trigger]) -> bool,
 }
 
 pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved {
-    let binds = |c: &Card| events.iter().any(|e| c.binds(e));
     let mut out = Resolved::default();
-    let user: Vec<FileCard> = sources::user_dir()
-        .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir))
+    let user: CardDir = sources::user_dir()
+        .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Vouch::always()))
         .unwrap_or_default();
-    let project: Vec<FileCard> = src
+    let project: CardDir = src
         .project_root
-        .map(|r| sources::read_dir(&sources::project_dir(r), Scope::Project, src.cache_dir))
+        .map(|r| {
+            let dir = sources::project_dir(r);
+            sources::read_dir(&dir, Scope::Project, src.cache_dir, src.vouch)
+        })
         .unwrap_or_default();
     // Trusted project cards first, then the user's: the first card of a
-    // name wins. Owned, so chosen cards move out instead of being cloned.
+    // name wins.
     let mut active: Vec<(Scope, FileCard)> = Vec::new();
-    for fc in project {
-        if (src.trusted)(&fc.file, &fc.sha256) {
+    for fc in project.files() {
+        if fc.trusted() {
             active.push((Scope::Project, fc));
         } else {
-            out.untrusted.push(fc.name.clone());
+            out.untrusted.push(fc.name());
         }
     }
-    active.extend(user.into_iter().map(|fc| (Scope::User, fc)));
+    active.extend(user.files().map(|fc| (Scope::User, fc)));
     for (scope, fc) in &active {
         if let Some(e) = fc.error() {
             out.errors.push((*scope, e));
@@ -73,7 +81,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
         let mut bound: Vec<Card> = embedded::all()
             .into_iter()
             .flatten()
-            .filter(|c| binds(c))
+            .filter(|c| events.iter().any(|e| c.binds(e)))
             .collect();
         bound.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
         names.extend(bound.into_iter().map(|c| c.name));
@@ -84,43 +92,51 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             }
         }
     }
-    // The user's and project's own cards on this event join the listed ones.
-    let mut extra: Vec<&Card> = active
-        .iter()
-        .filter_map(|(_, fc)| fc.card.as_ref().ok())
-        .filter(|c| binds(c) && !names.contains(&c.name))
-        .filter(|c| {
-            let keep = (src.may_fire)(c);
-            if !keep {
-                out.passed_over += 1;
-            }
-            keep
-        })
-        .collect();
-    extra.sort_by(|a, b| (a.bindings.order, &a.name).cmp(&(b.bindings.order, &b.name)));
-    for c in extra {
-        if !names.contains(&c.name) {
-            names.push(c.name.clone());
+    // The user's and project's own cards on this event join the listed
+    // ones, unless the cheap look rules them out.
+    let mut extra: Vec<(u8, String)> = Vec::new();
+    for (_, fc) in &active {
+        if !events.iter().any(|e| fc.binds(e)) || names.iter().any(|n| fc.is_named(n)) {
+            continue;
+        }
+        if (src.may_fire)(&fc.triggers()) {
+            extra.push((fc.order(), fc.name()));
+        } else {
+            out.passed_over += 1;
+        }
+    }
+    extra.sort();
+    for (_, name) in extra {
+        if !names.contains(&name) {
+            names.push(name);
         }
     }
 
     for name in names {
         let mut hits = active
             .iter()
-            .enumerate()
-            .filter(|(_, (_, fc))| fc.name == name && fc.card.is_ok())
-            .map(|(i, (scope, _))| (i, *scope));
+            .filter(|(_, fc)| fc.is_named(&name) && fc.error().is_none());
         let mine = hits.next();
-        let lower_mine = hits.next().map(|(_, s)| s);
+        let lower_mine = hits.next().map(|(s, _)| *s);
         let is_shipped = embedded::source(&name).is_some();
         match mine {
-            Some((i, scope)) => {
-                let Ok(card) = std::mem::replace(&mut active[i].1.card, Err(String::new())) else {
-                    continue;
+            Some((scope, fc)) => {
+                let card = match fc.card() {
+                    Ok(card) => card,
+                    Err(message) => {
+                        out.errors.push((
+                            *scope,
+                            CardError {
+                                card: name,
+                                message,
+                            },
+                        ));
+                        continue;
+                    }
                 };
                 let overrides = lower_mine.or(is_shipped.then_some(Scope::Embedded));
                 out.chosen.push(Chosen {
-                    scope,
+                    scope: *scope,
                     card,
                     overrides,
                 });

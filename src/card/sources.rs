@@ -10,10 +10,12 @@
 //! User and project cards are read lazily (only when a dispatch needs them),
 //! with bounds (at most [`MAX_CARDS_PER_DIR`] files of at most
 //! [`MAX_CARD_BYTES`] each), and their parsed form is cached in the state
-//! directory keyed by file name, size, mtime and SHA-256.
+//! directory keyed by file name, size and mtime, with each file's SHA-256
+//! and trust verdict (see [`read_dir`] and `cache`).
 
-use super::{Card, CardError, Origin, embedded, is_valid_name, parse_card};
+use super::{Card, CardError, Origin, cache, embedded, is_valid_name, parse_card};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -52,51 +54,135 @@ pub fn project_dir(root: &Path) -> PathBuf {
     root.join(".cuecard").join("cards")
 }
 
-/// One card file of a user or project directory.
-#[derive(Debug, Clone)]
-pub struct FileCard {
-    pub file: String,
-    pub name: String,
-    pub sha256: String,
-    pub(super) size: u64,
-    pub(super) mtime_ns: u128,
-    pub card: Result<Card, String>,
+/// A user or project card directory, as the parsed-card cache holds it:
+/// one line of cache text per card file, read in place. Nothing of a card
+/// is decoded until it is asked for, so a dispatch pays for the cards it
+/// uses, not for every card in the directory.
+#[derive(Debug, Default)]
+pub struct CardDir {
+    text: String,
+    /// Each line's byte range in `text` and its fields.
+    lines: Vec<(std::ops::Range<usize>, cache::Line)>,
 }
 
-impl FileCard {
-    pub fn from_parts(
-        file: String,
-        name: String,
-        sha256: String,
-        size: u64,
-        mtime_ns: u128,
-        card: Result<Card, String>,
-    ) -> FileCard {
-        FileCard {
-            file,
-            name,
-            sha256,
-            size,
-            mtime_ns,
-            card,
-        }
-    }
+/// One card file of a [`CardDir`].
+#[derive(Debug, Clone, Copy)]
+pub struct FileCard<'a> {
+    line: &'a str,
+    fields: &'a cache::Line,
+}
 
-    pub fn error(&self) -> Option<CardError> {
-        self.card.as_ref().err().map(|m| CardError {
-            card: self.name.clone(),
-            message: m.clone(),
+impl CardDir {
+    pub fn files(&self) -> impl Iterator<Item = FileCard<'_>> {
+        self.lines.iter().map(|(range, fields)| FileCard {
+            line: &self.text[range.clone()],
+            fields,
         })
     }
 }
 
+impl<'a> FileCard<'a> {
+    /// The file name (`<name>.md`).
+    pub fn file(&self) -> Cow<'a, str> {
+        cache::unescape(&self.line[self.fields.file.clone()])
+    }
+
+    /// The card's name: the file name without `.md`.
+    pub fn name(&self) -> String {
+        let f = self.file();
+        f.strip_suffix(".md").unwrap_or(&f).to_string()
+    }
+
+    /// Whether the file's name is `name`.md, for a valid card name (one
+    /// never needs escaping, so the line's text is compared as it is).
+    pub fn is_named(&self, name: &str) -> bool {
+        self.line[self.fields.file.clone()]
+            .strip_suffix(".md")
+            .is_some_and(|n| n == name)
+    }
+
+    pub fn sha256(&self) -> &'a str {
+        &self.line[self.fields.sha256.clone()]
+    }
+
+    /// The directory's [`Vouch`] on this file and hash.
+    pub fn trusted(&self) -> bool {
+        self.line.as_bytes()[self.fields.verdict_at] == b'1'
+    }
+
+    /// Why the file is not a usable card, if it is not.
+    pub fn error(&self) -> Option<CardError> {
+        let r = self.fields.rest.clone().err()?;
+        Some(CardError {
+            card: self.name(),
+            message: cache::unescape(&self.line[r]).into_owned(),
+        })
+    }
+
+    fn rest(&self) -> Option<&'a str> {
+        self.fields.rest.clone().ok().map(|r| &self.line[r])
+    }
+
+    /// Whether the card is bound to `event` (false for a file in error).
+    /// Event names never need escaping, so the line's text is compared as
+    /// it is.
+    pub fn binds(&self, event: &str) -> bool {
+        self.rest()
+            .is_some_and(|r| cache::events(r).split(',').any(|e| e == event))
+    }
+
+    /// The card's trigger keys and values, in the order written.
+    pub fn triggers(&self) -> Vec<(Cow<'a, str>, Cow<'a, str>)> {
+        self.rest().and_then(cache::triggers).unwrap_or_default()
+    }
+
+    /// The card's `order` (its place among one registration's cards).
+    pub fn order(&self) -> u8 {
+        self.rest()
+            .and_then(|r| r.split('\t').nth(4)?.parse().ok())
+            .unwrap_or(50)
+    }
+
+    /// The whole card, decoded now.
+    pub fn card(&self) -> Result<Card, String> {
+        if let Some(e) = self.error() {
+            return Err(e.message);
+        }
+        self.rest()
+            .and_then(|r| cache::card(&self.name(), r))
+            .ok_or_else(|| "the parsed-card cache entry is damaged".to_string())
+    }
+}
+
+/// Who vouches for the cards of a directory: a verdict per (file name,
+/// SHA-256), and a stamp naming the version of what the verdicts come from
+/// (the trust store), so that verdicts cached with the parsed cards are
+/// reused until it changes.
+pub struct Vouch<'a> {
+    /// Asked only when the directory has cards.
+    pub stamp: &'a dyn Fn() -> String,
+    pub verdict: &'a dyn Fn(&str, &str) -> bool,
+}
+
+impl Vouch<'static> {
+    /// The user's own cards: trusted by being in the user's directory.
+    pub fn always() -> Vouch<'static> {
+        Vouch {
+            stamp: &|| "always".into(),
+            verdict: &|_, _| true,
+        }
+    }
+}
+
 /// Reads the cards of `dir` (not recursive, bounded), reusing the cache in
-/// `cache_dir` where a file's size and mtime are unchanged.
-pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileCard> {
+/// `cache_dir` where a file's size and mtime are unchanged, and the cached
+/// trust verdicts while the trust store is unchanged too. Without a cache
+/// directory nothing is written and cards keep their whole body.
+pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouch) -> CardDir {
     let Ok(listing) = std::fs::read_dir(dir) else {
-        return Vec::new();
+        return CardDir::default();
     };
-    let mut files: Vec<(String, std::fs::Metadata)> = Vec::new();
+    let mut files: Vec<(String, cache::FileFields)> = Vec::new();
     for entry in listing.flatten().take(MAX_CARDS_PER_DIR * 4) {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !name.ends_with(".md") || name.starts_with('.') {
@@ -109,8 +195,12 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
             continue;
         };
         if meta.is_file() {
-            files.push((name, meta));
+            let (size, mtime_ns) = (meta.len(), mtime_ns(&meta));
+            files.push((name, cache::FileFields { size, mtime_ns }));
         }
+    }
+    if files.is_empty() {
+        return CardDir::default();
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.truncate(MAX_CARDS_PER_DIR);
@@ -122,126 +212,141 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>) -> Vec<FileC
             crate::hash::fnv1a(0, dir_s.as_bytes())
         ))
     });
-    let mut cache: BTreeMap<String, FileCard> = cache_path
-        .as_ref()
-        .and_then(|p| read_cache(p))
-        .and_then(|text| super::cache::decode(&text, &dir_s))
+    let (old_text, cached_at) = cache_path
+        .as_deref()
+        .and_then(read_cache)
         .unwrap_or_default();
-    let mut changed = cache.len() != files.len();
-    let mut out = Vec::with_capacity(files.len());
-    for (file, meta) in &files {
-        let mtime_ns = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
-        match cache.remove(file) {
-            Some(hit) if hit.size == meta.len() && hit.mtime_ns == mtime_ns => out.push(hit),
-            _ => {
-                changed = true;
-                out.push(load_file(
-                    &dir.join(file),
-                    file,
-                    scope,
-                    meta.len(),
-                    mtime_ns,
-                ));
+    let stamp = (vouch.stamp)();
+    let (old_stamp, old_lines) = cache::split_header(&old_text, &dir_s).unwrap_or_default();
+    let verdicts_current = old_stamp == stamp;
+    // The cache lists files in the same (sorted) order, so one pass pairs
+    // each file with its line.
+    let mut old = old_lines
+        .lines()
+        .filter_map(|l| Some((l, cache::parse_line(l)?)))
+        .peekable();
+
+    let mut text = String::with_capacity(old_text.len().max(256));
+    cache::header(&mut text, &dir_s, &stamp);
+    let mut lines = Vec::with_capacity(files.len());
+    let mut changed = !verdicts_current || cache_path.is_none();
+    let mut reused = 0;
+    for (file, fields) in &files {
+        while old.peek().is_some_and(|(l, f)| {
+            cache::unescape(&l[f.file.clone()]) < Cow::Borrowed(file.as_str())
+        }) {
+            old.next();
+        }
+        let start = text.len();
+        // A file whose mtime is not safely older than the cache could have
+        // been changed again within the file system's timestamp granularity
+        // after it was cached, keeping its size and mtime ("racily clean",
+        // as git calls it): it is read again until it is.
+        let hit = old.next_if(|(l, f)| {
+            cache::unescape(&l[f.file.clone()]) == file.as_str()
+                && f.fields.size == fields.size
+                && f.fields.mtime_ns == fields.mtime_ns
+                && fields.mtime_ns.saturating_add(RACY_NS) < cached_at
+        });
+        let fields = match hit {
+            // The line is copied as it is, so its fields stand where they
+            // stood: no second parse.
+            Some((l, f)) => {
+                reused += 1;
+                text.push_str(l);
+                text.push('\n');
+                if !verdicts_current {
+                    let trusted = (vouch.verdict)(file, &l[f.sha256.clone()]);
+                    let at = start + f.verdict_at;
+                    text.replace_range(at..=at, if trusted { "1" } else { "0" });
+                }
+                Some(f)
             }
+            None => {
+                changed = true;
+                let (sha, card) = read_card(&dir.join(file), file, scope, fields.size);
+                let trusted = (vouch.verdict)(file, &sha);
+                let slim = cache_path.is_some();
+                cache::line(&mut text, file, &sha, *fields, trusted, &card, slim);
+                cache::parse_line(&text[start..text.len() - 1])
+            }
+        };
+        if let Some(f) = fields {
+            lines.push((start..text.len() - 1, f));
         }
     }
+    changed |= reused != old_lines.lines().count();
     if changed && let Some(p) = cache_path {
-        let slimmed: BTreeMap<String, FileCard> = out
-            .iter()
-            .map(|fc| (fc.file.clone(), slim(fc.clone())))
-            .collect();
-        let _ = crate::fsutil::write_atomic(
-            &p,
-            super::cache::encode(&dir_s, &slimmed).as_bytes(),
-            false,
-            None,
-        );
+        let _ = crate::fsutil::write_atomic(&p, text.as_bytes(), false, None);
     }
-    out
+    CardDir { text, lines }
 }
 
-/// Reads a cache file, bounded (64 cards of at most 64 KiB each).
-fn read_cache(path: &Path) -> Option<String> {
+/// How much older than the cache a file's mtime must be for the cache's
+/// entry to be trusted without reading the file: above the coarsest
+/// timestamp granularity of common file systems (2 s on FAT).
+const RACY_NS: u64 = 2_000_000_000;
+
+/// Reads a cache file, bounded (64 cards of at most 64 KiB each), with its
+/// mtime in nanoseconds.
+fn read_cache(path: &Path) -> Option<(String, u64)> {
     let meta = path.symlink_metadata().ok()?;
     if !meta.is_file() || meta.len() > MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2 {
         return None;
     }
-    std::fs::read_to_string(path).ok()
+    let text = std::fs::read_to_string(path).ok()?;
+    Some((text, mtime_ns(&meta)))
 }
 
-fn load_file(path: &Path, file: &str, scope: Scope, size: u64, mtime_ns: u128) -> FileCard {
-    let name = file.trim_end_matches(".md").to_string();
-    let mut fc = FileCard {
-        file: file.to_string(),
-        name: name.clone(),
-        sha256: String::new(),
-        size,
-        mtime_ns,
-        card: Err(String::new()),
-    };
+fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
+/// Reads and parses one card file: its SHA-256 (empty when it could not be
+/// read) and the card or why it is not one.
+fn read_card(path: &Path, file: &str, scope: Scope, size: u64) -> (String, Result<Card, String>) {
+    let too_large = || format!("larger than {} KiB: not loaded", MAX_CARD_BYTES / 1024);
     if size > MAX_CARD_BYTES {
-        fc.card = Err(format!(
-            "larger than {} KiB: not loaded",
-            MAX_CARD_BYTES / 1024
-        ));
-        return fc;
+        return (String::new(), Err(too_large()));
     }
     let mut bytes = Vec::new();
     let read =
         std::fs::File::open(path).and_then(|f| f.take(MAX_CARD_BYTES + 1).read_to_end(&mut bytes));
     if read.is_err() {
-        fc.card = Err("cannot be read".into());
-        return fc;
+        return (String::new(), Err("cannot be read".into()));
     }
-    fc.sha256 = sha256_hex(&bytes);
+    let sha = sha256_hex(&bytes);
     if bytes.len() as u64 > MAX_CARD_BYTES {
-        fc.card = Err(format!(
-            "larger than {} KiB: not loaded",
-            MAX_CARD_BYTES / 1024
-        ));
-        return fc;
+        return (sha, Err(too_large()));
     }
     let Ok(src) = String::from_utf8(bytes) else {
-        fc.card = Err("not UTF-8".into());
-        return fc;
+        return (sha, Err("not UTF-8".into()));
     };
-    if !is_valid_name(&name) {
-        fc.card =
-            Err("file name must be lower-case letters, digits and dashes, ending in .md".into());
-        return fc;
+    let name = file.strip_suffix(".md").unwrap_or(file);
+    if !is_valid_name(name) {
+        return (
+            sha,
+            Err("file name must be lower-case letters, digits and dashes, ending in .md".into()),
+        );
     }
     let origin = match scope {
         Scope::Project => Origin::Project(path.to_path_buf()),
         _ => Origin::User(path.to_path_buf()),
     };
-    fc.card = parse_card(&name, &crate::text::clean_block(&src), origin)
+    let card = parse_card(name, &crate::text::clean_block(&src), origin)
         .and_then(|c| {
             crate::trigger::validate(&c)
                 .map(|()| c)
                 .map_err(|m| CardError {
-                    card: name.clone(),
+                    card: name.to_string(),
                     message: m,
                 })
         })
         .map_err(|e| e.message);
-    fc
-}
-
-/// What the hook path reads of a cached card: a card with an Advisory emits
-/// only that (its procedure is read from the file through the pointer), so
-/// its body is not kept in the cache, which halves what every dispatch
-/// deserialises. Commands that show whole cards read without the cache.
-fn slim(mut fc: FileCard) -> FileCard {
-    if let Ok(card) = &mut fc.card
-        && card.advisory.is_some()
-    {
-        card.body = String::new();
-    }
-    fc
+    (sha, card)
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -263,13 +368,8 @@ pub struct CardSet {
     pub untrusted: Vec<String>,
 }
 
-/// Loads every scope. `trusted` tells whether a project card file (by name
-/// and SHA-256) is trusted.
-pub fn load_all(
-    project_root: Option<&Path>,
-    cache_dir: Option<&Path>,
-    trusted: &dyn Fn(&str, &str) -> bool,
-) -> CardSet {
+/// Loads every scope; `vouch` judges the project's cards.
+pub fn load_all(project_root: Option<&Path>, cache_dir: Option<&Path>, vouch: &Vouch) -> CardSet {
     let mut set = CardSet::default();
     let mut by_name: BTreeMap<String, (Scope, Card)> = BTreeMap::new();
     for c in embedded::all() {
@@ -280,33 +380,32 @@ pub fn load_all(
             Err(e) => set.errors.push((Scope::Embedded, e)),
         }
     }
-    let mut scoped: Vec<(Scope, Vec<FileCard>)> = Vec::new();
+    let mut scoped: Vec<(Scope, CardDir)> = Vec::new();
     if let Some(dir) = user_dir() {
-        scoped.push((Scope::User, read_dir(&dir, Scope::User, cache_dir)));
+        let cards = read_dir(&dir, Scope::User, cache_dir, &Vouch::always());
+        scoped.push((Scope::User, cards));
     }
     if let Some(root) = project_root {
-        scoped.push((
-            Scope::Project,
-            read_dir(&project_dir(root), Scope::Project, cache_dir),
-        ));
+        let cards = read_dir(&project_dir(root), Scope::Project, cache_dir, vouch);
+        scoped.push((Scope::Project, cards));
     }
-    for (scope, files) in scoped {
-        for fc in files {
-            if scope == Scope::Project && !trusted(&fc.file, &fc.sha256) {
-                set.untrusted.push(fc.name.clone());
+    for (scope, dir) in &scoped {
+        for fc in dir.files() {
+            if !fc.trusted() {
+                set.untrusted.push(fc.name());
                 continue;
             }
-            match fc.card {
+            match fc.card() {
                 Ok(card) => {
                     if let Some((prev, _)) = by_name.get(&card.name) {
-                        set.overrides.push((card.name.clone(), scope, *prev));
+                        set.overrides.push((card.name.clone(), *scope, *prev));
                     }
-                    by_name.insert(card.name.clone(), (scope, card));
+                    by_name.insert(card.name.clone(), (*scope, card));
                 }
                 Err(message) => set.errors.push((
-                    scope,
+                    *scope,
                     CardError {
-                        card: fc.name,
+                        card: fc.name(),
                         message,
                     },
                 )),

@@ -50,10 +50,17 @@ pub struct Trigger {
 impl Trigger {
     /// Compiles the trigger keys of a card's Bindings.
     pub fn compile(b: &Bindings) -> Result<Trigger, String> {
+        let scope = Scope(&b.triggers);
+        let globs = |key| {
+            scope
+                .values(key)
+                .map(Glob::new)
+                .collect::<Result<Vec<_>, _>>()
+        };
         let mut t = Trigger {
-            tools: Vec::new(),
-            paths: Vec::new(),
-            not_paths: Vec::new(),
+            tools: scope.tools().map(String::from).collect(),
+            paths: globs("paths")?,
+            not_paths: globs("not-paths")?,
             command: None,
             not_command: None,
             content: None,
@@ -62,17 +69,7 @@ impl Trigger {
         };
         for (k, v) in &b.triggers {
             match k.as_str() {
-                "tools" => t.tools.extend(list(v).map(String::from)),
-                "paths" => {
-                    for g in list(v) {
-                        t.paths.push(Glob::new(g)?);
-                    }
-                }
-                "not-paths" => {
-                    for g in list(v) {
-                        t.not_paths.push(Glob::new(g)?);
-                    }
-                }
+                "tools" | "paths" | "not-paths" => {}
                 "command" => t.command = Some(pattern(k, v)?),
                 "not-command" => t.not_command = Some(pattern(k, v)?),
                 "content" => t.content = Some(pattern(k, v)?),
@@ -82,14 +79,6 @@ impl Trigger {
                 },
                 "cooldown" => t.cooldown = Some(parse_duration(v)?),
                 _ => return Err(format!("unknown trigger key `{k}`")),
-            }
-        }
-        if t.tools.is_empty() {
-            if t.command.is_some() {
-                t.tools.extend(SHELL_TOOLS.iter().map(|s| s.to_string()));
-            }
-            if !t.paths.is_empty() || t.content.is_some() {
-                t.tools.extend(FILE_TOOLS.iter().map(|s| s.to_string()));
             }
         }
         Ok(t)
@@ -174,23 +163,71 @@ impl Trigger {
 /// are read (no regular expression is compiled), so a project's cards that
 /// concern other tools or other paths cost next to nothing. Cards without a
 /// trigger always pass.
-pub fn may_fire(b: &Bindings, tool: Option<&str>, paths: &[String]) -> bool {
-    if !b.has_trigger() {
+pub fn may_fire<K: AsRef<str>, V: AsRef<str>>(
+    triggers: &[(K, V)],
+    tool: Option<&str>,
+    paths: &[String],
+) -> bool {
+    if !crate::card::has_trigger(triggers) {
         return true;
     }
-    let Ok(t) = Trigger::compile(b) else {
-        return true; // let evaluation report the error
-    };
-    if !t.tools.is_empty() && !tool.is_some_and(|x| t.tools.iter().any(|y| y == x)) {
+    let s = Scope(triggers);
+    let mut tools = s.tools().peekable();
+    if tools.peek().is_some() && !tool.is_some_and(|t| tools.any(|x| x == t)) {
         return false;
     }
-    if !t.paths.is_empty() || !t.not_paths.is_empty() {
-        return paths.iter().any(|p| {
-            (t.paths.is_empty() || t.paths.iter().any(|g| g.matches(p)))
-                && !t.not_paths.iter().any(|g| g.matches(p))
-        });
+    let globbed = s.values("paths").next().is_some();
+    if !globbed && s.values("not-paths").next().is_none() {
+        return true;
     }
-    true
+    let mut invalid = false;
+    let mut any = |key: &str, p: &str| {
+        s.values(key).any(|g| {
+            glob::matches(g, p).unwrap_or_else(|| {
+                invalid = true;
+                false
+            })
+        })
+    };
+    let hit = paths
+        .iter()
+        .any(|p| (!globbed || any("paths", p)) && !any("not-paths", p));
+    // An invalid glob lets the card through: its evaluation reports it.
+    hit || invalid
+}
+
+/// What a card's trigger keys say about which calls it concerns: its tools
+/// (with the defaults `paths:`/`content:` and `command:` imply) and its path
+/// globs, read straight from the keys (nothing is allocated). Shared by
+/// [`Trigger::compile`] and [`may_fire`], so the cheap look and the
+/// evaluation cannot disagree.
+struct Scope<'a, K, V>(&'a [(K, V)]);
+
+impl<'a, K: AsRef<str>, V: AsRef<str>> Scope<'a, K, V> {
+    /// The listed values of every `key:` line.
+    fn values(&self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        let triggers: &'a [(K, V)] = self.0;
+        triggers
+            .iter()
+            .filter(move |(k, _)| k.as_ref() == key)
+            .flat_map(|(_, v)| list(v.as_ref()))
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| k.as_ref() == key)
+    }
+
+    /// The tools the card concerns (none: any tool): those `tools:` lists,
+    /// else shell tools for `command:` and file-writing tools for `paths:`
+    /// or `content:`.
+    fn tools(&self) -> impl Iterator<Item = &'a str> + 'a {
+        let implied = self.values("tools").next().is_none();
+        let shell = implied && self.has("command");
+        let files = implied && (self.values("paths").next().is_some() || self.has("content"));
+        self.values("tools")
+            .chain(SHELL_TOOLS.iter().copied().filter(move |_| shell))
+            .chain(FILE_TOOLS.iter().copied().filter(move |_| files))
+    }
 }
 
 /// Checks a card's trigger keys (patterns compile, values are known).
@@ -300,6 +337,41 @@ pub fn call_paths(ctx: &Ctx) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn bindings(triggers: &[(&str, &str)]) -> Vec<(String, String)> {
+        triggers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_cheap_look_follows_tools_paths_and_their_defaults() {
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let paths = bindings(&[("paths", "area1/**"), ("not-paths", "area1/gen/**")]);
+        assert!(may_fire(&paths, Some("Write"), &p(&["area1/x.rs"])));
+        assert!(!may_fire(&paths, Some("Write"), &p(&["src/lib.rs"])));
+        assert!(!may_fire(&paths, Some("Write"), &p(&["area1/gen/x.rs"])));
+        assert!(
+            !may_fire(&paths, Some("Bash"), &p(&["area1/x.rs"])),
+            "`paths:` defaults to the file-writing tools"
+        );
+        let command = bindings(&[("command", "^make")]);
+        assert!(may_fire(&command, Some("Bash"), &[]));
+        assert!(
+            !may_fire(&command, Some("Write"), &[]),
+            "`command:` means shell tools"
+        );
+        let listed = bindings(&[("tools", "Read, Grep"), ("paths", "*.lock")]);
+        assert!(may_fire(&listed, Some("Read"), &p(&["deep/Cargo.lock"])));
+        assert!(!may_fire(&listed, Some("Write"), &p(&["deep/Cargo.lock"])));
+        let broken = bindings(&[("paths", "a[b")]);
+        assert!(
+            may_fire(&broken, Some("Write"), &p(&["x"])),
+            "an invalid glob is left to the evaluation, which reports it"
+        );
+        assert!(may_fire(&bindings(&[("once", "session")]), None, &[]));
+    }
 
     #[test]
     fn durations() {
