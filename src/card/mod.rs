@@ -109,9 +109,12 @@ impl Card {
                 if let Some(p) = advisory_placeholders.first() {
                     return Err(format!("placeholder `{{{p}}}` in a card with no guard"));
                 }
+                // A disabled card never emits: it may switch a shipped tool
+                // card off without a guard or trigger of its own.
                 if let Some(e) = b
                     .events
                     .iter()
+                    .filter(|_| b.enabled)
                     .find(|e| event::lookup(e).is_some_and(|s| s.is_tool_event()))
                 {
                     return Err(format!(

@@ -91,6 +91,9 @@ fn unguarded_cards_cannot_bind_every_tool_call() {
     assert!(parse(src).unwrap_err().message.contains("every tool call"));
     let src = "# T\n\nHello.\n\n## Bindings\n- event: SessionStart\n";
     assert!(parse(src).is_ok());
+    // Switching a shipped tool card off needs neither: it never emits.
+    let src = "# Off\n\n## Bindings\n- event: PreToolUse\n- enabled: false\n";
+    assert!(parse(src).is_ok());
 }
 
 #[test]
