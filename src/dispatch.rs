@@ -315,8 +315,9 @@ fn run_with(
     };
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let probe = Ctx::new(spec, &payload, None);
+    let tool = payload.tool_name();
     let may_fire = |triggers: &[resolve::Trigger]| {
-        crate::trigger::may_fire(triggers, payload.tool_name(), probe.call_paths())
+        crate::trigger::may_fire(triggers, tool, probe.call_paths())
     };
     let resolved = resolve::resolve(
         &req.cards,
@@ -326,6 +327,7 @@ fn run_with(
             cache_dir: req.state_root.as_deref(),
             vouch: &vouch,
             may_fire: &may_fire,
+            quick: events.iter().all(|e| e.is_tool_event()),
         },
     );
     if resolved.passed_over > 0 {

@@ -655,7 +655,7 @@ fn the_card_cache_is_keyed_by_size_and_mtime_and_never_serves_a_racy_entry() {
     for junk in [
         "",
         "garbage",
-        "cuecard-cards 3\t/elsewhere\t-\nx\n",
+        "cuecard-cards 4\t/elsewhere\t-\t0\nx\n",
         "\u{0}\u{ff}",
     ] {
         std::fs::write(&cache, junk).unwrap();
@@ -663,7 +663,119 @@ fn the_card_cache_is_keyed_by_size_and_mtime_and_never_serves_a_racy_entry() {
         assert!(
             std::fs::read_to_string(&cache)
                 .unwrap()
-                .starts_with("cuecard-cards 3\t")
+                .starts_with("cuecard-cards ")
+        );
+    }
+}
+
+/// Sets a file's or directory's mtime.
+fn age(path: &std::path::Path, t: std::time::SystemTime) {
+    std::fs::File::open(path).unwrap().set_modified(t).unwrap();
+}
+
+/// On a tool call, a project's settled cards are checked against the file
+/// system only as far as the call needs: the cached cards that could fire
+/// on it and the untrusted ones. This is what that must never get wrong:
+/// an in-place edit of a card that cannot fire stays inactive (its text is
+/// no longer the trusted one) and the session start still reports it; an
+/// edit of a card that could fire is seen at once, and so is its revert to
+/// the trusted text; a removed card stops firing.
+#[test]
+fn quick_checks_of_settled_project_cards_never_serve_an_edited_card() {
+    let sb = Sandbox::new();
+    let rule = |tag: &str, area: &str| {
+        card(
+            &format!("Rule {tag}"),
+            &format!("RULE-{tag} `{{path}}`"),
+            &["event: PreToolUse", &format!("paths: {area}/**")],
+        )
+    };
+    let mig = project_card(&sb, "mig", &rule("MIG", "migrations"));
+    let ven = project_card(&sb, "ven", &rule("VEN", "vendor"));
+    sb.test().arg("trust").run();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    let settle = || {
+        for p in [&mig, &ven] {
+            age(p, hour_ago);
+        }
+        age(&sb.project().join(".cuecard/cards"), hour_ago);
+    };
+    settle();
+    let call = |rel: &str| ctx_of(&sb, &write_call(&sb, rel, "x"));
+    assert!(call("migrations/1.sql").contains("RULE-MIG"));
+    assert!(call("vendor/x.go").contains("RULE-VEN"));
+
+    // An in-place edit of `ven` (which cannot fire on a migrations call)
+    // that would make it fire there: it stays inactive, untrusted.
+    std::fs::write(&ven, rule("VEN2", "migrations")).unwrap();
+    let c = call("migrations/1.sql");
+    assert!(c.contains("RULE-MIG") && !c.contains("VEN"), "{c}");
+    // The session start checks everything and reports it.
+    let out = sb
+        .test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&start(&sb))
+        .run();
+    let note = out.json().unwrap()["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(note.contains("ven"), "{note}");
+    assert!(!call("vendor/x.go").contains("VEN"), "edited: inactive");
+
+    // An edit of the card that could fire is seen at once (here one that
+    // moves it elsewhere)...
+    std::fs::write(&mig, rule("MIG2", "else")).unwrap();
+    settle();
+    assert!(
+        !call("migrations/1.sql").contains("RULE-MIG"),
+        "edited: inactive"
+    );
+    // ...and so is its revert to the trusted text, although the cached
+    // (untrusted) edit could not fire on the call.
+    std::fs::write(&mig, rule("MIG", "migrations")).unwrap();
+    settle();
+    assert!(
+        call("migrations/1.sql").contains("RULE-MIG"),
+        "reverted: active"
+    );
+    assert!(
+        call("migrations/1.sql").contains("RULE-MIG"),
+        "and stays so"
+    );
+
+    // A removed card stops firing.
+    std::fs::remove_file(&mig).unwrap();
+    assert!(!call("migrations/1.sql").contains("RULE-MIG"), "removed");
+}
+
+/// A project card that switches a shipped card off matters to every call
+/// that lists that card, so the quick check of settled cards looks at it:
+/// edited in place, the switch is no longer trusted and the shipped card
+/// speaks again.
+#[test]
+fn quick_checks_look_at_a_project_card_that_switches_a_shipped_one_off() {
+    // Bound to the tool event, or (a card chosen by its name alone) not.
+    for event in ["PreToolUse", "SessionStart"] {
+        let sb = Sandbox::new();
+        let off =
+            |title: &str| format!("# {title}\n\n## Bindings\n- event: {event}\n- enabled: false\n");
+        let path = project_card(&sb, "destructive", &off("Off"));
+        sb.test().arg("trust").run();
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        let settle = || {
+            age(&path, hour_ago);
+            age(&sb.project().join(".cuecard/cards"), hour_ago);
+        };
+        settle();
+        let call = || ctx_of(&sb, &bash_call(&sb, "rm -rf /"));
+        assert!(!call().contains("the whole file system"), "{event}: off");
+        assert!(!call().contains("the whole file system"), "{event}: cached");
+        std::fs::write(&path, off("Off, edited")).unwrap();
+        settle();
+        assert!(
+            call().contains("the whole file system"),
+            "{event}: the edit is not trusted"
         );
     }
 }

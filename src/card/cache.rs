@@ -7,12 +7,12 @@
 //! what says whether it is current and trusted (file, SHA-256, size, mtime,
 //! trust verdict), then the Bindings (events first), then the card's text
 //! (title, Advisory, body, origin), which is decoded only for a card that is
-//! used. The header names the directory and the trust store's stamp the
-//! verdicts were given under. Anything malformed is treated as no cache
+//! used. The header names the directory, the trust store's stamp the
+//! verdicts were given under, and the directory's mtime when it was listed. Anything malformed is treated as no cache
 //! (the card is parsed from its file again).
 //!
 //! ```text
-//! cuecard-cards 3 <dir> <stamp>
+//! cuecard-cards 4 <dir> <stamp> <dir-mtime-ns>
 //! <file> <sha256> <size> <mtime-ns> <0|1> err <message>
 //! <file> <sha256> <size> <mtime-ns> <0|1> ok <events> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
 //! ```
@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::path::PathBuf;
 
-const MAGIC: &str = "cuecard-cards 3";
+const MAGIC: &str = "cuecard-cards 4";
 
 fn escape(s: &str, out: &mut String) {
     for c in s.chars() {
@@ -83,24 +83,40 @@ fn unopt(s: &str) -> Option<Option<String>> {
     }
 }
 
+/// What the header says: the trust store's stamp the verdicts were given
+/// under, and the directory's mtime when it was listed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Header<'t> {
+    pub stamp: Cow<'t, str>,
+    pub dir_mtime_ns: u64,
+}
+
 /// The header line (with its newline).
-pub fn header(out: &mut String, dir: &str, stamp: &str) {
+pub fn header(out: &mut String, dir: &str, h: &Header) {
     out.push_str(MAGIC);
     field(out, dir);
-    field(out, stamp);
+    field(out, &h.stamp);
+    field(out, &h.dir_mtime_ns.to_string());
     out.push('\n');
 }
 
-/// The trust stamp of a cache of `dir`, and the text after its header;
-/// `None` when `text` is not a cache of `dir` in this format.
-pub fn split_header<'t>(text: &'t str, dir: &str) -> Option<(Cow<'t, str>, &'t str)> {
+/// The header of a cache of `dir` and the text after it; `None` when `text`
+/// is not a cache of `dir` in this format.
+pub fn split_header<'t>(text: &'t str, dir: &str) -> Option<(Header<'t>, &'t str)> {
     let (head, rest) = text.split_once('\n')?;
     let mut f = head.split('\t');
     if f.next()? != MAGIC || unescape(f.next()?) != dir {
         return None;
     }
     let stamp = unescape(f.next()?);
-    f.next().is_none().then_some((stamp, rest))
+    let dir_mtime_ns = f.next()?.parse().ok()?;
+    f.next().is_none().then_some((
+        Header {
+            stamp,
+            dir_mtime_ns,
+        },
+        rest,
+    ))
 }
 
 /// What a line says about its file, before any of its card is decoded.
@@ -171,56 +187,82 @@ pub fn line(
 pub struct Line {
     pub file: Range<usize>,
     pub sha256: Range<usize>,
-    pub fields: FileFields,
+    /// Size and mtime, decoded by [`Line::file_fields`] only for the lines
+    /// that are checked against their file.
+    size: Range<usize>,
+    mtime_ns: Range<usize>,
     /// The byte of the trust verdict (`0` or `1`).
     pub verdict_at: usize,
     /// `Ok(bindings and text)` or `Err(message)`.
     pub rest: Result<Range<usize>, Range<usize>>,
+    /// Of an `ok` line: its events (comma-separated) and where its trigger
+    /// count starts, found while the line is read (the hook path asks for
+    /// both on every card).
+    pub events: Range<usize>,
+    pub triggers_at: usize,
+}
+
+impl Line {
+    /// The size and mtime the line records for its file; `None` when they
+    /// are malformed (which makes the line a miss).
+    pub fn file_fields(&self, line: &str) -> Option<FileFields> {
+        Some(FileFields {
+            size: line[self.size.clone()].parse().ok()?,
+            mtime_ns: line[self.mtime_ns.clone()].parse().ok()?,
+        })
+    }
 }
 
 /// Reads the leading fields of a line (without its newline).
 pub fn parse_line(line: &str) -> Option<Line> {
-    // A byte loop, not memchr: these fields are a few bytes long.
     let b = line.as_bytes();
     let mut at = Some(0);
     let mut next = || {
         let start = at?;
-        let tab = b[start..].iter().position(|&c| c == b'\t');
+        let tab = memchr::memchr(b'\t', &b[start..]);
         at = tab.map(|i| start + i + 1);
         Some(start..tab.map_or(b.len(), |i| start + i))
     };
     let file = next()?;
     let sha256 = next()?;
-    let size = line[next()?].parse().ok()?;
-    let mtime_ns = line[next()?].parse().ok()?;
+    let size = next()?;
+    let mtime_ns = next()?;
     let verdict = next()?;
     if !matches!(&line[verdict.clone()], "0" | "1") {
         return None;
     }
     let kind = next()?;
-    let rest = at?..line.len();
-    let rest = match &line[kind] {
-        "ok" => Ok(rest),
-        "err" => Err(rest),
+    let first = next()?; // the message, or the events
+    let rest = first.start..line.len();
+    let (rest, events, triggers_at) = match &line[kind] {
+        "ok" => {
+            let mut last = first.clone();
+            for _ in 0..4 {
+                last = next()?; // matcher, guard, enabled, order
+            }
+            if last.end >= line.len() {
+                return None;
+            }
+            (Ok(rest), first, last.end + 1)
+        }
+        "err" => (Err(rest), 0..0, 0),
         _ => return None,
     };
     Some(Line {
         file,
         sha256,
-        fields: FileFields { size, mtime_ns },
+        size,
+        mtime_ns,
         verdict_at: verdict.start,
         rest,
+        events,
+        triggers_at,
     })
 }
 
-/// The Bindings part of an `ok` line's rest: events first.
-pub fn events(rest: &str) -> &str {
-    &rest[..rest.find('\t').unwrap_or(rest.len())]
-}
-
-/// The trigger keys and values of an `ok` line's rest.
-pub fn triggers(rest: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
-    let mut f = rest.split('\t').skip(5);
+/// The trigger keys and values of an `ok` line, from its trigger count on.
+pub fn triggers(from: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
+    let mut f = from.split('\t');
     let n: usize = f.next()?.parse().ok()?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -290,7 +332,11 @@ mod tests {
         )
         .unwrap();
         let mut text = String::new();
-        header(&mut text, "/p/.cuecard/cards", "stamp\t1");
+        let h = Header {
+            stamp: "stamp\t1".into(),
+            dir_mtime_ns: 7,
+        };
+        header(&mut text, "/p/.cuecard/cards", &h);
         let f = FileFields {
             size: 10,
             mtime_ns: 20,
@@ -306,8 +352,8 @@ mod tests {
         );
         line(&mut text, "t.md", "ab", f, true, &Ok(card.clone()), false);
 
-        let (stamp, body) = split_header(&text, "/p/.cuecard/cards").unwrap();
-        assert_eq!(stamp, "stamp\t1");
+        let (back, body) = split_header(&text, "/p/.cuecard/cards").unwrap();
+        assert_eq!(back, h);
         let lines: Vec<&str> = body.lines().collect();
         assert_eq!(
             lines.len(),
@@ -325,10 +371,17 @@ mod tests {
 
         let t = parse_line(lines[1]).unwrap();
         assert_eq!(&lines[1][t.sha256.clone()], "ab");
-        assert_eq!((t.fields.size, t.fields.mtime_ns), (10, 20));
+        let ff = t.file_fields(lines[1]).unwrap();
+        assert_eq!((ff.size, ff.mtime_ns), (10, 20));
+        let bad_size = lines[1].replacen("\t10\t", "\tten\t", 1);
+        let b = parse_line(&bad_size).unwrap();
+        assert!(
+            b.file_fields(&bad_size).is_none(),
+            "a malformed size is a miss"
+        );
+        assert_eq!(&lines[1][t.events.clone()], "PreToolUse");
+        let trig = triggers(&lines[1][t.triggers_at..]).unwrap();
         let rest = &lines[1][t.rest.unwrap()];
-        assert_eq!(events(rest), "PreToolUse");
-        let trig = triggers(rest).unwrap();
         assert_eq!(trig[1].1, "^x\\s+y", "a backslash survives");
         let back = super::card("t", rest).unwrap();
         assert_eq!(
@@ -351,7 +404,7 @@ mod tests {
             "a cache of another directory"
         );
         assert!(split_header("garbage\n", "/p/.cuecard/cards").is_none());
-        let old = text.replacen(MAGIC, "cuecard-cards 2", 1);
+        let old = text.replacen(MAGIC, "cuecard-cards 3", 1);
         assert!(
             split_header(&old, "/p/.cuecard/cards").is_none(),
             "another version"
@@ -360,7 +413,12 @@ mod tests {
             parse_line("x.md\tx").is_none(),
             "a line with missing fields"
         );
-        assert!(parse_line("x.md\tab\t1\t2\t1\tok\t").is_some());
+        assert!(parse_line("x.md\tab\t1\t2\t1\tok\tE\t*\t-\t1\t50\t0").is_some());
+        assert!(
+            parse_line("x.md\tab\t1\t2\t1\tok\t").is_none(),
+            "no Bindings"
+        );
+        assert!(parse_line("x.md\tab\t1\t2\t1\terr\t").is_some());
         assert!(parse_line("x.md\tab\t1\t2\t1\tok").is_none(), "no rest");
         assert!(
             parse_line("x.md\tab\t1\t2\t7\tok\t").is_none(),

@@ -45,37 +45,15 @@ pub struct Sources<'a> {
     /// (see `trigger::may_fire`): user and project cards it rejects are not
     /// evaluated, nor even decoded.
     pub may_fire: &'a dyn Fn(&[Trigger]) -> bool,
+    /// The hook path of a tool call: the project's cards are checked
+    /// against the file system only as far as this call needs (see
+    /// [`sources::cached`]). Off where everything must be current (the
+    /// session start's note on untrusted cards).
+    pub quick: bool,
 }
 
 pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved {
     let mut out = Resolved::default();
-    let user: CardDir = sources::user_dir()
-        .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Vouch::always()))
-        .unwrap_or_default();
-    let project: CardDir = src
-        .project_root
-        .map(|r| {
-            let dir = sources::project_dir(r);
-            sources::read_dir(&dir, Scope::Project, src.cache_dir, src.vouch)
-        })
-        .unwrap_or_default();
-    // Trusted project cards first, then the user's: the first card of a
-    // name wins.
-    let mut active: Vec<(Scope, FileCard)> = Vec::new();
-    for fc in project.files() {
-        if fc.trusted() {
-            active.push((Scope::Project, fc));
-        } else {
-            out.untrusted.push(fc.name());
-        }
-    }
-    active.extend(user.files().map(|fc| (Scope::User, fc)));
-    for (scope, fc) in &active {
-        if let Some(e) = fc.error() {
-            out.errors.push((*scope, e));
-        }
-    }
-
     let mut names: Vec<String> = Vec::new();
     if requested.is_empty() {
         let mut bound: Vec<Card> = embedded::all()
@@ -92,14 +70,61 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             }
         }
     }
-    // The user's and project's own cards on this event join the listed
-    // ones, unless the cheap look rules them out.
+    // A card of the user's or the project's own joins the listed ones when
+    // it is bound to the event and the cheap look does not rule it out.
+    let joins =
+        |fc: &FileCard| events.iter().any(|e| fc.binds(e)) && (src.may_fire)(&fc.triggers());
+    let listed = |fc: &FileCard| names.iter().any(|n| fc.is_named(n));
+
+    let user: CardDir = sources::user_dir()
+        .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Vouch::always()))
+        .unwrap_or_default();
+    // The project's cards, with whether each joins (asked once per card).
+    let (project, project_joins) = match src.project_root {
+        None => (CardDir::default(), Vec::new()),
+        Some(root) => {
+            let dir = sources::project_dir(root);
+            let quick = src
+                .cache_dir
+                .filter(|_| src.quick)
+                .and_then(|c| sources::cached(&dir, c, src.vouch))
+                .and_then(|cards| {
+                    let joined: Vec<bool> =
+                        cards.files().map(|fc| fc.trusted() && joins(&fc)).collect();
+                    let matters =
+                        |i: usize, fc: &FileCard| !fc.trusted() || joined[i] || listed(fc);
+                    cards.verify(&dir, &matters).then_some((cards, joined))
+                });
+            quick.unwrap_or_else(|| {
+                let cards = sources::read_dir(&dir, Scope::Project, src.cache_dir, src.vouch);
+                let joined = cards.files().map(|fc| fc.trusted() && joins(&fc)).collect();
+                (cards, joined)
+            })
+        }
+    };
+    // Trusted project cards first, then the user's: the first card of a
+    // name wins.
+    let mut active: Vec<(Scope, FileCard, bool)> = Vec::new();
+    for (fc, joined) in project.files().zip(project_joins) {
+        if fc.trusted() {
+            active.push((Scope::Project, fc, joined));
+        } else {
+            out.untrusted.push(fc.name());
+        }
+    }
+    active.extend(user.files().map(|fc| (Scope::User, fc, joins(&fc))));
+    for (scope, fc, _) in &active {
+        if let Some(e) = fc.error() {
+            out.errors.push((*scope, e));
+        }
+    }
+
     let mut extra: Vec<(u8, String)> = Vec::new();
-    for (_, fc) in &active {
-        if !events.iter().any(|e| fc.binds(e)) || names.iter().any(|n| fc.is_named(n)) {
+    for (_, fc, joined) in &active {
+        if !events.iter().any(|e| fc.binds(e)) || listed(fc) {
             continue;
         }
-        if (src.may_fire)(&fc.triggers()) {
+        if *joined {
             extra.push((fc.order(), fc.name()));
         } else {
             out.passed_over += 1;
@@ -115,12 +140,12 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     for name in names {
         let mut hits = active
             .iter()
-            .filter(|(_, fc)| fc.is_named(&name) && fc.error().is_none());
+            .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none());
         let mine = hits.next();
-        let lower_mine = hits.next().map(|(s, _)| *s);
+        let lower_mine = hits.next().map(|(s, _, _)| *s);
         let is_shipped = embedded::source(&name).is_some();
         match mine {
-            Some((scope, fc)) => {
+            Some((scope, fc, _)) => {
                 let card = match fc.card() {
                     Ok(card) => card,
                     Err(message) => {

@@ -13,6 +13,7 @@
 //! directory keyed by file name, size and mtime, with each file's SHA-256
 //! and trust verdict (see [`read_dir`] and `cache`).
 
+use super::cache::Header;
 use super::{Card, CardError, Origin, cache, embedded, is_valid_name, parse_card};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
@@ -63,6 +64,8 @@ pub struct CardDir {
     text: String,
     /// Each line's byte range in `text` and its fields.
     lines: Vec<(std::ops::Range<usize>, cache::Line)>,
+    /// The cache file's mtime when it was read (0: not read from a cache).
+    cached_at: u64,
 }
 
 /// One card file of a [`CardDir`].
@@ -127,13 +130,17 @@ impl<'a> FileCard<'a> {
     /// Event names never need escaping, so the line's text is compared as
     /// it is.
     pub fn binds(&self, event: &str) -> bool {
-        self.rest()
-            .is_some_and(|r| cache::events(r).split(',').any(|e| e == event))
+        self.line[self.fields.events.clone()]
+            .split(',')
+            .any(|e| e == event)
     }
 
     /// The card's trigger keys and values, in the order written.
     pub fn triggers(&self) -> Vec<(Cow<'a, str>, Cow<'a, str>)> {
-        self.rest().and_then(cache::triggers).unwrap_or_default()
+        if self.fields.rest.is_err() {
+            return Vec::new();
+        }
+        cache::triggers(&self.line[self.fields.triggers_at..]).unwrap_or_default()
     }
 
     /// The card's `order` (its place among one registration's cards).
@@ -179,6 +186,11 @@ impl Vouch<'static> {
 /// trust verdicts while the trust store is unchanged too. Without a cache
 /// directory nothing is written and cards keep their whole body.
 pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouch) -> CardDir {
+    // Taken before the listing: a change during it leaves the recorded
+    // mtime behind, which only sends the next read back to a full one.
+    let Ok(dir_meta) = dir.metadata() else {
+        return CardDir::default();
+    };
     let Ok(listing) = std::fs::read_dir(dir) else {
         return CardDir::default();
     };
@@ -206,47 +218,41 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
     files.truncate(MAX_CARDS_PER_DIR);
 
     let dir_s = dir.to_string_lossy().into_owned();
-    let cache_path = cache_dir.map(|c| {
-        c.join(format!(
-            "cards-{:016x}.tsv",
-            crate::hash::fnv1a(0, dir_s.as_bytes())
-        ))
-    });
+    let cache_path = cache_dir.map(|c| cache_file(c, &dir_s));
     let (old_text, cached_at) = cache_path
         .as_deref()
         .and_then(read_cache)
         .unwrap_or_default();
     let stamp = (vouch.stamp)();
-    let (old_stamp, old_lines) = cache::split_header(&old_text, &dir_s).unwrap_or_default();
-    let verdicts_current = old_stamp == stamp;
+    let now = Header {
+        stamp: Cow::Borrowed(&stamp),
+        dir_mtime_ns: mtime_ns(&dir_meta),
+    };
+    let (old, old_lines) = cache::split_header(&old_text, &dir_s).unwrap_or_default();
+    let verdicts_current = old.stamp == now.stamp;
     // The cache lists files in the same (sorted) order, so one pass pairs
     // each file with its line.
-    let mut old = old_lines
+    let mut old_iter = old_lines
         .lines()
         .filter_map(|l| Some((l, cache::parse_line(l)?)))
         .peekable();
 
     let mut text = String::with_capacity(old_text.len().max(256));
-    cache::header(&mut text, &dir_s, &stamp);
+    cache::header(&mut text, &dir_s, &now);
     let mut lines = Vec::with_capacity(files.len());
-    let mut changed = !verdicts_current || cache_path.is_none();
+    let mut changed = old != now || cache_path.is_none();
     let mut reused = 0;
     for (file, fields) in &files {
-        while old.peek().is_some_and(|(l, f)| {
+        while old_iter.peek().is_some_and(|(l, f)| {
             cache::unescape(&l[f.file.clone()]) < Cow::Borrowed(file.as_str())
         }) {
-            old.next();
+            old_iter.next();
         }
         let start = text.len();
-        // A file whose mtime is not safely older than the cache could have
-        // been changed again within the file system's timestamp granularity
-        // after it was cached, keeping its size and mtime ("racily clean",
-        // as git calls it): it is read again until it is.
-        let hit = old.next_if(|(l, f)| {
+        let hit = old_iter.next_if(|(l, f)| {
             cache::unescape(&l[f.file.clone()]) == file.as_str()
-                && f.fields.size == fields.size
-                && f.fields.mtime_ns == fields.mtime_ns
-                && fields.mtime_ns.saturating_add(RACY_NS) < cached_at
+                && f.file_fields(l)
+                    .is_some_and(|cached| unchanged(cached, *fields, cached_at))
         });
         let fields = match hit {
             // The line is copied as it is, so its fields stand where they
@@ -279,12 +285,95 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
     if changed && let Some(p) = cache_path {
         let _ = crate::fsutil::write_atomic(&p, text.as_bytes(), false, None);
     }
-    CardDir { text, lines }
+    CardDir {
+        text,
+        lines,
+        cached_at: 0,
+    }
 }
 
-/// How much older than the cache a file's mtime must be for the cache's
-/// entry to be trusted without reading the file: above the coarsest
-/// timestamp granularity of common file systems (2 s on FAT).
+/// The quick read of a project's cards on the hook path: the cache as it
+/// stands, while the trust store's stamp and the directory's own mtime are
+/// what it was written under (so no file was added, removed or renamed
+/// since, and every cached verdict holds); `None` calls for [`read_dir`].
+///
+/// The caller then [`CardDir::verify`]s the cached cards that matter to its
+/// call: the untrusted ones and those that could fire. A cached card that
+/// is trusted and cannot fire on the call needs no look, because whatever
+/// in-place edit it may have had makes its text untrusted (its hash is no
+/// longer the pinned one), so that it could not fire either.
+pub fn cached(dir: &Path, cache_dir: &Path, vouch: &Vouch) -> Option<CardDir> {
+    let dir_meta = dir.metadata().ok()?;
+    let dir_s = dir.to_string_lossy();
+    let (text, cached_at) = read_cache(&cache_file(cache_dir, &dir_s))?;
+    let (old, rest) = cache::split_header(&text, &dir_s)?;
+    if old.stamp != (vouch.stamp)()
+        || old.dir_mtime_ns != mtime_ns(&dir_meta)
+        || !settled(old.dir_mtime_ns, cached_at)
+    {
+        return None;
+    }
+    let mut lines = Vec::new();
+    let mut start = text.len() - rest.len();
+    for l in rest.lines() {
+        lines.push((start..start + l.len(), cache::parse_line(l)?));
+        start += l.len() + 1;
+    }
+    Some(CardDir {
+        text,
+        lines,
+        cached_at,
+    })
+}
+
+impl CardDir {
+    /// Whether the cached cards `which` picks (by index and card) are
+    /// unchanged on disk: same size and mtime, safely older than the cache.
+    /// One stat each, and none for the cards not picked.
+    pub fn verify(&self, dir: &Path, which: &dyn Fn(usize, &FileCard) -> bool) -> bool {
+        self.files().enumerate().all(|(i, fc)| {
+            if !which(i, &fc) {
+                return true;
+            }
+            let Ok(meta) = dir.join(fc.file().as_ref()).symlink_metadata() else {
+                return false;
+            };
+            let now = cache::FileFields {
+                size: meta.len(),
+                mtime_ns: mtime_ns(&meta),
+            };
+            meta.is_file()
+                && fc
+                    .fields
+                    .file_fields(fc.line)
+                    .is_some_and(|cached| unchanged(cached, now, self.cached_at))
+        })
+    }
+}
+
+fn cache_file(cache_dir: &Path, dir_s: &str) -> PathBuf {
+    cache_dir.join(format!(
+        "cards-{:016x}.tsv",
+        crate::hash::fnv1a(0, dir_s.as_bytes())
+    ))
+}
+
+/// Whether a cached line still describes its file: same size and mtime,
+/// and that mtime safely older than the cache. A file whose mtime is not
+/// could have been changed again within the file system's timestamp
+/// granularity after it was cached, keeping both ("racily clean", as git
+/// calls it): it is read again until it settles.
+fn unchanged(cached: cache::FileFields, now: cache::FileFields, cached_at: u64) -> bool {
+    cached.size == now.size && cached.mtime_ns == now.mtime_ns && settled(now.mtime_ns, cached_at)
+}
+
+fn settled(mtime_ns: u64, cached_at: u64) -> bool {
+    mtime_ns.saturating_add(RACY_NS) < cached_at
+}
+
+/// How much older than the cache a file's (or the directory's) mtime must
+/// be for the cache's entry to be trusted without reading the file: above
+/// the coarsest timestamp granularity of common file systems (2 s on FAT).
 const RACY_NS: u64 = 2_000_000_000;
 
 /// Reads a cache file, bounded (64 cards of at most 64 KiB each), with its

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// One run of a command: wall time from spawn to reap, and peak RSS.
 #[derive(Debug, Clone, Copy)]
@@ -135,8 +135,11 @@ fn project_card_rows(
     warm: usize,
     n: usize,
 ) -> Result<Vec<Row>, String> {
+    // Laid out like the bench's own project (a git root with `src/`), so
+    // that only the cards differ.
     let with = work.join("cards-project");
     std::fs::create_dir_all(with.join(".git")).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(with.join("src")).map_err(|e| e.to_string())?;
     let dir = with.join(".cuecard/cards");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     for i in 0..50 {
@@ -144,8 +147,14 @@ fn project_card_rows(
             "# Team rule {i}\n\n## Advisory\n`{{path}}` is in area {i}; the team's notes for it are in docs/area{i}.md.\n\n\
              ## Procedure\nRead the notes.\n\n## Bindings\n- event: PreToolUse\n- paths: area{i}/**\n"
         );
-        std::fs::write(dir.join(format!("rule-{i:02}.md")), card).map_err(|e| e.to_string())?;
+        let path = dir.join(format!("rule-{i:02}.md"));
+        std::fs::write(&path, card).map_err(|e| e.to_string())?;
+        set_mtime(&path, SystemTime::now() - Duration::from_secs(3600))?;
     }
+    // The steady state: a project's cards and their directory were written
+    // before this session, not within the cache's 2 s "racily clean"
+    // window (in which they are checked in full on every call).
+    set_mtime(&dir, SystemTime::now() - Duration::from_secs(3600))?;
     let status = std::process::Command::new(bin)
         .arg("trust")
         .current_dir(&with)
@@ -156,30 +165,23 @@ fn project_card_rows(
     if !status.success() {
         return Err("cuecard trust failed in the bench project".into());
     }
-    let (t_none, t_cards) = interleaved(
-        (bin, dispatch_args, &write_payload(work)),
-        (bin, dispatch_args, &write_payload(&with)),
-        env,
-        warm,
-        n,
-    );
+    let run = || {
+        interleaved(
+            (bin, dispatch_args, &write_payload(work)),
+            (bin, dispatch_args, &write_payload(&with)),
+            env,
+            warm,
+            n,
+        )
+    };
+    let (t_none, t_cards) = run();
+    // A full check (list the directory, stat every card) is what a session
+    // start does, and a tool call after the directory changed: a directory
+    // mtime in the future keeps every call there.
+    set_mtime(&dir, SystemTime::now() + Duration::from_secs(3600))?;
+    let (t_none_full, t_full) = run();
     let r = t_cards.as_secs_f64() / t_none.as_secs_f64();
-    // The floor under that difference: listing the directory and stat'ing
-    // each card file, which noticing an edit the moment it is saved needs
-    // (std's code, so the xtask build's profile does not matter).
-    let reps = 2000u32;
-    let t = Instant::now();
-    for _ in 0..reps {
-        let mut n = 0u64;
-        for e in std::fs::read_dir(&dir)
-            .map_err(|e| e.to_string())?
-            .flatten()
-        {
-            n += e.metadata().map(|m| m.len()).unwrap_or(0);
-        }
-        std::hint::black_box(n);
-    }
-    let floor = t.elapsed() / reps;
+    let r_full = t_full.as_secs_f64() / t_none_full.as_secs_f64();
     let us = |d: f64| format!("{:+.0} us", d * 1e6);
     Ok(vec![
         Row {
@@ -195,12 +197,18 @@ fn project_card_rows(
             met: None,
         },
         Row {
-            figure: "  of which listing + stat of the 50 files (in process)".into(),
-            value: us(floor.as_secs_f64()),
+            figure: "  with a full check of the 50 files (list + stat) / none".into(),
+            value: format!("{r_full:.2}x"),
             target: "-".into(),
             met: None,
         },
     ])
+}
+
+fn set_mtime(path: &Path, t: SystemTime) -> Result<(), String> {
+    std::fs::File::open(path)
+        .and_then(|f| f.set_modified(t))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// A realistic Claude Code PreToolUse payload for a Write.
