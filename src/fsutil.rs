@@ -13,6 +13,21 @@ use std::path::Path;
 /// sources needs neither, and an fsync can cost milliseconds on the hook
 /// path). `perms`, when given, are set on the new file (a config file keeps
 /// its mode). No temporary file is left behind on failure.
+/// Owner-only permissions (0600) for state files, where the platform has
+/// them; the state directory is 0700 already, this keeps a file private
+/// wherever it is copied or linked.
+pub fn private() -> Option<std::fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o600))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 pub fn write_atomic(
     path: &Path,
     bytes: &[u8],

@@ -71,7 +71,12 @@ impl TrustStore {
 
     pub fn save(&self, state_root: &Path) -> std::io::Result<()> {
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
-        crate::fsutil::write_atomic(&state_root.join(FILE), &bytes, true, None)
+        crate::fsutil::write_atomic(
+            &state_root.join(FILE),
+            &bytes,
+            true,
+            crate::fsutil::private(),
+        )
     }
 
     pub fn is_trusted(&self, project_root: &Path, file: &str, sha256: &str) -> bool {

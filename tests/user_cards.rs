@@ -576,6 +576,14 @@ fn fifty_project_cards_still_answer_and_are_cached() {
         1,
         "one parsed-card cache for the project's directory"
     );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for f in [cache[0].path(), sb.state().join("trust.json")] {
+            let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{} is the user's alone", f.display());
+        }
+    }
 }
 
 fn set_mtime(path: &std::path::Path, t: std::time::SystemTime) {

@@ -283,7 +283,7 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
     }
     changed |= reused != old_lines.lines().count();
     if changed && let Some(p) = cache_path {
-        let _ = crate::fsutil::write_atomic(&p, text.as_bytes(), false, None);
+        let _ = crate::fsutil::write_atomic(&p, text.as_bytes(), false, crate::fsutil::private());
     }
     CardDir {
         text,
