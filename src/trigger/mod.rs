@@ -260,8 +260,21 @@ pub fn validate(card: &crate::card::Card) -> Result<(), String> {
     Ok(())
 }
 
+/// The items of a list value (`a, b` or `a | b`), trimmed; a separator
+/// inside `{...}` belongs to a glob's alternatives, not to the list.
 fn list(v: &str) -> impl Iterator<Item = &str> {
-    v.split([',', '|']).map(str::trim).filter(|s| !s.is_empty())
+    let mut depth = 0usize;
+    v.split(move |c: char| {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' | '|' => return depth == 0,
+            _ => {}
+        }
+        false
+    })
+    .map(str::trim)
+    .filter(|s| !s.is_empty())
 }
 
 /// A pattern's text, unwrapped from backticks and bounded in length.
@@ -371,6 +384,15 @@ mod tests {
             "an invalid glob is left to the evaluation, which reports it"
         );
         assert!(may_fire(&bindings(&[("once", "session")]), None, &[]));
+        // A comma inside `{...}` is a glob's, not the list's.
+        let braces = bindings(&[("paths", "src/**/*.{ts,tsx}, docs/*.md")]);
+        assert!(may_fire(&braces, Some("Write"), &p(&["src/a/b.tsx"])));
+        assert!(may_fire(&braces, Some("Write"), &p(&["docs/x.md"])));
+        assert!(!may_fire(&braces, Some("Write"), &p(&["src/a/b.js"])));
+        assert_eq!(
+            list("a/{b,c}/x, d | e").collect::<Vec<_>>(),
+            ["a/{b,c}/x", "d", "e"]
+        );
     }
 
     #[test]
