@@ -116,7 +116,10 @@ pub fn interleaved(
     n: usize,
 ) -> (Duration, Duration) {
     let (a, b) = interleaved_samples(a, b, env, warm, n);
-    (median(a.iter().map(|s| s.wall)), median(b.iter().map(|s| s.wall)))
+    (
+        median(a.iter().map(|s| s.wall)),
+        median(b.iter().map(|s| s.wall)),
+    )
 }
 
 /// The samples of two commands run alternately, after `warm` pairs.
