@@ -316,8 +316,10 @@ fn run_with(
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let probe = Ctx::new(spec, &payload, None);
     let tool = payload.tool_name();
-    let may_fire = |triggers: &[resolve::Trigger]| {
-        crate::trigger::may_fire(triggers, tool, probe.call_paths())
+    let may_fire = |fc: &crate::card::sources::FileCard| {
+        let paths = probe.call_paths();
+        crate::trigger::reach_admits(fc.reach(), tool, paths)
+            && crate::trigger::may_fire(&fc.triggers(), tool, paths)
     };
     let resolved = resolve::resolve(
         &req.cards,

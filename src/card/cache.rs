@@ -12,9 +12,9 @@
 //! (the card is parsed from its file again).
 //!
 //! ```text
-//! cuecard-cards 4 <dir> <stamp> <dir-mtime-ns>
+//! cuecard-cards 5 <dir> <stamp> <dir-mtime-ns>
 //! <file> <sha256> <size> <mtime-ns> <0|1> err <message>
-//! <file> <sha256> <size> <mtime-ns> <0|1> ok <events> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
+//! <file> <sha256> <size> <mtime-ns> <0|1> ok <events> <reach> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
 //! ```
 
 use super::{Bindings, Card, Origin};
@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::path::PathBuf;
 
-const MAGIC: &str = "cuecard-cards 4";
+const MAGIC: &str = "cuecard-cards 5";
 
 fn escape(s: &str, out: &mut String) {
     for c in s.chars() {
@@ -153,6 +153,7 @@ pub fn line(
             let b = &c.bindings;
             field(out, "ok");
             field(out, &b.events.join(","));
+            field(out, &crate::trigger::reach(&b.triggers));
             field(out, &b.matcher);
             opt_field(out, b.guard.as_deref());
             field(out, if b.enabled { "1" } else { "0" });
@@ -195,10 +196,11 @@ pub struct Line {
     pub verdict_at: usize,
     /// `Ok(bindings and text)` or `Err(message)`.
     pub rest: Result<Range<usize>, Range<usize>>,
-    /// Of an `ok` line: its events (comma-separated) and where its trigger
-    /// count starts, found while the line is read (the hook path asks for
-    /// both on every card).
+    /// Of an `ok` line: its events (comma-separated), its reach (see
+    /// `trigger::reach`) and where its trigger count starts, found while the
+    /// line is read (the hook path asks for them on every card).
     pub events: Range<usize>,
+    pub reach: Range<usize>,
     pub triggers_at: usize,
 }
 
@@ -234,18 +236,19 @@ pub fn parse_line(line: &str) -> Option<Line> {
     let kind = next()?;
     let first = next()?; // the message, or the events
     let rest = first.start..line.len();
-    let (rest, events, triggers_at) = match &line[kind] {
+    let (rest, events, reach, triggers_at) = match &line[kind] {
         "ok" => {
-            let mut last = first.clone();
+            let reach = next()?;
+            let mut last = reach.clone();
             for _ in 0..4 {
                 last = next()?; // matcher, guard, enabled, order
             }
             if last.end >= line.len() {
                 return None;
             }
-            (Ok(rest), first, last.end + 1)
+            (Ok(rest), first, reach, last.end + 1)
         }
-        "err" => (Err(rest), 0..0, 0),
+        "err" => (Err(rest), 0..0, 0..0, 0),
         _ => return None,
     };
     Some(Line {
@@ -256,6 +259,7 @@ pub fn parse_line(line: &str) -> Option<Line> {
         verdict_at: verdict.start,
         rest,
         events,
+        reach,
         triggers_at,
     })
 }
@@ -279,6 +283,7 @@ pub fn card(name: &str, rest: &str) -> Option<Card> {
         .filter(|e| !e.is_empty())
         .map(String::from)
         .collect();
+    f.next()?; // the reach, derived from the triggers
     let matcher = unescape(f.next()?).into_owned();
     let guard = unopt(f.next()?)?;
     let enabled = f.next()? == "1";
@@ -380,6 +385,11 @@ mod tests {
             "a malformed size is a miss"
         );
         assert_eq!(&lines[1][t.events.clone()], "PreToolUse");
+        assert_eq!(
+            &lines[1][t.reach.clone()],
+            "Bash,PowerShell,Write,Edit,MultiEdit,NotebookEdit,apply_patch;a/",
+            "the paths' literal start and the tools they imply"
+        );
         let trig = triggers(&lines[1][t.triggers_at..]).unwrap();
         let rest = &lines[1][t.rest.unwrap()];
         assert_eq!(trig[1].1, "^x\\s+y", "a backslash survives");
@@ -404,7 +414,7 @@ mod tests {
             "a cache of another directory"
         );
         assert!(split_header("garbage\n", "/p/.cuecard/cards").is_none());
-        let old = text.replacen(MAGIC, "cuecard-cards 3", 1);
+        let old = text.replacen(MAGIC, "cuecard-cards 4", 1);
         assert!(
             split_header(&old, "/p/.cuecard/cards").is_none(),
             "another version"
@@ -413,7 +423,7 @@ mod tests {
             parse_line("x.md\tx").is_none(),
             "a line with missing fields"
         );
-        assert!(parse_line("x.md\tab\t1\t2\t1\tok\tE\t*\t-\t1\t50\t0").is_some());
+        assert!(parse_line("x.md\tab\t1\t2\t1\tok\tE\t;\t*\t-\t1\t50\t0").is_some());
         assert!(
             parse_line("x.md\tab\t1\t2\t1\tok\t").is_none(),
             "no Bindings"

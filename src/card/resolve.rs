@@ -7,10 +7,6 @@
 
 use super::sources::{self, CardDir, FileCard, Scope, Vouch};
 use super::{Card, CardError, embedded};
-use std::borrow::Cow;
-
-/// A trigger key and value, as a card directory hands them out.
-pub type Trigger<'a> = (Cow<'a, str>, Cow<'a, str>);
 use std::path::Path;
 
 /// One card chosen for evaluation.
@@ -41,10 +37,11 @@ pub struct Sources<'a> {
     pub cache_dir: Option<&'a Path>,
     /// Judges the project's cards (see `trust`).
     pub vouch: &'a Vouch<'a>,
-    /// A cheap look at the call, given a card's trigger keys and values
-    /// (see `trigger::may_fire`): user and project cards it rejects are not
-    /// evaluated, nor even decoded.
-    pub may_fire: &'a dyn Fn(&[Trigger]) -> bool,
+    /// A cheap look at the call, given a card of the user's or the
+    /// project's (its reach, then its trigger keys: see `trigger::reach`
+    /// and `trigger::may_fire`): cards it rejects are not evaluated, nor
+    /// even decoded.
+    pub may_fire: &'a dyn Fn(&FileCard) -> bool,
     /// The hook path of a tool call: the project's cards are checked
     /// against the file system only as far as this call needs (see
     /// [`sources::cached`]). Off where everything must be current (the
@@ -72,8 +69,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     }
     // A card of the user's or the project's own joins the listed ones when
     // it is bound to the event and the cheap look does not rule it out.
-    let joins =
-        |fc: &FileCard| events.iter().any(|e| fc.binds(e)) && (src.may_fire)(&fc.triggers());
+    let joins = |fc: &FileCard| events.iter().any(|e| fc.binds(e)) && (src.may_fire)(fc);
     let listed = |fc: &FileCard| names.iter().any(|n| fc.is_named(n));
 
     let user: CardDir = sources::user_dir()

@@ -135,6 +135,11 @@ impl<'a> FileCard<'a> {
             .any(|e| e == event)
     }
 
+    /// The card's reach (see `trigger::reach`): "" for a file in error.
+    pub fn reach(&self) -> &'a str {
+        &self.line[self.fields.reach.clone()]
+    }
+
     /// The card's trigger keys and values, in the order written.
     pub fn triggers(&self) -> Vec<(Cow<'a, str>, Cow<'a, str>)> {
         if self.fields.rest.is_err() {

@@ -68,6 +68,47 @@ pub fn matches(glob: &str, path: &str) -> Option<bool> {
     Some(match_alt(&g, &normalize(path)))
 }
 
+/// The literal start every path `glob` matches must have: the text before
+/// its first wildcard (`*`, `?`, `[`, `{`), for an anchored glob (one with a
+/// `/`); `None` when there is none to speak of (an unanchored glob, or one
+/// that starts with a wildcard). See [`has_prefix`].
+pub fn literal_prefix(glob: &str) -> Option<String> {
+    let g = normalize(glob);
+    if !g.contains('/') {
+        return None;
+    }
+    let end = g.find(['*', '?', '[', '{']).unwrap_or(g.len());
+    let p = g[..end].trim_start_matches('/');
+    (!p.is_empty()).then(|| p.to_string())
+}
+
+/// Whether `path` could match a glob whose [`literal_prefix`] is `prefix`:
+/// compared segment by segment as the matcher sees them (empty segments
+/// and a leading `./` ignored), the last segment of the prefix as the start
+/// of the path's segment unless the prefix ends with `/`.
+pub fn has_prefix(path: &str, prefix: &str) -> bool {
+    let path = normalize(path);
+    let whole = prefix.ends_with('/');
+    let mut want = prefix.split('/').filter(|s| !s.is_empty()).peekable();
+    let mut at = 0;
+    while let Some(w) = want.next() {
+        let Some((seg, next)) = segment(&path, at) else {
+            return false;
+        };
+        let last = want.peek().is_none();
+        let ok = if last && !whole {
+            seg.starts_with(w)
+        } else {
+            seg == w
+        };
+        if !ok {
+            return false;
+        }
+        at = next;
+    }
+    true
+}
+
 /// Trimmed, forward slashes, no leading `./`; borrowed when already so.
 fn normalize(s: &str) -> Cow<'_, str> {
     fn strip(mut t: &str) -> &str {
@@ -390,12 +431,76 @@ mod tests {
         paths.dedup();
         let mut checked = 0;
         for g in &globs {
+            let prefix = literal_prefix(g);
             for p in &paths {
-                assert_eq!(match_alt(g, p), oracle(g, p), "glob `{g}` on `{p}`");
+                let m = match_alt(g, p);
+                assert_eq!(m, oracle(g, p), "glob `{g}` on `{p}`");
+                if m && let Some(pre) = &prefix {
+                    assert!(has_prefix(p, pre), "`{p}` matches `{g}`, not `{pre}`");
+                }
                 checked += 1;
             }
         }
         assert!(checked > 50_000, "{checked}");
+    }
+
+    #[test]
+    fn a_literal_prefix_is_necessary_for_a_match() {
+        assert_eq!(literal_prefix("area7/**").as_deref(), Some("area7/"));
+        assert_eq!(literal_prefix("src/*.rs").as_deref(), Some("src/"));
+        assert_eq!(literal_prefix("src/ma*/x").as_deref(), Some("src/ma"));
+        assert_eq!(literal_prefix("./a/b.md").as_deref(), Some("a/b.md"));
+        assert_eq!(literal_prefix("*.lock"), None, "unanchored");
+        assert_eq!(literal_prefix("**/x"), None);
+        assert_eq!(literal_prefix("{a,b}/x"), None);
+        // Whenever the glob matches, the path has the prefix.
+        let globs = [
+            "area7/**",
+            "src/*.rs",
+            "src/ma*/x",
+            "a/b.md",
+            "a//b/**",
+            "/a/b*",
+            "a/[bc]/x",
+            "a/{b,c}/x",
+            "docs\\*.md",
+            "é/ü*",
+        ];
+        let paths = [
+            "area7/x",
+            "area7",
+            "area70/x",
+            "./area7/y/z",
+            "/area7/x",
+            "src/lib.rs",
+            "src/main/x",
+            "src/ma/x",
+            "srcx/lib.rs",
+            "a/b.md",
+            "a//b/c",
+            "a/b/c",
+            "a/c/x",
+            "docs\\a.md",
+            "docs/a.md",
+            "é/üx",
+            "é/x",
+            "",
+            "a",
+        ];
+        for g in globs {
+            let prefix = literal_prefix(g);
+            for p in paths {
+                if matches(g, p) == Some(true) {
+                    assert!(
+                        prefix.as_deref().is_none_or(|pre| has_prefix(p, pre)),
+                        "`{p}` matches `{g}` but not its prefix {prefix:?}"
+                    );
+                }
+            }
+        }
+        assert!(!has_prefix("srcx/lib.rs", "src/"));
+        assert!(!has_prefix("src", "src/lib"));
+        assert!(has_prefix("src//lib.rs", "src/lib"));
     }
 
     #[test]

@@ -196,6 +196,44 @@ pub fn may_fire<K: AsRef<str>, V: AsRef<str>>(
     hit || invalid
 }
 
+/// A card's reach, precomputed when its parsed form is cached: the tools it
+/// concerns and the literal starts its paths must have, as
+/// `<tool>,<tool>;<prefix>,<prefix>` (an empty side: no restriction).
+/// [`reach_admits`] on it is a necessary condition of [`may_fire`] that
+/// needs neither the trigger keys nor a glob: most of a project's cards are
+/// passed over on that alone.
+pub fn reach<K: AsRef<str>, V: AsRef<str>>(triggers: &[(K, V)]) -> String {
+    if !crate::card::has_trigger(triggers) {
+        return ";".into();
+    }
+    let s = Scope(triggers);
+    let plain = |x: &str| !x.is_empty() && !x.contains([',', ';', '\t', '\n', '\r', '\\']);
+    let tools: Vec<&str> = s.tools().collect();
+    let tools = if tools.iter().all(|t| plain(t)) {
+        tools.join(",")
+    } else {
+        String::new()
+    };
+    let prefixes: Option<Vec<String>> = s
+        .values("paths")
+        .map(|g| glob::literal_prefix(g).filter(|p| plain(p)))
+        .collect();
+    let prefixes = prefixes.map(|p| p.join(",")).unwrap_or_default();
+    format!("{tools};{prefixes}")
+}
+
+/// Whether a call of `tool` naming `paths` is within a card's [`reach`].
+pub fn reach_admits(reach: &str, tool: Option<&str>, paths: &[String]) -> bool {
+    let (tools, prefixes) = reach.split_once(';').unwrap_or(("", ""));
+    if !tools.is_empty() && !tool.is_some_and(|t| tools.split(',').any(|x| x == t)) {
+        return false;
+    }
+    prefixes.is_empty()
+        || paths
+            .iter()
+            .any(|p| prefixes.split(',').any(|pre| glob::has_prefix(p, pre)))
+}
+
 /// What a card's trigger keys say about which calls it concerns: its tools
 /// (with the defaults `paths:`/`content:` and `command:` imply) and its path
 /// globs, read straight from the keys (nothing is allocated). Shared by
@@ -392,6 +430,51 @@ mod tests {
         assert_eq!(
             list("a/{b,c}/x, d | e").collect::<Vec<_>>(),
             ["a/{b,c}/x", "d", "e"]
+        );
+    }
+
+    #[test]
+    fn the_reach_never_passes_over_a_card_that_may_fire() {
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let cards = [
+            bindings(&[("paths", "area1/**"), ("not-paths", "area1/gen/**")]),
+            bindings(&[("paths", "*.lock")]),
+            bindings(&[("paths", "src/ma*/x, docs/**")]),
+            bindings(&[("paths", "a/{b,c}/x")]),
+            bindings(&[("command", "^make")]),
+            bindings(&[("tools", "Read, Grep"), ("paths", "deep/*.lock")]),
+            bindings(&[("content", "TODO")]),
+            bindings(&[("not-paths", "vendor/**")]),
+            bindings(&[("once", "session")]),
+        ];
+        let tools = [Some("Write"), Some("Bash"), Some("Read"), None];
+        let calls = [
+            p(&["area1/x.rs"]),
+            p(&["area1/gen/x.rs"]),
+            p(&["deep/Cargo.lock"]),
+            p(&["src/main/x"]),
+            p(&["docs/a.md"]),
+            p(&["a/c/x"]),
+            p(&["vendor/x.go"]),
+            p(&["/abs/area1/x"]),
+            p(&[]),
+        ];
+        let mut passed_over = 0;
+        for b in &cards {
+            let r = reach(b);
+            for t in tools {
+                for c in &calls {
+                    if may_fire(b, t, c) {
+                        assert!(reach_admits(&r, t, c), "{b:?} ({r}) on {t:?} {c:?}");
+                    } else if !reach_admits(&r, t, c) {
+                        passed_over += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            passed_over > 50,
+            "the reach decides most calls: {passed_over}"
         );
     }
 
