@@ -213,17 +213,19 @@ fn project_card_rows(
     let r_full = wall(&full) / wall(&none_full);
     let us = |d: f64| format!("{:+.0} us", d * 1e6);
     Ok(vec![
+        // Issue 8 asks for no measurable cost: within this machine's
+        // run-to-run variation of a median (a few percent).
         Row {
             figure: "dispatch PreToolUse, 50 trusted project cards / none".into(),
             value: format!("{r:.2}x"),
-            target: "<= 1.1x".into(),
-            met: Some(r <= 1.1),
+            target: "<= 1.05x".into(),
+            met: Some(r <= 1.05),
         },
         Row {
             figure: "  the same in CPU time (user + system, kernel-accounted)".into(),
             value: format!("{r_cpu:.2}x ({})", us(cpu(&cards) - cpu(&none))),
-            target: "<= 1.1x".into(),
-            met: Some(r_cpu <= 1.1),
+            target: "<= 1.05x".into(),
+            met: Some(r_cpu <= 1.05),
         },
         Row {
             figure: "  with a full check of the 50 files (list + stat) / none".into(),
