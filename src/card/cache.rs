@@ -4,17 +4,19 @@
 //!
 //! Every dispatch in a project with cards of its own reads this text, so it
 //! is read in place and only as far as a dispatch needs: a line starts with
-//! what says whether it is current and trusted (file, SHA-256, size, mtime,
-//! trust verdict), then the Bindings (events first), then the card's text
-//! (title, Advisory, body, origin), which is decoded only for a card that is
-//! used. The header names the directory, the trust store's stamp the
-//! verdicts were given under, and the directory's mtime when it was listed. Anything malformed is treated as no cache
-//! (the card is parsed from its file again).
+//! the short fields that decide whether a card concerns a call (trust
+//! verdict, events, reach, file name), then what tells whether it is current
+//! (SHA-256, size, mtime), then the rest of its Bindings and its text
+//! (title, Advisory, body, origin), decoded only for a card that is used.
+//! The header names the directory, the trust store's stamp the verdicts
+//! were given under, and the directory's mtime when it was listed. Anything
+//! malformed is treated as no cache (the card is parsed from its file
+//! again).
 //!
 //! ```text
-//! cuecard-cards 5 <dir> <stamp> <dir-mtime-ns>
-//! <file> <sha256> <size> <mtime-ns> <0|1> err <message>
-//! <file> <sha256> <size> <mtime-ns> <0|1> ok <events> <reach> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
+//! cuecard-cards 6 <dir> <stamp> <dir-mtime-ns>
+//! <0|1> err - - <file> <sha256> <size> <mtime-ns> <message>
+//! <0|1> ok <events> <reach> <file> <sha256> <size> <mtime-ns> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
 //! ```
 
 use super::{Bindings, Card, Origin};
@@ -22,7 +24,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::path::PathBuf;
 
-const MAGIC: &str = "cuecard-cards 5";
+const MAGIC: &str = "cuecard-cards 6";
 
 fn escape(s: &str, out: &mut String) {
     for c in s.chars() {
@@ -139,21 +141,23 @@ pub fn line(
     card: &Result<Card, String>,
     slim: bool,
 ) {
-    escape(file, out);
+    out.push(if trusted { '1' } else { '0' });
+    let b = card.as_ref().ok().map(|c| &c.bindings);
+    field(out, if b.is_some() { "ok" } else { "err" });
+    field(out, &b.map(|b| b.events.join(",")).unwrap_or_default());
+    field(
+        out,
+        &b.map(|b| crate::trigger::reach(&b.triggers))
+            .unwrap_or_default(),
+    );
+    field(out, file);
     field(out, sha256);
     field(out, &f.size.to_string());
     field(out, &f.mtime_ns.to_string());
-    field(out, if trusted { "1" } else { "0" });
     match card {
-        Err(m) => {
-            field(out, "err");
-            field(out, m);
-        }
+        Err(m) => field(out, m),
         Ok(c) => {
             let b = &c.bindings;
-            field(out, "ok");
-            field(out, &b.events.join(","));
-            field(out, &crate::trigger::reach(&b.triggers));
             field(out, &b.matcher);
             opt_field(out, b.guard.as_deref());
             field(out, if b.enabled { "1" } else { "0" });
@@ -183,90 +187,99 @@ pub fn line(
     out.push('\n');
 }
 
-/// A line's fields as byte ranges into it (nothing decoded or copied).
-#[derive(Debug, Clone)]
-pub struct Line {
-    pub file: Range<usize>,
-    pub sha256: Range<usize>,
-    /// Size and mtime, decoded by [`Line::file_fields`] only for the lines
-    /// that are checked against their file.
-    size: Range<usize>,
-    mtime_ns: Range<usize>,
-    /// The byte of the trust verdict (`0` or `1`).
-    pub verdict_at: usize,
-    /// `Ok(bindings and text)` or `Err(message)`.
-    pub rest: Result<Range<usize>, Range<usize>>,
-    /// Of an `ok` line: its events (comma-separated), its reach (see
-    /// `trigger::reach`) and where its trigger count starts, found while the
-    /// line is read (the hook path asks for them on every card).
-    pub events: Range<usize>,
-    pub reach: Range<usize>,
-    pub triggers_at: usize,
+/// The next tab-separated field of `line` at or after byte `start`, and
+/// where the one after it starts (`None` at the end of the line).
+fn next_field(line: &str, start: usize) -> (Range<usize>, Option<usize>) {
+    match memchr::memchr(b'\t', &line.as_bytes()[start..]) {
+        Some(i) => (start..start + i, Some(start + i + 1)),
+        None => (start..line.len(), None),
+    }
 }
 
+/// A line as the hook path reads it: the short fields that decide whether
+/// a card concerns a call, found once; the rest is found on demand, and
+/// only for the cards that need it. Ranges are into the line.
+#[derive(Debug, Clone)]
+pub struct Line {
+    ok: bool,
+    /// Events (comma-separated), reach (see `trigger::reach`), file name.
+    pub events: Range<usize>,
+    pub reach: Range<usize>,
+    pub file: Range<usize>,
+    /// Where the SHA-256 starts (then size, mtime, and the rest).
+    tail: usize,
+}
+
+/// The byte of a line's trust verdict (`0` or `1`).
+pub const VERDICT_AT: usize = 0;
+
 impl Line {
+    /// The verdict on the file as it was cached.
+    pub fn trusted(line: &str) -> bool {
+        line.as_bytes()[VERDICT_AT] == b'1'
+    }
+
+    /// Whether the file parsed as a card.
+    pub fn is_ok(&self) -> bool {
+        self.ok
+    }
+
+    pub fn sha256<'l>(&self, line: &'l str) -> &'l str {
+        &line[next_field(line, self.tail).0]
+    }
+
     /// The size and mtime the line records for its file; `None` when they
     /// are malformed (which makes the line a miss).
     pub fn file_fields(&self, line: &str) -> Option<FileFields> {
+        let (_, at) = next_field(line, self.tail);
+        let (size, at) = next_field(line, at?);
+        let (mtime, _) = next_field(line, at?);
         Some(FileFields {
-            size: line[self.size.clone()].parse().ok()?,
-            mtime_ns: line[self.mtime_ns.clone()].parse().ok()?,
+            size: line[size].parse().ok()?,
+            mtime_ns: line[mtime].parse().ok()?,
         })
+    }
+
+    /// What follows the mtime: the message of an `err` line; the rest of
+    /// the Bindings and the card's text of an `ok` one.
+    pub fn body<'l>(&self, line: &'l str) -> Option<&'l str> {
+        let mut at = self.tail;
+        for _ in 0..3 {
+            at = next_field(line, at).1?; // sha256, size, mtime
+        }
+        Some(&line[at..])
     }
 }
 
-/// Reads the leading fields of a line (without its newline).
+/// Reads the short leading fields of a line (without its newline).
 pub fn parse_line(line: &str) -> Option<Line> {
-    let b = line.as_bytes();
-    let mut at = Some(0);
-    let mut next = || {
-        let start = at?;
-        let tab = memchr::memchr(b'\t', &b[start..]);
-        at = tab.map(|i| start + i + 1);
-        Some(start..tab.map_or(b.len(), |i| start + i))
-    };
-    let file = next()?;
-    let sha256 = next()?;
-    let size = next()?;
-    let mtime_ns = next()?;
-    let verdict = next()?;
-    if !matches!(&line[verdict.clone()], "0" | "1") {
+    if !matches!(
+        line.as_bytes().get(VERDICT_AT..VERDICT_AT + 2),
+        Some(b"0\t" | b"1\t")
+    ) {
         return None;
     }
-    let kind = next()?;
-    let first = next()?; // the message, or the events
-    let rest = first.start..line.len();
-    let (rest, events, reach, triggers_at) = match &line[kind] {
-        "ok" => {
-            let reach = next()?;
-            let mut last = reach.clone();
-            for _ in 0..4 {
-                last = next()?; // matcher, guard, enabled, order
-            }
-            if last.end >= line.len() {
-                return None;
-            }
-            (Ok(rest), first, reach, last.end + 1)
-        }
-        "err" => (Err(rest), 0..0, 0..0, 0),
+    let (kind, at) = next_field(line, 2);
+    let ok = match &line[kind] {
+        "ok" => true,
+        "err" => false,
         _ => return None,
     };
+    let (events, at) = next_field(line, at?);
+    let (reach, at) = next_field(line, at?);
+    let (file, at) = next_field(line, at?);
     Some(Line {
-        file,
-        sha256,
-        size,
-        mtime_ns,
-        verdict_at: verdict.start,
-        rest,
+        ok,
         events,
         reach,
-        triggers_at,
+        file,
+        tail: at?,
     })
 }
 
-/// The trigger keys and values of an `ok` line, from its trigger count on.
-pub fn triggers(from: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
-    let mut f = from.split('\t');
+/// The trigger keys and values of an `ok` line's body.
+pub fn triggers(body: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
+    let mut f = body.split('\t').skip(4); // matcher, guard, enabled, order
     let n: usize = f.next()?.parse().ok()?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -275,15 +288,19 @@ pub fn triggers(from: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
     Some(out)
 }
 
-/// Decodes an `ok` line's rest into a card named `name`.
-pub fn card(name: &str, rest: &str) -> Option<Card> {
-    let mut f = rest.split('\t');
-    let events = unescape(f.next()?)
+/// The `order` of an `ok` line's body.
+pub fn order(body: &str) -> Option<u8> {
+    body.split('\t').nth(3)?.parse().ok()
+}
+
+/// Decodes an `ok` line (its events and body) into a card named `name`.
+pub fn card(name: &str, events: &str, body: &str) -> Option<Card> {
+    let mut f = body.split('\t');
+    let events = unescape(events)
         .split(',')
         .filter(|e| !e.is_empty())
         .map(String::from)
         .collect();
-    f.next()?; // the reach, derived from the triggers
     let matcher = unescape(f.next()?).into_owned();
     let guard = unopt(f.next()?)?;
     let enabled = f.next()? == "1";
@@ -368,14 +385,12 @@ mod tests {
 
         let bad = parse_line(lines[0]).unwrap();
         assert_eq!(unescape(&lines[0][bad.file.clone()]), "bad\t.md");
-        assert_eq!(&lines[0][bad.verdict_at..=bad.verdict_at], "0");
-        assert_eq!(
-            unescape(&lines[0][bad.rest.unwrap_err()]),
-            "no\tgood\nat all"
-        );
+        assert!(!Line::trusted(lines[0]) && !bad.is_ok());
+        assert_eq!(unescape(bad.body(lines[0]).unwrap()), "no\tgood\nat all");
 
         let t = parse_line(lines[1]).unwrap();
-        assert_eq!(&lines[1][t.sha256.clone()], "ab");
+        assert!(Line::trusted(lines[1]) && t.is_ok());
+        assert_eq!(t.sha256(lines[1]), "ab");
         let ff = t.file_fields(lines[1]).unwrap();
         assert_eq!((ff.size, ff.mtime_ns), (10, 20));
         let bad_size = lines[1].replacen("\t10\t", "\tten\t", 1);
@@ -390,10 +405,11 @@ mod tests {
             "Bash,PowerShell,Write,Edit,MultiEdit,NotebookEdit,apply_patch;a/",
             "the paths' literal start and the tools they imply"
         );
-        let trig = triggers(&lines[1][t.triggers_at..]).unwrap();
-        let rest = &lines[1][t.rest.unwrap()];
+        let body = t.body(lines[1]).unwrap();
+        let trig = triggers(body).unwrap();
         assert_eq!(trig[1].1, "^x\\s+y", "a backslash survives");
-        let back = super::card("t", rest).unwrap();
+        assert_eq!(order(body), Some(50));
+        let back = super::card("t", &lines[1][t.events.clone()], body).unwrap();
         assert_eq!(
             serde_json::to_value(&back).unwrap(),
             serde_json::to_value(&card).unwrap()
@@ -401,8 +417,9 @@ mod tests {
 
         let mut slim = String::new();
         line(&mut slim, "t.md", "ab", f, true, &Ok(card.clone()), true);
-        let s = parse_line(slim.trim_end()).unwrap();
-        let slimmed = super::card("t", &slim.trim_end()[s.rest.unwrap()]).unwrap();
+        let l = slim.trim_end();
+        let s = parse_line(l).unwrap();
+        let slimmed = super::card("t", &l[s.events.clone()], s.body(l).unwrap()).unwrap();
         assert_eq!(
             slimmed.body, "",
             "slim drops the body of a card with an Advisory"
@@ -414,28 +431,31 @@ mod tests {
             "a cache of another directory"
         );
         assert!(split_header("garbage\n", "/p/.cuecard/cards").is_none());
-        let old = text.replacen(MAGIC, "cuecard-cards 4", 1);
+        let old = text.replacen(MAGIC, "cuecard-cards 5", 1);
         assert!(
             split_header(&old, "/p/.cuecard/cards").is_none(),
             "another version"
         );
         assert!(
-            parse_line("x.md\tx").is_none(),
+            parse_line("1\tok\tE").is_none(),
             "a line with missing fields"
         );
-        assert!(parse_line("x.md\tab\t1\t2\t1\tok\tE\t;\t*\t-\t1\t50\t0").is_some());
+        assert!(parse_line("1\tok\tE\t;\tx.md\tab\t1\t2\t*\t-\t1\t50\t0").is_some());
+        assert!(parse_line("1\terr\t\t\tx.md\tab\t1\t2\tbroken").is_some());
         assert!(
-            parse_line("x.md\tab\t1\t2\t1\tok\t").is_none(),
-            "no Bindings"
+            parse_line("1\tok\tE\t;\tx.md").is_none(),
+            "no SHA-256 and after"
         );
-        assert!(parse_line("x.md\tab\t1\t2\t1\terr\t").is_some());
-        assert!(parse_line("x.md\tab\t1\t2\t1\tok").is_none(), "no rest");
         assert!(
-            parse_line("x.md\tab\t1\t2\t7\tok\t").is_none(),
+            parse_line("7\tok\tE\t;\tx.md\tab").is_none(),
             "a verdict is 0 or 1"
         );
         assert!(
-            super::card("t", "PreToolUse\t*").is_none(),
+            parse_line("1\tmaybe\tE\t;\tx.md\tab").is_none(),
+            "ok or err"
+        );
+        assert!(
+            super::card("t", "PreToolUse", "*\t-").is_none(),
             "a truncated card"
         );
     }

@@ -105,25 +105,32 @@ impl<'a> FileCard<'a> {
     }
 
     pub fn sha256(&self) -> &'a str {
-        &self.line[self.fields.sha256.clone()]
+        self.fields.sha256(self.line)
     }
 
     /// The directory's [`Vouch`] on this file and hash.
     pub fn trusted(&self) -> bool {
-        self.line.as_bytes()[self.fields.verdict_at] == b'1'
+        cache::Line::trusted(self.line)
     }
 
     /// Why the file is not a usable card, if it is not.
     pub fn error(&self) -> Option<CardError> {
-        let r = self.fields.rest.clone().err()?;
+        if self.fields.is_ok() {
+            return None;
+        }
+        let message = self.fields.body(self.line).unwrap_or_default();
         Some(CardError {
             card: self.name(),
-            message: cache::unescape(&self.line[r]).into_owned(),
+            message: cache::unescape(message).into_owned(),
         })
     }
 
-    fn rest(&self) -> Option<&'a str> {
-        self.fields.rest.clone().ok().map(|r| &self.line[r])
+    /// The rest of the Bindings and the text of a card (not of an error).
+    fn body(&self) -> Option<&'a str> {
+        self.fields
+            .is_ok()
+            .then(|| self.fields.body(self.line))
+            .flatten()
     }
 
     /// Whether the card is bound to `event` (false for a file in error).
@@ -142,17 +149,12 @@ impl<'a> FileCard<'a> {
 
     /// The card's trigger keys and values, in the order written.
     pub fn triggers(&self) -> Vec<(Cow<'a, str>, Cow<'a, str>)> {
-        if self.fields.rest.is_err() {
-            return Vec::new();
-        }
-        cache::triggers(&self.line[self.fields.triggers_at..]).unwrap_or_default()
+        self.body().and_then(cache::triggers).unwrap_or_default()
     }
 
     /// The card's `order` (its place among one registration's cards).
     pub fn order(&self) -> u8 {
-        self.rest()
-            .and_then(|r| r.split('\t').nth(4)?.parse().ok())
-            .unwrap_or(50)
+        self.body().and_then(cache::order).unwrap_or(50)
     }
 
     /// The whole card, decoded now.
@@ -160,8 +162,9 @@ impl<'a> FileCard<'a> {
         if let Some(e) = self.error() {
             return Err(e.message);
         }
-        self.rest()
-            .and_then(|r| cache::card(&self.name(), r))
+        let events = &self.line[self.fields.events.clone()];
+        self.body()
+            .and_then(|b| cache::card(&self.name(), events, b))
             .ok_or_else(|| "the parsed-card cache entry is damaged".to_string())
     }
 }
@@ -267,8 +270,8 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
                 text.push_str(l);
                 text.push('\n');
                 if !verdicts_current {
-                    let trusted = (vouch.verdict)(file, &l[f.sha256.clone()]);
-                    let at = start + f.verdict_at;
+                    let trusted = (vouch.verdict)(file, f.sha256(l));
+                    let at = start + cache::VERDICT_AT;
                     text.replace_range(at..=at, if trusted { "1" } else { "0" });
                 }
                 Some(f)
