@@ -20,6 +20,9 @@ pub struct Ctx<'a> {
     call_paths: OnceCell<Vec<String>>,
     /// The shell command's simple commands, words joined: parsed once.
     simple_commands: OnceCell<Vec<String>>,
+    /// The files the call writes (see [`crate::target::write_targets`]):
+    /// resolved once, read by several guards and by trigger cards.
+    write_targets: OnceCell<Vec<crate::target::Target>>,
     session: Option<&'a RefCell<Session>>,
 }
 
@@ -35,8 +38,33 @@ impl<'a> Ctx<'a> {
             project_root: OnceCell::new(),
             call_paths: OnceCell::new(),
             simple_commands: OnceCell::new(),
+            write_targets: OnceCell::new(),
             session,
         }
+    }
+
+    /// The context of the same call for `event` and `session`, keeping what
+    /// this one has computed already (none of it depends on the event).
+    pub fn for_event(
+        &self,
+        event: &'static EventSpec,
+        session: Option<&'a RefCell<Session>>,
+    ) -> Self {
+        Ctx {
+            event,
+            payload: self.payload,
+            project_root: self.project_root.clone(),
+            call_paths: self.call_paths.clone(),
+            simple_commands: self.simple_commands.clone(),
+            write_targets: self.write_targets.clone(),
+            session,
+        }
+    }
+
+    /// The files the call writes, resolved on first use.
+    pub fn write_targets(&self) -> &[crate::target::Target] {
+        self.write_targets
+            .get_or_init(|| crate::target::write_targets(self))
     }
 
     /// The paths the call names (see [`crate::trigger::call_paths`]),

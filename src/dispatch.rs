@@ -291,7 +291,10 @@ fn run_with(
         None => vec![spec],
     };
     test_panic("pipeline");
-    let project_root = crate::context::project_root_of(&payload);
+    // One context of the call, whose lazily computed parts (project root,
+    // written files, paths) the cheap look and then every guard share.
+    let probe = Ctx::new(spec, &payload, None);
+    let project_root = probe.project_root().to_path_buf();
     // The trust store is read only when the project has cards whose
     // verdicts are not already cached under the store's current stamp.
     let trust = std::cell::OnceCell::new();
@@ -314,7 +317,6 @@ fn run_with(
         verdict: &trusted,
     };
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
-    let probe = Ctx::new(spec, &payload, None);
     let tool = payload.tool_name();
     let may_fire = |fc: &crate::card::sources::FileCard| {
         let paths = probe.call_paths();
@@ -368,7 +370,7 @@ fn run_with(
     let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
     let ctxs: Vec<Ctx> = events
         .iter()
-        .map(|e| Ctx::new(e, &payload, cell.as_ref().map(|(c, _)| c)))
+        .map(|e| probe.for_event(e, cell.as_ref().map(|(c, _)| c)))
         .collect();
     if spec.name == "SessionStart"
         && !resolved.untrusted.is_empty()

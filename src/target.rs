@@ -44,21 +44,30 @@ const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
 /// The files a Write/Edit/MultiEdit/NotebookEdit or an `apply_patch` writes
 /// (added, updated, deleted or moved to).
+/// The path a file-writing tool's input names (as given), for the tools
+/// that name one.
+pub fn written_path_input<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+    let tool = ctx.payload.tool_name()?;
+    if !FILE_TOOLS.contains(&tool) {
+        return None;
+    }
+    let key = if tool == "NotebookEdit" {
+        "notebook_path"
+    } else {
+        "file_path"
+    };
+    ctx.payload
+        .input_str(key)
+        .or_else(|| ctx.payload.input_str("file_path"))
+        .filter(|p| !p.trim().is_empty())
+}
+
 pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
     let Some(tool) = ctx.payload.tool_name() else {
         return Vec::new();
     };
     if FILE_TOOLS.contains(&tool) {
-        let key = if tool == "NotebookEdit" {
-            "notebook_path"
-        } else {
-            "file_path"
-        };
-        return ctx
-            .payload
-            .input_str(key)
-            .or_else(|| ctx.payload.input_str("file_path"))
-            .filter(|p| !p.trim().is_empty())
+        return written_path_input(ctx)
             .map(|p| vec![target_for(ctx, p)])
             .unwrap_or_default();
     }
@@ -118,7 +127,7 @@ pub fn written_content(ctx: &Ctx) -> Vec<(Target, String)> {
             }),
         _ => None,
     };
-    match (text, write_targets(ctx).into_iter().next()) {
+    match (text, ctx.write_targets().first().cloned()) {
         (Some(text), Some(t)) if !text.is_empty() => vec![(t, text)],
         _ => Vec::new(),
     }

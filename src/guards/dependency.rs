@@ -22,7 +22,7 @@ impl Guard for Dependency {
         &["subject", "action", "ecosystem", "path", "command"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        for t in target::write_targets(ctx) {
+        for t in ctx.write_targets() {
             if t.as_str().contains("/node_modules/") {
                 continue;
             }

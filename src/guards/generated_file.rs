@@ -10,7 +10,7 @@
 
 use super::{Finding, Guard};
 use crate::context::Ctx;
-use crate::target::{self, Target};
+use crate::target::Target;
 use std::io::Read;
 use std::path::Path;
 
@@ -33,11 +33,11 @@ impl Guard for GeneratedFile {
         &["path", "marker", "source"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        for t in target::write_targets(ctx) {
+        for t in ctx.write_targets() {
             if !t.inside_project {
                 continue;
             }
-            if let Some(f) = judge(ctx, &t) {
+            if let Some(f) = judge(ctx, t) {
                 return Some(f);
             }
         }

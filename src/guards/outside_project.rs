@@ -25,7 +25,7 @@ impl Guard for OutsideProject {
         &["path", "reason"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        let mut targets = target::write_targets(ctx);
+        let mut targets = ctx.write_targets().to_vec();
         for cmd in target::shell_commands(ctx) {
             for raw in shell_write_paths(&cmd) {
                 if raw.is_empty() || raw.starts_with("/dev/") {

@@ -368,13 +368,17 @@ pub fn parse_duration(v: &str) -> Result<Duration, String> {
 
 /// The paths a call names, relative to the project root when inside it.
 pub fn call_paths(ctx: &Ctx) -> Vec<String> {
-    let mut out: Vec<String> = crate::target::write_targets(ctx)
-        .into_iter()
-        .map(|t| t.shown)
+    let mut out: Vec<String> = ctx
+        .write_targets()
+        .iter()
+        .map(|t| t.shown.clone())
         .collect();
+    let written = crate::target::written_path_input(ctx);
     if let Some(input) = ctx.payload.tool_input() {
         for key in ["file_path", "notebook_path", "path"] {
-            if let Some(p) = input.get(key).and_then(|v| v.as_str()) {
+            if let Some(p) = input.get(key).and_then(|v| v.as_str())
+                && written != Some(p)
+            {
                 let t = crate::target::target_for(ctx, p).shown;
                 if !out.contains(&t) {
                     out.push(t);
