@@ -674,6 +674,28 @@ fn the_card_cache_is_keyed_by_size_and_mtime_and_never_serves_a_racy_entry() {
                 .starts_with("cuecard-cards ")
         );
     }
+    // Something that is not a file where the cache goes (a link out of the
+    // state directory, a FIFO no one writes to) is not read, and the hook
+    // still answers at once (a FIFO opened to read would wait for a writer
+    // until the deadline, and the answer would be empty).
+    #[cfg(unix)]
+    {
+        let elsewhere = sb.path().join("elsewhere.tsv");
+        std::fs::write(&elsewhere, "cuecard-cards 6\tjunk\n").unwrap();
+        std::fs::remove_file(&cache).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &cache).unwrap();
+        assert!(call().contains("WATCH-ddd"), "a link");
+        let _ = std::fs::remove_file(&cache);
+        let c = std::ffi::CString::new(cache.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path and a mode.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(call().contains("WATCH-ddd"), "a FIFO");
+        assert_eq!(
+            std::fs::read_to_string(&elsewhere).unwrap(),
+            "cuecard-cards 6\tjunk\n",
+            "the link's target is left alone"
+        );
+    }
 }
 
 /// Sets a file's or directory's mtime.

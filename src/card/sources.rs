@@ -387,12 +387,26 @@ const RACY_NS: u64 = 2_000_000_000;
 /// Reads a cache file, bounded (64 cards of at most 64 KiB each), with its
 /// mtime in nanoseconds.
 fn read_cache(path: &Path) -> Option<(String, u64)> {
-    let meta = path.symlink_metadata().ok()?;
+    // Opened without following a link and without waiting (a FIFO put
+    // there opens at once, and is then refused as not a file), then judged
+    // by what was opened: one open, one stat and one read on the hook path.
+    // The cache is replaced by rename, never written in place, so its
+    // length is its content's.
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let mut f = open.open(path).ok()?;
+    let meta = f.metadata().ok()?;
     if !meta.is_file() || meta.len() > MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2 {
         return None;
     }
-    let text = std::fs::read_to_string(path).ok()?;
-    Some((text, mtime_ns(&meta)))
+    let mut bytes = vec![0; usize::try_from(meta.len()).ok()?];
+    f.read_exact(&mut bytes).ok()?;
+    Some((String::from_utf8(bytes).ok()?, mtime_ns(&meta)))
 }
 
 fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
