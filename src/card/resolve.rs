@@ -49,6 +49,17 @@ pub struct Sources<'a> {
     pub quick: bool,
 }
 
+/// What one look at a card of the user's or the project's says about a call.
+#[derive(Debug, Clone, Copy, Default)]
+struct Look {
+    /// A listed name selects it (an override, or a switch-off).
+    listed: bool,
+    /// It is bound to the event.
+    bound: bool,
+    /// It joins the listed cards: bound, and it could fire on the call.
+    joins: bool,
+}
+
 pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved {
     let mut out = Resolved::default();
     let mut names: Vec<String> = Vec::new();
@@ -67,16 +78,36 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             }
         }
     }
-    // A card of the user's or the project's own joins the listed ones when
-    // it is bound to the event and the cheap look does not rule it out.
-    let joins = |fc: &FileCard| events.iter().any(|e| fc.binds(e)) && (src.may_fire)(fc);
-    let listed = |fc: &FileCard| names.iter().any(|n| fc.is_named(n));
+    // One look at each card of the user's or the project's: whether a
+    // listed name selects it, whether it is bound to the event, and whether
+    // it joins the listed ones (bound, and the cheap look does not rule it
+    // out). Taken once per card, for trusted cards only.
+    let look = |fc: &FileCard| {
+        let listed = names.iter().any(|n| fc.is_named(n));
+        let bound = events.iter().any(|e| fc.binds(e));
+        Look {
+            listed,
+            bound,
+            joins: bound && !listed && (src.may_fire)(fc),
+        }
+    };
+    let looks = |cards: &CardDir| -> Vec<Look> {
+        cards
+            .files()
+            .map(|fc| {
+                if fc.trusted() {
+                    look(&fc)
+                } else {
+                    Look::default()
+                }
+            })
+            .collect()
+    };
 
     let user: CardDir = sources::user_dir()
         .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Vouch::always()))
         .unwrap_or_default();
-    // The project's cards, with whether each joins (asked once per card).
-    let (project, project_joins) = match src.project_root {
+    let (project, project_looks) = match src.project_root {
         None => (CardDir::default(), Vec::new()),
         Some(root) => {
             let dir = sources::project_dir(root);
@@ -85,30 +116,34 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
                 .filter(|_| src.quick)
                 .and_then(|c| sources::cached(&dir, c, src.vouch))
                 .and_then(|cards| {
-                    let joined: Vec<bool> =
-                        cards.files().map(|fc| fc.trusted() && joins(&fc)).collect();
+                    let seen = looks(&cards);
                     let matters =
-                        |i: usize, fc: &FileCard| !fc.trusted() || joined[i] || listed(fc);
-                    cards.verify(&dir, &matters).then_some((cards, joined))
+                        |i: usize, fc: &FileCard| !fc.trusted() || seen[i].listed || seen[i].joins;
+                    cards.verify(&dir, &matters).then_some((cards, seen))
                 });
             quick.unwrap_or_else(|| {
                 let cards = sources::read_dir(&dir, Scope::Project, src.cache_dir, src.vouch);
-                let joined = cards.files().map(|fc| fc.trusted() && joins(&fc)).collect();
-                (cards, joined)
+                let seen = looks(&cards);
+                (cards, seen)
             })
         }
     };
+    let user_looks = looks(&user);
     // Trusted project cards first, then the user's: the first card of a
     // name wins.
-    let mut active: Vec<(Scope, FileCard, bool)> = Vec::new();
-    for (fc, joined) in project.files().zip(project_joins) {
+    let mut active: Vec<(Scope, FileCard, Look)> = Vec::new();
+    for (fc, seen) in project.files().zip(project_looks) {
         if fc.trusted() {
-            active.push((Scope::Project, fc, joined));
+            active.push((Scope::Project, fc, seen));
         } else {
             out.untrusted.push(fc.name());
         }
     }
-    active.extend(user.files().map(|fc| (Scope::User, fc, joins(&fc))));
+    active.extend(
+        user.files()
+            .zip(user_looks)
+            .map(|(fc, seen)| (Scope::User, fc, seen)),
+    );
     for (scope, fc, _) in &active {
         if let Some(e) = fc.error() {
             out.errors.push((*scope, e));
@@ -116,25 +151,32 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     }
 
     let mut extra: Vec<(u8, String)> = Vec::new();
-    for (_, fc, joined) in &active {
-        if !events.iter().any(|e| fc.binds(e)) || listed(fc) {
+    for (_, fc, seen) in &active {
+        if !seen.bound || seen.listed {
             continue;
         }
-        if *joined {
+        if seen.joins {
             extra.push((fc.order(), fc.name()));
         } else {
             out.passed_over += 1;
         }
     }
     extra.sort();
+    let mut extra_names: Vec<String> = Vec::new();
     for (_, name) in extra {
-        if !names.contains(&name) {
-            names.push(name);
+        if !names.contains(&name) && !extra_names.contains(&name) {
+            extra_names.push(name);
         }
     }
+    // The cards a name (listed or joined) selects, in precedence order.
+    let named: Vec<&(Scope, FileCard, Look)> = active
+        .iter()
+        .filter(|(_, fc, seen)| seen.listed || extra_names.iter().any(|n| fc.is_named(n)))
+        .collect();
+    names.extend(extra_names);
 
     for name in names {
-        let mut hits = active
+        let mut hits = named
             .iter()
             .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none());
         let mine = hits.next();
