@@ -3,7 +3,8 @@
 //! each resolved by precedence (project, then user, then shipped).
 //!
 //! Only what the call needs is read: shipped cards are parsed by name, and
-//! user and project cards come from the parsed-card cache.
+//! user and project cards come from the parsed-card cache, each looked at
+//! once (is it listed, bound, could it fire) and decoded only if chosen.
 
 use super::sources::{self, CardDir, FileCard, Scope, Vouch};
 use super::{Card, CardError, embedded};

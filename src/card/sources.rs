@@ -11,7 +11,9 @@
 //! with bounds (at most [`MAX_CARDS_PER_DIR`] files of at most
 //! [`MAX_CARD_BYTES`] each), and their parsed form is cached in the state
 //! directory keyed by file name, size and mtime, with each file's SHA-256
-//! and trust verdict (see [`read_dir`] and `cache`).
+//! and trust verdict (see `cache`). [`read_dir`] is the full check (list
+//! the directory, stat every card); on a tool call, [`cached`] and
+//! [`CardDir::verify`] check only the cards that matter to the call.
 
 use super::cache::Header;
 use super::{Card, CardError, Origin, cache, embedded, is_valid_name, parse_card};
