@@ -3,7 +3,7 @@
 //!
 //! - Every operator key, event, matcher group and handler survives in its
 //!   order (maps keep insertion order; removals shift, never swap).
-//! - cuecard's handlers are found by [`ownership::is_ours`]. On install each
+//! - cuecard's handlers are found by [`super::ownership::is_ours`]. On install each
 //!   wanted entry replaces cuecard's existing handler for the same event and
 //!   matcher in place, so a reinstall is a no-op; stale cuecard handlers go;
 //!   new entries are appended after the operator's.

@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The temp beside `path`. Call [`write`] only while holding the lock that
+/// The temp beside `path`. Call [`write()`] only while holding the lock that
 /// serialises the writers of `path`.
 pub fn temp_path(path: &Path) -> PathBuf {
     let name = path
