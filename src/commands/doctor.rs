@@ -1,9 +1,8 @@
 //! `cuecard doctor [--harness <id>]`: runs every installed entry as its
 //! harness would and reports exit code, output shape and latency.
 
-use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use super::{EXIT_OK, EXIT_PROBLEM};
 use crate::cli::DoctorArgs;
-use crate::harness::HarnessId;
 use crate::install::document::Target;
 use crate::install::spec::{Roots, Scope};
 use crate::install::{inspect, probe, roots};
@@ -11,16 +10,9 @@ use crate::printer;
 
 pub fn run(a: DoctorArgs) -> i32 {
     let specs = match &a.harness {
-        Some(id) => match crate::install::resolve(id) {
+        Some(id) => match super::harness_spec(id) {
             Ok(s) => vec![s],
-            Err(e) => {
-                printer::err(&format!("cuecard: {e}"));
-                return if HarnessId::parse(id).is_some() {
-                    EXIT_PROBLEM
-                } else {
-                    EXIT_USAGE
-                };
-            }
+            Err(code) => return code,
         },
         None => crate::install::all_specs(),
     };

@@ -9,24 +9,13 @@ use crate::install::{double, entries, materialise, roots, words};
 use crate::printer;
 
 pub fn run(a: InstallArgs) -> i32 {
-    let spec = match crate::install::resolve(&a.harness) {
+    let spec = match super::harness_spec(&a.harness) {
         Ok(s) => s,
-        Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
-            return if HarnessId::parse(&a.harness).is_some() {
-                EXIT_PROBLEM
-            } else {
-                EXIT_USAGE
-            };
-        }
+        Err(code) => return code,
     };
-    let scope = match a.scope.as_deref().map(Scope::parse) {
-        None => spec.default_scope,
-        Some(Some(s)) => s,
-        Some(None) => {
-            printer::err("cuecard: --scope is one of user, project, managed");
-            return EXIT_USAGE;
-        }
+    let scope = match super::scope_arg(a.scope.as_deref()) {
+        Ok(s) => s.unwrap_or(spec.default_scope),
+        Err(code) => return code,
     };
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
         printer::err(

@@ -60,6 +60,33 @@ pub fn main(args: Vec<OsString>) -> i32 {
     }
 }
 
+/// The installer's description of `--harness <id>`. On failure the reason
+/// is printed and the exit code returned: a usage error for an id that is
+/// no harness, a problem for one this build cannot install.
+pub fn harness_spec(id: &str) -> Result<&'static crate::install::spec::Spec, i32> {
+    crate::install::resolve(id).map_err(|e| {
+        crate::printer::err(&format!("cuecard: {e}"));
+        if crate::harness::HarnessId::parse(id).is_some() {
+            EXIT_PROBLEM
+        } else {
+            EXIT_USAGE
+        }
+    })
+}
+
+/// `--scope`: `None` when not given; an unknown one is a usage error,
+/// printed, its exit code returned.
+pub fn scope_arg(scope: Option<&str>) -> Result<Option<crate::install::spec::Scope>, i32> {
+    match scope.map(crate::install::spec::Scope::parse) {
+        None => Ok(None),
+        Some(Some(s)) => Ok(Some(s)),
+        Some(None) => {
+            crate::printer::err("cuecard: --scope is one of user, project, managed");
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
 /// The state root for commands run by a person (trust, status): the same
 /// resolution as the hook path.
 pub fn state_root_for_commands() -> Option<std::path::PathBuf> {

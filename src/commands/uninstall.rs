@@ -3,33 +3,22 @@
 //! empty, the skills it wrote if unedited); the operator's file comes back
 //! byte for byte when nothing else changed since install.
 
-use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use super::{EXIT_OK, EXIT_PROBLEM};
 use crate::cli::UninstallArgs;
-use crate::harness::HarnessId;
 use crate::install::document::{self, Action, Target};
 use crate::install::spec::{Roots, Scope};
 use crate::install::{materialise, roots};
 use crate::printer;
 
 pub fn run(a: UninstallArgs) -> i32 {
-    let spec = match crate::install::resolve(&a.harness) {
+    let spec = match super::harness_spec(&a.harness) {
         Ok(s) => s,
-        Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
-            return if HarnessId::parse(&a.harness).is_some() {
-                EXIT_PROBLEM
-            } else {
-                EXIT_USAGE
-            };
-        }
+        Err(code) => return code,
     };
-    let scopes = match a.scope.as_deref().map(Scope::parse) {
-        None => vec![Scope::User, Scope::Project],
-        Some(Some(s)) => vec![s],
-        Some(None) => {
-            printer::err("cuecard: --scope is one of user, project, managed");
-            return EXIT_USAGE;
-        }
+    let scopes = match super::scope_arg(a.scope.as_deref()) {
+        Ok(Some(s)) => vec![s],
+        Ok(None) => vec![Scope::User, Scope::Project],
+        Err(code) => return code,
     };
     let result = (|| -> Result<String, String> {
         let roots = Roots::from_env()?;
