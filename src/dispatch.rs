@@ -18,7 +18,6 @@ use crate::payload::{Payload, Unusable};
 use crate::state::{self, Session};
 use crate::text::{self, Fragment};
 use crate::trigger::Trigger;
-use crate::trust::TrustStore;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -297,25 +296,7 @@ fn run_with(
     let project_root = probe.project_root().to_path_buf();
     // The trust store is read only when the project has cards whose
     // verdicts are not already cached under the store's current stamp.
-    let trust = std::cell::OnceCell::new();
-    let trusted = |file: &str, sha: &str| {
-        trust
-            .get_or_init(|| {
-                req.state_root
-                    .as_deref()
-                    .map(TrustStore::load)
-                    .unwrap_or_default()
-            })
-            .is_trusted(&project_root, file, sha)
-    };
-    let vouch = crate::card::sources::Vouch {
-        stamp: &|| {
-            req.state_root
-                .as_deref()
-                .map_or_else(String::new, TrustStore::stamp)
-        },
-        verdict: &trusted,
-    };
+    let vouch = crate::trust::ProjectTrust::new(req.state_root.as_deref(), &project_root);
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let tool = payload.tool_name();
     let may_fire = |fc: &crate::card::sources::FileCard| {

@@ -85,14 +85,7 @@ pub fn for_install(
     state_root: Option<&std::path::Path>,
 ) -> Vec<Registration> {
     use crate::card::sources::{self, Scope};
-    let store = state_root
-        .map(crate::trust::TrustStore::load)
-        .unwrap_or_default();
-    let trusted = |file: &str, sha: &str| store.is_trusted(project_root, file, sha);
-    let vouch = sources::Vouch {
-        stamp: &|| state_root.map_or_else(String::new, crate::trust::TrustStore::stamp),
-        verdict: &trusted,
-    };
+    let vouch = crate::trust::ProjectTrust::new(state_root, project_root);
     let set = sources::load_all(Some(project_root), state_root, &vouch);
     let mut listed = Vec::new();
     let mut unlisted = Vec::new();

@@ -100,6 +100,36 @@ impl TrustStore {
     }
 }
 
+/// The trust store as the card reader asks it for one project's cards:
+/// read on the first verdict asked (a read that reuses cached verdicts
+/// never asks), stamped by [`TrustStore::stamp`].
+pub struct ProjectTrust<'a> {
+    state_root: Option<&'a Path>,
+    project_root: &'a Path,
+    store: std::cell::OnceCell<TrustStore>,
+}
+
+impl<'a> ProjectTrust<'a> {
+    pub fn new(state_root: Option<&'a Path>, project_root: &'a Path) -> Self {
+        ProjectTrust {
+            state_root,
+            project_root,
+            store: std::cell::OnceCell::new(),
+        }
+    }
+}
+
+impl crate::card::sources::Vouch for ProjectTrust<'_> {
+    fn stamp(&self) -> String {
+        self.state_root.map_or_else(String::new, TrustStore::stamp)
+    }
+    fn trusted(&self, file: &str, sha256: &str) -> bool {
+        self.store
+            .get_or_init(|| self.state_root.map(TrustStore::load).unwrap_or_default())
+            .is_trusted(self.project_root, file, sha256)
+    }
+}
+
 fn key(project_root: &Path) -> String {
     project_root.to_string_lossy().into_owned()
 }
@@ -111,7 +141,7 @@ pub fn current_project_cards(project_root: &Path) -> Vec<(String, String)> {
         &crate::card::sources::project_dir(project_root),
         crate::card::sources::Scope::Project,
         None,
-        &crate::card::sources::Vouch::always(),
+        &crate::card::sources::Always,
     )
     .files()
     .map(|fc| (fc.file().into_owned(), fc.sha256().to_string()))

@@ -6,7 +6,7 @@
 //! user and project cards come from the parsed-card cache, each looked at
 //! once (is it listed, bound, could it fire) and decoded only if chosen.
 
-use super::sources::{self, CardDir, FileCard, Scope, Vouch};
+use super::sources::{self, Always, CardDir, FileCard, Scope, Vouch};
 use super::{Card, CardError, embedded};
 use std::path::Path;
 
@@ -37,7 +37,7 @@ pub struct Sources<'a> {
     pub project_root: Option<&'a Path>,
     pub cache_dir: Option<&'a Path>,
     /// Judges the project's cards (see `trust`).
-    pub vouch: &'a Vouch<'a>,
+    pub vouch: &'a dyn Vouch,
     /// A cheap look at the call, given a card of the user's or the
     /// project's (its reach, then its trigger keys: see `trigger::reach`
     /// and `trigger::may_fire`): cards it rejects are not evaluated, nor
@@ -106,7 +106,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     };
 
     let user: CardDir = sources::user_dir()
-        .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Vouch::always()))
+        .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Always))
         .unwrap_or_default();
     let (project, project_looks) = match src.project_root {
         None => (CardDir::default(), Vec::new()),

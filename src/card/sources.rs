@@ -174,20 +174,22 @@ impl<'a> FileCard<'a> {
 /// Who vouches for the cards of a directory: a verdict per (file name,
 /// SHA-256), and a stamp naming the version of what the verdicts come from
 /// (the trust store), so that verdicts cached with the parsed cards are
-/// reused until it changes.
-pub struct Vouch<'a> {
+/// reused until it changes. The project's is `trust::ProjectTrust`.
+pub trait Vouch {
     /// Asked only when the directory has cards.
-    pub stamp: &'a dyn Fn() -> String,
-    pub verdict: &'a dyn Fn(&str, &str) -> bool,
+    fn stamp(&self) -> String;
+    fn trusted(&self, file: &str, sha256: &str) -> bool;
 }
 
-impl Vouch<'static> {
-    /// The user's own cards: trusted by being in the user's directory.
-    pub fn always() -> Vouch<'static> {
-        Vouch {
-            stamp: &|| "always".into(),
-            verdict: &|_, _| true,
-        }
+/// The user's own cards: trusted by being in the user's directory.
+pub struct Always;
+
+impl Vouch for Always {
+    fn stamp(&self) -> String {
+        "always".into()
+    }
+    fn trusted(&self, _: &str, _: &str) -> bool {
+        true
     }
 }
 
@@ -195,7 +197,7 @@ impl Vouch<'static> {
 /// `cache_dir` where a file's size and mtime are unchanged, and the cached
 /// trust verdicts while the trust store is unchanged too. Without a cache
 /// directory nothing is written and cards keep their whole body.
-pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouch) -> CardDir {
+pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn Vouch) -> CardDir {
     // Taken before the listing: a change during it leaves the recorded
     // mtime behind, which only sends the next read back to a full one.
     let Ok(dir_meta) = dir.metadata() else {
@@ -233,7 +235,7 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
         .as_deref()
         .and_then(read_cache)
         .unwrap_or_default();
-    let stamp = (vouch.stamp)();
+    let stamp = vouch.stamp();
     let now = Header {
         stamp: Cow::Borrowed(&stamp),
         dir_mtime_ns: mtime_ns(&dir_meta),
@@ -272,7 +274,7 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
                 text.push_str(l);
                 text.push('\n');
                 if !verdicts_current {
-                    let trusted = (vouch.verdict)(file, f.sha256(l));
+                    let trusted = vouch.trusted(file, f.sha256(l));
                     let at = start + cache::VERDICT_AT;
                     text.replace_range(at..=at, if trusted { "1" } else { "0" });
                 }
@@ -281,7 +283,7 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
             None => {
                 changed = true;
                 let (sha, card) = read_card(&dir.join(file), file, scope, fields.size);
-                let trusted = (vouch.verdict)(file, &sha);
+                let trusted = vouch.trusted(file, &sha);
                 let slim = cache_path.is_some();
                 cache::line(&mut text, file, &sha, *fields, trusted, &card, slim);
                 cache::parse_line(&text[start..text.len() - 1])
@@ -312,12 +314,12 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &Vouc
 /// is trusted and cannot fire on the call needs no look, because whatever
 /// in-place edit it may have had makes its text untrusted (its hash is no
 /// longer the pinned one), so that it could not fire either.
-pub fn cached(dir: &Path, cache_dir: &Path, vouch: &Vouch) -> Option<CardDir> {
+pub fn cached(dir: &Path, cache_dir: &Path, vouch: &dyn Vouch) -> Option<CardDir> {
     let dir_meta = dir.metadata().ok()?;
     let dir_s = dir.to_string_lossy();
     let (text, cached_at) = read_cache(&cache_file(cache_dir, &dir_s))?;
     let (old, rest) = cache::split_header(&text, &dir_s)?;
-    if old.stamp != (vouch.stamp)()
+    if old.stamp != vouch.stamp()
         || old.dir_mtime_ns != mtime_ns(&dir_meta)
         || !settled(old.dir_mtime_ns, cached_at)
     {
@@ -482,7 +484,11 @@ pub struct CardSet {
 }
 
 /// Loads every scope; `vouch` judges the project's cards.
-pub fn load_all(project_root: Option<&Path>, cache_dir: Option<&Path>, vouch: &Vouch) -> CardSet {
+pub fn load_all(
+    project_root: Option<&Path>,
+    cache_dir: Option<&Path>,
+    vouch: &dyn Vouch,
+) -> CardSet {
     let mut set = CardSet::default();
     let mut by_name: BTreeMap<String, (Scope, Card)> = BTreeMap::new();
     for c in embedded::all() {
@@ -495,7 +501,7 @@ pub fn load_all(project_root: Option<&Path>, cache_dir: Option<&Path>, vouch: &V
     }
     let mut scoped: Vec<(Scope, CardDir)> = Vec::new();
     if let Some(dir) = user_dir() {
-        let cards = read_dir(&dir, Scope::User, cache_dir, &Vouch::always());
+        let cards = read_dir(&dir, Scope::User, cache_dir, &Always);
         scoped.push((Scope::User, cards));
     }
     if let Some(root) = project_root {

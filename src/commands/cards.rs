@@ -3,7 +3,6 @@
 use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
 use crate::card::sources::{self, CardSet, Scope};
 use crate::card::{self, Card, Origin, parse_card};
-use crate::trust::TrustStore;
 use crate::{printer, text, tokens};
 use std::path::Path;
 
@@ -12,12 +11,7 @@ use std::path::Path;
 fn visible() -> CardSet {
     let project = super::project_root_here();
     let state = super::state_root_for_commands();
-    let store = state.as_deref().map(TrustStore::load).unwrap_or_default();
-    let trusted = |file: &str, sha: &str| store.is_trusted(&project, file, sha);
-    let vouch = sources::Vouch {
-        stamp: &String::new,
-        verdict: &trusted,
-    };
+    let vouch = crate::trust::ProjectTrust::new(state.as_deref(), &project);
     // No parsed-card cache here: it keeps only what the hook path reads.
     sources::load_all(Some(&project), None, &vouch)
 }
