@@ -158,11 +158,6 @@ pub fn cwd_of(payload: &Payload) -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
-/// A payload's project root (see [`Ctx::project_root`]).
-pub fn project_root_of(payload: &Payload) -> PathBuf {
-    find_project_root(&cwd_of(payload))
-}
-
 /// Walks up from `start` to the first directory holding `.git`.
 pub fn find_project_root(start: &Path) -> PathBuf {
     let mut dir = start;

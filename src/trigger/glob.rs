@@ -20,7 +20,6 @@ pub const MAX_GLOB_CHARS: usize = 300;
 #[derive(Debug, Clone)]
 pub struct Glob {
     alternatives: Vec<String>,
-    source: String,
 }
 
 impl Glob {
@@ -35,19 +34,12 @@ impl Glob {
         for alt in &alternatives {
             check_classes(alt).map_err(|e| format!("glob `{glob}`: {e}"))?;
         }
-        Ok(Glob {
-            alternatives,
-            source: glob.to_string(),
-        })
+        Ok(Glob { alternatives })
     }
 
     pub fn matches(&self, path: &str) -> bool {
         let p = normalize(path);
         self.alternatives.iter().any(|alt| match_alt(alt, &p))
-    }
-
-    pub fn source(&self) -> &str {
-        &self.source
     }
 }
 
