@@ -300,9 +300,8 @@ fn run_with(
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let tool = payload.tool_name();
     let may_fire = |fc: &crate::card::sources::FileCard| {
-        let paths = probe.call_paths();
-        crate::trigger::reach_admits(fc.reach(), tool, paths)
-            && crate::trigger::may_fire(&fc.triggers(), tool, paths)
+        crate::trigger::reach_admits(fc.reach(), tool, || probe.call_paths())
+            && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
     };
     let resolved = resolve::resolve(
         &req.cards,
