@@ -50,7 +50,9 @@ pub fn table_with(listed: &[Card], unlisted: &[Card]) -> Vec<Registration> {
             .map(|c| effective_matcher(c))
             .collect();
         let matcher = match spec.matcher {
-            Matcher::ToolName | Matcher::Source => union(matchers.iter().map(String::as_str)),
+            Matcher::ToolName | Matcher::Source => {
+                crate::card::matcher_union(matchers.iter().map(String::as_str))
+            }
             _ => "*".to_string(),
         };
         out.push(Registration {
@@ -104,25 +106,6 @@ pub fn for_install(
     table_with(&listed, &unlisted)
 }
 
-/// The union of matchers: `*` if any admits everything, else the sorted
-/// alternatives.
-fn union<'a>(matchers: impl Iterator<Item = &'a str>) -> String {
-    let mut alts: Vec<&str> = Vec::new();
-    for m in matchers {
-        let m = m.trim();
-        if m.is_empty() || m == "*" {
-            return "*".to_string();
-        }
-        for a in m.split('|').map(str::trim) {
-            if !alts.contains(&a) {
-                alts.push(a);
-            }
-        }
-    }
-    alts.sort_unstable();
-    alts.join("|")
-}
-
 /// The registrations for the shipped cards.
 pub fn shipped() -> Vec<Registration> {
     let cards: Vec<Card> = crate::card::embedded::all().into_iter().flatten().collect();
@@ -134,9 +117,9 @@ mod tests {
     #[test]
     fn union_of_matchers() {
         assert_eq!(
-            super::union(["Write|Edit", "Bash|Write"].into_iter()),
+            crate::card::matcher_union(["Write|Edit", "Bash|Write"].into_iter()),
             "Bash|Edit|Write"
         );
-        assert_eq!(super::union(["Write", "*"].into_iter()), "*");
+        assert_eq!(crate::card::matcher_union(["Write", "*"].into_iter()), "*");
     }
 }

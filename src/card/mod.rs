@@ -143,6 +143,25 @@ impl Card {
     }
 }
 
+/// The union of registration matchers: `*` if any admits everything, else
+/// the sorted alternatives (`A|B|C`).
+pub fn matcher_union<'a>(matchers: impl Iterator<Item = &'a str>) -> String {
+    let mut alts: Vec<&str> = Vec::new();
+    for m in matchers {
+        let m = m.trim();
+        if m.is_empty() || m == "*" {
+            return "*".to_string();
+        }
+        for a in m.split('|').map(str::trim) {
+            if !alts.contains(&a) {
+                alts.push(a);
+            }
+        }
+    }
+    alts.sort_unstable();
+    alts.join("|")
+}
+
 /// Whether a registration matcher (`*`, empty, or `A|B|C`) admits `value`.
 pub fn matcher_admits(matcher: &str, value: Option<&str>) -> bool {
     let m = matcher.trim();
