@@ -6,7 +6,7 @@ mod support;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::Duration;
-use support::{Sandbox, payload};
+use support::{Sandbox, payload, set_mtime};
 
 fn user_card(sb: &Sandbox, name: &str, text: &str) -> PathBuf {
     let dir = sb.home().join(".config/cuecard/cards");
@@ -586,15 +586,6 @@ fn fifty_project_cards_still_answer_and_are_cached() {
     }
 }
 
-fn set_mtime(path: &std::path::Path, t: std::time::SystemTime) {
-    std::fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(t)
-        .unwrap();
-}
-
 fn card_cache(sb: &Sandbox) -> PathBuf {
     let found: Vec<PathBuf> = std::fs::read_dir(sb.state())
         .unwrap()
@@ -698,11 +689,6 @@ fn the_card_cache_is_keyed_by_size_and_mtime_and_never_serves_a_racy_entry() {
     }
 }
 
-/// Sets a file's or directory's mtime.
-fn age(path: &std::path::Path, t: std::time::SystemTime) {
-    std::fs::File::open(path).unwrap().set_modified(t).unwrap();
-}
-
 /// On a tool call, a project's settled cards are checked against the file
 /// system only as far as the call needs: the cached cards that could fire
 /// on it and the untrusted ones. This is what that must never get wrong:
@@ -726,9 +712,9 @@ fn quick_checks_of_settled_project_cards_never_serve_an_edited_card() {
     let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
     let settle = || {
         for p in [&mig, &ven] {
-            age(p, hour_ago);
+            set_mtime(p, hour_ago);
         }
-        age(&sb.project().join(".cuecard/cards"), hour_ago);
+        set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
     };
     settle();
     let call = |rel: &str| ctx_of(&sb, &write_call(&sb, rel, "x"));
@@ -794,8 +780,8 @@ fn quick_checks_look_at_a_project_card_that_switches_a_shipped_one_off() {
         sb.test().arg("trust").run();
         let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
         let settle = || {
-            age(&path, hour_ago);
-            age(&sb.project().join(".cuecard/cards"), hour_ago);
+            set_mtime(&path, hour_ago);
+            set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
         };
         settle();
         let call = || ctx_of(&sb, &bash_call(&sb, "rm -rf /"));
