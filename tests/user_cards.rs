@@ -6,7 +6,7 @@ mod support;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::Duration;
-use support::{Sandbox, payload, set_mtime};
+use support::{Output, Sandbox, payload, set_mtime};
 
 fn user_card(sb: &Sandbox, name: &str, text: &str) -> PathBuf {
     let dir = sb.home().join(".config/cuecard/cards");
@@ -60,6 +60,22 @@ fn write_call(sb: &Sandbox, rel: &str, content: &str) -> Value {
 
 fn bash_call(sb: &Sandbox, command: &str) -> Value {
     tool_call(sb, "PreToolUse", "Bash", json!({"command": command}))
+}
+
+/// The session start with the shipped session-start card.
+fn dispatch_start(sb: &Sandbox, p: &Value) -> Output {
+    sb.test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(p)
+        .run()
+}
+
+/// The note for the user (`systemMessage`), or "".
+fn note_of(out: &Output) -> String {
+    out.json().unwrap()["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn ctx_of(sb: &Sandbox, p: &Value) -> String {
@@ -230,12 +246,7 @@ fn once_per_session_and_cooldown() {
 #[test]
 fn scope_precedence_override_and_disable() {
     let sb = Sandbox::new();
-    let shipped = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run()
-        .context();
+    let shipped = dispatch_start(&sb, &start(&sb)).context();
     assert!(shipped.contains("cuecard is active"));
 
     user_card(
@@ -243,12 +254,7 @@ fn scope_precedence_override_and_disable() {
         "session-start",
         "# Team start\n\nUSER-START-TEXT\n\n## Bindings\n- event: SessionStart\n",
     );
-    let c = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run()
-        .context();
+    let c = dispatch_start(&sb, &start(&sb)).context();
     assert!(
         c.contains("USER-START-TEXT") && !c.contains("cuecard is active"),
         "user overrides shipped: {c}"
@@ -266,12 +272,7 @@ fn scope_precedence_override_and_disable() {
         "# Project start\n\nPROJECT-START-TEXT\n\n## Bindings\n- event: SessionStart\n",
     );
     sb.test().arg("trust").run();
-    let c = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run()
-        .context();
+    let c = dispatch_start(&sb, &start(&sb)).context();
     assert!(
         c.contains("PROJECT-START-TEXT") && !c.contains("USER-START-TEXT"),
         "project overrides user: {c}"
@@ -284,11 +285,7 @@ fn scope_precedence_override_and_disable() {
         "session-start",
         "# Off\n\n## Bindings\n- event: SessionStart\n- enabled: false\n",
     );
-    let out = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run();
+    let out = dispatch_start(&sb, &start(&sb));
     assert!(
         !out.context().contains("cuecard is active"),
         "{}",
@@ -313,15 +310,8 @@ fn trust_lifecycle() {
     assert!(!ctx_of(&sb, &call()).contains(MIGRATIONS));
     let first = start(&sb);
     let out_session = first["session_id"].clone();
-    let out = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&first)
-        .run();
-    let note = out.json().unwrap()["systemMessage"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let out = dispatch_start(&sb, &first);
+    let note = note_of(&out);
     assert!(
         note.contains("team-rule") && note.contains("cuecard trust"),
         "{note}"
@@ -333,11 +323,7 @@ fn trust_lifecycle() {
     // Once per session: the same session resuming later is not told again.
     let mut resumed = sb.fixture("claude-code", "SessionStart.resume");
     resumed["session_id"] = out_session.clone();
-    let again = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&resumed)
-        .run();
+    let again = dispatch_start(&sb, &resumed);
     assert!(
         again
             .json()
@@ -727,15 +713,8 @@ fn quick_checks_of_settled_project_cards_never_serve_an_edited_card() {
     let c = call("migrations/1.sql");
     assert!(c.contains("RULE-MIG") && !c.contains("VEN"), "{c}");
     // The session start checks everything and reports it.
-    let out = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run();
-    let note = out.json().unwrap()["systemMessage"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let out = dispatch_start(&sb, &start(&sb));
+    let note = note_of(&out);
     assert!(note.contains("ven"), "{note}");
     assert!(!call("vendor/x.go").contains("VEN"), "edited: inactive");
 
