@@ -736,10 +736,7 @@ fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
 #[test]
 fn managed_scope_renders_managed_settings() {
     let sb = Sandbox::new();
-    let out = sb
-        .test()
-        .args(["install", "--harness", "claude-code", "--scope", "managed"])
-        .run();
+    let out = install(&sb, "claude-code", "managed");
     let path = sb.project().join("managed-settings.json");
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(doc["allowManagedHooksOnly"], true);
@@ -763,10 +760,7 @@ fn managed_scope_renders_managed_settings() {
         &sb.project().join("managed-settings.json"),
         "{\"allowManagedHooksOnly\": false}\n",
     );
-    let out = sb
-        .test()
-        .args(["install", "--harness", "claude-code", "--scope", "managed"])
-        .run();
+    let out = install(&sb, "claude-code", "managed");
     assert!(
         out.stdout.contains("allowManagedHooksOnly to false"),
         "{}",
