@@ -513,24 +513,33 @@ fn symlinked_config_or_directory_is_refused() {
     );
 }
 
+/// The binary copied to `dir` under the sandbox: an install path of its own.
+fn copy_bin(sb: &Sandbox, dir: &str) -> PathBuf {
+    let d = sb.path().join(dir);
+    std::fs::create_dir_all(&d).unwrap();
+    let copy = d.join("cuecard");
+    std::fs::copy(support::bin(), &copy).unwrap();
+    copy
+}
+
+/// `install --harness <harness>` run by that copy, in the sandbox.
+fn install_with(sb: &Sandbox, copy: &Path, harness: &str) -> std::process::Output {
+    support::output_of(
+        std::process::Command::new(copy)
+            .args(["install", "--harness", harness])
+            .current_dir(sb.project())
+            .env_clear()
+            .env("HOME", sb.home())
+            .env("CUECARD_DATA_DIR", sb.data()),
+    )
+}
+
 #[test]
 fn shell_unsafe_install_path_is_refused_for_shell_harnesses_only() {
     for dir in ["a$HOME", "a`x`", "a\"b", "a\\b"] {
         let sb = Sandbox::new();
-        let d = sb.path().join(dir);
-        std::fs::create_dir_all(&d).unwrap();
-        let copy = d.join("cuecard");
-        std::fs::copy(support::bin(), &copy).unwrap();
-        let run = |harness: &str| {
-            support::output_of(
-                std::process::Command::new(&copy)
-                    .args(["install", "--harness", harness])
-                    .current_dir(sb.project())
-                    .env_clear()
-                    .env("HOME", sb.home())
-                    .env("CUECARD_DATA_DIR", sb.data()),
-            )
-        };
+        let copy = copy_bin(&sb, dir);
+        let run = |harness: &str| install_with(&sb, &copy, harness);
         for h in ["codex", "qwen", "gemini", "cursor", "kiro", "codebuddy"] {
             let out = run(h);
             assert_eq!(out.status.code(), Some(1), "{dir} {h}");
@@ -553,18 +562,8 @@ fn shell_unsafe_install_path_is_refused_for_shell_harnesses_only() {
 #[test]
 fn an_install_path_with_spaces_is_quoted_for_the_shell_and_runs() {
     let sb = Sandbox::new();
-    let d = sb.path().join("my tools");
-    std::fs::create_dir_all(&d).unwrap();
-    let copy = d.join("cuecard");
-    std::fs::copy(support::bin(), &copy).unwrap();
-    let out = support::output_of(
-        std::process::Command::new(&copy)
-            .args(["install", "--harness", "codex"])
-            .current_dir(sb.project())
-            .env_clear()
-            .env("HOME", sb.home())
-            .env("CUECARD_DATA_DIR", sb.data()),
-    );
+    let copy = copy_bin(&sb, "my tools");
+    let out = install_with(&sb, &copy, "codex");
     assert!(out.status.success());
     let doc = read_json(sb.home().join(".codex/hooks.json"));
     let cmd = doc["hooks"]["SessionStart"][0]["hooks"][0]["command"]
