@@ -73,10 +73,7 @@ impl<'a> Session<'a> {
         }
         let out = t.run();
         let v = out.json()?;
-        let ctx = v["hookSpecificOutput"]["additionalContext"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let ctx = out.context();
         let user = v["systemMessage"].as_str().unwrap_or_default().to_string();
         Some((ctx, user))
     }

@@ -129,6 +129,11 @@ fn put(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// A JSON file, parsed.
+fn read_json(path: impl AsRef<Path>) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 fn install(sb: &Sandbox, harness: &str, scope: &str) -> support::Output {
     sb.test()
         .args(["install", "--harness", harness, "--scope", scope])
@@ -346,12 +351,11 @@ fn uninstall_after_the_operator_edited_keeps_their_edit() {
         let path = path_of(&sb, &c);
         put(&path, c.foreign);
         install(&sb, c.harness, c.scope);
-        let mut doc: Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut doc = read_json(&path);
         doc["addedLater"] = json!({"x": [1, 2]});
         std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
         sb.test().args(["uninstall", "--harness", c.harness]).run();
-        let after: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let after = read_json(&path);
         let mut want: Value = serde_json::from_str(c.foreign).unwrap();
         want["addedLater"] = json!({"x": [1, 2]});
         if c.harness == "gemini" {
@@ -409,7 +413,7 @@ fn copilot_gets_its_own_file_and_no_session_start_cards() {
     );
     let path = sb.project().join(".github/hooks/cuecard.json");
     if path.exists() {
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let doc = read_json(&path);
         assert_eq!(doc["version"], 1);
         assert!(doc["hooks"].get("sessionStart").is_none());
         for (event, h) in our_handlers(&doc) {
@@ -509,24 +513,33 @@ fn symlinked_config_or_directory_is_refused() {
     );
 }
 
+/// The binary copied to `dir` under the sandbox: an install path of its own.
+fn copy_bin(sb: &Sandbox, dir: &str) -> PathBuf {
+    let d = sb.path().join(dir);
+    std::fs::create_dir_all(&d).unwrap();
+    let copy = d.join("cuecard");
+    std::fs::copy(support::bin(), &copy).unwrap();
+    copy
+}
+
+/// `install --harness <harness>` run by that copy, in the sandbox.
+fn install_with(sb: &Sandbox, copy: &Path, harness: &str) -> std::process::Output {
+    support::output_of(
+        std::process::Command::new(copy)
+            .args(["install", "--harness", harness])
+            .current_dir(sb.project())
+            .env_clear()
+            .env("HOME", sb.home())
+            .env("CUECARD_DATA_DIR", sb.data()),
+    )
+}
+
 #[test]
 fn shell_unsafe_install_path_is_refused_for_shell_harnesses_only() {
     for dir in ["a$HOME", "a`x`", "a\"b", "a\\b"] {
         let sb = Sandbox::new();
-        let d = sb.path().join(dir);
-        std::fs::create_dir_all(&d).unwrap();
-        let copy = d.join("cuecard");
-        std::fs::copy(support::bin(), &copy).unwrap();
-        let run = |harness: &str| {
-            support::output_of(
-                std::process::Command::new(&copy)
-                    .args(["install", "--harness", harness])
-                    .current_dir(sb.project())
-                    .env_clear()
-                    .env("HOME", sb.home())
-                    .env("CUECARD_DATA_DIR", sb.data()),
-            )
-        };
+        let copy = copy_bin(&sb, dir);
+        let run = |harness: &str| install_with(&sb, &copy, harness);
         for h in ["codex", "qwen", "gemini", "cursor", "kiro", "codebuddy"] {
             let out = run(h);
             assert_eq!(out.status.code(), Some(1), "{dir} {h}");
@@ -538,10 +551,7 @@ fn shell_unsafe_install_path_is_refused_for_shell_harnesses_only() {
         assert!(!sb.home().join(".codex").exists(), "nothing written");
         let out = run("claude-code");
         assert_eq!(out.status.code(), Some(0), "exec form runs no shell: {dir}");
-        let doc: Value = serde_json::from_str(
-            &std::fs::read_to_string(sb.home().join(".claude/settings.json")).unwrap(),
-        )
-        .unwrap();
+        let doc = read_json(sb.home().join(".claude/settings.json"));
         assert_eq!(
             doc["hooks"]["SessionStart"][0]["hooks"][0]["command"],
             copy.canonicalize().unwrap().to_str().unwrap()
@@ -552,23 +562,10 @@ fn shell_unsafe_install_path_is_refused_for_shell_harnesses_only() {
 #[test]
 fn an_install_path_with_spaces_is_quoted_for_the_shell_and_runs() {
     let sb = Sandbox::new();
-    let d = sb.path().join("my tools");
-    std::fs::create_dir_all(&d).unwrap();
-    let copy = d.join("cuecard");
-    std::fs::copy(support::bin(), &copy).unwrap();
-    let out = support::output_of(
-        std::process::Command::new(&copy)
-            .args(["install", "--harness", "codex"])
-            .current_dir(sb.project())
-            .env_clear()
-            .env("HOME", sb.home())
-            .env("CUECARD_DATA_DIR", sb.data()),
-    );
+    let copy = copy_bin(&sb, "my tools");
+    let out = install_with(&sb, &copy, "codex");
     assert!(out.status.success());
-    let doc: Value = serde_json::from_str(
-        &std::fs::read_to_string(sb.home().join(".codex/hooks.json")).unwrap(),
-    )
-    .unwrap();
+    let doc = read_json(sb.home().join(".codex/hooks.json"));
     let cmd = doc["hooks"]["SessionStart"][0]["hooks"][0]["command"]
         .as_str()
         .unwrap();
@@ -720,7 +717,7 @@ fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
         .run();
     assert!(out.stdout.contains("STALE"), "{}", out.stdout);
     install(&sb, "claude-code", "user");
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let doc = read_json(&path);
     assert_eq!(
         doc["hooks"]["SessionStart"].as_array().unwrap().len(),
         1,
@@ -736,12 +733,9 @@ fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
 #[test]
 fn managed_scope_renders_managed_settings() {
     let sb = Sandbox::new();
-    let out = sb
-        .test()
-        .args(["install", "--harness", "claude-code", "--scope", "managed"])
-        .run();
+    let out = install(&sb, "claude-code", "managed");
     let path = sb.project().join("managed-settings.json");
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let doc = read_json(&path);
     assert_eq!(doc["allowManagedHooksOnly"], true);
     assert_eq!(
         doc["hooks"]["SessionStart"][0]["hooks"][0]["command"],
@@ -763,10 +757,7 @@ fn managed_scope_renders_managed_settings() {
         &sb.project().join("managed-settings.json"),
         "{\"allowManagedHooksOnly\": false}\n",
     );
-    let out = sb
-        .test()
-        .args(["install", "--harness", "claude-code", "--scope", "managed"])
-        .run();
+    let out = install(&sb, "claude-code", "managed");
     assert!(
         out.stdout.contains("allowManagedHooksOnly to false"),
         "{}",

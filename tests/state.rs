@@ -377,13 +377,7 @@ fn the_ledger_records_what_was_injected() {
 }
 
 fn age(path: &Path, days: u64) {
-    let t = SystemTime::now() - Duration::from_secs(days * 86_400);
-    std::fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(t)
-        .unwrap();
+    support::set_mtime(path, SystemTime::now() - Duration::from_secs(days * 86_400));
 }
 
 #[test]

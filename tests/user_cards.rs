@@ -6,7 +6,7 @@ mod support;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::Duration;
-use support::{Sandbox, payload};
+use support::{Output, Sandbox, payload, set_mtime};
 
 fn user_card(sb: &Sandbox, name: &str, text: &str) -> PathBuf {
     let dir = sb.home().join(".config/cuecard/cards");
@@ -60,6 +60,22 @@ fn write_call(sb: &Sandbox, rel: &str, content: &str) -> Value {
 
 fn bash_call(sb: &Sandbox, command: &str) -> Value {
     tool_call(sb, "PreToolUse", "Bash", json!({"command": command}))
+}
+
+/// The session start with the shipped session-start card.
+fn dispatch_start(sb: &Sandbox, p: &Value) -> Output {
+    sb.test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(p)
+        .run()
+}
+
+/// The note for the user (`systemMessage`), or "".
+fn note_of(out: &Output) -> String {
+    out.json().unwrap()["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn ctx_of(sb: &Sandbox, p: &Value) -> String {
@@ -230,12 +246,7 @@ fn once_per_session_and_cooldown() {
 #[test]
 fn scope_precedence_override_and_disable() {
     let sb = Sandbox::new();
-    let shipped = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run()
-        .context();
+    let shipped = dispatch_start(&sb, &start(&sb)).context();
     assert!(shipped.contains("cuecard is active"));
 
     user_card(
@@ -243,12 +254,7 @@ fn scope_precedence_override_and_disable() {
         "session-start",
         "# Team start\n\nUSER-START-TEXT\n\n## Bindings\n- event: SessionStart\n",
     );
-    let c = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run()
-        .context();
+    let c = dispatch_start(&sb, &start(&sb)).context();
     assert!(
         c.contains("USER-START-TEXT") && !c.contains("cuecard is active"),
         "user overrides shipped: {c}"
@@ -266,12 +272,7 @@ fn scope_precedence_override_and_disable() {
         "# Project start\n\nPROJECT-START-TEXT\n\n## Bindings\n- event: SessionStart\n",
     );
     sb.test().arg("trust").run();
-    let c = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run()
-        .context();
+    let c = dispatch_start(&sb, &start(&sb)).context();
     assert!(
         c.contains("PROJECT-START-TEXT") && !c.contains("USER-START-TEXT"),
         "project overrides user: {c}"
@@ -284,11 +285,7 @@ fn scope_precedence_override_and_disable() {
         "session-start",
         "# Off\n\n## Bindings\n- event: SessionStart\n- enabled: false\n",
     );
-    let out = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run();
+    let out = dispatch_start(&sb, &start(&sb));
     assert!(
         !out.context().contains("cuecard is active"),
         "{}",
@@ -313,15 +310,8 @@ fn trust_lifecycle() {
     assert!(!ctx_of(&sb, &call()).contains(MIGRATIONS));
     let first = start(&sb);
     let out_session = first["session_id"].clone();
-    let out = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&first)
-        .run();
-    let note = out.json().unwrap()["systemMessage"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let out = dispatch_start(&sb, &first);
+    let note = note_of(&out);
     assert!(
         note.contains("team-rule") && note.contains("cuecard trust"),
         "{note}"
@@ -333,11 +323,7 @@ fn trust_lifecycle() {
     // Once per session: the same session resuming later is not told again.
     let mut resumed = sb.fixture("claude-code", "SessionStart.resume");
     resumed["session_id"] = out_session.clone();
-    let again = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&resumed)
-        .run();
+    let again = dispatch_start(&sb, &resumed);
     assert!(
         again
             .json()
@@ -586,15 +572,6 @@ fn fifty_project_cards_still_answer_and_are_cached() {
     }
 }
 
-fn set_mtime(path: &std::path::Path, t: std::time::SystemTime) {
-    std::fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(t)
-        .unwrap();
-}
-
 fn card_cache(sb: &Sandbox) -> PathBuf {
     let found: Vec<PathBuf> = std::fs::read_dir(sb.state())
         .unwrap()
@@ -698,11 +675,6 @@ fn the_card_cache_is_keyed_by_size_and_mtime_and_never_serves_a_racy_entry() {
     }
 }
 
-/// Sets a file's or directory's mtime.
-fn age(path: &std::path::Path, t: std::time::SystemTime) {
-    std::fs::File::open(path).unwrap().set_modified(t).unwrap();
-}
-
 /// On a tool call, a project's settled cards are checked against the file
 /// system only as far as the call needs: the cached cards that could fire
 /// on it and the untrusted ones. This is what that must never get wrong:
@@ -726,9 +698,9 @@ fn quick_checks_of_settled_project_cards_never_serve_an_edited_card() {
     let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
     let settle = || {
         for p in [&mig, &ven] {
-            age(p, hour_ago);
+            set_mtime(p, hour_ago);
         }
-        age(&sb.project().join(".cuecard/cards"), hour_ago);
+        set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
     };
     settle();
     let call = |rel: &str| ctx_of(&sb, &write_call(&sb, rel, "x"));
@@ -741,15 +713,8 @@ fn quick_checks_of_settled_project_cards_never_serve_an_edited_card() {
     let c = call("migrations/1.sql");
     assert!(c.contains("RULE-MIG") && !c.contains("VEN"), "{c}");
     // The session start checks everything and reports it.
-    let out = sb
-        .test()
-        .dispatch("SessionStart", &["session-start"])
-        .json(&start(&sb))
-        .run();
-    let note = out.json().unwrap()["systemMessage"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let out = dispatch_start(&sb, &start(&sb));
+    let note = note_of(&out);
     assert!(note.contains("ven"), "{note}");
     assert!(!call("vendor/x.go").contains("VEN"), "edited: inactive");
 
@@ -794,8 +759,8 @@ fn quick_checks_look_at_a_project_card_that_switches_a_shipped_one_off() {
         sb.test().arg("trust").run();
         let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
         let settle = || {
-            age(&path, hour_ago);
-            age(&sb.project().join(".cuecard/cards"), hour_ago);
+            set_mtime(&path, hour_ago);
+            set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
         };
         settle();
         let call = || ctx_of(&sb, &bash_call(&sb, "rm -rf /"));

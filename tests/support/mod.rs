@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_cuecard"))
@@ -25,6 +25,11 @@ pub fn output_of(cmd: &mut Command) -> std::process::Output {
         }
     }
     panic!("{cmd:?}: program file stayed busy");
+}
+
+/// Sets a file's or directory's mtime.
+pub fn set_mtime(path: &Path, t: SystemTime) {
+    std::fs::File::open(path).unwrap().set_modified(t).unwrap();
 }
 
 /// A sandbox: `home/`, `state/`, `data/`, and `project/` (a git root).

@@ -96,8 +96,7 @@ pub fn measure(
         walls.push(s.wall);
         rss = rss.max(s.max_rss_kib);
     }
-    walls.sort();
-    (walls[n / 2], rss)
+    (median(walls.into_iter()), rss)
 }
 
 pub struct Row {
@@ -592,13 +591,7 @@ fn transcript_rows(
         }
         walls[payloads.len()].push(run_once(Path::new("/bin/true"), &[], &payloads[1], env).wall);
     }
-    let times: Vec<Duration> = walls
-        .iter_mut()
-        .map(|w| {
-            w.sort();
-            w[w.len() / 2]
-        })
-        .collect();
+    let times: Vec<Duration> = walls.iter().map(|w| median(w.iter().copied())).collect();
     let t_true = times[payloads.len()];
     for f in files {
         let _ = std::fs::remove_file(f);

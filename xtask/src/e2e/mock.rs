@@ -862,6 +862,13 @@ fn error_reply(reply: &Value, api: &str) -> Option<Reply> {
     Some(Reply::Json(status, body))
 }
 
+/// A freeform (`custom`) tool's input: the raw string, or the JSON text.
+fn raw_input(input: &Value) -> String {
+    input
+        .as_str()
+        .map_or_else(|| input.to_string(), str::to_string)
+}
+
 fn sse(ev: Option<&str>, data: &Value) -> (Option<String>, String) {
     (ev.map(str::to_string), data.to_string())
 }
@@ -959,10 +966,7 @@ fn responses(cap: &mut Captured, shared: &Shared) -> Reply {
     }
     if let Some((name, input)) = &tool {
         if conv.custom_tools.contains(name) {
-            let raw = match input {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
+            let raw = raw_input(input);
             items.push(
                 json!({"type": "custom_tool_call", "id": format!("ctc_mock_{seq}"),
                               "call_id": format!("call_mock_{seq}"), "name": name, "input": raw,
@@ -1034,9 +1038,7 @@ fn chat(cap: &mut Captured, shared: &Shared) -> Reply {
         .iter()
         .map(|(name, input)| {
             if conv.custom_tools.contains(name) {
-                let raw = input
-                    .as_str()
-                    .map_or_else(|| input.to_string(), str::to_string);
+                let raw = raw_input(input);
                 json!({"id": format!("call_mock_{seq}"), "type": "custom",
                        "custom": {"name": name, "input": raw}})
             } else {
