@@ -92,7 +92,7 @@ impl SimpleCommand {
 /// word holds it (they run first).
 pub fn parse(command: &str) -> Vec<SimpleCommand> {
     let mut out = Vec::new();
-    parse_at(bounded(command), 0, &mut out);
+    parse_at(crate::text::prefix_bytes(command, MAX_INPUT), 0, &mut out);
     out
 }
 
@@ -100,7 +100,9 @@ pub fn parse(command: &str) -> Vec<SimpleCommand> {
 /// path separator there, not an escape, and the escape character is the
 /// backtick.
 pub fn parse_powershell(command: &str) -> Vec<SimpleCommand> {
-    parse(&powershell_as_sh(bounded(command)))
+    parse(&powershell_as_sh(crate::text::prefix_bytes(
+        command, MAX_INPUT,
+    )))
 }
 
 /// Rewrites PowerShell quoting into the shell's: `\` stays literal, a
@@ -115,17 +117,6 @@ fn powershell_as_sh(script: &str) -> String {
         }
     }
     out
-}
-
-fn bounded(s: &str) -> &str {
-    if s.len() <= MAX_INPUT {
-        return s;
-    }
-    let mut end = MAX_INPUT;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }
 
 fn parse_at(src: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
