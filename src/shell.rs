@@ -649,8 +649,9 @@ fn is_assignment(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// The lower-case program name without directory or `.exe`.
-fn wrapper_name(word: &str) -> String {
+/// The lower-case program name without directory or `.exe`
+/// (`/usr/bin/Git` → `git`, `C:\x\PWSH.EXE` → `pwsh`).
+pub fn program_name(word: &str) -> String {
     let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
     let lower = base.to_ascii_lowercase();
     lower.strip_suffix(".exe").unwrap_or(&lower).to_string()
@@ -951,7 +952,7 @@ fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleCommand>) {
             }
             return;
         };
-        let name = wrapper_name(first);
+        let name = program_name(first);
         match unwrap_one(&cmd, &name) {
             Unwrapped::No => {
                 out.push(cmd);
