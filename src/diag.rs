@@ -57,11 +57,6 @@ pub fn record(kind: Kind, detail: impl Into<String>) {
     }
 }
 
-/// The failures recorded so far in this process.
-pub fn take() -> Vec<Failure> {
-    std::mem::take(&mut *FAILURES.lock().unwrap_or_else(|e| e.into_inner()))
-}
-
 /// A copy of the failures recorded so far.
 pub fn snapshot() -> Vec<Failure> {
     FAILURES.lock().unwrap_or_else(|e| e.into_inner()).clone()

@@ -92,7 +92,7 @@ impl SimpleCommand {
 /// word holds it (they run first).
 pub fn parse(command: &str) -> Vec<SimpleCommand> {
     let mut out = Vec::new();
-    parse_at(bounded(command), 0, &mut out);
+    parse_at(crate::text::prefix_bytes(command, MAX_INPUT), 0, &mut out);
     out
 }
 
@@ -100,7 +100,9 @@ pub fn parse(command: &str) -> Vec<SimpleCommand> {
 /// path separator there, not an escape, and the escape character is the
 /// backtick.
 pub fn parse_powershell(command: &str) -> Vec<SimpleCommand> {
-    parse(&powershell_as_sh(bounded(command)))
+    parse(&powershell_as_sh(crate::text::prefix_bytes(
+        command, MAX_INPUT,
+    )))
 }
 
 /// Rewrites PowerShell quoting into the shell's: `\` stays literal, a
@@ -115,17 +117,6 @@ fn powershell_as_sh(script: &str) -> String {
         }
     }
     out
-}
-
-fn bounded(s: &str) -> &str {
-    if s.len() <= MAX_INPUT {
-        return s;
-    }
-    let mut end = MAX_INPUT;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }
 
 fn parse_at(src: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
@@ -658,8 +649,9 @@ fn is_assignment(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// The lower-case program name without directory or `.exe`.
-fn wrapper_name(word: &str) -> String {
+/// The lower-case program name without directory or `.exe`
+/// (`/usr/bin/Git` → `git`, `C:\x\PWSH.EXE` → `pwsh`).
+pub fn program_name(word: &str) -> String {
     let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
     let lower = base.to_ascii_lowercase();
     lower.strip_suffix(".exe").unwrap_or(&lower).to_string()
@@ -960,7 +952,7 @@ fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleCommand>) {
             }
             return;
         };
-        let name = wrapper_name(first);
+        let name = program_name(first);
         match unwrap_one(&cmd, &name) {
             Unwrapped::No => {
                 out.push(cmd);

@@ -34,6 +34,19 @@ pub fn prefix16(s: &str, max: usize) -> &str {
     s
 }
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The longest prefix of `s` no longer than `max` bytes, cut at a character
 /// boundary.
 pub fn prefix_bytes(s: &str, max: usize) -> &str {

@@ -21,6 +21,7 @@ use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::state::estimate;
+use crate::text::thousands as group;
 use crate::transcript::{self, Reading};
 
 pub const DEFAULT_WINDOW: u64 = 200_000;
@@ -218,19 +219,6 @@ pub fn says_1m(model: &str) -> bool {
     m.contains("[1m]")
         || m.split(|c: char| !c.is_ascii_alphanumeric())
             .any(|t| t == "1m" || t == "1000k")
-}
-
-/// 134000 → "134,000".
-pub fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

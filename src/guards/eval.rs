@@ -17,6 +17,7 @@
 
 use super::eval_rules::{self, Hit};
 use super::lexical::Family;
+use super::words;
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::{self, SimpleCommand};
@@ -149,13 +150,6 @@ const INTERPRETERS: &[&str] = &[
     "powershell",
 ];
 
-fn lower_program(c: &SimpleCommand) -> String {
-    c.program()
-        .unwrap_or_default()
-        .trim_end_matches(".exe")
-        .to_ascii_lowercase()
-}
-
 /// Whether `word` holds a download inside a substitution (`$(curl …)`,
 /// `<(wget …)`, a backtick).
 fn downloads_inside(word: &str) -> bool {
@@ -173,7 +167,7 @@ fn downloads_inside(word: &str) -> bool {
 /// The primitive a list of parsed commands uses, if any.
 pub fn scan_commands(commands: &[SimpleCommand]) -> Option<&'static str> {
     for (i, c) in commands.iter().enumerate() {
-        let program = lower_program(c);
+        let program = words::program(c);
         // Invoke-Expression, PowerShell's eval.
         if matches!(program.as_str(), "iex" | "invoke-expression") {
             return Some(if pipeline_downloads(commands, i) {
@@ -235,7 +229,7 @@ fn pipeline_downloads(commands: &[SimpleCommand], i: usize) -> bool {
     let mut j = i;
     while j > 0 && commands[j].piped {
         j -= 1;
-        if DOWNLOADERS.contains(&lower_program(&commands[j]).as_str()) {
+        if DOWNLOADERS.contains(&words::program(&commands[j]).as_str()) {
             return true;
         }
     }

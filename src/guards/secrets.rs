@@ -198,7 +198,7 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
             return Some((r.target.clone(), kind));
         }
     }
-    let program = c.program()?.trim_end_matches(".exe").to_ascii_lowercase();
+    let program = crate::shell::program_name(c.argv.first()?);
     if QUIET_PROGRAMS.contains(&program.as_str()) {
         return None;
     }

@@ -8,11 +8,7 @@ use crate::target::Target;
 
 /// The lower-case program name without directory or `.exe`.
 pub fn program(cmd: &SimpleCommand) -> String {
-    let p = cmd.program().unwrap_or_default().to_ascii_lowercase();
-    match p.strip_suffix(".exe") {
-        Some(s) => s.to_string(),
-        None => p,
-    }
+    crate::shell::program_name(cmd.argv.first().map_or("", String::as_str))
 }
 
 /// For a `git` command: its subcommand and the words after it, git's global

@@ -220,13 +220,13 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
             r.skipped_lines += 1;
             continue;
         }
-        let Ok(Value::Object(obj)) = serde_json::from_slice::<Value>(trim(&line)) else {
+        let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(trim(&line)) else {
             if !trim(&line).is_empty() {
                 r.skipped_lines += 1;
             }
             continue;
         };
-        let record = Value::Object(obj);
+        let record = Value::Object(map);
         r.records += 1;
         copy.write_all(trim(&line))?;
         copy.write_all(b"\n")?;
@@ -245,7 +245,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
             copy.flush()?;
             let start = Step::Hook {
                 event: "SessionStart",
-                payload: obj_of(json!({"source": "startup"})),
+                payload: obj(json!({"source": "startup"})),
                 label: "startup".into(),
             };
             apply(
@@ -295,13 +295,6 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
         .map(|f| f.tokens)
         .sum();
     Ok(r)
-}
-
-fn obj_of(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
 }
 
 fn trim(line: &[u8]) -> &[u8] {

@@ -1,19 +1,7 @@
 //! The replay, told to a human (one block per turn) or as JSON for tools.
 
 use super::Replay;
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::text::thousands;
 
 fn turns_list(v: &[usize]) -> String {
     let mut v = v.to_vec();

@@ -64,11 +64,7 @@ pub fn prepare(dir: &Path) -> Result<PathBuf, Refused> {
             if let Some(parent) = dir.parent() {
                 std::fs::create_dir_all(parent).map_err(io)?;
             }
-            match private_dir_builder().create(dir) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(io(e)),
-            }
+            create_private(dir).map_err(io)?;
         }
         Err(e) => return Err(io(e)),
     }
@@ -80,11 +76,7 @@ pub fn prepare(dir: &Path) -> Result<PathBuf, Refused> {
 /// or not a directory.
 pub fn subdir(root: &Path, name: &str) -> std::io::Result<PathBuf> {
     let d = root.join(name);
-    match private_dir_builder().create(&d) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
+    create_private(&d)?;
     let m = std::fs::symlink_metadata(&d)?;
     if !m.file_type().is_dir() {
         return Err(std::io::Error::other(format!("{name} is not a directory")));
@@ -92,38 +84,18 @@ pub fn subdir(root: &Path, name: &str) -> std::io::Result<PathBuf> {
     Ok(d)
 }
 
-fn private_dir_builder() -> std::fs::DirBuilder {
+/// Creates `dir` (0700); one that already exists is left to the checks.
+fn create_private(dir: &Path) -> std::io::Result<()> {
     #[allow(unused_mut)]
     let mut b = std::fs::DirBuilder::new();
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-    b
+    match b.create(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        r => r,
+    }
 }
 
-#[cfg(unix)]
-fn check(dir: &Path) -> Result<(), Refused> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let m = std::fs::symlink_metadata(dir)
-        .map_err(|e| Refused::Io(dir.to_path_buf(), e.kind().to_string()))?;
-    if m.file_type().is_symlink() {
-        return Err(Refused::Symlink(dir.to_path_buf()));
-    }
-    if !m.is_dir() {
-        return Err(Refused::NotADirectory(dir.to_path_buf()));
-    }
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let me = unsafe { libc::geteuid() };
-    if m.uid() != me {
-        return Err(Refused::ForeignOwner(dir.to_path_buf()));
-    }
-    if m.mode() & 0o077 != 0 {
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| Refused::Io(dir.to_path_buf(), format!("cannot tighten: {e}")))?;
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
 fn check(dir: &Path) -> Result<(), Refused> {
     let m = std::fs::symlink_metadata(dir)
         .map_err(|e| Refused::Io(dir.to_path_buf(), e.kind().to_string()))?;
@@ -132,6 +104,19 @@ fn check(dir: &Path) -> Result<(), Refused> {
     }
     if !m.is_dir() {
         return Err(Refused::NotADirectory(dir.to_path_buf()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if m.uid() != me {
+            return Err(Refused::ForeignOwner(dir.to_path_buf()));
+        }
+        if m.mode() & 0o077 != 0 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| Refused::Io(dir.to_path_buf(), format!("cannot tighten: {e}")))?;
+        }
     }
     Ok(())
 }
