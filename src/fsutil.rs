@@ -1,18 +1,41 @@
 //! Writes of files that no lock serialises (the parsed-card cache, written
 //! by whichever dispatch sees a card change first; the trust store, written
-//! by `cuecard trust`; the harness configs `cuecard install` writes). The state store's own files are written under their
-//! session lock by `state::atomic`, with a fixed temp name; here the temp is
-//! unique to the process, so two writers never share one.
+//! by `cuecard trust`; the harness configs `cuecard install` writes). The
+//! state store's own files are written under their session lock by
+//! `state::atomic`, with a fixed temp name; here the temp is unique to the
+//! process, so two writers never share one.
 
 use std::io::Write;
 use std::path::Path;
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same
-/// directory, then rename. `durable` adds an fsync of the file before the
-/// rename and of the directory after it (a cache that is rebuilt from its
-/// sources needs neither, and an fsync can cost milliseconds on the hook
-/// path). `perms`, when given, are set on the new file (a config file keeps
-/// its mode). No temporary file is left behind on failure.
+/// Opens `path` to read a regular file, and never waits doing so: it is
+/// opened non-blocking (a FIFO put where a file was expected opens at
+/// once instead of waiting for a writer), then anything that is not a
+/// regular file is refused (`InvalidInput`). With `follow` false, a link
+/// in the last place is refused too. Returns the file and its metadata.
+pub fn open_regular(
+    path: &Path,
+    follow: bool,
+) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
+        o.custom_flags(libc::O_NONBLOCK | nofollow);
+    }
+    let f = o.open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok((f, meta))
+}
+
 /// Owner-only permissions (0600) for state files, where the platform has
 /// them; the state directory is 0700 already, this keeps a file private
 /// wherever it is copied or linked.
@@ -28,6 +51,12 @@ pub fn private() -> Option<std::fs::Permissions> {
     }
 }
 
+/// Writes `bytes` to `path` atomically: a temporary file in the same
+/// directory, then rename. `durable` adds an fsync of the file before the
+/// rename and of the directory after it (a cache that is rebuilt from its
+/// sources needs neither, and an fsync can cost milliseconds on the hook
+/// path). `perms`, when given, are set on the new file (a config file keeps
+/// its mode). No temporary file is left behind on failure.
 pub fn write_atomic(
     path: &Path,
     bytes: &[u8],

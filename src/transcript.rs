@@ -77,14 +77,11 @@ pub fn measure(path: &Path) -> Result<Reading, Problem> {
 
 /// Measures `path`, reading at most about `max_scan` bytes from its end.
 pub fn measure_bounded(path: &Path, max_scan: u64) -> Result<Reading, Problem> {
-    let file = File::open(path).map_err(|e| match e.kind() {
+    let (file, meta) = crate::fsutil::open_regular(path, true).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => Problem::Missing,
+        std::io::ErrorKind::InvalidInput => Problem::NotAFile,
         _ => Problem::Unreadable,
     })?;
-    let meta = file.metadata().map_err(|_| Problem::Unreadable)?;
-    if !meta.is_file() {
-        return Err(Problem::NotAFile);
-    }
     let mut pos = meta.len();
     let mut buf = vec![0u8; CHUNK];
     // The part of the current line already read (it lies after the chunk

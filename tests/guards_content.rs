@@ -190,6 +190,30 @@ fn generated_file_reads_only_the_first_4_kib() {
         .run();
 }
 
+/// A FIFO where the call's file should be is not read (opening it to read
+/// would wait for a writer until the deadline, and the answer would be
+/// empty): the other cards of the call still speak.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_the_written_file_does_not_hold_the_answer() {
+    let sb = Sandbox::new();
+    let fifo = sb.project().join("src/pipe.ts");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path and a mode.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let write = call(
+        &sb,
+        "Write",
+        json!({"file_path": fifo, "content": "const id = 'AKIAZ7QK4M2XWJ5RT3VB';\n"}),
+    );
+    let out = sb
+        .test()
+        .dispatch("PreToolUse", &["generated-file", "secrets"])
+        .json(&write)
+        .run();
+    assert!(out.context().contains("live-looking credential"), "{}", out.stdout);
+}
+
 #[cfg(unix)]
 #[test]
 fn generated_file_does_not_follow_links_out_of_the_project() {

@@ -391,21 +391,11 @@ const RACY_NS: u64 = 2_000_000_000;
 /// Reads a cache file, bounded (64 cards of at most 64 KiB each), with its
 /// mtime in nanoseconds.
 fn read_cache(path: &Path) -> Option<(String, u64)> {
-    // Opened without following a link and without waiting (a FIFO put
-    // there opens at once, and is then refused as not a file), then judged
-    // by what was opened: one open, one stat and one read on the hook path.
+    // Not through a link; one open, one stat and one read on the hook path.
     // The cache is replaced by rename, never written in place, so its
     // length is its content's.
-    let mut open = std::fs::OpenOptions::new();
-    open.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let mut f = open.open(path).ok()?;
-    let meta = f.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2 {
+    let (mut f, meta) = crate::fsutil::open_regular(path, false).ok()?;
+    if meta.len() > MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2 {
         return None;
     }
     let mut bytes = vec![0; usize::try_from(meta.len()).ok()?];
@@ -428,8 +418,8 @@ fn read_card(path: &Path, file: &str, scope: Scope, size: u64) -> (String, Resul
         return (String::new(), Err(too_large()));
     }
     let mut bytes = Vec::new();
-    let read =
-        std::fs::File::open(path).and_then(|f| f.take(MAX_CARD_BYTES + 1).read_to_end(&mut bytes));
+    let read = crate::fsutil::open_regular(path, false)
+        .and_then(|(f, _)| f.take(MAX_CARD_BYTES + 1).read_to_end(&mut bytes));
     if read.is_err() {
         return (String::new(), Err("cannot be read".into()));
     }

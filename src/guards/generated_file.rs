@@ -85,10 +85,7 @@ pub fn read_head(path: &Path, root: &Path) -> Option<String> {
     if !real.starts_with(&real_root) {
         return None;
     }
-    let file = std::fs::File::open(&real).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
+    let (file, _) = crate::fsutil::open_regular(&real, true).ok()?;
     let mut buf = Vec::with_capacity(HEAD_BYTES as usize);
     file.take(HEAD_BYTES).read_to_end(&mut buf).ok()?;
     Some(String::from_utf8_lossy(&buf).into_owned())

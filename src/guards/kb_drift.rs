@@ -24,7 +24,7 @@
 
 use super::{Finding, Guard};
 use crate::context::Ctx;
-use std::fs::{self, File};
+use std::fs;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -133,11 +133,7 @@ fn count_pages(dir: &Path, is_base: bool) -> Option<u64> {
 /// The last `max` bytes of a regular file, and whether that is the whole
 /// file. When it is not, the first (possibly cut) line is dropped.
 fn read_tail(path: &Path, max: u64) -> Option<(String, bool)> {
-    let mut f = open_nonblocking(path)?;
-    let meta = f.metadata().ok()?;
-    if !meta.is_file() {
-        return None;
-    }
+    let (mut f, meta) = crate::fsutil::open_regular(path, true).ok()?;
     let start = meta.len().saturating_sub(max);
     f.seek(SeekFrom::Start(start)).ok()?;
     let mut buf = Vec::with_capacity(max.min(meta.len()) as usize);
@@ -151,18 +147,6 @@ fn read_tail(path: &Path, max: u64) -> Option<(String, bool)> {
         buf.drain(..cut);
     }
     Some((String::from_utf8_lossy(&buf).into_owned(), whole))
-}
-
-/// Opens without blocking on a FIFO planted where log.md should be.
-fn open_nonblocking(path: &Path) -> Option<File> {
-    let mut o = fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NONBLOCK);
-    }
-    o.open(path).ok()
 }
 
 /// A log heading: `## [YYYY-MM-DD] kind | title`.

@@ -117,8 +117,9 @@ fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
         Class::IfTokens(kind) => {
             let path = target::target_for(ctx, raw).path;
             let mut head = Vec::new();
-            std::fs::File::open(path)
+            crate::fsutil::open_regular(&path, true)
                 .ok()?
+                .0
                 .take(HEAD_BYTES)
                 .read_to_end(&mut head)
                 .ok()?;
