@@ -86,15 +86,7 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
             super::codex::apply_patch(map);
         }
         t::map_tool(SPEC.tools, map);
-        t::rename_input(
-            map,
-            &[
-                ("path", "file_path"),
-                ("file_text", "content"),
-                ("old_str", "old_string"),
-                ("new_str", "new_string"),
-            ],
-        );
+        t::rename_input(map, t::EDITOR_KEYS);
     }
     t::map_source(map, &[("new", "startup")]);
 }

@@ -57,15 +57,7 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     {
         map.insert("tool_name".into(), json!("Edit"));
     }
-    t::rename_input(
-        map,
-        &[
-            ("path", "file_path"),
-            ("file_text", "content"),
-            ("old_str", "old_string"),
-            ("new_str", "new_string"),
-        ],
-    );
+    t::rename_input(map, t::EDITOR_KEYS);
     if row.canonical == "SessionStart" {
         t::default_source(map, "startup");
     }
