@@ -113,7 +113,7 @@ pub fn for_install(
 
 /// The union of matchers: `*` if any admits everything, else the sorted
 /// alternatives.
-fn union<'a>(matchers: impl Iterator<Item = &'a str>) -> String {
+pub fn union<'a>(matchers: impl Iterator<Item = &'a str>) -> String {
     let mut alts: Vec<&str> = Vec::new();
     for m in matchers {
         let m = m.trim();

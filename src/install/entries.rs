@@ -67,7 +67,7 @@ pub fn build(spec: &Spec, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<
     let entries = groups
         .into_iter()
         .map(|(native, canonical, rs)| {
-            let matcher = union(rs.iter().map(|r| r.matcher.as_str()));
+            let matcher = registration::union(rs.iter().map(|r| r.matcher.as_str()));
             let mut cards: Vec<String> = Vec::new();
             for r in &rs {
                 for c in &r.cards {
@@ -111,22 +111,4 @@ pub fn handler(spec: &Spec, argv: &[String], matcher: Option<&str>) -> Map<Strin
         m.insert(k.into(), v);
     }
     m
-}
-
-/// The union of canonical matchers: `*` when any takes everything.
-fn union<'a>(ms: impl Iterator<Item = &'a str>) -> String {
-    let mut alts: Vec<&str> = Vec::new();
-    for m in ms {
-        let m = m.trim();
-        if m.is_empty() || m == "*" {
-            return "*".into();
-        }
-        for a in m.split('|').map(str::trim) {
-            if !alts.contains(&a) {
-                alts.push(a);
-            }
-        }
-    }
-    alts.sort_unstable();
-    alts.join("|")
 }
