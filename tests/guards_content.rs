@@ -211,7 +211,11 @@ fn a_fifo_in_place_of_the_written_file_does_not_hold_the_answer() {
         .dispatch("PreToolUse", &["generated-file", "secrets"])
         .json(&write)
         .run();
-    assert!(out.context().contains("live-looking credential"), "{}", out.stdout);
+    assert!(
+        out.context().contains("live-looking credential"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[cfg(unix)]

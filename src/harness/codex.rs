@@ -49,7 +49,19 @@ pub static SPEC: Spec = Spec {
                  characters of hook text are kept.",
 };
 
+/// Top-level keys every event's schema allows.
 const COMMON: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage"];
+/// COMMON, plus the block decision of UserPromptSubmit and PostToolUse.
+const DECIDING: &[&str] = &[
+    "continue",
+    "stopReason",
+    "suppressOutput",
+    "systemMessage",
+    "decision",
+    "reason",
+];
+/// `hookSpecificOutput` keys of the events that carry context only.
+const CONTEXT: &[&str] = &["hookEventName", "additionalContext"];
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::set_event(row, map);
@@ -58,20 +70,12 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     }
 }
 
+/// `hookSpecificOutput` itself is kept or dropped by [`answer::strict`]
+/// according to `inner`, so it is not listed among the top-level keys.
 fn shape(row: &EventRow, v: Value) -> Option<Answer> {
     let (top, inner): (&[&str], &[&str]) = match row.canonical {
-        "SessionStart" | "SubagentStart" => (COMMON, &["hookEventName", "additionalContext"]),
-        "UserPromptSubmit" => (
-            &[
-                "continue",
-                "stopReason",
-                "suppressOutput",
-                "systemMessage",
-                "decision",
-                "reason",
-            ],
-            &["hookEventName", "additionalContext"],
-        ),
+        "SessionStart" | "SubagentStart" => (COMMON, CONTEXT),
+        "UserPromptSubmit" | "PostToolUse" => (DECIDING, CONTEXT),
         "PreToolUse" => (
             COMMON,
             &[
@@ -81,22 +85,9 @@ fn shape(row: &EventRow, v: Value) -> Option<Answer> {
                 "permissionDecisionReason",
             ],
         ),
-        "PostToolUse" => (
-            &[
-                "continue",
-                "stopReason",
-                "suppressOutput",
-                "systemMessage",
-                "decision",
-                "reason",
-            ],
-            &["hookEventName", "additionalContext"],
-        ),
         _ => return None,
     };
-    let mut top = top.to_vec();
-    top.push("hookSpecificOutput");
-    answer::strict(row, v, &top, inner)
+    answer::strict(row, v, top, inner)
 }
 
 /// One file a patch touches.

@@ -80,21 +80,13 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::set_event(row, map);
     if !pascal(row) {
         if map.get("tool_name").and_then(Value::as_str) == Some("apply_patch") {
-            if let Some(Value::String(patch)) = map.get("tool_input").cloned() {
-                map.insert("tool_input".into(), serde_json::json!({ "command": patch }));
+            if let Some(v) = map.get_mut("tool_input").filter(|v| v.is_string()) {
+                *v = serde_json::json!({ "command": v.take() });
             }
             super::codex::apply_patch(map);
         }
         t::map_tool(SPEC.tools, map);
-        t::rename_input(
-            map,
-            &[
-                ("path", "file_path"),
-                ("file_text", "content"),
-                ("old_str", "old_string"),
-                ("new_str", "new_string"),
-            ],
-        );
+        t::rename_input(map, t::EDITOR_KEYS);
     }
     t::map_source(map, &[("new", "startup")]);
 }

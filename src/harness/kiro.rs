@@ -40,32 +40,21 @@ pub static SPEC: Spec = Spec {
 };
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
-    let fs_write_cmd = map
+    // fs_write's `command` says what it does: str_replace edits, the rest write.
+    let edits = matches!(
+        map.get("tool_name").and_then(Value::as_str),
+        Some("fs_write" | "write")
+    ) && map
         .get("tool_input")
         .and_then(|i| i.get("command"))
         .and_then(Value::as_str)
-        .map(str::to_string);
-    let native_tool = map
-        .get("tool_name")
-        .and_then(Value::as_str)
-        .map(str::to_string);
+        == Some("str_replace");
     t::set_event(row, map);
     t::map_tool(SPEC.tools, map);
-    // fs_write's `command` says what it does: str_replace edits, the rest write.
-    if matches!(native_tool.as_deref(), Some("fs_write" | "write"))
-        && fs_write_cmd.as_deref() == Some("str_replace")
-    {
+    if edits {
         map.insert("tool_name".into(), json!("Edit"));
     }
-    t::rename_input(
-        map,
-        &[
-            ("path", "file_path"),
-            ("file_text", "content"),
-            ("old_str", "old_string"),
-            ("new_str", "new_string"),
-        ],
-    );
+    t::rename_input(map, t::EDITOR_KEYS);
     if row.canonical == "SessionStart" {
         t::default_source(map, "startup");
     }

@@ -186,14 +186,5 @@ pub fn native_matcher(
     h.spec().matcher_for(canonical_event, canonical_matcher)
 }
 
-/// The native tool name's canonical (Claude Code) name, if it has one.
-pub fn canonical_tool(h: HarnessId, native: &str) -> Option<&'static str> {
-    h.spec()
-        .tools
-        .iter()
-        .find(|(n, _)| *n == native)
-        .map(|(_, c)| *c)
-}
-
 #[cfg(test)]
 mod tests;

@@ -54,6 +54,15 @@ pub fn rename_input(map: &mut Map<String, Value>, pairs: &[(&str, &str)]) {
     }
 }
 
+/// The text-editor tool's input keys and their canonical names, as Copilot's
+/// and Kiro's file tools send them (for [`rename_input`]).
+pub const EDITOR_KEYS: &[(&str, &str)] = &[
+    ("path", "file_path"),
+    ("file_text", "content"),
+    ("old_str", "old_string"),
+    ("new_str", "new_string"),
+];
+
 /// Sets `source` when the payload has none.
 pub fn default_source(map: &mut Map<String, Value>, source: &str) {
     if !map.get("source").is_some_and(Value::is_string) {

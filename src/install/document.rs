@@ -103,11 +103,7 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
     let outcome = merge::install(&mut doc, t.spec.layout, bin, entries)
         .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
     let mut notes = Vec::new();
-    let mut required = (t.spec.required)();
-    if t.scope == Scope::Managed {
-        required.push(("allowManagedHooksOnly", Value::Bool(true)));
-    }
-    for (key, value) in required {
+    for (key, value) in required(t) {
         let managed_off = key == "allowManagedHooksOnly"
             && get(&doc, key).is_some_and(|v| v == &Value::Bool(false));
         if managed_off {
@@ -208,16 +204,22 @@ pub fn apply(t: &Target, plan: &Plan) -> Result<(), String> {
     }
 }
 
+/// The keys (dotted paths) install sets in this file, with their value: the
+/// harness's own, and in managed settings `allowManagedHooksOnly`.
+fn required(t: &Target) -> Vec<(&'static str, Value)> {
+    let mut keys = (t.spec.required)();
+    if t.scope == Scope::Managed {
+        keys.push(("allowManagedHooksOnly", Value::Bool(true)));
+    }
+    keys
+}
+
 /// The document without the keys install adds for the harness to run hooks
 /// (when they hold the value install writes), for comparing what is the
 /// operator's.
 fn strip_required(t: &Target, doc: &Value) -> Value {
     let mut d = doc.clone();
-    let mut keys = (t.spec.required)();
-    if t.scope == Scope::Managed {
-        keys.push(("allowManagedHooksOnly", Value::Bool(true)));
-    }
-    for (key, value) in keys {
+    for (key, value) in required(t) {
         if get(&d, key) == Some(&value) {
             remove(&mut d, key);
         }

@@ -117,14 +117,19 @@ pub fn env_dir(var: &str, home: &Path, default: &str) -> PathBuf {
         .unwrap_or_else(|| home.join(default))
 }
 
-/// `<home>/<user>` at user scope, `<project>/<project>` at project scope;
-/// no managed file (only Claude Code has one).
-pub fn home_or_project(scope: Scope, r: &Roots, user: &str, project: &str) -> Option<PathBuf> {
+/// `user` at user scope, `project` at project scope; none at managed scope
+/// (only Claude Code has a managed file).
+pub fn user_or_project(scope: Scope, user: PathBuf, project: PathBuf) -> Option<PathBuf> {
     match scope {
-        Scope::User => Some(r.home.join(user)),
-        Scope::Project => Some(r.project.join(project)),
+        Scope::User => Some(user),
+        Scope::Project => Some(project),
         Scope::Managed => None,
     }
+}
+
+/// `<home>/<rel>` at user scope, `<project>/<rel>` at project scope.
+pub fn home_or_project(scope: Scope, r: &Roots, rel: &str) -> Option<PathBuf> {
+    user_or_project(scope, r.home.join(rel), r.project.join(rel))
 }
 
 pub fn no_sources(_: &Roots) -> Vec<PathBuf> {

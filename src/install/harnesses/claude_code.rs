@@ -33,7 +33,7 @@ fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".claude/skills", ".claude/skills")
+    spec::home_or_project(scope, r, ".claude/skills")
 }
 
 /// The local settings and installed plugins' hook files.

@@ -24,16 +24,11 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(
-        scope,
-        r,
-        ".codebuddy/settings.json",
-        ".codebuddy/settings.json",
-    )
+    spec::home_or_project(scope, r, ".codebuddy/settings.json")
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".codebuddy/skills", ".codebuddy/skills")
+    spec::home_or_project(scope, r, ".codebuddy/skills")
 }
 
 fn other_sources(r: &Roots) -> Vec<PathBuf> {

@@ -31,15 +31,15 @@ fn home(r: &Roots) -> PathBuf {
 }
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(home(r).join("hooks.json")),
-        Scope::Project => Some(r.project.join(".codex/hooks.json")),
-        Scope::Managed => None,
-    }
+    spec::user_or_project(
+        scope,
+        home(r).join("hooks.json"),
+        r.project.join(".codex/hooks.json"),
+    )
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".agents/skills", ".agents/skills")
+    spec::home_or_project(scope, r, ".agents/skills")
 }
 
 fn other_sources(r: &Roots) -> Vec<PathBuf> {

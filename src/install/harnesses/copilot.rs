@@ -32,11 +32,11 @@ fn home(r: &Roots) -> PathBuf {
 }
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(home(r).join("hooks/cuecard.json")),
-        Scope::Project => Some(r.project.join(".github/hooks/cuecard.json")),
-        Scope::Managed => None,
-    }
+    spec::user_or_project(
+        scope,
+        home(r).join("hooks/cuecard.json"),
+        r.project.join(".github/hooks/cuecard.json"),
+    )
 }
 
 fn required() -> Vec<(&'static str, Value)> {
@@ -48,11 +48,11 @@ fn skeleton() -> Value {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(home(r).join("skills")),
-        Scope::Project => Some(r.project.join(".github/skills")),
-        Scope::Managed => None,
-    }
+    spec::user_or_project(
+        scope,
+        home(r).join("skills"),
+        r.project.join(".github/skills"),
+    )
 }
 
 /// The other hook files Copilot merges, and the Claude Code settings it reads.

@@ -26,7 +26,7 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".cursor/hooks.json", ".cursor/hooks.json")
+    spec::home_or_project(scope, r, ".cursor/hooks.json")
 }
 
 fn required() -> Vec<(&'static str, Value)> {
@@ -38,5 +38,5 @@ fn skeleton() -> Value {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".cursor/skills", ".cursor/skills")
+    spec::home_or_project(scope, r, ".cursor/skills")
 }

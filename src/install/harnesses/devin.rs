@@ -30,19 +30,19 @@ fn user_dir(r: &Roots) -> PathBuf {
 }
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(user_dir(r).join("config.json")),
-        Scope::Project => Some(r.project.join(".devin/config.local.json")),
-        Scope::Managed => None,
-    }
+    spec::user_or_project(
+        scope,
+        user_dir(r).join("config.json"),
+        r.project.join(".devin/config.local.json"),
+    )
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    match scope {
-        Scope::User => Some(user_dir(r).join("skills")),
-        Scope::Project => Some(r.project.join(".devin/skills")),
-        Scope::Managed => None,
-    }
+    spec::user_or_project(
+        scope,
+        user_dir(r).join("skills"),
+        r.project.join(".devin/skills"),
+    )
 }
 
 fn other_sources(r: &Roots) -> Vec<PathBuf> {

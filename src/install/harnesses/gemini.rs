@@ -26,7 +26,7 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".gemini/settings.json", ".gemini/settings.json")
+    spec::home_or_project(scope, r, ".gemini/settings.json")
 }
 
 fn required() -> Vec<(&'static str, Value)> {
@@ -34,7 +34,7 @@ fn required() -> Vec<(&'static str, Value)> {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".gemini/skills", ".gemini/skills")
+    spec::home_or_project(scope, r, ".gemini/skills")
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {

@@ -27,12 +27,7 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(
-        scope,
-        r,
-        ".kiro/agents/cuecard.json",
-        ".kiro/agents/cuecard.json",
-    )
+    spec::home_or_project(scope, r, ".kiro/agents/cuecard.json")
 }
 
 fn skeleton() -> Value {
@@ -44,7 +39,7 @@ fn skeleton() -> Value {
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".kiro/skills", ".kiro/skills")
+    spec::home_or_project(scope, r, ".kiro/skills")
 }
 
 fn notes(_: Scope, _: &Path) -> Vec<String> {

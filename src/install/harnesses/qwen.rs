@@ -26,11 +26,11 @@ pub static SPEC: Spec = Spec {
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".qwen/settings.json", ".qwen/settings.json")
+    spec::home_or_project(scope, r, ".qwen/settings.json")
 }
 
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    spec::home_or_project(scope, r, ".qwen/skills", ".qwen/skills")
+    spec::home_or_project(scope, r, ".qwen/skills")
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {
