@@ -18,7 +18,11 @@ pub struct Ctx<'a> {
     /// The paths the call names, relative to the project root where inside
     /// it: computed once, read by every trigger card.
     call_paths: OnceCell<Vec<String>>,
-    /// The shell command's simple commands, words joined: parsed once.
+    /// The shell command's simple commands (see
+    /// [`crate::target::shell_commands`]): parsed once, read by every guard
+    /// that looks at commands and by trigger cards.
+    shell_commands: OnceCell<Vec<crate::shell::SimpleCommand>>,
+    /// The same, words joined, for `command:` patterns.
     simple_commands: OnceCell<Vec<String>>,
     /// The files the call writes (see [`crate::target::write_targets`]):
     /// resolved once, read by several guards and by trigger cards.
@@ -37,6 +41,7 @@ impl<'a> Ctx<'a> {
             payload,
             project_root: OnceCell::new(),
             call_paths: OnceCell::new(),
+            shell_commands: OnceCell::new(),
             simple_commands: OnceCell::new(),
             write_targets: OnceCell::new(),
             session,
@@ -55,6 +60,7 @@ impl<'a> Ctx<'a> {
             payload: self.payload,
             project_root: self.project_root.clone(),
             call_paths: self.call_paths.clone(),
+            shell_commands: self.shell_commands.clone(),
             simple_commands: self.simple_commands.clone(),
             write_targets: self.write_targets.clone(),
             session,
@@ -74,18 +80,21 @@ impl<'a> Ctx<'a> {
             .get_or_init(|| crate::trigger::call_paths(self))
     }
 
-    /// Each simple command of the call's shell command (wrappers and chains
-    /// split, see [`crate::shell`]), its words joined by spaces; parsed once.
+    /// The simple commands of the call's shell command, read with the
+    /// quoting rules of its shell (wrappers and chains split, see
+    /// [`crate::shell`]); parsed once.
+    pub fn shell_commands(&self) -> &[crate::shell::SimpleCommand] {
+        self.shell_commands
+            .get_or_init(|| crate::target::shell_commands(self))
+    }
+
+    /// Each of [`Ctx::shell_commands`], its words joined by spaces.
     pub fn simple_commands(&self) -> &[String] {
         self.simple_commands.get_or_init(|| {
-            crate::target::shell_command(self)
-                .map(|c| {
-                    crate::shell::parse(c)
-                        .iter()
-                        .map(|s| s.argv.join(" "))
-                        .collect()
-                })
-                .unwrap_or_default()
+            self.shell_commands()
+                .iter()
+                .map(|s| s.argv.join(" "))
+                .collect()
         })
     }
 

@@ -52,8 +52,7 @@ impl Guard for Dependency {
         // A manifest written through the shell (a redirection, `tee`,
         // `sed -i`, `cp`, `mv`): harnesses without a file-write tool (Codex
         // with a custom provider) write files this way.
-        let commands = target::shell_commands(ctx);
-        for cmd in &commands {
+        for cmd in ctx.shell_commands() {
             for raw in super::outside_project::shell_write_paths(cmd) {
                 let t = target::target_for(ctx, raw);
                 if let Some((eco, lock)) = manifest(t.file_name(), t.as_str())
@@ -75,9 +74,9 @@ impl Guard for Dependency {
                 }
             }
         }
-        for cmd in commands {
-            if let Some((eco, action)) = dependency_change(&cmd) {
-                let shown = words::shown(&cmd);
+        for cmd in ctx.shell_commands() {
+            if let Some((eco, action)) = dependency_change(cmd) {
+                let shown = words::shown(cmd);
                 return Some(
                     Finding::new(
                         format!("{eco}:{shown}"),

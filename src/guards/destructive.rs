@@ -24,7 +24,7 @@ impl Guard for Destructive {
         &["command", "reason"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        let cmds = target::shell_commands(ctx);
+        let cmds = ctx.shell_commands();
         for (i, cmd) in cmds.iter().enumerate() {
             if let Some((target, reason)) = judge(ctx, cmd, &cmds[..i]) {
                 let shown = words::shown(cmd);

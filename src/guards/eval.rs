@@ -38,8 +38,7 @@ impl Guard for Eval {
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         if target::shell_command(ctx).is_some() {
-            let commands = target::shell_commands(ctx);
-            let primitive = scan_commands(&commands)?;
+            let primitive = scan_commands(ctx.shell_commands())?;
             return Some(
                 Finding::new(
                     format!("eval:command:{primitive}"),

@@ -26,8 +26,8 @@ impl Guard for OutsideProject {
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         let mut targets = ctx.write_targets().to_vec();
-        for cmd in target::shell_commands(ctx) {
-            for raw in shell_write_paths(&cmd) {
+        for cmd in ctx.shell_commands() {
+            for raw in shell_write_paths(cmd) {
                 if raw.is_empty() || raw.starts_with("/dev/") {
                     continue;
                 }

@@ -8,7 +8,6 @@ use super::words::{self, git_subcommand};
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
-use crate::target;
 
 pub struct ProtectedBranch;
 
@@ -26,12 +25,12 @@ impl Guard for ProtectedBranch {
         &["branch", "command", "reason"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        let cmds = target::shell_commands(ctx);
+        let cmds = ctx.shell_commands();
         if cmds.is_empty() {
             return None;
         }
         let extra = ctx.var("CUECARD_PROTECTED_BRANCHES").unwrap_or_default();
-        for cmd in &cmds {
+        for cmd in cmds {
             if let Some(p) = judge_push(cmd, &extra) {
                 let shown = words::shown(cmd);
                 return Some(

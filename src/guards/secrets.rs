@@ -37,8 +37,7 @@ impl Guard for Secrets {
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         if let Some(command) = target::shell_command(ctx) {
-            let commands = target::shell_commands(ctx);
-            for c in &commands {
+            for c in ctx.shell_commands() {
                 if let Some((word, kind)) = secret_in_command(ctx, c) {
                     return Some(file_finding(ctx, &word, kind));
                 }
