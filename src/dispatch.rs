@@ -299,8 +299,12 @@ fn run_with(
     let vouch = crate::trust::ProjectTrust::new(req.state_root.as_deref(), &project_root);
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let tool = payload.tool_name();
+    let normalized = std::cell::OnceCell::new();
     let may_fire = |fc: &crate::card::sources::FileCard| {
-        crate::trigger::reach_admits(fc.reach(), tool, || probe.call_paths())
+        let paths = || -> &[String] {
+            normalized.get_or_init(|| crate::trigger::normalized(probe.call_paths()))
+        };
+        crate::trigger::reach_admits(fc.reach(), tool, paths)
             && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
     };
     let resolved = resolve::resolve(

@@ -121,6 +121,25 @@ pub fn split_header<'t>(text: &'t str, dir: &str) -> Option<(Header<'t>, &'t str
     ))
 }
 
+/// The lines of the text after a header (each without its newline), with
+/// where each starts in it. A cache line is long and holds no raw newline
+/// or carriage return (both are escaped), so the split is a vectorised
+/// search for `\n` alone.
+pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    std::iter::from_fn(move || {
+        let end = match ends.next() {
+            Some(end) => end,
+            None if start < text.len() => text.len(),
+            None => return None,
+        };
+        let line = (start, &text[start..end]);
+        start = end + 1;
+        Some(line)
+    })
+}
+
 /// What a line says about its file, before any of its card is decoded.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FileFields {

@@ -101,9 +101,12 @@ impl<'a> FileCard<'a> {
     /// Whether the file's name is `name`.md, for a valid card name (one
     /// never needs escaping, so the line's text is compared as it is).
     pub fn is_named(&self, name: &str) -> bool {
-        self.line[self.fields.file.clone()]
-            .strip_suffix(".md")
-            .is_some_and(|n| n == name)
+        // Asked for every listed name of every card: the length first.
+        let (f, n) = (
+            &self.line.as_bytes()[self.fields.file.clone()],
+            name.as_bytes(),
+        );
+        f.len() == n.len() + 3 && f.ends_with(b".md") && &f[..n.len()] == n
     }
 
     pub fn sha256(&self) -> &'a str {
@@ -139,9 +142,9 @@ impl<'a> FileCard<'a> {
     /// Event names never need escaping, so the line's text is compared as
     /// it is.
     pub fn binds(&self, event: &str) -> bool {
-        self.line[self.fields.events.clone()]
-            .split(',')
-            .any(|e| e == event)
+        self.line.as_bytes()[self.fields.events.clone()]
+            .split(|&b| b == b',')
+            .any(|e| e == event.as_bytes())
     }
 
     /// The card's reach (see `trigger::reach`): "" for a file in error.
@@ -244,9 +247,8 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
     let verdicts_current = old.stamp == now.stamp;
     // The cache lists files in the same (sorted) order, so one pass pairs
     // each file with its line.
-    let mut old_iter = old_lines
-        .lines()
-        .filter_map(|l| Some((l, cache::parse_line(l)?)))
+    let mut old_iter = cache::lines(old_lines)
+        .filter_map(|(_, l)| Some((l, cache::parse_line(l)?)))
         .peekable();
 
     let mut text = String::with_capacity(old_text.len().max(256));
@@ -293,7 +295,7 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
             lines.push((start..text.len() - 1, f));
         }
     }
-    changed |= reused != old_lines.lines().count();
+    changed |= reused != cache::lines(old_lines).count();
     if changed && let Some(p) = cache_path {
         let _ = crate::fsutil::write_atomic(&p, text.as_bytes(), false, crate::fsutil::private());
     }
@@ -325,11 +327,10 @@ pub fn cached(dir: &Path, cache_dir: &Path, vouch: &dyn Vouch) -> Option<CardDir
     {
         return None;
     }
+    let at = text.len() - rest.len();
     let mut lines = Vec::new();
-    let mut start = text.len() - rest.len();
-    for l in rest.lines() {
-        lines.push((start..start + l.len(), cache::parse_line(l)?));
-        start += l.len() + 1;
+    for (start, l) in cache::lines(rest) {
+        lines.push((at + start..at + start + l.len(), cache::parse_line(l)?));
     }
     Some(CardDir {
         text,

@@ -78,31 +78,57 @@ pub fn literal_prefix(glob: &str) -> Option<String> {
 /// compared segment by segment as the matcher sees them (empty segments
 /// and a leading `./` ignored), the last segment of the prefix as the start
 /// of the path's segment unless the prefix ends with `/`.
+#[cfg(test)]
 pub fn has_prefix(path: &str, prefix: &str) -> bool {
-    let path = normalize(path);
-    let whole = prefix.ends_with('/');
-    let mut want = prefix.split('/').filter(|s| !s.is_empty()).peekable();
-    let mut at = 0;
-    while let Some(w) = want.next() {
-        let Some((seg, next)) = segment(&path, at) else {
+    has_prefix_normalized(&normalize(path), prefix.as_bytes())
+}
+
+/// [`has_prefix`] of a path already [`normalize`]d. Run for every card of
+/// the user's or the project's on every tool call, so it works on bytes,
+/// one segment of each side at a time.
+pub fn has_prefix_normalized(path: &str, prefix: &[u8]) -> bool {
+    let (p, w) = (path.as_bytes(), prefix);
+    let whole = w.last() == Some(&b'/');
+    let (mut pi, mut wi) = (0, 0);
+    loop {
+        let Some((ws, we)) = segment_bytes(w, wi) else {
+            return true;
+        };
+        let Some((ps, pe)) = segment_bytes(p, pi) else {
             return false;
         };
-        let last = want.peek().is_none();
+        let (seg, want) = (&p[ps..pe], &w[ws..we]);
+        let last = w[we..].iter().all(|&b| b == b'/');
         let ok = if last && !whole {
-            seg.starts_with(w)
+            seg.starts_with(want)
         } else {
-            seg == w
+            seg == want
         };
         if !ok {
             return false;
         }
-        at = next;
+        (pi, wi) = (pe, we);
     }
-    true
+}
+
+/// The byte range of the next non-empty `/`-separated segment of `s` at or
+/// after `i`.
+fn segment_bytes(s: &[u8], mut i: usize) -> Option<(usize, usize)> {
+    while s.get(i) == Some(&b'/') {
+        i += 1;
+    }
+    if i >= s.len() {
+        return None;
+    }
+    let end = s[i..]
+        .iter()
+        .position(|&c| c == b'/')
+        .map_or(s.len(), |n| i + n);
+    Some((i, end))
 }
 
 /// Trimmed, forward slashes, no leading `./`; borrowed when already so.
-fn normalize(s: &str) -> Cow<'_, str> {
+pub fn normalize(s: &str) -> Cow<'_, str> {
     fn strip(mut t: &str) -> &str {
         while let Some(rest) = t.strip_prefix("./") {
             t = rest;

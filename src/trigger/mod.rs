@@ -222,21 +222,40 @@ pub fn reach<K: AsRef<str>, V: AsRef<str>>(triggers: &[(K, V)]) -> String {
     format!("{tools};{prefixes}")
 }
 
-/// Whether a call of `tool` naming `paths` is within a card's [`reach`]
-/// (the call's paths are asked for only when the tool is).
+/// The call's paths as globs see them (see `glob::normalize`), made once
+/// per call for [`reach_admits`].
+pub fn normalized(paths: &[String]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| glob::normalize(p).into_owned())
+        .collect()
+}
+
+/// Whether a call of `tool` naming `paths` (as [`normalized`]) is within a
+/// card's [`reach`] (the call's paths are asked for only when the tool is).
 pub fn reach_admits<'p>(
     reach: &str,
     tool: Option<&str>,
     paths: impl FnOnce() -> &'p [String],
 ) -> bool {
-    let (tools, prefixes) = reach.split_once(';').unwrap_or(("", ""));
-    if !tools.is_empty() && !tool.is_some_and(|t| tools.split(',').any(|x| x == t)) {
+    // Asked of every card of the user's or the project's on every tool
+    // call: plain byte comparisons, nothing allocated.
+    let r = reach.as_bytes();
+    // Neither list holds a `;`, and the prefixes are the shorter side.
+    let Some(semi) = r.iter().rposition(|&b| b == b';') else {
+        return true;
+    };
+    let (tools, prefixes) = (&r[..semi], &r[semi + 1..]);
+    let named = |t: &str| tools.split(|&b| b == b',').any(|x| x == t.as_bytes());
+    if !tools.is_empty() && !tool.is_some_and(named) {
         return false;
     }
     prefixes.is_empty()
-        || paths()
-            .iter()
-            .any(|p| prefixes.split(',').any(|pre| glob::has_prefix(p, pre)))
+        || paths().iter().any(|p| {
+            prefixes
+                .split(|&b| b == b',')
+                .any(|pre| glob::has_prefix_normalized(p, pre))
+        })
 }
 
 /// What a card's trigger keys say about which calls it concerns: its tools
@@ -466,6 +485,8 @@ mod tests {
             p(&["a/c/x"]),
             p(&["vendor/x.go"]),
             p(&["/abs/area1/x"]),
+            p(&["./area1\\x.rs"]),
+            p(&[" docs\\a.md "]),
             p(&[]),
         ];
         let mut passed_over = 0;
@@ -473,9 +494,10 @@ mod tests {
             let r = reach(b);
             for t in tools {
                 for c in &calls {
+                    let n = normalized(c);
                     if may_fire(b, t, c) {
-                        assert!(reach_admits(&r, t, || c), "{b:?} ({r}) on {t:?} {c:?}");
-                    } else if !reach_admits(&r, t, || c) {
+                        assert!(reach_admits(&r, t, || &n), "{b:?} ({r}) on {t:?} {c:?}");
+                    } else if !reach_admits(&r, t, || &n) {
                         passed_over += 1;
                     }
                 }
