@@ -300,12 +300,12 @@ fn run_with(
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
     let tool = payload.tool_name();
     let normalized = std::cell::OnceCell::new();
+    let paths = || -> &[String] {
+        normalized.get_or_init(|| crate::trigger::normalized(probe.call_paths()))
+    };
+    let admits = |reach: &str| crate::trigger::reach_admits(reach, tool, paths);
     let may_fire = |fc: &crate::card::sources::FileCard| {
-        let paths = || -> &[String] {
-            normalized.get_or_init(|| crate::trigger::normalized(probe.call_paths()))
-        };
-        crate::trigger::reach_admits(fc.reach(), tool, paths)
-            && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
+        admits(fc.reach()) && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
     };
     let resolved = resolve::resolve(
         &req.cards,
@@ -315,6 +315,7 @@ fn run_with(
             cache_dir: req.state_root.as_deref(),
             vouch: &vouch,
             may_fire: &may_fire,
+            admits: &admits,
             quick: events.iter().all(|e| e.is_tool_event()),
         },
     );

@@ -8,15 +8,12 @@
 use std::io::Write;
 use std::path::Path;
 
-/// Opens `path` to read a regular file, and never waits doing so: it is
-/// opened non-blocking (a FIFO put where a file was expected opens at
-/// once instead of waiting for a writer), then anything that is not a
-/// regular file is refused (`InvalidInput`). With `follow` false, a link
-/// in the last place is refused too. Returns the file and its metadata.
-pub fn open_regular(
-    path: &Path,
-    follow: bool,
-) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+/// Opens `path` to read, and never waits doing so: it is opened
+/// non-blocking (a FIFO put where a file was expected opens at once instead
+/// of waiting for a writer, and reads from it answer at once). With
+/// `follow` false, a link in the last place is refused. What is read from
+/// it must be bounded by the caller, as it may be anything.
+pub fn open_nonblocking(path: &Path, follow: bool) -> std::io::Result<std::fs::File> {
     let mut o = std::fs::OpenOptions::new();
     o.read(true);
     #[cfg(unix)]
@@ -25,7 +22,18 @@ pub fn open_regular(
         let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
         o.custom_flags(libc::O_NONBLOCK | nofollow);
     }
-    let f = o.open(path)?;
+    #[cfg(not(unix))]
+    let _ = follow;
+    o.open(path)
+}
+
+/// [`open_nonblocking`], then anything that is not a regular file is
+/// refused (`InvalidInput`). Returns the file and its metadata.
+pub fn open_regular(
+    path: &Path,
+    follow: bool,
+) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    let f = open_nonblocking(path, follow)?;
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(std::io::Error::new(

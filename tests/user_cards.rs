@@ -912,3 +912,79 @@ fn an_oversized_advisory_is_cut_with_a_marker_and_keeps_its_pointer() {
             .collect::<String>()
     );
 }
+
+#[test]
+fn settled_project_cards_a_call_cannot_concern_are_passed_over_whole() {
+    // Trusted cards settled since an hour: after the first call lists them,
+    // a call none of them concerns is answered from the cache's summary
+    // line. What explain shows must not depend on which read answered.
+    let sb = Sandbox::new();
+    let mut files = Vec::new();
+    for area in ["a1", "a2", "a3"] {
+        let text = card(
+            &format!("Rule {area}"),
+            &format!("RULE-{area} `{{path}}`"),
+            &["event: PreToolUse", &format!("paths: {area}/**")],
+        );
+        files.push(project_card(&sb, &format!("rule-{area}"), &text));
+    }
+    sb.test().arg("trust").run();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for f in &files {
+        set_mtime(f, hour_ago);
+    }
+    set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+    let explain = |rel: &str| {
+        sb.test()
+            .args(["explain", "PreToolUse"])
+            .json(&write_call(&sb, rel, "x"))
+            .run()
+            .stdout
+    };
+    for round in ["listed", "from the summary", "again"] {
+        let out = explain("src/lib.rs");
+        assert!(
+            out.contains("(3 more)") && !out.contains("RULE-"),
+            "{round}: {out}"
+        );
+        let out = explain("a2/x.rs");
+        assert!(
+            out.contains("RULE-a2 `a2/x.rs`") && out.contains("(2 more)"),
+            "{round}: {out}"
+        );
+    }
+    // A listed name is never passed over: the project's card of a shipped
+    // card's name overrides it, even on a call its own trigger cannot
+    // concern (here a read, where its paths imply writes).
+    let secrets = card(
+        "Own secrets",
+        "OWN-SECRETS",
+        &["event: PreToolUse", "paths: docs/**"],
+    );
+    let own = project_card(&sb, "secrets", &secrets);
+    sb.test().arg("trust").run();
+    set_mtime(&own, hour_ago);
+    set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+    sb.write(
+        ".env",
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+    );
+    let read_env = tool_call(
+        &sb,
+        "PreToolUse",
+        "Read",
+        json!({"file_path": sb.project().join(".env")}),
+    );
+    let run = || {
+        sb.test()
+            .dispatch("PreToolUse", &["secrets"])
+            .json(&read_env)
+            .run()
+            .context()
+    };
+    for round in ["listed", "from the cache"] {
+        assert_eq!(run(), "", "{round}: overridden by the project");
+    }
+    std::fs::remove_file(&own).unwrap();
+    assert!(run().contains("`.env`"), "the shipped card again");
+}

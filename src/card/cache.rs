@@ -9,22 +9,27 @@
 //! (SHA-256, size, mtime), then the rest of its Bindings and its text
 //! (title, Advisory, body, origin), decoded only for a card that is used.
 //! The header names the directory, the trust store's stamp the verdicts
-//! were given under, and the directory's mtime when it was listed. Anything
-//! malformed is treated as no cache (the card is parsed from its file
-//! again).
+//! were given under, the directory's mtime when it was listed and when the
+//! listing began. A summary line follows (see [`Summary`]): what the cards
+//! say taken together, so that a tool call none of them concerns is
+//! answered from the first few hundred bytes, whatever the number of
+//! cards. Anything malformed is treated as no cache (the card is parsed
+//! from its file again).
 //!
 //! ```text
-//! cuecard-cards 6 <dir> <stamp> <dir-mtime-ns>
+//! cuecard-cards 7 <dir> <stamp> <dir-mtime-ns> <written-ns>
+//! = <loose> ,<name>,...,<name>, <n> (<event> <bound> <k> <reach>{k}){n}
 //! <0|1> err - - <file> <sha256> <size> <mtime-ns> <message>
 //! <0|1> ok <events> <reach> <file> <sha256> <size> <mtime-ns> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
 //! ```
 
 use super::{Bindings, Card, Origin};
 use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::PathBuf;
 
-const MAGIC: &str = "cuecard-cards 6";
+const MAGIC: &str = "cuecard-cards 7";
 
 fn escape(s: &str, out: &mut String) {
     for c in s.chars() {
@@ -86,11 +91,14 @@ fn unopt(s: &str) -> Option<Option<String>> {
 }
 
 /// What the header says: the trust store's stamp the verdicts were given
-/// under, and the directory's mtime when it was listed.
+/// under, the directory's mtime when it was listed, and when the listing
+/// began (before any file was read, so that a file changed since has a
+/// later mtime: see `sources::settled`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Header<'t> {
     pub stamp: Cow<'t, str>,
     pub dir_mtime_ns: u64,
+    pub written_ns: u64,
 }
 
 /// The header line (with its newline).
@@ -99,38 +107,166 @@ pub fn header(out: &mut String, dir: &str, h: &Header) {
     field(out, dir);
     field(out, &h.stamp);
     field(out, &h.dir_mtime_ns.to_string());
+    field(out, &h.written_ns.to_string());
     out.push('\n');
 }
 
-/// The header of a cache of `dir` and the text after it; `None` when `text`
-/// is not a cache of `dir` in this format.
-pub fn split_header<'t>(text: &'t str, dir: &str) -> Option<(Header<'t>, &'t str)> {
+/// The header of a cache of `dir`, its summary line (without the newline)
+/// and the lines after them; `None` when `text` is not a cache of `dir` in
+/// this format.
+pub fn split_header<'t>(text: &'t str, dir: &str) -> Option<(Header<'t>, &'t str, &'t str)> {
     let (head, rest) = text.split_once('\n')?;
+    let (summary, rest) = rest.split_once('\n')?;
     let mut f = head.split('\t');
-    if f.next()? != MAGIC || unescape(f.next()?) != dir {
+    if f.next()? != MAGIC || unescape(f.next()?) != dir || !summary.starts_with("=\t") {
         return None;
     }
     let stamp = unescape(f.next()?);
     let dir_mtime_ns = f.next()?.parse().ok()?;
+    let written_ns = f.next()?.parse().ok()?;
     f.next().is_none().then_some((
         Header {
             stamp,
             dir_mtime_ns,
+            written_ns,
         },
+        summary,
         rest,
     ))
 }
 
+/// What a directory's cards say taken together: the summary line.
+///
+/// `loose` counts the lines it does not speak for (untrusted cards and
+/// files in error); with any, every call looks at the lines. `names` are
+/// the other cards' names. Per event, `bound` counts the cards bound to it,
+/// and each `reach` is the union of the reaches (see `trigger::reach`) of
+/// those among them with one tool list: the union of their path prefixes,
+/// or none (any path) when one of them has none. A call none of an event's
+/// reaches admits is one no card of the event could fire on, so [`quiet`]
+/// can tell so without reading a card's line.
+#[derive(Debug, Default)]
+pub struct Summary {
+    loose: usize,
+    names: Vec<String>,
+    /// Per event: the cards bound to it and their reaches.
+    events: BTreeMap<String, (usize, Reaches)>,
+}
+
+/// Per tool list: the union of path prefixes, `None` for any path.
+type Reaches = BTreeMap<String, Option<BTreeSet<String>>>;
+
+impl Summary {
+    /// Adds a line (without its newline).
+    pub fn add(&mut self, line: &str, l: &Line) {
+        if !Line::trusted(line) || !l.is_ok() {
+            self.loose += 1;
+            return;
+        }
+        let file = unescape(&line[l.file.clone()]);
+        self.names
+            .push(file.strip_suffix(".md").unwrap_or(&file).to_string());
+        let reach = &line[l.reach.clone()];
+        let (tools, prefixes) = reach.rsplit_once(';').unwrap_or(("", ""));
+        for event in line[l.events.clone()].split(',').filter(|e| !e.is_empty()) {
+            let (bound, groups) = self.events.entry(event.to_string()).or_default();
+            *bound += 1;
+            let group = groups
+                .entry(tools.to_string())
+                .or_insert_with(|| Some(BTreeSet::new()));
+            match group {
+                Some(set) if !prefixes.is_empty() => {
+                    set.extend(prefixes.split(',').map(String::from));
+                }
+                _ => *group = None,
+            }
+        }
+    }
+
+    /// The summary line (with its newline).
+    pub fn write(&self, out: &mut String) {
+        out.push('=');
+        field(out, &self.loose.to_string());
+        field(out, &format!(",{},", self.names.join(",")));
+        field(out, &self.events.len().to_string());
+        for (event, (bound, groups)) in &self.events {
+            field(out, event);
+            field(out, &bound.to_string());
+            field(out, &groups.len().to_string());
+            for (tools, prefixes) in groups {
+                let prefixes = prefixes
+                    .iter()
+                    .flatten()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                field(out, &format!("{tools};{prefixes}"));
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// What a summary line says about a call of `event` that lists `names`:
+/// `Some(bound)` when no card of its directory concerns the call (none is
+/// listed, and none of the event's reaches `admits` the call), with the
+/// number of the event's cards so passed over; `None` when the lines must
+/// be looked at, or the summary is malformed.
+pub fn quiet(
+    summary: &str,
+    names: &[String],
+    event: &str,
+    admits: &dyn Fn(&str) -> bool,
+) -> Option<usize> {
+    let mut f = summary.split('\t');
+    if f.next()? != "=" || f.next()? != "0" {
+        return None;
+    }
+    let all = f.next()?;
+    // A name with a comma names no card (card names are letters, digits
+    // and dashes).
+    let listed = |n: &str| {
+        let b = all.as_bytes();
+        !n.contains(',')
+            && all
+                .match_indices(n)
+                .any(|(i, _)| i > 0 && b[i - 1] == b',' && b.get(i + n.len()) == Some(&b','))
+    };
+    if names.iter().any(|n| listed(n)) {
+        return None;
+    }
+    let n: usize = f.next()?.parse().ok()?;
+    let mut passed = 0;
+    for _ in 0..n {
+        let e = f.next()?;
+        let bound: usize = f.next()?.parse().ok()?;
+        let k: usize = f.next()?.parse().ok()?;
+        for _ in 0..k {
+            let reach = f.next()?;
+            if e == event && admits(reach) {
+                return None;
+            }
+        }
+        if e == event {
+            passed = bound;
+        }
+    }
+    f.next().is_none().then_some(passed)
+}
+
 /// The lines of the text after a header (each without its newline), with
-/// where each starts in it. A cache line is long and holds no raw newline
-/// or carriage return (both are escaped), so the split is a vectorised
-/// search for `\n` alone.
+/// where each starts in it. A cache line holds no raw newline or carriage
+/// return (both are escaped), so the split is a search for `\n` alone.
+///
+/// The card path searches with the standard library's own routines, not
+/// the `memchr` crate's: that one picks its vector code at run time, and
+/// the CPU feature probe behind the pick (CPUID) traps to the hypervisor in
+/// a virtual machine, which cost more than the whole card path.
 pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut start = 0;
-    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
     std::iter::from_fn(move || {
-        let end = match ends.next() {
-            Some(end) => end,
+        let end = match text.get(start..)?.find('\n') {
+            Some(i) => start + i,
             None if start < text.len() => text.len(),
             None => return None,
         };
@@ -209,7 +345,7 @@ pub fn line(
 /// The next tab-separated field of `line` at or after byte `start`, and
 /// where the one after it starts (`None` at the end of the line).
 fn next_field(line: &str, start: usize) -> (Range<usize>, Option<usize>) {
-    match memchr::memchr(b'\t', &line.as_bytes()[start..]) {
+    match line.as_bytes()[start..].iter().position(|&b| b == b'\t') {
         Some(i) => (start..start + i, Some(start + i + 1)),
         None => (start..line.len(), None),
     }
@@ -376,8 +512,10 @@ mod tests {
         let h = Header {
             stamp: "stamp\t1".into(),
             dir_mtime_ns: 7,
+            written_ns: 9,
         };
         header(&mut text, "/p/.cuecard/cards", &h);
+        Summary::default().write(&mut text);
         let f = FileFields {
             size: 10,
             mtime_ns: 20,
@@ -393,8 +531,9 @@ mod tests {
         );
         line(&mut text, "t.md", "ab", f, true, &Ok(card.clone()), false);
 
-        let (back, body) = split_header(&text, "/p/.cuecard/cards").unwrap();
+        let (back, summary, body) = split_header(&text, "/p/.cuecard/cards").unwrap();
         assert_eq!(back, h);
+        assert_eq!(summary, "=\t0\t,,\t0");
         let lines: Vec<&str> = body.lines().collect();
         assert_eq!(
             lines.len(),
@@ -450,7 +589,7 @@ mod tests {
             "a cache of another directory"
         );
         assert!(split_header("garbage\n", "/p/.cuecard/cards").is_none());
-        let old = text.replacen(MAGIC, "cuecard-cards 5", 1);
+        let old = text.replacen(MAGIC, "cuecard-cards 6", 1);
         assert!(
             split_header(&old, "/p/.cuecard/cards").is_none(),
             "another version"
@@ -477,5 +616,112 @@ mod tests {
             super::card("t", "PreToolUse", "*\t-").is_none(),
             "a truncated card"
         );
+    }
+
+    #[test]
+    fn lines_split_at_newlines_only() {
+        let t = "a\tb\nc\n\nd";
+        let got: Vec<(usize, &str)> = lines(t).collect();
+        assert_eq!(got, vec![(0, "a\tb"), (4, "c"), (6, ""), (7, "d")]);
+        assert_eq!(lines("x\n").collect::<Vec<_>>(), vec![(0, "x")]);
+        assert_eq!(lines("").count(), 0);
+    }
+
+    /// A cache line for a card named `name` with these Bindings lines.
+    fn card_line(name: &str, bindings: &str, trusted: bool) -> String {
+        let src = format!("# T\n\n## Advisory\nSeen.\n\n## Bindings\n{bindings}");
+        let card = parse_card(name, &src, Origin::Embedded);
+        let card = card.map_err(|e| e.message);
+        let mut out = String::new();
+        let f = FileFields::default();
+        line(
+            &mut out,
+            &format!("{name}.md"),
+            "ab",
+            f,
+            trusted,
+            &card,
+            true,
+        );
+        out
+    }
+
+    fn summary_of(lines: &[String]) -> String {
+        let mut s = Summary::default();
+        for l in lines {
+            let l = l.trim_end();
+            s.add(l, &parse_line(l).unwrap());
+        }
+        let mut out = String::new();
+        s.write(&mut out);
+        out.trim_end().to_string()
+    }
+
+    #[test]
+    fn the_summary_gathers_names_and_reaches_per_event() {
+        let cards = [
+            card_line("mig", "- event: PreToolUse\n- paths: migrations/**\n", true),
+            card_line(
+                "ven",
+                "- event: PreToolUse\n- paths: vendor/**, third/**\n",
+                true,
+            ),
+            card_line("mk", "- event: PreToolUse\n- command: ^make\n", true),
+        ];
+        let s = summary_of(&cards);
+        assert!(
+            s.starts_with("=\t0\t,mig,ven,mk,\t1\tPreToolUse\t3\t2\t"),
+            "{s}"
+        );
+        // The two path cards share their tool list: one reach, with the
+        // union of their prefixes.
+        assert!(
+            s.contains(";migrations/,third/,vendor/"),
+            "one reach for one tool list: {s}"
+        );
+        fn calls<'a>(tool: &'a str, path: &'a str) -> impl Fn(&str) -> bool + 'a {
+            move |reach: &str| {
+                let paths = vec![path.to_string()];
+                crate::trigger::reach_admits(reach, Some(tool), || &paths)
+            }
+        }
+        let none: Vec<String> = Vec::new();
+        let q = |names: &[String], event: &str, tool: &str, path: &str| {
+            quiet(&s, names, event, &calls(tool, path))
+        };
+        assert_eq!(q(&none, "PreToolUse", "Write", "src/lib.rs"), Some(3));
+        assert_eq!(q(&none, "PreToolUse", "Write", "vendor/x.go"), None);
+        assert_eq!(q(&none, "PreToolUse", "Write", "third/x.go"), None);
+        assert_eq!(q(&none, "PreToolUse", "Bash", ""), None, "mk could fire");
+        assert_eq!(q(&none, "PreToolUse", "Read", "vendor/x.go"), Some(3));
+        assert_eq!(q(&none, "Stop", "Write", "vendor/x.go"), Some(0));
+        let listed = |n: &str| vec![n.to_string()];
+        assert_eq!(
+            q(&listed("ven"), "PreToolUse", "Read", "x"),
+            None,
+            "a listed name"
+        );
+        assert_eq!(q(&listed("ve"), "PreToolUse", "Read", "x"), Some(3));
+        assert_eq!(q(&listed("mig,ven"), "PreToolUse", "Read", "x"), Some(3));
+
+        // A card with no path prefix makes its tool list's reach any path.
+        let any = card_line("all", "- event: PreToolUse\n- paths: **/*.lock\n", true);
+        let s2 = summary_of(&[cards[0].clone(), any]);
+        assert!(quiet(&s2, &none, "PreToolUse", &calls("Write", "src/x")).is_none());
+
+        // Untrusted cards and files in error are loose: always look.
+        for loose in [
+            card_line("new", "- event: PreToolUse\n- paths: new/**\n", false),
+            card_line("bad", "- event: Nope\n", true),
+        ] {
+            let s3 = summary_of(&[cards[0].clone(), loose]);
+            assert!(s3.starts_with("=\t1\t"), "{s3}");
+            assert!(quiet(&s3, &none, "PreToolUse", &calls("Read", "x")).is_none());
+        }
+        assert!(
+            quiet("=\t0\t,,\t2\tE", &none, "E", &|_| false).is_none(),
+            "malformed"
+        );
+        assert!(quiet("=\t0\t,,\t0\textra", &none, "E", &|_| false).is_none());
     }
 }

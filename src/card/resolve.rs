@@ -6,8 +6,8 @@
 //! user and project cards come from the parsed-card cache, each looked at
 //! once (is it listed, bound, could it fire) and decoded only if chosen.
 
-use super::sources::{self, Always, CardDir, FileCard, Scope, Vouch};
-use super::{Card, CardError, embedded};
+use super::sources::{self, Always, CardDir, FileCard, Glance, Scope, Vouch};
+use super::{Card, CardError, cache, embedded};
 use std::path::Path;
 
 /// One card chosen for evaluation.
@@ -43,6 +43,10 @@ pub struct Sources<'a> {
     /// and `trigger::may_fire`): cards it rejects are not evaluated, nor
     /// even decoded.
     pub may_fire: &'a dyn Fn(&FileCard) -> bool,
+    /// Whether a reach (see `trigger::reach`) admits the call: the first
+    /// part of `may_fire`, asked of the reaches a cache's summary line
+    /// gathers (see `cache::quiet`).
+    pub admits: &'a dyn Fn(&str) -> bool,
     /// The hook path of a tool call: the project's cards are checked
     /// against the file system only as far as this call needs (see
     /// [`sources::cached`]). Off where everything must be current (the
@@ -112,16 +116,28 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
         None => (CardDir::default(), Vec::new()),
         Some(root) => {
             let dir = sources::project_dir(root);
-            let quick = src
+            // A call of one event may be answered from the cache's summary.
+            let quiet = |summary: &str| match events {
+                [event] => cache::quiet(summary, &names, event, src.admits),
+                _ => None,
+            };
+            let glance = src
                 .cache_dir
                 .filter(|_| src.quick)
-                .and_then(|c| sources::cached(&dir, c, src.vouch))
-                .and_then(|cards| {
+                .and_then(|c| sources::glance(&dir, c, src.vouch, &quiet));
+            let quick = match glance {
+                Some(Glance::Quiet(passed)) => {
+                    out.passed_over += passed;
+                    Some((CardDir::default(), Vec::new()))
+                }
+                Some(Glance::Cards(cards)) => {
                     let seen = looks(&cards);
                     let matters =
                         |i: usize, fc: &FileCard| !fc.trusted() || seen[i].listed || seen[i].joins;
                     cards.verify(&dir, &matters).then_some((cards, seen))
-                });
+                }
+                None => None,
+            };
             quick.unwrap_or_else(|| {
                 let cards = sources::read_dir(&dir, Scope::Project, src.cache_dir, src.vouch);
                 let seen = looks(&cards);

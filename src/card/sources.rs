@@ -201,8 +201,10 @@ impl Vouch for Always {
 /// trust verdicts while the trust store is unchanged too. Without a cache
 /// directory nothing is written and cards keep their whole body.
 pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn Vouch) -> CardDir {
-    // Taken before the listing: a change during it leaves the recorded
-    // mtime behind, which only sends the next read back to a full one.
+    // Both taken before the listing: a change during it leaves the
+    // recorded mtime behind, which only sends the next read back to a full
+    // one, and gives the changed file an mtime after the write time.
+    let written_ns = now_ns();
     let Ok(dir_meta) = dir.metadata() else {
         return CardDir::default();
     };
@@ -226,15 +228,13 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
             files.push((name, cache::FileFields { size, mtime_ns }));
         }
     }
-    if files.is_empty() {
-        return CardDir::default();
-    }
+    // An empty directory is cached too: its summary answers every call.
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.truncate(MAX_CARDS_PER_DIR);
 
     let dir_s = dir.to_string_lossy().into_owned();
     let cache_path = cache_dir.map(|c| cache_file(c, &dir_s));
-    let (old_text, cached_at) = cache_path
+    let old_text = cache_path
         .as_deref()
         .and_then(read_cache)
         .unwrap_or_default();
@@ -242,8 +242,10 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
     let now = Header {
         stamp: Cow::Borrowed(&stamp),
         dir_mtime_ns: mtime_ns(&dir_meta),
+        written_ns,
     };
-    let (old, old_lines) = cache::split_header(&old_text, &dir_s).unwrap_or_default();
+    let (old, _, old_lines) = cache::split_header(&old_text, &dir_s).unwrap_or_default();
+    let cached_at = old.written_ns;
     let verdicts_current = old.stamp == now.stamp;
     // The cache lists files in the same (sorted) order, so one pass pairs
     // each file with its line.
@@ -251,10 +253,15 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
         .filter_map(|(_, l)| Some((l, cache::parse_line(l)?)))
         .peekable();
 
-    let mut text = String::with_capacity(old_text.len().max(256));
-    cache::header(&mut text, &dir_s, &now);
+    let mut body = String::with_capacity(old_text.len().max(256));
     let mut lines = Vec::with_capacity(files.len());
-    let mut changed = old != now || cache_path.is_none();
+    // Rewritten when anything differs from what it records, and until its
+    // write time is safely after the directory's mtime (so that the quick
+    // read may take it).
+    let mut changed = !verdicts_current
+        || old.dir_mtime_ns != now.dir_mtime_ns
+        || !settled(now.dir_mtime_ns, cached_at)
+        || cache_path.is_none();
     let mut reused = 0;
     for (file, fields) in &files {
         while old_iter.peek().is_some_and(|(l, f)| {
@@ -262,7 +269,7 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
         }) {
             old_iter.next();
         }
-        let start = text.len();
+        let start = body.len();
         let hit = old_iter.next_if(|(l, f)| {
             cache::unescape(&l[f.file.clone()]) == file.as_str()
                 && f.file_fields(l)
@@ -273,12 +280,12 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
             // stood: no second parse.
             Some((l, f)) => {
                 reused += 1;
-                text.push_str(l);
-                text.push('\n');
+                body.push_str(l);
+                body.push('\n');
                 if !verdicts_current {
                     let trusted = vouch.trusted(file, f.sha256(l));
                     let at = start + cache::VERDICT_AT;
-                    text.replace_range(at..=at, if trusted { "1" } else { "0" });
+                    body.replace_range(at..=at, if trusted { "1" } else { "0" });
                 }
                 Some(f)
             }
@@ -287,56 +294,133 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
                 let (sha, card) = read_card(&dir.join(file), file, scope, fields.size);
                 let trusted = vouch.trusted(file, &sha);
                 let slim = cache_path.is_some();
-                cache::line(&mut text, file, &sha, *fields, trusted, &card, slim);
-                cache::parse_line(&text[start..text.len() - 1])
+                cache::line(&mut body, file, &sha, *fields, trusted, &card, slim);
+                cache::parse_line(&body[start..body.len() - 1])
             }
         };
         if let Some(f) = fields {
-            lines.push((start..text.len() - 1, f));
+            lines.push((start..body.len() - 1, f));
         }
     }
     changed |= reused != cache::lines(old_lines).count();
+
+    let mut summary = cache::Summary::default();
+    for (range, f) in &lines {
+        summary.add(&body[range.clone()], f);
+    }
+    let mut text = String::with_capacity(body.len() + 1024);
+    cache::header(&mut text, &dir_s, &now);
+    summary.write(&mut text);
+    let at = text.len();
+    text.push_str(&body);
     if changed && let Some(p) = cache_path {
         let _ = crate::fsutil::write_atomic(&p, text.as_bytes(), false, crate::fsutil::private());
     }
     CardDir {
         text,
-        lines,
+        lines: lines
+            .into_iter()
+            .map(|(r, f)| (at + r.start..at + r.end, f))
+            .collect(),
         cached_at: 0,
     }
 }
+
+/// What the quick read of a project's cards found (see [`glance`]).
+pub enum Glance {
+    /// Nothing in the directory concerns the call: the number of its cards
+    /// bound to the call's event, passed over.
+    Quiet(usize),
+    /// The cached cards, to be looked at one by one.
+    Cards(CardDir),
+}
+
+/// How much of the cache the quick read reads first: its header and
+/// summary line, for all but the largest directories.
+const HEAD: usize = 4096;
 
 /// The quick read of a project's cards on the hook path: the cache as it
 /// stands, while the trust store's stamp and the directory's own mtime are
 /// what it was written under (so no file was added, removed or renamed
 /// since, and every cached verdict holds); `None` calls for [`read_dir`].
 ///
-/// The caller then [`CardDir::verify`]s the cached cards that matter to its
-/// call: the untrusted ones and those that could fire. A cached card that
-/// is trusted and cannot fire on the call needs no look, because whatever
-/// in-place edit it may have had makes its text untrusted (its hash is no
-/// longer the pinned one), so that it could not fire either.
-pub fn cached(dir: &Path, cache_dir: &Path, vouch: &dyn Vouch) -> Option<CardDir> {
-    let dir_meta = dir.metadata().ok()?;
+/// First only the head of the cache is read, and `quiet` asked of its
+/// summary line (see `cache::quiet`): a call no card concerns is answered
+/// from it. Otherwise the caller gets the cached cards and then
+/// [`CardDir::verify`]s those that matter to its call: the untrusted ones
+/// and those that could fire. A cached card that is trusted and cannot fire
+/// on the call needs no look, because whatever in-place edit it may have
+/// had makes its text untrusted (its hash is no longer the pinned one), so
+/// that it could not fire either.
+pub fn glance(
+    dir: &Path,
+    cache_dir: &Path,
+    vouch: &dyn Vouch,
+    quiet: &dyn Fn(&str) -> Option<usize>,
+) -> Option<Glance> {
+    let Ok(dir_meta) = dir.metadata() else {
+        // No directory, no cards (what the full read would find).
+        return Some(Glance::Quiet(0));
+    };
     let dir_s = dir.to_string_lossy();
-    let (text, cached_at) = read_cache(&cache_file(cache_dir, &dir_s))?;
-    let (old, rest) = cache::split_header(&text, &dir_s)?;
-    if old.stamp != vouch.stamp()
-        || old.dir_mtime_ns != mtime_ns(&dir_meta)
-        || !settled(old.dir_mtime_ns, cached_at)
-    {
+    let dir_mtime = mtime_ns(&dir_meta);
+    let mut stamp = None;
+    let mut current = |h: &Header| {
+        let stamp = stamp.get_or_insert_with(|| vouch.stamp());
+        h.stamp == stamp.as_str()
+            && h.dir_mtime_ns == dir_mtime
+            && settled(h.dir_mtime_ns, h.written_ns)
+    };
+    // Not through a link, and never waiting (see `fsutil`); the head is
+    // read into the stack, bounded.
+    let mut f = crate::fsutil::open_nonblocking(&cache_file(cache_dir, &dir_s), false).ok()?;
+    let mut head = [0u8; HEAD];
+    let n = f.read(&mut head).ok()?;
+    let newline = |from: usize| {
+        head[from..n]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| from + i)
+    };
+    let two_lines = newline(0).and_then(|i| newline(i + 1));
+    if let Some(end) = two_lines {
+        let text = std::str::from_utf8(&head[..end + 1]).ok()?;
+        let (h, summary, _) = cache::split_header(text, &dir_s)?;
+        if !current(&h) {
+            return None;
+        }
+        if let Some(passed) = quiet(summary) {
+            return Some(Glance::Quiet(passed));
+        }
+    }
+    // The lines are needed: the rest of the file, which must be a regular
+    // one, bounded. It is replaced by rename, never written in place, so
+    // its length is its content's.
+    let meta = f.metadata().ok()?;
+    let len = usize::try_from(meta.len()).ok()?;
+    if !meta.is_file() || meta.len() > MAX_CACHE_BYTES || len < n {
         return None;
     }
+    let mut bytes = Vec::with_capacity(len);
+    bytes.extend_from_slice(&head[..n]);
+    bytes.resize(len, 0);
+    f.read_exact(&mut bytes[n..]).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    let (h, _, rest) = cache::split_header(&text, &dir_s)?;
+    if !current(&h) {
+        return None;
+    }
+    let cached_at = h.written_ns;
     let at = text.len() - rest.len();
     let mut lines = Vec::new();
     for (start, l) in cache::lines(rest) {
         lines.push((at + start..at + start + l.len(), cache::parse_line(l)?));
     }
-    Some(CardDir {
+    Some(Glance::Cards(CardDir {
         text,
         lines,
         cached_at,
-    })
+    }))
 }
 
 impl CardDir {
@@ -389,19 +473,28 @@ fn settled(mtime_ns: u64, cached_at: u64) -> bool {
 /// the coarsest timestamp granularity of common file systems (2 s on FAT).
 const RACY_NS: u64 = 2_000_000_000;
 
-/// Reads a cache file, bounded (64 cards of at most 64 KiB each), with its
-/// mtime in nanoseconds.
-fn read_cache(path: &Path) -> Option<(String, u64)> {
-    // Not through a link; one open, one stat and one read on the hook path.
-    // The cache is replaced by rename, never written in place, so its
-    // length is its content's.
+/// The largest cache file read: 64 cards of at most 64 KiB each, twice
+/// over.
+const MAX_CACHE_BYTES: u64 = MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2;
+
+/// Reads a cache file, bounded.
+fn read_cache(path: &Path) -> Option<String> {
+    // Not through a link; one open, one stat and one read. The cache is
+    // replaced by rename, never written in place, so its length is its
+    // content's.
     let (mut f, meta) = crate::fsutil::open_regular(path, false).ok()?;
-    if meta.len() > MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2 {
+    if meta.len() > MAX_CACHE_BYTES {
         return None;
     }
     let mut bytes = vec![0; usize::try_from(meta.len()).ok()?];
     f.read_exact(&mut bytes).ok()?;
-    Some((String::from_utf8(bytes).ok()?, mtime_ns(&meta)))
+    String::from_utf8(bytes).ok()
+}
+
+fn now_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
 }
 
 fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
