@@ -255,12 +255,13 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
 
     let mut body = String::with_capacity(old_text.len().max(256));
     let mut lines = Vec::with_capacity(files.len());
-    // Rewritten when anything differs from what it records, and until its
-    // write time is safely after the directory's mtime (so that the quick
-    // read may take it).
+    // Rewritten when anything differs from what it records, and when its
+    // write time does not settle the directory's mtime but this one would
+    // (so that the quick read may take it; never for an mtime ahead of the
+    // clock, which no write would settle).
     let mut changed = !verdicts_current
         || old.dir_mtime_ns != now.dir_mtime_ns
-        || !settled(now.dir_mtime_ns, cached_at)
+        || (!settled(now.dir_mtime_ns, cached_at) && settled(now.dir_mtime_ns, written_ns))
         || cache_path.is_none();
     let mut reused = 0;
     for (file, fields) in &files {
