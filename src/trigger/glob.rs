@@ -203,19 +203,10 @@ fn check_classes(p: &str) -> Result<(), String> {
 
 /// The next non-empty `/`-separated segment of `s` at or after byte `i`,
 /// and the byte after it.
-fn segment(s: &str, mut i: usize) -> Option<(&str, usize)> {
-    let b = s.as_bytes();
-    while i < b.len() && b[i] == b'/' {
-        i += 1;
-    }
-    if i >= b.len() {
-        return None;
-    }
-    let end = b[i..]
-        .iter()
-        .position(|&c| c == b'/')
-        .map_or(b.len(), |n| i + n);
-    Some((&s[i..end], end))
+fn segment(s: &str, i: usize) -> Option<(&str, usize)> {
+    // `/` is ASCII, so both ends are character boundaries.
+    let (start, end) = segment_bytes(s.as_bytes(), i)?;
+    Some((&s[start..end], end))
 }
 
 /// One brace-free alternative against a normalised path, segment by
