@@ -106,7 +106,7 @@ pub struct Row {
     pub met: Option<bool>,
 }
 
-/// Medians of two commands run alternately (`a`, `b`, `a`, `b`, ...).
+/// Medians of two commands run alternately (`a b`, `b a`, `a b`, ...).
 pub fn interleaved(
     a: (&Path, &[&str], &[u8]),
     b: (&Path, &[&str], &[u8]),
@@ -129,16 +129,35 @@ pub fn interleaved_samples(
     warm: usize,
     n: usize,
 ) -> (Vec<Sample>, Vec<Sample>) {
+    let mut all = interleaved_many(&[a, b], env, warm, n).into_iter();
+    let a = all.next().unwrap_or_default();
+    (a, all.next().unwrap_or_default())
+}
+
+/// The samples of several commands run in turn, after `warm` rounds: a
+/// change in the machine's load hits them alike. Each round starts one
+/// further along (`a b c`, `b c a`, `c a b`, ...), so that no command always
+/// runs first or last in a round.
+pub fn interleaved_many(
+    cmds: &[(&Path, &[&str], &[u8])],
+    env: &[(&str, &str)],
+    warm: usize,
+    n: usize,
+) -> Vec<Vec<Sample>> {
     for _ in 0..warm {
-        run_once(a.0, a.1, a.2, env);
-        run_once(b.0, b.1, b.2, env);
+        for c in cmds {
+            run_once(c.0, c.1, c.2, env);
+        }
     }
-    let (mut sa, mut sb) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for _ in 0..n {
-        sa.push(run_once(a.0, a.1, a.2, env));
-        sb.push(run_once(b.0, b.1, b.2, env));
+    let mut out: Vec<Vec<Sample>> = cmds.iter().map(|_| Vec::with_capacity(n)).collect();
+    for round in 0..n {
+        for k in 0..cmds.len() {
+            let i = (round + k) % cmds.len();
+            let c = cmds[i];
+            out[i].push(run_once(c.0, c.1, c.2, env));
+        }
     }
-    (sa, sb)
+    out
 }
 
 pub fn median(d: impl Iterator<Item = Duration>) -> Duration {
@@ -157,11 +176,14 @@ fn project_card_rows(
     warm: usize,
     n: usize,
 ) -> Result<Vec<Row>, String> {
-    // Two projects laid out alike (a git root with `src/`, beside the
-    // state directory rather than around it), so that only the cards differ.
+    // Three projects laid out alike (a git root with `src/`, beside the
+    // state directory rather than around it), so that only the cards
+    // differ; the two without cards are the control: what "no difference"
+    // measures in this run.
     let plain = work.join("plain-project");
+    let twin = work.join("plain-project-twin");
     let with = work.join("cards-project");
-    for p in [&plain, &with] {
+    for p in [&plain, &twin, &with] {
         std::fs::create_dir_all(p.join(".git")).map_err(|e| e.to_string())?;
         std::fs::create_dir_all(p.join("src")).map_err(|e| e.to_string())?;
     }
@@ -190,21 +212,32 @@ fn project_card_rows(
     if !status.success() {
         return Err("cuecard trust failed in the bench project".into());
     }
+    // The rows before write hundreds of megabytes: their writeback would
+    // otherwise run on the same two cores during these few-percent figures.
+    // SAFETY: sync takes no arguments and cannot fail.
+    unsafe { libc::sync() };
     let run = || {
-        interleaved_samples(
-            (bin, dispatch_args, &write_payload(&plain)),
-            (bin, dispatch_args, &write_payload(&with)),
+        let payloads = [&plain, &twin, &with].map(|p| write_payload(p));
+        let mut s = interleaved_many(
+            &[
+                (bin, dispatch_args, &payloads[0]),
+                (bin, dispatch_args, &payloads[1]),
+                (bin, dispatch_args, &payloads[2]),
+            ],
             env,
             warm,
             n,
         )
+        .into_iter();
+        let mut next = || s.next().unwrap_or_default();
+        (next(), next(), next())
     };
-    let (none, cards) = run();
+    let (none, none_twin, cards) = run();
     // A full check (list the directory, stat every card) is what a session
     // start does, and a tool call after the directory changed: a directory
     // mtime in the future keeps every call there.
     set_mtime(&dir, SystemTime::now() + Duration::from_secs(3600))?;
-    let (none_full, full) = run();
+    let (none_full, _, full) = run();
     let wall = |s: &[Sample]| median(s.iter().map(|s| s.wall)).as_secs_f64();
     let cpu = |s: &[Sample]| median(s.iter().map(|s| s.cpu)).as_secs_f64();
     let r = wall(&cards) / wall(&none);
@@ -213,7 +246,8 @@ fn project_card_rows(
     let us = |d: f64| format!("{:+.0} us", d * 1e6);
     Ok(vec![
         // Issue 8 asks for no measurable cost: within this machine's
-        // run-to-run variation of a median (a few percent).
+        // run-to-run variation of a median (a few percent), which the
+        // control row shows for this run.
         Row {
             figure: "dispatch PreToolUse, 50 trusted project cards / none".into(),
             value: format!("{r:.2}x"),
@@ -225,6 +259,17 @@ fn project_card_rows(
             value: format!("{r_cpu:.2}x ({})", us(cpu(&cards) - cpu(&none))),
             target: "<= 1.05x".into(),
             met: Some(r_cpu <= 1.05),
+        },
+        Row {
+            figure: "  control: a second project without cards / none".into(),
+            value: format!(
+                "{:.2}x, CPU {:.2}x ({})",
+                wall(&none_twin) / wall(&none),
+                cpu(&none_twin) / cpu(&none),
+                us(cpu(&none_twin) - cpu(&none))
+            ),
+            target: "-".into(),
+            met: None,
         },
         Row {
             figure: "  with a full check of the 50 files (list + stat) / none".into(),
