@@ -198,7 +198,6 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none());
         let mine = hits.next();
         let lower_mine = hits.next().map(|(s, _, _)| *s);
-        let is_shipped = embedded::source(&name).is_some();
         match mine {
             Some((scope, fc, _)) => {
                 let card = match fc.card() {
@@ -214,7 +213,8 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
                         continue;
                     }
                 };
-                let overrides = lower_mine.or(is_shipped.then_some(Scope::Embedded));
+                let overrides =
+                    lower_mine.or(embedded::is_shipped(&name).then_some(Scope::Embedded));
                 out.chosen.push(Chosen {
                     scope: *scope,
                     card,

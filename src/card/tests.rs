@@ -122,5 +122,20 @@ fn the_preparsed_table_is_current() {
             serde_json::to_value(&served).unwrap(),
             "{name}"
         );
+        assert!(embedded::is_shipped(name));
+        assert!(
+            embedded::preparsed(name, src.as_bytes()).is_some(),
+            "{name} is served from the table"
+        );
+        // An entry parsed from another text (a source edited since `gen`)
+        // is not served: the card is parsed from the source it has now.
+        let edited = format!("{src}\n<!-- edited -->\n");
+        assert!(embedded::preparsed(name, edited.as_bytes()).is_none());
     }
+    assert!(embedded::card("no-such-card").is_none());
+    assert!(!embedded::is_shipped("no-such-card"));
+    assert!(
+        !embedded::is_shipped("secrets.md") && embedded::card("secret").is_none(),
+        "a name is matched whole"
+    );
 }
