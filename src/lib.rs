@@ -32,6 +32,7 @@ pub mod printer;
 pub mod registration;
 pub mod replay;
 pub mod shell;
+pub mod startup;
 pub mod state;
 pub mod target;
 pub mod text;

@@ -519,3 +519,80 @@ fn dispatch_help_is_for_people_and_exits_zero() {
     );
     assert!(out.stdout.contains("--contract"));
 }
+
+/// The process as a harness starts it, for the tests of the start-up below:
+/// `dispatch SessionStart session-start`, which always has an answer.
+#[cfg(unix)]
+fn start_command(sb: &Sandbox) -> std::process::Command {
+    let mut cmd = std::process::Command::new(support::bin());
+    cmd.args(["dispatch", "SessionStart", "session-start"])
+        .current_dir(sb.project())
+        .env_clear()
+        .env("HOME", sb.home())
+        .env("CUECARD_STATE_DIR", sb.state())
+        .env("CUECARD_DATA_DIR", sb.data());
+    cmd
+}
+
+#[cfg(unix)]
+#[test]
+fn a_harness_that_stops_reading_still_gets_exit_zero() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let sb = Sandbox::new();
+    let body = serde_json::to_vec(&sb.fixture("claude-code", "SessionStart.startup")).unwrap();
+    let mut child = start_command(&sb)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The reading end goes away before the answer is written: the write
+    // fails (EPIPE) instead of the process being killed by SIGPIPE.
+    drop(child.stdout.take());
+    child.stdin.take().unwrap().write_all(&body).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_never_sends_the_answer_into_a_state_file() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let sb = Sandbox::new();
+    let body = serde_json::to_vec(&sb.fixture("claude-code", "SessionStart.startup")).unwrap();
+    let mut cmd = start_command(&sb);
+    cmd.stdin(Stdio::piped()).stderr(Stdio::null());
+    // SAFETY: only close(2) between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::close(1);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&body).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let mut dirs = vec![sb.state()];
+    let mut files = 0;
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+                continue;
+            }
+            files += 1;
+            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            assert!(
+                !text.contains("cuecard is active"),
+                "the answer went into {}: {text}",
+                p.display()
+            );
+        }
+    }
+    assert!(files > 0, "the dispatch kept its state");
+}
