@@ -49,7 +49,7 @@ pub struct Sources<'a> {
     pub admits: &'a dyn Fn(&str) -> bool,
     /// The hook path of a tool call: the project's cards are checked
     /// against the file system only as far as this call needs (see
-    /// [`sources::cached`]). Off where everything must be current (the
+    /// [`sources::glance`]). Off where everything must be current (the
     /// session start's note on untrusted cards).
     pub quick: bool,
 }

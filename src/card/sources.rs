@@ -12,8 +12,9 @@
 //! [`MAX_CARD_BYTES`] each), and their parsed form is cached in the state
 //! directory keyed by file name, size and mtime, with each file's SHA-256
 //! and trust verdict (see `cache`). [`read_dir`] is the full check (list
-//! the directory, stat every card); on a tool call, [`cached`] and
-//! [`CardDir::verify`] check only the cards that matter to the call.
+//! the directory, stat every card); on a tool call, [`glance`] answers
+//! from the cache's summary line when no card concerns the call, and
+//! otherwise [`CardDir::verify`] checks only the cards that matter to it.
 
 use super::cache::Header;
 use super::{Card, CardError, Origin, cache, embedded, is_valid_name, parse_card};
