@@ -988,3 +988,45 @@ fn settled_project_cards_a_call_cannot_concern_are_passed_over_whole() {
     std::fs::remove_file(&own).unwrap();
     assert!(run().contains("`.env`"), "the shipped card again");
 }
+
+/// A project card overrides the user's card of the same name whatever its
+/// own events and paths (here one narrowed to docs, and one switched off
+/// on another event): the quick read of a settled project must not let the
+/// user's card through because no project card concerns the call.
+#[test]
+fn a_settled_project_card_overrides_a_user_card_of_its_name_on_the_quick_read() {
+    for project in [
+        card(
+            "Team lint, docs only",
+            "PROJECT-LINT `{path}`",
+            &["event: PreToolUse", "paths: docs/**"],
+        ),
+        "# Off\n\n## Bindings\n- event: SessionStart\n- enabled: false\n".to_string(),
+    ] {
+        let sb = Sandbox::new();
+        user_card(
+            &sb,
+            "team-lint",
+            &card(
+                "Team lint",
+                "USER-LINT `{path}`",
+                &["event: PreToolUse", "paths: src/**"],
+            ),
+        );
+        let path = project_card(&sb, "team-lint", &project);
+        sb.test().arg("trust").run();
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        set_mtime(&path, hour_ago);
+        set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+        for round in ["listed", "from the summary", "again"] {
+            let c = ctx_of(&sb, &write_call(&sb, "src/x.rs", "x"));
+            assert!(!c.contains("USER-LINT"), "{round}: overridden: {c}");
+        }
+        // Edited in place, the project's card is no longer trusted, so the
+        // user's card speaks again (as the full check finds).
+        std::fs::write(&path, format!("{project}\n<!-- edited -->\n")).unwrap();
+        set_mtime(&path, hour_ago);
+        let c = ctx_of(&sb, &write_call(&sb, "src/x.rs", "x"));
+        assert!(c.contains("USER-LINT"), "the override is untrusted: {c}");
+    }
+}
