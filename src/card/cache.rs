@@ -432,11 +432,15 @@ pub fn parse_line(line: &str) -> Option<Line> {
     })
 }
 
+/// The most trigger pairs made room for at once: the count is read from the
+/// cache file, so it must not size an allocation by itself.
+const MAX_PREALLOC: usize = 16;
+
 /// The trigger keys and values of an `ok` line's body.
 pub fn triggers(body: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
     let mut f = body.split('\t').skip(4); // matcher, guard, enabled, order
     let n: usize = f.next()?.parse().ok()?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n.min(MAX_PREALLOC));
     for _ in 0..n {
         out.push((unescape(f.next()?), unescape(f.next()?)));
     }
@@ -461,7 +465,7 @@ pub fn card(name: &str, events: &str, body: &str) -> Option<Card> {
     let enabled = f.next()? == "1";
     let order: u8 = f.next()?.parse().ok()?;
     let n: usize = f.next()?.parse().ok()?;
-    let mut triggers = Vec::with_capacity(n);
+    let mut triggers = Vec::with_capacity(n.min(MAX_PREALLOC));
     for _ in 0..n {
         triggers.push((
             unescape(f.next()?).into_owned(),
@@ -616,6 +620,18 @@ mod tests {
             super::card("t", "PreToolUse", "*\t-").is_none(),
             "a truncated card"
         );
+    }
+
+    #[test]
+    fn a_damaged_trigger_count_is_a_miss_not_a_panic() {
+        // The count comes from the cache file: it must not size an
+        // allocation (usize::MAX overflows the capacity; a mere 2^40 would
+        // abort the process on the allocation).
+        for n in [u64::MAX, 1 << 40] {
+            let body = format!("*\t-\t1\t50\t{n}\tk\tv");
+            assert!(triggers(&body).is_none(), "{n}");
+            assert!(super::card("t", "PreToolUse", &body).is_none(), "{n}");
+        }
     }
 
     #[test]
