@@ -1030,3 +1030,41 @@ fn a_settled_project_card_overrides_a_user_card_of_its_name_on_the_quick_read() 
         assert!(c.contains("USER-LINT"), "the override is untrusted: {c}");
     }
 }
+
+/// A cache cut short (a crash after the rename of an unsynced write, a full
+/// disk) is a miss, never a smaller set of cards: a settled project's quick
+/// read must not lose the cards of the lines that are gone, nor serve a
+/// line cut in the middle as a damaged card.
+#[test]
+fn a_truncated_card_cache_is_a_miss_on_the_quick_read() {
+    let sb = Sandbox::new();
+    let mut files = Vec::new();
+    for area in ["a1", "a2"] {
+        let text = card(
+            &format!("Rule {area}"),
+            &format!("RULE-{area} `{{path}}`"),
+            &["event: PreToolUse", &format!("paths: {area}/**")],
+        );
+        files.push(project_card(&sb, &format!("rule-{area}"), &text));
+    }
+    sb.test().arg("trust").run();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for f in &files {
+        set_mtime(f, hour_ago);
+    }
+    set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+    let call = || ctx_of(&sb, &write_call(&sb, "a2/x.rs", "x"));
+    assert!(call().contains("RULE-a2"));
+    let cache = card_cache(&sb);
+    let whole = std::fs::read_to_string(&cache).unwrap();
+    let last = whole.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+    assert!(whole[last..].contains("rule-a2.md"), "{whole}");
+    // Cut at the last line's start, and inside its Advisory.
+    let advisory = last + whole[last..].find("RULE-a2").unwrap() + 3;
+    for cut in [last, advisory] {
+        std::fs::write(&cache, &whole[..cut]).unwrap();
+        let c = call();
+        assert!(c.contains("RULE-a2 `a2/x.rs`"), "cut at {cut}: {c}");
+        assert!(call().contains("RULE-a2 `a2/x.rs`"), "cut at {cut}, again");
+    }
+}

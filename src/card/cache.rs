@@ -254,6 +254,19 @@ pub fn quiet(
     f.next().is_none().then_some(passed)
 }
 
+/// How many lines a summary line speaks of (its loose lines and its
+/// names), so that a cache cut short after it is told from a whole one;
+/// `None` when it is malformed.
+pub fn summary_lines(summary: &str) -> Option<usize> {
+    let mut f = summary.split('\t');
+    if f.next()? != "=" {
+        return None;
+    }
+    let loose: usize = f.next()?.parse().ok()?;
+    let names = f.next()?.split(',').filter(|n| !n.is_empty()).count();
+    loose.checked_add(names)
+}
+
 /// The lines of the text after a header (each without its newline), with
 /// where each starts in it. A cache line holds no raw newline or carriage
 /// return (both are escaped), so the split is a search for `\n` alone.
@@ -705,6 +718,9 @@ mod tests {
         let q = |names: &[String], event: &str, tool: &str, path: &str| {
             quiet(&s, names, event, &calls(tool, path))
         };
+        assert_eq!(summary_lines(&s), Some(3));
+        assert_eq!(summary_lines("=\t0\t,,\t0"), Some(0));
+        assert_eq!(summary_lines("=\tx\t,,\t0"), None);
         assert_eq!(q(&none, "PreToolUse", "Write", "src/lib.rs"), Some(3));
         assert_eq!(q(&none, "PreToolUse", "Write", "vendor/x.go"), None);
         assert_eq!(q(&none, "PreToolUse", "Write", "third/x.go"), None);
@@ -732,6 +748,7 @@ mod tests {
         ] {
             let s3 = summary_of(&[cards[0].clone(), loose]);
             assert!(s3.starts_with("=\t1\t"), "{s3}");
+            assert_eq!(summary_lines(&s3), Some(2), "one loose, one named");
             assert!(quiet(&s3, &none, "PreToolUse", &calls("Read", "x")).is_none());
         }
         assert!(
