@@ -1068,3 +1068,48 @@ fn a_truncated_card_cache_is_a_miss_on_the_quick_read() {
         assert!(call().contains("RULE-a2 `a2/x.rs`"), "cut at {cut}, again");
     }
 }
+
+/// A card file whose mtime is ahead of the clock (copied from a machine
+/// whose clock runs fast, or touched into the future) is read again on
+/// every call, as a racy entry is, but the cache is not rewritten for it
+/// on every call: no write could settle it, and what it records is the same.
+#[test]
+fn a_card_from_the_future_does_not_rewrite_the_cache_on_every_call() {
+    let sb = Sandbox::new();
+    let path = user_card(
+        &sb,
+        "watch",
+        &card(
+            "Watch",
+            "WATCH `{path}`",
+            &["event: PreToolUse", "paths: watched/**"],
+        ),
+    );
+    set_mtime(
+        &path,
+        std::time::SystemTime::now() + Duration::from_secs(3600),
+    );
+    let call = || ctx_of(&sb, &write_call(&sb, "watched/x.txt", "x"));
+    assert!(call().contains("WATCH"));
+    // The header records when it was written: the same text, no rewrite.
+    let text = || std::fs::read_to_string(card_cache(&sb)).unwrap();
+    let first = text();
+    assert!(call().contains("WATCH"));
+    assert!(call().contains("WATCH"));
+    assert_eq!(text(), first, "the cache is left as it is");
+    // An edit is still seen at once.
+    std::fs::write(
+        &path,
+        card(
+            "Watch",
+            "WATCH2 `{path}`",
+            &["event: PreToolUse", "paths: watched/**"],
+        ),
+    )
+    .unwrap();
+    set_mtime(
+        &path,
+        std::time::SystemTime::now() + Duration::from_secs(3600),
+    );
+    assert!(call().contains("WATCH2"));
+}
