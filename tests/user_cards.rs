@@ -988,3 +988,128 @@ fn settled_project_cards_a_call_cannot_concern_are_passed_over_whole() {
     std::fs::remove_file(&own).unwrap();
     assert!(run().contains("`.env`"), "the shipped card again");
 }
+
+/// A project card overrides the user's card of the same name whatever its
+/// own events and paths (here one narrowed to docs, and one switched off
+/// on another event): the quick read of a settled project must not let the
+/// user's card through because no project card concerns the call.
+#[test]
+fn a_settled_project_card_overrides_a_user_card_of_its_name_on_the_quick_read() {
+    for project in [
+        card(
+            "Team lint, docs only",
+            "PROJECT-LINT `{path}`",
+            &["event: PreToolUse", "paths: docs/**"],
+        ),
+        "# Off\n\n## Bindings\n- event: SessionStart\n- enabled: false\n".to_string(),
+    ] {
+        let sb = Sandbox::new();
+        user_card(
+            &sb,
+            "team-lint",
+            &card(
+                "Team lint",
+                "USER-LINT `{path}`",
+                &["event: PreToolUse", "paths: src/**"],
+            ),
+        );
+        let path = project_card(&sb, "team-lint", &project);
+        sb.test().arg("trust").run();
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        set_mtime(&path, hour_ago);
+        set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+        for round in ["listed", "from the summary", "again"] {
+            let c = ctx_of(&sb, &write_call(&sb, "src/x.rs", "x"));
+            assert!(!c.contains("USER-LINT"), "{round}: overridden: {c}");
+        }
+        // Edited in place, the project's card is no longer trusted, so the
+        // user's card speaks again (as the full check finds).
+        std::fs::write(&path, format!("{project}\n<!-- edited -->\n")).unwrap();
+        set_mtime(&path, hour_ago);
+        let c = ctx_of(&sb, &write_call(&sb, "src/x.rs", "x"));
+        assert!(c.contains("USER-LINT"), "the override is untrusted: {c}");
+    }
+}
+
+/// A cache cut short (a crash after the rename of an unsynced write, a full
+/// disk) is a miss, never a smaller set of cards: a settled project's quick
+/// read must not lose the cards of the lines that are gone, nor serve a
+/// line cut in the middle as a damaged card.
+#[test]
+fn a_truncated_card_cache_is_a_miss_on_the_quick_read() {
+    let sb = Sandbox::new();
+    let mut files = Vec::new();
+    for area in ["a1", "a2"] {
+        let text = card(
+            &format!("Rule {area}"),
+            &format!("RULE-{area} `{{path}}`"),
+            &["event: PreToolUse", &format!("paths: {area}/**")],
+        );
+        files.push(project_card(&sb, &format!("rule-{area}"), &text));
+    }
+    sb.test().arg("trust").run();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for f in &files {
+        set_mtime(f, hour_ago);
+    }
+    set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+    let call = || ctx_of(&sb, &write_call(&sb, "a2/x.rs", "x"));
+    assert!(call().contains("RULE-a2"));
+    let cache = card_cache(&sb);
+    let whole = std::fs::read_to_string(&cache).unwrap();
+    let last = whole.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+    assert!(whole[last..].contains("rule-a2.md"), "{whole}");
+    // Cut at the last line's start, and inside its Advisory.
+    let advisory = last + whole[last..].find("RULE-a2").unwrap() + 3;
+    for cut in [last, advisory] {
+        std::fs::write(&cache, &whole[..cut]).unwrap();
+        let c = call();
+        assert!(c.contains("RULE-a2 `a2/x.rs`"), "cut at {cut}: {c}");
+        assert!(call().contains("RULE-a2 `a2/x.rs`"), "cut at {cut}, again");
+    }
+}
+
+/// A card file whose mtime is ahead of the clock (copied from a machine
+/// whose clock runs fast, or touched into the future) is read again on
+/// every call, as a racy entry is, but the cache is not rewritten for it
+/// on every call: no write could settle it, and what it records is the same.
+#[test]
+fn a_card_from_the_future_does_not_rewrite_the_cache_on_every_call() {
+    let sb = Sandbox::new();
+    let path = user_card(
+        &sb,
+        "watch",
+        &card(
+            "Watch",
+            "WATCH `{path}`",
+            &["event: PreToolUse", "paths: watched/**"],
+        ),
+    );
+    set_mtime(
+        &path,
+        std::time::SystemTime::now() + Duration::from_secs(3600),
+    );
+    let call = || ctx_of(&sb, &write_call(&sb, "watched/x.txt", "x"));
+    assert!(call().contains("WATCH"));
+    // The header records when it was written: the same text, no rewrite.
+    let text = || std::fs::read_to_string(card_cache(&sb)).unwrap();
+    let first = text();
+    assert!(call().contains("WATCH"));
+    assert!(call().contains("WATCH"));
+    assert_eq!(text(), first, "the cache is left as it is");
+    // An edit is still seen at once.
+    std::fs::write(
+        &path,
+        card(
+            "Watch",
+            "WATCH2 `{path}`",
+            &["event: PreToolUse", "paths: watched/**"],
+        ),
+    )
+    .unwrap();
+    set_mtime(
+        &path,
+        std::time::SystemTime::now() + Duration::from_secs(3600),
+    );
+    assert!(call().contains("WATCH2"));
+}

@@ -254,6 +254,19 @@ pub fn quiet(
     f.next().is_none().then_some(passed)
 }
 
+/// How many lines a summary line speaks of (its loose lines and its
+/// names), so that a cache cut short after it is told from a whole one;
+/// `None` when it is malformed.
+pub fn summary_lines(summary: &str) -> Option<usize> {
+    let mut f = summary.split('\t');
+    if f.next()? != "=" {
+        return None;
+    }
+    let loose: usize = f.next()?.parse().ok()?;
+    let names = f.next()?.split(',').filter(|n| !n.is_empty()).count();
+    loose.checked_add(names)
+}
+
 /// The lines of the text after a header (each without its newline), with
 /// where each starts in it. A cache line holds no raw newline or carriage
 /// return (both are escaped), so the split is a search for `\n` alone.
@@ -432,11 +445,15 @@ pub fn parse_line(line: &str) -> Option<Line> {
     })
 }
 
+/// The most trigger pairs made room for at once: the count is read from the
+/// cache file, so it must not size an allocation by itself.
+const MAX_PREALLOC: usize = 16;
+
 /// The trigger keys and values of an `ok` line's body.
 pub fn triggers(body: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
     let mut f = body.split('\t').skip(4); // matcher, guard, enabled, order
     let n: usize = f.next()?.parse().ok()?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n.min(MAX_PREALLOC));
     for _ in 0..n {
         out.push((unescape(f.next()?), unescape(f.next()?)));
     }
@@ -461,7 +478,7 @@ pub fn card(name: &str, events: &str, body: &str) -> Option<Card> {
     let enabled = f.next()? == "1";
     let order: u8 = f.next()?.parse().ok()?;
     let n: usize = f.next()?.parse().ok()?;
-    let mut triggers = Vec::with_capacity(n);
+    let mut triggers = Vec::with_capacity(n.min(MAX_PREALLOC));
     for _ in 0..n {
         triggers.push((
             unescape(f.next()?).into_owned(),
@@ -619,6 +636,18 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_trigger_count_is_a_miss_not_a_panic() {
+        // The count comes from the cache file: it must not size an
+        // allocation (usize::MAX overflows the capacity; a mere 2^40 would
+        // abort the process on the allocation).
+        for n in [u64::MAX, 1 << 40] {
+            let body = format!("*\t-\t1\t50\t{n}\tk\tv");
+            assert!(triggers(&body).is_none(), "{n}");
+            assert!(super::card("t", "PreToolUse", &body).is_none(), "{n}");
+        }
+    }
+
+    #[test]
     fn lines_split_at_newlines_only() {
         let t = "a\tb\nc\n\nd";
         let got: Vec<(usize, &str)> = lines(t).collect();
@@ -689,6 +718,9 @@ mod tests {
         let q = |names: &[String], event: &str, tool: &str, path: &str| {
             quiet(&s, names, event, &calls(tool, path))
         };
+        assert_eq!(summary_lines(&s), Some(3));
+        assert_eq!(summary_lines("=\t0\t,,\t0"), Some(0));
+        assert_eq!(summary_lines("=\tx\t,,\t0"), None);
         assert_eq!(q(&none, "PreToolUse", "Write", "src/lib.rs"), Some(3));
         assert_eq!(q(&none, "PreToolUse", "Write", "vendor/x.go"), None);
         assert_eq!(q(&none, "PreToolUse", "Write", "third/x.go"), None);
@@ -716,6 +748,7 @@ mod tests {
         ] {
             let s3 = summary_of(&[cards[0].clone(), loose]);
             assert!(s3.starts_with("=\t1\t"), "{s3}");
+            assert_eq!(summary_lines(&s3), Some(2), "one loose, one named");
             assert!(quiet(&s3, &none, "PreToolUse", &calls("Read", "x")).is_none());
         }
         assert!(

@@ -112,13 +112,24 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     let user: CardDir = sources::user_dir()
         .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Always))
         .unwrap_or_default();
+    let user_looks = looks(&user);
+    // The names a project card is chosen by: the listed ones, and those of
+    // the user's cards that join (a project card of that name overrides the
+    // user's, whatever its own events and reach).
+    let mut selecting = names.clone();
+    selecting.extend(
+        user.files()
+            .zip(&user_looks)
+            .filter(|(_, seen)| seen.joins)
+            .map(|(fc, _)| fc.name()),
+    );
     let (project, project_looks) = match src.project_root {
         None => (CardDir::default(), Vec::new()),
         Some(root) => {
             let dir = sources::project_dir(root);
             // A call of one event may be answered from the cache's summary.
             let quiet = |summary: &str| match events {
-                [event] => cache::quiet(summary, &names, event, src.admits),
+                [event] => cache::quiet(summary, &selecting, event, src.admits),
                 _ => None,
             };
             let glance = src
@@ -132,8 +143,9 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
                 }
                 Some(Glance::Cards(cards)) => {
                     let seen = looks(&cards);
-                    let matters =
-                        |i: usize, fc: &FileCard| !fc.trusted() || seen[i].listed || seen[i].joins;
+                    let matters = |i: usize, fc: &FileCard| {
+                        !fc.trusted() || seen[i].joins || selecting.iter().any(|n| fc.is_named(n))
+                    };
                     cards.verify(&dir, &matters).then_some((cards, seen))
                 }
                 None => None,
@@ -145,7 +157,6 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             })
         }
     };
-    let user_looks = looks(&user);
     // Trusted project cards first, then the user's: the first card of a
     // name wins.
     let mut active: Vec<(Scope, FileCard, Look)> = Vec::new();

@@ -235,9 +235,13 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
 
     let dir_s = dir.to_string_lossy().into_owned();
     let cache_path = cache_dir.map(|c| cache_file(c, &dir_s));
+    // A cache that ends inside a line was cut short: none of it is reused
+    // (its last line could pass for a whole one up to its file's size and
+    // mtime, and be served damaged until the file changes).
     let old_text = cache_path
         .as_deref()
         .and_then(read_cache)
+        .filter(|t| t.ends_with('\n'))
         .unwrap_or_default();
     let stamp = vouch.stamp();
     let now = Header {
@@ -292,11 +296,23 @@ pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn 
                 Some(f)
             }
             None => {
-                changed = true;
                 let (sha, card) = read_card(&dir.join(file), file, scope, fields.size);
                 let trusted = vouch.trusted(file, &sha);
                 let slim = cache_path.is_some();
                 cache::line(&mut body, file, &sha, *fields, trusted, &card, slim);
+                // A racy line read again to the same text is no change,
+                // unless this write would settle it: a file whose mtime
+                // is ahead of the clock is read on every call, but the
+                // cache is not rewritten on every call for it.
+                let same = old_iter.peek().is_some_and(|(l, _)| {
+                    body[start..body.len() - 1] == **l && !settled(fields.mtime_ns, written_ns)
+                });
+                if same {
+                    old_iter.next();
+                    reused += 1;
+                } else {
+                    changed = true;
+                }
                 cache::parse_line(&body[start..body.len() - 1])
             }
         };
@@ -408,7 +424,7 @@ pub fn glance(
     bytes.resize(len, 0);
     f.read_exact(&mut bytes[n..]).ok()?;
     let text = String::from_utf8(bytes).ok()?;
-    let (h, _, rest) = cache::split_header(&text, &dir_s)?;
+    let (h, summary, rest) = cache::split_header(&text, &dir_s)?;
     if !current(&h) {
         return None;
     }
@@ -417,6 +433,12 @@ pub fn glance(
     let mut lines = Vec::new();
     for (start, l) in cache::lines(rest) {
         lines.push((at + start..at + start + l.len(), cache::parse_line(l)?));
+    }
+    // A cache cut short (an unsynced write that a crash left renamed, a
+    // full disk) is a miss: it ends inside a line, or it has fewer lines
+    // than its summary speaks of.
+    if !text.ends_with('\n') || Some(lines.len()) != cache::summary_lines(summary) {
+        return None;
     }
     Some(Glance::Cards(CardDir {
         text,
