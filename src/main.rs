@@ -18,7 +18,8 @@ extern "C" fn main(
     _argc: std::ffi::c_int,
     _argv: *const *const std::ffi::c_char,
 ) -> std::ffi::c_int {
-    cuecard::startup::prepare();
+    // SAFETY: first thing in the process, before any other thread.
+    unsafe { cuecard::startup::prepare() };
     // Through `exit`, which flushes stdout as the standard library's own
     // start-up would on return.
     std::process::exit(run())

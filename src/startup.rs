@@ -11,30 +11,50 @@
 //! - SIGPIPE is ignored, so that a harness that stops reading gets no
 //!   answer rather than a process killed by a signal (exit 0 always);
 //! - file descriptors 0, 1 and 2 are open: one a harness left closed is
-//!   opened on `/dev/null`, so that the first file cuecard opens (a state
-//!   file) can never be taken for stdout and receive the answer.
+//!   opened on `/dev/null` (on `/`, path-only, where there is none), so
+//!   that the first file cuecard opens (a state file) can never be taken
+//!   for stdout and receive the answer. The standard library aborts when
+//!   `/dev/null` cannot be opened; a hook must exit 0.
 //!
 //! Arguments still reach `std::env::args_os` (glibc hands them to the
 //! standard library's initialiser). What is lost: a stack overflow ends the
 //! process with SIGSEGV instead of a message and SIGABRT, neither of which
 //! the hook path can reach (its inputs and recursion are bounded).
 
-/// Ignores SIGPIPE and opens any of fds 0, 1, 2 that is closed on
-/// `/dev/null`, lowest first (so each open lands on the closed one). With
-/// glibc it also keeps every thread on the one malloc arena: the deadline
-/// watchdog would otherwise reserve a 128 MiB arena of its own on every
-/// call (three more system calls and fresh pages, for a thread that barely
-/// allocates).
-pub fn prepare() {
+/// Ignores SIGPIPE and opens any of fds 0, 1, 2 that is closed, lowest
+/// first (so each open lands on the closed one): on `/dev/null`, or, where
+/// a sandbox has none, on the root directory as a path-only descriptor
+/// (reads and writes on it fail). Either way the descriptor is taken, so no
+/// file cuecard opens later can become stdout. With glibc it also keeps
+/// every thread on the one malloc arena: the deadline watchdog would
+/// otherwise reserve a 128 MiB arena of its own on every call (three more
+/// system calls and fresh pages, for a thread that barely allocates).
+///
+/// # Safety
+///
+/// Call it first thing in `main`, before any other thread exists: it
+/// places descriptors at 0, 1 and 2 (another thread's open could race it
+/// for them) and changes process-wide signal and allocator settings.
+pub unsafe fn prepare() {
     #[cfg(unix)]
     // SAFETY: fcntl, open and signal with valid arguments, before any other
-    // thread exists.
+    // thread exists (the caller's contract).
     unsafe {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        const NOTHING: libc::c_int = libc::O_PATH | libc::O_DIRECTORY;
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        const NOTHING: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY;
         for fd in 0..3 {
             if libc::fcntl(fd, libc::F_GETFD) == -1
                 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBADF)
             {
-                let opened = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+                let mut opened = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+                if opened == -1 {
+                    // No /dev/null (an empty /dev in a container): leaving
+                    // the descriptor free would hand it to the first state
+                    // file, and the answer with it.
+                    opened = libc::open(c"/".as_ptr(), NOTHING);
+                }
                 if opened != fd && opened >= 0 {
                     // Not the lowest free descriptor: put it where it belongs.
                     libc::dup2(opened, fd);

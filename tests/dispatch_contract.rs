@@ -576,6 +576,13 @@ fn a_closed_stdout_never_sends_the_answer_into_a_state_file() {
     child.stdin.take().unwrap().write_all(&body).unwrap();
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{status:?}");
+    assert_no_answer_in_state(&sb);
+}
+
+/// No file under the sandbox's state directory holds the SessionStart
+/// answer; at least one file is there.
+#[cfg(unix)]
+fn assert_no_answer_in_state(sb: &Sandbox) {
     let mut dirs = vec![sb.state()];
     let mut files = 0;
     while let Some(d) = dirs.pop() {
@@ -595,4 +602,52 @@ fn a_closed_stdout_never_sends_the_answer_into_a_state_file() {
         }
     }
     assert!(files > 0, "the dispatch kept its state");
+}
+
+/// A sandbox that hides /dev (an empty one mounted over it, as some
+/// container set-ups have no /dev/null) and starts the hook with stdout
+/// closed: the descriptor must still be taken before the first state file
+/// is opened. Needs unprivileged user namespaces (`unshare -rm`); skipped
+/// where they are not available.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_without_dev_null_never_sends_the_answer_into_a_state_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let quiet = |c: &mut Command| {
+        c.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !quiet(Command::new("unshare").args(["-rm", "sh", "-c", "mount -t tmpfs none /dev"])) {
+        eprintln!("skipped: no unprivileged mount namespace here (unshare -rm)");
+        return;
+    }
+    let sb = Sandbox::new();
+    let body = serde_json::to_vec(&sb.fixture("claude-code", "SessionStart.startup")).unwrap();
+    let mut cmd = Command::new("unshare");
+    cmd.args([
+        "-rm",
+        "sh",
+        "-c",
+        r#"mount -t tmpfs none /dev && [ ! -e /dev/null ] && exec "$@" >&-"#,
+        "sh",
+    ])
+    .arg(support::bin())
+    .args(["dispatch", "SessionStart", "session-start"])
+    .current_dir(sb.project())
+    .env_clear()
+    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+    .env("HOME", sb.home())
+    .env("CUECARD_STATE_DIR", sb.state())
+    .env("CUECARD_DATA_DIR", sb.data())
+    .stdin(Stdio::piped())
+    .stderr(Stdio::null());
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&body).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    assert_no_answer_in_state(&sb);
 }

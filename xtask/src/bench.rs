@@ -135,9 +135,10 @@ pub fn interleaved_samples(
 }
 
 /// The samples of several commands run in turn, after `warm` rounds: a
-/// change in the machine's load hits them alike. Each round starts one
-/// further along (`a b c`, `b c a`, `c a b`, ...), so that no command always
-/// runs first or last in a round.
+/// change in the machine's load hits them alike. The order changes from
+/// round to round ([`round_order`]: `a b c`, `b c a`, `c a b`, `c b a`,
+/// `a c b`, `b a c`, ...), so that no command always runs first or last in a
+/// round, nor always right after the same other command.
 pub fn interleaved_many(
     cmds: &[(&Path, &[&str], &[u8])],
     env: &[(&str, &str)],
@@ -151,13 +152,39 @@ pub fn interleaved_many(
     }
     let mut out: Vec<Vec<Sample>> = cmds.iter().map(|_| Vec::with_capacity(n)).collect();
     for round in 0..n {
-        for k in 0..cmds.len() {
-            let i = (round + k) % cmds.len();
+        for i in round_order(round, cmds.len()) {
             let c = cmds[i];
             out[i].push(run_once(c.0, c.1, c.2, env));
         }
     }
     out
+}
+
+/// The order of the commands in one round: a Williams design, in which
+/// every command stands in every place equally often and follows every
+/// other command equally often (a rotation alone keeps who follows whom:
+/// with three commands, the first always ran right after the third).
+/// `0 1 n-1 2 n-2 ...` shifted by one each round; for an odd number of
+/// commands, every second cycle of rounds runs reversed.
+fn round_order(round: usize, len: usize) -> Vec<usize> {
+    if len == 0 {
+        return Vec::new();
+    }
+    let shift = round % len;
+    let mut order: Vec<usize> = (0..len)
+        .map(|k| {
+            if k % 2 == 1 {
+                k.div_ceil(2)
+            } else {
+                len - k / 2
+            }
+        })
+        .map(|b| (b + shift) % len)
+        .collect();
+    if len % 2 == 1 && (round / len) % 2 == 1 {
+        order.reverse();
+    }
+    order
 }
 
 pub fn median(d: impl Iterator<Item = Duration>) -> Duration {
@@ -664,4 +691,45 @@ fn transcript_rows(
             met: Some(!tokenizer_loaded),
         },
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_order;
+
+    #[test]
+    fn every_command_follows_every_other_equally_often() {
+        // What ran just before a command can slow it (its writeback, the
+        // caches it left): each command must follow each other command as
+        // often as any, and stand in each place of a round as often, or the
+        // control row does not control for it.
+        for len in 2..=4 {
+            let rounds = 2 * len * 5;
+            let mut after = vec![vec![0; len]; len];
+            let mut place = vec![vec![0; len]; len];
+            for r in 0..rounds {
+                let order = round_order(r, len);
+                let mut sorted = order.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..len).collect::<Vec<_>>());
+                for (k, &c) in order.iter().enumerate() {
+                    place[c][k] += 1;
+                }
+                for w in order.windows(2) {
+                    after[w[1]][w[0]] += 1;
+                }
+            }
+            for c in 0..len {
+                assert!(
+                    place[c].iter().all(|&p| p == rounds / len),
+                    "{len}: {place:?}"
+                );
+                let prev: Vec<i32> = (0..len).filter(|&d| d != c).map(|d| after[c][d]).collect();
+                assert!(
+                    prev.iter().all(|&p| p == prev[0]),
+                    "{len}: command {c} after {prev:?}"
+                );
+            }
+        }
+    }
 }
