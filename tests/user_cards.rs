@@ -86,6 +86,28 @@ fn ctx_of(sb: &Sandbox, p: &Value) -> String {
         .context()
 }
 
+/// Trusted project cards `rule-<area>` (`RULE-<area> `{path}`` on writes
+/// under `<area>/`), their files and directory settled an hour ago, as
+/// a project's cards are between sessions. Returns that hour-ago time.
+fn settled_area_cards(sb: &Sandbox, areas: &[&str]) -> std::time::SystemTime {
+    let mut files = Vec::new();
+    for area in areas {
+        let text = card(
+            &format!("Rule {area}"),
+            &format!("RULE-{area} `{{path}}`"),
+            &["event: PreToolUse", &format!("paths: {area}/**")],
+        );
+        files.push(project_card(sb, &format!("rule-{area}"), &text));
+    }
+    sb.test().arg("trust").run();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for f in &files {
+        set_mtime(f, hour_ago);
+    }
+    set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+    hour_ago
+}
+
 const MIGRATIONS: &str = "Migrations are generated";
 
 fn migrations_card() -> String {
@@ -919,21 +941,7 @@ fn settled_project_cards_a_call_cannot_concern_are_passed_over_whole() {
     // a call none of them concerns is answered from the cache's summary
     // line. What explain shows must not depend on which read answered.
     let sb = Sandbox::new();
-    let mut files = Vec::new();
-    for area in ["a1", "a2", "a3"] {
-        let text = card(
-            &format!("Rule {area}"),
-            &format!("RULE-{area} `{{path}}`"),
-            &["event: PreToolUse", &format!("paths: {area}/**")],
-        );
-        files.push(project_card(&sb, &format!("rule-{area}"), &text));
-    }
-    sb.test().arg("trust").run();
-    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
-    for f in &files {
-        set_mtime(f, hour_ago);
-    }
-    set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+    let hour_ago = settled_area_cards(&sb, &["a1", "a2", "a3"]);
     let explain = |rel: &str| {
         sb.test()
             .args(["explain", "PreToolUse"])
@@ -1038,21 +1046,7 @@ fn a_settled_project_card_overrides_a_user_card_of_its_name_on_the_quick_read() 
 #[test]
 fn a_truncated_card_cache_is_a_miss_on_the_quick_read() {
     let sb = Sandbox::new();
-    let mut files = Vec::new();
-    for area in ["a1", "a2"] {
-        let text = card(
-            &format!("Rule {area}"),
-            &format!("RULE-{area} `{{path}}`"),
-            &["event: PreToolUse", &format!("paths: {area}/**")],
-        );
-        files.push(project_card(&sb, &format!("rule-{area}"), &text));
-    }
-    sb.test().arg("trust").run();
-    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
-    for f in &files {
-        set_mtime(f, hour_ago);
-    }
-    set_mtime(&sb.project().join(".cuecard/cards"), hour_ago);
+    settled_area_cards(&sb, &["a1", "a2"]);
     let call = || ctx_of(&sb, &write_call(&sb, "a2/x.rs", "x"));
     assert!(call().contains("RULE-a2"));
     let cache = card_cache(&sb);
