@@ -218,11 +218,10 @@ pub fn quiet(
     event: &str,
     admits: &dyn Fn(&str) -> bool,
 ) -> Option<usize> {
-    let mut f = summary.split('\t');
-    if f.next()? != "=" || f.next()? != "0" {
+    let (loose, all, mut f) = summary_head(summary)?;
+    if loose != 0 {
         return None;
     }
-    let all = f.next()?;
     // A name with a comma names no card (card names are letters, digits
     // and dashes).
     let listed = |n: &str| {
@@ -258,13 +257,19 @@ pub fn quiet(
 /// names), so that a cache cut short after it is told from a whole one;
 /// `None` when it is malformed.
 pub fn summary_lines(summary: &str) -> Option<usize> {
+    let (loose, names, _) = summary_head(summary)?;
+    loose.checked_add(names.split(',').filter(|n| !n.is_empty()).count())
+}
+
+/// A summary line's loose count and names, and its fields after them.
+fn summary_head(summary: &str) -> Option<(usize, &str, std::str::Split<'_, char>)> {
     let mut f = summary.split('\t');
     if f.next()? != "=" {
         return None;
     }
-    let loose: usize = f.next()?.parse().ok()?;
-    let names = f.next()?.split(',').filter(|n| !n.is_empty()).count();
-    loose.checked_add(names)
+    let loose = f.next()?.parse().ok()?;
+    let names = f.next()?;
+    Some((loose, names, f))
 }
 
 /// The lines of the text after a header (each without its newline), with
@@ -299,7 +304,6 @@ pub struct FileFields {
 /// One card file's line (with its newline). With `slim`, the body of a
 /// card that has an Advisory is left out: the hook path emits only the
 /// Advisory, and a card's procedure is read from its file.
-#[allow(clippy::too_many_arguments)]
 pub fn line(
     out: &mut String,
     file: &str,

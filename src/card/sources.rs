@@ -67,7 +67,8 @@ pub struct CardDir {
     text: String,
     /// Each line's byte range in `text` and its fields.
     lines: Vec<(std::ops::Range<usize>, cache::Line)>,
-    /// The cache file's mtime when it was read (0: not read from a cache).
+    /// When the cache it was read from was written (its header's write
+    /// time; 0: not read from a cache).
     cached_at: u64,
 }
 
@@ -180,7 +181,7 @@ impl<'a> FileCard<'a> {
 /// (the trust store), so that verdicts cached with the parsed cards are
 /// reused until it changes. The project's is `trust::ProjectTrust`.
 pub trait Vouch {
-    /// Asked only when the directory has cards.
+    /// Asked when a directory's cache is checked or written.
     fn stamp(&self) -> String;
     fn trusted(&self, file: &str, sha256: &str) -> bool;
 }
@@ -411,19 +412,9 @@ pub fn glance(
             return Some(Glance::Quiet(passed));
         }
     }
-    // The lines are needed: the rest of the file, which must be a regular
-    // one, bounded. It is replaced by rename, never written in place, so
-    // its length is its content's.
+    // The lines are needed: the rest of the file.
     let meta = f.metadata().ok()?;
-    let len = usize::try_from(meta.len()).ok()?;
-    if !meta.is_file() || meta.len() > MAX_CACHE_BYTES || len < n {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(len);
-    bytes.extend_from_slice(&head[..n]);
-    bytes.resize(len, 0);
-    f.read_exact(&mut bytes[n..]).ok()?;
-    let text = String::from_utf8(bytes).ok()?;
+    let text = read_rest(f, &meta, &head[..n])?;
     let (h, summary, rest) = cache::split_header(&text, &dir_s)?;
     if !current(&h) {
         return None;
@@ -501,17 +492,25 @@ const RACY_NS: u64 = 2_000_000_000;
 /// over.
 const MAX_CACHE_BYTES: u64 = MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2;
 
-/// Reads a cache file, bounded.
+/// Reads a cache file, bounded: not through a link; one open, one stat
+/// and one read.
 fn read_cache(path: &Path) -> Option<String> {
-    // Not through a link; one open, one stat and one read. The cache is
-    // replaced by rename, never written in place, so its length is its
-    // content's.
-    let (mut f, meta) = crate::fsutil::open_regular(path, false).ok()?;
-    if meta.len() > MAX_CACHE_BYTES {
+    let (f, meta) = crate::fsutil::open_regular(path, false).ok()?;
+    read_rest(f, &meta, &[])
+}
+
+/// The whole text of an open cache file of which `head` was read already:
+/// a regular file of at most [`MAX_CACHE_BYTES`]. The cache is replaced by
+/// rename, never written in place, so its length is its content's.
+fn read_rest(mut f: std::fs::File, meta: &std::fs::Metadata, head: &[u8]) -> Option<String> {
+    let len = usize::try_from(meta.len()).ok()?;
+    if !meta.is_file() || meta.len() > MAX_CACHE_BYTES || len < head.len() {
         return None;
     }
-    let mut bytes = vec![0; usize::try_from(meta.len()).ok()?];
-    f.read_exact(&mut bytes).ok()?;
+    let mut bytes = Vec::with_capacity(len);
+    bytes.extend_from_slice(head);
+    bytes.resize(len, 0);
+    f.read_exact(&mut bytes[head.len()..]).ok()?;
     String::from_utf8(bytes).ok()
 }
 
