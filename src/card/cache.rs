@@ -212,9 +212,9 @@ impl Summary {
 /// listed, and none of the event's reaches `admits` the call), with the
 /// number of the event's cards so passed over; `None` when the lines must
 /// be looked at, or the summary is malformed.
-pub fn quiet(
+pub fn quiet<S: AsRef<str>>(
     summary: &str,
-    names: &[String],
+    names: impl IntoIterator<Item = S>,
     event: &str,
     admits: &dyn Fn(&str) -> bool,
 ) -> Option<usize> {
@@ -231,7 +231,7 @@ pub fn quiet(
                 .match_indices(n)
                 .any(|(i, _)| i > 0 && b[i - 1] == b',' && b.get(i + n.len()) == Some(&b','))
     };
-    if names.iter().any(|n| listed(n)) {
+    if names.into_iter().any(|n| listed(n.as_ref())) {
         return None;
     }
     let n: usize = f.next()?.parse().ok()?;

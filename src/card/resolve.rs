@@ -116,20 +116,20 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     // The names a project card is chosen by: the listed ones, and those of
     // the user's cards that join (a project card of that name overrides the
     // user's, whatever its own events and reach).
-    let mut selecting = names.clone();
-    selecting.extend(
-        user.files()
-            .zip(&user_looks)
-            .filter(|(_, seen)| seen.joins)
-            .map(|(fc, _)| fc.name()),
-    );
+    let joining: Vec<String> = user
+        .files()
+        .zip(&user_looks)
+        .filter(|(_, seen)| seen.joins)
+        .map(|(fc, _)| fc.name())
+        .collect();
+    let selecting = || names.iter().chain(&joining);
     let (project, project_looks) = match src.project_root {
         None => (CardDir::default(), Vec::new()),
         Some(root) => {
             let dir = sources::project_dir(root);
             // A call of one event may be answered from the cache's summary.
             let quiet = |summary: &str| match events {
-                [event] => cache::quiet(summary, &selecting, event, src.admits),
+                [event] => cache::quiet(summary, selecting(), event, src.admits),
                 _ => None,
             };
             let glance = src
@@ -144,7 +144,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
                 Some(Glance::Cards(cards)) => {
                     let seen = looks(&cards);
                     let matters = |i: usize, fc: &FileCard| {
-                        !fc.trusted() || seen[i].joins || selecting.iter().any(|n| fc.is_named(n))
+                        !fc.trusted() || seen[i].joins || selecting().any(|n| fc.is_named(n))
                     };
                     cards.verify(&dir, &matters).then_some((cards, seen))
                 }
