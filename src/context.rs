@@ -7,6 +7,7 @@ use crate::payload::Payload;
 use crate::state::Session;
 use std::cell::{OnceCell, Ref, RefCell, RefMut};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// How many parent directories the project-root search climbs at most.
 const MAX_ROOT_DEPTH: usize = 64;
@@ -14,6 +15,17 @@ const MAX_ROOT_DEPTH: usize = 64;
 pub struct Ctx<'a> {
     pub event: &'static EventSpec,
     pub payload: &'a Payload,
+    /// What is computed from the call alone, shared by the contexts of one
+    /// call (see [`Ctx::for_event`]).
+    memo: Rc<Memo>,
+    session: Option<&'a RefCell<Session>>,
+}
+
+/// A call's lazily computed parts: none depends on the event, so the cheap
+/// look at the user's and project's cards and every guard of every event
+/// share one of each.
+#[derive(Default)]
+struct Memo {
     project_root: OnceCell<PathBuf>,
     /// The paths the call names, relative to the project root where inside
     /// it: computed once, read by every trigger card.
@@ -27,7 +39,6 @@ pub struct Ctx<'a> {
     /// The files the call writes (see [`crate::target::write_targets`]):
     /// resolved once, read by several guards and by trigger cards.
     write_targets: OnceCell<Vec<crate::target::Target>>,
-    session: Option<&'a RefCell<Session>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -39,17 +50,13 @@ impl<'a> Ctx<'a> {
         Ctx {
             event,
             payload,
-            project_root: OnceCell::new(),
-            call_paths: OnceCell::new(),
-            shell_commands: OnceCell::new(),
-            simple_commands: OnceCell::new(),
-            write_targets: OnceCell::new(),
+            memo: Rc::default(),
             session,
         }
     }
 
-    /// The context of the same call for `event` and `session`, keeping what
-    /// this one has computed already (none of it depends on the event).
+    /// The context of the same call for `event` and `session`, sharing what
+    /// is computed from the call (with this one and every other so made).
     pub fn for_event(
         &self,
         event: &'static EventSpec,
@@ -58,25 +65,23 @@ impl<'a> Ctx<'a> {
         Ctx {
             event,
             payload: self.payload,
-            project_root: self.project_root.clone(),
-            call_paths: self.call_paths.clone(),
-            shell_commands: self.shell_commands.clone(),
-            simple_commands: self.simple_commands.clone(),
-            write_targets: self.write_targets.clone(),
+            memo: Rc::clone(&self.memo),
             session,
         }
     }
 
     /// The files the call writes, resolved on first use.
     pub fn write_targets(&self) -> &[crate::target::Target] {
-        self.write_targets
+        self.memo
+            .write_targets
             .get_or_init(|| crate::target::write_targets(self))
     }
 
     /// The paths the call names (see [`crate::trigger::call_paths`]),
     /// computed on first use.
     pub fn call_paths(&self) -> &[String] {
-        self.call_paths
+        self.memo
+            .call_paths
             .get_or_init(|| crate::trigger::call_paths(self))
     }
 
@@ -84,13 +89,14 @@ impl<'a> Ctx<'a> {
     /// quoting rules of its shell (wrappers and chains split, see
     /// [`crate::shell`]); parsed once.
     pub fn shell_commands(&self) -> &[crate::shell::SimpleCommand] {
-        self.shell_commands
+        self.memo
+            .shell_commands
             .get_or_init(|| crate::target::shell_commands(self))
     }
 
     /// Each of [`Ctx::shell_commands`], its words joined by spaces.
     pub fn simple_commands(&self) -> &[String] {
-        self.simple_commands.get_or_init(|| {
+        self.memo.simple_commands.get_or_init(|| {
             self.shell_commands()
                 .iter()
                 .map(|s| s.argv.join(" "))
@@ -117,7 +123,8 @@ impl<'a> Ctx<'a> {
     /// The project root: the git root above the call's `cwd` (a `.git`
     /// directory or file), else the `cwd` itself. Found without spawning git.
     pub fn project_root(&self) -> &Path {
-        self.project_root
+        self.memo
+            .project_root
             .get_or_init(|| find_project_root(&self.cwd()))
     }
 
