@@ -46,10 +46,7 @@ fn listing() -> &'static [(&'static str, &'static str)] {
 
 /// The source of one shipped card.
 pub fn source(name: &str) -> Option<&'static str> {
-    let l = listing();
-    l.binary_search_by(|(n, _)| (*n).cmp(name))
-        .ok()
-        .map(|i| l[i].1)
+    std::str::from_utf8(file(name)?).ok()
 }
 
 mod parsed {
@@ -94,12 +91,10 @@ pub fn is_shipped(name: &str) -> bool {
 
 /// One shipped card.
 pub fn card(name: &str) -> Option<Result<Card, CardError>> {
-    let bytes = file(name)?;
-    if let Some(build) = preparsed(name, bytes) {
+    if let Some(build) = preparsed(name, file(name)?) {
         return Some(Ok(build()));
     }
-    let src = std::str::from_utf8(bytes).ok()?;
-    Some(parse_card(name, src, Origin::Embedded))
+    Some(parse_card(name, source(name)?, Origin::Embedded))
 }
 
 /// Every shipped card.
