@@ -1,6 +1,6 @@
 //! FNV-1a: a fast, stable, non-cryptographic fingerprint for names and
-//! cache keys (file names of caches and session state, the source
-//! fingerprint of pre-parsed cards). Trust uses SHA-256, never this.
+//! cache keys (file names of caches and session state). Trust uses
+//! SHA-256, never this.
 
 /// FNV-1a of `bytes`, its offset basis xor-ed with `seed` (0 for plain FNV-1a).
 pub fn fnv1a(seed: u64, bytes: &[u8]) -> u64 {

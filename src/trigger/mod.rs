@@ -318,7 +318,6 @@ pub fn validate(card: &crate::card::Card) -> Result<(), String> {
                 .into(),
         );
     }
-    drop(t);
     Ok(())
 }
 
