@@ -403,41 +403,29 @@ mod tests {
     fn segment_matching_agrees_with_the_textbook_oracle() {
         // Every glob of up to four segments over a small alphabet, against
         // every path of up to four segments over it.
-        let seg_pats = ["**", "a", "b", "*", "a*"];
-        let seg_parts = ["a", "b", "ab"];
-        let mut globs = vec![String::new()];
-        for _ in 0..4 {
-            let mut next = Vec::new();
-            for g in &globs {
-                for s in seg_pats {
-                    next.push(if g.is_empty() {
-                        s.to_string()
-                    } else {
-                        format!("{g}/{s}")
-                    });
+        // Every `/`-join of up to four of `parts` ("" included), sorted.
+        let joins = |parts: &[&str]| {
+            let mut all = vec![String::new()];
+            for _ in 0..4 {
+                let mut next = Vec::new();
+                for j in &all {
+                    for s in parts {
+                        next.push(if j.is_empty() {
+                            s.to_string()
+                        } else {
+                            format!("{j}/{s}")
+                        });
+                    }
                 }
+                all.extend(next);
             }
-            globs.extend(next);
-        }
+            all.sort();
+            all.dedup();
+            all
+        };
+        let mut globs = joins(&["**", "a", "b", "*", "a*"]);
         globs.retain(|g| !g.is_empty());
-        globs.sort();
-        globs.dedup();
-        let mut paths = vec![String::new()];
-        for _ in 0..4 {
-            let mut next = Vec::new();
-            for p in &paths {
-                for s in seg_parts {
-                    next.push(if p.is_empty() {
-                        s.to_string()
-                    } else {
-                        format!("{p}/{s}")
-                    });
-                }
-            }
-            paths.extend(next);
-        }
-        paths.sort();
-        paths.dedup();
+        let paths = joins(&["a", "b", "ab"]);
         let mut checked = 0;
         for g in &globs {
             let prefix = literal_prefix(g);
