@@ -574,20 +574,12 @@ fn fifty_project_cards_still_answer_and_are_cached() {
         c.contains("RULE-07 on `area7/x.txt`") && !c.contains("RULE-08"),
         "{c}"
     );
-    let cache: Vec<_> = std::fs::read_dir(sb.state())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("cards-"))
-        .collect();
-    assert_eq!(
-        cache.len(),
-        1,
-        "one parsed-card cache for the project's directory"
-    );
+    // One parsed-card cache for the project's directory.
+    let cache = card_cache(&sb);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        for f in [cache[0].path(), sb.state().join("trust.json")] {
+        for f in [cache, sb.state().join("trust.json")] {
             let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, 0o600, "{} is the user's alone", f.display());
         }
