@@ -651,19 +651,15 @@ fn transcript_rows(
     }
     // Interleaved: each round runs every variant once, so a busy moment on a
     // shared machine weighs on all of them alike.
-    for _ in 0..warm {
-        for p in &payloads {
-            run_once(bin, &args, p, env);
-        }
-    }
-    let mut walls: Vec<Vec<Duration>> = vec![Vec::with_capacity(n); payloads.len() + 1];
-    for _ in 0..n {
-        for (i, p) in payloads.iter().enumerate() {
-            walls[i].push(run_once(bin, &args, p, env).wall);
-        }
-        walls[payloads.len()].push(run_once(Path::new("/bin/true"), &[], &payloads[1], env).wall);
-    }
-    let times: Vec<Duration> = walls.iter().map(|w| median(w.iter().copied())).collect();
+    let mut cmds: Vec<(&Path, &[&str], &[u8])> = payloads
+        .iter()
+        .map(|p| (bin, args.as_slice(), p.as_slice()))
+        .collect();
+    cmds.push((Path::new("/bin/true"), &[], &payloads[1]));
+    let times: Vec<Duration> = interleaved_many(&cmds, env, warm, n)
+        .iter()
+        .map(|s| median(s.iter().map(|s| s.wall)))
+        .collect();
     let t_true = times[payloads.len()];
     for f in files {
         let _ = std::fs::remove_file(f);
