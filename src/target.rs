@@ -11,6 +11,7 @@
 use crate::context::Ctx;
 use crate::shell::{self, SimpleCommand};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// A file a call targets.
@@ -66,71 +67,111 @@ pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
     let Some(tool) = ctx.payload.tool_name() else {
         return Vec::new();
     };
-    if FILE_TOOLS.contains(&tool) {
-        return written_path_input(ctx)
-            .map(|p| vec![target_for(ctx, p)])
-            .unwrap_or_default();
-    }
-    if tool == "apply_patch" {
-        let mut out: Vec<Target> = Vec::new();
-        for (path, _) in patch_files(patch_text(ctx)) {
-            let t = target_for(ctx, path);
-            if !out.contains(&t) {
-                out.push(t);
-            }
+    let mut out: Vec<Target> = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut add = |t: Target| {
+        if seen.insert(t.path.clone()) {
+            out.push(t);
         }
-        return out;
+    };
+    if let Some(patch) = patch_of(ctx) {
+        for f in patch_files(patch) {
+            add(target_for(ctx, f.path));
+        }
     }
-    Vec::new()
+    if FILE_TOOLS.contains(&tool)
+        && let Some(p) = written_path_input(ctx)
+    {
+        add(target_for(ctx, p));
+    }
+    out
 }
 
 /// The content each written file receives: Write `content`, Edit
 /// `new_string`, MultiEdit `edits[].new_string` (joined by newlines),
-/// NotebookEdit `new_source`, and the added (`+`) lines of each file of an
-/// `apply_patch`.
+/// NotebookEdit `new_source`, and the added (`+`) lines of each file of a
+/// patch (an `apply_patch`, or a Write/Edit a contract translated from one,
+/// which carries the whole patch: every file of it is judged, not only the
+/// first).
 pub fn written_content(ctx: &Ctx) -> Vec<(Target, String)> {
+    if let Some(patch) = patch_of(ctx) {
+        return patch_texts(ctx, patch, |f| f.added);
+    }
     let Some(tool) = ctx.payload.tool_name() else {
         return Vec::new();
     };
-    if tool == "apply_patch" {
-        let mut out: Vec<(Target, String)> = Vec::new();
-        for (path, added) in patch_files(patch_text(ctx)) {
-            if added.is_empty() {
-                continue;
-            }
-            let t = target_for(ctx, path);
-            match out.iter_mut().find(|(o, _)| *o == t) {
-                Some((_, text)) => {
-                    text.push('\n');
-                    text.push_str(&added);
-                }
-                None => out.push((t, added)),
-            }
-        }
-        return out;
-    }
     let text = match tool {
         "Write" => ctx.payload.input_str("content").map(str::to_string),
         "Edit" => ctx.payload.input_str("new_string").map(str::to_string),
         "NotebookEdit" => ctx.payload.input_str("new_source").map(str::to_string),
-        "MultiEdit" => ctx
-            .payload
-            .tool_input()
-            .and_then(|i| i.get("edits"))
-            .and_then(Value::as_array)
-            .map(|edits| {
-                edits
-                    .iter()
-                    .filter_map(|e| e.get("new_string").and_then(Value::as_str))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            }),
+        "MultiEdit" => edits(ctx, "new_string"),
         _ => None,
     };
     match (text, ctx.write_targets().first().cloned()) {
         (Some(text), Some(t)) if !text.is_empty() => vec![(t, text)],
         _ => Vec::new(),
     }
+}
+
+/// The text each edited file loses: Edit `old_string`, MultiEdit
+/// `edits[].old_string` (joined), and the removed (`-`) lines of each file
+/// of a patch. A guard uses it to tell what an edit introduces from what was
+/// already there.
+pub fn replaced_content(ctx: &Ctx) -> Vec<(Target, String)> {
+    if let Some(patch) = patch_of(ctx) {
+        return patch_texts(ctx, patch, |f| f.removed);
+    }
+    let text = match ctx.payload.tool_name() {
+        Some("Edit") => ctx.payload.input_str("old_string").map(str::to_string),
+        Some("MultiEdit") => edits(ctx, "old_string"),
+        _ => None,
+    };
+    match (text, ctx.write_targets().first().cloned()) {
+        (Some(text), Some(t)) if !text.is_empty() => vec![(t, text)],
+        _ => Vec::new(),
+    }
+}
+
+/// A MultiEdit's `edits[].<key>`, joined by newlines.
+fn edits(ctx: &Ctx, key: &str) -> Option<String> {
+    let edits = ctx.payload.tool_input()?.get("edits")?.as_array()?;
+    Some(
+        edits
+            .iter()
+            .filter_map(|e| e.get(key).and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// Per target, one text of each patch file (`pick`), files of the same
+/// target joined by newlines; in the patch's order, linear in its size.
+fn patch_texts(
+    ctx: &Ctx,
+    patch: &str,
+    pick: impl Fn(PatchFile) -> String,
+) -> Vec<(Target, String)> {
+    let mut out: Vec<(Target, String)> = Vec::new();
+    let mut index: HashMap<PathBuf, usize> = HashMap::new();
+    for f in patch_files(patch) {
+        let path = f.path;
+        let text = pick(f);
+        if text.is_empty() {
+            continue;
+        }
+        let t = target_for(ctx, path);
+        match index.get(&t.path) {
+            Some(&i) => {
+                out[i].1.push('\n');
+                out[i].1.push_str(&text);
+            }
+            None => {
+                index.insert(t.path.clone(), out.len());
+                out.push((t, text));
+            }
+        }
+    }
+    out
 }
 
 /// The command line of a Bash or PowerShell call.
@@ -184,22 +225,55 @@ pub fn is_under(path: &Path, dir: &Path) -> bool {
     relative_to(&path.to_string_lossy(), &dir.to_string_lossy()).is_some()
 }
 
-fn patch_text<'a>(ctx: &Ctx<'a>) -> &'a str {
-    ["command", "input", "patch"]
-        .iter()
-        .find_map(|k| ctx.payload.input_str(k))
-        .unwrap_or_default()
+/// Whether the call carries a whole patch (an `apply_patch`, or a Write/Edit
+/// translated from one): its added lines are not numbered as the file's.
+pub fn carries_patch(ctx: &Ctx) -> bool {
+    patch_of(ctx).is_some()
 }
 
-/// The files of a Codex patch, each with its added lines (in order).
-fn patch_files(patch: &str) -> Vec<(&str, String)> {
+/// The patch a call carries: an `apply_patch`'s text, or the whole patch a
+/// contract kept beside the Write/Edit it translated the patch into.
+fn patch_of<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+    let tool = ctx.payload.tool_name()?;
+    let keys: &[&str] = if tool == "apply_patch" {
+        &["command", "input", "patch"]
+    } else if FILE_TOOLS.contains(&tool) {
+        &["patch"]
+    } else {
+        return None;
+    };
+    keys.iter()
+        .find_map(|k| ctx.payload.input_str(k))
+        .filter(|p| p.contains("*** "))
+}
+
+/// One file of a Codex patch.
+struct PatchFile<'a> {
+    path: &'a str,
+    /// The added (`+`) lines, in order, joined by newlines.
+    added: String,
+    /// The removed (`-`) lines, likewise.
+    removed: String,
+}
+
+/// The files of a Codex patch (`*** Add File:`, `*** Update File:`,
+/// `*** Delete File:`, and the destination of `*** Move to:`, which
+/// receives the hunks that follow it), each with its added and removed
+/// lines. One pass over the text.
+fn patch_files(patch: &str) -> Vec<PatchFile<'_>> {
     const HEADS: &[&str] = &[
         "*** Add File:",
         "*** Update File:",
         "*** Delete File:",
         "*** Move to:",
     ];
-    let mut out: Vec<(&str, String)> = Vec::new();
+    fn push(text: &mut String, line: &str) {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(line);
+    }
+    let mut out: Vec<PatchFile> = Vec::new();
     let mut current: Option<usize> = None;
     for line in patch.lines() {
         let trimmed = line.trim_end_matches('\r');
@@ -211,23 +285,25 @@ fn patch_files(patch: &str) -> Vec<(&str, String)> {
             if path.is_empty() {
                 continue;
             }
-            let moved = trimmed.trim_start().starts_with("*** Move to:");
-            out.push((path, String::new()));
-            if !moved {
-                current = Some(out.len() - 1);
-            }
+            out.push(PatchFile {
+                path,
+                added: String::new(),
+                removed: String::new(),
+            });
+            current = Some(out.len() - 1);
             continue;
         }
         if trimmed.starts_with("*** ") {
             current = None;
             continue;
         }
-        if let (Some(i), Some(added)) = (current, trimmed.strip_prefix('+')) {
-            let text = &mut out[i].1;
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(added);
+        let Some(f) = current.map(|i| &mut out[i]) else {
+            continue;
+        };
+        if let Some(added) = trimmed.strip_prefix('+') {
+            push(&mut f.added, added);
+        } else if let Some(removed) = trimmed.strip_prefix('-') {
+            push(&mut f.removed, removed);
         }
     }
     out

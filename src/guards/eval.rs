@@ -22,7 +22,6 @@ use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::{self, SimpleCommand};
 use crate::target;
-use serde_json::Value;
 
 pub struct Eval;
 
@@ -53,7 +52,11 @@ impl Guard for Eval {
         {
             return None;
         }
-        let old = old_text(ctx);
+        let replaced = target::replaced_content(ctx);
+        let replaced: std::collections::HashMap<_, _> = replaced
+            .iter()
+            .map(|(t, text)| (t.path.as_path(), text.as_str()))
+            .collect();
         for (t, content) in target::written_content(ctx) {
             let Some(family) = Family::of_path(&t.shown) else {
                 continue;
@@ -61,14 +64,17 @@ impl Guard for Eval {
             let Some(hit) = scan_text(&content, family) else {
                 continue;
             };
-            if old
-                .as_deref()
+            if replaced
+                .get(t.path.as_path())
                 .and_then(|o| scan_text(o, family))
                 .is_some_and(|h| h.primitive == hit.primitive)
             {
                 continue; // the edit keeps a primitive that was already there
             }
-            let at = if hit.line > 0 && ctx.payload.tool_name() == Some("Write") {
+            let at = if hit.line > 0
+                && ctx.payload.tool_name() == Some("Write")
+                && !target::carries_patch(ctx)
+            {
                 format!("{}:{}", t.shown, hit.line)
             } else {
                 t.shown.clone()
@@ -83,25 +89,6 @@ impl Guard for Eval {
             );
         }
         None
-    }
-}
-
-/// The text an Edit or MultiEdit replaces (to tell an introduced primitive
-/// from one that was already there).
-fn old_text(ctx: &Ctx) -> Option<String> {
-    match ctx.payload.tool_name()? {
-        "Edit" => ctx.payload.input_str("old_string").map(str::to_string),
-        "MultiEdit" => Some(
-            ctx.payload
-                .tool_input()?
-                .get("edits")?
-                .as_array()?
-                .iter()
-                .filter_map(|e| e.get("old_string").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        _ => None,
     }
 }
 

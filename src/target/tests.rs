@@ -175,7 +175,32 @@ fn apply_patch_files_and_added_lines() {
                 ("Cargo.toml".to_string(), "rand = \"0.8\"".to_string()),
             ]
         );
+        let removed: Vec<(String, String)> = replaced_content(ctx)
+            .into_iter()
+            .map(|(t, c)| (t.shown, c))
+            .collect();
+        assert_eq!(
+            removed,
+            [("Cargo.toml".to_string(), "rand = \"0.7\"".to_string())]
+        );
         assert_eq!(shell_command(ctx), None);
+    });
+}
+
+#[test]
+fn a_moved_file_receives_the_hunks_after_its_move() {
+    let fx = fixture();
+    let patch = "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-old()\n+new()\n*** End Patch\n";
+    let payload =
+        json!({"cwd": fx.project, "tool_name": "apply_patch", "tool_input": {"command": patch}});
+    with_ctx(payload, |ctx| {
+        let shown: Vec<String> = write_targets(ctx).into_iter().map(|t| t.shown).collect();
+        assert_eq!(shown, ["a.py", "b.py"]);
+        let content: Vec<(String, String)> = written_content(ctx)
+            .into_iter()
+            .map(|(t, c)| (t.shown, c))
+            .collect();
+        assert_eq!(content, [("b.py".to_string(), "new()".to_string())]);
     });
 }
 
