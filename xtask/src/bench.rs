@@ -420,6 +420,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target: "<= 8 MiB".into(),
         met: Some(extra_mib <= 8.0),
     });
+    rows.extend(patch_rows(&bin, &work, &env, quick));
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
@@ -434,6 +435,56 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
+}
+
+/// A Codex PreToolUse `apply_patch` adding `files` files under `dir`.
+fn patch_payload(dir: &Path, files: usize) -> Vec<u8> {
+    let mut patch = String::from("*** Begin Patch\n");
+    for i in 0..files {
+        patch.push_str(&format!(
+            "*** Add File: src/gen/f{i}.rs\n+pub fn f{i}() {{}}\n"
+        ));
+    }
+    patch.push_str("*** End Patch\n");
+    serde_json::to_vec(&serde_json::json!({
+        "session_id": "bench-patch", "cwd": dir, "hook_event_name": "PreToolUse",
+        "tool_name": "apply_patch", "tool_input": {"command": patch}, "turn_id": "t",
+    }))
+    .expect("a JSON value")
+}
+
+/// A Codex patch of 4,000 files against the deadline, and against one of
+/// 1,000 files (4x when the cost is linear in the patch, 16x when it is
+/// quadratic): every file of a patch is judged, so its cost must grow with
+/// the patch and no faster.
+fn patch_rows(bin: &Path, work: &Path, env: &[(&str, &str)], quick: bool) -> Vec<Row> {
+    let (warm, n) = if quick { (2, 7) } else { (3, 31) };
+    let args = ["dispatch", "--contract", "codex", "PreToolUse"];
+    let (small, large) = (patch_payload(work, 1_000), patch_payload(work, 4_000));
+    let (t_small, t_large) = interleaved((bin, &args, &small), (bin, &args, &large), env, warm, n);
+    let deadline = Duration::from_millis(700);
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    vec![
+        Row {
+            figure: format!(
+                "Codex apply_patch of 4,000 files ({} KiB) / the 700 ms deadline",
+                large.len() / 1024
+            ),
+            value: format!(
+                "{:.2}x ({:.0} ms)",
+                ratio(t_large, deadline),
+                t_large.as_secs_f64() * 1e3
+            ),
+            target: "<= 0.5x".into(),
+            met: Some(ratio(t_large, deadline) <= 0.5),
+        },
+        Row {
+            figure: "Codex apply_patch, 4,000 files / 1,000 files".into(),
+            value: format!("{:.2}x", ratio(t_large, t_small)),
+            target: "<= 5x (linear: 4x)".into(),
+            met: Some(ratio(t_large, t_small) <= 5.0),
+        },
+    ]
 }
 
 /// A Claude Code SessionStart payload for a project at `dir`.
