@@ -60,6 +60,15 @@ pub fn prefix_bytes(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
+/// `s` without `prefix`, compared without ASCII case; `None` when `s` does
+/// not start with it. Safe on any text: a multi-byte character where the
+/// prefix ends is a mismatch, never a slice inside a character.
+pub fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
+}
+
 /// Cleans a block of Markdown from a user or project card: control
 /// characters other than newline and tab, and bidirectional overrides, are
 /// removed, so a card cannot smuggle terminal escapes or reorder text.

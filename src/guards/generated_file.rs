@@ -143,8 +143,8 @@ pub fn source_hint(head: &str) -> Option<String> {
         })
     };
     for l in lines() {
-        if l.len() > 7 && l[..7].eq_ignore_ascii_case("source:") {
-            let value = l[7..].trim();
+        if let Some(value) = crate::text::strip_prefix_ignore_case(l, "source:") {
+            let value = value.trim();
             if !value.is_empty() {
                 return Some(format!("{} (named in the file's header)", clip(value)));
             }
@@ -252,6 +252,19 @@ mod tests {
                 .contains("cargo xtask gen` from messages/*.md")
         );
         assert_eq!(source_hint("fn main() {}"), None);
+        // Multi-byte text where a byte-sliced prefix would end.
+        for head in [
+            "# 日本語のファイル\n",
+            "// é source: x\n",
+            "# sourcé: y\n",
+            "# 源:\n",
+        ] {
+            assert_eq!(source_hint(head), None, "{head}");
+        }
+        assert_eq!(
+            source_hint("# 日本語\n# source: gen/日本.proto\n").as_deref(),
+            Some("gen/日本.proto (named in the file's header)")
+        );
     }
 
     #[test]
