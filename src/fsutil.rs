@@ -44,6 +44,150 @@ pub fn open_regular(
     Ok((f, meta))
 }
 
+/// Whether an open file is what a private file of cuecard's must be: a
+/// regular file of this user with one link (a hard link planted by someone
+/// else would make a write land in another file too).
+pub fn is_private(meta: &std::fs::Metadata) -> bool {
+    if !meta.is_file() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        meta.uid() == unsafe { libc::geteuid() } && meta.nlink() == 1
+    }
+    #[cfg(not(unix))]
+    true
+}
+
+fn not_private() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "not a private regular file (a link, a FIFO, a device, another user's file)",
+    )
+}
+
+/// Opens one of cuecard's own files under a checked directory of the state
+/// root to read: never through a link, never waiting on a FIFO, and only a
+/// regular file of this user with one link ([`is_private`]; anything else is
+/// `InvalidInput`, for the caller to record as corrupt state and replace).
+/// `Ok(None)`: there is no such file.
+pub fn open_private_read(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    let f = match open_nonblocking(path, false) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if is_link_refusal(&e) => return Err(not_private()),
+        Err(e) => return Err(e),
+    };
+    if !is_private(&f.metadata()?) {
+        return Err(not_private());
+    }
+    Ok(Some(f))
+}
+
+/// Opens (creating, 0600) one of cuecard's own files under a checked
+/// directory of the state root to read and write in place (a lock, a
+/// marker). Never through a link and never waiting on a FIFO; whatever is
+/// at the path that is not [`is_private`] is removed and the file created
+/// anew (the directory is this user's own, so its entries are too).
+/// Returns the file and whether something else had to be replaced.
+pub fn open_private_rw(path: &Path) -> std::io::Result<(std::fs::File, bool)> {
+    let mut replaced = false;
+    for _ in 0..3 {
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+        }
+        match o.open(path) {
+            Ok(f) if is_private(&f.metadata()?) => {
+                blocking(&f)?;
+                return Ok((f, replaced));
+            }
+            Ok(_) => {}
+            Err(e) if is_link_refusal(&e) => {}
+            Err(e) => return Err(e),
+        }
+        remove_entry(path)?;
+        replaced = true;
+    }
+    Err(not_private())
+}
+
+/// Creates `path` anew for writing (0600): what was there (a stale temp, or
+/// a link or FIFO planted in its place) is removed first, and the open is
+/// exclusive, so it never writes through anything that was at the path.
+pub fn create_private(path: &Path) -> std::io::Result<std::fs::File> {
+    let create = || {
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+        }
+        o.open(path)
+    };
+    let f = match create() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            remove_entry(path)?;
+            create()?
+        }
+        r => r?,
+    };
+    if !is_private(&f.metadata()?) {
+        return Err(not_private());
+    }
+    Ok(f)
+}
+
+/// Removes a directory entry that is not a directory (a link is removed
+/// itself, never what it points at); a missing one is fine.
+fn remove_entry(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Whether an open failed because `O_NOFOLLOW` met a link (ELOOP), or the
+/// path is a socket or a FIFO without a reader (ENXIO).
+fn is_link_refusal(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        matches!(e.raw_os_error(), Some(libc::ELOOP) | Some(libc::ENXIO))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+/// Clears `O_NONBLOCK` on a file opened with it (a regular file, checked).
+fn blocking(f: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = f.as_raw_fd();
+        // SAFETY: fcntl on an fd this File owns; F_GETFL/F_SETFL take ints.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = f;
+    Ok(())
+}
+
 /// Owner-only permissions (0600) for state files, where the platform has
 /// them; the state directory is 0700 already, this keeps a file private
 /// wherever it is copied or linked.
@@ -74,18 +218,12 @@ pub fn write_atomic(
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let create = || {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-    };
     let result = (|| {
-        // A temp left by an earlier process with this pid is stale.
-        let mut f = create().or_else(|_| {
-            let _ = std::fs::remove_file(&tmp);
-            create()
-        })?;
+        // Created 0600, exclusively: a temp left by an earlier process with
+        // this pid (stale), or anything planted at its name, is removed
+        // first, never written through. The file's own mode, when given,
+        // is set once it holds the new text.
+        let mut f = create_private(&tmp)?;
         f.write_all(bytes)?;
         if let Some(p) = perms {
             f.set_permissions(p)?;

@@ -27,17 +27,18 @@ pub struct Project {
 impl TrustStore {
     /// Reads the store (bounded; a missing or unreadable one is empty).
     pub fn load(state_root: &Path) -> TrustStore {
-        let path = state_root.join(FILE);
-        let Ok(meta) = path.symlink_metadata() else {
+        use std::io::Read;
+        // Only this user's own regular file: a store planted by someone else
+        // (or a link to one) would pin cards the user never trusted.
+        let Ok(Some(f)) = crate::fsutil::open_private_read(&state_root.join(FILE)) else {
             return TrustStore::default();
         };
-        if !meta.is_file() || meta.len() > 4 * 1024 * 1024 {
+        const MAX: u64 = 4 * 1024 * 1024;
+        let mut bytes = Vec::new();
+        if f.take(MAX + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > MAX {
             return TrustStore::default();
         }
-        std::fs::read(&path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
+        serde_json::from_slice(&bytes).unwrap_or_default()
     }
 
     /// Names the store's current version, so that verdicts cached with the

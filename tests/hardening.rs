@@ -142,3 +142,277 @@ fn a_generated_file_whose_header_starts_with_multibyte_text_gets_its_advisory() 
     let status = sb.test().args(["status", "--json"]).run();
     assert!(!status.stdout.contains("panic"), "{}", status.stdout);
 }
+
+// ---------------------------------------------------------------- state root
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A session's calls that touch every kind of state file: the session-start
+/// marker, the session's state and lock, the failure record (a bad card
+/// name is a failure), the sweep's stamp, and a user card's cache.
+fn session_calls(sb: &Sandbox, id: &str) -> Vec<(Vec<&'static str>, Value)> {
+    let mut start = support::payload(sb, "SessionStart");
+    start["session_id"] = json!(id);
+    start["source"] = json!("startup");
+    let mut pre = support::payload(sb, "PreToolUse");
+    pre["session_id"] = json!(id);
+    pre["tool_name"] = json!("Bash");
+    pre["tool_input"] = json!({"command": "rm -rf /srv/data"});
+    let mut stop = support::payload(sb, "Stop");
+    stop["session_id"] = json!(id);
+    vec![
+        (vec!["dispatch", "SessionStart"], start.clone()),
+        (
+            vec!["dispatch", "PreToolUse", "destructive", "no-such-card"],
+            pre,
+        ),
+        (vec!["dispatch", "Stop"], stop),
+        (vec!["dispatch", "SessionStart"], start),
+    ]
+}
+
+/// Every file under `dir`, relative, with its kind.
+fn tree(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            let ft = std::fs::symlink_metadata(&p).unwrap().file_type();
+            if ft.is_dir() {
+                stack.push(p.clone());
+            }
+            let kind = if ft.is_dir() { "dir" } else { "file" };
+            out.push((p.strip_prefix(dir).unwrap().to_path_buf(), kind.to_string()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The names cuecard writes under a root for [`session_calls`]: learned from
+/// a run in a clean root, plus each file's temp names.
+fn written_names(sb: &Sandbox, id: &str) -> Vec<(PathBuf, String)> {
+    sb.write_user_card();
+    let clean = sb.path().join("clean-state");
+    for (args, payload) in session_calls(sb, id) {
+        sb.test()
+            .args(args)
+            .env("CUECARD_STATE_DIR", &clean)
+            .json(&payload)
+            .run();
+    }
+    let mut names = tree(&clean);
+    for (p, kind) in names.clone() {
+        if kind == "file" {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            names.push((p.with_file_name(format!(".{n}.tmp")), "file".into()));
+        }
+    }
+    assert!(
+        names.iter().any(|(p, _)| p.starts_with("sessions"))
+            && names.iter().any(|(p, _)| p.starts_with("markers"))
+            && names.iter().any(|(p, _)| p.ends_with("failures.json")),
+        "the calls must write sessions, markers and the failure record: {names:?}"
+    );
+    names
+}
+
+trait UserCard {
+    fn write_user_card(&self);
+}
+
+impl UserCard for Sandbox {
+    /// A user card, so that the hook writes a card cache too.
+    fn write_user_card(&self) {
+        let dir = self.home().join(".config/cuecard/cards");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("deploy-notes.md"),
+            "# Deploy notes\n\n## Advisory\n\nDeploys go through CI.\n\n## Bindings\n\n- event: PreToolUse\n- matcher: Bash\n- command: deploy\n",
+        )
+        .unwrap();
+    }
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// A second user for the planted entries.
+const OTHER_UID: u32 = 65_534;
+
+fn mkfifo(p: &Path) {
+    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid C string; mkfifo has no other preconditions.
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o666) },
+        0,
+        "{}",
+        p.display()
+    );
+}
+
+#[test]
+fn what_another_user_planted_in_a_loose_state_root_is_never_followed_or_written_through() {
+    if !is_root() {
+        eprintln!("skipped: planting entries as a second uid needs root (chown)");
+        return;
+    }
+    use std::os::unix::fs::{PermissionsExt, lchown, symlink};
+    let sb = Sandbox::outside_tmp();
+    let names = written_names(&sb, "victim");
+    let root = sb.path().join("shared-state");
+    let victims = sb.path().join("victims");
+    std::fs::create_dir_all(&victims).unwrap();
+    let mut planted = Vec::new();
+    for (i, (rel, kind)) in names.iter().enumerate() {
+        let at = root.join(rel);
+        if kind == "dir" {
+            std::fs::create_dir_all(&at).unwrap();
+            continue;
+        }
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        // Links to the owner's other files, FIFOs, and files of the other
+        // user's, in turn.
+        match i % 3 {
+            0 => {
+                let v = victims.join(format!("v{i}"));
+                std::fs::write(&v, format!("precious {i}")).unwrap();
+                symlink(&v, &at).unwrap();
+            }
+            1 => mkfifo(&at),
+            _ => std::fs::write(&at, "{\"planted\": true}").unwrap(),
+        }
+        lchown(&at, Some(OTHER_UID), Some(OTHER_UID)).unwrap();
+        planted.push(at);
+    }
+    for d in tree(&root).into_iter().filter(|(_, k)| k == "dir") {
+        let d = root.join(d.0);
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let victims_before = tree(&victims)
+        .into_iter()
+        .map(|(p, _)| (p.clone(), std::fs::read(victims.join(&p)).unwrap()))
+        .collect::<Vec<_>>();
+
+    let mut answered = 0;
+    for (args, payload) in session_calls(&sb, "victim") {
+        let out = sb
+            .test()
+            .args(args)
+            .env("CUECARD_STATE_DIR", &root)
+            .json(&payload)
+            .timeout(Duration::from_secs(5))
+            .run();
+        answered += usize::from(!out.stdout.is_empty());
+    }
+    assert!(answered >= 2, "the calls still answer");
+    let victims_after = tree(&victims)
+        .into_iter()
+        .map(|(p, _)| (p.clone(), std::fs::read(victims.join(&p)).unwrap()))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        victims_before, victims_after,
+        "nothing outside the root changed"
+    );
+    // Nothing under the root is another user's, a link or a FIFO any more,
+    // and nothing is more readable than 0600 (directories 0700).
+    use std::os::unix::fs::MetadataExt;
+    for (rel, _) in tree(&root) {
+        let m = std::fs::symlink_metadata(root.join(&rel)).unwrap();
+        assert_eq!(m.uid(), 0, "{} is still another user's", rel.display());
+        assert!(m.is_dir() || m.is_file(), "{} is not a file", rel.display());
+        let want = if m.is_dir() { 0o700 } else { 0o600 };
+        assert_eq!(m.mode() & 0o777, want, "{}", rel.display());
+    }
+    let m = std::fs::metadata(&root).unwrap();
+    assert_eq!(m.mode() & 0o777, 0o700);
+    // The scrub is recorded.
+    let status = sb
+        .test()
+        .args(["status", "--json"])
+        .env("CUECARD_STATE_DIR", &root)
+        .run();
+    assert!(
+        status.stdout.contains("writable by group or others"),
+        "{}",
+        status.stdout
+    );
+}
+
+#[test]
+fn links_and_fifos_at_every_state_path_of_a_private_root_are_replaced_not_followed() {
+    use std::os::unix::fs::symlink;
+    let sb = Sandbox::outside_tmp();
+    let names = written_names(&sb, "own");
+    for (round, plant) in ["link", "fifo"].into_iter().enumerate() {
+        let root = sb.path().join(format!("state-{plant}"));
+        let victim = sb.path().join(format!("victim-{plant}"));
+        std::fs::write(&victim, "precious").unwrap();
+        for (rel, kind) in &names {
+            let at = root.join(rel);
+            if kind == "dir" {
+                std::fs::create_dir_all(&at).unwrap();
+                continue;
+            }
+            std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+            if round == 0 {
+                symlink(&victim, &at).unwrap();
+            } else {
+                mkfifo(&at);
+            }
+        }
+        let mut outs = Vec::new();
+        for (args, payload) in session_calls(&sb, "own") {
+            let out = sb
+                .test()
+                .args(args)
+                .env("CUECARD_STATE_DIR", &root)
+                .json(&payload)
+                .timeout(Duration::from_secs(5))
+                .run();
+            outs.push(out.stdout);
+        }
+        assert!(
+            outs[0].contains("additionalContext") && outs[1].contains("destructive"),
+            "{plant}: the session's calls answer as in a clean root: {outs:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            "precious",
+            "{plant}"
+        );
+        // Every file the calls use is a regular file again (a planted name
+        // they never use is left alone, and was never followed).
+        let used: Vec<PathBuf> = tree(&sb.path().join("clean-state"))
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        for rel in used {
+            let ft = std::fs::symlink_metadata(root.join(&rel))
+                .unwrap()
+                .file_type();
+            assert!(
+                ft.is_dir() || ft.is_file(),
+                "{plant}: {} left",
+                rel.display()
+            );
+        }
+        // The session's state is real again: its calls are counted.
+        let status = sb
+            .test()
+            .args(["status", "--session", "own", "--json"])
+            .env("CUECARD_STATE_DIR", &root)
+            .run();
+        let v: Value = serde_json::from_str(&status.stdout).unwrap();
+        assert!(
+            v["sessions"][0]["state"]["calls"].as_u64().unwrap_or(0) >= 2,
+            "{plant}: {}",
+            status.stdout
+        );
+    }
+}

@@ -390,9 +390,10 @@ pub fn glance(
             && h.dir_mtime_ns == dir_mtime
             && settled(h.dir_mtime_ns, h.written_ns)
     };
-    // Not through a link, and never waiting (see `fsutil`); the head is
-    // read into the stack, bounded.
-    let mut f = crate::fsutil::open_nonblocking(&cache_file(cache_dir, &dir_s), false).ok()?;
+    // Not through a link, never waiting, and only this user's own file
+    // (see `fsutil`: a cache planted by someone else would vouch for cards
+    // nobody trusted); the head is read into the stack, bounded.
+    let mut f = crate::fsutil::open_private_read(&cache_file(cache_dir, &dir_s)).ok()??;
     let mut head = [0u8; HEAD];
     let n = f.read(&mut head).ok()?;
     let newline = |from: usize| {
@@ -495,7 +496,8 @@ const MAX_CACHE_BYTES: u64 = MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2;
 /// Reads a cache file, bounded: not through a link; one open, one stat
 /// and one read.
 fn read_cache(path: &Path) -> Option<String> {
-    let (f, meta) = crate::fsutil::open_regular(path, false).ok()?;
+    let f = crate::fsutil::open_private_read(path).ok()??;
+    let meta = f.metadata().ok()?;
     read_rest(f, &meta, &[])
 }
 

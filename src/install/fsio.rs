@@ -79,11 +79,26 @@ pub fn write_atomic(path: &Path, text: &str, previous: Option<&str>) -> Result<(
         .parent()
         .ok_or_else(|| format!("{} has no directory", path.display()))?;
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mode = fs::metadata(path).ok().map(|m| m.permissions());
+    // A file that exists keeps its mode; a new one is 0644, what the usual
+    // umask gives (the temp it is written through starts private).
+    let mode = fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions())
+        .or_else(default_mode);
     if let Some(prev) = previous {
         replace(&backup_path(path), prev, mode.clone())?;
     }
     replace(path, text, mode)
+}
+
+fn default_mode() -> Option<fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(fs::Permissions::from_mode(0o644))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 fn replace(path: &Path, text: &str, perms: Option<fs::Permissions>) -> Result<(), String> {

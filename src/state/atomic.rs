@@ -30,11 +30,9 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 pub fn write_with(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<()> {
     let tmp = temp_path(path);
     let result = (|| {
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-        let mut f = o.open(&tmp)?;
+        // Removed and created anew, exclusively and 0600: never written
+        // through a link or into a FIFO planted at the temp's name.
+        let mut f = crate::fsutil::create_private(&tmp)?;
         f.write_all(bytes)?;
         if durable {
             f.sync_all()?;

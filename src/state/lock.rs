@@ -3,7 +3,7 @@
 //! dies, so a killed process never wedges a session; a live holder that hangs
 //! is waited for only up to a bound, after which the call runs stateless.
 
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -19,14 +19,25 @@ impl Drop for Held {
     }
 }
 
+impl Held {
+    /// The lock file itself (a marker keeps its time in it).
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+}
+
 /// Opens (creating, 0600) `path` and takes its exclusive lock, waiting at most
-/// `wait`. `Ok(None)`: still held by someone else after the wait.
+/// `wait`. `Ok(None)`: still held by someone else after the wait. Never
+/// through a link nor on a FIFO: anything at the path that is not a private
+/// regular file is replaced, and recorded as corrupt state.
 pub fn acquire(path: &Path, wait: Duration) -> std::io::Result<Option<Held>> {
-    let mut o = OpenOptions::new();
-    o.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-    let file = o.open(path)?;
+    let (file, replaced) = crate::fsutil::open_private_rw(path)?;
+    if replaced {
+        crate::diag::record(
+            crate::diag::Kind::StateCorrupt,
+            "a lock or marker file was not a private regular file: replaced",
+        );
+    }
     let start = Instant::now();
     let mut pause = Duration::from_micros(200);
     loop {

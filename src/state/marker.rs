@@ -31,13 +31,8 @@ fn mark(store: &Store, key: &str, window: Duration) -> Option<bool> {
     let dir = store.dir("markers").ok()?;
     let path = dir.join(key::marker_name(key));
     let held = lock::acquire(&path, WAIT).ok()??;
-    let _ = held;
     // The lock file is the marker: it holds the time of the last mark (ms).
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&path)
-        .ok()?;
+    let mut f = held.file();
     let mut text = String::new();
     let _ = (&mut f).take(64).read_to_string(&mut text);
     let now = now_ms();

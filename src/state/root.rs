@@ -16,6 +16,9 @@ pub enum Refused {
     Symlink(PathBuf),
     NotADirectory(PathBuf),
     ForeignOwner(PathBuf),
+    /// The root was writable by others, and something planted under it
+    /// could not be removed.
+    Planted(PathBuf),
     Io(PathBuf, String),
 }
 
@@ -30,6 +33,11 @@ impl fmt::Display for Refused {
             Refused::ForeignOwner(d) => {
                 write!(f, "state root {} is owned by another user (refused)", p(d))
             }
+            Refused::Planted(d) => write!(
+                f,
+                "state root was writable by others and {} could not be removed (refused)",
+                p(d)
+            ),
             Refused::Io(d, e) => write!(f, "state root {}: {e}", p(d)),
         }
     }
@@ -68,12 +76,21 @@ pub fn prepare(dir: &Path) -> Result<PathBuf, Refused> {
         }
         Err(e) => return Err(io(e)),
     }
-    check(dir)?;
+    if check(dir)? {
+        let removed = scrub(dir, 0)?;
+        crate::diag::record(
+            crate::diag::Kind::StateCorrupt,
+            format!(
+                "the state root was writable by group or others: tightened to 0700, \
+                 {removed} entr(ies) not safely ours removed"
+            ),
+        );
+    }
     Ok(dir.to_path_buf())
 }
 
-/// A subdirectory of a checked root, created 0700; refused if it is a symlink
-/// or not a directory.
+/// A subdirectory of a checked root, created 0700; refused if it is a
+/// symlink, not a directory, or another user's.
 pub fn subdir(root: &Path, name: &str) -> std::io::Result<PathBuf> {
     let d = root.join(name);
     create_private(&d)?;
@@ -81,7 +98,78 @@ pub fn subdir(root: &Path, name: &str) -> std::io::Result<PathBuf> {
     if !m.file_type().is_dir() {
         return Err(std::io::Error::other(format!("{name} is not a directory")));
     }
+    if !mine(&m) {
+        return Err(std::io::Error::other(format!("{name} is another user's")));
+    }
     Ok(d)
+}
+
+/// Whether an entry is this user's.
+fn mine(m: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        m.uid() == unsafe { libc::geteuid() }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        true
+    }
+}
+
+/// Entries a scrub looks at, at most, and how deep (the root's tree is two
+/// levels: `sessions/`, `markers/`, the cache files).
+const SCRUB_MAX_ENTRIES: usize = 50_000;
+const SCRUB_MAX_DEPTH: usize = 4;
+
+/// After a root that others could write to was tightened: removes every
+/// entry under it that cuecard could not have made (a link, a FIFO, a
+/// socket or device, another user's file or directory, a file with more than
+/// one link), and makes what stays private (directories 0700, files 0600).
+/// Whatever cannot be removed refuses the root. Returns the count removed.
+fn scrub(dir: &Path, depth: usize) -> Result<usize, Refused> {
+    let io = |e: std::io::Error| Refused::Io(dir.to_path_buf(), e.kind().to_string());
+    let mut removed = 0;
+    for e in std::fs::read_dir(dir).map_err(io)?.take(SCRUB_MAX_ENTRIES) {
+        let e = e.map_err(io)?;
+        let path = e.path();
+        let m = std::fs::symlink_metadata(&path).map_err(io)?;
+        let ft = m.file_type();
+        if ft.is_dir() && mine(&m) && depth < SCRUB_MAX_DEPTH {
+            set_mode(&path, 0o700).map_err(io)?;
+            removed += scrub(&path, depth + 1)?;
+            continue;
+        }
+        if ft.is_file() && crate::fsutil::is_private(&m) {
+            set_mode(&path, 0o600).map_err(io)?;
+            continue;
+        }
+        let gone = if ft.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        if gone.is_err() {
+            return Err(Refused::Planted(path));
+        }
+        removed += 1;
+    }
+    Ok(removed)
+}
+
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
 }
 
 /// Creates `dir` (0700); one that already exists is left to the checks.
@@ -96,7 +184,9 @@ fn create_private(dir: &Path) -> std::io::Result<()> {
     }
 }
 
-fn check(dir: &Path) -> Result<(), Refused> {
+/// Checks a root; true when it was writable by group or others (and so was
+/// tightened, and must be scrubbed).
+fn check(dir: &Path) -> Result<bool, Refused> {
     let m = std::fs::symlink_metadata(dir)
         .map_err(|e| Refused::Io(dir.to_path_buf(), e.kind().to_string()))?;
     if m.file_type().is_symlink() {
@@ -117,8 +207,10 @@ fn check(dir: &Path) -> Result<(), Refused> {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
                 .map_err(|e| Refused::Io(dir.to_path_buf(), format!("cannot tighten: {e}")))?;
         }
+        Ok(m.mode() & 0o022 != 0)
     }
-    Ok(())
+    #[cfg(not(unix))]
+    Ok(false)
 }
 
 #[cfg(all(test, unix))]

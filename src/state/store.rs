@@ -110,9 +110,15 @@ fn parse(bytes: &[u8]) -> serde_json::Result<Session> {
 /// The file's bytes, `None` when it does not exist.
 pub fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, String> {
     use std::io::Read;
-    let f = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+    // Never through a link, never waiting on a FIFO, only this user's
+    // regular file: anything else is corrupt state (reset, and replaced by
+    // the next write's rename).
+    let f = match crate::fsutil::open_private_read(path) {
+        Ok(Some(f)) => f,
+        Ok(None) => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            return Err("not a private regular file".into());
+        }
         Err(e) => return Err(format!("unreadable ({})", e.kind())),
     };
     let mut buf = Vec::with_capacity(8 * 1024);

@@ -2,7 +2,8 @@
 //! decides; when a sweep is due it runs after the hook's answer was written,
 //! so it never delays one. Session state idle longer than the configured age
 //! (`CUECARD_STATE_MAX_AGE_DAYS`, default 7) goes, with its lock; stray temps
-//! older than an hour and markers older than a day go too.
+//! older than an hour (of the session state, and of the card caches and the
+//! trust store in the root) and markers older than a day go too.
 
 use super::Store;
 use std::path::Path;
@@ -23,10 +24,18 @@ pub fn max_age() -> Duration {
     DAY * days as u32
 }
 
-/// Whether the last sweep is more than a day old (one `stat`).
+/// Whether the last sweep is more than a day old (one `lstat`).
 pub fn due(store: &Store) -> bool {
     let stamp = store.root().join("last-sweep");
-    match std::fs::metadata(&stamp).and_then(|m| m.modified()) {
+    // Not through a link: a stamp that is not a regular file is due, and
+    // the stamp's rewrite replaces it.
+    match std::fs::symlink_metadata(&stamp).and_then(|m| {
+        if m.is_file() {
+            m.modified()
+        } else {
+            Err(std::io::ErrorKind::InvalidInput.into())
+        }
+    }) {
         Ok(t) => SystemTime::now()
             .duration_since(t)
             .is_ok_and(|age| age >= DAY),
@@ -75,6 +84,12 @@ pub fn sweep(store: &Store, age: Duration) -> usize {
     if let Ok(d) = store.dir("markers") {
         removed += sweep_dir(&d, |_, _, idle| idle > DAY);
     }
+    // The root holds the card caches and the trust store, written through
+    // temps unique to their process (`.<name>.<pid>.tmp`): a process killed
+    // mid-write leaves one.
+    removed += sweep_dir(store.root(), |_, name, idle| {
+        name.starts_with('.') && name.ends_with(".tmp") && idle > Duration::from_secs(3600)
+    });
     removed
 }
 
