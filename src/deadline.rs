@@ -17,19 +17,79 @@ pub fn budget() -> Duration {
         .unwrap_or(DEFAULT)
 }
 
+/// How long after the deadline the timer signal ends the process, whatever
+/// the watchdog thread is doing (recording the failure can meet a busy
+/// disk).
+pub const BACKSTOP: Duration = Duration::from_millis(250);
+
 /// Arms the watchdog. `on_expiry` runs on the watchdog thread after stdout
 /// was sealed and before the process exits (it records the failure; it must
-/// be quick and must not print to stdout).
+/// not print to stdout). Nothing here can keep the process alive: the
+/// watchdog seals stdout without waiting on its writer, exits with `_exit`
+/// (no flush, no exit handlers), and a timer signal armed for the deadline
+/// plus [`BACKSTOP`] `_exit`s with code 0 even if the watchdog thread could
+/// not start or is itself stuck in `on_expiry`.
 pub fn arm(budget: Duration, on_expiry: impl FnOnce() + Send + 'static) {
+    arm_backstop(budget + BACKSTOP);
     let spawned = std::thread::Builder::new()
         .name("cuecard-deadline".into())
         .spawn(move || {
             std::thread::sleep(budget);
             crate::printer::seal();
             on_expiry();
-            std::process::exit(0);
+            exit_now();
         });
-    // If no thread can be started the call simply has no deadline; it is
-    // recorded by the caller through the returned error being ignored here.
-    drop(spawned);
+    if spawned.is_err() {
+        crate::diag::record(
+            crate::diag::Kind::Deadline,
+            "the deadline watchdog could not start: the timer signal alone ends the call",
+        );
+    }
+}
+
+/// Ends the process at once with code 0: no unwinding, no flush of buffers,
+/// no exit handlers, nothing that could wait.
+pub fn exit_now() -> ! {
+    #[cfg(unix)]
+    // SAFETY: _exit is async-signal-safe and has no preconditions.
+    unsafe {
+        libc::_exit(0)
+    }
+    #[cfg(not(unix))]
+    std::process::exit(0)
+}
+
+/// A one-shot real-time timer whose signal (SIGALRM) ends the process with
+/// code 0 from its handler.
+fn arm_backstop(after: Duration) {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_alarm(_: libc::c_int) {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(0) }
+        }
+        // SAFETY: sigaction/setitimer with zeroed, then filled plain-data
+        // structs; the handler only calls an async-signal-safe function.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_alarm as extern "C" fn(libc::c_int) as usize;
+            libc::sigemptyset(&mut sa.sa_mask);
+            if libc::sigaction(libc::SIGALRM, &sa, std::ptr::null_mut()) != 0 {
+                return;
+            }
+            let t = libc::itimerval {
+                it_interval: libc::timeval {
+                    tv_sec: 0,
+                    tv_usec: 0,
+                },
+                it_value: libc::timeval {
+                    tv_sec: after.as_secs() as libc::time_t,
+                    tv_usec: after.subsec_micros() as libc::suseconds_t,
+                },
+            };
+            libc::setitimer(libc::ITIMER_REAL, &t, std::ptr::null_mut());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = after;
 }

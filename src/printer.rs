@@ -4,33 +4,54 @@
 //! is written after it gave up.
 
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::{Duration, Instant};
 
-/// `true` once the hook's one answer was written (or stdout was sealed).
-static HOOK_STDOUT: Mutex<bool> = Mutex::new(false);
+/// The hook's one answer: not yet written, being written, or written (or
+/// sealed). An atomic, not a lock: the deadline watchdog must never wait on
+/// a writer that a full pipe has stopped.
+static HOOK_STDOUT: AtomicU8 = AtomicU8::new(OPEN);
+const OPEN: u8 = 0;
+const WRITING: u8 = 1;
+const DONE: u8 = 2;
+
+/// How long [`seal`] lets an answer being written finish.
+const SEAL_GRACE: Duration = Duration::from_millis(50);
 
 /// Writes the hook's one answer: `line` must be a single JSON object (or, for
 /// harnesses that read plain text, one text). Returns false when stdout was
 /// already used or sealed.
 pub fn hook_answer(line: &str) -> bool {
-    let mut done = HOOK_STDOUT.lock().unwrap_or_else(|e| e.into_inner());
-    if *done {
+    if HOOK_STDOUT
+        .compare_exchange(OPEN, WRITING, Ordering::SeqCst, Ordering::SeqCst)
+        .is_err()
+    {
         return false;
     }
-    *done = true;
     let mut out = std::io::stdout().lock();
     // A closed stdout (the harness went away) is not an error worth raising.
     let _ = out.write_all(line.as_bytes());
     let _ = out.write_all(b"\n");
     let _ = out.flush();
+    HOOK_STDOUT.store(DONE, Ordering::SeqCst);
     true
 }
 
-/// Seals stdout: no hook answer will be written after this. Blocks while an
-/// answer is being written, so an answer is never cut in half.
+/// Seals stdout: no hook answer will be written after this. An answer being
+/// written is given a short grace to finish, so it is not cut in half by an
+/// exit that follows; a writer that a full pipe holds longer is not waited
+/// for. Never blocks beyond the grace.
 pub fn seal() {
-    let mut done = HOOK_STDOUT.lock().unwrap_or_else(|e| e.into_inner());
-    *done = true;
+    if HOOK_STDOUT
+        .compare_exchange(OPEN, DONE, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+    {
+        return;
+    }
+    let start = Instant::now();
+    while HOOK_STDOUT.load(Ordering::SeqCst) == WRITING && start.elapsed() < SEAL_GRACE {
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// Human-facing output of the other commands.
