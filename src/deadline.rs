@@ -36,6 +36,7 @@ pub fn arm(budget: Duration, on_expiry: impl FnOnce() + Send + 'static) {
         .spawn(move || {
             std::thread::sleep(budget);
             crate::printer::seal();
+            test_hang("deadline:on-expiry");
             on_expiry();
             exit_now();
         });
@@ -92,4 +93,15 @@ fn arm_backstop(after: Duration) {
     }
     #[cfg(not(unix))]
     let _ = after;
+}
+
+/// Debug builds hang for ever at a named point when `CUECARD_TEST_HANG`
+/// names it, so that the integration tests can prove the timer signal ends
+/// a process whose watchdog is stuck. Release builds compile this away.
+fn test_hang(point: &str) {
+    if cfg!(debug_assertions) && std::env::var("CUECARD_TEST_HANG").is_ok_and(|v| v == point) {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
 }

@@ -416,3 +416,156 @@ fn links_and_fifos_at_every_state_path_of_a_private_root_are_replaced_not_follow
         );
     }
 }
+
+// ------------------------------------------------------------------ deadline
+
+/// The deadline given to the calls below, and the hard outer bound a
+/// regression hits instead of hanging the suite.
+const DEADLINE_MS: &str = "200";
+const OUTER: Duration = Duration::from_secs(5);
+
+/// A failure record, its lock and its temp as FIFOs, and a stdin that never
+/// closes: the watchdog must record the deadline without blocking on them.
+#[test]
+fn fifos_at_the_failure_record_do_not_keep_the_process_alive() {
+    let sb = Sandbox::outside_tmp();
+    let root = sb.state();
+    std::fs::create_dir_all(&root).unwrap();
+    for name in ["failures.json", "failures.lock", ".failures.json.tmp"] {
+        mkfifo(&root.join(name));
+    }
+    for event in ["SessionStart", "PreToolUse"] {
+        let out = sb
+            .test()
+            .args(["dispatch", event])
+            .env("CUECARD_DEADLINE_MS", DEADLINE_MS)
+            .never_closing_stdin()
+            .timeout(OUTER)
+            .run();
+        assert_eq!(out.stdout, "", "{event}: nothing after the deadline");
+    }
+    // Once stdin behaves, the record is usable again and tells the deadline.
+    let status = sb.test().args(["status", "--json"]).run();
+    assert!(status.stdout.contains("deadline"), "{}", status.stdout);
+}
+
+/// A pipe whose buffer is already full: a write to it blocks until someone
+/// reads, and nobody will.
+fn full_pipe() -> (std::fs::File, std::fs::File) {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills two fds this function then owns.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    let (r, w) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    // Fill it without blocking, then hand the child a blocking end.
+    use std::os::fd::AsRawFd;
+    unsafe {
+        let fl = libc::fcntl(w.as_raw_fd(), libc::F_GETFL);
+        libc::fcntl(w.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK);
+        let chunk = [b'x'; 4096];
+        for _ in 0..1024 {
+            if libc::write(w.as_raw_fd(), chunk.as_ptr().cast(), chunk.len()) < 0 {
+                break;
+            }
+        }
+        let one = [b'x'; 1];
+        while libc::write(w.as_raw_fd(), one.as_ptr().cast(), 1) > 0 {}
+        libc::fcntl(w.as_raw_fd(), libc::F_SETFL, fl);
+    }
+    (r, w)
+}
+
+#[test]
+fn a_stdout_nobody_reads_does_not_keep_the_process_alive() {
+    use std::process::{Command, Stdio};
+    let sb = Sandbox::outside_tmp();
+    let mut pre = support::payload(&sb, "PreToolUse");
+    pre["tool_name"] = json!("Bash");
+    pre["tool_input"] = json!({"command": "rm -rf /srv/data"});
+    let (read_end, write_end) = full_pipe();
+    let mut child = Command::new(support::bin())
+        .args(["dispatch", "PreToolUse"])
+        .current_dir(sb.project())
+        .env_clear()
+        .env("HOME", sb.home())
+        .env("CUECARD_STATE_DIR", sb.state())
+        .env("CUECARD_DEADLINE_MS", DEADLINE_MS)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(write_end))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut sin = child.stdin.take().unwrap();
+        sin.write_all(&serde_json::to_vec(&pre).unwrap()).unwrap();
+    }
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > OUTER {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("a dispatch writing to a full pipe outlived the deadline");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    drop(read_end);
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_session_lock_held_by_a_live_process_does_not_keep_the_call_waiting() {
+    let sb = Sandbox::outside_tmp();
+    let mut start = support::payload(&sb, "SessionStart");
+    start["source"] = json!("startup");
+    // Learn the session's lock file, then hold it from this process.
+    sb.test()
+        .args(["dispatch", "SessionStart"])
+        .json(&start)
+        .run();
+    let lock = tree(&sb.state().join("sessions"))
+        .into_iter()
+        .find(|(p, _)| p.extension().is_some_and(|e| e == "lock"))
+        .map(|(p, _)| sb.state().join("sessions").join(p))
+        .expect("a session lock file");
+    let held = std::fs::OpenOptions::new().write(true).open(&lock).unwrap();
+    held.lock().unwrap();
+    let mut pre = support::payload(&sb, "PreToolUse");
+    pre["tool_name"] = json!("Bash");
+    pre["tool_input"] = json!({"command": "rm -rf /srv/data"});
+    let out = sb
+        .test()
+        .args(["dispatch", "PreToolUse"])
+        .env("CUECARD_DEADLINE_MS", DEADLINE_MS)
+        .json(&pre)
+        .timeout(OUTER)
+        .run();
+    assert!(
+        out.context().contains("destructive"),
+        "answered stateless: {}",
+        out.stdout
+    );
+    held.unlock().unwrap();
+}
+
+#[test]
+fn the_timer_signal_ends_a_call_whose_watchdog_is_stuck() {
+    let sb = Sandbox::outside_tmp();
+    let out = sb
+        .test()
+        .args(["dispatch", "SessionStart"])
+        .env("CUECARD_DEADLINE_MS", DEADLINE_MS)
+        .env("CUECARD_TEST_HANG", "deadline:on-expiry")
+        .never_closing_stdin()
+        .timeout(OUTER)
+        .run();
+    assert_eq!(out.stdout, "");
+}
