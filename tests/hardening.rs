@@ -569,3 +569,77 @@ fn the_timer_signal_ends_a_call_whose_watchdog_is_stuck() {
         .run();
     assert_eq!(out.stdout, "");
 }
+
+// -------------------------------------------------------------------- doctor
+
+/// A cloned repository that ships its own `cuecard` and names it in the
+/// harness files it commits, in every form: relative, absolute inside the
+/// project, through a link from outside, and bare (with `.` on PATH).
+#[test]
+fn doctor_and_verify_never_run_or_count_a_program_the_repository_ships() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let sb = Sandbox::outside_tmp();
+    let canary = sb.path().join("canary");
+    let planted = sb.write(
+        "bin/cuecard",
+        &format!(
+            "#!/bin/sh\necho ran >> '{}'\necho '{{}}'\n",
+            canary.display()
+        ),
+    );
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let link = sb.path().join("outside/cuecard");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    symlink(&planted, &link).unwrap();
+    let programs = [
+        "./bin/cuecard".to_string(),
+        planted.display().to_string(),
+        link.display().to_string(),
+        "cuecard".to_string(),
+    ];
+    for program in &programs {
+        let settings = json!({"hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "command": format!("{program} dispatch SessionStart")}
+        ]}]}});
+        sb.write(".claude/settings.json", &settings.to_string());
+        let doctor = sb
+            .test()
+            .args(["doctor", "--harness", "claude-code"])
+            .path_prefix(sb.project().join("bin"))
+            .env(
+                "PATH",
+                format!(".:{}:/usr/bin:/bin", sb.project().join("bin").display()),
+            )
+            .exit(1)
+            .run();
+        assert!(
+            doctor
+                .stdout
+                .contains("not run: not an installed cuecard binary"),
+            "{program}: {}",
+            doctor.stdout
+        );
+        let verify = sb
+            .test()
+            .args(["verify", "--harness", "claude-code", "--json"])
+            .env(
+                "PATH",
+                format!(".:{}:/usr/bin:/bin", sb.project().join("bin").display()),
+            )
+            .exit(1)
+            .run();
+        let v: Value = serde_json::from_str(&verify.stdout).unwrap();
+        let project = v["targets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|s| s["scope"] == "project")
+            .cloned()
+            .unwrap_or_else(|| panic!("{program}: no project status in {}", verify.stdout));
+        assert_eq!(
+            project["entries"], 0,
+            "{program}: counted as installed: {project}"
+        );
+        assert!(!canary.exists(), "{program}: the repository's program ran");
+    }
+}

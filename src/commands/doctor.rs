@@ -1,5 +1,7 @@
 //! `cuecard doctor [--harness <id>]`: runs every installed entry as its
-//! harness would and reports exit code, output shape and latency.
+//! harness would and reports exit code, output shape and latency. An entry
+//! whose program is not an installed cuecard binary (one a cloned
+//! repository ships, say) is reported and never run.
 
 use super::{EXIT_OK, EXIT_PROBLEM};
 use crate::cli::DoctorArgs;
@@ -33,8 +35,8 @@ pub fn run(a: DoctorArgs) -> i32 {
             let Some(t) = Target::new(spec, scope, &roots) else {
                 continue;
             };
-            let st = inspect::inspect(&t, &bin);
-            if !st.installed() {
+            let st = inspect::inspect(&t, &bin, &roots.project);
+            if !st.installed() && st.not_cuecard.is_empty() {
                 continue;
             }
             out.push_str(&format!(
@@ -43,6 +45,13 @@ pub fn run(a: DoctorArgs) -> i32 {
                 scope.id(),
                 st.path
             ));
+            for (event, why) in &st.not_cuecard {
+                failed += 1;
+                out.push_str(&format!(
+                    "  {:4} {:22} not run: not an installed cuecard binary ({why})\n",
+                    "FAIL", event
+                ));
+            }
             for (event, _, handler) in &st.installed {
                 // A fresh state directory per probe: no once-marker of one
                 // entry silences the next.
@@ -65,7 +74,7 @@ pub fn run(a: DoctorArgs) -> i32 {
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    if ran == 0 {
+    if ran == 0 && failed == 0 {
         out.push_str("nothing installed to check (see `cuecard install --help`)\n");
     } else {
         out.push_str(&format!("{ran} entries run, {failed} failed\n"));

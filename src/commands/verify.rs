@@ -47,7 +47,7 @@ pub fn run(a: VerifyArgs) -> i32 {
         };
         for scope in [Scope::User, Scope::Project] {
             if let Some(t) = Target::new(spec, scope, &roots) {
-                statuses.push(inspect::inspect(&t, &bin));
+                statuses.push(inspect::inspect(&t, &bin, &roots.project));
             }
         }
         for d in double::doubles(&double::find_all(spec, &roots, &bin)) {

@@ -21,6 +21,10 @@ pub struct Status {
     pub problems: Vec<String>,
     #[serde(skip)]
     pub installed: Vec<(String, Option<String>, Value)>,
+    /// Entries that look like cuecard's but whose program is not an
+    /// installed cuecard binary (see [`super::program`]): never counted as
+    /// installed, never run; the event and why.
+    pub not_cuecard: Vec<(String, String)>,
 }
 
 impl Status {
@@ -29,8 +33,18 @@ impl Status {
     }
 }
 
-/// The state of one target.
-pub fn inspect(t: &Target, bin: &str) -> Status {
+/// The program an entry starts.
+fn program_of(handler: &Value) -> Result<String, String> {
+    handler
+        .as_object()
+        .and_then(super::ownership::argv)
+        .and_then(|a| a.into_iter().next())
+        .ok_or_else(|| "no program".to_string())
+}
+
+/// The state of one target. `project` is the project tree no counted
+/// program may live in.
+pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
     let mut st = Status {
         harness: t.spec.harness.id(),
         scope: t.scope.id(),
@@ -40,6 +54,7 @@ pub fn inspect(t: &Target, bin: &str) -> Status {
         current: false,
         problems: Vec::new(),
         installed: Vec::new(),
+        not_cuecard: Vec::new(),
     };
     let doc = match document::load(t) {
         Ok(Some((_, doc))) => doc,
@@ -49,7 +64,21 @@ pub fn inspect(t: &Target, bin: &str) -> Status {
             return st;
         }
     };
-    st.installed = merge::ours(&doc, t.spec.layout, bin);
+    let (installed, not_cuecard): (Vec<_>, Vec<_>) = merge::ours(&doc, t.spec.layout, bin)
+        .into_iter()
+        .map(|entry| {
+            let why = program_of(&entry.2).and_then(|p| super::program::resolve(&p, project));
+            (entry, why.err())
+        })
+        .partition(|(_, why)| why.is_none());
+    st.installed = installed.into_iter().map(|(e, _)| e).collect();
+    for ((event, _, _), why) in not_cuecard {
+        let why = why.unwrap_or_default();
+        st.problems.push(format!(
+            "{event}: not run: not an installed cuecard binary ({why}); left as it is"
+        ));
+        st.not_cuecard.push((event, why));
+    }
     st.entries = st.installed.len();
     if st.entries == 0 {
         return st;

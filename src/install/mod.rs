@@ -11,6 +11,7 @@ pub mod fsio;
 pub mod lossless;
 pub mod merge;
 pub mod ownership;
+pub mod program;
 pub mod style;
 pub mod words;
 

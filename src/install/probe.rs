@@ -1,5 +1,7 @@
-//! Running one installed entry the way its harness would (`doctor`): the
-//! exec form started directly, the shell form through `sh -c`, a realistic
+//! Running one installed entry the way its harness would (`doctor`): its
+//! program, once resolved to an installed cuecard binary (never one inside
+//! the project, see [`super::program`]), started directly with the entry's
+//! words (the shell form split as `sh` would), a realistic
 //! payload on stdin, the state directory pointed at a scratch directory so
 //! the probe spends no real session's once-markers.
 
@@ -100,22 +102,27 @@ pub fn run(
         ok: false,
         millis: 0,
     };
-    let obj = handler.as_object();
-    let exec = obj.is_some_and(|o| o.get("args").is_some_and(Value::is_array));
-    let mut cmd = if exec {
-        let argv = obj.and_then(ownership::argv).unwrap_or_default();
-        let mut c = Command::new(&argv[0]);
-        c.args(&argv[1..]);
-        c
-    } else {
-        let line = ["command", "bash"]
-            .iter()
-            .find_map(|k| obj.and_then(|o| o.get(*k)).and_then(Value::as_str))
-            .unwrap_or_default();
-        let mut c = Command::new("sh");
-        c.arg("-c").arg(line);
-        c
+    // The entry's own words (exec form, or the shell form split as `sh`
+    // would: an entry is cuecard's only when it is a plain word list), with
+    // its program as resolved and checked by `program::resolve`: never a
+    // shell, never a program the project ships.
+    let argv = handler
+        .as_object()
+        .and_then(ownership::argv)
+        .unwrap_or_default();
+    let program = match argv.first().map(|p| super::program::resolve(p, cwd)) {
+        Some(Ok(p)) => p,
+        Some(Err(why)) => {
+            probe.shape = format!("not run: not an installed cuecard binary ({why})");
+            return probe;
+        }
+        None => {
+            probe.shape = "not run: no program".into();
+            return probe;
+        }
     };
+    let mut cmd = Command::new(program);
+    cmd.args(&argv[1..]);
     cmd.current_dir(cwd)
         .env("CUECARD_STATE_DIR", scratch.join("state"))
         .stdin(Stdio::piped())

@@ -1,0 +1,115 @@
+//! Whether the program of an entry is an installed cuecard binary, before
+//! `verify` counts the entry as installed or `doctor` runs it. A cloned
+//! repository can name its own `./bin/cuecard` in the harness files it
+//! ships; cuecard never runs project code, so an entry counts only when its
+//! program resolves (absolute path, links resolved, a bare name through the
+//! absolute entries of PATH) to a regular file outside the project tree,
+//! owned by the user or by root.
+
+use std::path::{Path, PathBuf};
+
+/// The resolved program, or why the entry is not an installed cuecard.
+pub fn resolve(program: &str, project: &Path) -> Result<PathBuf, String> {
+    let given = Path::new(program);
+    let found = if given.is_absolute() {
+        given.to_path_buf()
+    } else if program.contains('/') || program.contains('\\') {
+        return Err(format!(
+            "{program} is a relative path (it resolves against the project the harness runs in)"
+        ));
+    } else {
+        on_path(program).ok_or_else(|| format!("{program} is not on PATH"))?
+    };
+    let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    let real = match std::fs::canonicalize(&found) {
+        Ok(real) => real,
+        // A program that is not there (a binary that moved) runs nothing:
+        // counted, so that verify calls the entry stale, unless it names a
+        // place in the project, where the repository could put one.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !found.starts_with(&project) => {
+            return Ok(found);
+        }
+        Err(e) => {
+            return Err(format!(
+                "{} cannot be resolved ({})",
+                found.display(),
+                e.kind()
+            ));
+        }
+    };
+    let meta = std::fs::metadata(&real)
+        .map_err(|e| format!("{} cannot be read ({})", real.display(), e.kind()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", real.display()));
+    }
+    if real.starts_with(&project) {
+        return Err(format!("{} is inside the project", real.display()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me && meta.uid() != 0 {
+            return Err(format!(
+                "{} is owned by another user (uid {})",
+                real.display(),
+                meta.uid()
+            ));
+        }
+    }
+    Ok(real)
+}
+
+/// A bare program name looked up in PATH's absolute directories (a relative
+/// entry, `.` among them, would find the project's own files).
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_file_outside_the_project_counts() {
+        let t = tempfile::tempdir().unwrap();
+        let project = t.path().join("project");
+        let bin = t.path().join("opt/cuecard");
+        std::fs::create_dir_all(project.join("bin")).unwrap();
+        std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+        std::fs::write(&bin, "").unwrap();
+        std::fs::write(project.join("bin/cuecard"), "").unwrap();
+        let ok = resolve(bin.to_str().unwrap(), &project).unwrap();
+        assert_eq!(ok, std::fs::canonicalize(&bin).unwrap());
+        let inside = project.join("bin/cuecard");
+        assert!(
+            resolve(inside.to_str().unwrap(), &project)
+                .unwrap_err()
+                .contains("inside")
+        );
+        assert!(
+            resolve("./bin/cuecard", &project)
+                .unwrap_err()
+                .contains("relative")
+        );
+        // A link outside the project to a file inside it is inside.
+        let link = t.path().join("opt/link-cuecard");
+        std::os::unix::fs::symlink(&inside, &link).unwrap();
+        assert!(
+            resolve(link.to_str().unwrap(), &project)
+                .unwrap_err()
+                .contains("inside")
+        );
+        assert!(resolve(t.path().join("opt").to_str().unwrap(), &project).is_err());
+        // A program that is not there runs nothing: outside the project it
+        // counts (verify calls it stale), inside it does not.
+        assert!(resolve("/no/such/cuecard", &project).is_ok());
+        let missing = project.join("tools/cuecard");
+        assert!(resolve(missing.to_str().unwrap(), &project).is_err());
+    }
+}
