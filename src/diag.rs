@@ -57,6 +57,12 @@ pub fn record(kind: Kind, detail: impl Into<String>) {
     }
 }
 
+/// The failures recorded so far, removed (for a process that runs many
+/// calls, as the fuzz targets do).
+pub fn take() -> Vec<Failure> {
+    std::mem::take(&mut *FAILURES.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
 /// A copy of the failures recorded so far.
 pub fn snapshot() -> Vec<Failure> {
     FAILURES.lock().unwrap_or_else(|e| e.into_inner()).clone()

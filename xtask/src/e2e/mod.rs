@@ -212,19 +212,40 @@ fn report_line(h: &str, s: &str, v: &Verdict, t: Duration) {
     }
 }
 
-/// Builds the cuecard binary the hooks run (the debug profile: what the
-/// tests build anyway).
+/// Builds the cuecard binary the hooks run: the release build `cargo xtask
+/// dist` gives users (a debug build is slower, and once missed the deadline
+/// on a loaded machine without the e2e noticing).
 fn build_cuecard() -> Result<PathBuf, String> {
-    let mut cmd = Command::new(env!("CARGO"));
-    cmd.args(["build", "--quiet", "-p", "cuecard"])
-        .current_dir(crate::root())
-        .stdin(Stdio::null());
-    if harness::run_bounded(&mut cmd, Duration::from_secs(1800), None)? != Some(0) {
-        return Err("cargo build -p cuecard failed".into());
-    }
-    let bin = target_dir().join("debug/cuecard");
+    let bin = crate::dist::build()?;
     bin.canonicalize()
         .map_err(|e| format!("{}: {e}", bin.display()))
+}
+
+/// What cuecard's own failure record (under the run's state root) says went
+/// wrong inside the hook: any missed deadline or caught panic fails the run,
+/// even when the harness carried on.
+fn recorded_failures(dirs: &RunDirs) -> Vec<String> {
+    let path = dirs.home.join(".local/state/cuecard/failures.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return vec![format!("{} is not JSON", path.display())];
+    };
+    v["entries"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| matches!(e["kind"].as_str(), Some("deadline" | "guard-panic")))
+        .map(|e| {
+            format!(
+                "cuecard recorded {} on {}: {}",
+                e["kind"].as_str().unwrap_or("?"),
+                e["event"].as_str().unwrap_or("?"),
+                e["detail"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
 }
 
 /// The temporary git project every scenario starts from.
@@ -375,6 +396,7 @@ fn run_one(
             .into_iter()
             .map(|e| format!("hook error: {e}")),
     );
+    problems.extend(recorded_failures(&dirs));
     problems.extend((s.check)(h, &outcome, cards));
     Ok(problems)
 }
