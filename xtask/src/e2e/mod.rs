@@ -400,3 +400,32 @@ fn run_one(
     problems.extend((s.check)(h, &outcome, cards));
     Ok(problems)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_deadline_or_panic_fails_the_run_and_nothing_else_does() {
+        let dir = std::env::temp_dir().join(format!("cuecard-e2e-test-{}", std::process::id()));
+        let dirs = RunDirs {
+            root: dir.clone(),
+            home: dir.join("home"),
+            project: dir.join("project"),
+        };
+        assert!(recorded_failures(&dirs).is_empty(), "no record, no failure");
+        let state = dirs.home.join(".local/state/cuecard");
+        std::fs::create_dir_all(&state).unwrap();
+        let entry = |kind: &str| {
+            serde_json::json!({"seq": 0, "time": 0, "event": "SessionStart", "session": "s",
+                               "kind": kind, "detail": "d"})
+        };
+        let record = serde_json::json!({"next": 3, "reported": 0, "entries": [
+            entry("deadline"), entry("guard-panic"), entry("unknown-card")]});
+        std::fs::write(state.join("failures.json"), record.to_string()).unwrap();
+        let found = recorded_failures(&dirs);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].contains("deadline") && found[1].contains("guard-panic"));
+    }
+}
