@@ -203,6 +203,16 @@ fn written_names(sb: &Sandbox, id: &str) -> Vec<(PathBuf, String)> {
             .json(&payload)
             .run();
     }
+    // Nothing cuecard writes is more readable than 0600 (directories 0700).
+    use std::os::unix::fs::PermissionsExt;
+    for (rel, kind) in tree(&clean) {
+        let mode = std::fs::symlink_metadata(clean.join(&rel))
+            .unwrap()
+            .permissions()
+            .mode();
+        let want = if kind == "dir" { 0o700 } else { 0o600 };
+        assert_eq!(mode & 0o777, want, "{}", rel.display());
+    }
     let mut names = tree(&clean);
     for (p, kind) in names.clone() {
         if kind == "file" {
@@ -642,4 +652,34 @@ fn doctor_and_verify_never_run_or_count_a_program_the_repository_ships() {
         );
         assert!(!canary.exists(), "{program}: the repository's program ran");
     }
+}
+
+#[test]
+fn the_sweep_removes_temps_killed_writers_left_in_the_root() {
+    let sb = Sandbox::outside_tmp();
+    let start = support::payload(&sb, "PostToolUse");
+    sb.test()
+        .args(["dispatch", "PostToolUse"])
+        .json(&start)
+        .run();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(2 * 3600);
+    let stale = sb.state().join(".cards-0123456789abcdef.tsv.4242.tmp");
+    let fresh = sb.state().join(".cards-0123456789abcdef.tsv.4343.tmp");
+    let kept = sb.state().join("not-a-temp.tmp");
+    for p in [&stale, &fresh, &kept] {
+        std::fs::write(p, "x".repeat(1000)).unwrap();
+    }
+    support::set_mtime(&stale, hour_ago);
+    support::set_mtime(&kept, hour_ago);
+    support::set_mtime(
+        &sb.state().join("last-sweep"),
+        hour_ago - Duration::from_secs(86_400),
+    );
+    sb.test()
+        .args(["dispatch", "PostToolUse"])
+        .json(&start)
+        .run();
+    assert!(!stale.exists(), "a temp older than an hour is swept");
+    assert!(fresh.exists(), "a temp a live writer may hold stays");
+    assert!(kept.exists(), "only cuecard's own temps go");
 }
