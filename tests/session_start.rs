@@ -91,6 +91,7 @@ fn the_registration_orders_start_recovery_index_drift() {
         vec![
             "session-start",
             "compact-recovery",
+            "handoff-recovery",
             "skill-index",
             "kb-drift"
         ]
@@ -169,6 +170,34 @@ fn session_start_stays_under_its_token_budget() {
             "{source}: {tokens} tokens of model-facing text"
         );
         assert!(tokens > 100, "the count measured real text ({tokens})");
+    }
+}
+
+#[test]
+fn session_start_stays_under_its_token_budget_with_the_largest_hand_off() {
+    use support::handoff::{Session, largest_note, largest_plan};
+    let sb = Sandbox::new();
+    base(&sb, "docs/knowledge-base", 3, 1);
+    let mut s = Session::new(&sb, "budget");
+    s.warn();
+    s.write_note(&largest_note());
+    s.write(&s.plan_path(), &largest_plan());
+    for source in ["compact", "resume"] {
+        let ctx = s.start(source).context();
+        assert!(
+            ctx.contains("at 1,500 characters: the whole file is `HANDOFF.md`]"),
+            "{ctx}"
+        );
+        assert!(ctx.contains("the whole file is `~/.claude/plans/"), "{ctx}");
+        let tokens = cuecard::tokens::count(&ctx);
+        eprintln!(
+            "{source}: {tokens} tokens, {} chars",
+            cuecard::text::len16(&ctx)
+        );
+        assert!(
+            tokens < SESSION_START_TOKEN_BUDGET,
+            "{source}: {tokens} tokens of model-facing text with the largest note and plan"
+        );
     }
 }
 
