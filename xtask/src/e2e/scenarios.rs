@@ -170,23 +170,29 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "compaction",
-            about: "a compaction: the recovery card in the first request after it",
-            cannot: |h| match h.id {
-                "gemini" => Some(
-                    "Gemini CLI does not compress in -p mode (not by usage, compressionThreshold or /compress)",
-                ),
-                "copilot" => Some(
-                    "Copilot CLI fires no sessionStart for a compaction, so nothing can carry the recovery card",
-                ),
-                "qwen" => Some(
-                    "Qwen Code fires SessionStart(compact), but its context never reaches the model",
-                ),
-                _ => None,
-            },
-            needs: || card_named("compact-recovery").map(|c| vec![c]),
+            about: "the model writes HANDOFF.md after the first warning, the harness compacts: the recovery card and the note's Next step in the first request after it",
+            cannot: cannot_compact,
+            needs: recovery_cards,
             setup: |_| Ok(()),
-            plan: plan_compaction,
-            check: check_compaction,
+            plan: |h, p| plan_compaction(h, p, true),
+            check: |h, o, cards| {
+                let mut p = check_compaction(h, o, cards);
+                p.extend(check_handoff(o, cards, true));
+                p
+            },
+        },
+        Scenario {
+            name: "compaction-committed-handoff",
+            about: "a HANDOFF.md committed before the session, never written in it: the recovery card after the compaction, the note never",
+            cannot: cannot_compact,
+            needs: recovery_cards,
+            setup: |p| super::harness::write(&p.join("HANDOFF.md"), &handoff_note("CUECARD-E2E-COMMITTED")),
+            plan: |h, p| plan_compaction(h, p, false),
+            check: |h, o, cards| {
+                let mut p = check_compaction(h, o, cards);
+                p.extend(check_handoff(o, cards, false));
+                p
+            },
         },
         Scenario {
             name: "kb-drift",
@@ -445,8 +451,65 @@ fn check_warnings(h: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
     p
 }
 
-fn plan_compaction(h: &Harness, _: &Path) -> Plan {
+/// Why a harness cannot run the compaction scenarios (evidence in
+/// docs/e2e.md).
+fn cannot_compact(h: &Harness) -> Option<&'static str> {
+    match h.id {
+        "gemini" => Some(
+            "Gemini CLI does not compress in -p mode (not by usage, compressionThreshold or /compress)",
+        ),
+        "copilot" => Some(
+            "Copilot CLI fires no sessionStart for a compaction, so nothing can carry the recovery card",
+        ),
+        "qwen" => {
+            Some("Qwen Code fires SessionStart(compact), but its context never reaches the model")
+        }
+        _ => None,
+    }
+}
+
+/// The recovery card, then the card that carries the hand-off back.
+fn recovery_cards() -> Result<Vec<Card>, String> {
+    Ok(vec![
+        card_named("compact-recovery")?,
+        card_named("handoff-recovery")?,
+    ])
+}
+
+/// A hand-off note in the compaction-handoff skill's template whose lines
+/// start with `tag`.
+fn handoff_note(tag: &str) -> String {
+    format!(
+        "# Hand-off (e2e)\n## Goal\n{tag}-GOAL: run the steps, then say done.\n## Done\n- {tag}-DONE: the first step ran.\n## In progress\n- {tag}-IN-PROGRESS: nothing half done.\n## Next step\n- {tag}-NEXT-STEP: run the remaining steps with the shell tool.\n"
+    )
+}
+
+/// The quoted lines the recovery carries of [`handoff_note`], and one it
+/// leaves out, as a request carries them.
+fn carried_lines(tag: &str) -> (Vec<String>, String) {
+    let carried = [
+        format!("> {tag}-GOAL: run the steps, then say done."),
+        format!("> - {tag}-IN-PROGRESS: nothing half done."),
+        format!("> - {tag}-NEXT-STEP: run the remaining steps with the shell tool."),
+    ];
+    (
+        carried.iter().map(|l| normalise(l)).collect(),
+        normalise(&format!("> - {tag}-DONE: the first step ran.")),
+    )
+}
+
+fn plan_compaction(h: &Harness, p: &Path, write_note: bool) -> Plan {
     let high = Some((5_000, 190_000));
+    let note = p.join("HANDOFF.md").to_string_lossy().to_string();
+    // After the first warning, the model writes its hand-off note (or, with
+    // a note committed beforehand, does something else).
+    let handoff = |usage| {
+        if write_note {
+            turn(write(&note, &handoff_note("CUECARD-E2E")), usage)
+        } else {
+            turn(shell("echo no note"), usage)
+        }
+    };
     match h.id {
         "claude-code" => Plan {
             // Reactive compaction: the server answers "prompt is too long".
@@ -455,6 +518,7 @@ fn plan_compaction(h: &Harness, _: &Path) -> Plan {
             prompt: "Run four steps with your shell tool, then say done.".into(),
             script: json!({"turns": [
                 turn(shell("echo before"), high),
+                handoff(high),
                 {"error": {"status": 400, "type": "invalid_request_error",
                            "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
                 turn(shell("echo after"), Some((3_000, 12_000))),
@@ -471,9 +535,14 @@ fn plan_compaction(h: &Harness, _: &Path) -> Plan {
             // Codex compacts on reported usage over its auto-compact limit
             // (230,000 of 258,400 is over 200,000); afterwards usage climbs
             // to 70% of the window, under the limit, past the first threshold.
+            // Before it, 180,000 (69%) warns once: a PostToolUse measures the
+            // call before it, so the warning comes with the second call and
+            // the note is written in the third.
             prompt: "Run four steps with your shell tool, then say done.".into(),
             script: json!({"turns": [
-                turn(shell("echo before"), Some((10_000, 220_000))),
+                turn(shell("echo before"), Some((10_000, 170_000))),
+                turn(shell("echo warned"), Some((10_000, 170_000))),
+                handoff(Some((10_000, 220_000))),
                 turn(shell("echo after"), Some((3_000, 12_000))),
                 turn(shell("echo again"), Some((9_000, 172_000))),
                 // Codex writes a call's token count after its output, so a
@@ -556,6 +625,70 @@ fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
                 "no new compaction warning after the compaction (the cycle did not re-arm)".into(),
             );
         }
+    }
+    p
+}
+
+/// The note's carried sections reach the first request after the
+/// compaction, quoted by the hand-off card, when this session wrote it
+/// (`written`); when it was committed beforehand, no request carries them.
+fn check_handoff(o: &Outcome, cards: &[Card], written: bool) -> Vec<String> {
+    let sig = normalise(&signature(&cards[1]));
+    let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
+        return vec![]; // check_compaction said so
+    };
+    let mut p = Vec::new();
+    if let Some(r) = o.first_with(&sig).filter(|r| r.seq < summary.seq) {
+        p.push(format!(
+            "the hand-off card appears in request {} before the compaction",
+            r.seq
+        ));
+    }
+    if !written {
+        let (carried, _) = carried_lines("CUECARD-E2E-COMMITTED");
+        if let Some(r) = o.first_with(&sig) {
+            p.push(format!(
+                "the hand-off card reached request {} though no note was written in the session",
+                r.seq
+            ));
+        }
+        for line in carried {
+            if let Some(r) = o.requests.iter().find(|r| r.text.contains(&line)) {
+                p.push(format!(
+                    "the committed note's `{line}` reached request {}",
+                    r.seq
+                ));
+            }
+        }
+        return p;
+    }
+    let Some(next) = o
+        .requests
+        .iter()
+        .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
+    else {
+        return p;
+    };
+    if !next.text.contains(&sig) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not carry the hand-off card",
+            next.seq
+        ));
+    }
+    let (carried, left_out) = carried_lines("CUECARD-E2E");
+    for line in carried {
+        if !next.text.contains(&line) {
+            p.push(format!(
+                "the first request after the compaction ({}) does not carry `{line}`",
+                next.seq
+            ));
+        }
+    }
+    if next.text.contains(&left_out) {
+        p.push(format!(
+            "request {} carries the note's Done section (`{left_out}`), which is not carried",
+            next.seq
+        ));
     }
     p
 }
