@@ -186,7 +186,12 @@ pub fn all() -> Vec<Scenario> {
             about: "a HANDOFF.md committed before the session, never written in it: the recovery card after the compaction, the note never",
             cannot: cannot_compact,
             needs: recovery_cards,
-            setup: |p| super::harness::write(&p.join("HANDOFF.md"), &handoff_note("CUECARD-E2E-COMMITTED")),
+            setup: |p| {
+                super::harness::write(
+                    &p.join("HANDOFF.md"),
+                    &handoff_note("CUECARD-E2E-COMMITTED"),
+                )
+            },
             plan: |h, p| plan_compaction(h, p, false),
             check: |h, o, cards| {
                 let mut p = check_compaction(h, o, cards);
