@@ -5,7 +5,9 @@
 //! session (`<slug>-agent-<id>.md` for a subagent's), where `<plans>` is
 //! `$CLAUDE_CONFIG_DIR/plans`, by default `~/.claude/plans`; the model
 //! writes it with the Write and Edit tools ("No plan file exists yet. You
-//! should create your plan at … using the Write tool"). A `plansDirectory`
+//! should create your plan at … using the Write tool"; the e2e `plan`
+//! scenario saw `<HOME>/.claude/plans/plan-how-to-swap-async-perlis.md`
+//! named and written in plan mode). A `plansDirectory`
 //! setting can move it under the project; that is not followed here (it
 //! would mean reading the harness's settings on the hook path).
 //!

@@ -200,6 +200,32 @@ pub fn all() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "plan",
+            about: "Claude Code plan mode: the model writes the plan file the harness names, the harness compacts: the plan and its open steps in the first request after it",
+            cannot: |h| {
+                (h.id != "claude-code").then_some(
+                    "only Claude Code keeps a session's plan in a file (measured: Codex keeps update_plan in its rollout; the others were not measured)",
+                )
+            },
+            needs: recovery_cards,
+            setup: |_| Ok(()),
+            plan: |_, _| Plan {
+                prompt: "Plan how to swap the operands in add, then say done.".into(),
+                script: json!({"turns": [
+                    {"tool": [{"name": "Write", "input": {"file_path": "{{path}}", "content": PLAN}}],
+                     "path_after": PLAN_PATH_AFTER, "delay_ms": 250,
+                     "usage": {"input_tokens": 5_000, "cache_read_input_tokens": 150_000, "output_tokens": 120}},
+                    {"error": {"status": 400, "type": "invalid_request_error",
+                               "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
+                    text("CUECARD-E2E-FINISHED after compaction.")
+                ]}),
+                model: Some("claude-sonnet-4-5".into()),
+                user_settings: json!({"permissions": {"defaultMode": "plan"}}),
+                ..Plan::default()
+            },
+            check: check_plan,
+        },
+        Scenario {
             name: "kb-drift",
             about: "a project whose knowledge base drifted: the drift line at session start",
             cannot: |h| {
@@ -694,6 +720,63 @@ fn check_handoff(o: &Outcome, cards: &[Card], written: bool) -> Vec<String> {
             "request {} carries the note's Done section (`{left_out}`), which is not carried",
             next.seq
         ));
+    }
+    p
+}
+
+/// What Claude Code 2.1.328's plan-mode reminder says before the plan
+/// file's path.
+const PLAN_PATH_AFTER: &str = "You should create your plan at ";
+
+/// The plan the scripted model writes: one step done, one open.
+const PLAN: &str = "# Plan: swap the operands\n\n## Steps\n- [x] CUECARD-E2E-PLAN-DONE: read src/lib.rs\n- [ ] CUECARD-E2E-PLAN-OPEN: swap the operands in add\n";
+
+/// The plan file was written where Claude Code named it (under
+/// `~/.claude/plans/`), and the first request after the compaction names it
+/// with its open step, not its done one.
+fn check_plan(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let sig = normalise(&signature(&cards[1]));
+    let mut p = Vec::new();
+    let Some(write) = o.answered_with("turn0") else {
+        return vec!["the plan-mode request was never answered".into()];
+    };
+    if !write.text.contains(&normalise(PLAN_PATH_AFTER)) {
+        p.push(format!(
+            "request {} carries no plan-mode reminder naming the plan file",
+            write.seq
+        ));
+    }
+    let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
+        p.push("the harness never asked the model for a compaction summary".into());
+        return p;
+    };
+    let Some(next) = o
+        .requests
+        .iter()
+        .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
+    else {
+        p.push("no model request after the compaction".into());
+        return p;
+    };
+    let named = normalise("The plan `~/.claude/plans/");
+    let open = normalise("> - [ ] CUECARD-E2E-PLAN-OPEN: swap the operands in add");
+    if !next.text.contains(&sig) || !next.text.contains(&named) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not name the plan (`{named}`)",
+            next.seq
+        ));
+    }
+    if !next.text.contains(&open) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not carry the open step `{open}`",
+            next.seq
+        ));
+    }
+    if next
+        .text
+        .contains(&normalise("> - [x] CUECARD-E2E-PLAN-DONE"))
+    {
+        p.push(format!("request {} carries the done step", next.seq));
     }
     p
 }
