@@ -6,7 +6,7 @@
 //! reported PENDING (the feature has not landed), never passed.
 
 use super::harness::Harness;
-use super::outcome::{Outcome, normalise};
+use super::outcome::{Outcome, Req, normalise};
 use super::tools::{edit, read, shell, text, turn, write};
 use cuecard::card::Card;
 use serde_json::{Value, json};
@@ -168,37 +168,23 @@ pub fn all() -> Vec<Scenario> {
             },
             check: check_warnings,
         },
-        Scenario {
-            name: "compaction",
-            about: "the model writes HANDOFF.md after the first warning, the harness compacts: the recovery card and the note's Next step in the first request after it",
-            cannot: cannot_compact,
-            needs: recovery_cards,
-            setup: |_| Ok(()),
-            plan: |h, p| plan_compaction(h, p, true),
-            check: |h, o, cards| {
-                let mut p = check_compaction(h, o, cards);
-                p.extend(check_handoff(o, cards, true));
-                p
-            },
-        },
-        Scenario {
-            name: "compaction-committed-handoff",
-            about: "a HANDOFF.md committed before the session, never written in it: the recovery card after the compaction, the note never",
-            cannot: cannot_compact,
-            needs: recovery_cards,
-            setup: |p| {
+        compaction_scenario(
+            "compaction",
+            "the model writes HANDOFF.md after the first warning, the harness compacts: the recovery card and the note's Next step in the first request after it",
+            |_| Ok(()),
+            true,
+        ),
+        compaction_scenario(
+            "compaction-committed-handoff",
+            "a HANDOFF.md committed before the session, never written in it: the recovery card after the compaction, the note never",
+            |p| {
                 super::harness::write(
                     &p.join("HANDOFF.md"),
                     &handoff_note("CUECARD-E2E-COMMITTED"),
                 )
             },
-            plan: |h, p| plan_compaction(h, p, false),
-            check: |h, o, cards| {
-                let mut p = check_compaction(h, o, cards);
-                p.extend(check_handoff(o, cards, false));
-                p
-            },
-        },
+            false,
+        ),
         Scenario {
             name: "plan",
             about: "Claude Code plan mode: the model writes the plan file the harness names, the harness compacts: the plan and its open steps in the first request after it",
@@ -482,6 +468,42 @@ fn check_warnings(h: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
     p
 }
 
+/// A compaction scenario in which the model writes its hand-off note after
+/// the first warning (`written`) or does not (a note committed beforehand by
+/// `setup` must then never be carried).
+fn compaction_scenario(
+    name: &'static str,
+    about: &'static str,
+    setup: fn(&Path) -> Result<(), String>,
+    written: bool,
+) -> Scenario {
+    Scenario {
+        name,
+        about,
+        cannot: cannot_compact,
+        needs: recovery_cards,
+        setup,
+        plan: if written {
+            |h, p| plan_compaction(h, p, true)
+        } else {
+            |h, p| plan_compaction(h, p, false)
+        },
+        check: if written {
+            |h, o, cards| {
+                let mut p = check_compaction(h, o, cards);
+                p.extend(check_handoff(o, cards, true));
+                p
+            }
+        } else {
+            |h, o, cards| {
+                let mut p = check_compaction(h, o, cards);
+                p.extend(check_handoff(o, cards, false));
+                p
+            }
+        },
+    }
+}
+
 /// Why a harness cannot run the compaction scenarios (evidence in
 /// docs/e2e.md).
 fn cannot_compact(h: &Harness) -> Option<&'static str> {
@@ -599,17 +621,24 @@ fn plan_compaction(h: &Harness, p: &Path, write_note: bool) -> Plan {
     }
 }
 
-fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
-    let sig = signature(&cards[0]);
+/// The request that asked for the compaction summary, and the first main
+/// request after it; or what is missing.
+fn around_compaction(o: &Outcome) -> Result<(&Req, &Req), String> {
     let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
-        return vec!["the harness never asked the model for a compaction summary".into()];
+        return Err("the harness never asked the model for a compaction summary".into());
     };
-    let Some(next) = o
-        .requests
+    o.requests
         .iter()
         .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
-    else {
-        return vec!["no model request after the compaction".into()];
+        .map(|next| (summary, next))
+        .ok_or_else(|| "no model request after the compaction".into())
+}
+
+fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let sig = signature(&cards[0]);
+    let (summary, next) = match around_compaction(o) {
+        Ok(r) => r,
+        Err(e) => return vec![e],
     };
     let mut p = Vec::new();
     if let Some(r) = o.first_with(&sig).filter(|r| r.seq < summary.seq) {
@@ -627,7 +656,7 @@ fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
     // The warning cycle re-arms: a warning (with its figures) that no
     // request before the compaction carried appears after it.
     if let Ok(warnings) = compaction_warning() {
-        let snippets = |r: &super::outcome::Req| -> Vec<String> {
+        let snippets = |r: &Req| -> Vec<String> {
             warnings
                 .iter()
                 .flat_map(|c| {
@@ -665,7 +694,7 @@ fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
 /// (`written`); when it was committed beforehand, no request carries them.
 fn check_handoff(o: &Outcome, cards: &[Card], written: bool) -> Vec<String> {
     let sig = normalise(&signature(&cards[1]));
-    let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
+    let Ok((summary, next)) = around_compaction(o) else {
         return vec![]; // check_compaction said so
     };
     let mut p = Vec::new();
@@ -693,13 +722,6 @@ fn check_handoff(o: &Outcome, cards: &[Card], written: bool) -> Vec<String> {
         }
         return p;
     }
-    let Some(next) = o
-        .requests
-        .iter()
-        .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
-    else {
-        return p;
-    };
     if !next.text.contains(&sig) {
         p.push(format!(
             "the first request after the compaction ({}) does not carry the hand-off card",
@@ -746,17 +768,12 @@ fn check_plan(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
             write.seq
         ));
     }
-    let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
-        p.push("the harness never asked the model for a compaction summary".into());
-        return p;
-    };
-    let Some(next) = o
-        .requests
-        .iter()
-        .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
-    else {
-        p.push("no model request after the compaction".into());
-        return p;
+    let next = match around_compaction(o) {
+        Ok((_, next)) => next,
+        Err(e) => {
+            p.push(e);
+            return p;
+        }
     };
     let named = normalise("The plan `~/.claude/plans/");
     let open = normalise("> - [ ] CUECARD-E2E-PLAN-OPEN: swap the operands in add");
