@@ -11,8 +11,11 @@
 //! setting can move it under the project; that is not followed here (it
 //! would mean reading the harness's settings on the hook path).
 //!
-//! No other pinned harness keeps a plan in a file: Codex's `update_plan`
-//! lives only in its rollout, so nothing is carried there.
+//! Not supported elsewhere: Codex 0.171.0's `update_plan` steps live only
+//! in its rollout; its TUI Plan mode saves an approved plan as
+//! `approved-plan.md` (`core/src/session/approved_plan.rs` in its binary) at
+//! a place not measured here (its Plan mode was not driven);
+//! Gemini, Qwen and Copilot were not measured.
 
 use super::excerpt::{self, Excerpt};
 use std::path::{Path, PathBuf};

@@ -190,7 +190,7 @@ pub fn all() -> Vec<Scenario> {
             about: "Claude Code plan mode: the model writes the plan file the harness names, the harness compacts: the plan and its open steps in the first request after it",
             cannot: |h| {
                 (h.id != "claude-code").then_some(
-                    "only Claude Code keeps a session's plan in a file (measured: Codex keeps update_plan in its rollout; the others were not measured)",
+                    "only Claude Code's plan file is supported (Codex keeps update_plan in its rollout and its TUI Plan mode was not driven; the others were not measured)",
                 )
             },
             needs: recovery_cards,
