@@ -133,16 +133,18 @@ fn a_long_note_is_cut_at_a_line_with_its_path() {
     let sb = Sandbox::new();
     let mut s = Session::new(&sb, "long");
     s.warn();
-    s.write_note(&support::handoff::largest_note());
+    s.write_note(&support::handoff::largest_note(
+        support::handoff::FILLERS[0],
+    ));
     let ctx = s.start("compact").context();
-    let line = "> […cut by cuecard at 1,500 characters: the whole file is `HANDOFF.md`]";
+    let line = "> […cut by cuecard: the whole file is `HANDOFF.md`]";
     assert!(ctx.contains(line), "{ctx}");
     let quoted: String = ctx
         .lines()
         .filter(|l| l.starts_with('>'))
         .collect::<Vec<_>>()
         .join("\n");
-    assert!(cuecard::text::len16(&quoted) <= cuecard::recovery::MAX_EXCERPT_CHARS);
+    assert!(quoted.len() <= cuecard::recovery::MAX_EXCERPT_BYTES);
 }
 
 #[test]

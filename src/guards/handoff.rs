@@ -2,7 +2,8 @@
 //! carries back what this session wrote down to keep (issue 20): the
 //! hand-off note's title, "Goal", "In progress" and "Next step" (its first
 //! lines without those headings), and the session's plan with its open
-//! steps, each a bounded quoted excerpt (see [`crate::recovery`]).
+//! steps, each a bounded quoted excerpt (see [`crate::recovery`]): the
+//! note at most 1,500 bytes, the plan at most what the note leaves of 2,200.
 //!
 //! Only what this session wrote counts. The note (`HANDOFF.md` at the
 //! project root) counts when cuecard saw a Write, Edit, `apply_patch` or
@@ -66,11 +67,13 @@ pub fn carried(ctx: &Ctx, session: &Session) -> Option<Carried> {
     let mut blocks = Vec::new();
     let mut what = Vec::new();
     let mut key = String::new();
+    let mut used = 0;
     if h.first_warning_ms.is_some()
         && let Some(read) = recovery::read::read(&ctx.project_root().join(note::FILE))
         && h.note_counts(read.modified_ms)
     {
-        let e = note::excerpt(&read.text, note::FILE);
+        let e = note::excerpt(&read.text, note::FILE, recovery::MAX_EXCERPT_BYTES);
+        used = e.text.len();
         blocks.push(format!(
             "The hand-off note `{}` (written after the first compaction warning):\n{}",
             note::FILE,
@@ -83,7 +86,9 @@ pub fn carried(ctx: &Ctx, session: &Session) -> Option<Carried> {
         && let Some(read) = recovery::read::read(std::path::Path::new(path))
     {
         let shown = plan::shown(path);
-        let e = plan::excerpt(&read.text, &shown);
+        // The plan gets what the note leaves of the shared bound.
+        let room = recovery::MAX_EXCERPT_BYTES.min(recovery::MAX_CARRIED_BYTES - used);
+        let e = plan::excerpt(&read.text, &shown, room);
         blocks.push(format!(
             "The plan `{}` (written in this session), its open steps:\n{}",
             crate::text::sanitize(&shown, 200),

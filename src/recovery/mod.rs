@@ -13,5 +13,5 @@ pub mod note;
 pub mod plan;
 pub mod read;
 
-pub use excerpt::{Excerpt, MAX_EXCERPT_CHARS};
+pub use excerpt::{Excerpt, MAX_CARRIED_BYTES, MAX_EXCERPT_BYTES};
 pub use read::Read;

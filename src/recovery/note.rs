@@ -42,8 +42,9 @@ pub fn carried(title: &str) -> bool {
 
 /// What the recovery carries of a note: its title line, then its carried
 /// sections in the note's order, or, when it has none of them, its first
-/// lines. `shown` names the whole note in the cut marker.
-pub fn excerpt(text: &str, shown: &str) -> Excerpt {
+/// lines, within `max` bytes. `shown` names the whole note in the cut
+/// marker.
+pub fn excerpt(text: &str, shown: &str, max: usize) -> Excerpt {
     let lines: Vec<&str> = text.lines().collect();
     let mut keep: Vec<&str> = Vec::new();
     if let Some(first) = lines.iter().find(|l| !l.trim().is_empty())
@@ -68,16 +69,16 @@ pub fn excerpt(text: &str, shown: &str) -> Excerpt {
         }
     }
     if any {
-        excerpt::quote(keep, shown)
+        excerpt::quote(keep, shown, max)
     } else {
-        excerpt::quote(lines, shown)
+        excerpt::quote(lines, shown, max)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::len16;
+    use crate::recovery::MAX_EXCERPT_BYTES as MAX;
 
     /// The skill's note template: the fenced block after "write `HANDOFF.md`".
     fn skill_template() -> (String, String) {
@@ -108,7 +109,7 @@ mod tests {
             assert!(CARRIED.contains(t), "`{t}` reads as carried but is not one");
         }
         // The template, read back, carries exactly those sections.
-        let e = excerpt(&template, FILE);
+        let e = excerpt(&template, FILE, MAX);
         let carried_titles: Vec<&str> = e
             .text
             .lines()
@@ -142,18 +143,18 @@ mod tests {
     #[test]
     fn sections_are_picked_and_the_rest_left_out() {
         let note = "# Hand-off (2026-12-01 10:00)\n## Goal\nShip it.\n## Done\n- secret-ish detail\n## In progress\n- src/a.rs half done\n### sub\n- deeper\n## Next steps:\n- run `cargo test`\n## Decisions\n- none\n";
-        let e = excerpt(note, FILE);
+        let e = excerpt(note, FILE, MAX);
         assert_eq!(
             e.text,
             "> # Hand-off (2026-12-01 10:00)\n> ## Goal\n> Ship it.\n> ## In progress\n> - src/a.rs half done\n> ### sub\n> - deeper\n> ## Next steps:\n> - run `cargo test`"
         );
         // Without those headings: the first lines.
-        let e = excerpt("remember: tests pass\nnext: commit\n", FILE);
+        let e = excerpt("remember: tests pass\nnext: commit\n", FILE, MAX);
         assert_eq!(e.text, "> remember: tests pass\n> next: commit");
         // A long section is cut at a line, with the path.
         let long = format!("## Next step\n{}", "- a step to take\n".repeat(200));
-        let e = excerpt(&long, "HANDOFF.md");
-        assert!(e.cut && len16(&e.text) <= super::super::MAX_EXCERPT_CHARS);
+        let e = excerpt(&long, "HANDOFF.md", MAX);
+        assert!(e.cut && e.text.len() <= MAX);
         assert!(e.text.ends_with("the whole file is `HANDOFF.md`]"));
     }
 }

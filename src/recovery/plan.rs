@@ -82,8 +82,8 @@ fn list_item(line: &str) -> Option<&str> {
 
 /// What the recovery carries of a plan: its title and its open steps. With
 /// task-list checkboxes, the unchecked items; without, the numbered and
-/// bulleted items; with neither, the first lines.
-pub fn excerpt(text: &str, shown: &str) -> Excerpt {
+/// bulleted items; with neither, the first lines; within `max` bytes.
+pub fn excerpt(text: &str, shown: &str, max: usize) -> Excerpt {
     let lines: Vec<&str> = text.lines().collect();
     let title = lines
         .iter()
@@ -101,9 +101,9 @@ pub fn excerpt(text: &str, shown: &str) -> Excerpt {
         })
         .collect();
     if steps.is_empty() && !boxed {
-        return excerpt::quote(lines, shown);
+        return excerpt::quote(lines, shown, max);
     }
-    excerpt::quote(title.into_iter().copied().chain(steps), shown)
+    excerpt::quote(title.into_iter().copied().chain(steps), shown, max)
 }
 
 #[cfg(test)]
@@ -113,19 +113,19 @@ mod tests {
     #[test]
     fn open_steps_of_a_plan() {
         let plan = "# Plan: add caching\n\nIntro text.\n\n## Steps\n- [x] read the code\n- [ ] add the cache\n  - [ ] with a bound\n1. [X] done too\n\nOutro.\n";
-        let e = excerpt(plan, "~/.claude/plans/a.md");
+        let e = excerpt(plan, "~/.claude/plans/a.md", 1_500);
         assert_eq!(
             e.text,
             "> # Plan: add caching\n> - [ ] add the cache\n>   - [ ] with a bound"
         );
         let numbered = "# Plan\n1. First\n2) Second\n   - detail\nprose\n";
         assert_eq!(
-            excerpt(numbered, "p").text,
+            excerpt(numbered, "p", 1_500).text,
             "> # Plan\n> 1. First\n> 2) Second\n>    - detail"
         );
-        assert_eq!(excerpt("just prose\n", "p").text, "> just prose");
+        assert_eq!(excerpt("just prose\n", "p", 1_500).text, "> just prose");
         // Every step done: the title alone.
-        assert_eq!(excerpt("# P\n- [x] a\n", "p").text, "> # P");
+        assert_eq!(excerpt("# P\n- [x] a\n", "p", 1_500).text, "> # P");
     }
 
     #[test]

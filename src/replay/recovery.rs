@@ -79,7 +79,7 @@ impl Tracker {
                 carried: Some(format!(
                     "The hand-off note `{}` (as the session last wrote it; it cannot be read now):\n{}",
                     note::FILE,
-                    note::excerpt(n, note::FILE).text
+                    note::excerpt(n, note::FILE, crate::recovery::MAX_EXCERPT_BYTES).text
                 )),
                 from: "transcript",
             },

@@ -127,31 +127,32 @@ Cache the parsed cards so a dispatch reads no Markdown.
 - Keep the cache per state root.
 ";
 
-/// The largest note the recovery carries whole: the template's carried
-/// sections filled with dense hand-off text (paths, commands, hashes) to
-/// the bound and past it.
-pub fn largest_note() -> String {
+/// Lines that fill a note to its bound: dense English (paths, commands,
+/// hashes), Chinese, emoji (the most tokens per byte ordinary text has).
+pub const FILLERS: [&str; 3] = [
+    "src/card/cache.rs:104: `read_rest()` returns None when len > MAX_CACHE_BYTES (0x0001f3a7); see 4f07e1c.",
+    "缓存解析后的卡片，使调度在钩子路径上不读取任何文本；键为哈希与修改时间。",
+    "🙂🚀✅❌🔥🧪📦🔒 ⚠️🗂️🧹🪄",
+];
+
+/// The largest note: the template's carried sections, "In progress" filled
+/// with `filler` lines far past the bound.
+pub fn largest_note(filler: &str) -> String {
     let mut s = String::from("# Hand-off (2026-12-01 18:40)\n## Goal\n");
-    s.push_str("Make `cuecard dispatch` read no Markdown on the hook path: cache parsed cards per state root, keyed by SHA-256 and mtime.\n## In progress\n");
-    for i in 0..40 {
-        s.push_str(&format!(
-            "- src/card/cache_{i}.rs:{}: `read_rest()` returns None when len({i}) > MAX_CACHE_BYTES (0x{:08x}); see 4f{i:02}e1c.\n",
-            100 + i,
-            i * 7919
-        ));
+    s.push_str(filler);
+    s.push_str("\n## In progress\n");
+    for i in 0..60 {
+        s.push_str(&format!("- {i}: {filler}\n"));
     }
-    s.push_str("## Next step\n- run `cargo test --test user_cards -- stale` then `cargo clippy -D warnings`.\n");
+    s.push_str("## Next step\n- run `cargo test --test user_cards -- stale`.\n");
     s
 }
 
-/// The largest plan: a title and many open steps.
-pub fn largest_plan() -> String {
+/// The largest plan: a title and many open steps of `filler`.
+pub fn largest_plan(filler: &str) -> String {
     let mut s = String::from("# Plan: cache parsed cards\n\n## Steps\n");
     for i in 0..60 {
-        s.push_str(&format!(
-            "- [ ] Step {i}: change `src/card/sources_{i}.rs::read_card()` to use `fsutil::open_regular(path, false)` (0x{:06x}).\n",
-            i * 104_729
-        ));
+        s.push_str(&format!("- [ ] Step {i}: {filler}\n"));
     }
     s
 }
