@@ -569,8 +569,12 @@ fn plan_compaction(h: &Harness, p: &Path, write_note: bool) -> Plan {
             // Usage then climbs again past the first threshold (75% of the
             // 200,000-token window), so the warning cycle must re-arm.
             prompt: "Run four steps with your shell tool, then say done.".into(),
+            // The warning may reach the model one call late (a hook can
+            // read the transcript before the call's usage is on it), so the
+            // note is written after a second call at that usage.
             script: json!({"turns": [
                 turn(shell("echo before"), high),
+                turn(shell("echo warned"), high),
                 handoff(high),
                 {"error": {"status": 400, "type": "invalid_request_error",
                            "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
@@ -721,6 +725,21 @@ fn check_handoff(o: &Outcome, cards: &[Card], written: bool) -> Vec<String> {
             }
         }
         return p;
+    }
+    // The note counts only when written after the first warning: the
+    // request answered with the write (turn 2) must already carry it.
+    let warned = compaction_warning()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|c| o.first_with(&signature(c)).map(|r| r.seq))
+        .min();
+    if let Some(write) = o.answered_with("turn2")
+        && warned.is_none_or(|w| w > write.seq)
+    {
+        p.push(format!(
+            "the first warning reached the model after the note was written (request {}): the run does not test the rule",
+            write.seq
+        ));
     }
     if !next.text.contains(&sig) {
         p.push(format!(
