@@ -168,3 +168,33 @@ fn the_plan_this_session_wrote_is_named_with_its_open_steps() {
     );
     assert!(!ctx.contains("DONE-STEP"), "{ctx}");
 }
+
+#[test]
+fn an_edit_or_an_apply_patch_of_the_note_counts() {
+    for (tool, input) in [
+        (
+            "Edit",
+            serde_json::json!({"file_path": "HANDOFF.md", "old_string": "a", "new_string": "b"}),
+        ),
+        (
+            "apply_patch",
+            serde_json::json!({"command": "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** Add File: HANDOFF.md\n+# Hand-off\n*** End Patch\n"}),
+        ),
+    ] {
+        let sb = Sandbox::new();
+        let mut s = Session::new(&sb, tool);
+        s.warn();
+        let note = sb.write("HANDOFF.md", NOTE);
+        support::set_mtime(&note, SystemTime::now() - Duration::from_secs(3600));
+        assert!(
+            !s.start("resume").context().contains(RECOVERY),
+            "{tool}: not yet"
+        );
+        let mut p = sb.fixture("claude-code", "PostToolUse.Edit");
+        p["tool_name"] = tool.into();
+        p["tool_input"] = input;
+        s.dispatch("PostToolUse", p);
+        let ctx = s.start("compact").context();
+        assert!(ctx.contains("NEXT-STEP-TEXT"), "{tool}: {ctx}");
+    }
+}
