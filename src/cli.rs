@@ -30,8 +30,9 @@ pub enum Command {
     Explain(EventArgs),
     /// Replay a recorded session (a Claude Code transcript or a Codex
     /// rollout) through the dispatcher: per turn, which cards would have
-    /// fired, why, what they would have added, and where compaction
-    /// warnings would have fallen. With no file, an embedded sample session.
+    /// fired, why, what they would have added, where compaction warnings
+    /// would have fallen, and what the recovery after each compaction would
+    /// have carried back. With no file, an embedded sample session.
     /// Never reads or writes your cuecard state.
     Replay(ReplayArgs),
     /// Per-session ledger (calls, compaction warnings, what was injected),

@@ -579,7 +579,7 @@ fn present(
     } else {
         run.outcome.push(Fragment {
             card: card.name.clone(),
-            text: text::fill_with(card.emitted_text(), &finding.vars, &finding.trusted),
+            text: fill(card, &finding),
             pointer: Some(paths::card_pointer(card)),
         });
         if has_session {
@@ -610,6 +610,20 @@ fn present(
         format!("guard `{guard_name}`")
     };
     format!("{judge}: {}{how}", finding.why)
+}
+
+/// A card's text with a finding's values: payload values sanitised to one
+/// line, text shipped in the binary verbatim, quoted project text cleaned
+/// (newlines kept).
+fn fill(card: &Card, finding: &guards::Finding) -> String {
+    let quoted: Vec<(&str, String)> = finding
+        .quoted
+        .iter()
+        .map(|(k, v)| (*k, text::clean_block(v)))
+        .collect();
+    let mut verbatim: Vec<(&str, &str)> = finding.trusted.clone();
+    verbatim.extend(quoted.iter().map(|(k, v)| (*k, v.as_str())));
+    text::fill_with(card.emitted_text(), &finding.vars, &verbatim)
 }
 
 /// The repeat-rule key of a finding: a digest, so no target is stored.

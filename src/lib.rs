@@ -29,6 +29,7 @@ pub mod install;
 pub mod paths;
 pub mod payload;
 pub mod printer;
+pub mod recovery;
 pub mod registration;
 pub mod replay;
 pub mod shell;

@@ -126,7 +126,10 @@ fn two_warnings_per_cycle_rearmed_by_a_boundary() {
         "{ctx}"
     );
     assert!(ctx.contains("(65%; measured from the transcript)"), "{ctx}");
-    assert!(ctx.contains("write down the state worth keeping"), "{ctx}");
+    assert!(
+        ctx.contains("write HANDOFF.md at the project root"),
+        "{ctx}"
+    );
     assert!(ctx.contains("Full procedure: "), "{ctx}");
     assert!(
         user.starts_with("cuecard: context 65% full (130,000 of 200,000 tokens)"),

@@ -195,3 +195,90 @@ fn missing_or_empty_transcripts_are_reported() {
         out.stderr
     );
 }
+
+/// The embedded sample, in `sb`'s project, with a Write of HANDOFF.md after
+/// its compaction warnings and before its compaction.
+fn sample_with_handoff(sb: &Sandbox) -> std::path::PathBuf {
+    let project = sb.project().to_string_lossy().to_string();
+    let mut lines: Vec<String> = cuecard::replay::SAMPLE
+        .lines()
+        .map(|l| l.replace("/home/dev/shop-api", &project))
+        .collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("compact_boundary"))
+        .expect("the sample compacts");
+    let note = format!("{project}/HANDOFF.md");
+    let write = serde_json::json!({"parentUuid": "p", "isSidechain": false, "cwd": project,
+        "sessionId": "7f3c9a2e-4b1d-4e8a-9c6f-2d5e8b1a0c47", "type": "assistant", "uuid": "h-1",
+        "message": {"id": "msg_handoff", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [{"type": "tool_use", "id": "toolu_handoff", "name": "Write",
+                "input": {"file_path": note, "content": support::handoff::NOTE}}]}});
+    let result = serde_json::json!({"parentUuid": "h-1", "isSidechain": false, "cwd": project,
+        "sessionId": "7f3c9a2e-4b1d-4e8a-9c6f-2d5e8b1a0c47", "type": "user", "uuid": "h-2",
+        "message": {"role": "user", "content": [{"tool_use_id": "toolu_handoff", "type": "tool_result",
+            "content": "File created", "is_error": false}]}});
+    lines.insert(at, result.to_string());
+    lines.insert(at, write.to_string());
+    let path = sb.path().join("with-handoff.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+#[test]
+fn replay_shows_what_the_recovery_carried_at_each_compaction() {
+    // The note still in the project: read as the hook reads it.
+    let sb = Sandbox::new();
+    let t = sample_with_handoff(&sb);
+    sb.write("HANDOFF.md", support::handoff::NOTE);
+    let r = replay_json(&sb, &[t.to_str().unwrap()]);
+    let turn = r["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| !t["compactions"].as_array().unwrap().is_empty())
+        .expect("a turn with the compaction");
+    let rec = &turn["recoveries"][0];
+    assert_eq!(rec["from"], "project", "{rec}");
+    let carried = rec["carried"].as_str().unwrap();
+    assert!(
+        carried.contains("> - NEXT-STEP-TEXT: run `cargo test"),
+        "{carried}"
+    );
+    assert!(!carried.contains("DONE-SECTION-TEXT"));
+    let human = sb.test().arg("replay").arg(&t).run().stdout;
+    let at = human
+        .find("  compaction (auto)\n")
+        .expect("the compaction line");
+    assert!(
+        human[at..].starts_with("  compaction (auto)\n    the recovery carries:\n      This session wrote down what to keep"),
+        "{}",
+        &human[at..at + 300]
+    );
+    assert!(human.contains("      > - NEXT-STEP-TEXT"), "{human}");
+
+    // Deleted since (the task is done): as the transcript wrote it.
+    std::fs::remove_file(sb.project().join("HANDOFF.md")).unwrap();
+    let r = replay_json(&sb, &[t.to_str().unwrap()]);
+    let rec = r["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|t| t["recoveries"].as_array().unwrap().first().cloned())
+        .unwrap();
+    assert_eq!(rec["from"], "transcript", "{rec}");
+    assert!(
+        rec["carried"]
+            .as_str()
+            .unwrap()
+            .contains("> - NEXT-STEP-TEXT")
+    );
+
+    // The plain sample wrote no note: nothing is carried.
+    let sb = Sandbox::new();
+    let human = sb.test().arg("replay").run().stdout;
+    assert!(
+        human.contains("  compaction (auto)\n    the recovery carries no hand-off"),
+        "{human}"
+    );
+}

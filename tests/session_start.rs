@@ -91,6 +91,7 @@ fn the_registration_orders_start_recovery_index_drift() {
         vec![
             "session-start",
             "compact-recovery",
+            "handoff-recovery",
             "skill-index",
             "kb-drift"
         ]
@@ -169,6 +170,30 @@ fn session_start_stays_under_its_token_budget() {
             "{source}: {tokens} tokens of model-facing text"
         );
         assert!(tokens > 100, "the count measured real text ({tokens})");
+    }
+    // With the largest hand-off note and plan this session wrote, after a
+    // compaction and on resume, in the scripts with the most tokens per
+    // byte: the note at its 1,500 bytes, the plan at what the note leaves.
+    use support::handoff::{FILLERS, Session, largest_note, largest_plan};
+    for (i, filler) in FILLERS.iter().enumerate() {
+        let mut s = Session::new(&sb, &format!("budget-{i}"));
+        s.warn();
+        s.write_note(&largest_note(filler));
+        s.write(&s.plan_path(), &largest_plan(filler));
+        for source in ["compact", "resume"] {
+            let ctx = s.start(source).context();
+            assert!(
+                ctx.contains("> […cut by cuecard: the whole file is `HANDOFF.md`]"),
+                "{ctx}"
+            );
+            assert!(ctx.contains("the whole file is `~/.claude/plans/"), "{ctx}");
+            let tokens = cuecard::tokens::count(&ctx);
+            assert!(
+                tokens < SESSION_START_TOKEN_BUDGET,
+                "{source}, filler {i}: {tokens} tokens with the largest note and plan"
+            );
+            eprintln!("{source}, filler {i}: {tokens} tokens");
+        }
     }
 }
 

@@ -14,6 +14,9 @@
 //!   (below the first threshold after having been above it), or a
 //!   SessionStart with `source: "compact"` (see `state::observe`).
 //!
+//! - The session's first warning, and the writes of the hand-off note and
+//!   plan it sees, are recorded for the recovery (see `handoff`).
+//!
 //! Without session state the guard stays silent: it could not keep its
 //! promise of at most two warnings per cycle.
 
@@ -42,6 +45,8 @@ impl Guard for Compaction {
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         let mut s = ctx.session_mut()?;
+        // The hand-off note and plan this call writes, for the recovery.
+        super::handoff::record_writes(ctx, &mut s);
         let (t1, t2) = thresholds();
         let reading = ctx
             .payload
@@ -111,6 +116,7 @@ impl Guard for Compaction {
             diag::record(Kind::StateTransition, refused.to_string());
             return None;
         }
+        s.handoff.warned(crate::state::handoff::now_ms());
         let threshold = if level == 2 { t2 } else { t1 };
         let basis = if measured {
             "measured from the transcript"

@@ -10,6 +10,7 @@ mod destructive;
 mod eval;
 mod eval_rules;
 mod generated_file;
+mod handoff;
 pub mod kb_drift;
 mod lexical;
 mod outside_project;
@@ -35,6 +36,10 @@ pub struct Finding {
     /// from a payload or the project), inserted verbatim: the one way a
     /// guard supplies trusted multi-line text, such as the skill index.
     pub trusted: Vec<(&'static str, &'static str)>,
+    /// Placeholder values that are project text a guard quotes on purpose
+    /// (the hand-off note): multi-line, bounded by the guard, and cleaned of
+    /// control characters and bidirectional overrides by the renderer.
+    pub quoted: Vec<(&'static str, String)>,
     /// Why it fired, for `cuecard explain` (a human reads it, not the model).
     pub why: String,
     /// A short line for the user (`systemMessage`), if any.
@@ -76,6 +81,7 @@ pub trait Guard: Sync {
 /// Every built-in guard.
 pub static GUARDS: &[&dyn Guard] = &[
     &compaction::Compaction,
+    &handoff::Handoff,
     &stop::Stop,
     &skill_index::SkillIndex,
     &kb_drift::KbDrift,

@@ -15,6 +15,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod recovery;
 pub mod report;
 
 use crate::dispatch::{Request, Verdict};
@@ -126,6 +127,8 @@ pub struct Turn {
     pub context_last: Option<u64>,
     /// Compactions in the turn (their triggers).
     pub compactions: Vec<String>,
+    /// What the recovery after each of them carried, in the same order.
+    pub recoveries: Vec<recovery::Recovery>,
     pub firings: Vec<Firing>,
 }
 
@@ -205,6 +208,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
         warnings_at: Vec::new(),
         compactions_at: Vec::new(),
     };
+    let mut tracker = recovery::Tracker::default();
     let mut reader: Option<Box<dyn Reader>> = None;
     let mut steps = Vec::new();
     let mut started = false;
@@ -254,6 +258,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
                 &start,
                 &regs,
                 &warning_cards,
+                &mut tracker,
                 &session,
                 &cwd,
                 &copy_path,
@@ -270,6 +275,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
                 &s,
                 &regs,
                 &warning_cards,
+                &mut tracker,
                 &session,
                 &cwd,
                 &copy_path,
@@ -338,6 +344,7 @@ fn apply(
     step: &Step,
     regs: &[Registration],
     warning_cards: &[String],
+    tracker: &mut recovery::Tracker,
     session: &Option<String>,
     cwd: &Option<String>,
     transcript: &Path,
@@ -399,12 +406,21 @@ fn apply(
                 once: false,
                 state_root: store.map(|s| s.root().to_path_buf()),
             };
+            if *event == "PostToolUse" {
+                tracker.saw_call(&p, cwd.as_deref(), !r.warnings_at.is_empty());
+            }
             let run = crate::commands::dispatch::answer(
                 store,
                 &req,
                 Ok(crate::payload::Payload::from_map(p)),
                 |_| true,
             );
+            if *event == "SessionStart" && label == "compact" {
+                let turn = r.turns.last_mut().expect("one turn");
+                turn.recoveries
+                    .push(tracker.at_compaction(&run.outcome.fragments));
+            }
+            let turn = r.turns.last_mut().expect("one turn");
             for f in &run.outcome.fragments {
                 let why = run
                     .trace

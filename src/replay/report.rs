@@ -49,8 +49,11 @@ pub fn human(r: &Replay) -> String {
             _ => {}
         }
         o.push('\n');
-        for c in &t.compactions {
+        for (i, c) in t.compactions.iter().enumerate() {
             o.push_str(&format!("  compaction ({c})\n"));
+            if let Some(rec) = t.recoveries.get(i) {
+                o.push_str(&recovery(rec));
+            }
         }
         if t.firings.is_empty() {
             o.push_str(&format!(
@@ -101,6 +104,18 @@ pub fn human(r: &Replay) -> String {
             format!("turn(s) {}", turns_list(&r.compactions_at))
         }
     ));
+    o
+}
+
+/// What the recovery after a compaction carried, indented under it.
+fn recovery(rec: &super::recovery::Recovery) -> String {
+    let Some(text) = &rec.carried else {
+        return "    the recovery carries no hand-off: no note this session wrote after a warning, nor a plan it wrote, can be read\n".to_string();
+    };
+    let mut o = String::from("    the recovery carries:\n");
+    for line in text.lines() {
+        o.push_str(&format!("      {line}\n"));
+    }
     o
 }
 

@@ -6,12 +6,14 @@
 //! writes), [`store`] (load, save, corrupt state), [`cycle`] (the checked
 //! compaction counter), [`ledger`], [`failures`] (the failure record),
 //! [`marker`] (`first_within`), [`sweep`] (idle state), [`estimate`] (the
-//! context-size estimate without a transcript).
+//! context-size estimate without a transcript), [`handoff`] (what the
+//! recovery after a compaction may carry back).
 
 pub mod atomic;
 pub mod cycle;
 pub mod estimate;
 pub mod failures;
+pub mod handoff;
 pub mod key;
 pub mod ledger;
 pub mod lock;
@@ -23,6 +25,7 @@ pub mod sweep;
 
 pub use cycle::Cycle;
 pub use estimate::Estimate;
+pub use handoff::Handoff;
 pub use ledger::Ledger;
 pub use marker::first_within;
 pub use observe::observe;
@@ -76,6 +79,9 @@ pub struct Session {
     /// When cards with a cooldown last fired (key → unix seconds).
     #[serde(default)]
     pub stamps: BTreeMap<String, u64>,
+    /// The hand-off note and plan this session wrote (issue 20).
+    #[serde(default)]
+    pub handoff: Handoff,
 }
 
 impl Session {

@@ -181,6 +181,9 @@ pub fn configure(
     let s = |v: &str| v.to_string();
     match h.id {
         "claude-code" => {
+            if !inv.user_settings.is_null() {
+                write_json(&dirs.home.join(".claude/settings.json"), inv.user_settings)?;
+            }
             let mut argv = vec![
                 s("-p"),
                 s(inv.prompt),

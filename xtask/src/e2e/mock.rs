@@ -14,7 +14,9 @@
 //! and every other ("main") request takes the next scripted turn; once the
 //! turns run out every main request gets `default` (plain text), so a harness
 //! loop always ends. A turn is `{"tool": [candidates], "text", "usage",
-//! "delay_ms"}` or
+//! "delay_ms", "path_after"}` (`path_after`: the word after that text in the
+//! request replaces `{{path}}` in the tool's input, for a path the harness
+//! names, such as Claude Code's plan file) or
 //! `{"error": {"status", "message"}}`; the first tool candidate whose name the
 //! request offers is used, so one script serves every harness.
 //!
@@ -831,7 +833,12 @@ fn turn(
         return Err(e);
     }
     let u = shared.script.usage_for(&reply);
-    let tool = pick_tool(&reply, &conv.tool_names);
+    let mut tool = pick_tool(&reply, &conv.tool_names);
+    if let (Some(needle), Some((_, input))) = (reply["path_after"].as_str(), tool.as_mut())
+        && let Some(path) = word_after(&cap.body, needle)
+    {
+        substitute(input, "{{path}}", &path);
+    }
     cap.tool = tool.as_ref().map(|t| t.0.clone());
     let text = if tool.is_some() {
         reply["text"].as_str().unwrap_or_default().to_string()
@@ -839,6 +846,34 @@ fn turn(
         reply_text(&reply)
     };
     Ok(Turn { u, tool, text })
+}
+
+/// The word that follows `needle` in any string of `body` (up to
+/// whitespace, a quote or a backtick, without a trailing full stop).
+fn word_after(body: &Value, needle: &str) -> Option<String> {
+    match body {
+        Value::String(s) => {
+            let rest = &s[s.find(needle)? + needle.len()..];
+            let end = rest
+                .find(|c: char| c.is_whitespace() || matches!(c, '"' | '`' | '\''))
+                .unwrap_or(rest.len());
+            let w = rest[..end].trim_end_matches('.');
+            (!w.is_empty()).then(|| w.to_string())
+        }
+        Value::Array(a) => a.iter().find_map(|v| word_after(v, needle)),
+        Value::Object(o) => o.values().find_map(|v| word_after(v, needle)),
+        _ => None,
+    }
+}
+
+/// Replaces `from` with `to` in every string of `v`.
+fn substitute(v: &mut Value, from: &str, to: &str) {
+    match v {
+        Value::String(s) => *s = s.replace(from, to),
+        Value::Array(a) => a.iter_mut().for_each(|x| substitute(x, from, to)),
+        Value::Object(o) => o.values_mut().for_each(|x| substitute(x, from, to)),
+        _ => {}
+    }
 }
 
 /// A scripted error turn, in the API's error shape.
@@ -1209,6 +1244,17 @@ mod tests {
         assert_eq!(caps[0].tool.as_deref(), Some("Bash"));
         assert_eq!(caps[1].reply, "turn1");
         m.stop();
+    }
+
+    #[test]
+    fn a_path_the_request_names_fills_the_tool_input() {
+        let body = json!({"messages": [{"content": [{"text": "No plan file exists yet. You should create your plan at /h/.claude/plans/a-b-c.md using the Write tool."}]}]});
+        let path = word_after(&body, "create your plan at ").unwrap();
+        assert_eq!(path, "/h/.claude/plans/a-b-c.md");
+        let mut input = json!({"file_path": "{{path}}", "content": "x"});
+        substitute(&mut input, "{{path}}", &path);
+        assert_eq!(input["file_path"], "/h/.claude/plans/a-b-c.md");
+        assert_eq!(word_after(&body, "absent needle"), None);
     }
 
     #[test]

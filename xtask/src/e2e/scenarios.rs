@@ -6,7 +6,7 @@
 //! reported PENDING (the feature has not landed), never passed.
 
 use super::harness::Harness;
-use super::outcome::{Outcome, normalise};
+use super::outcome::{Outcome, Req, normalise};
 use super::tools::{edit, read, shell, text, turn, write};
 use cuecard::card::Card;
 use serde_json::{Value, json};
@@ -168,25 +168,48 @@ pub fn all() -> Vec<Scenario> {
             },
             check: check_warnings,
         },
-        Scenario {
-            name: "compaction",
-            about: "a compaction: the recovery card in the first request after it",
-            cannot: |h| match h.id {
-                "gemini" => Some(
-                    "Gemini CLI does not compress in -p mode (not by usage, compressionThreshold or /compress)",
-                ),
-                "copilot" => Some(
-                    "Copilot CLI fires no sessionStart for a compaction, so nothing can carry the recovery card",
-                ),
-                "qwen" => Some(
-                    "Qwen Code fires SessionStart(compact), but its context never reaches the model",
-                ),
-                _ => None,
+        compaction_scenario(
+            "compaction",
+            "the model writes HANDOFF.md after the first warning, the harness compacts: the recovery card and the note's Next step in the first request after it",
+            |_| Ok(()),
+            true,
+        ),
+        compaction_scenario(
+            "compaction-committed-handoff",
+            "a HANDOFF.md committed before the session, never written in it: the recovery card after the compaction, the note never",
+            |p| {
+                super::harness::write(
+                    &p.join("HANDOFF.md"),
+                    &handoff_note("CUECARD-E2E-COMMITTED"),
+                )
             },
-            needs: || card_named("compact-recovery").map(|c| vec![c]),
+            false,
+        ),
+        Scenario {
+            name: "plan",
+            about: "Claude Code plan mode: the model writes the plan file the harness names, the harness compacts: the plan and its open steps in the first request after it",
+            cannot: |h| {
+                (h.id != "claude-code").then_some(
+                    "only Claude Code's plan file is supported (Codex keeps update_plan in its rollout and its TUI Plan mode was not driven; the others were not measured)",
+                )
+            },
+            needs: recovery_cards,
             setup: |_| Ok(()),
-            plan: plan_compaction,
-            check: check_compaction,
+            plan: |_, _| Plan {
+                prompt: "Plan how to swap the operands in add, then say done.".into(),
+                script: json!({"turns": [
+                    {"tool": [{"name": "Write", "input": {"file_path": "{{path}}", "content": PLAN}}],
+                     "path_after": PLAN_PATH_AFTER, "delay_ms": 250,
+                     "usage": {"input_tokens": 5_000, "cache_read_input_tokens": 150_000, "output_tokens": 120}},
+                    {"error": {"status": 400, "type": "invalid_request_error",
+                               "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
+                    text("CUECARD-E2E-FINISHED after compaction.")
+                ]}),
+                model: Some("claude-sonnet-4-5".into()),
+                user_settings: json!({"permissions": {"defaultMode": "plan"}}),
+                ..Plan::default()
+            },
+            check: check_plan,
         },
         Scenario {
             name: "kb-drift",
@@ -445,16 +468,114 @@ fn check_warnings(h: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
     p
 }
 
-fn plan_compaction(h: &Harness, _: &Path) -> Plan {
+/// A compaction scenario in which the model writes its hand-off note after
+/// the first warning (`written`) or does not (a note committed beforehand by
+/// `setup` must then never be carried).
+fn compaction_scenario(
+    name: &'static str,
+    about: &'static str,
+    setup: fn(&Path) -> Result<(), String>,
+    written: bool,
+) -> Scenario {
+    Scenario {
+        name,
+        about,
+        cannot: cannot_compact,
+        needs: recovery_cards,
+        setup,
+        plan: if written {
+            |h, p| plan_compaction(h, p, true)
+        } else {
+            |h, p| plan_compaction(h, p, false)
+        },
+        check: if written {
+            |h, o, cards| {
+                let mut p = check_compaction(h, o, cards);
+                p.extend(check_handoff(o, cards, true));
+                p
+            }
+        } else {
+            |h, o, cards| {
+                let mut p = check_compaction(h, o, cards);
+                p.extend(check_handoff(o, cards, false));
+                p
+            }
+        },
+    }
+}
+
+/// Why a harness cannot run the compaction scenarios (evidence in
+/// docs/e2e.md).
+fn cannot_compact(h: &Harness) -> Option<&'static str> {
+    match h.id {
+        "gemini" => Some(
+            "Gemini CLI does not compress in -p mode (not by usage, compressionThreshold or /compress)",
+        ),
+        "copilot" => Some(
+            "Copilot CLI fires no sessionStart for a compaction, so nothing can carry the recovery card",
+        ),
+        "qwen" => {
+            Some("Qwen Code fires SessionStart(compact), but its context never reaches the model")
+        }
+        _ => None,
+    }
+}
+
+/// The recovery card, then the card that carries the hand-off back.
+fn recovery_cards() -> Result<Vec<Card>, String> {
+    Ok(vec![
+        card_named("compact-recovery")?,
+        card_named("handoff-recovery")?,
+    ])
+}
+
+/// A hand-off note in the compaction-handoff skill's template whose lines
+/// start with `tag`.
+fn handoff_note(tag: &str) -> String {
+    format!(
+        "# Hand-off (e2e)\n## Goal\n{tag}-GOAL: run the steps, then say done.\n## Done\n- {tag}-DONE: the first step ran.\n## In progress\n- {tag}-IN-PROGRESS: nothing half done.\n## Next step\n- {tag}-NEXT-STEP: run the remaining steps with the shell tool.\n"
+    )
+}
+
+/// The quoted lines the recovery carries of [`handoff_note`], and one it
+/// leaves out, as a request carries them.
+fn carried_lines(tag: &str) -> (Vec<String>, String) {
+    let carried = [
+        format!("> {tag}-GOAL: run the steps, then say done."),
+        format!("> - {tag}-IN-PROGRESS: nothing half done."),
+        format!("> - {tag}-NEXT-STEP: run the remaining steps with the shell tool."),
+    ];
+    (
+        carried.iter().map(|l| normalise(l)).collect(),
+        normalise(&format!("> - {tag}-DONE: the first step ran.")),
+    )
+}
+
+fn plan_compaction(h: &Harness, p: &Path, write_note: bool) -> Plan {
     let high = Some((5_000, 190_000));
+    let note = p.join("HANDOFF.md").to_string_lossy().to_string();
+    // After the first warning, the model writes its hand-off note (or, with
+    // a note committed beforehand, does something else).
+    let handoff = |usage| {
+        if write_note {
+            turn(write(&note, &handoff_note("CUECARD-E2E")), usage)
+        } else {
+            turn(shell("echo no note"), usage)
+        }
+    };
     match h.id {
         "claude-code" => Plan {
             // Reactive compaction: the server answers "prompt is too long".
             // Usage then climbs again past the first threshold (75% of the
             // 200,000-token window), so the warning cycle must re-arm.
             prompt: "Run four steps with your shell tool, then say done.".into(),
+            // The warning may reach the model one call late (a hook can
+            // read the transcript before the call's usage is on it), so the
+            // note is written after a second call at that usage.
             script: json!({"turns": [
                 turn(shell("echo before"), high),
+                turn(shell("echo warned"), high),
+                handoff(high),
                 {"error": {"status": 400, "type": "invalid_request_error",
                            "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
                 turn(shell("echo after"), Some((3_000, 12_000))),
@@ -471,9 +592,14 @@ fn plan_compaction(h: &Harness, _: &Path) -> Plan {
             // Codex compacts on reported usage over its auto-compact limit
             // (230,000 of 258,400 is over 200,000); afterwards usage climbs
             // to 70% of the window, under the limit, past the first threshold.
+            // Before it, 180,000 (69%) warns once: a PostToolUse measures the
+            // call before it, so the warning comes with the second call and
+            // the note is written in the third.
             prompt: "Run four steps with your shell tool, then say done.".into(),
             script: json!({"turns": [
-                turn(shell("echo before"), Some((10_000, 220_000))),
+                turn(shell("echo before"), Some((10_000, 170_000))),
+                turn(shell("echo warned"), Some((10_000, 170_000))),
+                handoff(Some((10_000, 220_000))),
                 turn(shell("echo after"), Some((3_000, 12_000))),
                 turn(shell("echo again"), Some((9_000, 172_000))),
                 // Codex writes a call's token count after its output, so a
@@ -499,17 +625,24 @@ fn plan_compaction(h: &Harness, _: &Path) -> Plan {
     }
 }
 
-fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
-    let sig = signature(&cards[0]);
+/// The request that asked for the compaction summary, and the first main
+/// request after it; or what is missing.
+fn around_compaction(o: &Outcome) -> Result<(&Req, &Req), String> {
     let Some(summary) = o.requests.iter().find(|r| r.reply.starts_with("rule")) else {
-        return vec!["the harness never asked the model for a compaction summary".into()];
+        return Err("the harness never asked the model for a compaction summary".into());
     };
-    let Some(next) = o
-        .requests
+    o.requests
         .iter()
         .find(|r| r.seq > summary.seq && !r.reply.starts_with("rule") && r.reply != "side")
-    else {
-        return vec!["no model request after the compaction".into()];
+        .map(|next| (summary, next))
+        .ok_or_else(|| "no model request after the compaction".into())
+}
+
+fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let sig = signature(&cards[0]);
+    let (summary, next) = match around_compaction(o) {
+        Ok(r) => r,
+        Err(e) => return vec![e],
     };
     let mut p = Vec::new();
     if let Some(r) = o.first_with(&sig).filter(|r| r.seq < summary.seq) {
@@ -527,7 +660,7 @@ fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
     // The warning cycle re-arms: a warning (with its figures) that no
     // request before the compaction carried appears after it.
     if let Ok(warnings) = compaction_warning() {
-        let snippets = |r: &super::outcome::Req| -> Vec<String> {
+        let snippets = |r: &Req| -> Vec<String> {
             warnings
                 .iter()
                 .flat_map(|c| {
@@ -556,6 +689,130 @@ fn check_compaction(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
                 "no new compaction warning after the compaction (the cycle did not re-arm)".into(),
             );
         }
+    }
+    p
+}
+
+/// The note's carried sections reach the first request after the
+/// compaction, quoted by the hand-off card, when this session wrote it
+/// (`written`); when it was committed beforehand, no request carries them.
+fn check_handoff(o: &Outcome, cards: &[Card], written: bool) -> Vec<String> {
+    let sig = normalise(&signature(&cards[1]));
+    let Ok((summary, next)) = around_compaction(o) else {
+        return vec![]; // check_compaction said so
+    };
+    let mut p = Vec::new();
+    if let Some(r) = o.first_with(&sig).filter(|r| r.seq < summary.seq) {
+        p.push(format!(
+            "the hand-off card appears in request {} before the compaction",
+            r.seq
+        ));
+    }
+    if !written {
+        let (carried, _) = carried_lines("CUECARD-E2E-COMMITTED");
+        if let Some(r) = o.first_with(&sig) {
+            p.push(format!(
+                "the hand-off card reached request {} though no note was written in the session",
+                r.seq
+            ));
+        }
+        for line in carried {
+            if let Some(r) = o.requests.iter().find(|r| r.text.contains(&line)) {
+                p.push(format!(
+                    "the committed note's `{line}` reached request {}",
+                    r.seq
+                ));
+            }
+        }
+        return p;
+    }
+    // The note counts only when written after the first warning: the
+    // request answered with the write (turn 2) must already carry it.
+    let warned = compaction_warning()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|c| o.first_with(&signature(c)).map(|r| r.seq))
+        .min();
+    if let Some(write) = o.answered_with("turn2")
+        && warned.is_none_or(|w| w > write.seq)
+    {
+        p.push(format!(
+            "the first warning reached the model after the note was written (request {}): the run does not test the rule",
+            write.seq
+        ));
+    }
+    if !next.text.contains(&sig) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not carry the hand-off card",
+            next.seq
+        ));
+    }
+    let (carried, left_out) = carried_lines("CUECARD-E2E");
+    for line in carried {
+        if !next.text.contains(&line) {
+            p.push(format!(
+                "the first request after the compaction ({}) does not carry `{line}`",
+                next.seq
+            ));
+        }
+    }
+    if next.text.contains(&left_out) {
+        p.push(format!(
+            "request {} carries the note's Done section (`{left_out}`), which is not carried",
+            next.seq
+        ));
+    }
+    p
+}
+
+/// What Claude Code 2.1.328's plan-mode reminder says before the plan
+/// file's path.
+const PLAN_PATH_AFTER: &str = "You should create your plan at ";
+
+/// The plan the scripted model writes: one step done, one open.
+const PLAN: &str = "# Plan: swap the operands\n\n## Steps\n- [x] CUECARD-E2E-PLAN-DONE: read src/lib.rs\n- [ ] CUECARD-E2E-PLAN-OPEN: swap the operands in add\n";
+
+/// The plan file was written where Claude Code named it (under
+/// `~/.claude/plans/`), and the first request after the compaction names it
+/// with its open step, not its done one.
+fn check_plan(_: &Harness, o: &Outcome, cards: &[Card]) -> Vec<String> {
+    let sig = normalise(&signature(&cards[1]));
+    let mut p = Vec::new();
+    let Some(write) = o.answered_with("turn0") else {
+        return vec!["the plan-mode request was never answered".into()];
+    };
+    if !write.text.contains(&normalise(PLAN_PATH_AFTER)) {
+        p.push(format!(
+            "request {} carries no plan-mode reminder naming the plan file",
+            write.seq
+        ));
+    }
+    let next = match around_compaction(o) {
+        Ok((_, next)) => next,
+        Err(e) => {
+            p.push(e);
+            return p;
+        }
+    };
+    let named = normalise("The plan `~/.claude/plans/");
+    let open = normalise("> - [ ] CUECARD-E2E-PLAN-OPEN: swap the operands in add");
+    if !next.text.contains(&sig) || !next.text.contains(&named) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not name the plan (`{named}`)",
+            next.seq
+        ));
+    }
+    if !next.text.contains(&open) {
+        p.push(format!(
+            "the first request after the compaction ({}) does not carry the open step `{open}`",
+            next.seq
+        ));
+    }
+    if next
+        .text
+        .contains(&normalise("> - [x] CUECARD-E2E-PLAN-DONE"))
+    {
+        p.push(format!("request {} carries the done step", next.seq));
     }
     p
 }
