@@ -1,7 +1,7 @@
-//! The hook's deadline. A watchdog thread gives the dispatcher a fixed time;
-//! when it runs out (stdin that never closes, a guard that hangs), the
-//! watchdog seals stdout, records the failure and ends the process with exit
-//! code 0 and no output.
+//! The hook's deadline. A timer signal gives the dispatcher a fixed time;
+//! when it runs out (stdin that never closes, a guard that hangs, a full
+//! stdout pipe), its handler notes the deadline where the next session start
+//! finds it and ends the process with exit code 0 and no further output.
 
 use std::time::Duration;
 
@@ -17,65 +17,29 @@ pub fn budget() -> Duration {
         .unwrap_or(DEFAULT)
 }
 
-/// How long after the deadline the timer signal ends the process, whatever
-/// the watchdog thread is doing (recording the failure can meet a busy
-/// disk).
-pub const BACKSTOP: Duration = Duration::from_millis(250);
-
-/// Arms the watchdog. `on_expiry` runs on the watchdog thread after stdout
-/// was sealed and before the process exits (it records the failure; it must
-/// not print to stdout). Nothing here can keep the process alive: the
-/// watchdog seals stdout without waiting on its writer, exits with `_exit`
-/// (no flush, no exit handlers), and a timer signal armed for the deadline
-/// plus [`BACKSTOP`] `_exit`s with code 0 even if the watchdog thread could
-/// not start or is itself stuck in `on_expiry`.
-pub fn arm(budget: Duration, on_expiry: impl FnOnce() + Send + 'static) {
-    arm_backstop(budget + BACKSTOP);
-    let spawned = std::thread::Builder::new()
-        .name("cuecard-deadline".into())
-        .spawn(move || {
-            std::thread::sleep(budget);
-            crate::printer::seal();
-            test_hang("deadline:on-expiry");
-            on_expiry();
-            exit_now();
-        });
-    if spawned.is_err() {
-        crate::diag::record(
-            crate::diag::Kind::Deadline,
-            "the deadline watchdog could not start: the timer signal alone ends the call",
-        );
-    }
-}
-
-/// Ends the process at once with code 0: no unwinding, no flush of buffers,
-/// no exit handlers, nothing that could wait.
-pub fn exit_now() -> ! {
-    #[cfg(unix)]
-    // SAFETY: _exit is async-signal-safe and has no preconditions.
-    unsafe {
-        libc::_exit(0)
-    }
-    #[cfg(not(unix))]
-    std::process::exit(0)
-}
-
-/// A one-shot real-time timer whose signal (SIGALRM) ends the process with
-/// code 0 from its handler.
-fn arm_backstop(after: Duration) {
+/// Arms the deadline: a one-shot real-time timer whose signal (SIGALRM)
+/// ends the process with exit code 0 from its handler. No thread: the
+/// handler does only async-signal-safe work (an `open` without following
+/// links or waiting on a FIFO, an `fstat`, one `write` of a line prepared
+/// beforehand, `_exit`), so nothing it does can block or keep the process
+/// alive — not a stdin that never closes, a stdout nobody reads, a FIFO at
+/// a state path or a lock another process holds. What it writes is the
+/// pending deadline line set by [`record_to`], folded into the failure
+/// record by the next session start or `cuecard status`.
+pub fn arm(budget: Duration) {
     #[cfg(unix)]
     {
-        extern "C" fn on_alarm(_: libc::c_int) {
-            // SAFETY: _exit is async-signal-safe.
-            unsafe { libc::_exit(0) }
-        }
         // SAFETY: sigaction/setitimer with zeroed, then filled plain-data
-        // structs; the handler only calls an async-signal-safe function.
+        // structs; the handler only calls async-signal-safe functions.
         unsafe {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_alarm as extern "C" fn(libc::c_int) as usize;
             libc::sigemptyset(&mut sa.sa_mask);
             if libc::sigaction(libc::SIGALRM, &sa, std::ptr::null_mut()) != 0 {
+                crate::diag::record(
+                    crate::diag::Kind::Deadline,
+                    "the deadline could not be armed (sigaction failed)",
+                );
                 return;
             }
             let t = libc::itimerval {
@@ -84,24 +48,137 @@ fn arm_backstop(after: Duration) {
                     tv_usec: 0,
                 },
                 it_value: libc::timeval {
-                    tv_sec: after.as_secs() as libc::time_t,
-                    tv_usec: after.subsec_micros() as libc::suseconds_t,
+                    tv_sec: budget.as_secs() as libc::time_t,
+                    tv_usec: budget.subsec_micros() as libc::suseconds_t,
                 },
             };
-            libc::setitimer(libc::ITIMER_REAL, &t, std::ptr::null_mut());
+            if libc::setitimer(libc::ITIMER_REAL, &t, std::ptr::null_mut()) != 0 {
+                crate::diag::record(
+                    crate::diag::Kind::Deadline,
+                    "the deadline could not be armed (setitimer failed)",
+                );
+            }
         }
     }
     #[cfg(not(unix))]
-    let _ = after;
+    {
+        // Elsewhere a thread ends the process (no timer signal there).
+        let _ = std::thread::Builder::new()
+            .name("cuecard-deadline".into())
+            .spawn(move || {
+                std::thread::sleep(budget);
+                crate::printer::seal();
+                std::process::exit(0);
+            });
+    }
 }
 
-/// Debug builds hang for ever at a named point when `CUECARD_TEST_HANG`
-/// names it, so that the integration tests can prove the timer signal ends
-/// a process whose watchdog is stuck. Release builds compile this away.
-fn test_hang(point: &str) {
-    if cfg!(debug_assertions) && std::env::var("CUECARD_TEST_HANG").is_ok_and(|v| v == point) {
-        loop {
-            std::thread::sleep(Duration::from_secs(3600));
+/// Where the signal handler writes the deadline line, and the line: set
+/// once the state root and then the session are known. A pointer to a
+/// leaked, immutable value, swapped whole, so the handler never sees half
+/// of one.
+#[cfg(unix)]
+static PENDING: std::sync::atomic::AtomicPtr<Pending> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+#[cfg(unix)]
+struct Pending {
+    path: std::ffi::CString,
+    /// `\t<event>\t<session>\n`, after the time the handler puts first.
+    tail: Vec<u8>,
+}
+
+/// The name of the pending deadline record beside the failure record.
+pub const PENDING_FILE: &str = "failures.pending";
+
+/// Prepares the line the handler appends to `<root>/failures.pending` if
+/// the deadline passes: the call's event and session, sanitised.
+pub fn record_to(root: &std::path::Path, event: &str, session: &str) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(path) = std::ffi::CString::new(root.join(PENDING_FILE).as_os_str().as_bytes())
+        else {
+            return;
+        };
+        let clean = |s: &str, max| crate::text::sanitize(s, max).replace(['\t', '\n'], " ");
+        let tail = format!("\t{}\t{}\n", clean(event, 40), clean(session, 80)).into_bytes();
+        let new = Box::into_raw(Box::new(Pending { path, tail }));
+        // The previous value is leaked, not freed: the handler may be
+        // reading it (a few bytes, at most a few times per process).
+        PENDING.swap(new, std::sync::atomic::Ordering::SeqCst);
+    }
+    #[cfg(not(unix))]
+    let _ = (root, event, session);
+}
+
+#[cfg(unix)]
+extern "C" fn on_alarm(_: libc::c_int) {
+    let p = PENDING.load(std::sync::atomic::Ordering::SeqCst);
+    // SAFETY: `p` is null or a leaked Pending that is never freed; every
+    // call below is async-signal-safe, and the buffers are on the stack.
+    unsafe {
+        if !p.is_null() {
+            let pending = &*p;
+            let fd = libc::open(
+                pending.path.as_ptr(),
+                libc::O_WRONLY
+                    | libc::O_APPEND
+                    | libc::O_CREAT
+                    | libc::O_NOFOLLOW
+                    | libc::O_NONBLOCK
+                    | libc::O_CLOEXEC,
+                0o600 as libc::c_uint,
+            );
+            if fd >= 0 {
+                let mut st: libc::stat = std::mem::zeroed();
+                let ok = libc::fstat(fd, &mut st) == 0
+                    && (st.st_mode & libc::S_IFMT) == libc::S_IFREG
+                    && st.st_uid == libc::geteuid()
+                    && st.st_nlink == 1;
+                if ok {
+                    let mut ts: libc::timespec = std::mem::zeroed();
+                    libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts);
+                    let mut line = [0u8; 256];
+                    let mut n = digits(ts.tv_sec.max(0) as u64, &mut line);
+                    let tail = &pending.tail[..pending.tail.len().min(line.len() - n)];
+                    line[n..n + tail.len()].copy_from_slice(tail);
+                    n += tail.len();
+                    libc::write(fd, line.as_ptr().cast(), n);
+                }
+                libc::close(fd);
+            }
+        }
+        libc::_exit(0);
+    }
+}
+
+/// Writes `v` in decimal at the start of `out`; returns the length.
+#[cfg(unix)]
+fn digits(mut v: u64, out: &mut [u8]) -> usize {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let len = tmp.len() - i;
+    out[..len].copy_from_slice(&tmp[i..]);
+    len
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    #[test]
+    fn digits_are_decimal() {
+        let mut b = [0u8; 32];
+        for v in [0u64, 7, 10, 1_733_000_000, u64::MAX] {
+            let n = super::digits(v, &mut b);
+            assert_eq!(std::str::from_utf8(&b[..n]).unwrap(), v.to_string());
         }
     }
 }

@@ -88,13 +88,7 @@ pub fn main(args: &[OsString]) -> i32 {
             .unwrap_or_default();
         diag::record(Kind::GuardPanic, format!("panic{place}"));
     }));
-    deadline::arm(deadline::budget(), || {
-        diag::record(
-            Kind::Deadline,
-            "the deadline passed before an answer was ready",
-        );
-        persist_failures(Duration::from_millis(40));
-    });
+    deadline::arm(deadline::budget());
     let _ = catch_unwind(AssertUnwindSafe(|| hook(args)));
     // After the answer: the failure record, then (at most daily) the sweep.
     let _ = catch_unwind(|| persist_failures(Duration::from_millis(150)));
@@ -125,8 +119,8 @@ fn hook(args: &[OsString]) {
     if a.verbose {
         diag::set_verbose(true);
     }
-    // The store first: the deadline watchdog needs it to record a stdin
-    // that never closes.
+    // The store first: the deadline's handler needs its root to note a
+    // stdin that never closes.
     let store = match Store::open() {
         Ok(s) => {
             let _ = STORE.set(s.clone());
@@ -139,6 +133,9 @@ fn hook(args: &[OsString]) {
     };
     if let Ok(mut c) = CALL.lock() {
         c.0 = a.event.clone().unwrap_or_else(|| "?".into());
+        if let Some(s) = &store {
+            deadline::record_to(s.root(), &c.0, "");
+        }
     }
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
     let Some(event) = a.event else {
@@ -190,6 +187,7 @@ pub fn answer(
         let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), &project);
         if let Ok(mut c) = CALL.lock() {
             c.1 = key.session.clone();
+            deadline::record_to(store.root(), &c.0, &c.1);
         }
         match store.lock_session(&key, &project, lock_wait()) {
             Ok(Some(mut l)) => {
@@ -222,6 +220,7 @@ pub fn answer(
         && run.stopped.is_none()
         && !run.outcome.is_empty()
     {
+        failures::fold_pending(store, Duration::from_millis(50));
         let record = failures::load(store);
         if let Some(note) = failures::unreported_note(&record) {
             run.add_user_note(&note);

@@ -37,6 +37,7 @@ pub fn run(session: Option<&str>, as_json: bool) -> i32 {
         })
         .collect();
     sessions.sort_by(|a, b| (b.1.updated, &b.0).cmp(&(a.1.updated, &a.0)));
+    failures::fold_pending(&store, std::time::Duration::from_millis(200));
     let record = failures::load(&store);
     let unreported = record.unreported().count();
     let fails: Vec<&failures::Entry> = record

@@ -99,6 +99,64 @@ pub fn append(
     })
 }
 
+/// Folds the deadline lines the timer signal's handler appended (see
+/// [`crate::deadline`]) into the record: one entry each. The pending file is
+/// first moved aside (atomically), so a line appended meanwhile starts a new
+/// one instead of being lost.
+pub fn fold_pending(store: &Store, wait: Duration) -> bool {
+    let pending = store.root().join(crate::deadline::PENDING_FILE);
+    // One `lstat` when there is nothing to fold (the usual case).
+    if std::fs::symlink_metadata(&pending).is_err() {
+        return true;
+    }
+    let taken = store.root().join(format!(
+        ".{}.{}",
+        crate::deadline::PENDING_FILE,
+        std::process::id()
+    ));
+    if std::fs::rename(&pending, &taken).is_err() {
+        return false;
+    }
+    let text = match read_bounded(&taken) {
+        Ok(Some(b)) => String::from_utf8_lossy(&b).into_owned(),
+        // Not a private regular file (a link, a FIFO): dropped unread.
+        _ => String::new(),
+    };
+    let _ = std::fs::remove_file(&taken);
+    let lines: Vec<(u64, String, String)> = text
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.splitn(3, '\t');
+            let time = f.next()?.parse().ok()?;
+            Some((
+                time,
+                f.next()?.to_string(),
+                f.next().unwrap_or("").to_string(),
+            ))
+        })
+        .collect();
+    if lines.is_empty() {
+        return true;
+    }
+    update(store, wait, |r| {
+        for (time, event, session) in lines {
+            r.entries.push(Entry {
+                seq: r.next,
+                time,
+                event: crate::text::sanitize(&event, 40),
+                session: crate::text::sanitize(&session, 80),
+                kind: Kind::Deadline,
+                detail: "the deadline passed before an answer was ready".into(),
+            });
+            r.next += 1;
+        }
+        if r.entries.len() > MAX_ENTRIES {
+            let extra = r.entries.len() - MAX_ENTRIES;
+            r.entries.drain(..extra);
+        }
+    })
+}
+
 /// The one-line note for the user about failures not yet told, if any.
 pub fn unreported_note(r: &Record) -> Option<String> {
     let fresh: Vec<&Entry> = r.unreported().collect();
