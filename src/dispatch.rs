@@ -185,12 +185,14 @@ pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut
 pub fn run_loading<'l>(
     req: &Request,
     input: Result<Payload, Unusable>,
-    load: impl FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l,
+    load: impl FnOnce(&'static EventSpec, &Payload, &std::path::Path) -> Option<state::Locked> + 'l,
 ) -> (Run, Option<state::Locked>) {
     run_inner(req, input, Source::Load(Box::new(load)))
 }
 
-type Loader<'l> = Box<dyn FnOnce(&'static EventSpec, &Payload) -> Option<state::Locked> + 'l>;
+/// Loads the call's session state, given the project root the call found.
+type Loader<'l> =
+    Box<dyn FnOnce(&'static EventSpec, &Payload, &std::path::Path) -> Option<state::Locked> + 'l>;
 
 enum Source<'s, 'l> {
     Given(Option<&'s mut Session>),
@@ -347,7 +349,7 @@ fn run_with(
     let session: Option<&mut Session> = match source {
         Source::Given(s) => s,
         Source::Load(load) if !cards.is_empty() => {
-            *locked = load(spec, &payload);
+            *locked = load(spec, &payload, &project_root);
             locked.as_mut().map(|l| &mut l.session)
         }
         Source::Load(_) => None,

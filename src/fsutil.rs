@@ -54,11 +54,26 @@ pub fn is_private(meta: &std::fs::Metadata) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        meta.uid() == unsafe { libc::geteuid() } && meta.nlink() == 1
+        meta.uid() == euid() && meta.nlink() == 1
     }
     #[cfg(not(unix))]
     true
+}
+
+/// This process's effective user id, asked of the kernel once.
+#[cfg(unix)]
+pub fn euid() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static EUID: AtomicU32 = AtomicU32::new(u32::MAX);
+    match EUID.load(Ordering::Relaxed) {
+        u32::MAX => {
+            // SAFETY: geteuid has no preconditions and cannot fail.
+            let id = unsafe { libc::geteuid() };
+            EUID.store(id, Ordering::Relaxed);
+            id
+        }
+        id => id,
+    }
 }
 
 fn not_private() -> std::io::Error {
@@ -72,18 +87,21 @@ fn not_private() -> std::io::Error {
 /// root to read: never through a link, never waiting on a FIFO, and only a
 /// regular file of this user with one link ([`is_private`]; anything else is
 /// `InvalidInput`, for the caller to record as corrupt state and replace).
-/// `Ok(None)`: there is no such file.
-pub fn open_private_read(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+/// `Ok(None)`: there is no such file. The file comes with its metadata.
+pub fn open_private_read(
+    path: &Path,
+) -> std::io::Result<Option<(std::fs::File, std::fs::Metadata)>> {
     let f = match open_nonblocking(path, false) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) if is_link_refusal(&e) => return Err(not_private()),
         Err(e) => return Err(e),
     };
-    if !is_private(&f.metadata()?) {
+    let meta = f.metadata()?;
+    if !is_private(&meta) {
         return Err(not_private());
     }
-    Ok(Some(f))
+    Ok(Some((f, meta)))
 }
 
 /// Opens (creating, 0600) one of cuecard's own files under a checked
@@ -104,10 +122,8 @@ pub fn open_private_rw(path: &Path) -> std::io::Result<(std::fs::File, bool)> {
                 .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
         }
         match o.open(path) {
-            Ok(f) if is_private(&f.metadata()?) => {
-                blocking(&f)?;
-                return Ok((f, replaced));
-            }
+            // O_NONBLOCK stays set: it changes nothing for a regular file.
+            Ok(f) if is_private(&f.metadata()?) => return Ok((f, replaced)),
             Ok(_) => {}
             Err(e) if is_link_refusal(&e) => {}
             Err(e) => return Err(e),
@@ -167,25 +183,6 @@ fn is_link_refusal(e: &std::io::Error) -> bool {
         let _ = e;
         false
     }
-}
-
-/// Clears `O_NONBLOCK` on a file opened with it (a regular file, checked).
-fn blocking(f: &std::fs::File) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        let fd = f.as_raw_fd();
-        // SAFETY: fcntl on an fd this File owns; F_GETFL/F_SETFL take ints.
-        unsafe {
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = f;
-    Ok(())
 }
 
 /// Owner-only permissions (0600) for state files, where the platform has

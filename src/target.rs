@@ -11,7 +11,7 @@
 use crate::context::Ctx;
 use crate::shell::{self, SimpleCommand};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// A file a call targets.
@@ -68,7 +68,7 @@ pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
         return Vec::new();
     };
     let mut out: Vec<Target> = Vec::new();
-    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
     let mut add = |t: Target| {
         if seen.insert(t.path.clone()) {
             out.push(t);
@@ -152,7 +152,7 @@ fn patch_texts(
     pick: impl Fn(PatchFile) -> String,
 ) -> Vec<(Target, String)> {
     let mut out: Vec<(Target, String)> = Vec::new();
-    let mut index: HashMap<PathBuf, usize> = HashMap::new();
+    let mut index: BTreeMap<PathBuf, usize> = BTreeMap::new();
     for f in patch_files(patch) {
         let path = f.path;
         let text = pick(f);

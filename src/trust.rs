@@ -30,7 +30,7 @@ impl TrustStore {
         use std::io::Read;
         // Only this user's own regular file: a store planted by someone else
         // (or a link to one) would pin cards the user never trusted.
-        let Ok(Some(f)) = crate::fsutil::open_private_read(&state_root.join(FILE)) else {
+        let Ok(Some((f, _))) = crate::fsutil::open_private_read(&state_root.join(FILE)) else {
             return TrustStore::default();
         };
         const MAX: u64 = 4 * 1024 * 1024;

@@ -393,7 +393,7 @@ pub fn glance(
     // Not through a link, never waiting, and only this user's own file
     // (see `fsutil`: a cache planted by someone else would vouch for cards
     // nobody trusted); the head is read into the stack, bounded.
-    let mut f = crate::fsutil::open_private_read(&cache_file(cache_dir, &dir_s)).ok()??;
+    let (mut f, meta) = crate::fsutil::open_private_read(&cache_file(cache_dir, &dir_s)).ok()??;
     let mut head = [0u8; HEAD];
     let n = f.read(&mut head).ok()?;
     let newline = |from: usize| {
@@ -414,7 +414,6 @@ pub fn glance(
         }
     }
     // The lines are needed: the rest of the file.
-    let meta = f.metadata().ok()?;
     let text = read_rest(f, &meta, &head[..n])?;
     let (h, summary, rest) = cache::split_header(&text, &dir_s)?;
     if !current(&h) {
@@ -496,8 +495,7 @@ const MAX_CACHE_BYTES: u64 = MAX_CARD_BYTES * MAX_CARDS_PER_DIR as u64 * 2;
 /// Reads a cache file, bounded: not through a link; one open, one stat
 /// and one read.
 fn read_cache(path: &Path) -> Option<String> {
-    let f = crate::fsutil::open_private_read(path).ok()??;
-    let meta = f.metadata().ok()?;
+    let (f, meta) = crate::fsutil::open_private_read(path).ok()??;
     read_rest(f, &meta, &[])
 }
 

@@ -4,7 +4,6 @@
 //! and a newline; a deadline; no process spawned.
 
 use crate::cli::EventArgs;
-use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::dispatch::{self, Request};
 use crate::event::EventSpec;
@@ -181,15 +180,14 @@ pub fn answer(
 ) -> dispatch::Run {
     // The session's state is loaded by the dispatcher once the payload is in
     // canonical shape and only when there is a card to evaluate.
-    let load = |spec: &'static EventSpec, p: &Payload| {
+    let load = |spec: &'static EventSpec, p: &Payload, project: &std::path::Path| {
         let store = store?;
-        let project = Ctx::new(spec, p, None).project_root().to_path_buf();
-        let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), &project);
+        let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), project);
         if let Ok(mut c) = CALL.lock() {
             c.1 = key.session.clone();
             deadline::record_to(store.root(), &c.0, &c.1);
         }
-        match store.lock_session(&key, &project, lock_wait()) {
+        match store.lock_session(&key, project, lock_wait()) {
             Ok(Some(mut l)) => {
                 state::observe(&mut l.session, spec.name, p);
                 Some(l)
@@ -233,7 +231,8 @@ pub fn answer(
     if let Some(l) = &mut locked {
         run.commit(&mut l.session);
         state::atomic::test_kill("state:before-save");
-        if let Err(e) = l.save(!run.outcome.is_empty()) {
+        // Never synced on the hook path (see docs/decisions.md).
+        if let Err(e) = l.save(false) {
             diag::record(
                 Kind::StateIo,
                 format!("session state not saved ({})", e.kind()),

@@ -53,7 +53,7 @@ impl Guard for Eval {
             return None;
         }
         let replaced = target::replaced_content(ctx);
-        let replaced: std::collections::HashMap<_, _> = replaced
+        let replaced: std::collections::BTreeMap<_, _> = replaced
             .iter()
             .map(|(t, text)| (t.path.as_path(), text.as_str()))
             .collect();

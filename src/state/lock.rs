@@ -13,11 +13,8 @@ pub struct Held {
     file: File,
 }
 
-impl Drop for Held {
-    fn drop(&mut self) {
-        let _ = self.file.unlock();
-    }
-}
+// No Drop: closing the file (its only descriptor) releases the lock,
+// without a separate unlock call.
 
 impl Held {
     /// The lock file itself (a marker keeps its time in it).

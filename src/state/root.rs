@@ -66,17 +66,18 @@ pub fn prepare(dir: &Path) -> Result<PathBuf, Refused> {
         return Err(Refused::NotAbsolute(dir.to_path_buf()));
     }
     let io = |e: std::io::Error| Refused::Io(dir.to_path_buf(), e.kind().to_string());
-    match std::fs::symlink_metadata(dir) {
-        Ok(_) => {}
+    let meta = match std::fs::symlink_metadata(dir) {
+        Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Some(parent) = dir.parent() {
                 std::fs::create_dir_all(parent).map_err(io)?;
             }
             create_private(dir).map_err(io)?;
+            std::fs::symlink_metadata(dir).map_err(io)?
         }
         Err(e) => return Err(io(e)),
-    }
-    if check(dir)? {
+    };
+    if check(dir, &meta)? {
         let removed = scrub(dir, 0)?;
         crate::diag::record(
             crate::diag::Kind::StateCorrupt,
@@ -93,8 +94,14 @@ pub fn prepare(dir: &Path) -> Result<PathBuf, Refused> {
 /// symlink, not a directory, or another user's.
 pub fn subdir(root: &Path, name: &str) -> std::io::Result<PathBuf> {
     let d = root.join(name);
-    create_private(&d)?;
-    let m = std::fs::symlink_metadata(&d)?;
+    // One `lstat` when it exists (every call but the first).
+    let m = match std::fs::symlink_metadata(&d) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            create_private(&d)?;
+            std::fs::symlink_metadata(&d)?
+        }
+        r => r?,
+    };
     if !m.file_type().is_dir() {
         return Err(std::io::Error::other(format!("{name} is not a directory")));
     }
@@ -109,8 +116,7 @@ fn mine(m: &std::fs::Metadata) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        m.uid() == unsafe { libc::geteuid() }
+        m.uid() == crate::fsutil::euid()
     }
     #[cfg(not(unix))]
     {
@@ -186,9 +192,7 @@ fn create_private(dir: &Path) -> std::io::Result<()> {
 
 /// Checks a root; true when it was writable by group or others (and so was
 /// tightened, and must be scrubbed).
-fn check(dir: &Path) -> Result<bool, Refused> {
-    let m = std::fs::symlink_metadata(dir)
-        .map_err(|e| Refused::Io(dir.to_path_buf(), e.kind().to_string()))?;
+fn check(dir: &Path, m: &std::fs::Metadata) -> Result<bool, Refused> {
     if m.file_type().is_symlink() {
         return Err(Refused::Symlink(dir.to_path_buf()));
     }
@@ -198,8 +202,7 @@ fn check(dir: &Path) -> Result<bool, Refused> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let me = unsafe { libc::geteuid() };
+        let me = crate::fsutil::euid();
         if m.uid() != me {
             return Err(Refused::ForeignOwner(dir.to_path_buf()));
         }

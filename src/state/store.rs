@@ -113,21 +113,43 @@ pub fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, String> {
     // Never through a link, never waiting on a FIFO, only this user's
     // regular file: anything else is corrupt state (reset, and replaced by
     // the next write's rename).
-    let f = match crate::fsutil::open_private_read(path) {
-        Ok(Some(f)) => f,
+    let (f, meta) = match crate::fsutil::open_private_read(path) {
+        Ok(Some((f, meta))) => (f, meta),
         Ok(None) => return Ok(None),
         Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
             return Err("not a private regular file".into());
         }
         Err(e) => return Err(format!("unreadable ({})", e.kind())),
     };
-    let mut buf = Vec::with_capacity(8 * 1024);
-    f.take(MAX_STATE_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("unreadable ({})", e.kind()))?;
-    if buf.len() as u64 > MAX_STATE_BYTES {
+    // The file is replaced by rename, never written in place: its size is
+    // its content's, so one read of that size (and one byte more, which a
+    // file grown meanwhile would fill) takes it whole.
+    let len = meta.len();
+    if len > MAX_STATE_BYTES {
         return Err("over the size bound".into());
     }
+    let mut buf = vec![0u8; len as usize + 1];
+    let mut n = 0;
+    let mut f = f.take(MAX_STATE_BYTES + 1);
+    loop {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => {
+                n += k;
+                if n >= len as usize {
+                    if n < buf.len() {
+                        break;
+                    }
+                    if buf.len() as u64 > MAX_STATE_BYTES {
+                        return Err("over the size bound".into());
+                    }
+                    buf.resize(buf.len() * 2, 0);
+                }
+            }
+            Err(e) => return Err(format!("unreadable ({})", e.kind())),
+        }
+    }
+    buf.truncate(n);
     Ok(Some(buf))
 }
 
