@@ -421,6 +421,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         met: Some(extra_mib <= 8.0),
     });
     rows.extend(patch_rows(&bin, &work, &env, quick));
+    rows.extend(syscall_rows(&bin, &work, &env, &dispatch_args));
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
@@ -435,6 +436,93 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
+}
+
+/// The system calls one process makes, counted by `strace -f` (None without
+/// strace, or when it cannot trace here).
+fn syscalls(
+    program: &Path,
+    args: &[&str],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+    extra: &[(&str, &str)],
+) -> Option<usize> {
+    let strace = which("strace")?;
+    let out = std::env::temp_dir().join(format!("cuecard-bench-strace-{}", std::process::id()));
+    let mut child = Command::new(strace)
+        .arg("-f")
+        .arg("-o")
+        .arg(&out)
+        .arg(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .envs(extra.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    if let Some(mut sin) = child.stdin.take() {
+        let _ = sin.write_all(stdin);
+    }
+    let ok = child.wait().ok()?.success();
+    let text = std::fs::read_to_string(&out).ok();
+    let _ = std::fs::remove_file(&out);
+    // One line per call; `+++ exited` is not one.
+    ok.then_some(())?;
+    Some(text?.lines().filter(|l| !l.contains("+++")).count())
+}
+
+/// System calls per dispatch beyond start-up (the same binary with
+/// `CUECARD_DISABLE=1`, which exits right after it), on a Bash call that
+/// fires and on a 10 KB Write that fires nothing, each in a session that
+/// already has state.
+fn syscall_rows(bin: &Path, work: &Path, env: &[(&str, &str)], args: &[&str]) -> Vec<Row> {
+    let bash = format!(
+        r#"{{"session_id":"bench-sys","transcript_path":"{d}/transcript.jsonl","cwd":"{d}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"rm -rf build/ && npm install left-pad"}}}}"#,
+        d = work.display()
+    );
+    let body = "pub fn f() -> u32 { 1 }\n".repeat(10 * 1024 / 24);
+    let write = serde_json::to_vec(&serde_json::json!({
+        "session_id": "bench-sys", "transcript_path": work.join("transcript.jsonl"), "cwd": work,
+        "hook_event_name": "PreToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": work.join("src/big.rs"), "content": body},
+    }))
+    .expect("JSON");
+    let mut rows = Vec::new();
+    for (what, payload) in [
+        ("a Bash call that fires", bash.into_bytes()),
+        ("a 10 KB Write that fires nothing", write),
+    ] {
+        // The session has state: one call first.
+        run_once(bin, args, &payload, env);
+        let figure = format!("system calls per dispatch PreToolUse beyond start-up, {what}");
+        let counted = syscalls(bin, args, &payload, env, &[]).zip(syscalls(
+            bin,
+            args,
+            &payload,
+            env,
+            &[("CUECARD_DISABLE", "1")],
+        ));
+        rows.push(match counted {
+            Some((all, start)) => Row {
+                figure,
+                value: format!(
+                    "{} ({all} in all, start-up {start})",
+                    all.saturating_sub(start)
+                ),
+                target: "<= 30".into(),
+                met: Some(all.saturating_sub(start) <= 30),
+            },
+            None => Row {
+                figure,
+                value: "skipped: strace not available".into(),
+                target: "<= 30".into(),
+                met: None,
+            },
+        });
+    }
+    rows
 }
 
 /// A Codex PreToolUse `apply_patch` adding `files` files under `dir`.
