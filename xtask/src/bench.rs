@@ -351,19 +351,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         warm,
         n,
     );
-    let python = which("python3");
-    let t_py = python.as_ref().map(|p| {
-        measure(
-            p,
-            &["-c", "import json,sys,os,re,pathlib"],
-            &payload,
-            &env,
-            warm.min(5),
-            n.min(51),
-        )
-        .0
-    });
-
     // Peak memory with a 20 MB payload (a 20 MB string field) against the
     // small one. Both are fed from files written in chunks: a child's peak
     // RSS starts from its parent's at spawn, so this process must never hold
@@ -395,20 +382,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target: "<= 2.5x".into(),
         met: Some(ratio(t_pre, t_true) <= 2.5),
     }];
-    match t_py {
-        Some(t) => rows.push(Row {
-            figure: "python3 (stdlib imports) / dispatch PreToolUse".into(),
-            value: format!("{:.1}x", ratio(t, t_pre)),
-            target: ">= 40x".into(),
-            met: Some(ratio(t, t_pre) >= 40.0),
-        }),
-        None => rows.push(Row {
-            figure: "python3 (stdlib imports) / dispatch PreToolUse".into(),
-            value: "python3 not found".into(),
-            target: ">= 40x".into(),
-            met: None,
-        }),
-    }
+    rows.extend(crate::bench_peers::rows(
+        &bin,
+        &dispatch_args,
+        &bash_payload(&work),
+        &env,
+        warm,
+        n,
+    ));
     let extra_mib = (rss_big - rss_small) as f64 / 1024.0;
     rows.push(Row {
         figure: "peak RSS, 20 MB payload minus small payload".into(),
@@ -436,6 +417,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
+}
+
+/// A Claude Code PreToolUse Bash call that fires (the dependency card), in
+/// a session that already has state once the bench has run it.
+pub fn bash_payload(dir: &Path) -> Vec<u8> {
+    format!(
+        r#"{{"session_id":"bench-sys","transcript_path":"{d}/transcript.jsonl","cwd":"{d}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"rm -rf build/ && npm install left-pad"}}}}"#,
+        d = dir.display()
+    )
+    .into_bytes()
 }
 
 /// The system calls one process makes, counted by `strace -f` (None without
@@ -478,10 +469,7 @@ fn syscalls(
 /// fires and on a 10 KB Write that fires nothing, each in a session that
 /// already has state.
 fn syscall_rows(bin: &Path, work: &Path, env: &[(&str, &str)], args: &[&str]) -> Vec<Row> {
-    let bash = format!(
-        r#"{{"session_id":"bench-sys","transcript_path":"{d}/transcript.jsonl","cwd":"{d}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"rm -rf build/ && npm install left-pad"}}}}"#,
-        d = work.display()
-    );
+    let bash = bash_payload(work);
     let body = "pub fn f() -> u32 { 1 }\n".repeat(10 * 1024 / 24);
     let write = serde_json::to_vec(&serde_json::json!({
         "session_id": "bench-sys", "transcript_path": work.join("transcript.jsonl"), "cwd": work,
@@ -491,7 +479,7 @@ fn syscall_rows(bin: &Path, work: &Path, env: &[(&str, &str)], args: &[&str]) ->
     .expect("JSON");
     let mut rows = Vec::new();
     for (what, payload) in [
-        ("a Bash call that fires", bash.into_bytes()),
+        ("a Bash call that fires", bash),
         ("a 10 KB Write that fires nothing", write),
     ] {
         // The session has state: one call first.

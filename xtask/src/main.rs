@@ -7,6 +7,7 @@
 //! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;
+mod bench_peers;
 mod bench_replay;
 mod dist;
 mod e2e;
