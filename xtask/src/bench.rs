@@ -403,6 +403,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     });
     rows.extend(patch_rows(&bin, &work, &env, quick));
     rows.extend(syscall_rows(&bin, &work, &env, &dispatch_args));
+    rows.extend(cost_rows(&bin, &work, &env, &dispatch_args, warm, n));
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
@@ -417,6 +418,60 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print_table(&rows, n);
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
+}
+
+/// A 10 KB Write of a new source file, which fires nothing.
+pub fn big_write_payload(dir: &Path) -> Vec<u8> {
+    let body = "pub fn f() -> u32 { 1 }\n".repeat(10 * 1024 / 24);
+    serde_json::to_vec(&serde_json::json!({
+        "session_id": "bench-sys", "transcript_path": dir.join("transcript.jsonl"), "cwd": dir,
+        "hook_event_name": "PreToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": dir.join("src/big.rs"), "content": body},
+    }))
+    .expect("JSON")
+}
+
+/// A dispatch against `/bin/true` in wall and CPU time, on a Bash call
+/// that fires and on a 10 KB Write that fires nothing, in a session that
+/// already has state; each process started directly.
+fn cost_rows(
+    bin: &Path,
+    work: &Path,
+    env: &[(&str, &str)],
+    args: &[&str],
+    warm: usize,
+    n: usize,
+) -> Vec<Row> {
+    let truebin = Path::new("/bin/true");
+    let mut rows = Vec::new();
+    for (what, payload) in [
+        ("a Bash call that fires", bash_payload(work)),
+        ("a 10 KB Write that fires nothing", big_write_payload(work)),
+    ] {
+        let (t, d) = interleaved_samples(
+            (truebin, &[], &payload),
+            (bin, args, &payload),
+            env,
+            warm,
+            n,
+        );
+        let m = |s: &[Sample], f: fn(&Sample) -> Duration| median(s.iter().map(f));
+        let cpu = m(&d, |s| s.cpu).as_secs_f64() / m(&t, |s| s.cpu).as_secs_f64().max(1e-9);
+        let wall = m(&d, |s| s.wall).as_secs_f64() / m(&t, |s| s.wall).as_secs_f64();
+        rows.push(Row {
+            figure: format!("dispatch PreToolUse / /bin/true, CPU time, {what}"),
+            value: format!("{cpu:.2}x"),
+            target: "<= 1.5x".into(),
+            met: Some(cpu <= 1.5),
+        });
+        rows.push(Row {
+            figure: format!("dispatch PreToolUse / /bin/true, wall time, {what}"),
+            value: format!("{wall:.2}x"),
+            target: "<= 1.6x".into(),
+            met: Some(wall <= 1.6),
+        });
+    }
+    rows
 }
 
 /// A Claude Code PreToolUse Bash call that fires (the dependency card), in
@@ -470,13 +525,7 @@ fn syscalls(
 /// already has state.
 fn syscall_rows(bin: &Path, work: &Path, env: &[(&str, &str)], args: &[&str]) -> Vec<Row> {
     let bash = bash_payload(work);
-    let body = "pub fn f() -> u32 { 1 }\n".repeat(10 * 1024 / 24);
-    let write = serde_json::to_vec(&serde_json::json!({
-        "session_id": "bench-sys", "transcript_path": work.join("transcript.jsonl"), "cwd": work,
-        "hook_event_name": "PreToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": work.join("src/big.rs"), "content": body},
-    }))
-    .expect("JSON");
+    let write = big_write_payload(work);
     let mut rows = Vec::new();
     for (what, payload) in [
         ("a Bash call that fires", bash),
