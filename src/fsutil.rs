@@ -134,6 +134,38 @@ pub fn open_private_rw(path: &Path) -> std::io::Result<(std::fs::File, bool)> {
     Err(not_private())
 }
 
+/// Opens (creating, 0600) one of cuecard's own append-only files to add to
+/// it: never through a link, never waiting on a FIFO (a FIFO without a
+/// reader refuses at once, with one it is not a private file and is
+/// refused), and only a private regular file ([`is_private`]). Returns the
+/// file and its metadata (its size tells when to fold it).
+pub fn open_private_append(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    let mut o = std::fs::OpenOptions::new();
+    o.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+    }
+    for _ in 0..2 {
+        match o.open(path) {
+            Ok(f) => {
+                let meta = f.metadata()?;
+                if is_private(&meta) {
+                    return Ok((f, meta));
+                }
+            }
+            Err(e) if is_link_refusal(&e) => {}
+            Err(e) => return Err(e),
+        }
+        // A link, a FIFO or someone else's file at the name: removed (the
+        // directory is this user's), then created anew.
+        remove_entry(path)?;
+    }
+    Err(not_private())
+}
+
 /// Creates `path` anew for writing (0600): what was there (a stale temp, or
 /// a link or FIFO planted in its place) is removed first, and the open is
 /// exclusive, so it never writes through anything that was at the path.

@@ -387,7 +387,9 @@ fn idle_state_is_swept_at_most_daily() {
     let fresh = post(&sb, json!("fresh"));
     sb.test().dispatch("PostToolUse", &[]).json(&old).run();
     let old_file = session_file(&sb, "old");
+    // A session is its record and its call log: both idle for 8 days.
     age(&old_file, 8);
+    age(&old_file.with_extension("log"), 8);
     // A sweep ran today (the first call): nothing goes until a day passed.
     sb.test().dispatch("PostToolUse", &[]).json(&fresh).run();
     assert!(old_file.exists());
@@ -402,5 +404,61 @@ fn idle_state_is_swept_at_most_daily() {
     sb.test().dispatch("PostToolUse", &[]).json(&fresh).run();
     assert!(!old_file.exists(), "idle past 7 days: swept");
     assert!(!old_file.with_extension("lock").exists());
+    assert!(!old_file.with_extension("log").exists());
     assert_eq!(calls(&sb, "fresh"), 3);
+}
+
+#[test]
+fn a_call_that_changes_nothing_else_appends_a_line_and_rewrites_no_record() {
+    use std::os::unix::fs::MetadataExt;
+    let sb = Sandbox::new();
+    let mut pre = support::payload(&sb, "PreToolUse");
+    pre["session_id"] = json!("quiet");
+    pre["tool_name"] = json!("Bash");
+    pre["tool_input"] = json!({"command": "cargo build"});
+    sb.test().dispatch("PreToolUse", &[]).json(&pre).run();
+    let record = session_file(&sb, "quiet");
+    let before = std::fs::metadata(&record).unwrap();
+    for _ in 0..3 {
+        sb.test().dispatch("PreToolUse", &[]).json(&pre).run();
+    }
+    let after = std::fs::metadata(&record).unwrap();
+    assert_eq!(
+        (before.ino(), before.mtime_nsec()),
+        (after.ino(), after.mtime_nsec()),
+        "the record was not rewritten"
+    );
+    assert_eq!(
+        calls(&sb, "quiet"),
+        4,
+        "every call is counted, from the log"
+    );
+    let log = std::fs::read_to_string(record.with_extension("log")).unwrap();
+    assert_eq!(log.lines().count(), 4, "{log}");
+}
+
+#[test]
+fn a_record_from_before_the_call_log_keeps_its_counters_and_ledger() {
+    let sb = Sandbox::new();
+    let p = post(&sb, json!("legacy"));
+    sb.test().dispatch("PostToolUse", &[]).json(&p).run();
+    let record = session_file(&sb, "legacy");
+    let _ = std::fs::remove_file(record.with_extension("log"));
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    v["calls"] = json!(41);
+    v["events"] = json!({"PostToolUse": 41});
+    v["ledger"] = json!({"entries": [{"time": 1, "event": "PreToolUse", "card": "dependency",
+        "kind": "card", "chars": 300, "tokens": 80}], "injections": 5, "reminders": 1,
+        "warnings": 0, "chars": 1500, "tokens": 400});
+    std::fs::write(&record, v.to_string()).unwrap();
+    sb.test().dispatch("PostToolUse", &[]).json(&p).run();
+    let s = &status(&sb, "legacy")["sessions"][0]["state"];
+    assert_eq!(s["calls"], 42, "{s}");
+    assert_eq!(s["ledger"]["injections"], 5, "{s}");
+    assert_eq!(s["ledger"]["entries"][0]["card"], "dependency", "{s}");
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(
+        stored["calls"], 0,
+        "the counters moved to the log: {stored}"
+    );
 }

@@ -47,15 +47,7 @@ impl Ledger {
     pub fn record(&mut self, time: u64, event: &str, card: &str, kind: &str, text: &str) {
         let chars = crate::text::len16(text) as u64;
         let tokens = estimate_tokens(text);
-        self.injections += 1;
-        match kind {
-            "reminder" => self.reminders += 1,
-            "warning" => self.warnings += 1,
-            _ => {}
-        }
-        self.chars += chars;
-        self.tokens += tokens;
-        self.entries.push(Entry {
+        self.add(Entry {
             time,
             event: event.to_string(),
             card: card.to_string(),
@@ -63,6 +55,24 @@ impl Ledger {
             chars,
             tokens,
         });
+    }
+
+    /// Adds an entry and counts it in the totals.
+    pub fn add(&mut self, e: Entry) {
+        self.injections += 1;
+        match e.kind.as_str() {
+            "reminder" => self.reminders += 1,
+            "warning" => self.warnings += 1,
+            _ => {}
+        }
+        self.chars += e.chars;
+        self.tokens += e.tokens;
+        self.entries.push(e);
+        self.trim();
+    }
+
+    /// Keeps the last [`MAX_ENTRIES`] entries.
+    pub fn trim(&mut self) {
         if self.entries.len() > MAX_ENTRIES {
             let extra = self.entries.len() - MAX_ENTRIES;
             self.entries.drain(..extra);

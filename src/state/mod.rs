@@ -10,6 +10,7 @@
 //! recovery after a compaction may carry back).
 
 pub mod atomic;
+pub mod calls;
 pub mod cycle;
 pub mod estimate;
 pub mod failures;

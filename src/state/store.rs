@@ -54,7 +54,10 @@ impl Store {
         let Some(held) = lock::acquire(&path.with_extension("lock"), wait)? else {
             return Ok(None);
         };
-        let mut session = load(&path);
+        let (mut session, loaded) = load_record(&path);
+        // A record from before the call log keeps its counters and ledger
+        // in itself: they move to the log with this call's line.
+        let legacy = take_counters(&mut session);
         if session.version == 0 {
             session.version = VERSION;
             session.created = super::now();
@@ -67,18 +70,41 @@ impl Store {
         Ok(Some(Locked {
             path,
             session,
+            loaded,
+            legacy,
+            fresh: false,
             _held: held,
         }))
     }
 }
 
+/// The counters and ledger a record holds (only a record written before the
+/// call log does), taken out of it.
+fn take_counters(s: &mut Session) -> Option<super::calls::Totals> {
+    if s.calls == 0 && s.events.is_empty() && s.ledger == super::Ledger::default() {
+        return None;
+    }
+    Some(super::calls::Totals {
+        calls: std::mem::take(&mut s.calls),
+        events: std::mem::take(&mut s.events),
+        ledger: std::mem::take(&mut s.ledger),
+        last: s.updated,
+    })
+}
+
 /// Reads a state file: missing is a fresh session; unreadable, oversized or
 /// unparseable is recorded and reset.
 pub fn load(path: &Path) -> Session {
+    load_record(path).0
+}
+
+/// [`load`], with the bytes it read (empty when it read none, or they were
+/// reset): a record serialising to the same bytes is not written again.
+fn load_record(path: &Path) -> (Session, Vec<u8>) {
     match read_bounded(path) {
-        Ok(None) => Session::default(),
+        Ok(None) => (Session::default(), Vec::new()),
         Ok(Some(bytes)) => match parse(&bytes) {
-            Ok(s) => s,
+            Ok(s) => (s, bytes),
             Err(e) => {
                 diag::record(
                     Kind::StateCorrupt,
@@ -88,12 +114,12 @@ pub fn load(path: &Path) -> Session {
                         e.column()
                     ),
                 );
-                Session::default()
+                (Session::default(), Vec::new())
             }
         },
         Err(why) => {
             diag::record(Kind::StateCorrupt, format!("session state {why}: reset"));
-            Session::default()
+            (Session::default(), Vec::new())
         }
     }
 }
@@ -154,10 +180,18 @@ pub fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, String> {
 }
 
 /// A session's state, loaded under its lock. Dropping it releases the lock.
+/// Its counters and ledger start empty: they hold this call's only, and go
+/// to the call log (see [`super::calls`]).
 #[derive(Debug)]
 pub struct Locked {
     path: PathBuf,
     pub session: Session,
+    /// The record's bytes as read.
+    loaded: Vec<u8>,
+    /// Counters a record from before the call log held.
+    legacy: Option<super::calls::Totals>,
+    /// Whether the session starts with this call (its log starts anew).
+    fresh: bool,
     _held: lock::Held,
 }
 
@@ -169,10 +203,28 @@ impl Locked {
     /// loss. Calls that only move bookkeeping (call counters, the last
     /// measured size) skip the sync: it would cost more than the whole call,
     /// and a process killed mid-write leaves the previous state either way.
+    ///
+    /// The record (everything but the counters and the ledger) is written
+    /// only when it changed; the call itself is one line appended to the
+    /// call log.
     pub fn save(&mut self, durable: bool) -> std::io::Result<()> {
-        self.session.updated = super::now();
-        let bytes = serde_json::to_vec(&self.session).map_err(std::io::Error::other)?;
-        atomic::write_with(&self.path, &bytes, durable)
+        let now = super::now();
+        let mut record = self.session.clone();
+        let _ = take_counters(&mut record);
+        record.updated = 0;
+        let bytes = serde_json::to_vec(&record).map_err(std::io::Error::other)?;
+        self.fresh |= self.loaded.is_empty();
+        if bytes != self.loaded {
+            atomic::write_with(&self.path, &bytes, durable)?;
+            self.loaded = bytes;
+        }
+        if let Some(base) = self.legacy.take() {
+            super::calls::write_base(&self.path, base)?;
+        }
+        // A session that starts here (no record, or one reset as corrupt)
+        // starts its log too: what a log held for it is not its history.
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        super::calls::append(&self.path, &self.session, now, fresh)
     }
 
     pub fn path(&self) -> &Path {
@@ -196,6 +248,7 @@ pub fn list(store: &Store, limit: usize) -> Vec<(PathBuf, Session)> {
             && let Ok(Some(bytes)) = read_bounded(&p)
             && let Ok(s) = parse(&bytes)
         {
+            let s = super::calls::with_totals(s, &p);
             out.push((p, s));
         }
     }

@@ -64,21 +64,29 @@ pub fn sweep(store: &Store, age: Duration) -> usize {
             if name.ends_with(".tmp") {
                 return idle > Duration::from_secs(3600);
             }
-            if name.ends_with(".json") && idle > age {
+            // A session is idle when neither its record nor its call log
+            // (appended on every call; the record changes less often) moved.
+            let log = super::calls::log_path(path);
+            let log_idle = idle_of(&log, SystemTime::now()).unwrap_or(idle);
+            if name.ends_with(".json") && idle.min(log_idle) > age {
                 // Take the session's lock first, so a call that is using the
                 // session right now keeps it.
                 let lock = path.with_extension("lock");
                 return match super::lock::acquire(&lock, Duration::ZERO) {
                     Ok(Some(_held)) => {
                         let _ = std::fs::remove_file(&lock);
+                        let _ = std::fs::remove_file(&log);
                         true
                     }
                     Ok(None) => false,
                     Err(_) => true,
                 };
             }
-            // A lock's own mtime never changes: judge it by its state.
-            name.ends_with(".lock") && idle > age && !path.with_extension("json").exists()
+            // A lock's own mtime never changes: judge it by its state; a log
+            // whose record is gone goes once idle.
+            (name.ends_with(".lock") || name.ends_with(".log"))
+                && idle > age
+                && !path.with_extension("json").exists()
         });
     }
     if let Ok(d) = store.dir("markers") {
@@ -91,6 +99,12 @@ pub fn sweep(store: &Store, age: Duration) -> usize {
         name.starts_with('.') && name.ends_with(".tmp") && idle > Duration::from_secs(3600)
     });
     removed
+}
+
+/// How long ago `path` was modified (`None` when it cannot be told).
+fn idle_of(path: &Path, now: SystemTime) -> Option<Duration> {
+    let m = std::fs::symlink_metadata(path).ok()?;
+    now.duration_since(m.modified().ok()?).ok()
 }
 
 fn sweep_dir(dir: &Path, stale: impl Fn(&Path, &str, Duration) -> bool) -> usize {
