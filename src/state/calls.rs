@@ -179,9 +179,11 @@ mod tests {
     use super::*;
 
     fn call(event: &str, injected: usize) -> Session {
-        let mut s = Session::default();
-        s.calls = 1;
-        s.events.insert(event.into(), 1);
+        let mut s = Session {
+            calls: 1,
+            events: BTreeMap::from([(event.to_string(), 1)]),
+            ..Session::default()
+        };
         for _ in 0..injected {
             s.ledger.record(1, event, "card", "card", "some advice");
         }
