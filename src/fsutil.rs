@@ -217,6 +217,45 @@ fn is_link_refusal(e: &std::io::Error) -> bool {
     }
 }
 
+/// Puts `tmp` in the place of `path`, atomically: a reader sees the old file
+/// or the new one. On Linux the two are exchanged (`renameat2` with
+/// `RENAME_EXCHANGE`) and the old one, now at `tmp`, is removed: a plain
+/// rename over an existing file makes ext4 start writing the new file's
+/// data out at once (its `auto_da_alloc` safeguard for applications that do
+/// not sync), which costs the hook call a third of a millisecond to several
+/// milliseconds; the exchange does not. Where the exchange is not available
+/// (another system or file system, or no file at `path` yet) it is a
+/// rename.
+pub fn replace(tmp: &Path, path: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        if let (Ok(a), Ok(b)) = (
+            std::ffi::CString::new(tmp.as_os_str().as_bytes()),
+            std::ffi::CString::new(path.as_os_str().as_bytes()),
+        ) {
+            // SAFETY: two valid C strings; renameat2 has no other
+            // preconditions.
+            let r = unsafe {
+                libc::renameat2(
+                    libc::AT_FDCWD,
+                    a.as_ptr(),
+                    libc::AT_FDCWD,
+                    b.as_ptr(),
+                    libc::RENAME_EXCHANGE,
+                )
+            };
+            if r == 0 {
+                // `tmp` now names the old file (or whatever was at `path`:
+                // a planted link or FIFO is removed, never followed).
+                let _ = std::fs::remove_file(tmp);
+                return Ok(());
+            }
+        }
+    }
+    std::fs::rename(tmp, path)
+}
+
 /// Owner-only permissions (0600) for state files, where the platform has
 /// them; the state directory is 0700 already, this keeps a file private
 /// wherever it is copied or linked.
@@ -261,7 +300,7 @@ pub fn write_atomic(
             f.sync_all()?;
         }
         drop(f);
-        std::fs::rename(&tmp, path)
+        replace(&tmp, path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

@@ -39,7 +39,7 @@ pub fn write_with(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<(
         }
         drop(f);
         test_kill("state:before-rename");
-        std::fs::rename(&tmp, path)
+        crate::fsutil::replace(&tmp, path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
