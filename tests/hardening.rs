@@ -172,6 +172,33 @@ fn session_calls(sb: &Sandbox, id: &str) -> Vec<(Vec<&'static str>, Value)> {
     ]
 }
 
+/// Runs [`session_calls`] with `root` as the state root: their stdouts.
+fn run_session(sb: &Sandbox, id: &str, root: &Path) -> Vec<String> {
+    session_calls(sb, id)
+        .into_iter()
+        .map(|(args, payload)| {
+            sb.test()
+                .args(args)
+                .env("CUECARD_STATE_DIR", root)
+                .json(&payload)
+                .timeout(Duration::from_secs(5))
+                .run()
+                .stdout
+        })
+        .collect()
+}
+
+/// Every file under `dir` (relative) with its bytes.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    tree(dir)
+        .into_iter()
+        .map(|(p, _)| {
+            let bytes = std::fs::read(dir.join(&p)).unwrap();
+            (p, bytes)
+        })
+        .collect()
+}
+
 /// Every file under `dir`, relative, with its kind.
 fn tree(dir: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
@@ -304,29 +331,15 @@ fn what_another_user_planted_in_a_loose_state_root_is_never_followed_or_written_
         std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o777)).unwrap();
     }
     std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o777)).unwrap();
-    let victims_before = tree(&victims)
-        .into_iter()
-        .map(|(p, _)| (p.clone(), std::fs::read(victims.join(&p)).unwrap()))
-        .collect::<Vec<_>>();
-
-    let mut answered = 0;
-    for (args, payload) in session_calls(&sb, "victim") {
-        let out = sb
-            .test()
-            .args(args)
-            .env("CUECARD_STATE_DIR", &root)
-            .json(&payload)
-            .timeout(Duration::from_secs(5))
-            .run();
-        answered += usize::from(!out.stdout.is_empty());
-    }
+    let victims_before = contents(&victims);
+    let answered = run_session(&sb, "victim", &root)
+        .iter()
+        .filter(|out| !out.is_empty())
+        .count();
     assert!(answered >= 2, "the calls still answer");
-    let victims_after = tree(&victims)
-        .into_iter()
-        .map(|(p, _)| (p.clone(), std::fs::read(victims.join(&p)).unwrap()))
-        .collect::<Vec<_>>();
     assert_eq!(
-        victims_before, victims_after,
+        victims_before,
+        contents(&victims),
         "nothing outside the root changed"
     );
     // Nothing under the root is another user's, a link or a FIFO any more,
@@ -376,17 +389,7 @@ fn links_and_fifos_at_every_state_path_of_a_private_root_are_replaced_not_follow
                 mkfifo(&at);
             }
         }
-        let mut outs = Vec::new();
-        for (args, payload) in session_calls(&sb, "own") {
-            let out = sb
-                .test()
-                .args(args)
-                .env("CUECARD_STATE_DIR", &root)
-                .json(&payload)
-                .timeout(Duration::from_secs(5))
-                .run();
-            outs.push(out.stdout);
-        }
+        let outs = run_session(&sb, "own", &root);
         assert!(
             outs[0].contains("additionalContext") && outs[1].contains("destructive"),
             "{plant}: the session's calls answer as in a clean root: {outs:?}"
