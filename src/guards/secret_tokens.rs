@@ -199,8 +199,14 @@ const SHAPES: &[Shape] = &[
 /// The kind of the first live-looking credential in `text`, if any.
 pub fn find(text: &str) -> Option<&'static str> {
     let b = text.as_bytes();
-    for shape in SHAPES {
-        for (at, _) in text.match_indices(shape.prefix) {
+    // One pass over the text: only at a byte some prefix starts with are
+    // the shapes looked at, in the table's order (so `sk-ant-` is told
+    // before `sk-`), instead of one search of the whole text per shape.
+    for at in (0..b.len()).filter(|&i| FIRST[b[i] as usize]) {
+        for shape in SHAPES {
+            if !b[at..].starts_with(shape.prefix.as_bytes()) {
+                continue;
+            }
             if shape.word_start
                 && at > 0
                 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
@@ -209,6 +215,8 @@ pub fn find(text: &str) -> Option<&'static str> {
             }
             let start = at + shape.prefix.len();
             let len = b[start..].iter().take_while(|c| (shape.body)(**c)).count();
+            // The body is ASCII (every body class is), so this is a char
+            // boundary.
             let body = &text[start..start + len];
             // An AWS key id is exactly 16 characters after its prefix.
             let exact = shape.kind.starts_with("AWS") && len != 16;
@@ -219,6 +227,17 @@ pub fn find(text: &str) -> Option<&'static str> {
     }
     private_key_block(text).then_some("private key")
 }
+
+/// The bytes a shape's prefix starts with.
+const FIRST: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < SHAPES.len() {
+        t[SHAPES[i].prefix.as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// Random-looking: at least ten distinct characters, and no word that marks
 /// a documentation example.
@@ -357,6 +376,57 @@ mod tests {
             "let risk_ghp_flag = true;".to_string(),
         ] {
             assert_eq!(find(&s), None, "{s}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod one_pass {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The search the one pass replaced: each shape over the whole text.
+    fn per_shape(text: &str) -> Option<&'static str> {
+        let b = text.as_bytes();
+        for shape in SHAPES {
+            for (at, _) in text.match_indices(shape.prefix) {
+                if shape.word_start
+                    && at > 0
+                    && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_')
+                {
+                    continue;
+                }
+                let start = at + shape.prefix.len();
+                let len = b[start..].iter().take_while(|c| (shape.body)(**c)).count();
+                let exact = shape.kind.starts_with("AWS") && len != 16;
+                if len >= shape.min && !exact && looks_live(&text[start..start + len]) {
+                    return Some(shape.kind);
+                }
+            }
+        }
+        private_key_block(text).then_some("private key")
+    }
+
+    fn fragment() -> impl Strategy<Value = String> {
+        let prefixes: Vec<String> = SHAPES.iter().map(|s| s.prefix.to_string()).collect();
+        prop_oneof![
+            proptest::sample::select(prefixes),
+            "[A-Za-z0-9_-]{0,50}",
+            "[A-Z0-9]{16}",
+            Just("EXAMPLE".to_string()),
+            Just(" ".to_string()),
+            Just("=\"".to_string()),
+            Just("é日".to_string()),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn finds_a_token_exactly_when_a_search_per_shape_does(
+            parts in proptest::collection::vec(fragment(), 0..12)
+        ) {
+            let text = parts.concat();
+            prop_assert_eq!(find(&text).is_some(), per_shape(&text).is_some(), "{}", text);
         }
     }
 }
