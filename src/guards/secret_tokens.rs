@@ -199,11 +199,16 @@ const SHAPES: &[Shape] = &[
 /// The kind of the first live-looking credential in `text`, if any.
 pub fn find(text: &str) -> Option<&'static str> {
     let b = text.as_bytes();
-    // One pass over the text: only at a byte some prefix starts with are
-    // the shapes looked at, in the table's order (so `sk-ant-` is told
-    // before `sk-`), instead of one search of the whole text per shape.
-    for at in (0..b.len()).filter(|&i| FIRST[b[i] as usize]) {
-        for shape in SHAPES {
+    // One pass over the text: at each byte, the shapes whose prefix starts
+    // with it and the next byte (two table look-ups) are the only ones
+    // compared, in the table's order (so `sk-ant-` is told before `sk-`),
+    // instead of one search of the whole text per shape.
+    for at in 0..b.len().saturating_sub(1) {
+        let mut candidates = FIRST[b[at] as usize] & SECOND[b[at + 1] as usize];
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let shape = &SHAPES[i];
             if !b[at..].starts_with(shape.prefix.as_bytes()) {
                 continue;
             }
@@ -228,16 +233,22 @@ pub fn find(text: &str) -> Option<&'static str> {
     private_key_block(text).then_some("private key")
 }
 
-/// The bytes a shape's prefix starts with.
-const FIRST: [bool; 256] = {
-    let mut t = [false; 256];
+/// Per byte, the shapes (bits, in table order) whose prefix has it at
+/// `pos`.
+const fn masks(pos: usize) -> [u64; 256] {
+    assert!(SHAPES.len() <= 64, "a shape mask holds 64 shapes");
+    let mut t = [0u64; 256];
     let mut i = 0;
     while i < SHAPES.len() {
-        t[SHAPES[i].prefix.as_bytes()[0] as usize] = true;
+        let p = SHAPES[i].prefix.as_bytes();
+        assert!(p.len() >= 2, "a prefix has two bytes at least");
+        t[p[pos] as usize] |= 1 << i;
         i += 1;
     }
     t
-};
+}
+const FIRST: [u64; 256] = masks(0);
+const SECOND: [u64; 256] = masks(1);
 
 /// Random-looking: at least ten distinct characters, and no word that marks
 /// a documentation example.
