@@ -5,8 +5,8 @@
 
 use super::{EXIT_OK, EXIT_PROBLEM};
 use crate::cli::DoctorArgs;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
-use crate::install::spec::{Roots, Scope};
 use crate::install::{inspect, probe, roots};
 use crate::printer;
 

@@ -3,8 +3,8 @@
 use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
 use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::{self, Action, Target};
-use crate::install::spec::{Roots, Scope};
 use crate::install::{double, entries, materialise, roots, words};
 use crate::printer;
 
@@ -33,7 +33,7 @@ pub fn run(a: InstallArgs) -> i32 {
 }
 
 fn install(
-    spec: &'static crate::install::spec::Spec,
+    spec: &'static crate::harness::config::Config,
     scope: Scope,
     dry_run: bool,
 ) -> Result<(), String> {

@@ -5,8 +5,8 @@
 
 use super::{EXIT_OK, EXIT_PROBLEM};
 use crate::cli::UninstallArgs;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::{self, Action, Target};
-use crate::install::spec::{Roots, Scope};
 use crate::install::{materialise, roots};
 use crate::printer;
 

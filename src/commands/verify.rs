@@ -3,9 +3,9 @@
 use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
 use crate::cli::VerifyArgs;
 use crate::harness::HarnessId;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
 use crate::install::inspect::{self, Status};
-use crate::install::spec::{Roots, Scope};
 use crate::install::{double, roots};
 use crate::printer;
 
@@ -38,7 +38,7 @@ pub fn run(a: VerifyArgs) -> i32 {
     let mut notes: Vec<(HarnessId, String)> = Vec::new();
     let mut doubles: Vec<(HarnessId, String)> = Vec::new();
     for h in &harnesses {
-        let Some(spec) = crate::install::harnesses::spec(*h) else {
+        let Some(spec) = h.config() else {
             notes.push((
                 *h,
                 h.limitation().unwrap_or("not installed into").to_string(),
@@ -90,7 +90,7 @@ pub fn run(a: VerifyArgs) -> i32 {
         }
         let missing: Vec<&str> = harnesses
             .iter()
-            .filter(|h| crate::install::harnesses::spec(**h).is_some())
+            .filter(|h| h.config().is_some())
             .filter(|h| {
                 !statuses
                     .iter()

@@ -7,39 +7,83 @@
 //! nothing relies on it). Copilot also accepts Claude Code's PascalCase
 //! names, which switch payloads to Claude Code's keys and tool names; there
 //! only PreToolUse's `hookSpecificOutput.additionalContext` reached the model.
+//!
+//! Configuration: a file of its own, `<project>/.github/hooks/cuecard.json`
+//! or `$COPILOT_HOME/hooks/cuecard.json` (`~/.copilot/hooks/`), with
+//! `version: 1` and flat camelCase event lists (the matcher sits in the
+//! handler), commands through a shell (`command`, the cross-platform key),
+//! `timeoutSec` in seconds. No session-start cards: Copilot ignores that
+//! output. Copilot also runs Claude Code's `.claude/settings.json` hooks,
+//! checked for a second registration.
 
-use super::answer::{self, Answer};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
-use serde_json::{Map, Value};
+use crate::event::Event;
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+
+/// camelCase events: a top-level `additionalContext`.
+const FLAT: Shape = Shape::Flat {
+    field: "additionalContext",
+    decision: false,
+};
+/// camelCase preToolUse: the same, and the permission decision.
+const FLAT_DECIDING: Shape = Shape::Flat {
+    field: "additionalContext",
+    decision: true,
+};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Copilot,
     id: "copilot",
     name: "GitHub Copilot CLI",
     events: &[
-        row!("sessionStart" => "SessionStart", Dropped, "output ignored per the docs (do not rely on it) [DOC]"),
-        row!("userPromptSubmitted" => "UserPromptSubmit", Context, "user message [RIG]"),
-        row!("preToolUse" => "PreToolUse", Context, "user message [RIG]"),
-        row!("postToolUse" => "PostToolUse", Context, "appended to the tool result; ~10,350 chars kept [RIG]"),
-        row!("postToolUseFailure" => "PostToolUseFailure", Dropped, "never fired [RIG]"),
-        row!("permissionRequest" => "PermissionRequest", Dropped, "plain stdout fails the call [RIG]"),
-        row!("subagentStart" => "SubagentStart", Dropped, "not measured"),
-        row!("subagentStop" => "SubagentStop", Dropped, "decision only [DOC]"),
-        row!("agentStop" => "Stop", Dropped, "decision only [RIG]"),
-        row!("preCompact" => "PreCompact", Dropped, "[RIG]"),
-        row!("notification" => "Notification", Dropped, "[DOC]"),
-        row!("sessionEnd" => "SessionEnd", Dropped, "[RIG]"),
-        row!("SessionStart" => "SessionStart", Dropped, "PascalCase: not delivered [RIG]"),
-        row!("UserPromptSubmit" => "UserPromptSubmit", Dropped, "PascalCase: not delivered [RIG]"),
-        row!("PreToolUse" => "PreToolUse", Context, "PascalCase: hookSpecificOutput delivered [RIG]"),
-        row!("PostToolUse" => "PostToolUse", Dropped, "PascalCase: not delivered [RIG]"),
-        row!("PostToolUseFailure" => "PostToolUseFailure", Dropped, "PascalCase [DOC]"),
-        row!("PermissionRequest" => "PermissionRequest", Dropped, "PascalCase [DOC]"),
-        row!("SubagentStop" => "SubagentStop", Dropped, "PascalCase [DOC]"),
-        row!("Stop" => "Stop", Dropped, "PascalCase [RIG]"),
-        row!("PreCompact" => "PreCompact", Dropped, "PascalCase [DOC]"),
-        row!("SessionEnd" => "SessionEnd", Dropped, "PascalCase [RIG]"),
+        row!("sessionStart" => SessionStart, Dropped, "output ignored per the docs (do not rely on it) [DOC]"),
+        row!("userPromptSubmitted" => UserPromptSubmit, Context(FLAT), "user message [RIG]"),
+        row!("preToolUse" => PreToolUse, Context(FLAT_DECIDING), "user message [RIG]"),
+        row!("postToolUse" => PostToolUse, Context(FLAT), "appended to the tool result; ~10,350 chars kept [RIG]"),
+        row!("postToolUseFailure" => PostToolUseFailure, Dropped, "never fired [RIG]"),
+        row!("permissionRequest" => PermissionRequest, Dropped, "plain stdout fails the call [RIG]"),
+        row!("subagentStart" => SubagentStart, Dropped, "not measured"),
+        row!("subagentStop" => SubagentStop, Dropped, "decision only [DOC]"),
+        row!("agentStop" => Stop, Dropped, "decision only [RIG]"),
+        row!("preCompact" => PreCompact, Dropped, "[RIG]"),
+        row!("notification" => Notification, Dropped, "[DOC]"),
+        row!("sessionEnd" => SessionEnd, Dropped, "[RIG]"),
+        row!("SessionStart" => SessionStart, Dropped, "PascalCase: not delivered [RIG]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Dropped, "PascalCase: not delivered [RIG]"),
+        row!("PreToolUse" => PreToolUse, Context(Shape::Envelope), "PascalCase: hookSpecificOutput delivered [RIG]"),
+        row!("PostToolUse" => PostToolUse, Dropped, "PascalCase: not delivered [RIG]"),
+        row!("PostToolUseFailure" => PostToolUseFailure, Dropped, "PascalCase [DOC]"),
+        row!("PermissionRequest" => PermissionRequest, Dropped, "PascalCase [DOC]"),
+        row!("SubagentStop" => SubagentStop, Dropped, "PascalCase [DOC]"),
+        row!("Stop" => Stop, Dropped, "PascalCase [RIG]"),
+        row!("PreCompact" => PreCompact, Dropped, "PascalCase [DOC]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "PascalCase [RIG]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionDenied,
+        Event::PostToolBatch,
+        Event::MessageDisplay,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::Interrupt,
     ],
     tools: &[
         ("bash", "Bash"),
@@ -55,12 +99,12 @@ pub static SPEC: Spec = Spec {
     ],
     matchers: MatcherStyle::HarnessAnchored,
     source_matcher: false,
-    reads: Reads::Flat("additionalContext"),
     loads_claude_hooks: true,
     translate,
-    shape,
     limitation: "sessionStart output is ignored (no session-start card); postToolUse keeps \
                  about 10,350 characters; repository hooks run only in trusted folders.",
+    config: Some(&CONFIG),
+    probe,
 };
 
 fn pascal(row: &EventRow) -> bool {
@@ -91,10 +135,84 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::map_source(map, &[("new", "startup")]);
 }
 
-fn shape(row: &EventRow, v: Value) -> Option<Answer> {
-    if pascal(row) {
-        answer::envelope(row, v)
-    } else {
-        answer::flat(&v, "additionalContext", row.canonical == "PreToolUse")
+static CONFIG: Config = Config {
+    harness: HarnessId::Copilot,
+    layout: config::Layout::Flat,
+    form: config::Form::Shell,
+    typed: true,
+    timeout: Some(("timeoutSec", config::Unit::Seconds)),
+    path,
+    required,
+    skeleton,
+    skills_dir,
+    other_sources,
+    notes,
+    default_scope: Scope::User,
+};
+
+fn home(r: &Roots) -> PathBuf {
+    config::env_dir("COPILOT_HOME", &r.home, ".copilot")
+}
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        home(r).join("hooks/cuecard.json"),
+        r.project.join(".github/hooks/cuecard.json"),
+    )
+}
+
+fn required() -> Vec<(&'static str, Value)> {
+    vec![("version", json!(1))]
+}
+
+fn skeleton() -> Value {
+    json!({"version": 1})
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        home(r).join("skills"),
+        r.project.join(".github/skills"),
+    )
+}
+
+/// The other hook files Copilot merges, and the Claude Code settings it reads.
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in [r.project.join(".github/hooks"), home(r).join("hooks")] {
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            let mut files: Vec<PathBuf> = rd
+                .take(500)
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "json") && !p.ends_with("cuecard.json")
+                })
+                .collect();
+            files.sort();
+            out.extend(files);
+        }
     }
+    out.push(r.project.join(".claude/settings.json"));
+    out.push(r.project.join(".claude/settings.local.json"));
+    out
+}
+
+fn notes(scope: Scope, _: &Path) -> Vec<String> {
+    let mut out = vec![
+        "Copilot ignores what a sessionStart hook prints, so no session-start card is registered"
+            .to_string(),
+    ];
+    if scope == Scope::Project {
+        out.push("Copilot runs repository hooks only in a trusted folder (`trusted_folders` in ~/.copilot/config.json)".into());
+    }
+    out
+}
+
+/// doctor's payload: Copilot's camelCase session key and timestamp.
+fn probe(o: &mut Map<String, Value>, _project: &Path) {
+    o.insert("sessionId".into(), json!("cuecard-doctor"));
+    o.insert("timestamp".into(), json!(0));
 }

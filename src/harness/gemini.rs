@@ -5,25 +5,60 @@
 //! with its own event name. Measured: context reaches the model on
 //! SessionStart, BeforeAgent and AfterTool; BeforeTool context is dropped,
 //! so the PreToolUse cards ride on AfterTool.
+//!
+//! Configuration: `~/.gemini/settings.json` or `<project>/.gemini/settings.json`,
+//! Claude Code's nesting with Gemini's event names, commands through a
+//! shell, `timeout` in milliseconds. Hooks must be enabled: the settings get
+//! `hooksConfig.enabled: true` (the current switch; its default is true, but
+//! an operator's `false` would silence every hook, so install sets it).
 
-use super::answer::{self, Answer};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
+use crate::event::Event;
 use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Gemini,
     id: "gemini",
     name: "Gemini CLI",
     events: &[
-        row!("SessionStart" => "SessionStart", Context, "<hook_context> in the user turn [RIG]"),
-        row!("BeforeAgent" => "UserPromptSubmit", Context, "appended to the prompt [RIG]"),
-        row!("BeforeTool" => "PreToolUse", Deferred("PostToolUse"), "context dropped [RIG]"),
-        row!("AfterTool" => "PostToolUse", Context, "appended to the functionResponse [RIG]"),
-        row!("AfterAgent" => "Stop", Dropped, "a deny retries the turn [DOC]"),
-        row!("PreCompress" => "PreCompact", Dropped, "fires before every turn; output dropped [RIG]"),
-        row!("Notification" => "Notification", Dropped, "never fired [RIG]"),
-        row!("SessionEnd" => "SessionEnd", Dropped, "[RIG]"),
+        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "<hook_context> in the user turn [RIG]"),
+        row!("BeforeAgent" => UserPromptSubmit, Context(Shape::Envelope), "appended to the prompt [RIG]"),
+        row!("BeforeTool" => PreToolUse, Deferred(Event::PostToolUse), "context dropped [RIG]"),
+        row!("AfterTool" => PostToolUse, Context(Shape::Envelope), "appended to the functionResponse [RIG]"),
+        row!("AfterAgent" => Stop, Dropped, "a deny retries the turn [DOC]"),
+        row!("PreCompress" => PreCompact, Dropped, "fires before every turn; output dropped [RIG]"),
+        row!("Notification" => Notification, Dropped, "never fired [RIG]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "[RIG]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionRequest,
+        Event::PermissionDenied,
+        Event::PostToolUseFailure,
+        Event::PostToolBatch,
+        Event::MessageDisplay,
+        Event::SubagentStart,
+        Event::SubagentStop,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::Interrupt,
     ],
     tools: &[
         ("run_shell_command", "Bash"),
@@ -35,13 +70,13 @@ pub static SPEC: Spec = Spec {
     ],
     matchers: MatcherStyle::Anchored,
     source_matcher: false,
-    reads: Reads::Envelope,
     loads_claude_hooks: false,
     translate,
-    shape,
     limitation: "context before a tool runs (BeforeTool) is dropped, so tool advisories arrive \
                  with the tool's result (AfterTool); plain stdout never reaches the model; \
                  hooks must be enabled and the workspace trusted.",
+    config: Some(&CONFIG),
+    probe: no_probe,
 };
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
@@ -49,6 +84,38 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::map_tool(SPEC.tools, map);
 }
 
-fn shape(row: &EventRow, v: Value) -> Option<Answer> {
-    answer::envelope(row, v)
+static CONFIG: Config = Config {
+    harness: HarnessId::Gemini,
+    layout: config::Layout::Grouped,
+    form: config::Form::Shell,
+    typed: true,
+    timeout: Some(("timeout", config::Unit::Millis)),
+    path,
+    required,
+    skeleton: config::empty_object,
+    skills_dir,
+    other_sources: config::no_sources,
+    notes,
+    default_scope: Scope::User,
+};
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".gemini/settings.json")
+}
+
+fn required() -> Vec<(&'static str, Value)> {
+    vec![("hooksConfig.enabled", Value::Bool(true))]
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".gemini/skills")
+}
+
+fn notes(scope: Scope, _: &Path) -> Vec<String> {
+    match scope {
+        Scope::Project => vec![
+            "Gemini CLI runs project hooks only in a trusted workspace (trust the folder, or GEMINI_CLI_TRUST_WORKSPACE=true)".into(),
+        ],
+        _ => Vec::new(),
+    }
 }

@@ -5,14 +5,14 @@
 use super::fsio;
 use super::lossless;
 use super::merge::{self, Entry, Outcome};
-use super::spec::{Roots, Scope, Spec};
 use super::style::Style;
+use crate::harness::config::{Config, Roots, Scope};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
 /// A harness's config file in one scope.
 pub struct Target {
-    pub spec: &'static Spec,
+    pub spec: &'static Config,
     pub scope: Scope,
     pub path: PathBuf,
     /// The directory below which no symlink is accepted (home, project root,
@@ -21,7 +21,7 @@ pub struct Target {
 }
 
 impl Target {
-    pub fn new(spec: &'static Spec, scope: Scope, roots: &Roots) -> Option<Target> {
+    pub fn new(spec: &'static Config, scope: Scope, roots: &Roots) -> Option<Target> {
         let path = (spec.path)(scope, roots)?;
         let base = match scope {
             Scope::User => roots.home.clone(),

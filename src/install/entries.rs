@@ -7,8 +7,8 @@
 //! entry: one process per call, one answer.
 
 use super::merge::Entry;
-use super::spec::{Form, Spec};
 use super::words;
+use crate::harness::config::{Config, Form};
 use crate::harness::{self, HarnessId};
 use crate::registration::{self, Registration};
 use serde_json::{Map, Value};
@@ -36,7 +36,7 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
 /// The entries for the cards visible from the current project: the shipped
 /// cards, and the events and matchers the user's and this project's trusted
 /// cards need (see `registration::for_install`).
-pub fn for_harness(spec: &Spec, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
+pub fn for_harness(spec: &Config, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
     let project = crate::commands::project_root_here();
     let state = crate::commands::state_root_for_commands();
     build(
@@ -47,7 +47,7 @@ pub fn for_harness(spec: &Spec, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
 }
 
 /// The entries for a set of registrations.
-pub fn build(spec: &Spec, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<Skipped>) {
+pub fn build(spec: &Config, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<Skipped>) {
     let h = spec.harness;
     // Group by native event, keeping first-seen order.
     let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
@@ -88,7 +88,7 @@ pub fn build(spec: &Spec, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<
 }
 
 /// One handler object, keys in the order the harness's docs show them.
-pub fn handler(spec: &Spec, argv: &[String], matcher: Option<&str>) -> Map<String, Value> {
+pub fn handler(spec: &Config, argv: &[String], matcher: Option<&str>) -> Map<String, Value> {
     let mut m = Map::new();
     if spec.typed {
         m.insert("type".into(), Value::from("command"));

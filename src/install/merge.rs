@@ -13,16 +13,7 @@
 use super::ownership::is_ours;
 use serde_json::{Map, Value};
 
-/// How a harness nests its handlers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// `hooks.<Event>[] = {matcher, hooks: [handler]}` (Claude Code and its
-    /// followers: Codex, Qwen, CodeBuddy, Gemini, Devin).
-    Grouped,
-    /// `hooks.<event>[] = handler` with the matcher inside the handler
-    /// (Copilot, Cursor, Kiro).
-    Flat,
-}
+pub use crate::harness::config::Layout;
 
 /// One hook entry cuecard wants.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,13 +1,23 @@
 //! What the installer needs to know about one harness's configuration: where
 //! it lives, how hook entries nest, how a command is written, the timeout's
 //! key and unit, the keys the file needs for hooks to run, where skills go,
-//! and what to tell the user afterwards. One file per harness under
-//! `harnesses/` fills one of these.
+//! and what to tell the user afterwards. Each harness's own file
+//! (`harness/<h>.rs`) fills one of these beside its contract.
 
-use super::merge::Layout;
 use crate::harness::HarnessId;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+
+/// How a harness nests its handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.<Event>[] = {matcher, hooks: [handler]}` (Claude Code and its
+    /// followers: Codex, Qwen, CodeBuddy, Gemini, Devin).
+    Grouped,
+    /// `hooks.<event>[] = handler` with the matcher inside the handler
+    /// (Copilot, Cursor, Kiro).
+    Flat,
+}
 
 /// Where a configuration applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +77,8 @@ pub struct Roots {
     pub cwd: PathBuf,
 }
 
-pub struct Spec {
+/// One harness's configuration files.
+pub struct Config {
     pub harness: HarnessId,
     pub layout: Layout,
     pub form: Form,
@@ -93,7 +104,7 @@ pub struct Spec {
     pub default_scope: Scope,
 }
 
-impl Spec {
+impl Config {
     /// Whether the harness runs hook commands through a shell.
     pub fn through_shell(&self) -> bool {
         self.form == Form::Shell
