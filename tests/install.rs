@@ -826,3 +826,36 @@ fn doctor_runs_each_installed_entry() {
         .run();
     assert!(out.stdout.contains("FAIL"), "{}", out.stdout);
 }
+
+/// The one list of harnesses drives the CLI: every harness cuecard installs
+/// into is named in install's and uninstall's `--harness` help, every
+/// harness in dispatch's `--contract` help and verify's and doctor's
+/// `--harness` help, and the README's tables have a row for each.
+#[test]
+fn help_and_readme_name_every_harness_from_the_one_list() {
+    let sb = Sandbox::new();
+    let help = |cmd: &str| sb.test().args([cmd, "--help"]).run().stdout;
+    let (install, uninstall, verify, doctor, dispatch) = (
+        help("install"),
+        help("uninstall"),
+        help("verify"),
+        help("doctor"),
+        help("dispatch"),
+    );
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for h in cuecard::harness::HarnessId::ALL {
+        let id = h.id();
+        for (what, text) in [("verify", &verify), ("doctor", &doctor), ("dispatch", &dispatch)] {
+            assert!(text.contains(id), "{what} --help does not name {id}");
+        }
+        assert!(readme.contains(&format!("| `{id}` |")), "README has no row for {id}");
+        let installable = h.config().is_some();
+        for (what, text) in [("install", &install), ("uninstall", &uninstall)] {
+            assert_eq!(
+                text.contains(&format!("{id},")) || text.contains(&format!("{id}.")),
+                installable,
+                "{what} --help and {id}"
+            );
+        }
+    }
+}
