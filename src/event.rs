@@ -129,8 +129,8 @@ macro_rules! events {
 
 events! {
     SessionStart: Context, AdditionalContext, None, Source, shown: true,
-        "a session starts, resumes, is cleared or was compacted; context is read at start",
-        claude: Some("context read at start [RIG]");
+        "a session starts, resumes, is forked, is cleared or was compacted; context is read at start",
+        claude: Some("context read at start; sources startup, resume, clear, compact, fork (2.1.332) [RIG]");
     Setup: Context, AdditionalContext, None, Other, shown: false,
         "repository set-up or maintenance run (--init, --maintenance)",
         claude: Some("repository set-up [DOC]");

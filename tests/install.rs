@@ -401,13 +401,13 @@ fn a_file_cuecard_created_is_removed_on_uninstall() {
 }
 
 #[test]
-fn copilot_gets_its_own_file_and_no_session_start_cards() {
+fn copilot_gets_its_own_file_and_session_start_cards() {
     let sb = Sandbox::new();
     let other = sb.project().join(".github/hooks/team.json");
     put(&other, COPILOT_OTHER);
     let out = install(&sb, "copilot", "project");
     assert!(
-        out.stdout.contains("not registered: SessionStart"),
+        !out.stdout.contains("not registered: SessionStart"),
         "{}",
         out.stdout
     );
@@ -415,7 +415,8 @@ fn copilot_gets_its_own_file_and_no_session_start_cards() {
     if path.exists() {
         let doc = read_json(&path);
         assert_eq!(doc["version"], 1);
-        assert!(doc["hooks"].get("sessionStart").is_none());
+        // The hooks reference documents sessionStart's additionalContext.
+        assert!(doc["hooks"].get("sessionStart").is_some());
         for (event, h) in our_handlers(&doc) {
             assert!(
                 h["command"]
@@ -842,13 +843,21 @@ fn help_and_readme_name_every_harness_from_the_one_list() {
         help("doctor"),
         help("dispatch"),
     );
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     for h in cuecard::harness::HarnessId::ALL {
         let id = h.id();
-        for (what, text) in [("verify", &verify), ("doctor", &doctor), ("dispatch", &dispatch)] {
+        for (what, text) in [
+            ("verify", &verify),
+            ("doctor", &doctor),
+            ("dispatch", &dispatch),
+        ] {
             assert!(text.contains(id), "{what} --help does not name {id}");
         }
-        assert!(readme.contains(&format!("| `{id}` |")), "README has no row for {id}");
+        assert!(
+            readme.contains(&format!("| `{id}` |")),
+            "README has no row for {id}"
+        );
         let installable = h.config().is_some();
         for (what, text) in [("install", &install), ("uninstall", &uninstall)] {
             assert_eq!(

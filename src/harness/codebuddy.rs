@@ -1,8 +1,11 @@
 //! CodeBuddy Code (Tencent's CLI): documented as fully compatible with
-//! Claude Code's hooks (names, keys, tool names, envelope). Not measured on
-//! a real run; its documentation shows `additionalContext` on SessionStart,
+//! Claude Code's hooks (names, keys, tool names, envelope). Its hook
+//! reference (v1.16+, "Hooks 配置参考", cloud.tencent.com/document/product/
+//! 1831/137030) lists 27 events, Claude Code's family; not measured on a
+//! real run. The documentation shows `additionalContext` on SessionStart,
 //! UserPromptSubmit and PostToolUse only, so the PreToolUse cards ride on
-//! PostToolUse (the documented channel) rather than on an undocumented one.
+//! PostToolUse (the documented channel) rather than on an undocumented one,
+//! and the other events are rows that deliver nothing until measured.
 //!
 //! Configuration: `~/.codebuddy/settings.json` or
 //! `<project>/.codebuddy/settings.json`, Claude Code's format (documented as
@@ -26,35 +29,35 @@ pub static SPEC: Spec = Spec {
         row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "additionalContext documented [DOC]"),
         row!("PreToolUse" => PreToolUse, Deferred(Event::PostToolUse), "context not documented here [DOC]"),
         row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "additionalContext documented [DOC]"),
+        row!("PostToolUseFailure" => PostToolUseFailure, Dropped, "listed (v1.16+); context not documented [DOC]"),
+        row!("PermissionRequest" => PermissionRequest, Dropped, "decision only [DOC]"),
+        row!("PermissionDenied" => PermissionDenied, Dropped, "observe only [DOC]"),
         row!("Notification" => Notification, Dropped, "observe only [DOC]"),
-        row!("Stop" => Stop, Dropped, "a block keeps the agent running [DOC]"),
+        row!("SubagentStart" => SubagentStart, Dropped, "listed (v1.16+); context not documented [DOC]"),
         row!("SubagentStop" => SubagentStop, Dropped, "[DOC]"),
+        row!("Stop" => Stop, Dropped, "a block keeps the agent running [DOC]"),
+        row!("StopFailure" => StopFailure, Dropped, "[DOC]"),
+        row!("Elicitation" => Elicitation, Dropped, "[DOC]"),
+        row!("ElicitationResult" => ElicitationResult, Dropped, "[DOC]"),
         row!("PreCompact" => PreCompact, Dropped, "[DOC]"),
+        row!("PostCompact" => PostCompact, Dropped, "[DOC]"),
+        row!("InstructionsLoaded" => InstructionsLoaded, Dropped, "[DOC]"),
+        row!("ConfigChange" => ConfigChange, Dropped, "[DOC]"),
+        row!("TaskCreated" => TaskCreated, Dropped, "[DOC]"),
+        row!("TaskCompleted" => TaskCompleted, Dropped, "[DOC]"),
+        row!("TeammateIdle" => TeammateIdle, Dropped, "[DOC]"),
+        row!("FileChanged" => FileChanged, Dropped, "[DOC]"),
+        row!("CwdChanged" => CwdChanged, Dropped, "[DOC]"),
+        row!("WorktreeCreate" => WorktreeCreate, Dropped, "stdout is a path: never registered [DOC]"),
+        row!("WorktreeRemove" => WorktreeRemove, Dropped, "[DOC]"),
+        row!("Setup" => Setup, Dropped, "listed (v1.16+); context not documented [DOC]"),
         row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
     ],
     absent: &[
-        Event::Setup,
         Event::UserPromptExpansion,
-        Event::PermissionRequest,
-        Event::PermissionDenied,
-        Event::PostToolUseFailure,
         Event::PostToolBatch,
         Event::MessageDisplay,
-        Event::SubagentStart,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
         Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::PostCompact,
-        Event::Elicitation,
-        Event::ElicitationResult,
         Event::Interrupt,
     ],
     tools: &[],

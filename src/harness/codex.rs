@@ -41,6 +41,7 @@ pub static SPEC: Spec = Spec {
         row!("PreCompact" => PreCompact, Dropped, "no hookSpecificOutput allowed [RIG]"),
         row!("PostCompact" => PostCompact, Dropped, "no hookSpecificOutput allowed [RIG]"),
         row!("SessionEnd" => SessionEnd, Dropped, "nothing reads it [RIG]"),
+        row!("Interrupt" => Interrupt, Dropped, "the user interrupted a turn; not for subagents; capped at 3 s [DOC]"),
     ],
     absent: &[
         Event::Setup,
@@ -63,7 +64,6 @@ pub static SPEC: Spec = Spec {
         Event::WorktreeRemove,
         Event::Elicitation,
         Event::ElicitationResult,
-        Event::Interrupt,
     ],
     tools: &[
         ("Bash", "Bash"),

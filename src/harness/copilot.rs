@@ -2,19 +2,23 @@
 //! use `sessionId`, `toolName` (runtime names: `bash`, `create`, `edit`,
 //! `view`, ...), `toolArgs` (an object, or a JSON string), `toolResult`, and
 //! no `hook_event_name`. Measured: only a top-level `additionalContext`
-//! reaches the model, on userPromptSubmitted, preToolUse and postToolUse
-//! (sessionStart output is ignored per the vendor's documentation, so
-//! nothing relies on it). Copilot also accepts Claude Code's PascalCase
-//! names, which switch payloads to Claude Code's keys and tool names; there
-//! only PreToolUse's `hookSpecificOutput.additionalContext` reached the model.
+//! reaches the model, on userPromptSubmitted, preToolUse and postToolUse;
+//! the hooks reference now documents it on sessionStart, subagentStart
+//! (prepended to the subagent's prompt) and postToolUseFailure too.
+//! `grep` and `ask_user` (one question, plain-string `choices`) are mapped
+//! to Grep and AskUserQuestion. Copilot also accepts Claude Code's
+//! PascalCase names, which switch payloads to Claude Code's keys and tool
+//! names; there only PreToolUse's `hookSpecificOutput.additionalContext`
+//! reached the model. The Copilot cloud agent clones the repository into a
+//! sandbox with no cuecard binary at the path the project file names, so it
+//! is not served.
 //!
 //! Configuration: a file of its own, `<project>/.github/hooks/cuecard.json`
 //! or `$COPILOT_HOME/hooks/cuecard.json` (`~/.copilot/hooks/`), with
 //! `version: 1` and flat camelCase event lists (the matcher sits in the
 //! handler), commands through a shell (`command`, the cross-platform key),
-//! `timeoutSec` in seconds. No session-start cards: Copilot ignores that
-//! output. Copilot also runs Claude Code's `.claude/settings.json` hooks,
-//! checked for a second registration.
+//! `timeoutSec` in seconds. Copilot also runs Claude Code's
+//! `.claude/settings.json` hooks, checked for a second registration.
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
@@ -40,17 +44,17 @@ pub static SPEC: Spec = Spec {
     id: "copilot",
     name: "GitHub Copilot CLI",
     events: &[
-        row!("sessionStart" => SessionStart, Dropped, "output ignored per the docs (do not rely on it) [DOC]"),
+        row!("sessionStart" => SessionStart, Context(FLAT), "additionalContext injected into the session (hooks-reference, 2026) [DOC]"),
         row!("userPromptSubmitted" => UserPromptSubmit, Context(FLAT), "user message [RIG]"),
         row!("preToolUse" => PreToolUse, Context(FLAT_DECIDING), "user message [RIG]"),
         row!("postToolUse" => PostToolUse, Context(FLAT), "appended to the tool result; ~10,350 chars kept [RIG]"),
-        row!("postToolUseFailure" => PostToolUseFailure, Dropped, "never fired [RIG]"),
+        row!("postToolUseFailure" => PostToolUseFailure, Context(FLAT), "recovery guidance via additionalContext; fires only on a failure since 1.0.15 [DOC]"),
         row!("permissionRequest" => PermissionRequest, Dropped, "plain stdout fails the call [RIG]"),
-        row!("subagentStart" => SubagentStart, Dropped, "not measured"),
+        row!("subagentStart" => SubagentStart, Context(FLAT), "additionalContext prepended to the subagent's prompt [DOC]"),
         row!("subagentStop" => SubagentStop, Dropped, "decision only [DOC]"),
         row!("agentStop" => Stop, Dropped, "decision only [RIG]"),
         row!("preCompact" => PreCompact, Dropped, "[RIG]"),
-        row!("notification" => Notification, Dropped, "[DOC]"),
+        row!("notification" => Notification, Dropped, "asynchronous; context becomes a user message that can start a turn [DOC]"),
         row!("sessionEnd" => SessionEnd, Dropped, "[RIG]"),
         row!("SessionStart" => SessionStart, Dropped, "PascalCase: not delivered [RIG]"),
         row!("UserPromptSubmit" => UserPromptSubmit, Dropped, "PascalCase: not delivered [RIG]"),
@@ -92,6 +96,8 @@ pub static SPEC: Spec = Spec {
         ("edit", "Edit"),
         ("edit", "MultiEdit"),
         ("view", "Read"),
+        ("grep", "Grep"),
+        ("ask_user", "AskUserQuestion"),
         // Copilot CLI's freeform patch tool (seen with an OpenAI-compatible
         // provider): translated like Codex's `apply_patch` before this table.
         ("apply_patch", "Write"),
@@ -101,8 +107,9 @@ pub static SPEC: Spec = Spec {
     source_matcher: false,
     loads_claude_hooks: true,
     translate,
-    limitation: "sessionStart output is ignored (no session-start card); postToolUse keeps \
-                 about 10,350 characters; repository hooks run only in trusted folders.",
+    limitation: "postToolUse keeps about 10,350 characters; repository hooks run only in \
+                 trusted folders; the Copilot cloud agent is not served (it runs the repository's \
+                 hooks in a sandbox clone, where this machine's cuecard binary does not exist).",
     config: Some(&CONFIG),
     probe,
 };
@@ -130,9 +137,38 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
             super::codex::apply_patch(map);
         }
         t::map_tool(SPEC.tools, map);
-        t::rename_input(map, t::EDITOR_KEYS);
+        match map.get("tool_name").and_then(Value::as_str) {
+            // grep's `path` is Grep's own key, not a file editor's.
+            Some("Grep") => {}
+            Some("AskUserQuestion") => ask_user(map),
+            _ => t::rename_input(map, t::EDITOR_KEYS),
+        }
     }
     t::map_source(map, &[("new", "startup")]);
+}
+
+/// Copilot's `ask_user` asks one question with plain-string `choices`;
+/// the canonical AskUserQuestion input is a `questions` list whose options
+/// carry a `label`. Moves nothing when `questions` is already there.
+fn ask_user(map: &mut Map<String, Value>) {
+    let Some(Value::Object(input)) = map.get_mut("tool_input") else {
+        return;
+    };
+    if input.contains_key("questions") {
+        return;
+    }
+    let Some(question) = input.get("question").cloned() else {
+        return;
+    };
+    let options: Vec<Value> = input
+        .get("choices")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().map(|l| json!({ "label": l })).collect())
+        .unwrap_or_default();
+    input.insert(
+        "questions".into(),
+        json!([{ "question": question, "multiSelect": false, "options": options }]),
+    );
 }
 
 static CONFIG: Config = Config {
@@ -201,12 +237,10 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {
-    let mut out = vec![
-        "Copilot ignores what a sessionStart hook prints, so no session-start card is registered"
-            .to_string(),
-    ];
+    let mut out = Vec::new();
     if scope == Scope::Project {
         out.push("Copilot runs repository hooks only in a trusted folder (`trusted_folders` in ~/.copilot/config.json)".into());
+        out.push("the Copilot cloud agent runs these hooks in its own sandbox clone, which has no cuecard binary: they serve the CLI only".into());
     }
     out
 }

@@ -1,6 +1,7 @@
 //! Gemini CLI. Its own event names (BeforeAgent, BeforeTool, AfterTool,
 //! AfterAgent, PreCompress), Claude Code's payload keys, its own tool ids
-//! (`run_shell_command`, `write_file`, `replace`, `read_file`) matched as
+//! (`run_shell_command`, `write_file`, `replace`, `read_file`,
+//! `grep_search`, `ask_user`: packages/core/src/tools/tool-names.ts) matched as
 //! regexes, and `hookSpecificOutput.{hookEventName, additionalContext}`
 //! with its own event name. Measured: context reaches the model on
 //! SessionStart, BeforeAgent and AfterTool; BeforeTool context is dropped,
@@ -67,6 +68,10 @@ pub static SPEC: Spec = Spec {
         ("replace", "MultiEdit"),
         ("read_file", "Read"),
         ("read_many_files", "Read"),
+        ("grep_search", "Grep"),
+        // The search tool's name before 0.2x, still sent by older installs.
+        ("search_file_content", "Grep"),
+        ("ask_user", "AskUserQuestion"),
     ],
     matchers: MatcherStyle::Anchored,
     source_matcher: false,
@@ -82,6 +87,8 @@ pub static SPEC: Spec = Spec {
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::set_event(row, map);
     t::map_tool(SPEC.tools, map);
+    // grep_search names its folder `dir_path`; Grep's is `path`.
+    t::rename_input(map, &[("dir_path", "path")]);
 }
 
 static CONFIG: Config = Config {

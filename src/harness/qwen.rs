@@ -1,5 +1,6 @@
 //! Qwen Code. Claude Code's event names, envelope and payload keys, with
-//! its own tool ids (`run_shell_command`, `write_file`, `edit`, `read_file`)
+//! its own tool ids (`run_shell_command`, `write_file`, `edit`, `read_file`,
+//! `grep_search`, `ask_user_question`: packages/core/src/tools/tool-names.ts)
 //! matched as regexes (so written anchored). Measured: context returned on
 //! PreToolUse is dropped even with `permissionDecision: "allow"`, so the
 //! PreToolUse cards ride on PostToolUse, which reaches the model.
@@ -65,6 +66,8 @@ pub static SPEC: Spec = Spec {
         ("edit", "Edit"),
         ("edit", "MultiEdit"),
         ("read_file", "Read"),
+        ("grep_search", "Grep"),
+        ("ask_user_question", "AskUserQuestion"),
     ],
     matchers: MatcherStyle::Anchored,
     source_matcher: true,

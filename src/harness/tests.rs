@@ -172,9 +172,13 @@ fn measured_drops_are_encoded() {
         evaluated_events(HarnessId::Gemini, "BeforeTool"),
         vec![Event::PreToolUse]
     );
-    // Codex rejects context on Stop; Copilot ignores sessionStart.
+    // Codex rejects context on Stop.
     assert_eq!(native_event(HarnessId::Codex, "Stop"), None);
-    assert_eq!(native_event(HarnessId::Copilot, "SessionStart"), None);
+    // Copilot documents sessionStart context now (hooks-reference).
+    assert_eq!(
+        native_event(HarnessId::Copilot, "SessionStart"),
+        Some("sessionStart")
+    );
     assert_eq!(
         native_event(HarnessId::Copilot, "PreToolUse"),
         Some("preToolUse")
@@ -340,6 +344,12 @@ fn every_fixture_translates_into_the_canonical_shape() {
                         assert!(input["file_path"].is_string(), "{what}");
                         assert!(input["new_string"].is_string(), "{what}");
                     }
+                    "Grep" => assert!(input["pattern"].is_string(), "{what}"),
+                    "AskUserQuestion" => {
+                        let q = &input["questions"][0];
+                        assert!(q["question"].is_string(), "{what}");
+                        assert!(q["options"][0]["label"].is_string(), "{what}");
+                    }
                     other => panic!("{what}: tool `{other}` was not translated"),
                 }
             }
@@ -431,4 +441,41 @@ fn every_context_row_is_a_canonical_context_event() {
             }
         }
     }
+}
+
+/// The search and question tools of Qwen Code, Gemini CLI and Copilot CLI
+/// arrive as the canonical Grep and AskUserQuestion, so the secrets and
+/// AskUserQuestion cards can judge them.
+#[test]
+fn search_and_question_tools_are_canonical() {
+    for (h, stem, tool) in [
+        (HarnessId::Qwen, "PostToolUse.grep_search", "Grep"),
+        (
+            HarnessId::Qwen,
+            "PostToolUse.ask_user_question",
+            "AskUserQuestion",
+        ),
+        (HarnessId::Gemini, "AfterTool.grep_search", "Grep"),
+        (HarnessId::Gemini, "AfterTool.ask_user", "AskUserQuestion"),
+        (HarnessId::Copilot, "preToolUse.grep", "Grep"),
+        (HarnessId::Copilot, "preToolUse.ask_user", "AskUserQuestion"),
+    ] {
+        let m = translated(h, stem);
+        assert_eq!(m["tool_name"], tool, "{} {stem}", h.id());
+    }
+    let m = translated(HarnessId::Gemini, "AfterTool.grep_search");
+    assert_eq!(
+        m["tool_input"]["path"], "/run/project",
+        "dir_path is the path"
+    );
+    let m = translated(HarnessId::Copilot, "preToolUse.grep");
+    assert_eq!(
+        m["tool_input"]["path"], "/run/project/.env",
+        "Grep keeps `path`"
+    );
+    let m = translated(HarnessId::Copilot, "preToolUse.ask_user");
+    assert_eq!(
+        m["tool_input"]["questions"][0]["options"][1]["label"],
+        "SQLite"
+    );
 }
