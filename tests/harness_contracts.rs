@@ -185,7 +185,12 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
             "PreToolUse",
             "PostToolUse",
         ],
-        "kiro" => &["agentSpawn", "userPromptSubmit"],
+        "kiro" => &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "agentSpawn",
+            "userPromptSubmit",
+        ],
         other => panic!("no schema for {other}"),
     };
     assert!(

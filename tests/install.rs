@@ -25,7 +25,8 @@ const QWEN: &str = "{\n  \"security\": {\"auth\": {\"selectedType\": \"openai\"}
 const CODEBUDDY: &str = "{\n \"hooks\": {\"SessionStart\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/cuecard-wrapper dispatch SessionStart\"}]}]},\n \"env\": {\"FOO\": \"1\"}\n}\n";
 const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"sessionStart\": [{\"command\": \"./hooks/welcome.sh\"}],\n    \"afterFileEdit\": [{\"command\": \"./hooks/format.sh\", \"timeout\": 20}]\n  }\n}\n";
 const DEVIN: &str = "{\n  \"permissions\": {\"allow\": [\"Read(**)\", \"Exec(git)\"]},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./scripts/hello.sh\", \"timeout\": 10}]}]}\n}\n";
-const KIRO: &str = "{\n  \"name\": \"cuecard\",\n  \"description\": \"my agent\",\n  \"prompt\": \"Be terse.\",\n  \"tools\": [\"fs_read\", \"execute_bash\"],\n  \"hooks\": {\"agentSpawn\": [{\"command\": \"git status --short\"}], \"preToolUse\": [{\"matcher\": \"execute_bash\", \"command\": \"audit.sh\"}]}\n}\n";
+const KIRO: &str = "{\n  \"version\": \"v1\",\n  \"hooks\": [\n    {\"name\": \"lint-on-save\", \"trigger\": \"PostFileSave\", \"matcher\": \"\\\\.ts$\", \"action\": {\"type\": \"command\", \"command\": \"npm run lint\"}, \"timeout\": 30, \"enabled\": true},\n    {\"name\": \"remind-tests\", \"trigger\": \"PreToolUse\", \"action\": {\"type\": \"agent\", \"prompt\": \"cuecard dispatch is not a command here\"}}\n  ]\n}\n";
+const KIRO_AGENT: &str = "{\n  \"name\": \"cuecard\",\n  \"description\": \"my agent\",\n  \"prompt\": \"Be terse.\",\n  \"tools\": [\"fs_read\", \"execute_bash\"],\n  \"hooks\": {\"agentSpawn\": [{\"command\": \"git status --short\"}], \"preToolUse\": [{\"matcher\": \"execute_bash\", \"command\": \"audit.sh\"}]}\n}\n";
 const COPILOT_OTHER: &str = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./audit.sh\", \"timeoutSec\": 5}]}}\n";
 
 fn cases() -> Vec<Case> {
@@ -105,13 +106,13 @@ fn cases() -> Vec<Case> {
         Case {
             harness: "kiro",
             scope: "user",
-            rel: ".kiro/agents/cuecard.json",
+            rel: ".kiro/hooks/cuecard.json",
             foreign: KIRO,
         },
         Case {
             harness: "kiro",
             scope: "project",
-            rel: ".kiro/agents/cuecard.json",
+            rel: ".kiro/hooks/cuecard.json",
             foreign: KIRO,
         },
     ]
@@ -148,9 +149,18 @@ fn bin() -> String {
         .into_owned()
 }
 
-/// cuecard's handlers in a parsed config (grouped or flat).
+/// cuecard's handlers in a parsed config (grouped, flat, or a list whose
+/// items hold their command in `action`: Kiro V3).
 fn our_handlers(doc: &Value) -> Vec<(String, Value)> {
     let mut out = Vec::new();
+    for item in doc["hooks"].as_array().into_iter().flatten() {
+        let cmd = item["action"]["command"].as_str().unwrap_or_default();
+        if cmd.starts_with(&bin()) {
+            let mut h = item.clone();
+            h["command"] = json!(cmd);
+            out.push((item["trigger"].as_str().unwrap().to_string(), h));
+        }
+    }
     for (event, list) in doc["hooks"].as_object().into_iter().flatten() {
         for item in list.as_array().into_iter().flatten() {
             let hs: Vec<&Value> = match item.get("hooks").and_then(Value::as_array) {
@@ -203,7 +213,12 @@ fn check_format(c: &Case, doc: &Value) {
                 assert_eq!(h["timeout"], 10, "{}: seconds", c.harness)
             }
             "gemini" => assert_eq!(h["timeout"], 10000, "gemini: milliseconds"),
-            "kiro" => assert_eq!(h["timeout_ms"], 10000, "kiro: timeout_ms"),
+            "kiro" => {
+                assert_eq!(h["timeout"], 10, "kiro V3: seconds");
+                assert_eq!(h["enabled"], true);
+                assert_eq!(h["action"]["type"], "command");
+                assert_eq!(h["name"], format!("cuecard {event}"));
+            }
             "qwen" => assert!(
                 h.get("timeout").is_none(),
                 "qwen: unit disputed, none written"
@@ -211,7 +226,7 @@ fn check_format(c: &Case, doc: &Value) {
             _ => {}
         }
         match c.harness {
-            "cursor" | "kiro" => assert!(
+            "cursor" => assert!(
                 event.chars().next().unwrap().is_lowercase(),
                 "camelCase {event}"
             ),
@@ -228,6 +243,7 @@ fn check_format(c: &Case, doc: &Value) {
         }
         "gemini" => assert_eq!(doc["hooksConfig"]["enabled"], true, "hooks enabled"),
         "cursor" => assert_eq!(doc["version"], 1),
+        "kiro" => assert_eq!(doc["version"], "v1"),
         _ => {}
     }
 }
@@ -256,7 +272,19 @@ fn every_harness_install_reinstall_verify_uninstall_over_foreign_config() {
                 assert_eq!(&doc[k], v, "{}: key {k}", c.harness);
             }
         }
-        for (event, list) in foreign_doc["hooks"].as_object().unwrap() {
+        for (i, item) in foreign_doc["hooks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            assert_eq!(
+                &doc["hooks"][i], item,
+                "{}: operator item {i} kept in place",
+                c.harness
+            );
+        }
+        for (event, list) in foreign_doc["hooks"].as_object().into_iter().flatten() {
             for (i, item) in list.as_array().unwrap().iter().enumerate() {
                 assert_eq!(
                     &doc["hooks"][event][i], item,
@@ -867,4 +895,69 @@ fn help_and_readme_name_every_harness_from_the_one_list() {
             );
         }
     }
+}
+
+/// Kiro CLI 3.0 reads standalone hook files; the legacy agent form still
+/// works during its transition. verify and uninstall read the legacy form
+/// and say which form holds cuecard's entries; install writes the V3 file
+/// and moves cuecard's entries out of the agent, keeping the operator's.
+#[test]
+fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
+    let sb = Sandbox::new();
+    let agent = sb.home().join(".kiro/agents/cuecard.json");
+    let mut legacy: Value = serde_json::from_str(KIRO_AGENT).unwrap();
+    legacy["hooks"]["agentSpawn"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"command": format!("{} dispatch --contract kiro agentSpawn session-start", bin()), "timeout_ms": 10000}));
+    put(&agent, &serde_json::to_string_pretty(&legacy).unwrap());
+
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "kiro"])
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout
+            .contains(".kiro/agents/cuecard.json (1 entries; legacy agent form"),
+        "{}",
+        out.stdout
+    );
+
+    let out = install(&sb, "kiro", "user");
+    assert!(out.stdout.contains("form: V3 hook file"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("moved 1 entries from") && out.stdout.contains("agents/cuecard.json"),
+        "{}",
+        out.stdout
+    );
+    let moved = read_json(&agent);
+    assert_eq!(
+        moved["hooks"]["agentSpawn"],
+        json!([{"command": "git status --short"}]),
+        "the operator's agent hook stays, cuecard's went"
+    );
+    let v3 = read_json(sb.home().join(".kiro/hooks/cuecard.json"));
+    assert_eq!(v3["version"], "v1");
+    assert_eq!(v3["hooks"][0]["trigger"], "SessionStart");
+    let out = sb.test().args(["verify", "--harness", "kiro"]).run();
+    assert!(
+        out.stdout.contains("ok         kiro (user)") && out.stdout.contains("V3 hook file"),
+        "{}",
+        out.stdout
+    );
+
+    // Uninstall takes cuecard out of either form and says which.
+    put(&agent, &serde_json::to_string_pretty(&legacy).unwrap());
+    let out = sb
+        .test()
+        .args(["uninstall", "--harness", "kiro", "--scope", "user"])
+        .run();
+    assert!(out.stdout.contains("V3 hook file"), "{}", out.stdout);
+    assert!(out.stdout.contains("legacy agent form"), "{}", out.stdout);
+    assert!(!sb.home().join(".kiro/hooks/cuecard.json").exists());
+    assert_eq!(
+        read_json(&agent)["hooks"]["agentSpawn"],
+        json!([{"command": "git status --short"}])
+    );
 }

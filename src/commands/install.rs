@@ -106,6 +106,27 @@ fn install(
     for n in &plan.notes {
         out.push_str(&format!("  {n}\n"));
     }
+    if !spec.form_name.is_empty() {
+        out.push_str(&format!("  form: {}\n", spec.form_name));
+    }
+    // An older form of the harness's hooks that holds cuecard's entries
+    // (Kiro's agent file): they move to the form just written.
+    let legacy = match spec.legacy.and_then(|l| Target::new(l, scope, &roots)) {
+        Some(t) => {
+            let p = document::plan_uninstall(&t, &bin)?;
+            (p.action != Action::Unchanged).then_some((t, p))
+        }
+        None => None,
+    };
+    if let Some((t, p)) = &legacy {
+        out.push_str(&format!(
+            "  {} {} entries from {} ({})\n",
+            verb("moved", "would move"),
+            p.outcome.removed,
+            t.path.display(),
+            t.spec.form_name
+        ));
+    }
     if dry_run {
         if let Action::Create(text) | Action::Update { after: text, .. } = &plan.action {
             out.push_str(&format!(
@@ -117,6 +138,9 @@ fn install(
         return Ok(());
     }
     document::apply(&target, &plan)?;
+    if let Some((t, p)) = &legacy {
+        document::apply(t, p)?;
+    }
     // The cards the "Full procedure" pointers name, and the skills.
     if let Some(dir) = crate::paths::data_dir() {
         let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;

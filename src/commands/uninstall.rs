@@ -25,32 +25,43 @@ pub fn run(a: UninstallArgs) -> i32 {
         let bin = roots::installed_binary()?;
         let mut out = String::new();
         for scope in scopes {
-            let Some(t) = Target::new(spec, scope, &roots) else {
-                continue;
-            };
-            let plan = document::plan_uninstall(&t, &bin)?;
-            document::apply(&t, &plan)?;
-            let what = match &plan.action {
-                Action::Unchanged => "nothing of cuecard's there".to_string(),
-                Action::Restore { .. } => format!(
-                    "removed {} entries; the file is back exactly as it was before install",
-                    plan.outcome.removed
-                ),
-                Action::Delete { .. } => format!(
-                    "removed {} entries and the file, which held nothing else",
-                    plan.outcome.removed
-                ),
-                _ => format!(
-                    "removed {} entries; everything else kept",
-                    plan.outcome.removed
-                ),
-            };
-            out.push_str(&format!(
-                "{} ({} scope): {}: {what}\n",
-                spec.harness.name(),
-                scope.id(),
-                t.path.display()
-            ));
+            for form in std::iter::once(spec).chain(spec.legacy) {
+                let Some(t) = Target::new(form, scope, &roots) else {
+                    continue;
+                };
+                let plan = document::plan_uninstall(&t, &bin)?;
+                document::apply(&t, &plan)?;
+                let what = match &plan.action {
+                    Action::Unchanged => "nothing of cuecard's there".to_string(),
+                    Action::Restore { .. } => format!(
+                        "removed {} entries; the file is back exactly as it was before install",
+                        plan.outcome.removed
+                    ),
+                    Action::Delete { .. } => format!(
+                        "removed {} entries and the file, which held nothing else",
+                        plan.outcome.removed
+                    ),
+                    _ => format!(
+                        "removed {} entries; everything else kept",
+                        plan.outcome.removed
+                    ),
+                };
+                if !std::ptr::eq(form, spec) && plan.action == Action::Unchanged {
+                    // The legacy form is reported only where cuecard was.
+                    continue;
+                }
+                let which = if form.form_name.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", form.form_name)
+                };
+                out.push_str(&format!(
+                    "{} ({} scope{which}): {}: {what}\n",
+                    spec.harness.name(),
+                    scope.id(),
+                    t.path.display()
+                ));
+            }
             let skills = materialise::skill_files();
             if !skills.is_empty()
                 && let Some(dir) = (spec.skills_dir)(scope, &roots)

@@ -46,8 +46,10 @@ pub fn run(a: VerifyArgs) -> i32 {
             continue;
         };
         for scope in [Scope::User, Scope::Project] {
-            if let Some(t) = Target::new(spec, scope, &roots) {
-                statuses.push(inspect::inspect(&t, &bin, &roots.project));
+            for form in std::iter::once(spec).chain(spec.legacy) {
+                if let Some(t) = Target::new(form, scope, &roots) {
+                    statuses.push(inspect::inspect(&t, &bin, &roots.project));
+                }
             }
         }
         for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
@@ -77,8 +79,13 @@ pub fn run(a: VerifyArgs) -> i32 {
             } else {
                 "ok"
             };
+            let form = if s.form.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", s.form)
+            };
             out.push_str(&format!(
-                "{state:10} {} ({}): {} ({} entries)\n",
+                "{state:10} {} ({}): {} ({} entries{form})\n",
                 s.harness, s.scope, s.path, s.entries
             ));
             for p in &s.problems {

@@ -211,6 +211,8 @@ static CONFIG: Config = Config {
     other_sources,
     notes,
     default_scope: Scope::User,
+    form_name: "",
+    legacy: None,
 };
 
 fn home(r: &Roots) -> PathBuf {

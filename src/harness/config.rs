@@ -15,8 +15,11 @@ pub enum Layout {
     /// followers: Codex, Qwen, CodeBuddy, Gemini, Devin).
     Grouped,
     /// `hooks.<event>[] = handler` with the matcher inside the handler
-    /// (Copilot, Cursor, Kiro).
+    /// (Copilot, Cursor, Kiro's legacy agent form).
     Flat,
+    /// `hooks[] = {name, trigger, matcher, action: {type, command}, timeout,
+    /// enabled}`: one list, the event in `trigger` (Kiro V3 hook files).
+    List,
 }
 
 /// Where a configuration applies.
@@ -102,6 +105,13 @@ pub struct Config {
     pub notes: fn(Scope, &Path) -> Vec<String>,
     /// The default scope.
     pub default_scope: Scope,
+    /// What this form of the configuration is, for verify (`""` when the
+    /// harness has only one).
+    pub form_name: &'static str,
+    /// An older form of the same harness's hooks (Kiro's agent file): never
+    /// written, but read by verify and uninstall, and emptied of cuecard's
+    /// entries by an install that moves them to this form.
+    pub legacy: Option<&'static Config>,
 }
 
 impl Config {

@@ -150,6 +150,8 @@ static CONFIG: Config = Config {
     other_sources: config::no_sources,
     notes: config::no_notes,
     default_scope: Scope::User,
+    form_name: "",
+    legacy: None,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

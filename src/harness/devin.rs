@@ -98,6 +98,8 @@ static CONFIG: Config = Config {
     other_sources,
     notes: config::no_notes,
     default_scope: Scope::Project,
+    form_name: "",
+    legacy: None,
 };
 
 fn user_dir(r: &Roots) -> PathBuf {

@@ -104,6 +104,8 @@ static CONFIG: Config = Config {
     other_sources: config::no_sources,
     notes,
     default_scope: Scope::User,
+    form_name: "",
+    legacy: None,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

@@ -185,9 +185,15 @@ fn measured_drops_are_encoded() {
     );
     assert_eq!(
         native_event(HarnessId::Kiro, "SessionStart"),
-        Some("agentSpawn")
+        Some("SessionStart"),
+        "Kiro 3.0's standalone hook trigger"
     );
     assert_eq!(native_event(HarnessId::Kiro, "PostToolUse"), None);
+    assert_eq!(
+        canonical_event(HarnessId::Kiro, "agentSpawn"),
+        Some("SessionStart"),
+        "the legacy agent form's events still dispatch"
+    );
     assert_eq!(
         canonical_event(HarnessId::Gemini, "BeforeAgent"),
         Some("UserPromptSubmit")

@@ -77,14 +77,45 @@ pub fn build(spec: &Config, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Ve
                 }
             }
             let matcher = harness::native_matcher(h, canonical, &matcher).filter(|m| !m.is_empty());
+            let mut handler = handler(spec, &argv(h, bin, native, &cards), matcher.as_deref());
+            if spec.layout == super::merge::Layout::List {
+                handler = list_item(native, matcher.as_deref(), handler);
+            }
             Entry {
                 event: native.to_string(),
-                handler: handler(spec, &argv(h, bin, native, &cards), matcher.as_deref()),
+                handler,
                 matcher,
             }
         })
         .collect();
     (entries, skipped)
+}
+
+/// One item of a [`Layout::List`](super::merge::Layout::List) file (Kiro V3):
+/// `{name, trigger, matcher, action: {type, command}, timeout, enabled}`,
+/// from the handler built for the same entry.
+fn list_item(
+    trigger: &str,
+    matcher: Option<&str>,
+    mut h: Map<String, Value>,
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("name".into(), Value::from(format!("cuecard {trigger}")));
+    m.insert("trigger".into(), Value::from(trigger));
+    if let Some(mt) = matcher {
+        m.insert("matcher".into(), Value::from(mt));
+    }
+    let mut action = Map::new();
+    action.insert("type".into(), Value::from("command"));
+    if let Some(c) = h.remove("command") {
+        action.insert("command".into(), c);
+    }
+    m.insert("action".into(), Value::Object(action));
+    for (k, v) in h {
+        m.insert(k, v);
+    }
+    m.insert("enabled".into(), Value::Bool(true));
+    m
 }
 
 /// One handler object, keys in the order the harness's docs show them.

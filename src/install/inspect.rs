@@ -12,6 +12,9 @@ pub struct Status {
     pub harness: &'static str,
     pub scope: &'static str,
     pub path: String,
+    /// Which form of the harness's configuration this file is (Kiro: the V3
+    /// hook file or the legacy agent form); empty when it has one form.
+    pub form: &'static str,
     pub exists: bool,
     /// How many cuecard entries the file holds.
     pub entries: usize,
@@ -49,6 +52,7 @@ pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
         harness: t.spec.harness.id(),
         scope: t.scope.id(),
         path: t.path.display().to_string(),
+        form: t.spec.form_name,
         exists: t.path.exists(),
         entries: 0,
         current: false,
@@ -81,6 +85,15 @@ pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
     }
     st.entries = st.installed.len();
     if st.entries == 0 {
+        return st;
+    }
+    if t.spec
+        .harness
+        .config()
+        .is_some_and(|c| !std::ptr::eq(c, t.spec))
+    {
+        st.problems
+            .push(format!("cuecard's entries are in the {}", t.spec.form_name));
         return st;
     }
     let (wanted, _) = entries::for_harness(t.spec, bin);
