@@ -502,6 +502,27 @@ fn lossy_files_are_refused_and_nothing_is_written() {
             .exit(1)
             .run();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        // The dry run the refusal suggests explains why, and shows the
+        // entries to merge by hand, still exit 1 and writing nothing.
+        let out = sb
+            .test()
+            .args(["install", "--harness", "claude-code", "--dry-run"])
+            .exit(1)
+            .run();
+        assert!(out.stderr.contains(why), "{text:?}: {}", out.stderr);
+        assert!(out.stderr.contains("to merge by hand"), "{}", out.stderr);
+        let snippet = out
+            .stderr
+            .split("to merge by hand")
+            .nth(1)
+            .unwrap_or_default();
+        let snippet = &snippet[snippet.find('\n').unwrap() + 1..];
+        let doc: Value = serde_json::from_str(snippet).unwrap_or_else(|e| panic!("{e}: {snippet}"));
+        assert!(
+            !our_handlers(&doc).is_empty(),
+            "the snippet holds cuecard's entries: {snippet}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 }
 

@@ -45,7 +45,19 @@ fn install(
     let target = Target::new(spec, scope, &roots)
         .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
     let (wanted, skipped) = entries::for_harness(spec, &bin);
-    let plan = document::plan_install(&target, &bin, &wanted)?;
+    let plan = match document::plan_install(&target, &bin, &wanted) {
+        Ok(p) => p,
+        // A refused file: say why, and show what to add by hand.
+        Err(e) if dry_run && e.contains("othing was written") => {
+            return Err(format!(
+                "{e}\n--- what cuecard would add, for you to merge by hand \
+                 (its `hooks`{}):\n{}",
+                spec.required_keys_hint(),
+                document::by_hand(spec, &bin, &wanted)?
+            ));
+        }
+        Err(e) => return Err(e),
+    };
     let h = spec.harness;
     let mut out = format!(
         "{} ({} scope): {}\n",

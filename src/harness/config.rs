@@ -115,6 +115,20 @@ pub struct Config {
 }
 
 impl Config {
+    /// `, and <keys>` naming the keys the file needs for hooks to run, for
+    /// text that says what to add by hand (empty when there are none).
+    pub fn required_keys_hint(&self) -> String {
+        let keys: Vec<String> = (self.required)()
+            .iter()
+            .map(|(k, v)| format!("`{k}: {v}`"))
+            .collect();
+        if keys.is_empty() {
+            String::new()
+        } else {
+            format!(", and {}", keys.join(", "))
+        }
+    }
+
     /// Whether the harness runs hook commands through a shell.
     pub fn through_shell(&self) -> bool {
         self.form == Form::Shell

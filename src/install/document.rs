@@ -140,6 +140,17 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
     })
 }
 
+/// What install would write into an empty file of this harness: the
+/// entries to merge by hand into a file cuecard refuses to rewrite.
+pub fn by_hand(spec: &Config, bin: &str, entries: &[Entry]) -> Result<String, String> {
+    let mut doc = (spec.skeleton)();
+    merge::install(&mut doc, spec.layout, bin, entries)?;
+    for (key, value) in (spec.required)() {
+        set(&mut doc, key, &value)?;
+    }
+    Ok(Style::new_file().render(&doc))
+}
+
 /// Plans taking cuecard's entries out of the file.
 pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
     let unchanged = Plan {

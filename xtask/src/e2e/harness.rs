@@ -26,7 +26,7 @@ pub const HARNESSES: &[Harness] = &[
     Harness {
         id: "claude-code",
         package: "@anthropic-ai/claude-code",
-        pinned: "2.1.328",
+        pinned: "2.1.332",
         bin: "claude",
         in_ci: true,
     },
