@@ -386,10 +386,8 @@ fn uninstall_after_the_operator_edited_keeps_their_edit() {
         let after = read_json(&path);
         let mut want: Value = serde_json::from_str(c.foreign).unwrap();
         want["addedLater"] = json!({"x": [1, 2]});
-        if c.harness == "gemini" {
-            // The switch install turned on stays while the operator's file changed since.
-            want["hooksConfig"]["enabled"] = json!(true);
-        }
+        // The switch install turned on (Gemini's hooksConfig.enabled, absent
+        // before) is put back as the operator had it: absent.
         assert_eq!(
             after, want,
             "{}: semantically the operator's file plus their edit",
@@ -981,4 +979,41 @@ fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
         read_json(&agent)["hooks"]["agentSpawn"],
         json!([{"command": "git status --short"}])
     );
+}
+
+/// Gemini: an operator's `hooksConfig.enabled: false` is switched on by
+/// install (hooks run only then), with a note, and put back to `false` by
+/// uninstall, with a note, even after the operator edited the file since.
+#[test]
+fn gemini_hooks_switch_is_put_back_as_the_operator_had_it() {
+    let sb = Sandbox::new();
+    let path = sb.home().join(".gemini/settings.json");
+    put(
+        &path,
+        "{\n  \"hooksConfig\": {\"enabled\": false},\n  \"theme\": \"GitHub\"\n}\n",
+    );
+    let out = install(&sb, "gemini", "user");
+    assert!(
+        out.stdout.contains("set hooksConfig.enabled to true"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(read_json(&path)["hooksConfig"]["enabled"], true);
+    // The operator edits the file after install.
+    let mut doc = read_json(&path);
+    doc["theme"] = json!("Dark");
+    put(&path, &serde_json::to_string_pretty(&doc).unwrap());
+    let out = sb
+        .test()
+        .args(["uninstall", "--harness", "gemini", "--scope", "user"])
+        .run();
+    assert!(
+        out.stdout.contains("put hooksConfig.enabled back to false"),
+        "{}",
+        out.stdout
+    );
+    let after = read_json(&path);
+    assert_eq!(after["hooksConfig"]["enabled"], false);
+    assert_eq!(after["theme"], "Dark", "the operator's edit stays");
+    assert!(after.get("hooks").is_none());
 }

@@ -149,9 +149,9 @@ fn install(
         printer::out(&out);
         return Ok(());
     }
-    document::apply(&target, &plan)?;
+    document::apply_and_record(&target, &plan, false)?;
     if let Some((t, p)) = &legacy {
-        document::apply(t, p)?;
+        document::apply_and_record(t, p, true)?;
     }
     // The cards the "Full procedure" pointers name, and the skills.
     if let Some(dir) = crate::paths::data_dir() {

@@ -30,7 +30,7 @@ pub fn run(a: UninstallArgs) -> i32 {
                     continue;
                 };
                 let plan = document::plan_uninstall(&t, &bin)?;
-                document::apply(&t, &plan)?;
+                document::apply_and_record(&t, &plan, true)?;
                 let what = match &plan.action {
                     Action::Unchanged => "nothing of cuecard's there".to_string(),
                     Action::Restore { .. } => format!(
@@ -61,6 +61,9 @@ pub fn run(a: UninstallArgs) -> i32 {
                     scope.id(),
                     t.path.display()
                 ));
+                for n in &plan.notes {
+                    out.push_str(&format!("  {n}\n"));
+                }
             }
             let skills = materialise::skill_files();
             if !skills.is_empty()

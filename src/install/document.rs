@@ -68,6 +68,9 @@ pub struct Plan {
     pub outcome: Outcome,
     /// Things the user should know (a switch turned on, a setting left).
     pub notes: Vec<String>,
+    /// The keys install switches, with the operator's value before (`None`:
+    /// absent), for [`super::switched`].
+    pub switched: Vec<(String, Option<Value>)>,
 }
 
 /// The file's text and document, `None` when it does not exist.
@@ -103,6 +106,7 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
     let outcome = merge::install(&mut doc, t.spec.layout, bin, entries)
         .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
     let mut notes = Vec::new();
+    let mut switched = Vec::new();
     for (key, value) in required(t) {
         let managed_off = key == "allowManagedHooksOnly"
             && get(&doc, key).is_some_and(|v| v == &Value::Bool(false));
@@ -114,13 +118,18 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
             ));
             continue;
         }
+        let before = get(&doc, key).cloned();
         match set(&mut doc, key, &value) {
             Ok(Some(old)) => notes.push(format!(
-                "set {key} to {value} in {} (it was {old}; the harness runs no hooks otherwise)",
+                "set {key} to {value} in {} (it was {old}; the harness runs no hooks otherwise; \
+                 uninstall puts it back)",
                 t.path.display()
             )),
             Ok(None) => {}
             Err(e) => return Err(format!("{}: {e}; nothing was written", t.path.display())),
+        }
+        if before.as_ref() != Some(&value) && loaded.is_some() {
+            switched.push((key.to_string(), before));
         }
     }
     let action = match before {
@@ -137,6 +146,7 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
         action,
         outcome,
         notes,
+        switched,
     })
 }
 
@@ -157,6 +167,7 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
         action: Action::Unchanged,
         outcome: Outcome::default(),
         notes: Vec::new(),
+        switched: Vec::new(),
     };
     let Some((before, doc)) = load(t)? else {
         return Ok(unchanged);
@@ -166,6 +177,26 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
         .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
     if outcome.removed == 0 {
         return Ok(unchanged);
+    }
+    // The keys install switched go back to the operator's values.
+    let mut notes = Vec::new();
+    for (key, before) in super::switched::recorded(&t.path) {
+        let Some((_, value)) = required(t).into_iter().find(|(k, _)| *k == key) else {
+            continue;
+        };
+        if get(&after_doc, &key) != Some(&value) {
+            continue; // changed since by the operator: theirs stays
+        }
+        match &before {
+            Some(old) => {
+                set(&mut after_doc, &key, old)?;
+                notes.push(format!("put {key} back to {old}, as it was before install"));
+            }
+            None => {
+                remove(&mut after_doc, &key);
+                notes.push(format!("removed {key}, which install had added"));
+            }
+        }
     }
     let plain = |d: &Value| strip_required(t, d);
     // The operator's file from before cuecard, when nothing else changed since.
@@ -185,7 +216,8 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
                 after: backup,
             },
             outcome,
-            notes: Vec::new(),
+            notes,
+            switched: Vec::new(),
         });
     }
     let action = if plain(&after_doc) == plain(&(t.spec.skeleton)()) {
@@ -197,8 +229,22 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
     Ok(Plan {
         action,
         outcome,
-        notes: Vec::new(),
+        notes,
+        switched: Vec::new(),
     })
+}
+
+/// Applies a plan, and keeps or forgets the record of switched keys.
+pub fn apply_and_record(t: &Target, plan: &Plan, uninstall: bool) -> Result<(), String> {
+    apply(t, plan)?;
+    if uninstall {
+        if plan.action != Action::Unchanged {
+            super::switched::forget(&t.path)?;
+        }
+        Ok(())
+    } else {
+        super::switched::record(&t.path, &plan.switched)
+    }
 }
 
 /// Applies a plan.

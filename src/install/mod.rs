@@ -13,6 +13,7 @@ pub mod merge;
 pub mod ownership;
 pub mod program;
 pub mod style;
+pub mod switched;
 pub mod words;
 
 pub mod document;
