@@ -141,6 +141,58 @@ fn install(sb: &Sandbox, harness: &str, scope: &str) -> support::Output {
         .run()
 }
 
+/// Records, the way each harness does once its user trusted them, trust in
+/// cuecard's installed hooks: Codex's `[hooks.state."<file>:<event>:..."]`
+/// in config.toml (and the project), Copilot's `trusted_folders`, Gemini's
+/// trustedFolders.json.
+fn trust_as_the_harnesses_do(sb: &Sandbox) {
+    let mut toml = format!(
+        "[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        sb.project().display()
+    );
+    for file in [
+        sb.home().join(".codex/hooks.json"),
+        sb.project().join(".codex/hooks.json"),
+    ] {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        for event in doc["hooks"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(e, _)| e)
+        {
+            let snake: String = event
+                .chars()
+                .enumerate()
+                .flat_map(|(i, c)| {
+                    let lower = c.to_ascii_lowercase();
+                    if c.is_ascii_uppercase() && i > 0 {
+                        vec!['_', lower]
+                    } else {
+                        vec![lower]
+                    }
+                })
+                .collect();
+            toml.push_str(&format!(
+                "[hooks.state.\"{}:{snake}:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
+                file.display()
+            ));
+        }
+    }
+    put(&sb.home().join(".codex/config.toml"), &toml);
+    put(
+        &sb.home().join(".copilot/config.json"),
+        &json!({"trusted_folders": [sb.project()]}).to_string(),
+    );
+    put(
+        &sb.home().join(".gemini/trustedFolders.json"),
+        &json!({ sb.project().to_string_lossy(): "TRUST_FOLDER" }).to_string(),
+    );
+}
+
 fn bin() -> String {
     support::bin()
         .canonicalize()
@@ -336,7 +388,8 @@ fn every_harness_install_reinstall_verify_uninstall_over_foreign_config() {
             c.harness
         );
 
-        // Verify: clean.
+        // Verify: clean, once the harness trusted the hooks.
+        trust_as_the_harnesses_do(&sb);
         let out = sb.test().args(["verify", "--harness", c.harness]).run();
         assert!(
             out.stdout
@@ -613,6 +666,7 @@ fn an_install_path_with_spaces_is_quoted_for_the_shell_and_runs() {
     let copy = copy_bin(&sb, "my tools");
     let out = install_with(&sb, &copy, "codex");
     assert!(out.status.success());
+    trust_as_the_harnesses_do(&sb);
     let doc = read_json(sb.home().join(".codex/hooks.json"));
     let cmd = doc["hooks"]["SessionStart"][0]["hooks"][0]["command"]
         .as_str()
@@ -857,6 +911,7 @@ fn doctor_runs_each_installed_entry() {
     for h in ["claude-code", "codex", "gemini", "qwen"] {
         install(&sb, h, "user");
     }
+    trust_as_the_harnesses_do(&sb);
     let out = sb.test().args(["doctor"]).run();
     assert!(out.stdout.contains("claude-code (user)"), "{}", out.stdout);
     assert!(out.stdout.contains(", 0 failed"), "{}", out.stdout);
@@ -1016,4 +1071,47 @@ fn gemini_hooks_switch_is_put_back_as_the_operator_had_it() {
     assert_eq!(after["hooksConfig"]["enabled"], false);
     assert_eq!(after["theme"], "Dark", "the operator's edit stays");
     assert!(after.get("hooks").is_none());
+}
+
+/// verify and doctor say when a harness will not run cuecard's entries yet,
+/// from what the harness records, and how to fix it: Codex before the user
+/// trusted the hooks in `/hooks`, Copilot and Gemini in an untrusted folder.
+#[test]
+fn untrusted_hooks_are_reported_with_the_fix() {
+    let sb = Sandbox::new();
+    install(&sb, "codex", "user");
+    install(&sb, "copilot", "project");
+    install(&sb, "gemini", "project");
+    // Gemini records trust only once folder trust was used: an entry for
+    // another folder.
+    put(
+        &sb.home().join(".gemini/trustedFolders.json"),
+        &json!({"/elsewhere": "TRUST_FOLDER"}).to_string(),
+    );
+    let out = sb.test().args(["verify"]).exit(1).run();
+    for (h, fix) in [
+        ("codex (user)", "type `/hooks` and trust them"),
+        ("copilot (project)", "trusted_folders"),
+        ("gemini (project)", "GEMINI_CLI_TRUST_WORKSPACE"),
+    ] {
+        assert!(
+            out.stdout.contains(&format!("UNTRUSTED  {h}")),
+            "{h}: {}",
+            out.stdout
+        );
+        assert!(out.stdout.contains(fix), "{h}: {}", out.stdout);
+    }
+    let out = sb
+        .test()
+        .args(["doctor", "--harness", "codex"])
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout.contains("WAIT Codex has not trusted"),
+        "{}",
+        out.stdout
+    );
+    trust_as_the_harnesses_do(&sb);
+    let out = sb.test().args(["verify"]).run();
+    assert!(!out.stdout.contains("UNTRUSTED"), "{}", out.stdout);
 }

@@ -48,7 +48,7 @@ pub fn run(a: VerifyArgs) -> i32 {
         for scope in [Scope::User, Scope::Project] {
             for form in std::iter::once(spec).chain(spec.legacy) {
                 if let Some(t) = Target::new(form, scope, &roots) {
-                    statuses.push(inspect::inspect(&t, &bin, &roots.project));
+                    statuses.push(inspect::inspect(&t, &bin, &roots));
                 }
             }
         }
@@ -56,7 +56,10 @@ pub fn run(a: VerifyArgs) -> i32 {
             doubles.push((*h, d));
         }
     }
-    let bad = statuses.iter().any(|s| !s.problems.is_empty()) || !doubles.is_empty();
+    let bad = statuses
+        .iter()
+        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty())
+        || !doubles.is_empty();
     if a.json {
         let v = serde_json::json!({
             "binary": bin,
@@ -76,6 +79,8 @@ pub fn run(a: VerifyArgs) -> i32 {
                 "STALE"
             } else if !s.problems.is_empty() {
                 "UNREADABLE"
+            } else if !s.untrusted.is_empty() {
+                "UNTRUSTED"
             } else {
                 "ok"
             };
@@ -88,7 +93,7 @@ pub fn run(a: VerifyArgs) -> i32 {
                 "{state:10} {} ({}): {} ({} entries{form})\n",
                 s.harness, s.scope, s.path, s.entries
             ));
-            for p in &s.problems {
+            for p in s.problems.iter().chain(&s.untrusted) {
                 out.push_str(&format!("           {p}\n"));
             }
         }

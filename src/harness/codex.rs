@@ -212,6 +212,7 @@ static CONFIG: Config = Config {
     notes,
     default_scope: Scope::User,
     form_name: "",
+    trust,
     legacy: None,
 };
 
@@ -250,6 +251,67 @@ fn notes(scope: Scope, _: &Path) -> Vec<String> {
              or accept the trust prompt)"
                 .into(),
         );
+    }
+    out
+}
+
+/// Codex runs a hook only once the user trusted it in `/hooks`, which it
+/// records in `config.toml` as `[hooks.state."<file>:<event>:<group>:<hook>"]`
+/// with a `trusted_hash`; a project's hooks load only in a trusted project
+/// (`[projects."<path>"] trust_level = "trusted"`).
+fn trust(c: &config::TrustCheck) -> Vec<String> {
+    let toml = config::read_small(&home(c.roots).join("config.toml")).unwrap_or_default();
+    let mut out = Vec::new();
+    let file = c.path.to_string_lossy();
+    let untrusted: Vec<&str> = c
+        .events
+        .iter()
+        .map(String::as_str)
+        .filter(|e| {
+            let key = format!("[hooks.state.\"{file}:{}:", snake(e));
+            !toml.lines().any(|l| l.trim_start().starts_with(&key))
+        })
+        .collect();
+    if !untrusted.is_empty() {
+        out.push(format!(
+            "Codex has not trusted cuecard's {} hooks yet (no `[hooks.state]` entry for them in {}): \
+             start `codex`, type `/hooks` and trust them; `codex exec` runs untrusted hooks only \
+             with --dangerously-bypass-hook-trust",
+            untrusted.join(", "),
+            home(c.roots).join("config.toml").display()
+        ));
+    }
+    if c.scope == Scope::Project {
+        let header = format!("[projects.\"{}\"]", c.roots.project.display());
+        let trusted = toml
+            .lines()
+            .skip_while(|l| l.trim() != header)
+            .skip(1)
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .any(|l| l.split_whitespace().collect::<String>() == "trust_level=\"trusted\"");
+        if !trusted {
+            out.push(format!(
+                "Codex loads this project's hooks only in a trusted project: accept the trust prompt, \
+                 or add `{header}` with `trust_level = \"trusted\"` to {}",
+                home(c.roots).join("config.toml").display()
+            ));
+        }
+    }
+    out
+}
+
+/// `SessionStart` → `session_start`: the event as `[hooks.state]` keys name it.
+fn snake(event: &str) -> String {
+    let mut out = String::new();
+    for (i, ch) in event.chars().enumerate() {
+        if ch.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
     }
     out
 }

@@ -108,6 +108,11 @@ pub struct Config {
     /// What this form of the configuration is, for verify (`""` when the
     /// harness has only one).
     pub form_name: &'static str,
+    /// What keeps the harness from running installed entries yet, read
+    /// from what the harness itself records (its trust stores), each with
+    /// its fix; empty when nothing does, or nothing is recorded cuecard
+    /// can read.
+    pub trust: fn(&TrustCheck) -> Vec<String>,
     /// An older form of the same harness's hooks (Kiro's agent file): never
     /// written, but read by verify and uninstall, and emptied of cuecard's
     /// entries by an install that moves them to this form.
@@ -142,6 +147,43 @@ impl Config {
             (k, Value::from(v))
         })
     }
+}
+
+/// What a [`Config::trust`] check looks at.
+pub struct TrustCheck<'a> {
+    pub scope: Scope,
+    pub roots: &'a Roots,
+    /// The config file holding cuecard's entries.
+    pub path: &'a Path,
+    /// The native events of cuecard's entries there.
+    pub events: &'a [String],
+}
+
+/// A [`Config::trust`] for a harness that records no trust cuecard reads.
+pub fn no_trust_check(_: &TrustCheck) -> Vec<String> {
+    Vec::new()
+}
+
+/// A harness's own small file (a trust store, a config), read with a bound;
+/// `None` when absent, unreadable, not a regular file, or over 1 MiB.
+pub fn read_small(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(1 << 20)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
+
+/// Whether `dir` is `trusted` or lies below it.
+pub fn within(dir: &Path, trusted: &Path) -> bool {
+    dir.starts_with(trusted)
 }
 
 /// `$VAR` when set and not empty, else `home/default`.

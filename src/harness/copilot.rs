@@ -185,6 +185,7 @@ static CONFIG: Config = Config {
     notes,
     default_scope: Scope::User,
     form_name: "",
+    trust,
     legacy: None,
 };
 
@@ -251,4 +252,30 @@ fn notes(scope: Scope, _: &Path) -> Vec<String> {
 fn probe(o: &mut Map<String, Value>, _project: &Path) {
     o.insert("sessionId".into(), json!("cuecard-doctor"));
     o.insert("timestamp".into(), json!(0));
+}
+
+/// Copilot CLI runs repository hooks only in a trusted folder, listed in
+/// `trusted_folders` of `$COPILOT_HOME/config.json`.
+fn trust(c: &config::TrustCheck) -> Vec<String> {
+    if c.scope != Scope::Project {
+        return Vec::new();
+    }
+    let file = home(c.roots).join("config.json");
+    let folders: Vec<String> = config::read_small(&file)
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v.get("trusted_folders").cloned())
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    if folders
+        .iter()
+        .any(|f| config::within(&c.roots.project, Path::new(f)))
+    {
+        return Vec::new();
+    }
+    vec![format!(
+        "Copilot CLI has not trusted {} (not in `trusted_folders` of {}): it runs no repository \
+         hooks there until you trust the folder when Copilot asks, or add it there",
+        c.roots.project.display(),
+        file.display()
+    )]
 }

@@ -151,6 +151,7 @@ static CONFIG: Config = Config {
     notes: config::no_notes,
     default_scope: Scope::User,
     form_name: "",
+    trust: config::no_trust_check,
     legacy: None,
 };
 

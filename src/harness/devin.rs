@@ -99,6 +99,7 @@ static CONFIG: Config = Config {
     notes: config::no_notes,
     default_scope: Scope::Project,
     form_name: "",
+    trust: config::no_trust_check,
     legacy: None,
 };
 

@@ -105,6 +105,7 @@ static CONFIG: Config = Config {
     notes,
     default_scope: Scope::User,
     form_name: "",
+    trust,
     legacy: None,
 };
 
@@ -126,5 +127,43 @@ fn notes(scope: Scope, _: &Path) -> Vec<String> {
             "Gemini CLI runs project hooks only in a trusted workspace (trust the folder, or GEMINI_CLI_TRUST_WORKSPACE=true)".into(),
         ],
         _ => Vec::new(),
+    }
+}
+
+/// Gemini CLI runs project hooks only in a trusted workspace when folder
+/// trust is on: `~/.gemini/trustedFolders.json` maps folders to
+/// `TRUST_FOLDER`, `TRUST_PARENT` or `DO_NOT_TRUST`.
+fn trust(c: &config::TrustCheck) -> Vec<String> {
+    if c.scope != Scope::Project {
+        return Vec::new();
+    }
+    let Some(text) = config::read_small(&c.roots.home.join(".gemini/trustedFolders.json")) else {
+        return Vec::new();
+    };
+    let Ok(Value::Object(folders)) = serde_json::from_str::<Value>(&text) else {
+        return Vec::new();
+    };
+    let project = &c.roots.project;
+    let mut verdict: Option<(usize, &str)> = None;
+    for (dir, rule) in &folders {
+        let dir = Path::new(dir);
+        let Some(rule) = rule.as_str() else { continue };
+        let applies = match rule {
+            "TRUST_PARENT" => dir.parent().is_some_and(|p| config::within(project, p)),
+            _ => config::within(project, dir),
+        };
+        let depth = dir.components().count();
+        if applies && verdict.is_none_or(|(d, _)| depth >= d) {
+            verdict = Some((depth, rule));
+        }
+    }
+    match verdict {
+        Some((_, "TRUST_FOLDER" | "TRUST_PARENT")) => Vec::new(),
+        _ => vec![format!(
+            "Gemini CLI has not trusted {} ({}): it runs no project hooks there until you trust \
+             the folder (the trust prompt or `/permissions`), or GEMINI_CLI_TRUST_WORKSPACE=true",
+            project.display(),
+            c.roots.home.join(".gemini/trustedFolders.json").display()
+        )],
     }
 }

@@ -123,6 +123,7 @@ static CONFIG: Config = Config {
     notes,
     default_scope: Scope::User,
     form_name: "V3 hook file",
+    trust: config::no_trust_check,
     legacy: Some(&LEGACY),
 };
 
@@ -142,6 +143,7 @@ static LEGACY: Config = Config {
     default_scope: Scope::User,
     form_name: "legacy agent form (Kiro runs it only during the 3.0 transition; \
                 `cuecard install --harness kiro` moves it to the V3 hook file)",
+    trust: config::no_trust_check,
     legacy: None,
 };
 

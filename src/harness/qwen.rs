@@ -99,6 +99,7 @@ static CONFIG: Config = Config {
     notes,
     default_scope: Scope::User,
     form_name: "",
+    trust: config::no_trust_check,
     legacy: None,
 };
 

@@ -4,6 +4,7 @@
 use super::document::{self, Target};
 use super::entries;
 use super::merge;
+use crate::harness::config::{Roots, TrustCheck};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -22,6 +23,9 @@ pub struct Status {
     /// what install would write now.
     pub current: bool,
     pub problems: Vec<String>,
+    /// What keeps the harness from running the entries yet (its trust
+    /// stores), with the fix: not a fault of the file, but nothing runs.
+    pub untrusted: Vec<String>,
     #[serde(skip)]
     pub installed: Vec<(String, Option<String>, Value)>,
     /// Entries that look like cuecard's but whose program is not an
@@ -45,9 +49,10 @@ fn program_of(handler: &Value) -> Result<String, String> {
         .ok_or_else(|| "no program".to_string())
 }
 
-/// The state of one target. `project` is the project tree no counted
+/// The state of one target. `roots.project` is the project tree no counted
 /// program may live in.
-pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
+pub fn inspect(t: &Target, bin: &str, roots: &Roots) -> Status {
+    let project = roots.project.as_path();
     let mut st = Status {
         harness: t.spec.harness.id(),
         scope: t.scope.id(),
@@ -57,6 +62,7 @@ pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
         entries: 0,
         current: false,
         problems: Vec::new(),
+        untrusted: Vec::new(),
         installed: Vec::new(),
         not_cuecard: Vec::new(),
     };
@@ -87,6 +93,13 @@ pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
     if st.entries == 0 {
         return st;
     }
+    let events: Vec<String> = st.installed.iter().map(|(e, _, _)| e.clone()).collect();
+    st.untrusted = (t.spec.trust)(&TrustCheck {
+        scope: t.scope,
+        roots,
+        path: &t.path,
+        events: &events,
+    });
     if t.spec
         .harness
         .config()
