@@ -1115,3 +1115,54 @@ fn untrusted_hooks_are_reported_with_the_fix() {
     let out = sb.test().args(["verify"]).run();
     assert!(!out.stdout.contains("UNTRUSTED"), "{}", out.stdout);
 }
+
+/// A clean uninstall leaves no trace: no `.cuecard.bak`, no folder install
+/// created (the hook file's, the skills'), no card copies once cuecard is
+/// installed nowhere; and nothing else: a folder the operator made, empty
+/// or not, stays.
+#[test]
+fn a_clean_uninstall_leaves_no_trace() {
+    let sb = Sandbox::new();
+    let own = sb.project().join(".github/keep");
+    std::fs::create_dir_all(&own).unwrap();
+    install(&sb, "copilot", "project");
+    let settings = sb.home().join(".claude/settings.json");
+    put(&settings, CLAUDE);
+    install(&sb, "claude-code", "user");
+    assert!(sb.project().join(".github/hooks/cuecard.json").is_file());
+    assert!(sb.project().join(".github/skills").is_dir());
+    assert!(PathBuf::from(format!("{}.cuecard.bak", settings.display())).is_file());
+    assert!(
+        sb.data().join("cards/session-start.md").is_file(),
+        "card copies"
+    );
+
+    sb.test()
+        .args(["uninstall", "--harness", "copilot", "--scope", "project"])
+        .run();
+    assert!(
+        !sb.project().join(".github/hooks").exists(),
+        "the folder install made"
+    );
+    assert!(
+        !sb.project().join(".github/skills").exists(),
+        "the skills folder install made"
+    );
+    assert!(own.is_dir(), "the operator's own empty folder stays");
+    let out = sb
+        .test()
+        .args(["uninstall", "--harness", "claude-code", "--scope", "user"])
+        .run();
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), CLAUDE);
+    assert!(
+        !PathBuf::from(format!("{}.cuecard.bak", settings.display())).exists(),
+        "no backup left"
+    );
+    assert!(
+        out.stdout.contains("cards:") && out.stdout.contains("installed nowhere else"),
+        "{}",
+        out.stdout
+    );
+    assert!(!sb.home().join(".claude/skills").exists());
+    assert!(!sb.data().join("cards").exists(), "no card copies left");
+}

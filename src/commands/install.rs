@@ -149,9 +149,17 @@ fn install(
         printer::out(&out);
         return Ok(());
     }
-    document::apply_and_record(&target, &plan, false)?;
+    let skills_dir = (spec.skills_dir)(scope, &roots);
+    let new_skill_dirs = match &skills_dir {
+        Some(d) if !materialise::skill_files().is_empty() => {
+            crate::install::record::missing_dirs(d, &target.base)
+        }
+        _ => Vec::new(),
+    };
+    document::apply_install(&target, &plan, &new_skill_dirs)?;
     if let Some((t, p)) = &legacy {
-        document::apply_and_record(t, p, true)?;
+        document::apply_uninstall(t, p)?;
+        document::finish_uninstall(t)?;
     }
     // The cards the "Full procedure" pointers name, and the skills.
     if let Some(dir) = crate::paths::data_dir() {

@@ -30,7 +30,7 @@ pub fn run(a: UninstallArgs) -> i32 {
                     continue;
                 };
                 let plan = document::plan_uninstall(&t, &bin)?;
-                document::apply_and_record(&t, &plan, true)?;
+                document::apply_uninstall(&t, &plan)?;
                 let what = match &plan.action {
                     Action::Unchanged => "nothing of cuecard's there".to_string(),
                     Action::Restore { .. } => format!(
@@ -77,6 +77,25 @@ pub fn run(a: UninstallArgs) -> i32 {
                     ));
                 }
             }
+            // The folders install created, now empty.
+            for form in std::iter::once(spec).chain(spec.legacy) {
+                if let Some(t) = Target::new(form, scope, &roots) {
+                    document::finish_uninstall(&t)?;
+                }
+            }
+        }
+        // The card copies go with the last install anywhere.
+        if !installed_anywhere(&roots, &bin)
+            && let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards"))
+        {
+            let n = materialise::remove_files(&dir, &materialise::card_files());
+            let _ = std::fs::remove_dir(&dir);
+            if n > 0 {
+                out.push_str(&format!(
+                    "cards: {n} copies removed from {} (cuecard is installed nowhere else)\n",
+                    dir.display()
+                ));
+            }
         }
         Ok(out)
     })();
@@ -90,4 +109,19 @@ pub fn run(a: UninstallArgs) -> i32 {
             EXIT_PROBLEM
         }
     }
+}
+
+/// Whether any harness's configuration, in any scope and form, still holds
+/// a cuecard entry.
+fn installed_anywhere(roots: &Roots, bin: &str) -> bool {
+    crate::install::all_specs().into_iter().any(|spec| {
+        std::iter::once(spec).chain(spec.legacy).any(|form| {
+            [Scope::User, Scope::Project].into_iter().any(|scope| {
+                Target::new(form, scope, roots).is_some_and(|t| {
+                    matches!(document::load(&t), Ok(Some((_, doc)))
+                        if !crate::install::merge::ours(&doc, form.layout, bin).is_empty())
+                })
+            })
+        })
+    })
 }

@@ -69,7 +69,7 @@ pub struct Plan {
     /// Things the user should know (a switch turned on, a setting left).
     pub notes: Vec<String>,
     /// The keys install switches, with the operator's value before (`None`:
-    /// absent), for [`super::switched`].
+    /// absent), for [`super::record`].
     pub switched: Vec<(String, Option<Value>)>,
 }
 
@@ -180,7 +180,7 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
     }
     // The keys install switched go back to the operator's values.
     let mut notes = Vec::new();
-    for (key, before) in super::switched::recorded(&t.path) {
+    for (key, before) in super::record::keys(&t.path) {
         let Some((_, value)) = required(t).into_iter().find(|(k, _)| *k == key) else {
             continue;
         };
@@ -234,17 +234,41 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
     })
 }
 
-/// Applies a plan, and keeps or forgets the record of switched keys.
-pub fn apply_and_record(t: &Target, plan: &Plan, uninstall: bool) -> Result<(), String> {
+/// Applies an install plan, recording the keys it switched and the
+/// folders it created (with `extra_dirs`, the skills' folders it created).
+pub fn apply_install(t: &Target, plan: &Plan, extra_dirs: &[PathBuf]) -> Result<(), String> {
+    let mut dirs = match t.path.parent() {
+        Some(dir) if plan.action != Action::Unchanged => super::record::missing_dirs(dir, &t.base),
+        _ => Vec::new(),
+    };
+    dirs.extend(extra_dirs.iter().cloned());
     apply(t, plan)?;
-    if uninstall {
-        if plan.action != Action::Unchanged {
-            super::switched::forget(&t.path)?;
+    super::record::record(&t.path, &plan.switched, &dirs)
+}
+
+/// Applies an uninstall plan leaving no trace: no backup of the file
+/// cuecard just took its entries out of, and the backup install made
+/// removed. [`finish_uninstall`] then removes the folders install created.
+pub fn apply_uninstall(t: &Target, plan: &Plan) -> Result<(), String> {
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    match &plan.action {
+        Action::Unchanged => return Ok(()),
+        Action::Create(text) => fsio::write_atomic(&t.path, text, None)?,
+        Action::Update { after, .. } | Action::Restore { after, .. } => {
+            fsio::write_atomic(&t.path, after, None)?
         }
-        Ok(())
-    } else {
-        super::switched::record(&t.path, &plan.switched)
+        Action::Delete { .. } => std::fs::remove_file(&t.path)
+            .map_err(|e| format!("removing {}: {e}", t.path.display()))?,
     }
+    fsio::remove_backup(&t.path)
+}
+
+/// After an uninstall of `t` (and of the skills it installed): removes the
+/// folders install created for them, now that they are empty, and forgets
+/// the record.
+pub fn finish_uninstall(t: &Target) -> Result<(), String> {
+    super::record::remove_empty(&super::record::dirs(&t.path));
+    super::record::forget(&t.path)
 }
 
 /// Applies a plan.

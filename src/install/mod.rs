@@ -12,8 +12,8 @@ pub mod lossless;
 pub mod merge;
 pub mod ownership;
 pub mod program;
+pub mod record;
 pub mod style;
-pub mod switched;
 pub mod words;
 
 pub mod document;
