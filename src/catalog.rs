@@ -66,14 +66,8 @@ impl Entry {
 /// letters, digits and hyphens, not starting or ending with a hyphen, with
 /// no two hyphens in a row.
 pub fn is_skill_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && !name.contains("--")
+    // A card name's rules, plus the specification's two about hyphens.
+    crate::card::is_valid_name(name) && !name.ends_with('-') && !name.contains("--")
 }
 
 /// The longest description the Agent Skills format allows.
