@@ -207,7 +207,7 @@ fn our_handlers(doc: &Value) -> Vec<(String, Value)> {
     let mut out = Vec::new();
     for item in doc["hooks"].as_array().into_iter().flatten() {
         let cmd = item["action"]["command"].as_str().unwrap_or_default();
-        if cmd.starts_with(&bin()) {
+        if is_cuecard(cmd) {
             let mut h = item.clone();
             h["command"] = json!(cmd);
             out.push((item["trigger"].as_str().unwrap().to_string(), h));
@@ -221,13 +221,29 @@ fn our_handlers(doc: &Value) -> Vec<(String, Value)> {
             };
             for h in hs {
                 let cmd = h["command"].as_str().unwrap_or_default();
-                if cmd.starts_with(&bin()) {
+                if is_cuecard(cmd) {
                     out.push((event.clone(), h.clone()));
                 }
             }
         }
     }
     out
+}
+
+/// Whether a command starts this machine's binary, or `cuecard` through PATH.
+fn is_cuecard(cmd: &str) -> bool {
+    cmd.starts_with(&bin()) || cmd == "cuecard" || cmd.starts_with("cuecard ")
+}
+
+/// The program install names: this machine's binary in a user's own file,
+/// `cuecard` through PATH in a project file a team commits (Devin's project
+/// file is its local, git-ignored one).
+fn program_for(c: &Case) -> String {
+    if c.scope == "project" && c.harness != "devin" {
+        "cuecard".into()
+    } else {
+        bin()
+    }
 }
 
 /// The harness's format, as its documentation describes it.
@@ -242,7 +258,7 @@ fn check_format(c: &Case, doc: &Value) {
         let cmd = h["command"].as_str().unwrap();
         match c.harness {
             "claude-code" => {
-                assert_eq!(cmd, bin(), "exec form: command is the binary");
+                assert_eq!(cmd, program_for(c), "exec form: command is the program");
                 let args: Vec<&str> = h["args"]
                     .as_array()
                     .unwrap()
@@ -256,7 +272,11 @@ fn check_format(c: &Case, doc: &Value) {
             }
             _ => {
                 assert!(h.get("args").is_none(), "shell form");
-                let want = format!("{} dispatch --contract {} {event} ", bin(), c.harness);
+                let want = format!(
+                    "{} dispatch --contract {} {event} ",
+                    program_for(c),
+                    c.harness
+                );
                 assert!(cmd.starts_with(&want), "{cmd} starts with {want}");
             }
         }
@@ -1165,4 +1185,54 @@ fn a_clean_uninstall_leaves_no_trace() {
     );
     assert!(!sb.home().join(".claude/skills").exists());
     assert!(!sb.data().join("cards").exists(), "no card copies left");
+}
+
+/// A project file a team commits names `cuecard`, found through PATH, not
+/// this machine's binary; install says so and whether PATH finds it here,
+/// and verify says how to fix it when PATH does not.
+#[test]
+fn project_scope_names_cuecard_through_path() {
+    let sb = Sandbox::new();
+    let out = install(&sb, "codex", "project");
+    assert!(
+        out.stdout.contains("`cuecard` through PATH")
+            && out.stdout.contains("PATH finds this binary"),
+        "{}",
+        out.stdout
+    );
+    let text = std::fs::read_to_string(sb.project().join(".codex/hooks.json")).unwrap();
+    assert!(!text.contains(&bin()), "no path of this machine: {text}");
+    assert!(
+        text.contains("\"cuecard dispatch --contract codex SessionStart"),
+        "{text}"
+    );
+    // The user's own file keeps the binary's path.
+    install(&sb, "codex", "user");
+    let user = std::fs::read_to_string(sb.home().join(".codex/hooks.json")).unwrap();
+    assert!(user.contains(&bin()), "{user}");
+    // Without cuecard on PATH, verify says so and how to fix it.
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "codex"])
+        .env("PATH", "/usr/bin:/bin")
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout.contains("cuecard is not on PATH")
+            && out
+                .stdout
+                .contains("put the folder holding cuecard on PATH"),
+        "{}",
+        out.stdout
+    );
+    let out = sb
+        .test()
+        .args(["install", "--harness", "qwen", "--scope", "project"])
+        .env("PATH", "/usr/bin:/bin")
+        .run();
+    assert!(
+        out.stdout.contains("warning: cuecard is not on PATH"),
+        "{}",
+        out.stdout
+    );
 }

@@ -39,12 +39,13 @@ fn install(
 ) -> Result<(), String> {
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
+    let program = spec.program(scope, &bin);
     if spec.through_shell() {
-        words::check_shell_safe(&bin)?;
+        words::check_shell_safe(&program)?;
     }
     let target = Target::new(spec, scope, &roots)
         .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
-    let (wanted, skipped) = entries::for_harness(spec, &bin);
+    let (wanted, skipped) = entries::for_harness(spec, &program);
     let plan = match document::plan_install(&target, &bin, &wanted) {
         Ok(p) => p,
         // A refused file: say why, and show what to add by hand.
@@ -121,6 +122,7 @@ fn install(
     if !spec.form_name.is_empty() {
         out.push_str(&format!("  form: {}\n", spec.form_name));
     }
+    out.push_str(&program_note(&program, &bin, &roots));
     // An older form of the harness's hooks that holds cuecard's entries
     // (Kiro's agent file): they move to the form just written.
     let legacy = match spec.legacy.and_then(|l| Target::new(l, scope, &roots)) {
@@ -207,5 +209,35 @@ fn managed_warnings(bin: &str, out: &mut String) {
             "  warning: {bin} is writable by this user: whoever can replace it overrides the managed hooks; \
              install cuecard to a root-owned path and render the managed settings from there\n"
         ));
+    }
+}
+
+/// What the entries' program is, and, for `cuecard` through PATH, whether
+/// PATH finds this binary here and how to make it.
+fn program_note(program: &str, bin: &str, roots: &Roots) -> String {
+    if program == bin {
+        return format!("  program: {bin} (this machine's binary: the file is yours alone)\n");
+    }
+    let dir = std::path::Path::new(bin)
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    let found = crate::install::program::resolve(program, &roots.project);
+    let real_bin = std::fs::canonicalize(bin).ok();
+    match found {
+        Ok(p) if Some(&p) == real_bin.as_ref() => format!(
+            "  program: `{program}` through PATH (this project file is shared: it names no path of this \
+             machine); PATH finds this binary\n"
+        ),
+        Ok(p) => format!(
+            "  program: `{program}` through PATH (this project file is shared: it names no path of this \
+             machine); note: PATH finds {}, not this binary {bin}\n",
+            p.display()
+        ),
+        Err(why) => format!(
+            "  program: `{program}` through PATH (this project file is shared: it names no path of this \
+             machine)\n  warning: {why}: the entries run nothing until it is; add {dir} to PATH, \
+             or link it: `ln -s {bin} ~/.local/bin/{program}`\n"
+        ),
     }
 }

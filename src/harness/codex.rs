@@ -211,6 +211,7 @@ static CONFIG: Config = Config {
     other_sources,
     notes,
     default_scope: Scope::User,
+    local_project_file: false,
     form_name: "",
     trust,
     legacy: None,

@@ -66,6 +66,10 @@ pub enum Unit {
     Millis,
 }
 
+/// The program a shared project file names: found through PATH, so the file
+/// holds nothing of this machine.
+pub const PATH_PROGRAM: &str = "cuecard";
+
 /// How long a harness waits for cuecard before giving up. The dispatcher
 /// answers within its own deadline (well under a second); this bound only
 /// matters if the machine stalls.
@@ -105,6 +109,10 @@ pub struct Config {
     pub notes: fn(Scope, &Path) -> Vec<String>,
     /// The default scope.
     pub default_scope: Scope,
+    /// Whether the project-scope file is the harness's local, git-ignored
+    /// one (Devin's `config.local.json`): it may name this machine's binary.
+    /// A project file a team commits names `cuecard`, found through PATH.
+    pub local_project_file: bool,
     /// What this form of the configuration is, for verify (`""` when the
     /// harness has only one).
     pub form_name: &'static str,
@@ -120,6 +128,16 @@ pub struct Config {
 }
 
 impl Config {
+    /// The program entries in `scope` start: this machine's binary, except
+    /// in a project file a team commits, where it is `cuecard` through PATH.
+    pub fn program(&self, scope: Scope, bin: &str) -> String {
+        if scope == Scope::Project && !self.local_project_file {
+            PATH_PROGRAM.to_string()
+        } else {
+            bin.to_string()
+        }
+    }
+
     /// `, and <keys>` naming the keys the file needs for hooks to run, for
     /// text that says what to add by hand (empty when there are none).
     pub fn required_keys_hint(&self) -> String {

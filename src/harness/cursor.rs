@@ -150,6 +150,7 @@ static CONFIG: Config = Config {
     other_sources: config::no_sources,
     notes: config::no_notes,
     default_scope: Scope::User,
+    local_project_file: false,
     form_name: "",
     trust: config::no_trust_check,
     legacy: None,

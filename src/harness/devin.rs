@@ -98,6 +98,7 @@ static CONFIG: Config = Config {
     other_sources,
     notes: config::no_notes,
     default_scope: Scope::Project,
+    local_project_file: true,
     form_name: "",
     trust: config::no_trust_check,
     legacy: None,

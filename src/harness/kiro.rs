@@ -122,6 +122,7 @@ static CONFIG: Config = Config {
     other_sources: config::no_sources,
     notes,
     default_scope: Scope::User,
+    local_project_file: false,
     form_name: "V3 hook file",
     trust: config::no_trust_check,
     legacy: Some(&LEGACY),
@@ -141,6 +142,7 @@ static LEGACY: Config = Config {
     other_sources: config::no_sources,
     notes: legacy_notes,
     default_scope: Scope::User,
+    local_project_file: false,
     form_name: "legacy agent form (Kiro runs it only during the 3.0 transition; \
                 `cuecard install --harness kiro` moves it to the V3 hook file)",
     trust: config::no_trust_check,

@@ -98,6 +98,7 @@ static CONFIG: Config = Config {
     other_sources: config::no_sources,
     notes,
     default_scope: Scope::User,
+    local_project_file: false,
     form_name: "",
     trust: config::no_trust_check,
     legacy: None,

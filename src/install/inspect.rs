@@ -85,7 +85,12 @@ pub fn inspect(t: &Target, bin: &str, roots: &Roots) -> Status {
     for ((event, _, _), why) in not_cuecard {
         let why = why.unwrap_or_default();
         st.problems.push(format!(
-            "{event}: not run: not an installed cuecard binary ({why}); left as it is"
+            "{event}: not run: not an installed cuecard binary ({why}); left as it is{}",
+            if why.contains("not on PATH") {
+                "; put the folder holding cuecard on PATH (or link it into ~/.local/bin)"
+            } else {
+                ""
+            }
         ));
         st.not_cuecard.push((event, why));
     }
@@ -109,7 +114,7 @@ pub fn inspect(t: &Target, bin: &str, roots: &Roots) -> Status {
             .push(format!("cuecard's entries are in the {}", t.spec.form_name));
         return st;
     }
-    let (wanted, _) = entries::for_harness(t.spec, bin);
+    let (wanted, _) = entries::for_harness(t.spec, &t.spec.program(t.scope, bin));
     let key = |e: &str, m: &Option<String>, h: &Value| format!("{e}\u{1}{m:?}\u{1}{h}");
     let mut have: Vec<String> = st.installed.iter().map(|(e, m, h)| key(e, m, h)).collect();
     let mut want: Vec<String> = wanted

@@ -321,6 +321,11 @@ fn run_one(
         ..dirs
     };
     let mut env = harness::base_env(&dirs);
+    // cuecard is on PATH, as an installed one is: the project files the
+    // install writes name `cuecard`, found through PATH.
+    if let (Some(dir), Some(path)) = (bin.parent(), env.iter_mut().find(|(k, _)| k == "PATH")) {
+        path.1 = format!("{}:{}", dir.display(), path.1);
+    }
     (s.setup)(&dirs.project)?;
     make_project(&dirs, &env)?;
     let plan = (s.plan)(h, &dirs.project);
