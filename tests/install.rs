@@ -1236,3 +1236,33 @@ fn project_scope_names_cuecard_through_path() {
         out.stdout
     );
 }
+
+/// Edits are textual patches: after the operator edited the file since
+/// install, uninstall gives back every byte of theirs as written (inline
+/// arrays, number spellings, escapes, spacing), taking out only cuecard's.
+#[test]
+fn uninstall_gives_back_the_operators_later_edits_byte_for_byte() {
+    let sb = Sandbox::new();
+    let path = sb.home().join(".claude/settings.json");
+    put(&path, CLAUDE);
+    install(&sb, "claude-code", "user");
+    let installed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        installed.contains("\"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": []}"),
+        "install keeps the inline array: {installed}"
+    );
+    let edit = |t: &str| {
+        let cut = t
+            .trim_end()
+            .strip_suffix('}')
+            .unwrap()
+            .trim_end()
+            .to_string();
+        format!("{cut},\n    \"n\": 1.10,\n    \"big\": 1E5,\n    \"s\": \"\\u00e9\"\n}}\n")
+    };
+    put(&path, &edit(&installed));
+    sb.test()
+        .args(["uninstall", "--harness", "claude-code", "--scope", "user"])
+        .run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edit(CLAUDE));
+}

@@ -95,6 +95,15 @@ pub fn load(t: &Target) -> Result<Option<(String, Value)>, String> {
     Ok(Some((text, doc)))
 }
 
+/// The file's text `before` (which parses to `old`) rewritten to hold
+/// `new`: a textual patch of the members that changed when it can be
+/// placed (see [`super::patch`]), else the whole document in the file's
+/// style.
+fn rewrite(before: &str, old: &Value, new: &Value) -> String {
+    let style = Style::detect(before);
+    super::patch::patch(before, old, new, &style).unwrap_or_else(|| style.render(new))
+}
+
 /// Plans writing `entries` (and the keys the harness needs) into the file.
 pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, String> {
     let loaded = load(t)?;
@@ -137,7 +146,7 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
         // Nothing to register: no file is created just to hold nothing.
         None if entries.is_empty() => Action::Unchanged,
         Some(before) => {
-            let after = Style::detect(&before).render(&doc);
+            let after = rewrite(&before, &original, &doc);
             Action::Update { before, after }
         }
         None => Action::Create(Style::new_file().render(&doc)),
@@ -223,7 +232,7 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
     let action = if plain(&after_doc) == plain(&(t.spec.skeleton)()) {
         Action::Delete { before }
     } else {
-        let after = Style::detect(&before).render(&after_doc);
+        let after = rewrite(&before, &doc, &after_doc);
         Action::Update { before, after }
     };
     Ok(Plan {

@@ -11,6 +11,7 @@ pub mod fsio;
 pub mod lossless;
 pub mod merge;
 pub mod ownership;
+pub mod patch;
 pub mod program;
 pub mod record;
 pub mod style;
