@@ -44,7 +44,7 @@ pub static SPEC: Spec = Spec {
     id: "copilot",
     name: "GitHub Copilot CLI",
     events: &[
-        row!("sessionStart" => SessionStart, Context(FLAT), "additionalContext injected into the session (hooks-reference, 2026) [DOC]"),
+        row!("sessionStart" => SessionStart, Context(FLAT), "additionalContext reached the model (e2e benign, kb-drift; 1.0.102 -p) [RIG]; documented [DOC]"),
         row!("userPromptSubmitted" => UserPromptSubmit, Context(FLAT), "user message [RIG]"),
         row!("preToolUse" => PreToolUse, Context(FLAT_DECIDING), "user message [RIG]"),
         row!("postToolUse" => PostToolUse, Context(FLAT), "appended to the tool result; ~10,350 chars kept [RIG]"),
