@@ -4,7 +4,30 @@
 //! own arguments leniently (see `commands::dispatch`): a hook must exit 0
 //! whatever it is given, and clap exits 2 on bad arguments.
 
+use crate::harness::HarnessId;
 use clap::{Parser, Subcommand};
+
+/// `--harness` help for the commands that install: the installable ids,
+/// from the one list of harnesses.
+fn installable_help() -> String {
+    format!("One of: {}.", HarnessId::list(true))
+}
+
+/// `--harness` help for the commands that only look: every harness.
+fn any_help() -> String {
+    format!(
+        "Only this harness (default: every harness): {}.",
+        HarnessId::list(false)
+    )
+}
+
+/// `--contract` help: every harness, from the one list.
+fn contract_help() -> String {
+    format!(
+        "Translate from and to this harness's dialect: {} (none: Claude Code, byte for byte).",
+        HarnessId::list(false)
+    )
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -68,8 +91,7 @@ pub enum Command {
 
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
-    /// claude-code, codex, qwen, codebuddy, gemini, copilot, cursor, devin, kiro.
-    #[arg(long, value_name = "HARNESS")]
+    #[arg(long, value_name = "HARNESS", help = installable_help())]
     pub harness: String,
     /// user (under HOME), project (the git root of the working directory), or
     /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
@@ -83,8 +105,7 @@ pub struct InstallArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// Only this harness (default: every harness).
-    #[arg(long, value_name = "HARNESS")]
+    #[arg(long, value_name = "HARNESS", help = any_help())]
     pub harness: Option<String>,
     /// Machine-readable output.
     #[arg(long)]
@@ -96,7 +117,7 @@ pub struct VerifyArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
-    #[arg(long, value_name = "HARNESS")]
+    #[arg(long, value_name = "HARNESS", help = installable_help())]
     pub harness: String,
     /// user, project or managed (default: every scope where cuecard is found).
     #[arg(long, value_name = "SCOPE")]
@@ -105,17 +126,13 @@ pub struct UninstallArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
-    /// Only this harness (default: every harness).
-    #[arg(long, value_name = "HARNESS")]
+    #[arg(long, value_name = "HARNESS", help = any_help())]
     pub harness: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct EventArgs {
-    /// Translate from and to this harness's dialect: claude-code, codex, qwen,
-    /// codebuddy, gemini, copilot, cursor, devin, kiro, windsurf (none: Claude
-    /// Code, byte for byte).
-    #[arg(long, value_name = "HARNESS")]
+    #[arg(long, value_name = "HARNESS", help = contract_help())]
     pub contract: Option<String>,
     /// The hook event (Claude Code name, or the harness's own with --contract).
     pub event: String,

@@ -12,7 +12,7 @@ use crate::diag::{self, Kind};
 use crate::envelope::{self, Outcome};
 use crate::event::{self, EventSpec, Matcher};
 use crate::guards;
-use crate::harness::{self, Delivery, EventRow, HarnessId};
+use crate::harness::{self, EventRow, HarnessId};
 use crate::paths;
 use crate::payload::{Payload, Unusable};
 use crate::state::{self, Session};
@@ -111,8 +111,8 @@ impl Run {
         let canonical = envelope::render(spec, &self.outcome);
         self.answer = match self.contract {
             None => canonical.map(|v| v.to_string()),
-            Some((h, row)) => canonical
-                .and_then(|v| (h.spec().shape)(row, v))
+            Some((_, row)) => canonical
+                .and_then(|v| harness::reshape(row, v))
                 .map(|a| a.line()),
         };
     }
@@ -239,7 +239,7 @@ fn run_with(
         },
     };
     run.contract = contract;
-    let canonical = contract.map_or(req.event.as_str(), |(_, row)| row.canonical);
+    let canonical = contract.map_or(req.event.as_str(), |(_, row)| row.canonical.name());
     let Some(spec) = event::lookup(canonical) else {
         diag::record(
             Kind::UnknownEvent,
@@ -253,7 +253,7 @@ fn run_with(
     };
     run.event = Some(spec);
     if let Some((h, row)) = contract
-        && row.delivery != Delivery::Context
+        && !row.delivery.delivers()
     {
         run.stopped = Some(format!(
             "{} does not deliver what a hook prints on `{}` ({}): no output",
@@ -286,7 +286,7 @@ fn run_with(
             (h.spec().translate)(row, &mut payload.raw);
             harness::evaluated_events(h, row.native)
                 .into_iter()
-                .filter_map(event::lookup)
+                .map(event::Event::spec)
                 .collect()
         }
         None => vec![spec],

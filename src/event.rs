@@ -1,5 +1,7 @@
-//! The event table: every Claude Code hook event, what it is for, and whether
-//! anything cuecard prints on it can reach the model.
+//! The event table: every Claude Code hook event (and the few another
+//! harness has that Claude Code lacks), what it is for, and whether anything
+//! cuecard prints on it can reach the model. The [`Event`] type is generated
+//! from the same list.
 //!
 //! This table is the single source of truth read by the dispatcher (which
 //! events run cards at all), the envelope renderer (which field carries the
@@ -50,7 +52,7 @@ pub enum Decision {
 pub enum Matcher {
     None,
     ToolName,
-    /// SessionStart: `source` (startup, resume, clear, compact).
+    /// SessionStart: `source` (startup, resume, clear, compact, fork).
     Source,
     /// PreCompact / PostCompact: `trigger` (manual, auto).
     Trigger,
@@ -60,18 +62,26 @@ pub enum Matcher {
 
 #[derive(Debug, Clone, Copy)]
 pub struct EventSpec {
+    pub event: Event,
     pub name: &'static str,
     pub class: Class,
     pub channel: Channel,
     pub decision: Decision,
     pub matcher: Matcher,
+    /// Whether the capability table (generated/capabilities.md) has a
+    /// column for it (every event a shipped or planned card can use).
+    pub shown: bool,
     /// One line for `explain` and the generated docs.
     pub note: &'static str,
+    /// Claude Code's row: why, with the evidence (RIG = measured on the real
+    /// harness; DOC = vendor documentation); `None`: Claude Code has no such
+    /// event. Claude Code's contract is built from this column.
+    pub claude: Option<&'static str>,
 }
 
 impl EventSpec {
     /// Whether a card may put model-facing text on this event.
-    pub fn carries_context(&self) -> bool {
+    pub const fn carries_context(&self) -> bool {
         matches!(
             self.channel,
             Channel::AdditionalContext | Channel::ContinuesTurn
@@ -83,279 +93,178 @@ impl EventSpec {
     }
 }
 
-macro_rules! ev {
-    ($name:literal, $class:ident, $channel:ident, $decision:ident, $matcher:ident, $note:literal) => {
-        EventSpec {
-            name: $name,
-            class: Class::$class,
-            channel: Channel::$channel,
-            decision: Decision::$decision,
-            matcher: Matcher::$matcher,
-            note: $note,
+/// Emits, from one list, the [`Event`] enum (in declaration order),
+/// `Event::ALL` and the [`EVENTS`] table, so that the type and the table
+/// cannot disagree and a new event is a new variant every `match` on
+/// [`Event`] must handle.
+macro_rules! events {
+    ($( $name:ident: $class:ident, $channel:ident, $decision:ident, $matcher:ident,
+        shown: $shown:literal, $note:literal, claude: $claude:expr; )*) => {
+        /// A canonical event: Claude Code's hook events, plus the few another
+        /// harness has and Claude Code lacks (their `claude` is `None`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Event { $($name),* }
+
+        impl Event {
+            /// Every canonical event, in the table's order.
+            pub const ALL: &'static [Event] = &[$(Event::$name),*];
         }
+
+        /// Every canonical event. Order follows a session's life.
+        pub const EVENTS: &[EventSpec] = &[$(
+            EventSpec {
+                event: Event::$name,
+                name: stringify!($name),
+                class: Class::$class,
+                channel: Channel::$channel,
+                decision: Decision::$decision,
+                matcher: Matcher::$matcher,
+                shown: $shown,
+                note: $note,
+                claude: $claude,
+            }
+        ),*];
     };
 }
 
-/// Every Claude Code hook event. Order follows a session's life.
-pub const EVENTS: &[EventSpec] = &[
-    ev!(
-        "SessionStart",
-        Context,
-        AdditionalContext,
-        None,
-        Source,
-        "a session starts, resumes, is cleared or was compacted; context is read at start"
-    ),
-    ev!(
-        "Setup",
-        Context,
-        AdditionalContext,
-        None,
-        Other,
-        "repository set-up or maintenance run (--init, --maintenance)"
-    ),
-    ev!(
-        "UserPromptSubmit",
-        Gating,
-        AdditionalContext,
-        Block,
-        None,
-        "the user submitted a prompt; context is added beside it"
-    ),
-    ev!(
-        "UserPromptExpansion",
-        Gating,
-        AdditionalContext,
-        Block,
-        Other,
-        "a slash command or prompt expansion is about to be used"
-    ),
-    ev!(
-        "PreToolUse",
-        Gating,
-        AdditionalContext,
-        Permission,
-        ToolName,
-        "a tool call is about to run; context reaches the model with the call"
-    ),
-    ev!(
-        "PermissionRequest",
-        Gating,
-        None,
-        Behavior,
-        ToolName,
-        "the user is about to be asked for permission; only a decision is read"
-    ),
-    ev!(
-        "PermissionDenied",
-        Observe,
-        None,
-        None,
-        ToolName,
-        "the auto-mode classifier denied a tool call"
-    ),
-    ev!(
-        "PostToolUse",
-        Context,
-        AdditionalContext,
-        Block,
-        ToolName,
-        "a tool call succeeded; context reaches the model with its result"
-    ),
-    ev!(
-        "PostToolUseFailure",
-        Context,
-        AdditionalContext,
-        None,
-        ToolName,
-        "a tool call failed; context reaches the model with the error"
-    ),
-    ev!(
-        "PostToolBatch",
-        Context,
-        AdditionalContext,
-        Block,
-        None,
-        "a batch of parallel tool calls finished"
-    ),
-    ev!(
-        "Notification",
-        Observe,
-        None,
-        None,
-        Other,
-        "the harness shows the user a notification"
-    ),
-    ev!(
-        "MessageDisplay",
-        Observe,
-        None,
-        None,
-        None,
-        "a message is displayed to the user"
-    ),
-    ev!(
-        "SubagentStart",
-        Context,
-        AdditionalContext,
-        None,
-        Other,
-        "a subagent starts; context goes to the subagent"
-    ),
-    ev!(
-        "SubagentStop",
-        Gating,
-        None,
-        Block,
-        Other,
-        "a subagent is about to stop; a block keeps it running"
-    ),
-    ev!(
-        "TaskCreated",
-        Gating,
-        None,
-        Block,
-        None,
-        "a task is being created"
-    ),
-    ev!(
-        "TaskCompleted",
-        Gating,
-        None,
-        Block,
-        None,
-        "a task is being marked completed"
-    ),
-    ev!(
-        "Stop",
-        Gating,
-        ContinuesTurn,
-        Block,
-        None,
-        "the agent is about to stop; any context keeps it running (opt-in card only)"
-    ),
-    ev!(
-        "StopFailure",
-        Observe,
-        None,
-        None,
-        Other,
-        "the turn ended on an API error"
-    ),
-    ev!(
-        "TeammateIdle",
-        Gating,
-        None,
-        Block,
-        None,
-        "an agent-team teammate is about to go idle"
-    ),
-    ev!(
-        "InstructionsLoaded",
-        Observe,
-        None,
-        None,
-        Other,
-        "a CLAUDE.md or rules file was loaded"
-    ),
-    ev!(
-        "ConfigChange",
-        Gating,
-        None,
-        Block,
-        Other,
-        "a configuration file changed during the session"
-    ),
-    ev!(
-        "CwdChanged",
-        Observe,
-        None,
-        None,
-        None,
-        "the working directory changed"
-    ),
-    ev!(
-        "DirectoryAdded",
-        Observe,
-        None,
-        None,
-        None,
-        "a working directory was added to the session"
-    ),
-    ev!(
-        "FileChanged",
-        Observe,
-        None,
-        None,
-        Other,
-        "a watched file changed on disk"
-    ),
-    ev!(
-        "WorktreeCreate",
-        Gating,
-        None,
-        None,
-        None,
-        "replaces git worktree creation (its stdout is a path): never registered"
-    ),
-    ev!(
-        "WorktreeRemove",
-        Observe,
-        None,
-        None,
-        None,
-        "a worktree is being removed"
-    ),
-    ev!(
-        "PreCompact",
-        Observe,
-        None,
-        None,
-        Trigger,
-        "a compaction is about to run; output is dropped (recovery rides on SessionStart compact)"
-    ),
-    ev!(
-        "PostCompact",
-        Observe,
-        None,
-        None,
-        Trigger,
-        "a compaction finished; output is dropped (recovery rides on SessionStart compact)"
-    ),
-    ev!(
-        "Elicitation",
-        Gating,
-        None,
-        Action,
-        Other,
-        "an MCP server asks the user for input"
-    ),
-    ev!(
-        "ElicitationResult",
-        Gating,
-        None,
-        Action,
-        Other,
-        "the user answered an MCP elicitation"
-    ),
-    ev!(
-        "SessionEnd",
-        Observe,
-        None,
-        None,
-        Other,
-        "the session ends; nothing after it reads output"
-    ),
-];
+events! {
+    SessionStart: Context, AdditionalContext, None, Source, shown: true,
+        "a session starts, resumes, is forked, is cleared or was compacted; context is read at start",
+        claude: Some("context read at start; sources startup, resume, clear, compact, fork (2.1.332) [RIG]");
+    Setup: Context, AdditionalContext, None, Other, shown: false,
+        "repository set-up or maintenance run (--init, --maintenance)",
+        claude: Some("repository set-up [DOC]");
+    UserPromptSubmit: Gating, AdditionalContext, Block, None, shown: true,
+        "the user submitted a prompt; context is added beside it",
+        claude: Some("context beside the prompt [RIG]");
+    UserPromptExpansion: Gating, AdditionalContext, Block, Other, shown: false,
+        "a slash command or prompt expansion is about to be used",
+        claude: Some("[DOC]");
+    PreToolUse: Gating, AdditionalContext, Permission, ToolName, shown: true,
+        "a tool call is about to run; context reaches the model with the call",
+        claude: Some("context with the call [RIG]");
+    PermissionRequest: Gating, None, Behavior, ToolName, shown: false,
+        "the user is about to be asked for permission; only a decision is read",
+        claude: Some("decision only [DOC]");
+    PermissionDenied: Observe, None, None, ToolName, shown: false,
+        "the auto-mode classifier denied a tool call",
+        claude: Some("observe only [DOC]");
+    PostToolUse: Context, AdditionalContext, Block, ToolName, shown: true,
+        "a tool call succeeded; context reaches the model with its result",
+        claude: Some("context with the result [RIG]");
+    PostToolUseFailure: Context, AdditionalContext, None, ToolName, shown: false,
+        "a tool call failed; context reaches the model with the error",
+        claude: Some("context with the error [DOC]");
+    PostToolBatch: Context, AdditionalContext, Block, None, shown: true,
+        "a batch of parallel tool calls finished",
+        claude: Some("[RIG]");
+    Notification: Observe, None, None, Other, shown: false,
+        "the harness shows the user a notification",
+        claude: Some("observe only [DOC]");
+    MessageDisplay: Observe, None, None, None, shown: false,
+        "a message is displayed to the user",
+        claude: Some("observe only [DOC]");
+    SubagentStart: Context, AdditionalContext, None, Other, shown: true,
+        "a subagent starts; context goes to the subagent",
+        claude: Some("context to the subagent [DOC]");
+    SubagentStop: Gating, None, Block, Other, shown: false,
+        "a subagent is about to stop; a block keeps it running",
+        claude: Some("a block keeps it running [DOC]");
+    TaskCreated: Gating, None, Block, None, shown: false,
+        "a task is being created",
+        claude: Some("[DOC]");
+    TaskCompleted: Gating, None, Block, None, shown: false,
+        "a task is being marked completed",
+        claude: Some("[DOC]");
+    Stop: Gating, ContinuesTurn, Block, None, shown: true,
+        "the agent is about to stop; any context keeps it running (opt-in card only)",
+        claude: Some("context keeps the agent running: opt-in card only [RIG]");
+    StopFailure: Observe, None, None, Other, shown: false,
+        "the turn ended on an API error",
+        claude: Some("[DOC]");
+    TeammateIdle: Gating, None, Block, None, shown: false,
+        "an agent-team teammate is about to go idle",
+        claude: Some("[DOC]");
+    InstructionsLoaded: Observe, None, None, Other, shown: false,
+        "a CLAUDE.md or rules file was loaded",
+        claude: Some("[DOC]");
+    ConfigChange: Gating, None, Block, Other, shown: false,
+        "a configuration file changed during the session",
+        claude: Some("[DOC]");
+    CwdChanged: Observe, None, None, None, shown: false,
+        "the working directory changed",
+        claude: Some("[DOC]");
+    DirectoryAdded: Observe, None, None, None, shown: false,
+        "a working directory was added to the session",
+        claude: Some("[DOC]");
+    FileChanged: Observe, None, None, Other, shown: false,
+        "a watched file changed on disk",
+        claude: Some("[DOC]");
+    WorktreeCreate: Gating, None, None, None, shown: false,
+        "replaces git worktree creation (its stdout is a path): never registered",
+        claude: Some("stdout is a path: never registered [DOC]");
+    WorktreeRemove: Observe, None, None, None, shown: false,
+        "a worktree is being removed",
+        claude: Some("[DOC]");
+    PreCompact: Observe, None, None, Trigger, shown: true,
+        "a compaction is about to run; output is dropped (recovery rides on SessionStart compact)",
+        claude: Some("output dropped; strict validation [RIG]");
+    PostCompact: Observe, None, None, Trigger, shown: false,
+        "a compaction finished; output is dropped (recovery rides on SessionStart compact)",
+        claude: Some("output dropped; strict validation [RIG]");
+    Elicitation: Gating, None, Action, Other, shown: false,
+        "an MCP server asks the user for input",
+        claude: Some("[DOC]");
+    ElicitationResult: Gating, None, Action, Other, shown: false,
+        "the user answered an MCP elicitation",
+        claude: Some("[DOC]");
+    SessionEnd: Observe, None, None, Other, shown: false,
+        "the session ends; nothing after it reads output",
+        claude: Some("nothing reads it [RIG]");
+    Interrupt: Observe, None, None, None, shown: false,
+        "the user interrupted a running turn (Codex); nothing after it reads output",
+        claude: None;
+}
 
 /// Looks an event up by its exact Claude Code name.
 pub fn lookup(name: &str) -> Option<&'static EventSpec> {
     EVENTS.iter().find(|e| e.name == name)
 }
 
+impl Event {
+    /// The event's row of the table.
+    pub const fn spec(self) -> &'static EventSpec {
+        &EVENTS[self as usize]
+    }
+    /// The canonical (Claude Code) name.
+    pub const fn name(self) -> &'static str {
+        self.spec().name
+    }
+    /// The event for an exact canonical name.
+    pub fn parse(name: &str) -> Option<Event> {
+        lookup(name).map(|e| e.event)
+    }
+}
+
+impl std::fmt::Display for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_enum_and_the_table_agree() {
+        assert_eq!(Event::ALL.len(), EVENTS.len());
+        for (i, e) in Event::ALL.iter().enumerate() {
+            assert_eq!(EVENTS[i].event, *e);
+            assert_eq!(e.spec().name, format!("{e:?}"));
+            assert_eq!(Event::parse(e.name()), Some(*e));
+        }
+    }
 
     #[test]
     fn names_are_unique() {

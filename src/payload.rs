@@ -109,7 +109,7 @@ impl Payload {
     pub fn tool_response(&self) -> Option<&Value> {
         self.raw.get("tool_response")
     }
-    /// SessionStart's `source`: startup, resume, clear, compact.
+    /// SessionStart's `source`: startup, resume, clear, compact, fork.
     pub fn source(&self) -> Option<&str> {
         self.str_field("source")
     }

@@ -170,9 +170,12 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "codebuddy" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
         "gemini" => &["SessionStart", "BeforeAgent", "AfterTool"],
         "copilot" => &[
+            "sessionStart",
             "userPromptSubmitted",
             "preToolUse",
             "postToolUse",
+            "postToolUseFailure",
+            "subagentStart",
             "PreToolUse",
         ],
         "cursor" => &["sessionStart", "postToolUse"],
@@ -182,7 +185,12 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
             "PreToolUse",
             "PostToolUse",
         ],
-        "kiro" => &["agentSpawn", "userPromptSubmit"],
+        "kiro" => &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "agentSpawn",
+            "userPromptSubmit",
+        ],
         other => panic!("no schema for {other}"),
     };
     assert!(
@@ -245,20 +253,22 @@ fn session_start_reaches_each_harness_that_reads_it() {
 }
 
 #[test]
-fn copilot_session_start_is_not_relied_on() {
-    // Copilot ignores sessionStart output: nothing is sent.
-    for stem in [
-        "sessionStart.new",
-        "sessionStart.resume",
-        "SessionStart.new",
-    ] {
-        let event = if stem.starts_with('s') {
-            "sessionStart"
-        } else {
-            "SessionStart"
-        };
-        assert_eq!(dispatch("copilot", stem, event, &[]), "", "{stem}");
+fn copilot_session_start_carries_context_in_camel_case_only() {
+    // The hooks reference documents sessionStart's `additionalContext`; the
+    // PascalCase SessionStart did not deliver (measured), so it gets nothing.
+    for stem in ["sessionStart.new", "sessionStart.resume"] {
+        let out = dispatch("copilot", stem, "sessionStart", &[]);
+        let context = check("copilot", "sessionStart", &out)
+            .unwrap_or_else(|| panic!("{stem}: no sessionStart answer"));
+        assert!(
+            context.starts_with(SESSION_START_LINE),
+            "{stem}: {context:?}"
+        );
     }
+    assert_eq!(
+        dispatch("copilot", "SessionStart.new", "SessionStart", &[]),
+        ""
+    );
 }
 
 #[test]
@@ -604,5 +614,50 @@ fn dependency_advisory_round_trips_through_each_dialect() {
             out.stdout
         );
         assert!(ctx.contains("Full procedure"), "{harness}: {ctx}");
+    }
+}
+
+/// The secrets card fires on each harness's own search tool reading a
+/// `.env`, and the AskUserQuestion card on each harness's own question
+/// tool, in the harness's answer shape (`grep_search` / `ask_user_question`
+/// on Qwen Code, `grep_search` / `ask_user` on Gemini CLI, `grep` /
+/// `ask_user` on Copilot CLI).
+#[test]
+fn search_and_question_cards_fire_on_each_harness_tool_names() {
+    for (h, stem, event, card) in [
+        ("qwen", "PostToolUse.grep_search", "PostToolUse", "secrets"),
+        ("copilot", "preToolUse.grep", "preToolUse", "secrets"),
+        (
+            "qwen",
+            "PostToolUse.ask_user_question",
+            "PostToolUse",
+            "askuser-recommended",
+        ),
+        (
+            "gemini",
+            "AfterTool.ask_user",
+            "AfterTool",
+            "askuser-recommended",
+        ),
+        (
+            "copilot",
+            "preToolUse.ask_user",
+            "preToolUse",
+            "askuser-recommended",
+        ),
+    ] {
+        let sb = Sandbox::new();
+        std::fs::write(sb.project().join(".env"), "API_KEY=x\n").unwrap();
+        let out = sb
+            .test()
+            .args(["dispatch", "--contract", h, event])
+            .json(&sb.fixture(h, stem))
+            .run()
+            .stdout;
+        let context = check(h, event, &out).unwrap_or_else(|| panic!("{h} {stem}: no answer"));
+        assert!(
+            context.contains(&format!("cuecard cards show {card}")),
+            "{h} {stem}: the {card} card did not fire: {context}"
+        );
     }
 }

@@ -25,7 +25,8 @@ const QWEN: &str = "{\n  \"security\": {\"auth\": {\"selectedType\": \"openai\"}
 const CODEBUDDY: &str = "{\n \"hooks\": {\"SessionStart\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/cuecard-wrapper dispatch SessionStart\"}]}]},\n \"env\": {\"FOO\": \"1\"}\n}\n";
 const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"sessionStart\": [{\"command\": \"./hooks/welcome.sh\"}],\n    \"afterFileEdit\": [{\"command\": \"./hooks/format.sh\", \"timeout\": 20}]\n  }\n}\n";
 const DEVIN: &str = "{\n  \"permissions\": {\"allow\": [\"Read(**)\", \"Exec(git)\"]},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./scripts/hello.sh\", \"timeout\": 10}]}]}\n}\n";
-const KIRO: &str = "{\n  \"name\": \"cuecard\",\n  \"description\": \"my agent\",\n  \"prompt\": \"Be terse.\",\n  \"tools\": [\"fs_read\", \"execute_bash\"],\n  \"hooks\": {\"agentSpawn\": [{\"command\": \"git status --short\"}], \"preToolUse\": [{\"matcher\": \"execute_bash\", \"command\": \"audit.sh\"}]}\n}\n";
+const KIRO: &str = "{\n  \"version\": \"v1\",\n  \"hooks\": [\n    {\"name\": \"lint-on-save\", \"trigger\": \"PostFileSave\", \"matcher\": \"\\\\.ts$\", \"action\": {\"type\": \"command\", \"command\": \"npm run lint\"}, \"timeout\": 30, \"enabled\": true},\n    {\"name\": \"remind-tests\", \"trigger\": \"PreToolUse\", \"action\": {\"type\": \"agent\", \"prompt\": \"cuecard dispatch is not a command here\"}}\n  ]\n}\n";
+const KIRO_AGENT: &str = "{\n  \"name\": \"cuecard\",\n  \"description\": \"my agent\",\n  \"prompt\": \"Be terse.\",\n  \"tools\": [\"fs_read\", \"execute_bash\"],\n  \"hooks\": {\"agentSpawn\": [{\"command\": \"git status --short\"}], \"preToolUse\": [{\"matcher\": \"execute_bash\", \"command\": \"audit.sh\"}]}\n}\n";
 const COPILOT_OTHER: &str = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./audit.sh\", \"timeoutSec\": 5}]}}\n";
 
 fn cases() -> Vec<Case> {
@@ -105,13 +106,13 @@ fn cases() -> Vec<Case> {
         Case {
             harness: "kiro",
             scope: "user",
-            rel: ".kiro/agents/cuecard.json",
+            rel: ".kiro/hooks/cuecard.json",
             foreign: KIRO,
         },
         Case {
             harness: "kiro",
             scope: "project",
-            rel: ".kiro/agents/cuecard.json",
+            rel: ".kiro/hooks/cuecard.json",
             foreign: KIRO,
         },
     ]
@@ -140,6 +141,58 @@ fn install(sb: &Sandbox, harness: &str, scope: &str) -> support::Output {
         .run()
 }
 
+/// Records, the way each harness does once its user trusted them, trust in
+/// cuecard's installed hooks: Codex's `[hooks.state."<file>:<event>:..."]`
+/// in config.toml (and the project), Copilot's `trusted_folders`, Gemini's
+/// trustedFolders.json.
+fn trust_as_the_harnesses_do(sb: &Sandbox) {
+    let mut toml = format!(
+        "[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        sb.project().display()
+    );
+    for file in [
+        sb.home().join(".codex/hooks.json"),
+        sb.project().join(".codex/hooks.json"),
+    ] {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        for event in doc["hooks"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(e, _)| e)
+        {
+            let snake: String = event
+                .chars()
+                .enumerate()
+                .flat_map(|(i, c)| {
+                    let lower = c.to_ascii_lowercase();
+                    if c.is_ascii_uppercase() && i > 0 {
+                        vec!['_', lower]
+                    } else {
+                        vec![lower]
+                    }
+                })
+                .collect();
+            toml.push_str(&format!(
+                "[hooks.state.\"{}:{snake}:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
+                file.display()
+            ));
+        }
+    }
+    put(&sb.home().join(".codex/config.toml"), &toml);
+    put(
+        &sb.home().join(".copilot/config.json"),
+        &json!({"trusted_folders": [sb.project()]}).to_string(),
+    );
+    put(
+        &sb.home().join(".gemini/trustedFolders.json"),
+        &json!({ sb.project().to_string_lossy(): "TRUST_FOLDER" }).to_string(),
+    );
+}
+
 fn bin() -> String {
     support::bin()
         .canonicalize()
@@ -148,9 +201,18 @@ fn bin() -> String {
         .into_owned()
 }
 
-/// cuecard's handlers in a parsed config (grouped or flat).
+/// cuecard's handlers in a parsed config (grouped, flat, or a list whose
+/// items hold their command in `action`: Kiro V3).
 fn our_handlers(doc: &Value) -> Vec<(String, Value)> {
     let mut out = Vec::new();
+    for item in doc["hooks"].as_array().into_iter().flatten() {
+        let cmd = item["action"]["command"].as_str().unwrap_or_default();
+        if is_cuecard(cmd) {
+            let mut h = item.clone();
+            h["command"] = json!(cmd);
+            out.push((item["trigger"].as_str().unwrap().to_string(), h));
+        }
+    }
     for (event, list) in doc["hooks"].as_object().into_iter().flatten() {
         for item in list.as_array().into_iter().flatten() {
             let hs: Vec<&Value> = match item.get("hooks").and_then(Value::as_array) {
@@ -159,13 +221,29 @@ fn our_handlers(doc: &Value) -> Vec<(String, Value)> {
             };
             for h in hs {
                 let cmd = h["command"].as_str().unwrap_or_default();
-                if cmd.starts_with(&bin()) {
+                if is_cuecard(cmd) {
                     out.push((event.clone(), h.clone()));
                 }
             }
         }
     }
     out
+}
+
+/// Whether a command starts this machine's binary, or `cuecard` through PATH.
+fn is_cuecard(cmd: &str) -> bool {
+    cmd.starts_with(&bin()) || cmd == "cuecard" || cmd.starts_with("cuecard ")
+}
+
+/// The program install names: this machine's binary in a user's own file,
+/// `cuecard` through PATH in a project file a team commits (Devin's project
+/// file is its local, git-ignored one).
+fn program_for(c: &Case) -> String {
+    if c.scope == "project" && c.harness != "devin" {
+        "cuecard".into()
+    } else {
+        bin()
+    }
 }
 
 /// The harness's format, as its documentation describes it.
@@ -180,7 +258,7 @@ fn check_format(c: &Case, doc: &Value) {
         let cmd = h["command"].as_str().unwrap();
         match c.harness {
             "claude-code" => {
-                assert_eq!(cmd, bin(), "exec form: command is the binary");
+                assert_eq!(cmd, program_for(c), "exec form: command is the program");
                 let args: Vec<&str> = h["args"]
                     .as_array()
                     .unwrap()
@@ -194,7 +272,11 @@ fn check_format(c: &Case, doc: &Value) {
             }
             _ => {
                 assert!(h.get("args").is_none(), "shell form");
-                let want = format!("{} dispatch --contract {} {event} ", bin(), c.harness);
+                let want = format!(
+                    "{} dispatch --contract {} {event} ",
+                    program_for(c),
+                    c.harness
+                );
                 assert!(cmd.starts_with(&want), "{cmd} starts with {want}");
             }
         }
@@ -203,7 +285,12 @@ fn check_format(c: &Case, doc: &Value) {
                 assert_eq!(h["timeout"], 10, "{}: seconds", c.harness)
             }
             "gemini" => assert_eq!(h["timeout"], 10000, "gemini: milliseconds"),
-            "kiro" => assert_eq!(h["timeout_ms"], 10000, "kiro: timeout_ms"),
+            "kiro" => {
+                assert_eq!(h["timeout"], 10, "kiro V3: seconds");
+                assert_eq!(h["enabled"], true);
+                assert_eq!(h["action"]["type"], "command");
+                assert_eq!(h["name"], format!("cuecard {event}"));
+            }
             "qwen" => assert!(
                 h.get("timeout").is_none(),
                 "qwen: unit disputed, none written"
@@ -211,7 +298,7 @@ fn check_format(c: &Case, doc: &Value) {
             _ => {}
         }
         match c.harness {
-            "cursor" | "kiro" => assert!(
+            "cursor" => assert!(
                 event.chars().next().unwrap().is_lowercase(),
                 "camelCase {event}"
             ),
@@ -228,6 +315,7 @@ fn check_format(c: &Case, doc: &Value) {
         }
         "gemini" => assert_eq!(doc["hooksConfig"]["enabled"], true, "hooks enabled"),
         "cursor" => assert_eq!(doc["version"], 1),
+        "kiro" => assert_eq!(doc["version"], "v1"),
         _ => {}
     }
 }
@@ -256,7 +344,19 @@ fn every_harness_install_reinstall_verify_uninstall_over_foreign_config() {
                 assert_eq!(&doc[k], v, "{}: key {k}", c.harness);
             }
         }
-        for (event, list) in foreign_doc["hooks"].as_object().unwrap() {
+        for (i, item) in foreign_doc["hooks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            assert_eq!(
+                &doc["hooks"][i], item,
+                "{}: operator item {i} kept in place",
+                c.harness
+            );
+        }
+        for (event, list) in foreign_doc["hooks"].as_object().into_iter().flatten() {
             for (i, item) in list.as_array().unwrap().iter().enumerate() {
                 assert_eq!(
                     &doc["hooks"][event][i], item,
@@ -308,7 +408,8 @@ fn every_harness_install_reinstall_verify_uninstall_over_foreign_config() {
             c.harness
         );
 
-        // Verify: clean.
+        // Verify: clean, once the harness trusted the hooks.
+        trust_as_the_harnesses_do(&sb);
         let out = sb.test().args(["verify", "--harness", c.harness]).run();
         assert!(
             out.stdout
@@ -358,10 +459,8 @@ fn uninstall_after_the_operator_edited_keeps_their_edit() {
         let after = read_json(&path);
         let mut want: Value = serde_json::from_str(c.foreign).unwrap();
         want["addedLater"] = json!({"x": [1, 2]});
-        if c.harness == "gemini" {
-            // The switch install turned on stays while the operator's file changed since.
-            want["hooksConfig"]["enabled"] = json!(true);
-        }
+        // The switch install turned on (Gemini's hooksConfig.enabled, absent
+        // before) is put back as the operator had it: absent.
         assert_eq!(
             after, want,
             "{}: semantically the operator's file plus their edit",
@@ -401,13 +500,13 @@ fn a_file_cuecard_created_is_removed_on_uninstall() {
 }
 
 #[test]
-fn copilot_gets_its_own_file_and_no_session_start_cards() {
+fn copilot_gets_its_own_file_and_session_start_cards() {
     let sb = Sandbox::new();
     let other = sb.project().join(".github/hooks/team.json");
     put(&other, COPILOT_OTHER);
     let out = install(&sb, "copilot", "project");
     assert!(
-        out.stdout.contains("not registered: SessionStart"),
+        !out.stdout.contains("not registered: SessionStart"),
         "{}",
         out.stdout
     );
@@ -415,7 +514,8 @@ fn copilot_gets_its_own_file_and_no_session_start_cards() {
     if path.exists() {
         let doc = read_json(&path);
         assert_eq!(doc["version"], 1);
-        assert!(doc["hooks"].get("sessionStart").is_none());
+        // The hooks reference documents sessionStart's additionalContext.
+        assert!(doc["hooks"].get("sessionStart").is_some());
         for (event, h) in our_handlers(&doc) {
             assert!(
                 h["command"]
@@ -472,6 +572,27 @@ fn lossy_files_are_refused_and_nothing_is_written() {
             .args(["uninstall", "--harness", "claude-code"])
             .exit(1)
             .run();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        // The dry run the refusal suggests explains why, and shows the
+        // entries to merge by hand, still exit 1 and writing nothing.
+        let out = sb
+            .test()
+            .args(["install", "--harness", "claude-code", "--dry-run"])
+            .exit(1)
+            .run();
+        assert!(out.stderr.contains(why), "{text:?}: {}", out.stderr);
+        assert!(out.stderr.contains("to merge by hand"), "{}", out.stderr);
+        let snippet = out
+            .stderr
+            .split("to merge by hand")
+            .nth(1)
+            .unwrap_or_default();
+        let snippet = &snippet[snippet.find('\n').unwrap() + 1..];
+        let doc: Value = serde_json::from_str(snippet).unwrap_or_else(|e| panic!("{e}: {snippet}"));
+        assert!(
+            !our_handlers(&doc).is_empty(),
+            "the snippet holds cuecard's entries: {snippet}"
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 }
@@ -565,6 +686,7 @@ fn an_install_path_with_spaces_is_quoted_for_the_shell_and_runs() {
     let copy = copy_bin(&sb, "my tools");
     let out = install_with(&sb, &copy, "codex");
     assert!(out.status.success());
+    trust_as_the_harnesses_do(&sb);
     let doc = read_json(sb.home().join(".codex/hooks.json"));
     let cmd = doc["hooks"]["SessionStart"][0]["hooks"][0]["command"]
         .as_str()
@@ -809,6 +931,7 @@ fn doctor_runs_each_installed_entry() {
     for h in ["claude-code", "codex", "gemini", "qwen"] {
         install(&sb, h, "user");
     }
+    trust_as_the_harnesses_do(&sb);
     let out = sb.test().args(["doctor"]).run();
     assert!(out.stdout.contains("claude-code (user)"), "{}", out.stdout);
     assert!(out.stdout.contains(", 0 failed"), "{}", out.stdout);
@@ -825,4 +948,321 @@ fn doctor_runs_each_installed_entry() {
         .exit(1)
         .run();
     assert!(out.stdout.contains("FAIL"), "{}", out.stdout);
+}
+
+/// The one list of harnesses drives the CLI: every harness cuecard installs
+/// into is named in install's and uninstall's `--harness` help, every
+/// harness in dispatch's `--contract` help and verify's and doctor's
+/// `--harness` help, and the README's tables have a row for each.
+#[test]
+fn help_and_readme_name_every_harness_from_the_one_list() {
+    let sb = Sandbox::new();
+    let help = |cmd: &str| sb.test().args([cmd, "--help"]).run().stdout;
+    let (install, uninstall, verify, doctor, dispatch) = (
+        help("install"),
+        help("uninstall"),
+        help("verify"),
+        help("doctor"),
+        help("dispatch"),
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for h in cuecard::harness::HarnessId::ALL {
+        let id = h.id();
+        for (what, text) in [
+            ("verify", &verify),
+            ("doctor", &doctor),
+            ("dispatch", &dispatch),
+        ] {
+            assert!(text.contains(id), "{what} --help does not name {id}");
+        }
+        assert!(
+            readme.contains(&format!("| `{id}` |")),
+            "README has no row for {id}"
+        );
+        let installable = h.config().is_some();
+        for (what, text) in [("install", &install), ("uninstall", &uninstall)] {
+            assert_eq!(
+                text.contains(&format!("{id},")) || text.contains(&format!("{id}.")),
+                installable,
+                "{what} --help and {id}"
+            );
+        }
+    }
+}
+
+/// Kiro CLI 3.0 reads standalone hook files; the legacy agent form still
+/// works during its transition. verify and uninstall read the legacy form
+/// and say which form holds cuecard's entries; install writes the V3 file
+/// and moves cuecard's entries out of the agent, keeping the operator's.
+#[test]
+fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
+    let sb = Sandbox::new();
+    let agent = sb.home().join(".kiro/agents/cuecard.json");
+    let mut legacy: Value = serde_json::from_str(KIRO_AGENT).unwrap();
+    legacy["hooks"]["agentSpawn"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"command": format!("{} dispatch --contract kiro agentSpawn session-start", bin()), "timeout_ms": 10000}));
+    put(&agent, &serde_json::to_string_pretty(&legacy).unwrap());
+
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "kiro"])
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout
+            .contains(".kiro/agents/cuecard.json (1 entries; legacy agent form"),
+        "{}",
+        out.stdout
+    );
+
+    let out = install(&sb, "kiro", "user");
+    assert!(out.stdout.contains("form: V3 hook file"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("moved 1 entries from") && out.stdout.contains("agents/cuecard.json"),
+        "{}",
+        out.stdout
+    );
+    let moved = read_json(&agent);
+    assert_eq!(
+        moved["hooks"]["agentSpawn"],
+        json!([{"command": "git status --short"}]),
+        "the operator's agent hook stays, cuecard's went"
+    );
+    let v3 = read_json(sb.home().join(".kiro/hooks/cuecard.json"));
+    assert_eq!(v3["version"], "v1");
+    assert_eq!(v3["hooks"][0]["trigger"], "SessionStart");
+    let out = sb.test().args(["verify", "--harness", "kiro"]).run();
+    assert!(
+        out.stdout.contains("ok         kiro (user)") && out.stdout.contains("V3 hook file"),
+        "{}",
+        out.stdout
+    );
+
+    // Uninstall takes cuecard out of either form and says which.
+    put(&agent, &serde_json::to_string_pretty(&legacy).unwrap());
+    let out = sb
+        .test()
+        .args(["uninstall", "--harness", "kiro", "--scope", "user"])
+        .run();
+    assert!(out.stdout.contains("V3 hook file"), "{}", out.stdout);
+    assert!(out.stdout.contains("legacy agent form"), "{}", out.stdout);
+    assert!(!sb.home().join(".kiro/hooks/cuecard.json").exists());
+    assert_eq!(
+        read_json(&agent)["hooks"]["agentSpawn"],
+        json!([{"command": "git status --short"}])
+    );
+}
+
+/// Gemini: an operator's `hooksConfig.enabled: false` is switched on by
+/// install (hooks run only then), with a note, and put back to `false` by
+/// uninstall, with a note, even after the operator edited the file since.
+#[test]
+fn gemini_hooks_switch_is_put_back_as_the_operator_had_it() {
+    let sb = Sandbox::new();
+    let path = sb.home().join(".gemini/settings.json");
+    put(
+        &path,
+        "{\n  \"hooksConfig\": {\"enabled\": false},\n  \"theme\": \"GitHub\"\n}\n",
+    );
+    let out = install(&sb, "gemini", "user");
+    assert!(
+        out.stdout.contains("set hooksConfig.enabled to true"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(read_json(&path)["hooksConfig"]["enabled"], true);
+    // The operator edits the file after install.
+    let mut doc = read_json(&path);
+    doc["theme"] = json!("Dark");
+    put(&path, &serde_json::to_string_pretty(&doc).unwrap());
+    let out = sb
+        .test()
+        .args(["uninstall", "--harness", "gemini", "--scope", "user"])
+        .run();
+    assert!(
+        out.stdout.contains("put hooksConfig.enabled back to false"),
+        "{}",
+        out.stdout
+    );
+    let after = read_json(&path);
+    assert_eq!(after["hooksConfig"]["enabled"], false);
+    assert_eq!(after["theme"], "Dark", "the operator's edit stays");
+    assert!(after.get("hooks").is_none());
+}
+
+/// verify and doctor say when a harness will not run cuecard's entries yet,
+/// from what the harness records, and how to fix it: Codex before the user
+/// trusted the hooks in `/hooks`, Copilot and Gemini in an untrusted folder.
+#[test]
+fn untrusted_hooks_are_reported_with_the_fix() {
+    let sb = Sandbox::new();
+    install(&sb, "codex", "user");
+    install(&sb, "copilot", "project");
+    install(&sb, "gemini", "project");
+    // Gemini records trust only once folder trust was used: an entry for
+    // another folder.
+    put(
+        &sb.home().join(".gemini/trustedFolders.json"),
+        &json!({"/elsewhere": "TRUST_FOLDER"}).to_string(),
+    );
+    let out = sb.test().args(["verify"]).exit(1).run();
+    for (h, fix) in [
+        ("codex (user)", "type `/hooks` and trust them"),
+        ("copilot (project)", "trusted_folders"),
+        ("gemini (project)", "GEMINI_CLI_TRUST_WORKSPACE"),
+    ] {
+        assert!(
+            out.stdout.contains(&format!("UNTRUSTED  {h}")),
+            "{h}: {}",
+            out.stdout
+        );
+        assert!(out.stdout.contains(fix), "{h}: {}", out.stdout);
+    }
+    let out = sb
+        .test()
+        .args(["doctor", "--harness", "codex"])
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout.contains("WAIT Codex has not trusted"),
+        "{}",
+        out.stdout
+    );
+    trust_as_the_harnesses_do(&sb);
+    let out = sb.test().args(["verify"]).run();
+    assert!(!out.stdout.contains("UNTRUSTED"), "{}", out.stdout);
+}
+
+/// A clean uninstall leaves no trace: no `.cuecard.bak`, no folder install
+/// created (the hook file's, the skills'), no card copies once cuecard is
+/// installed nowhere; and nothing else: a folder the operator made, empty
+/// or not, stays.
+#[test]
+fn a_clean_uninstall_leaves_no_trace() {
+    let sb = Sandbox::new();
+    let own = sb.project().join(".github/keep");
+    std::fs::create_dir_all(&own).unwrap();
+    install(&sb, "copilot", "project");
+    let settings = sb.home().join(".claude/settings.json");
+    put(&settings, CLAUDE);
+    install(&sb, "claude-code", "user");
+    assert!(sb.project().join(".github/hooks/cuecard.json").is_file());
+    assert!(sb.project().join(".github/skills").is_dir());
+    assert!(PathBuf::from(format!("{}.cuecard.bak", settings.display())).is_file());
+    assert!(
+        sb.data().join("cards/session-start.md").is_file(),
+        "card copies"
+    );
+
+    sb.test()
+        .args(["uninstall", "--harness", "copilot", "--scope", "project"])
+        .run();
+    assert!(
+        !sb.project().join(".github/hooks").exists(),
+        "the folder install made"
+    );
+    assert!(
+        !sb.project().join(".github/skills").exists(),
+        "the skills folder install made"
+    );
+    assert!(own.is_dir(), "the operator's own empty folder stays");
+    let out = sb
+        .test()
+        .args(["uninstall", "--harness", "claude-code", "--scope", "user"])
+        .run();
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), CLAUDE);
+    assert!(
+        !PathBuf::from(format!("{}.cuecard.bak", settings.display())).exists(),
+        "no backup left"
+    );
+    assert!(
+        out.stdout.contains("cards:") && out.stdout.contains("installed nowhere else"),
+        "{}",
+        out.stdout
+    );
+    assert!(!sb.home().join(".claude/skills").exists());
+    assert!(!sb.data().join("cards").exists(), "no card copies left");
+}
+
+/// A project file a team commits names `cuecard`, found through PATH, not
+/// this machine's binary; install says so and whether PATH finds it here,
+/// and verify says how to fix it when PATH does not.
+#[test]
+fn project_scope_names_cuecard_through_path() {
+    let sb = Sandbox::new();
+    let out = install(&sb, "codex", "project");
+    assert!(
+        out.stdout.contains("`cuecard` through PATH")
+            && out.stdout.contains("PATH finds this binary"),
+        "{}",
+        out.stdout
+    );
+    let text = std::fs::read_to_string(sb.project().join(".codex/hooks.json")).unwrap();
+    assert!(!text.contains(&bin()), "no path of this machine: {text}");
+    assert!(
+        text.contains("\"cuecard dispatch --contract codex SessionStart"),
+        "{text}"
+    );
+    // The user's own file keeps the binary's path.
+    install(&sb, "codex", "user");
+    let user = std::fs::read_to_string(sb.home().join(".codex/hooks.json")).unwrap();
+    assert!(user.contains(&bin()), "{user}");
+    // Without cuecard on PATH, verify says so and how to fix it.
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "codex"])
+        .env("PATH", "/usr/bin:/bin")
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout.contains("cuecard is not on PATH")
+            && out
+                .stdout
+                .contains("put the folder holding cuecard on PATH"),
+        "{}",
+        out.stdout
+    );
+    let out = sb
+        .test()
+        .args(["install", "--harness", "qwen", "--scope", "project"])
+        .env("PATH", "/usr/bin:/bin")
+        .run();
+    assert!(
+        out.stdout.contains("warning: cuecard is not on PATH"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// Edits are textual patches: after the operator edited the file since
+/// install, uninstall gives back every byte of theirs as written (inline
+/// arrays, number spellings, escapes, spacing), taking out only cuecard's.
+#[test]
+fn uninstall_gives_back_the_operators_later_edits_byte_for_byte() {
+    let sb = Sandbox::new();
+    let path = sb.home().join(".claude/settings.json");
+    put(&path, CLAUDE);
+    install(&sb, "claude-code", "user");
+    let installed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        installed.contains("\"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": []}"),
+        "install keeps the inline array: {installed}"
+    );
+    let edit = |t: &str| {
+        let cut = t
+            .trim_end()
+            .strip_suffix('}')
+            .unwrap()
+            .trim_end()
+            .to_string();
+        format!("{cut},\n    \"n\": 1.10,\n    \"big\": 1E5,\n    \"s\": \"\\u00e9\"\n}}\n")
+    };
+    put(&path, &edit(&installed));
+    sb.test()
+        .args(["uninstall", "--harness", "claude-code", "--scope", "user"])
+        .run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edit(CLAUDE));
 }

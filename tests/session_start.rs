@@ -138,11 +138,7 @@ fn every_catalogue_entry_is_findable_in_the_session_start_index() {
     let entries = cuecard::catalog::embedded().unwrap();
     assert!(entries.len() >= 4);
     for e in entries {
-        let shown = if e.manual {
-            format!("`/cuecard:{}`", e.name)
-        } else {
-            format!("`{}`", e.name)
-        };
+        let shown = e.shown_name();
         let line = ctx
             .lines()
             .find(|l| l.contains(&shown))
@@ -153,6 +149,10 @@ fn every_catalogue_entry_is_findable_in_the_session_start_index() {
         !ctx.contains("<!--"),
         "the generated comment never reaches a model"
     );
+    // Nothing the install does not put where a harness finds it.
+    for gone in ["/cuecard:", "cuecard plugin"] {
+        assert!(!ctx.contains(gone), "{gone:?} in {ctx}");
+    }
 }
 
 #[test]

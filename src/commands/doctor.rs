@@ -5,8 +5,8 @@
 
 use super::{EXIT_OK, EXIT_PROBLEM};
 use crate::cli::DoctorArgs;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
-use crate::install::spec::{Roots, Scope};
 use crate::install::{inspect, probe, roots};
 use crate::printer;
 
@@ -35,7 +35,7 @@ pub fn run(a: DoctorArgs) -> i32 {
             let Some(t) = Target::new(spec, scope, &roots) else {
                 continue;
             };
-            let st = inspect::inspect(&t, &bin, &roots.project);
+            let st = inspect::inspect(&t, &bin, &roots);
             if !st.installed() && st.not_cuecard.is_empty() {
                 continue;
             }
@@ -45,6 +45,10 @@ pub fn run(a: DoctorArgs) -> i32 {
                 scope.id(),
                 st.path
             ));
+            for why in &st.untrusted {
+                failed += 1;
+                out.push_str(&format!("  {:4} {why}\n", "WAIT"));
+            }
             for (event, why) in &st.not_cuecard {
                 failed += 1;
                 out.push_str(&format!(

@@ -47,7 +47,11 @@ pub fn run(a: EventArgs) -> i32 {
             "native event: {} → {} (cards evaluated as: {})\n",
             row.native,
             row.canonical,
-            harness::evaluated_events(h, row.native).join(", ")
+            harness::evaluated_events(h, row.native)
+                .iter()
+                .map(|e| e.name())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
 

@@ -3,8 +3,8 @@
 use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
 use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::{self, Action, Target};
-use crate::install::spec::{Roots, Scope};
 use crate::install::{double, entries, materialise, roots, words};
 use crate::printer;
 
@@ -33,19 +33,32 @@ pub fn run(a: InstallArgs) -> i32 {
 }
 
 fn install(
-    spec: &'static crate::install::spec::Spec,
+    spec: &'static crate::harness::config::Config,
     scope: Scope,
     dry_run: bool,
 ) -> Result<(), String> {
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
+    let program = spec.program(scope, &bin);
     if spec.through_shell() {
-        words::check_shell_safe(&bin)?;
+        words::check_shell_safe(&program)?;
     }
     let target = Target::new(spec, scope, &roots)
         .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
-    let (wanted, skipped) = entries::for_harness(spec, &bin);
-    let plan = document::plan_install(&target, &bin, &wanted)?;
+    let (wanted, skipped) = entries::for_harness(spec, &program);
+    let plan = match document::plan_install(&target, &bin, &wanted) {
+        Ok(p) => p,
+        // A refused file: say why, and show what to add by hand.
+        Err(e) if dry_run && e.contains("othing was written") => {
+            return Err(format!(
+                "{e}\n--- what cuecard would add, for you to merge by hand \
+                 (its `hooks`{}):\n{}",
+                spec.required_keys_hint(),
+                document::by_hand(spec, &bin, &wanted)?
+            ));
+        }
+        Err(e) => return Err(e),
+    };
     let h = spec.harness;
     let mut out = format!(
         "{} ({} scope): {}\n",
@@ -106,6 +119,28 @@ fn install(
     for n in &plan.notes {
         out.push_str(&format!("  {n}\n"));
     }
+    if !spec.form_name.is_empty() {
+        out.push_str(&format!("  form: {}\n", spec.form_name));
+    }
+    out.push_str(&program_note(&program, &bin, &roots));
+    // An older form of the harness's hooks that holds cuecard's entries
+    // (Kiro's agent file): they move to the form just written.
+    let legacy = match spec.legacy.and_then(|l| Target::new(l, scope, &roots)) {
+        Some(t) => {
+            let p = document::plan_uninstall(&t, &bin)?;
+            (p.action != Action::Unchanged).then_some((t, p))
+        }
+        None => None,
+    };
+    if let Some((t, p)) = &legacy {
+        out.push_str(&format!(
+            "  {} {} entries from {} ({})\n",
+            verb("moved", "would move"),
+            p.outcome.removed,
+            t.path.display(),
+            t.spec.form_name
+        ));
+    }
     if dry_run {
         if let Action::Create(text) | Action::Update { after: text, .. } = &plan.action {
             out.push_str(&format!(
@@ -116,7 +151,18 @@ fn install(
         printer::out(&out);
         return Ok(());
     }
-    document::apply(&target, &plan)?;
+    let skills_dir = (spec.skills_dir)(scope, &roots);
+    let new_skill_dirs = match &skills_dir {
+        Some(d) if !materialise::skill_files().is_empty() => {
+            crate::install::record::missing_dirs(d, &target.base)
+        }
+        _ => Vec::new(),
+    };
+    document::apply_install(&target, &plan, &new_skill_dirs)?;
+    if let Some((t, p)) = &legacy {
+        document::apply_uninstall(t, p)?;
+        document::finish_uninstall(t)?;
+    }
     // The cards the "Full procedure" pointers name, and the skills.
     if let Some(dir) = crate::paths::data_dir() {
         let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;
@@ -163,5 +209,35 @@ fn managed_warnings(bin: &str, out: &mut String) {
             "  warning: {bin} is writable by this user: whoever can replace it overrides the managed hooks; \
              install cuecard to a root-owned path and render the managed settings from there\n"
         ));
+    }
+}
+
+/// What the entries' program is, and, for `cuecard` through PATH, whether
+/// PATH finds this binary here and how to make it.
+fn program_note(program: &str, bin: &str, roots: &Roots) -> String {
+    if program == bin {
+        return format!("  program: {bin} (this machine's binary: the file is yours alone)\n");
+    }
+    let dir = std::path::Path::new(bin)
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    let found = crate::install::program::resolve(program, &roots.project);
+    let real_bin = std::fs::canonicalize(bin).ok();
+    match found {
+        Ok(p) if Some(&p) == real_bin.as_ref() => format!(
+            "  program: `{program}` through PATH (this project file is shared: it names no path of this \
+             machine); PATH finds this binary\n"
+        ),
+        Ok(p) => format!(
+            "  program: `{program}` through PATH (this project file is shared: it names no path of this \
+             machine); note: PATH finds {}, not this binary {bin}\n",
+            p.display()
+        ),
+        Err(why) => format!(
+            "  program: `{program}` through PATH (this project file is shared: it names no path of this \
+             machine)\n  warning: {why}: the entries run nothing until it is; add {dir} to PATH, \
+             or link it: `ln -s {bin} ~/.local/bin/{program}`\n"
+        ),
     }
 }

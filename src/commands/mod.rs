@@ -63,7 +63,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
 /// The installer's description of `--harness <id>`. On failure the reason
 /// is printed and the exit code returned: a usage error for an id that is
 /// no harness, a problem for one this build cannot install.
-pub fn harness_spec(id: &str) -> Result<&'static crate::install::spec::Spec, i32> {
+pub fn harness_spec(id: &str) -> Result<&'static crate::harness::config::Config, i32> {
     crate::install::resolve(id).map_err(|e| {
         crate::printer::err(&format!("cuecard: {e}"));
         if crate::harness::HarnessId::parse(id).is_some() {
@@ -76,8 +76,8 @@ pub fn harness_spec(id: &str) -> Result<&'static crate::install::spec::Spec, i32
 
 /// `--scope`: `None` when not given; an unknown one is a usage error,
 /// printed, its exit code returned.
-pub fn scope_arg(scope: Option<&str>) -> Result<Option<crate::install::spec::Scope>, i32> {
-    match scope.map(crate::install::spec::Scope::parse) {
+pub fn scope_arg(scope: Option<&str>) -> Result<Option<crate::harness::config::Scope>, i32> {
+    match scope.map(crate::harness::config::Scope::parse) {
         None => Ok(None),
         Some(Some(s)) => Ok(Some(s)),
         Some(None) => {

@@ -5,8 +5,8 @@
 
 use super::{EXIT_OK, EXIT_PROBLEM};
 use crate::cli::UninstallArgs;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::{self, Action, Target};
-use crate::install::spec::{Roots, Scope};
 use crate::install::{materialise, roots};
 use crate::printer;
 
@@ -25,32 +25,46 @@ pub fn run(a: UninstallArgs) -> i32 {
         let bin = roots::installed_binary()?;
         let mut out = String::new();
         for scope in scopes {
-            let Some(t) = Target::new(spec, scope, &roots) else {
-                continue;
-            };
-            let plan = document::plan_uninstall(&t, &bin)?;
-            document::apply(&t, &plan)?;
-            let what = match &plan.action {
-                Action::Unchanged => "nothing of cuecard's there".to_string(),
-                Action::Restore { .. } => format!(
-                    "removed {} entries; the file is back exactly as it was before install",
-                    plan.outcome.removed
-                ),
-                Action::Delete { .. } => format!(
-                    "removed {} entries and the file, which held nothing else",
-                    plan.outcome.removed
-                ),
-                _ => format!(
-                    "removed {} entries; everything else kept",
-                    plan.outcome.removed
-                ),
-            };
-            out.push_str(&format!(
-                "{} ({} scope): {}: {what}\n",
-                spec.harness.name(),
-                scope.id(),
-                t.path.display()
-            ));
+            for form in std::iter::once(spec).chain(spec.legacy) {
+                let Some(t) = Target::new(form, scope, &roots) else {
+                    continue;
+                };
+                let plan = document::plan_uninstall(&t, &bin)?;
+                document::apply_uninstall(&t, &plan)?;
+                let what = match &plan.action {
+                    Action::Unchanged => "nothing of cuecard's there".to_string(),
+                    Action::Restore { .. } => format!(
+                        "removed {} entries; the file is back exactly as it was before install",
+                        plan.outcome.removed
+                    ),
+                    Action::Delete { .. } => format!(
+                        "removed {} entries and the file, which held nothing else",
+                        plan.outcome.removed
+                    ),
+                    _ => format!(
+                        "removed {} entries; everything else kept",
+                        plan.outcome.removed
+                    ),
+                };
+                if !std::ptr::eq(form, spec) && plan.action == Action::Unchanged {
+                    // The legacy form is reported only where cuecard was.
+                    continue;
+                }
+                let which = if form.form_name.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", form.form_name)
+                };
+                out.push_str(&format!(
+                    "{} ({} scope{which}): {}: {what}\n",
+                    spec.harness.name(),
+                    scope.id(),
+                    t.path.display()
+                ));
+                for n in &plan.notes {
+                    out.push_str(&format!("  {n}\n"));
+                }
+            }
             let skills = materialise::skill_files();
             if !skills.is_empty()
                 && let Some(dir) = (spec.skills_dir)(scope, &roots)
@@ -62,6 +76,25 @@ pub fn run(a: UninstallArgs) -> i32 {
                         dir.display()
                     ));
                 }
+            }
+            // The folders install created, now empty.
+            for form in std::iter::once(spec).chain(spec.legacy) {
+                if let Some(t) = Target::new(form, scope, &roots) {
+                    document::finish_uninstall(&t)?;
+                }
+            }
+        }
+        // The card copies go with the last install anywhere.
+        if !installed_anywhere(&roots, &bin)
+            && let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards"))
+        {
+            let n = materialise::remove_files(&dir, &materialise::card_files());
+            let _ = std::fs::remove_dir(&dir);
+            if n > 0 {
+                out.push_str(&format!(
+                    "cards: {n} copies removed from {} (cuecard is installed nowhere else)\n",
+                    dir.display()
+                ));
             }
         }
         Ok(out)
@@ -76,4 +109,19 @@ pub fn run(a: UninstallArgs) -> i32 {
             EXIT_PROBLEM
         }
     }
+}
+
+/// Whether any harness's configuration, in any scope and form, still holds
+/// a cuecard entry.
+fn installed_anywhere(roots: &Roots, bin: &str) -> bool {
+    crate::install::all_specs().into_iter().any(|spec| {
+        std::iter::once(spec).chain(spec.legacy).any(|form| {
+            [Scope::User, Scope::Project].into_iter().any(|scope| {
+                Target::new(form, scope, roots).is_some_and(|t| {
+                    matches!(document::load(&t), Ok(Some((_, doc)))
+                        if !crate::install::merge::ours(&doc, form.layout, bin).is_empty())
+                })
+            })
+        })
+    })
 }

@@ -3,9 +3,9 @@
 use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
 use crate::cli::VerifyArgs;
 use crate::harness::HarnessId;
+use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
 use crate::install::inspect::{self, Status};
-use crate::install::spec::{Roots, Scope};
 use crate::install::{double, roots};
 use crate::printer;
 
@@ -38,7 +38,7 @@ pub fn run(a: VerifyArgs) -> i32 {
     let mut notes: Vec<(HarnessId, String)> = Vec::new();
     let mut doubles: Vec<(HarnessId, String)> = Vec::new();
     for h in &harnesses {
-        let Some(spec) = crate::install::harnesses::spec(*h) else {
+        let Some(spec) = h.config() else {
             notes.push((
                 *h,
                 h.limitation().unwrap_or("not installed into").to_string(),
@@ -46,15 +46,20 @@ pub fn run(a: VerifyArgs) -> i32 {
             continue;
         };
         for scope in [Scope::User, Scope::Project] {
-            if let Some(t) = Target::new(spec, scope, &roots) {
-                statuses.push(inspect::inspect(&t, &bin, &roots.project));
+            for form in std::iter::once(spec).chain(spec.legacy) {
+                if let Some(t) = Target::new(form, scope, &roots) {
+                    statuses.push(inspect::inspect(&t, &bin, &roots));
+                }
             }
         }
         for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
             doubles.push((*h, d));
         }
     }
-    let bad = statuses.iter().any(|s| !s.problems.is_empty()) || !doubles.is_empty();
+    let bad = statuses
+        .iter()
+        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty())
+        || !doubles.is_empty();
     if a.json {
         let v = serde_json::json!({
             "binary": bin,
@@ -74,14 +79,21 @@ pub fn run(a: VerifyArgs) -> i32 {
                 "STALE"
             } else if !s.problems.is_empty() {
                 "UNREADABLE"
+            } else if !s.untrusted.is_empty() {
+                "UNTRUSTED"
             } else {
                 "ok"
             };
+            let form = if s.form.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", s.form)
+            };
             out.push_str(&format!(
-                "{state:10} {} ({}): {} ({} entries)\n",
+                "{state:10} {} ({}): {} ({} entries{form})\n",
                 s.harness, s.scope, s.path, s.entries
             ));
-            for p in &s.problems {
+            for p in s.problems.iter().chain(&s.untrusted) {
                 out.push_str(&format!("           {p}\n"));
             }
         }
@@ -90,7 +102,7 @@ pub fn run(a: VerifyArgs) -> i32 {
         }
         let missing: Vec<&str> = harnesses
             .iter()
-            .filter(|h| crate::install::harnesses::spec(**h).is_some())
+            .filter(|h| h.config().is_some())
             .filter(|h| {
                 !statuses
                     .iter()

@@ -1,9 +1,87 @@
 //! Reshaping the canonical envelope (built by [`crate::envelope::render`],
-//! the one renderer) into what a harness reads. These functions never add
-//! text: they move, rename or drop what the renderer produced.
+//! the one renderer) into what a harness reads. Each row of a harness's
+//! table names its [`Shape`] as data; [`reshape`] is the one reshaper. It
+//! never adds text: it moves, renames or drops what the renderer produced.
 
-use super::EventRow;
+use super::{Delivery, EventRow};
 use serde_json::{Map, Value, json};
+
+/// How a harness reads the answer on one native event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Claude Code's envelope (`hookSpecificOutput.{hookEventName,
+    /// additionalContext}`), with `hookEventName` set to the native name.
+    Envelope,
+    /// The envelope under a strict schema with no extra properties: `top`
+    /// at the top level, `inner` inside `hookSpecificOutput` (none: the
+    /// object goes).
+    Strict {
+        top: &'static [&'static str],
+        inner: &'static [&'static str],
+    },
+    /// A flat object: the context under `field`, and, with `decision`, the
+    /// permission decision as top-level `permissionDecision` /
+    /// `permissionDecisionReason`.
+    Flat { field: &'static str, decision: bool },
+    /// The context alone, as plain text on stdout.
+    PlainText,
+}
+
+impl Shape {
+    /// A word or two for the capability table's row of one native event.
+    pub fn label(self) -> String {
+        match self {
+            Shape::Envelope => "envelope".into(),
+            Shape::Strict { .. } => "strict envelope".into(),
+            Shape::Flat { field, decision } => {
+                format!("`{field}`{}", if decision { " + decision" } else { "" })
+            }
+            Shape::PlainText => "plain text".into(),
+        }
+    }
+
+    /// One phrase for the capability table.
+    pub fn describe(self) -> String {
+        match self {
+            Shape::Envelope => "`hookSpecificOutput.additionalContext` + `hookEventName`".into(),
+            Shape::Strict { top, inner } => format!(
+                "strict schema: top level {}; `hookSpecificOutput` {}",
+                keys(top),
+                keys(inner)
+            ),
+            Shape::Flat { field, decision } => format!(
+                "top-level `{field}`{}",
+                if decision {
+                    " + `permissionDecision`"
+                } else {
+                    ""
+                }
+            ),
+            Shape::PlainText => "plain text on stdout".into(),
+        }
+    }
+}
+
+fn keys(k: &[&str]) -> String {
+    k.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The canonical envelope `v` as `row` reads it; `None`: print nothing (the
+/// row delivers nothing, or nothing is left once cut to its schema).
+pub fn reshape(row: &EventRow, v: Value) -> Option<Answer> {
+    let Delivery::Context(shape) = row.delivery else {
+        return None;
+    };
+    match shape {
+        Shape::Envelope => envelope(row, v),
+        Shape::Strict { top, inner } => strict(row, v, top, inner),
+        Shape::Flat { field, decision } => flat(&v, field, decision),
+        Shape::PlainText => plain(&v),
+    }
+}
 
 /// What `dispatch` prints for one call.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,7 +116,7 @@ fn specific(v: &Value, key: &str) -> Option<Value> {
 
 /// Claude Code's envelope, with `hookEventName` set to the native event name
 /// (the same name for Claude-compatible harnesses; Gemini's own names).
-pub fn envelope(row: &EventRow, mut v: Value) -> Option<Answer> {
+fn envelope(row: &EventRow, mut v: Value) -> Option<Answer> {
     if let Some(s) = v
         .get_mut("hookSpecificOutput")
         .and_then(Value::as_object_mut)
@@ -51,7 +129,7 @@ pub fn envelope(row: &EventRow, mut v: Value) -> Option<Answer> {
 
 /// The envelope cut down to the keys a strict schema allows: `top` at the
 /// top level, `inner` inside `hookSpecificOutput` (none: the object goes).
-pub fn strict(row: &EventRow, v: Value, top: &[&str], inner: &[&str]) -> Option<Answer> {
+fn strict(row: &EventRow, v: Value, top: &[&str], inner: &[&str]) -> Option<Answer> {
     let Value::Object(obj) = v else { return None };
     let mut out = Map::new();
     for (k, val) in obj {
@@ -76,7 +154,7 @@ pub fn strict(row: &EventRow, v: Value, top: &[&str], inner: &[&str]) -> Option<
 /// A flat object: the context under `field` at the top level, and, when
 /// `decision` is set and the canonical envelope denies, the permission
 /// decision as top-level `permissionDecision` / `permissionDecisionReason`.
-pub fn flat(v: &Value, field: &str, decision: bool) -> Option<Answer> {
+fn flat(v: &Value, field: &str, decision: bool) -> Option<Answer> {
     let mut out = Map::new();
     if decision && let Some(d) = specific(v, "permissionDecision") {
         out.insert("permissionDecision".into(), d);
@@ -91,6 +169,6 @@ pub fn flat(v: &Value, field: &str, decision: bool) -> Option<Answer> {
 }
 
 /// The context alone, as plain text.
-pub fn plain(v: &Value) -> Option<Answer> {
+fn plain(v: &Value) -> Option<Answer> {
     context(v).map(|c| Answer::Text(c.to_string()))
 }

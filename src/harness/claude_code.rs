@@ -1,67 +1,149 @@
 //! Claude Code: the canonical dialect. Nothing is translated and the
 //! envelope is the renderer's, byte for byte, with or without
 //! `--contract claude-code`.
+//!
+//! Configuration: `~/.claude/settings.json` or `<project>/.claude/settings.json`;
+//! handlers in exec form (`command` is the binary, `args` the arguments), so
+//! no shell ever parses the install path; `timeout` in seconds. Managed
+//! settings (`--scope managed`) are rendered to `managed-settings.json` in the
+//! working directory, for an administrator to deploy.
 
 use super::HarnessId;
-use super::answer::Answer;
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe};
+use crate::event::{EVENTS, Event};
 use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::ClaudeCode,
     id: "claude-code",
     name: "Claude Code",
-    events: EVENTS,
+    events: &ROWS,
+    absent: &[Event::Interrupt],
     tools: &[],
     matchers: MatcherStyle::Literal,
     source_matcher: true,
-    reads: Reads::Envelope,
     loads_claude_hooks: false,
     translate,
-    shape,
     limitation: "PreCompact, PostCompact and SessionEnd output is dropped (post-compaction \
                  recovery rides on SessionStart `compact`); any context on Stop keeps the agent \
                  running, so the Stop card is opt-in (CUECARD_STOP_CARD=1).",
+    config: Some(&CONFIG),
+    probe: no_probe,
 };
 
-/// Mirrors the event table (`crate::event::EVENTS`): a unit test keeps the
-/// two in step.
-const EVENTS: &[EventRow] = &[
-    row!("SessionStart" => "SessionStart", Context, "context read at start [RIG]"),
-    row!("Setup" => "Setup", Context, "repository set-up [DOC]"),
-    row!("UserPromptSubmit" => "UserPromptSubmit", Context, "context beside the prompt [RIG]"),
-    row!("UserPromptExpansion" => "UserPromptExpansion", Context, "[DOC]"),
-    row!("PreToolUse" => "PreToolUse", Context, "context with the call [RIG]"),
-    row!("PermissionRequest" => "PermissionRequest", Dropped, "decision only [DOC]"),
-    row!("PermissionDenied" => "PermissionDenied", Dropped, "observe only [DOC]"),
-    row!("PostToolUse" => "PostToolUse", Context, "context with the result [RIG]"),
-    row!("PostToolUseFailure" => "PostToolUseFailure", Context, "context with the error [DOC]"),
-    row!("PostToolBatch" => "PostToolBatch", Context, "[RIG]"),
-    row!("Notification" => "Notification", Dropped, "observe only [DOC]"),
-    row!("MessageDisplay" => "MessageDisplay", Dropped, "observe only [DOC]"),
-    row!("SubagentStart" => "SubagentStart", Context, "context to the subagent [DOC]"),
-    row!("SubagentStop" => "SubagentStop", Dropped, "a block keeps it running [DOC]"),
-    row!("TaskCreated" => "TaskCreated", Dropped, "[DOC]"),
-    row!("TaskCompleted" => "TaskCompleted", Dropped, "[DOC]"),
-    row!("Stop" => "Stop", Context, "context keeps the agent running: opt-in card only [RIG]"),
-    row!("StopFailure" => "StopFailure", Dropped, "[DOC]"),
-    row!("TeammateIdle" => "TeammateIdle", Dropped, "[DOC]"),
-    row!("InstructionsLoaded" => "InstructionsLoaded", Dropped, "[DOC]"),
-    row!("ConfigChange" => "ConfigChange", Dropped, "[DOC]"),
-    row!("CwdChanged" => "CwdChanged", Dropped, "[DOC]"),
-    row!("DirectoryAdded" => "DirectoryAdded", Dropped, "[DOC]"),
-    row!("FileChanged" => "FileChanged", Dropped, "[DOC]"),
-    row!("WorktreeCreate" => "WorktreeCreate", Dropped, "stdout is a path: never registered [DOC]"),
-    row!("WorktreeRemove" => "WorktreeRemove", Dropped, "[DOC]"),
-    row!("PreCompact" => "PreCompact", Dropped, "output dropped; strict validation [RIG]"),
-    row!("PostCompact" => "PostCompact", Dropped, "output dropped; strict validation [RIG]"),
-    row!("Elicitation" => "Elicitation", Dropped, "[DOC]"),
-    row!("ElicitationResult" => "ElicitationResult", Dropped, "[DOC]"),
-    row!("SessionEnd" => "SessionEnd", Dropped, "nothing reads it [RIG]"),
-];
+/// How many canonical events are Claude Code's.
+const COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < EVENTS.len() {
+        if EVENTS[i].claude.is_some() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Claude Code's rows, built from the event table (`crate::event::EVENTS`):
+/// one per event Claude Code has, under its own name, delivering in its
+/// envelope wherever the table gives the event a channel to the model.
+static ROWS: [EventRow; COUNT] = {
+    let mut out = [EventRow {
+        native: "",
+        canonical: Event::SessionStart,
+        delivery: Dropped,
+        note: "",
+    }; COUNT];
+    let (mut i, mut n) = (0, 0);
+    while i < EVENTS.len() {
+        let e = &EVENTS[i];
+        if let Some(note) = e.claude {
+            out[n] = EventRow {
+                native: e.name,
+                canonical: e.event,
+                delivery: if e.carries_context() {
+                    Context(Shape::Envelope)
+                } else {
+                    Dropped
+                },
+                note,
+            };
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 fn translate(_row: &EventRow, _map: &mut Map<String, Value>) {}
 
-fn shape(_row: &EventRow, v: Value) -> Option<Answer> {
-    Some(Answer::Json(v))
+static CONFIG: Config = Config {
+    harness: HarnessId::ClaudeCode,
+    layout: config::Layout::Grouped,
+    form: config::Form::Exec,
+    typed: true,
+    timeout: Some(("timeout", config::Unit::Seconds)),
+    path,
+    required: config::nothing_required,
+    skeleton: config::empty_object,
+    skills_dir,
+    other_sources,
+    notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust: config::no_trust_check,
+    legacy: None,
+};
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    Some(match scope {
+        Scope::User => r.home.join(".claude/settings.json"),
+        Scope::Project => r.project.join(".claude/settings.json"),
+        Scope::Managed => r.cwd.join("managed-settings.json"),
+    })
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".claude/skills")
+}
+
+/// The local settings and installed plugins' hook files.
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    let mut out = vec![
+        r.project.join(".claude/settings.local.json"),
+        r.home.join(".claude/settings.local.json"),
+    ];
+    let plugins = r.home.join(".claude/plugins");
+    if plugins.is_dir() {
+        for e in walkdir::WalkDir::new(&plugins)
+            .max_depth(6)
+            .follow_links(false)
+            .into_iter()
+            .take(5000)
+            .flatten()
+        {
+            let p = e.path();
+            if p.file_name().is_some_and(|n| n == "hooks.json")
+                && p.parent().is_some_and(|d| d.ends_with("hooks"))
+            {
+                out.push(p.to_path_buf());
+            }
+        }
+    }
+    out
+}
+
+fn notes(scope: Scope, _: &Path) -> Vec<String> {
+    match scope {
+        Scope::Managed => vec![
+            "deploy this file as Claude Code's managed settings: /etc/claude-code/managed-settings.json on Linux, \
+             /Library/Application Support/ClaudeCode/managed-settings.json on macOS"
+                .into(),
+        ],
+        _ => Vec::new(),
+    }
 }

@@ -8,28 +8,62 @@
 //! which is translated into a canonical `Write` (a patch that only adds
 //! files) or `Edit` with `file_path`, `content` / `old_string` /
 //! `new_string`, and every touched path in `file_paths`.
+//!
+//! Configuration: `$CODEX_HOME/hooks.json` (`~/.codex/hooks.json`) or
+//! `<project>/.codex/hooks.json`, Claude Code's nesting, commands run through
+//! the user's login shell, `timeout` in seconds. The file's root may hold
+//! only `description` and `hooks` (Codex refuses the file otherwise), so
+//! nothing else is added. Codex runs a hook only once the user trusted it in
+//! `/hooks`; `config.toml` can hold hooks too (checked for a second
+//! registration).
 
-use super::answer::{self, Answer};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
+use crate::event::Event;
 use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Codex,
     id: "codex",
     name: "Codex CLI",
     events: &[
-        row!("SessionStart" => "SessionStart", Context, "developer message [RIG]"),
-        row!("UserPromptSubmit" => "UserPromptSubmit", Context, "developer message [RIG]"),
-        row!("PreToolUse" => "PreToolUse", Context, "developer message [RIG]"),
-        row!("PostToolUse" => "PostToolUse", Context, "developer message [RIG]"),
-        row!("SubagentStart" => "SubagentStart", Context, "schema allows additionalContext [DOC]"),
-        row!("PermissionRequest" => "PermissionRequest", Dropped, "decision only [DOC]"),
-        row!("SubagentStop" => "SubagentStop", Dropped, "no context in schema [DOC]"),
-        row!("Stop" => "Stop", Dropped, "context is rejected: \"Stop Failed\" [RIG]"),
-        row!("PreCompact" => "PreCompact", Dropped, "no hookSpecificOutput allowed [RIG]"),
-        row!("PostCompact" => "PostCompact", Dropped, "no hookSpecificOutput allowed [RIG]"),
-        row!("SessionEnd" => "SessionEnd", Dropped, "nothing reads it [RIG]"),
+        row!("SessionStart" => SessionStart, Context(STARTS), "developer message [RIG]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Context(DECIDES), "developer message [RIG]"),
+        row!("PreToolUse" => PreToolUse, Context(PRE_TOOL), "developer message [RIG]"),
+        row!("PostToolUse" => PostToolUse, Context(DECIDES), "developer message [RIG]"),
+        row!("SubagentStart" => SubagentStart, Context(STARTS), "schema allows additionalContext [DOC]"),
+        row!("PermissionRequest" => PermissionRequest, Dropped, "decision only [DOC]"),
+        row!("SubagentStop" => SubagentStop, Dropped, "no context in schema [DOC]"),
+        row!("Stop" => Stop, Dropped, "context is rejected: \"Stop Failed\" [RIG]"),
+        row!("PreCompact" => PreCompact, Dropped, "no hookSpecificOutput allowed [RIG]"),
+        row!("PostCompact" => PostCompact, Dropped, "no hookSpecificOutput allowed [RIG]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "nothing reads it [RIG]"),
+        row!("Interrupt" => Interrupt, Dropped, "the user interrupted a turn; not for subagents; capped at 3 s [DOC]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionDenied,
+        Event::PostToolUseFailure,
+        Event::PostToolBatch,
+        Event::Notification,
+        Event::MessageDisplay,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::Elicitation,
+        Event::ElicitationResult,
     ],
     tools: &[
         ("Bash", "Bash"),
@@ -39,14 +73,14 @@ pub static SPEC: Spec = Spec {
     ],
     matchers: MatcherStyle::Literal,
     source_matcher: true,
-    reads: Reads::StrictEnvelope,
     loads_claude_hooks: false,
     translate,
-    shape,
     limitation: "Stop, PreCompact and PostCompact accept no context (the Stop card is not \
                  registered); hooks run only once reviewed and trusted (`/hooks`), and \
                  `codex exec` runs none without --dangerously-bypass-hook-trust; about 10,000 \
                  characters of hook text are kept.",
+    config: Some(&CONFIG),
+    probe: no_probe,
 };
 
 /// Top-level keys every event's schema allows.
@@ -62,32 +96,34 @@ const DECIDING: &[&str] = &[
 ];
 /// `hookSpecificOutput` keys of the events that carry context only.
 const CONTEXT: &[&str] = &["hookEventName", "additionalContext"];
+/// SessionStart / SubagentStart: context only. `hookSpecificOutput` itself
+/// is kept or dropped by the reshaper according to `inner`, so it is not
+/// listed among the top-level keys.
+const STARTS: Shape = Shape::Strict {
+    top: COMMON,
+    inner: CONTEXT,
+};
+/// UserPromptSubmit / PostToolUse: context, and the block decision.
+const DECIDES: Shape = Shape::Strict {
+    top: DECIDING,
+    inner: CONTEXT,
+};
+/// PreToolUse: context, and the permission decision.
+const PRE_TOOL: Shape = Shape::Strict {
+    top: COMMON,
+    inner: &[
+        "hookEventName",
+        "additionalContext",
+        "permissionDecision",
+        "permissionDecisionReason",
+    ],
+};
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::set_event(row, map);
     if map.get("tool_name").and_then(Value::as_str) == Some("apply_patch") {
         apply_patch(map);
     }
-}
-
-/// `hookSpecificOutput` itself is kept or dropped by [`answer::strict`]
-/// according to `inner`, so it is not listed among the top-level keys.
-fn shape(row: &EventRow, v: Value) -> Option<Answer> {
-    let (top, inner): (&[&str], &[&str]) = match row.canonical {
-        "SessionStart" | "SubagentStart" => (COMMON, CONTEXT),
-        "UserPromptSubmit" | "PostToolUse" => (DECIDING, CONTEXT),
-        "PreToolUse" => (
-            COMMON,
-            &[
-                "hookEventName",
-                "additionalContext",
-                "permissionDecision",
-                "permissionDecisionReason",
-            ],
-        ),
-        _ => return None,
-    };
-    answer::strict(row, v, top, inner)
 }
 
 /// One file a patch touches.
@@ -160,4 +196,123 @@ pub(super) fn apply_patch(map: &mut Map<String, Value>) {
     input.insert("patch".into(), json!(patch));
     map.insert("tool_name".into(), json!(tool));
     map.insert("tool_input".into(), Value::Object(input));
+}
+
+static CONFIG: Config = Config {
+    harness: HarnessId::Codex,
+    layout: config::Layout::Grouped,
+    form: config::Form::Shell,
+    typed: true,
+    timeout: Some(("timeout", config::Unit::Seconds)),
+    path,
+    required: config::nothing_required,
+    skeleton: config::empty_object,
+    skills_dir,
+    other_sources,
+    notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust,
+    legacy: None,
+};
+
+fn home(r: &Roots) -> PathBuf {
+    config::env_dir("CODEX_HOME", &r.home, ".codex")
+}
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        home(r).join("hooks.json"),
+        r.project.join(".codex/hooks.json"),
+    )
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".agents/skills")
+}
+
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    vec![
+        home(r).join("config.toml"),
+        r.project.join(".codex/config.toml"),
+    ]
+}
+
+fn notes(scope: Scope, _: &Path) -> Vec<String> {
+    let mut out = vec![
+        "Codex runs a hook only after you trust it: start `codex`, type `/hooks`, review the cuecard entries and \
+         trust them (changing a hook's command or timeout asks again). Until then `codex exec` runs them silently not at all."
+            .to_string(),
+    ];
+    if scope == Scope::Project {
+        out.push(
+            "project hooks load only in a trusted project (`[projects.\"<path>\"] trust_level = \"trusted\"` in ~/.codex/config.toml, \
+             or accept the trust prompt)"
+                .into(),
+        );
+    }
+    out
+}
+
+/// Codex runs a hook only once the user trusted it in `/hooks`, which it
+/// records in `config.toml` as `[hooks.state."<file>:<event>:<group>:<hook>"]`
+/// with a `trusted_hash`; a project's hooks load only in a trusted project
+/// (`[projects."<path>"] trust_level = "trusted"`).
+fn trust(c: &config::TrustCheck) -> Vec<String> {
+    let toml = config::read_small(&home(c.roots).join("config.toml")).unwrap_or_default();
+    let mut out = Vec::new();
+    let file = c.path.to_string_lossy();
+    let untrusted: Vec<&str> = c
+        .events
+        .iter()
+        .map(String::as_str)
+        .filter(|e| {
+            let key = format!("[hooks.state.\"{file}:{}:", snake(e));
+            !toml.lines().any(|l| l.trim_start().starts_with(&key))
+        })
+        .collect();
+    if !untrusted.is_empty() {
+        out.push(format!(
+            "Codex has not trusted cuecard's {} hooks yet (no `[hooks.state]` entry for them in {}): \
+             start `codex`, type `/hooks` and trust them; `codex exec` runs untrusted hooks only \
+             with --dangerously-bypass-hook-trust",
+            untrusted.join(", "),
+            home(c.roots).join("config.toml").display()
+        ));
+    }
+    if c.scope == Scope::Project {
+        let header = format!("[projects.\"{}\"]", c.roots.project.display());
+        let trusted = toml
+            .lines()
+            .skip_while(|l| l.trim() != header)
+            .skip(1)
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .any(|l| l.split_whitespace().collect::<String>() == "trust_level=\"trusted\"");
+        if !trusted {
+            out.push(format!(
+                "Codex loads this project's hooks only in a trusted project: accept the trust prompt, \
+                 or add `{header}` with `trust_level = \"trusted\"` to {}",
+                home(c.roots).join("config.toml").display()
+            ));
+        }
+    }
+    out
+}
+
+/// `SessionStart` → `session_start`: the event as `[hooks.state]` keys name it.
+fn snake(event: &str) -> String {
+    let mut out = String::new();
+    for (i, ch) in event.chars().enumerate() {
+        if ch.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
 }

@@ -2,44 +2,92 @@
 //! use `sessionId`, `toolName` (runtime names: `bash`, `create`, `edit`,
 //! `view`, ...), `toolArgs` (an object, or a JSON string), `toolResult`, and
 //! no `hook_event_name`. Measured: only a top-level `additionalContext`
-//! reaches the model, on userPromptSubmitted, preToolUse and postToolUse
-//! (sessionStart output is ignored per the vendor's documentation, so
-//! nothing relies on it). Copilot also accepts Claude Code's PascalCase
-//! names, which switch payloads to Claude Code's keys and tool names; there
-//! only PreToolUse's `hookSpecificOutput.additionalContext` reached the model.
+//! reaches the model, on userPromptSubmitted, preToolUse and postToolUse;
+//! the hooks reference now documents it on sessionStart, subagentStart
+//! (prepended to the subagent's prompt) and postToolUseFailure too.
+//! `grep` and `ask_user` (one question, plain-string `choices`) are mapped
+//! to Grep and AskUserQuestion. Copilot also accepts Claude Code's
+//! PascalCase names, which switch payloads to Claude Code's keys and tool
+//! names; there only PreToolUse's `hookSpecificOutput.additionalContext`
+//! reached the model. The Copilot cloud agent clones the repository into a
+//! sandbox with no cuecard binary at the path the project file names, so it
+//! is not served.
+//!
+//! Configuration: a file of its own, `<project>/.github/hooks/cuecard.json`
+//! or `$COPILOT_HOME/hooks/cuecard.json` (`~/.copilot/hooks/`), with
+//! `version: 1` and flat camelCase event lists (the matcher sits in the
+//! handler), commands through a shell (`command`, the cross-platform key),
+//! `timeoutSec` in seconds. Copilot also runs Claude Code's
+//! `.claude/settings.json` hooks, checked for a second registration.
 
-use super::answer::{self, Answer};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
-use serde_json::{Map, Value};
+use crate::event::Event;
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+
+/// camelCase events: a top-level `additionalContext`.
+const FLAT: Shape = Shape::Flat {
+    field: "additionalContext",
+    decision: false,
+};
+/// camelCase preToolUse: the same, and the permission decision.
+const FLAT_DECIDING: Shape = Shape::Flat {
+    field: "additionalContext",
+    decision: true,
+};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Copilot,
     id: "copilot",
     name: "GitHub Copilot CLI",
     events: &[
-        row!("sessionStart" => "SessionStart", Dropped, "output ignored per the docs (do not rely on it) [DOC]"),
-        row!("userPromptSubmitted" => "UserPromptSubmit", Context, "user message [RIG]"),
-        row!("preToolUse" => "PreToolUse", Context, "user message [RIG]"),
-        row!("postToolUse" => "PostToolUse", Context, "appended to the tool result; ~10,350 chars kept [RIG]"),
-        row!("postToolUseFailure" => "PostToolUseFailure", Dropped, "never fired [RIG]"),
-        row!("permissionRequest" => "PermissionRequest", Dropped, "plain stdout fails the call [RIG]"),
-        row!("subagentStart" => "SubagentStart", Dropped, "not measured"),
-        row!("subagentStop" => "SubagentStop", Dropped, "decision only [DOC]"),
-        row!("agentStop" => "Stop", Dropped, "decision only [RIG]"),
-        row!("preCompact" => "PreCompact", Dropped, "[RIG]"),
-        row!("notification" => "Notification", Dropped, "[DOC]"),
-        row!("sessionEnd" => "SessionEnd", Dropped, "[RIG]"),
-        row!("SessionStart" => "SessionStart", Dropped, "PascalCase: not delivered [RIG]"),
-        row!("UserPromptSubmit" => "UserPromptSubmit", Dropped, "PascalCase: not delivered [RIG]"),
-        row!("PreToolUse" => "PreToolUse", Context, "PascalCase: hookSpecificOutput delivered [RIG]"),
-        row!("PostToolUse" => "PostToolUse", Dropped, "PascalCase: not delivered [RIG]"),
-        row!("PostToolUseFailure" => "PostToolUseFailure", Dropped, "PascalCase [DOC]"),
-        row!("PermissionRequest" => "PermissionRequest", Dropped, "PascalCase [DOC]"),
-        row!("SubagentStop" => "SubagentStop", Dropped, "PascalCase [DOC]"),
-        row!("Stop" => "Stop", Dropped, "PascalCase [RIG]"),
-        row!("PreCompact" => "PreCompact", Dropped, "PascalCase [DOC]"),
-        row!("SessionEnd" => "SessionEnd", Dropped, "PascalCase [RIG]"),
+        row!("sessionStart" => SessionStart, Context(FLAT), "additionalContext reached the model (e2e benign, kb-drift; 1.0.102 -p) [RIG]; documented [DOC]"),
+        row!("userPromptSubmitted" => UserPromptSubmit, Context(FLAT), "user message [RIG]"),
+        row!("preToolUse" => PreToolUse, Context(FLAT_DECIDING), "user message [RIG]"),
+        row!("postToolUse" => PostToolUse, Context(FLAT), "appended to the tool result; ~10,350 chars kept [RIG]"),
+        row!("postToolUseFailure" => PostToolUseFailure, Context(FLAT), "recovery guidance via additionalContext; fires only on a failure since 1.0.15 [DOC]"),
+        row!("permissionRequest" => PermissionRequest, Dropped, "plain stdout fails the call [RIG]"),
+        row!("subagentStart" => SubagentStart, Context(FLAT), "additionalContext prepended to the subagent's prompt [DOC]"),
+        row!("subagentStop" => SubagentStop, Dropped, "decision only [DOC]"),
+        row!("agentStop" => Stop, Dropped, "decision only [RIG]"),
+        row!("preCompact" => PreCompact, Dropped, "[RIG]"),
+        row!("notification" => Notification, Dropped, "asynchronous; context becomes a user message that can start a turn [DOC]"),
+        row!("sessionEnd" => SessionEnd, Dropped, "[RIG]"),
+        row!("SessionStart" => SessionStart, Dropped, "PascalCase: not delivered [RIG]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Dropped, "PascalCase: not delivered [RIG]"),
+        row!("PreToolUse" => PreToolUse, Context(Shape::Envelope), "PascalCase: hookSpecificOutput delivered [RIG]"),
+        row!("PostToolUse" => PostToolUse, Dropped, "PascalCase: not delivered [RIG]"),
+        row!("PostToolUseFailure" => PostToolUseFailure, Dropped, "PascalCase [DOC]"),
+        row!("PermissionRequest" => PermissionRequest, Dropped, "PascalCase [DOC]"),
+        row!("SubagentStop" => SubagentStop, Dropped, "PascalCase [DOC]"),
+        row!("Stop" => Stop, Dropped, "PascalCase [RIG]"),
+        row!("PreCompact" => PreCompact, Dropped, "PascalCase [DOC]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "PascalCase [RIG]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionDenied,
+        Event::PostToolBatch,
+        Event::MessageDisplay,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::Interrupt,
     ],
     tools: &[
         ("bash", "Bash"),
@@ -48,6 +96,8 @@ pub static SPEC: Spec = Spec {
         ("edit", "Edit"),
         ("edit", "MultiEdit"),
         ("view", "Read"),
+        ("grep", "Grep"),
+        ("ask_user", "AskUserQuestion"),
         // Copilot CLI's freeform patch tool (seen with an OpenAI-compatible
         // provider): translated like Codex's `apply_patch` before this table.
         ("apply_patch", "Write"),
@@ -55,12 +105,13 @@ pub static SPEC: Spec = Spec {
     ],
     matchers: MatcherStyle::HarnessAnchored,
     source_matcher: false,
-    reads: Reads::Flat("additionalContext"),
     loads_claude_hooks: true,
     translate,
-    shape,
-    limitation: "sessionStart output is ignored (no session-start card); postToolUse keeps \
-                 about 10,350 characters; repository hooks run only in trusted folders.",
+    limitation: "postToolUse keeps about 10,350 characters; repository hooks run only in \
+                 trusted folders; the Copilot cloud agent is not served (it runs the repository's \
+                 hooks in a sandbox clone, where this machine's cuecard binary does not exist).",
+    config: Some(&CONFIG),
+    probe,
 };
 
 fn pascal(row: &EventRow) -> bool {
@@ -86,15 +137,146 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
             super::codex::apply_patch(map);
         }
         t::map_tool(SPEC.tools, map);
-        t::rename_input(map, t::EDITOR_KEYS);
+        match map.get("tool_name").and_then(Value::as_str) {
+            // grep's `path` is Grep's own key, not a file editor's.
+            Some("Grep") => {}
+            Some("AskUserQuestion") => ask_user(map),
+            _ => t::rename_input(map, t::EDITOR_KEYS),
+        }
     }
     t::map_source(map, &[("new", "startup")]);
 }
 
-fn shape(row: &EventRow, v: Value) -> Option<Answer> {
-    if pascal(row) {
-        answer::envelope(row, v)
-    } else {
-        answer::flat(&v, "additionalContext", row.canonical == "PreToolUse")
+/// Copilot's `ask_user` asks one question with plain-string `choices`;
+/// the canonical AskUserQuestion input is a `questions` list whose options
+/// carry a `label`. Moves nothing when `questions` is already there.
+fn ask_user(map: &mut Map<String, Value>) {
+    let Some(Value::Object(input)) = map.get_mut("tool_input") else {
+        return;
+    };
+    if input.contains_key("questions") {
+        return;
     }
+    let Some(question) = input.get("question").cloned() else {
+        return;
+    };
+    let options: Vec<Value> = input
+        .get("choices")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().map(|l| json!({ "label": l })).collect())
+        .unwrap_or_default();
+    input.insert(
+        "questions".into(),
+        json!([{ "question": question, "multiSelect": false, "options": options }]),
+    );
+}
+
+static CONFIG: Config = Config {
+    harness: HarnessId::Copilot,
+    layout: config::Layout::Flat,
+    form: config::Form::Shell,
+    typed: true,
+    timeout: Some(("timeoutSec", config::Unit::Seconds)),
+    path,
+    required,
+    skeleton,
+    skills_dir,
+    other_sources,
+    notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust,
+    legacy: None,
+};
+
+fn home(r: &Roots) -> PathBuf {
+    config::env_dir("COPILOT_HOME", &r.home, ".copilot")
+}
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        home(r).join("hooks/cuecard.json"),
+        r.project.join(".github/hooks/cuecard.json"),
+    )
+}
+
+fn required() -> Vec<(&'static str, Value)> {
+    vec![("version", json!(1))]
+}
+
+fn skeleton() -> Value {
+    json!({"version": 1})
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        home(r).join("skills"),
+        r.project.join(".github/skills"),
+    )
+}
+
+/// The other hook files Copilot merges, and the Claude Code settings it reads.
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in [r.project.join(".github/hooks"), home(r).join("hooks")] {
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            let mut files: Vec<PathBuf> = rd
+                .take(500)
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "json") && !p.ends_with("cuecard.json")
+                })
+                .collect();
+            files.sort();
+            out.extend(files);
+        }
+    }
+    out.push(r.project.join(".claude/settings.json"));
+    out.push(r.project.join(".claude/settings.local.json"));
+    out
+}
+
+fn notes(scope: Scope, _: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if scope == Scope::Project {
+        out.push("Copilot runs repository hooks only in a trusted folder (`trusted_folders` in ~/.copilot/config.json)".into());
+        out.push("the Copilot cloud agent runs these hooks in its own sandbox clone, which has no cuecard binary: they serve the CLI only".into());
+    }
+    out
+}
+
+/// doctor's payload: Copilot's camelCase session key and timestamp.
+fn probe(o: &mut Map<String, Value>, _project: &Path) {
+    o.insert("sessionId".into(), json!("cuecard-doctor"));
+    o.insert("timestamp".into(), json!(0));
+}
+
+/// Copilot CLI runs repository hooks only in a trusted folder, listed in
+/// `trusted_folders` of `$COPILOT_HOME/config.json`.
+fn trust(c: &config::TrustCheck) -> Vec<String> {
+    if c.scope != Scope::Project {
+        return Vec::new();
+    }
+    let file = home(c.roots).join("config.json");
+    let folders: Vec<String> = config::read_small(&file)
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v.get("trusted_folders").cloned())
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    if folders
+        .iter()
+        .any(|f| config::within(&c.roots.project, Path::new(f)))
+    {
+        return Vec::new();
+    }
+    vec![format!(
+        "Copilot CLI has not trusted {} (not in `trusted_folders` of {}): it runs no repository \
+         hooks there until you trust the folder when Copilot asks, or add it there",
+        c.roots.project.display(),
+        file.display()
+    )]
 }

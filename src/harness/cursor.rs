@@ -6,33 +6,72 @@
 //! (preToolUse, beforeShellExecution, ...) carry only a decision, so the
 //! PreToolUse cards ride on postToolUse. Cursor can also run Claude Code's
 //! hook files, so SessionStart can arrive twice: see `once`.
+//!
+//! Configuration: `~/.cursor/hooks.json` or `<project>/.cursor/hooks.json`, with
+//! `version: 1` and flat camelCase event lists, commands through a shell,
+//! `timeout` in seconds. Cursor can also run Claude Code's hook files (the
+//! "third-party hooks" setting): the dispatcher's session-start marker keeps
+//! that from printing twice, and `verify` reports it.
 
-use super::answer::{self, Answer};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
+use crate::event::Event;
 use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+
+/// A flat top-level `additional_context`; no decision travels with it.
+const FLAT: Shape = Shape::Flat {
+    field: "additional_context",
+    decision: false,
+};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Cursor,
     id: "cursor",
     name: "Cursor",
     events: &[
-        row!("sessionStart" => "SessionStart", Context, "additional_context [DOC]"),
-        row!("beforeSubmitPrompt" => "UserPromptSubmit", Dropped, "continue/user_message only [DOC]"),
-        row!("preToolUse" => "PreToolUse", Deferred("PostToolUse"), "permission fields only [DOC]"),
-        row!("postToolUse" => "PostToolUse", Context, "additional_context [DOC]"),
-        row!("postToolUseFailure" => "PostToolUseFailure", Dropped, "[DOC]"),
-        row!("beforeShellExecution" => "PreToolUse", Dropped, "permission fields only [DOC]"),
-        row!("beforeMCPExecution" => "PreToolUse", Dropped, "permission fields only [DOC]"),
-        row!("beforeReadFile" => "PreToolUse", Dropped, "permission only [DOC]"),
-        row!("afterShellExecution" => "PostToolUse", Dropped, "fire-and-forget [3P]"),
-        row!("afterMCPExecution" => "PostToolUse", Dropped, "fire-and-forget [3P]"),
-        row!("afterFileEdit" => "PostToolUse", Dropped, "fire-and-forget [3P]"),
-        row!("subagentStart" => "SubagentStart", Dropped, "[DOC]"),
-        row!("subagentStop" => "SubagentStop", Dropped, "[DOC]"),
-        row!("stop" => "Stop", Dropped, "followup_message continues the agent [DOC]"),
-        row!("preCompact" => "PreCompact", Dropped, "[DOC]"),
-        row!("sessionEnd" => "SessionEnd", Dropped, "[DOC]"),
+        row!("sessionStart" => SessionStart, Context(FLAT), "additional_context [DOC]"),
+        row!("beforeSubmitPrompt" => UserPromptSubmit, Dropped, "continue/user_message only [DOC]"),
+        row!("preToolUse" => PreToolUse, Deferred(Event::PostToolUse), "permission fields only [DOC]"),
+        row!("postToolUse" => PostToolUse, Context(FLAT), "additional_context [DOC]"),
+        row!("postToolUseFailure" => PostToolUseFailure, Dropped, "[DOC]"),
+        row!("beforeShellExecution" => PreToolUse, Dropped, "permission fields only [DOC]"),
+        row!("beforeMCPExecution" => PreToolUse, Dropped, "permission fields only [DOC]"),
+        row!("beforeReadFile" => PreToolUse, Dropped, "permission only [DOC]"),
+        row!("afterShellExecution" => PostToolUse, Dropped, "fire-and-forget [3P]"),
+        row!("afterMCPExecution" => PostToolUse, Dropped, "fire-and-forget [3P]"),
+        row!("afterFileEdit" => PostToolUse, Dropped, "fire-and-forget [3P]"),
+        row!("subagentStart" => SubagentStart, Dropped, "[DOC]"),
+        row!("subagentStop" => SubagentStop, Dropped, "[DOC]"),
+        row!("stop" => Stop, Dropped, "followup_message continues the agent [DOC]"),
+        row!("preCompact" => PreCompact, Dropped, "[DOC]"),
+        row!("sessionEnd" => SessionEnd, Dropped, "[DOC]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionRequest,
+        Event::PermissionDenied,
+        Event::PostToolBatch,
+        Event::Notification,
+        Event::MessageDisplay,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::Interrupt,
     ],
     tools: &[
         ("Shell", "Bash"),
@@ -44,14 +83,14 @@ pub static SPEC: Spec = Spec {
     ],
     matchers: MatcherStyle::Unmatched,
     source_matcher: false,
-    reads: Reads::Flat("additional_context"),
     loads_claude_hooks: true,
     translate,
-    shape,
     limitation: "not measured on a real run; prompt submission cannot carry context and \
                  permission events carry only a decision, so tool advisories arrive with the \
                  tool's result (postToolUse); also runs Claude Code's hooks (SessionStart is \
                  answered once).",
+    config: Some(&CONFIG),
+    probe,
 };
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
@@ -93,11 +132,48 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     }
     t::rename_input(map, &[("path", "file_path"), ("contents", "content")]);
     t::set_event(row, map);
-    if row.canonical == "SessionStart" {
+    if row.canonical == Event::SessionStart {
         t::default_source(map, "startup");
     }
 }
 
-fn shape(_row: &EventRow, v: Value) -> Option<Answer> {
-    answer::flat(&v, "additional_context", false)
+static CONFIG: Config = Config {
+    harness: HarnessId::Cursor,
+    layout: config::Layout::Flat,
+    form: config::Form::Shell,
+    typed: false,
+    timeout: Some(("timeout", config::Unit::Seconds)),
+    path,
+    required,
+    skeleton,
+    skills_dir,
+    other_sources: config::no_sources,
+    notes: config::no_notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust: config::no_trust_check,
+    legacy: None,
+};
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".cursor/hooks.json")
+}
+
+fn required() -> Vec<(&'static str, Value)> {
+    vec![("version", json!(1))]
+}
+
+fn skeleton() -> Value {
+    json!({"version": 1})
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".cursor/skills")
+}
+
+/// doctor's payload: Cursor's conversation id and workspace roots.
+fn probe(o: &mut Map<String, Value>, project: &Path) {
+    o.insert("conversation_id".into(), json!("cuecard-doctor"));
+    o.insert("workspace_roots".into(), json!([project]));
 }

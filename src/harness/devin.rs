@@ -5,24 +5,61 @@
 //! regexes, and no `cwd` in the payload (`DEVIN_PROJECT_DIR` instead). It
 //! also imports Claude Code's hooks from `.claude/`, so SessionStart can
 //! arrive twice: see `once`. Windsurf's own Cascade hooks are `windsurf`.
+//!
+//! Configuration: hooks in Claude Code's
+//! format under a `hooks` key of `<project>/.devin/config.local.json` (the
+//! personal, git-ignored project config; the default scope) or of the user
+//! config `~/.config/devin/config.json`; commands through a shell, `timeout`
+//! in seconds. Devin also runs `.claude/` hooks: the dispatcher's
+//! session-start marker keeps SessionStart from printing twice.
 
-use super::answer::{self, Answer};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
+use crate::event::Event;
 use serde_json::{Map, Value};
+use std::path::PathBuf;
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Devin,
     id: "devin",
     name: "Devin CLI",
     events: &[
-        row!("SessionStart" => "SessionStart", Context, "Claude Code's envelope [DOC]"),
-        row!("UserPromptSubmit" => "UserPromptSubmit", Context, "Claude-compatible [DOC]"),
-        row!("PreToolUse" => "PreToolUse", Context, "\"add context to tool calls\" [DOC]"),
-        row!("PostToolUse" => "PostToolUse", Context, "Claude-compatible [DOC]"),
-        row!("PermissionRequest" => "PermissionRequest", Dropped, "decision only [DOC]"),
-        row!("Stop" => "Stop", Dropped, "a block keeps the agent running [DOC]"),
-        row!("SessionEnd" => "SessionEnd", Dropped, "[DOC]"),
+        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "Claude Code's envelope [DOC]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "Claude-compatible [DOC]"),
+        row!("PreToolUse" => PreToolUse, Context(Shape::Envelope), "\"add context to tool calls\" [DOC]"),
+        row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "Claude-compatible [DOC]"),
+        row!("PermissionRequest" => PermissionRequest, Dropped, "decision only [DOC]"),
+        row!("Stop" => Stop, Dropped, "a block keeps the agent running [DOC]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionDenied,
+        Event::PostToolUseFailure,
+        Event::PostToolBatch,
+        Event::Notification,
+        Event::MessageDisplay,
+        Event::SubagentStart,
+        Event::SubagentStop,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PreCompact,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::Interrupt,
     ],
     tools: &[
         ("exec", "Bash"),
@@ -33,12 +70,12 @@ pub static SPEC: Spec = Spec {
     ],
     matchers: MatcherStyle::Anchored,
     source_matcher: false,
-    reads: Reads::Envelope,
     loads_claude_hooks: true,
     translate,
-    shape,
     limitation: "not measured on a real run; the payload has no cwd (DEVIN_PROJECT_DIR is \
                  used); also imports Claude Code's hooks (SessionStart is answered once).",
+    config: Some(&CONFIG),
+    probe: no_probe,
 };
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
@@ -48,6 +85,48 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::cwd_from_env(map, &["DEVIN_PROJECT_DIR"]);
 }
 
-fn shape(row: &EventRow, v: Value) -> Option<Answer> {
-    answer::envelope(row, v)
+static CONFIG: Config = Config {
+    harness: HarnessId::Devin,
+    layout: config::Layout::Grouped,
+    form: config::Form::Shell,
+    typed: true,
+    timeout: Some(("timeout", config::Unit::Seconds)),
+    path,
+    required: config::nothing_required,
+    skeleton: config::empty_object,
+    skills_dir,
+    other_sources,
+    notes: config::no_notes,
+    default_scope: Scope::Project,
+    local_project_file: true,
+    form_name: "",
+    trust: config::no_trust_check,
+    legacy: None,
+};
+
+fn user_dir(r: &Roots) -> PathBuf {
+    r.home.join(".config/devin")
+}
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        user_dir(r).join("config.json"),
+        r.project.join(".devin/config.local.json"),
+    )
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        user_dir(r).join("skills"),
+        r.project.join(".devin/skills"),
+    )
+}
+
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    vec![
+        r.project.join(".devin/config.json"),
+        r.project.join(".devin/hooks.v1.json"),
+    ]
 }

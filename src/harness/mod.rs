@@ -1,11 +1,15 @@
-//! Harness contracts (DESIGN §5): one file per harness, each a [`Spec`]
-//! table of its event names, tool names, matcher style and what reaches its
-//! model, plus the functions that translate its payload into the canonical
-//! (Claude Code) shape and reshape the canonical envelope into its own.
+//! Harnesses (DESIGN §5): one file per harness, each one [`Spec`]: its
+//! event names (each row with the answer shape the harness reads there),
+//! tool names, matcher style, the function that translates its payload into
+//! the canonical (Claude Code) shape, and its configuration files
+//! ([`config::Config`]). One reshaper ([`answer::reshape`]) turns the
+//! canonical envelope into each row's shape.
 //!
 //! The installer reads the same tables ([`native_event`],
 //! [`native_tool_matcher`], [`delivers_context`]), so what is registered and
-//! what the contract answers cannot disagree.
+//! what the contract answers cannot disagree. [`HarnessId::ALL`] is the one
+//! list of harnesses: the CLI's values and help, install, verify, doctor, the
+//! capability table and the e2e all read it.
 //!
 //! Deferred events: where a harness drops context returned before a tool
 //! runs (Qwen Code's PreToolUse, Gemini CLI's BeforeTool, measured), the
@@ -16,9 +20,11 @@
 //! answer rides on the after-tool event, which reaches the model.
 
 mod answer;
+mod capabilities;
 mod claude_code;
 mod codebuddy;
 mod codex;
+pub mod config;
 mod copilot;
 mod cursor;
 mod devin;
@@ -30,8 +36,11 @@ mod table;
 mod translate;
 mod windsurf;
 
-pub use answer::Answer;
-pub use table::{Delivery, EventRow, MatcherStyle, Reads, Spec, capability_table};
+pub use answer::{Answer, Shape, reshape};
+pub use capabilities::capability_table;
+pub use table::{Delivery, EventRow, MatcherStyle, Spec};
+
+use crate::event::Event;
 
 /// Every harness cuecard knows. `Windsurf` is listed so that `verify` can
 /// say why it is not installed: it has no channel that reaches the model.
@@ -83,6 +92,23 @@ impl HarnessId {
         self.spec().name
     }
 
+    /// Its configuration files; `None` for a harness cuecard does not
+    /// install into (Windsurf: nothing it prints reaches the model).
+    pub fn config(&self) -> Option<&'static config::Config> {
+        self.spec().config
+    }
+
+    /// The ids, comma-separated, for help and error text.
+    pub fn list(installable_only: bool) -> String {
+        HarnessId::ALL
+            .iter()
+            .filter(|h| !installable_only || h.config().is_some())
+            .map(|h| h.id())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The one `match` on harnesses: its definition.
     pub fn spec(&self) -> &'static Spec {
         match self {
             HarnessId::ClaudeCode => &claude_code::SPEC,
@@ -100,10 +126,7 @@ impl HarnessId {
 
     /// Whether any card can reach this harness's model at all.
     pub fn carries_context(&self) -> bool {
-        self.spec()
-            .events
-            .iter()
-            .any(|r| r.delivery == Delivery::Context)
+        self.spec().events.iter().any(|r| r.delivery.delivers())
     }
 
     /// Why this harness cannot carry context, for `verify` and the README
@@ -119,9 +142,9 @@ impl HarnessId {
 /// the after-tool event the cards ride on.
 pub fn native_event(h: HarnessId, canonical: &str) -> Option<&'static str> {
     let spec = h.spec();
-    let row = spec.primary(canonical)?;
+    let row = spec.primary(Event::parse(canonical)?)?;
     match row.delivery {
-        Delivery::Context => Some(row.native),
+        Delivery::Context(_) => Some(row.native),
         Delivery::Deferred(to) => spec.primary(to).map(|r| r.native),
         Delivery::Dropped => None,
     }
@@ -129,26 +152,26 @@ pub fn native_event(h: HarnessId, canonical: &str) -> Option<&'static str> {
 
 /// The canonical (Claude Code) event for a native event name.
 pub fn canonical_event(h: HarnessId, native: &str) -> Option<&'static str> {
-    h.spec().row(native).map(|r| r.canonical)
+    h.spec().row(native).map(|r| r.canonical.name())
 }
 
 /// Whether context returned on `canonical_event` (on its registered native
 /// event) reaches this harness's model, as measured or documented.
 pub fn delivers_context(h: HarnessId, canonical_event: &str) -> bool {
-    h.spec()
-        .primary(canonical_event)
-        .is_some_and(|r| r.delivery == Delivery::Context)
+    Event::parse(canonical_event)
+        .and_then(|e| h.spec().primary(e))
+        .is_some_and(|r| r.delivery.delivers())
 }
 
 /// The canonical events whose cards run when the native event `native`
 /// fires: its own, then every event deferred onto it.
-pub fn evaluated_events(h: HarnessId, native: &str) -> Vec<&'static str> {
+pub fn evaluated_events(h: HarnessId, native: &str) -> Vec<Event> {
     let spec = h.spec();
     let Some(row) = spec.row(native) else {
         return Vec::new();
     };
     let mut out = vec![row.canonical];
-    if row.delivery == Delivery::Context
+    if row.delivery.delivers()
         && spec
             .primary(row.canonical)
             .is_some_and(|p| p.native == row.native)
@@ -183,7 +206,8 @@ pub fn native_matcher(
     canonical_event: &str,
     canonical_matcher: &str,
 ) -> Option<String> {
-    h.spec().matcher_for(canonical_event, canonical_matcher)
+    h.spec()
+        .matcher_for(Event::parse(canonical_event)?, canonical_matcher)
 }
 
 #[cfg(test)]

@@ -1,33 +1,64 @@
 //! Qwen Code. Claude Code's event names, envelope and payload keys, with
-//! its own tool ids (`run_shell_command`, `write_file`, `edit`, `read_file`)
+//! its own tool ids (`run_shell_command`, `write_file`, `edit`, `read_file`,
+//! `grep_search`, `ask_user_question`: packages/core/src/tools/tool-names.ts)
 //! matched as regexes (so written anchored). Measured: context returned on
 //! PreToolUse is dropped even with `permissionDecision: "allow"`, so the
 //! PreToolUse cards ride on PostToolUse, which reaches the model.
+//!
+//! Configuration: `~/.qwen/settings.json` or `<project>/.qwen/settings.json`,
+//! Claude Code's nesting, commands through a shell. Matchers are regexes
+//! matched against runtime tool ids (`run_shell_command`, `write_file`,
+//! `edit`): the contract writes them anchored. The command `timeout` unit is
+//! documented as milliseconds but ran as seconds in 0.24 (measured), so no
+//! timeout is written and Qwen's default applies.
 
-use super::answer::{self, Answer};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
+use crate::event::Event;
 use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Qwen,
     id: "qwen",
     name: "Qwen Code",
     events: &[
-        row!("SessionStart" => "SessionStart", Context, "system message; not after a compaction [RIG]"),
-        row!("UserPromptSubmit" => "UserPromptSubmit", Context, "in the user turn, before every model call [RIG]"),
-        row!("PreToolUse" => "PreToolUse", Deferred("PostToolUse"), "context dropped even with allow [RIG]"),
-        row!("PostToolUse" => "PostToolUse", Context, "tool message [RIG]"),
-        row!("PostToolBatch" => "PostToolBatch", Context, "tool message [RIG]"),
-        row!("PostToolUseFailure" => "PostToolUseFailure", Dropped, "not measured"),
-        row!("SubagentStart" => "SubagentStart", Dropped, "not measured"),
-        row!("PermissionRequest" => "PermissionRequest", Dropped, "decision only [DOC]"),
-        row!("Notification" => "Notification", Dropped, "observe only [RIG]"),
-        row!("InstructionsLoaded" => "InstructionsLoaded", Dropped, "observe only [RIG]"),
-        row!("Stop" => "Stop", Dropped, "not measured; the Stop card is Claude Code's opt-in"),
-        row!("PreCompact" => "PreCompact", Dropped, "goes to the summariser, not the model [RIG]"),
-        row!("PostCompact" => "PostCompact", Dropped, "[RIG]"),
-        row!("SessionEnd" => "SessionEnd", Dropped, "never fired in -p [RIG]"),
+        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "system message; not after a compaction [RIG]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "in the user turn, before every model call [RIG]"),
+        row!("PreToolUse" => PreToolUse, Deferred(Event::PostToolUse), "context dropped even with allow [RIG]"),
+        row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "tool message [RIG]"),
+        row!("PostToolBatch" => PostToolBatch, Context(Shape::Envelope), "tool message [RIG]"),
+        row!("PostToolUseFailure" => PostToolUseFailure, Dropped, "not measured"),
+        row!("SubagentStart" => SubagentStart, Dropped, "not measured"),
+        row!("PermissionRequest" => PermissionRequest, Dropped, "decision only [DOC]"),
+        row!("Notification" => Notification, Dropped, "observe only [RIG]"),
+        row!("InstructionsLoaded" => InstructionsLoaded, Dropped, "observe only [RIG]"),
+        row!("Stop" => Stop, Dropped, "not measured; the Stop card is Claude Code's opt-in"),
+        row!("PreCompact" => PreCompact, Dropped, "goes to the summariser, not the model [RIG]"),
+        row!("PostCompact" => PostCompact, Dropped, "[RIG]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "never fired in -p [RIG]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionDenied,
+        Event::MessageDisplay,
+        Event::SubagentStop,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::Interrupt,
     ],
     tools: &[
         ("run_shell_command", "Bash"),
@@ -35,16 +66,18 @@ pub static SPEC: Spec = Spec {
         ("edit", "Edit"),
         ("edit", "MultiEdit"),
         ("read_file", "Read"),
+        ("grep_search", "Grep"),
+        ("ask_user_question", "AskUserQuestion"),
     ],
     matchers: MatcherStyle::Anchored,
     source_matcher: true,
-    reads: Reads::Envelope,
     loads_claude_hooks: false,
     translate,
-    shape,
     limitation: "context before a tool runs (PreToolUse) is dropped, so tool advisories arrive \
                  with the tool's result (PostToolUse); SessionStart context after a compaction \
                  did not reach the model in measurement.",
+    config: Some(&CONFIG),
+    probe: no_probe,
 };
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
@@ -52,6 +85,38 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::map_tool(SPEC.tools, map);
 }
 
-fn shape(row: &EventRow, v: Value) -> Option<Answer> {
-    answer::envelope(row, v)
+static CONFIG: Config = Config {
+    harness: HarnessId::Qwen,
+    layout: config::Layout::Grouped,
+    form: config::Form::Shell,
+    typed: true,
+    timeout: None,
+    path,
+    required: config::nothing_required,
+    skeleton: config::empty_object,
+    skills_dir,
+    other_sources: config::no_sources,
+    notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust: config::no_trust_check,
+    legacy: None,
+};
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".qwen/settings.json")
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".qwen/skills")
+}
+
+fn notes(scope: Scope, _: &Path) -> Vec<String> {
+    match scope {
+        Scope::Project => vec![
+            "with `security.folderTrust.enabled`, Qwen Code loads project hooks only in a trusted folder".into(),
+        ],
+        _ => Vec::new(),
+    }
 }

@@ -1,24 +1,33 @@
-//! The shape of a harness contract: its event rows, tool names, matcher
-//! syntax and how it reads an answer, and the capability table generated
-//! from all of them.
+//! The shape of a harness definition: its event rows (each with the answer
+//! shape the harness reads there), tool names, matcher syntax, payload
+//! translation and configuration files.
 
 use super::HarnessId;
-use super::answer::Answer;
-use crate::event;
+use super::answer::Shape;
+use super::config::Config;
+use crate::event::{self, Event};
 use serde_json::{Map, Value};
+use std::path::Path;
 
 /// What happens to context a hook returns on one native event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Delivery {
-    /// It reaches the model: cards are registered here.
-    Context,
+    /// It reaches the model, read in this shape: cards are registered here.
+    Context(Shape),
     /// The harness drops it, but the same cards can ride on the named
     /// canonical event (Qwen PreToolUse, Gemini BeforeTool → the after-tool
     /// event): they are registered and evaluated there.
-    Deferred(&'static str),
+    Deferred(Event),
     /// Nothing printed here reaches the model: not registered; a call that
     /// arrives anyway gets no output.
     Dropped,
+}
+
+impl Delivery {
+    /// Whether context returned here reaches the model.
+    pub fn delivers(self) -> bool {
+        matches!(self, Delivery::Context(_))
+    }
 }
 
 /// One native event of a harness.
@@ -27,7 +36,7 @@ pub struct EventRow {
     /// The harness's own name (what its config and payload say).
     pub native: &'static str,
     /// The canonical (Claude Code) event the guards judge it as.
-    pub canonical: &'static str,
+    pub canonical: Event,
     pub delivery: Delivery,
     /// Why, with the source (RIG = measured on the real harness; DOC =
     /// vendor documentation; 3P = third-party write-up).
@@ -35,10 +44,10 @@ pub struct EventRow {
 }
 
 macro_rules! row {
-    ($native:literal => $canonical:literal, $delivery:expr, $note:literal) => {
+    ($native:literal => $canonical:ident, $delivery:expr, $note:literal) => {
         $crate::harness::EventRow {
             native: $native,
-            canonical: $canonical,
+            canonical: $crate::event::Event::$canonical,
             delivery: $delivery,
             note: $note,
         }
@@ -77,22 +86,8 @@ impl MatcherStyle {
     }
 }
 
-/// How the harness reads a hook's answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reads {
-    /// `hookSpecificOutput.{hookEventName, additionalContext}` (Claude Code's envelope).
-    Envelope,
-    /// The same, under strict per-event schemas with no extra properties.
-    StrictEnvelope,
-    /// A flat top-level field (`additionalContext`, `additional_context`).
-    Flat(&'static str),
-    /// Plain text on stdout.
-    PlainText,
-    /// Nothing reaches the model.
-    Nothing,
-}
-
-/// One harness's contract.
+/// One harness: its contract (dialect and answer shapes) and its
+/// configuration, in one definition.
 pub struct Spec {
     pub harness: HarnessId,
     /// The id on the command line.
@@ -100,26 +95,35 @@ pub struct Spec {
     pub name: &'static str,
     /// Native events, the registered one first for each canonical event.
     pub events: &'static [EventRow],
+    /// The canonical events this harness has no event for. Every canonical
+    /// event is a row or listed here (a test names any that is neither), so
+    /// a new event in the event table is a decision in every harness.
+    pub absent: &'static [Event],
     /// (native tool, canonical tool), in the order matchers list them.
     pub tools: &'static [(&'static str, &'static str)],
     pub matchers: MatcherStyle,
     /// Whether SessionStart entries are matched on `source` (as Claude Code's).
     pub source_matcher: bool,
-    pub reads: Reads,
     /// Whether the harness also runs Claude Code's hook files, so the same
     /// SessionStart can arrive twice (see `once`).
     pub loads_claude_hooks: bool,
     /// Translates a payload of `row` in place into the canonical shape.
     pub translate: fn(&EventRow, &mut Map<String, Value>),
-    /// Reshapes the canonical envelope for `row`; `None`: print nothing.
-    pub shape: fn(&EventRow, Value) -> Option<Answer>,
     /// What cannot travel and why (README, `verify`).
     pub limitation: &'static str,
+    /// Its configuration files; `None`: nothing is installed (Windsurf).
+    pub config: Option<&'static Config>,
+    /// Adds the keys this harness's payloads carry beyond the canonical ones
+    /// to the realistic payload `doctor` sends (`project` is the cwd).
+    pub probe: fn(&mut Map<String, Value>, project: &Path),
 }
+
+/// A [`Spec::probe`] that adds nothing.
+pub fn no_probe(_: &mut Map<String, Value>, _: &Path) {}
 
 impl Spec {
     /// The row registered for a canonical event (the first that names it).
-    pub fn primary(&self, canonical: &str) -> Option<&'static EventRow> {
+    pub fn primary(&self, canonical: Event) -> Option<&'static EventRow> {
         self.events.iter().find(|r| r.canonical == canonical)
     }
 
@@ -154,8 +158,8 @@ impl Spec {
         self.matchers.join(&alts)
     }
 
-    pub fn matcher_for(&self, canonical_event: &str, canonical_matcher: &str) -> Option<String> {
-        let spec = event::lookup(canonical_event)?;
+    pub fn matcher_for(&self, canonical_event: Event, canonical_matcher: &str) -> Option<String> {
+        let spec = canonical_event.spec();
         let m = if spec.is_tool_event() {
             self.tool_matcher(canonical_matcher)
         } else if spec.matcher == event::Matcher::Source && self.source_matcher {
@@ -172,119 +176,20 @@ impl Spec {
     }
 
     /// Every native name of a canonical event, for the capability table.
-    fn natives<'a>(&'a self, canonical: &'a str) -> impl Iterator<Item = &'static EventRow> + 'a {
+    pub fn natives(&self, canonical: Event) -> impl Iterator<Item = &'static EventRow> + '_ {
         self.events.iter().filter(move |r| r.canonical == canonical)
     }
-}
 
-/// The canonical events the capability table shows (every event a shipped
-/// or planned card can use).
-const TABLE_EVENTS: &[&str] = &[
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolBatch",
-    "SubagentStart",
-    "Stop",
-    "PreCompact",
-];
-
-/// The harness-by-event capability table (Markdown): for each harness and
-/// canonical event, the native event and whether a card's text reaches the
-/// model there. Generated into generated/capabilities.md and printed by
-/// `cuecard verify --capabilities`.
-pub fn capability_table() -> String {
-    let mut md = String::from(
-        "# Harness capabilities\n\n\
-         For each harness and canonical (Claude Code) event: the harness's own event name and \
-         whether text a card emits there reaches the model. \
-         `✓` delivered; `→ X` the cards ride on event X instead (the harness drops context \
-         before a tool runs, so the advisory arrives with the tool's result); \
-         `✗` the harness drops it (nothing is registered); `—` no such event.\n\n",
-    );
-    md.push_str("| harness |");
-    for e in TABLE_EVENTS {
-        md.push_str(&format!(" {e} |"));
-    }
-    md.push_str("\n|---|");
-    for _ in TABLE_EVENTS {
-        md.push_str("---|");
-    }
-    md.push('\n');
-    for h in HarnessId::ALL {
-        let spec = h.spec();
-        md.push_str(&format!("| `{}` |", spec.id));
-        for e in TABLE_EVENTS {
-            let cells: Vec<String> = spec
-                .natives(e)
-                .map(|r| match r.delivery {
-                    Delivery::Context => format!("`{}` ✓", r.native),
-                    Delivery::Deferred(to) => format!(
-                        "`{}` → `{}`",
-                        r.native,
-                        spec.primary(to).map_or(to, |p| p.native)
-                    ),
-                    Delivery::Dropped => format!("`{}` ✗", r.native),
-                })
-                .collect();
-            if cells.is_empty() {
-                md.push_str(" — |");
-            } else {
-                md.push_str(&format!(" {} |", cells.join("<br>")));
+    /// The distinct answer shapes of the rows that deliver, in row order.
+    pub fn shapes(&self) -> Vec<Shape> {
+        let mut out: Vec<Shape> = Vec::new();
+        for r in self.events {
+            if let Delivery::Context(s) = r.delivery
+                && !out.contains(&s)
+            {
+                out.push(s);
             }
         }
-        md.push('\n');
+        out
     }
-    md.push_str("\n## How each harness reads an answer\n\n| harness | answer | tool matcher | loads Claude Code hooks |\n|---|---|---|---|\n");
-    for h in HarnessId::ALL {
-        let spec = h.spec();
-        let answer = match spec.reads {
-            Reads::Envelope => {
-                "`hookSpecificOutput.additionalContext` + `hookEventName`".to_string()
-            }
-            Reads::StrictEnvelope => {
-                "`hookSpecificOutput.additionalContext`, strict schema (no extra keys)".to_string()
-            }
-            Reads::Flat(f) => format!("top-level `{f}`"),
-            Reads::PlainText => "plain text on stdout".to_string(),
-            Reads::Nothing => "nothing reaches the model".to_string(),
-        };
-        let matcher = match spec.tool_matcher("Bash|Write|Edit") {
-            m if m.is_empty() => "none (every tool; cuecard filters)".to_string(),
-            m => format!("`{}`", m.replace('|', "\\|")),
-        };
-        md.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
-            spec.id,
-            answer,
-            matcher,
-            if spec.loads_claude_hooks { "yes" } else { "no" }
-        ));
-    }
-    md.push_str("\n## Limits\n\n");
-    for h in HarnessId::ALL {
-        md.push_str(&format!(
-            "- **{}** (`{}`): {}\n",
-            h.name(),
-            h.id(),
-            h.spec().limitation
-        ));
-    }
-    md.push_str("\n## Every native event\n\n| harness | native | canonical | delivery | why |\n|---|---|---|---|---|\n");
-    for h in HarnessId::ALL {
-        let spec = h.spec();
-        for r in spec.events {
-            let d = match r.delivery {
-                Delivery::Context => "✓".to_string(),
-                Delivery::Deferred(to) => format!("→ `{to}`"),
-                Delivery::Dropped => "✗".to_string(),
-            };
-            md.push_str(&format!(
-                "| `{}` | `{}` | {} | {} | {} |\n",
-                spec.id, r.native, r.canonical, d, r.note
-            ));
-        }
-    }
-    md
 }

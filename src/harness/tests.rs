@@ -1,5 +1,5 @@
 use super::*;
-use crate::event::EVENTS;
+use crate::event::{EVENTS, Event};
 
 #[test]
 fn ids_round_trip_and_are_unique() {
@@ -17,12 +17,6 @@ fn every_row_names_a_canonical_event_and_natives_are_unique() {
         let spec = h.spec();
         for (i, r) in spec.events.iter().enumerate() {
             assert!(
-                crate::event::lookup(r.canonical).is_some(),
-                "{} {}",
-                h.id(),
-                r.canonical
-            );
-            assert!(
                 spec.events[i + 1..].iter().all(|o| o.native != r.native),
                 "{} lists {} twice",
                 h.id(),
@@ -30,7 +24,7 @@ fn every_row_names_a_canonical_event_and_natives_are_unique() {
             );
             if let Delivery::Deferred(to) = r.delivery {
                 assert!(
-                    delivers_context(*h, to),
+                    delivers_context(*h, to.name()),
                     "{}: {} defers to a dead event",
                     h.id(),
                     r.native
@@ -40,8 +34,96 @@ fn every_row_names_a_canonical_event_and_natives_are_unique() {
     }
 }
 
+/// Every canonical event is a decision in every harness: a row, or listed
+/// as absent. A new event in the event table fails here, naming the harness
+/// and the event, until each harness says what it does with it.
 #[test]
-fn claude_code_mirrors_the_event_table() {
+fn every_harness_accounts_for_every_event() {
+    for h in HarnessId::ALL {
+        let spec = h.spec();
+        for e in Event::ALL {
+            let rows = spec.natives(*e).count();
+            let absent = spec.absent.contains(e);
+            assert!(
+                rows > 0 || absent,
+                "{}: the event {} is neither a row nor listed in `absent`",
+                h.id(),
+                e
+            );
+            assert!(
+                !(rows > 0 && absent),
+                "{}: the event {} is a row and listed in `absent`",
+                h.id(),
+                e
+            );
+        }
+    }
+}
+
+/// Every row that delivers has the answer shape its harness reads, and the
+/// one reshaper produces it: context under the right key, never more text.
+#[test]
+fn the_one_reshaper_follows_each_rows_shape() {
+    let canonical = |name: &str| {
+        serde_json::json!({
+            "systemMessage": "note",
+            "hookSpecificOutput": {
+                "hookEventName": name,
+                "additionalContext": "CTX",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "why",
+            }
+        })
+    };
+    for h in HarnessId::ALL {
+        for r in h.spec().events {
+            let out = reshape(r, canonical(r.canonical.name()));
+            let Delivery::Context(shape) = r.delivery else {
+                assert!(
+                    out.is_none(),
+                    "{} {}: prints on a dropped row",
+                    h.id(),
+                    r.native
+                );
+                continue;
+            };
+            let what = format!("{} {}", h.id(), r.native);
+            let out = out.unwrap_or_else(|| panic!("{what}: nothing printed"));
+            match (shape, out) {
+                (Shape::PlainText, Answer::Text(t)) => assert_eq!(t, "CTX", "{what}"),
+                (Shape::Flat { field, decision }, Answer::Json(v)) => {
+                    assert_eq!(v[field], "CTX", "{what}");
+                    assert_eq!(v.get("permissionDecision").is_some(), decision, "{what}");
+                    assert!(v.get("hookSpecificOutput").is_none(), "{what}");
+                }
+                (Shape::Envelope, Answer::Json(v)) => {
+                    let s = &v["hookSpecificOutput"];
+                    assert_eq!(s["additionalContext"], "CTX", "{what}");
+                    assert_eq!(s["hookEventName"], r.native, "{what}");
+                }
+                (Shape::Strict { top, inner }, Answer::Json(v)) => {
+                    for k in v.as_object().unwrap().keys() {
+                        assert!(
+                            k == "hookSpecificOutput" || top.contains(&k.as_str()),
+                            "{what}: {k}"
+                        );
+                    }
+                    for k in v["hookSpecificOutput"].as_object().unwrap().keys() {
+                        assert!(inner.contains(&k.as_str()), "{what}: {k}");
+                    }
+                    assert_eq!(
+                        v["hookSpecificOutput"]["additionalContext"], "CTX",
+                        "{what}"
+                    );
+                }
+                (s, a) => panic!("{what}: {s:?} printed {a:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn claude_code_is_built_from_the_event_table() {
     for e in EVENTS {
         assert_eq!(
             native_event(HarnessId::ClaudeCode, e.name).is_some(),
@@ -56,7 +138,18 @@ fn claude_code_mirrors_the_event_table() {
             e.name
         );
     }
-    assert_eq!(HarnessId::ClaudeCode.spec().events.len(), EVENTS.len());
+    let claude: Vec<&str> = EVENTS
+        .iter()
+        .filter(|e| e.claude.is_some())
+        .map(|e| e.name)
+        .collect();
+    let rows: Vec<&str> = HarnessId::ClaudeCode
+        .spec()
+        .events
+        .iter()
+        .map(|r| r.native)
+        .collect();
+    assert_eq!(rows, claude);
 }
 
 #[test]
@@ -73,24 +166,34 @@ fn measured_drops_are_encoded() {
     assert!(!delivers_context(HarnessId::Gemini, "PreToolUse"));
     assert_eq!(
         evaluated_events(HarnessId::Gemini, "AfterTool"),
-        vec!["PostToolUse", "PreToolUse"]
+        vec![Event::PostToolUse, Event::PreToolUse]
     );
     assert_eq!(
         evaluated_events(HarnessId::Gemini, "BeforeTool"),
-        vec!["PreToolUse"]
+        vec![Event::PreToolUse]
     );
-    // Codex rejects context on Stop; Copilot ignores sessionStart.
+    // Codex rejects context on Stop.
     assert_eq!(native_event(HarnessId::Codex, "Stop"), None);
-    assert_eq!(native_event(HarnessId::Copilot, "SessionStart"), None);
+    // Copilot documents sessionStart context now (hooks-reference).
+    assert_eq!(
+        native_event(HarnessId::Copilot, "SessionStart"),
+        Some("sessionStart")
+    );
     assert_eq!(
         native_event(HarnessId::Copilot, "PreToolUse"),
         Some("preToolUse")
     );
     assert_eq!(
         native_event(HarnessId::Kiro, "SessionStart"),
-        Some("agentSpawn")
+        Some("SessionStart"),
+        "Kiro 3.0's standalone hook trigger"
     );
     assert_eq!(native_event(HarnessId::Kiro, "PostToolUse"), None);
+    assert_eq!(
+        canonical_event(HarnessId::Kiro, "agentSpawn"),
+        Some("SessionStart"),
+        "the legacy agent form's events still dispatch"
+    );
     assert_eq!(
         canonical_event(HarnessId::Gemini, "BeforeAgent"),
         Some("UserPromptSubmit")
@@ -224,14 +327,14 @@ fn every_fixture_translates_into_the_canonical_shape() {
             };
             let map = translated(*h, &stem);
             let what = format!("{} {stem}", h.id());
-            assert_eq!(map["hook_event_name"], row.canonical, "{what}");
+            assert_eq!(map["hook_event_name"], row.canonical.name(), "{what}");
             if *h != HarnessId::Kiro {
                 assert!(
                     map.get("session_id").is_some_and(|s| s.is_string()),
                     "{what}"
                 );
             }
-            if crate::event::lookup(row.canonical).unwrap().is_tool_event()
+            if row.canonical.spec().is_tool_event()
                 && let Some(tool) = map.get("tool_name").and_then(|t| t.as_str())
             {
                 let input = map["tool_input"]
@@ -247,10 +350,16 @@ fn every_fixture_translates_into_the_canonical_shape() {
                         assert!(input["file_path"].is_string(), "{what}");
                         assert!(input["new_string"].is_string(), "{what}");
                     }
+                    "Grep" => assert!(input["pattern"].is_string(), "{what}"),
+                    "AskUserQuestion" => {
+                        let q = &input["questions"][0];
+                        assert!(q["question"].is_string(), "{what}");
+                        assert!(q["options"][0]["label"].is_string(), "{what}");
+                    }
                     other => panic!("{what}: tool `{other}` was not translated"),
                 }
             }
-            if row.canonical == "SessionStart" {
+            if row.canonical == Event::SessionStart {
                 assert!(map["source"].is_string(), "{what}");
             }
         }
@@ -328,9 +437,9 @@ fn cursor_gemini_kiro_devin_specifics() {
 fn every_context_row_is_a_canonical_context_event() {
     for h in HarnessId::ALL {
         for r in h.spec().events {
-            if r.delivery == Delivery::Context {
+            if r.delivery.delivers() {
                 assert!(
-                    crate::event::lookup(r.canonical).unwrap().carries_context(),
+                    r.canonical.spec().carries_context(),
                     "{} {}",
                     h.id(),
                     r.native
@@ -338,4 +447,41 @@ fn every_context_row_is_a_canonical_context_event() {
             }
         }
     }
+}
+
+/// The search and question tools of Qwen Code, Gemini CLI and Copilot CLI
+/// arrive as the canonical Grep and AskUserQuestion, so the secrets and
+/// AskUserQuestion cards can judge them.
+#[test]
+fn search_and_question_tools_are_canonical() {
+    for (h, stem, tool) in [
+        (HarnessId::Qwen, "PostToolUse.grep_search", "Grep"),
+        (
+            HarnessId::Qwen,
+            "PostToolUse.ask_user_question",
+            "AskUserQuestion",
+        ),
+        (HarnessId::Gemini, "AfterTool.grep_search", "Grep"),
+        (HarnessId::Gemini, "AfterTool.ask_user", "AskUserQuestion"),
+        (HarnessId::Copilot, "preToolUse.grep", "Grep"),
+        (HarnessId::Copilot, "preToolUse.ask_user", "AskUserQuestion"),
+    ] {
+        let m = translated(h, stem);
+        assert_eq!(m["tool_name"], tool, "{} {stem}", h.id());
+    }
+    let m = translated(HarnessId::Gemini, "AfterTool.grep_search");
+    assert_eq!(
+        m["tool_input"]["path"], "/run/project",
+        "dir_path is the path"
+    );
+    let m = translated(HarnessId::Copilot, "preToolUse.grep");
+    assert_eq!(
+        m["tool_input"]["path"], "/run/project/.env",
+        "Grep keeps `path`"
+    );
+    let m = translated(HarnessId::Copilot, "preToolUse.ask_user");
+    assert_eq!(
+        m["tool_input"]["questions"][0]["options"][1]["label"],
+        "SQLite"
+    );
 }

@@ -17,7 +17,7 @@ pub fn rename(map: &mut Map<String, Value>, from: &str, to: &str) {
 
 /// Sets `hook_event_name` to the canonical event.
 pub fn set_event(row: &EventRow, map: &mut Map<String, Value>) {
-    map.insert("hook_event_name".into(), Value::from(row.canonical));
+    map.insert("hook_event_name".into(), Value::from(row.canonical.name()));
 }
 
 /// Replaces a native `tool_name` with its canonical name, when it has one.

@@ -6,9 +6,9 @@
 //! Windsurf cannot carry context: nothing is registered, and `verify` says
 //! why. Devin CLI, its successor agent, is `devin`.
 
-use super::answer::Answer;
-use super::table::{Delivery::*, EventRow, MatcherStyle, Reads, Spec, row};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
+use crate::event::Event;
 use serde_json::{Map, Value};
 
 pub static SPEC: Spec = Spec {
@@ -16,35 +16,61 @@ pub static SPEC: Spec = Spec {
     id: "windsurf",
     name: "Windsurf (Cascade)",
     events: &[
-        row!("pre_user_prompt" => "UserPromptSubmit", Dropped, "exit code only [DOC]"),
-        row!("pre_run_command" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
-        row!("pre_write_code" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
-        row!("pre_read_code" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
-        row!("pre_mcp_tool_use" => "PreToolUse", Dropped, "exit code only; exit 2 blocks [DOC]"),
-        row!("post_run_command" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
-        row!("post_write_code" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
-        row!("post_read_code" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
-        row!("post_mcp_tool_use" => "PostToolUse", Dropped, "stdout to the user only [DOC]"),
-        row!("post_cascade_response" => "Stop", Dropped, "stdout to the user only [DOC]"),
+        row!("pre_user_prompt" => UserPromptSubmit, Dropped, "exit code only [DOC]"),
+        row!("pre_run_command" => PreToolUse, Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("pre_write_code" => PreToolUse, Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("pre_read_code" => PreToolUse, Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("pre_mcp_tool_use" => PreToolUse, Dropped, "exit code only; exit 2 blocks [DOC]"),
+        row!("post_run_command" => PostToolUse, Dropped, "stdout to the user only [DOC]"),
+        row!("post_write_code" => PostToolUse, Dropped, "stdout to the user only [DOC]"),
+        row!("post_read_code" => PostToolUse, Dropped, "stdout to the user only [DOC]"),
+        row!("post_mcp_tool_use" => PostToolUse, Dropped, "stdout to the user only [DOC]"),
+        row!("post_cascade_response" => Stop, Dropped, "stdout to the user only [DOC]"),
+    ],
+    absent: &[
+        Event::SessionStart,
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionRequest,
+        Event::PermissionDenied,
+        Event::PostToolUseFailure,
+        Event::PostToolBatch,
+        Event::Notification,
+        Event::MessageDisplay,
+        Event::SubagentStart,
+        Event::SubagentStop,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PreCompact,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::SessionEnd,
+        Event::Interrupt,
     ],
     tools: &[],
     matchers: MatcherStyle::Unmatched,
     source_matcher: false,
-    reads: Reads::Nothing,
     loads_claude_hooks: false,
     translate,
-    shape,
     limitation: "cannot carry context: Cascade hooks are read by exit code only (2 blocks a \
                  pre-hook and shows the agent stderr), stdout goes to the user, and no \
                  documented field reaches the model; cuecard informs and never blocks, so \
                  nothing is installed. Use Devin CLI (`devin`), which reads Claude Code's envelope.",
+    config: None,
+    probe: no_probe,
 };
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::rename(map, "trajectory_id", "session_id");
     t::set_event(row, map);
-}
-
-fn shape(_row: &EventRow, _v: Value) -> Option<Answer> {
-    None
 }

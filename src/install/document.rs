@@ -5,14 +5,14 @@
 use super::fsio;
 use super::lossless;
 use super::merge::{self, Entry, Outcome};
-use super::spec::{Roots, Scope, Spec};
 use super::style::Style;
+use crate::harness::config::{Config, Roots, Scope};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
 /// A harness's config file in one scope.
 pub struct Target {
-    pub spec: &'static Spec,
+    pub spec: &'static Config,
     pub scope: Scope,
     pub path: PathBuf,
     /// The directory below which no symlink is accepted (home, project root,
@@ -21,7 +21,7 @@ pub struct Target {
 }
 
 impl Target {
-    pub fn new(spec: &'static Spec, scope: Scope, roots: &Roots) -> Option<Target> {
+    pub fn new(spec: &'static Config, scope: Scope, roots: &Roots) -> Option<Target> {
         let path = (spec.path)(scope, roots)?;
         let base = match scope {
             Scope::User => roots.home.clone(),
@@ -68,6 +68,9 @@ pub struct Plan {
     pub outcome: Outcome,
     /// Things the user should know (a switch turned on, a setting left).
     pub notes: Vec<String>,
+    /// The keys install switches, with the operator's value before (`None`:
+    /// absent), for [`super::record`].
+    pub switched: Vec<(String, Option<Value>)>,
 }
 
 /// The file's text and document, `None` when it does not exist.
@@ -92,6 +95,15 @@ pub fn load(t: &Target) -> Result<Option<(String, Value)>, String> {
     Ok(Some((text, doc)))
 }
 
+/// The file's text `before` (which parses to `old`) rewritten to hold
+/// `new`: a textual patch of the members that changed when it can be
+/// placed (see [`super::patch`]), else the whole document in the file's
+/// style.
+fn rewrite(before: &str, old: &Value, new: &Value) -> String {
+    let style = Style::detect(before);
+    super::patch::patch(before, old, new, &style).unwrap_or_else(|| style.render(new))
+}
+
 /// Plans writing `entries` (and the keys the harness needs) into the file.
 pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, String> {
     let loaded = load(t)?;
@@ -103,6 +115,7 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
     let outcome = merge::install(&mut doc, t.spec.layout, bin, entries)
         .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
     let mut notes = Vec::new();
+    let mut switched = Vec::new();
     for (key, value) in required(t) {
         let managed_off = key == "allowManagedHooksOnly"
             && get(&doc, key).is_some_and(|v| v == &Value::Bool(false));
@@ -114,13 +127,18 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
             ));
             continue;
         }
+        let before = get(&doc, key).cloned();
         match set(&mut doc, key, &value) {
             Ok(Some(old)) => notes.push(format!(
-                "set {key} to {value} in {} (it was {old}; the harness runs no hooks otherwise)",
+                "set {key} to {value} in {} (it was {old}; the harness runs no hooks otherwise; \
+                 uninstall puts it back)",
                 t.path.display()
             )),
             Ok(None) => {}
             Err(e) => return Err(format!("{}: {e}; nothing was written", t.path.display())),
+        }
+        if before.as_ref() != Some(&value) && loaded.is_some() {
+            switched.push((key.to_string(), before));
         }
     }
     let action = match before {
@@ -128,7 +146,7 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
         // Nothing to register: no file is created just to hold nothing.
         None if entries.is_empty() => Action::Unchanged,
         Some(before) => {
-            let after = Style::detect(&before).render(&doc);
+            let after = rewrite(&before, &original, &doc);
             Action::Update { before, after }
         }
         None => Action::Create(Style::new_file().render(&doc)),
@@ -137,7 +155,19 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
         action,
         outcome,
         notes,
+        switched,
     })
+}
+
+/// What install would write into an empty file of this harness: the
+/// entries to merge by hand into a file cuecard refuses to rewrite.
+pub fn by_hand(spec: &Config, bin: &str, entries: &[Entry]) -> Result<String, String> {
+    let mut doc = (spec.skeleton)();
+    merge::install(&mut doc, spec.layout, bin, entries)?;
+    for (key, value) in (spec.required)() {
+        set(&mut doc, key, &value)?;
+    }
+    Ok(Style::new_file().render(&doc))
 }
 
 /// Plans taking cuecard's entries out of the file.
@@ -146,6 +176,7 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
         action: Action::Unchanged,
         outcome: Outcome::default(),
         notes: Vec::new(),
+        switched: Vec::new(),
     };
     let Some((before, doc)) = load(t)? else {
         return Ok(unchanged);
@@ -155,6 +186,26 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
         .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
     if outcome.removed == 0 {
         return Ok(unchanged);
+    }
+    // The keys install switched go back to the operator's values.
+    let mut notes = Vec::new();
+    for (key, before) in super::record::keys(&t.path) {
+        let Some((_, value)) = required(t).into_iter().find(|(k, _)| *k == key) else {
+            continue;
+        };
+        if get(&after_doc, &key) != Some(&value) {
+            continue; // changed since by the operator: theirs stays
+        }
+        match &before {
+            Some(old) => {
+                set(&mut after_doc, &key, old)?;
+                notes.push(format!("put {key} back to {old}, as it was before install"));
+            }
+            None => {
+                remove(&mut after_doc, &key);
+                notes.push(format!("removed {key}, which install had added"));
+            }
+        }
     }
     let plain = |d: &Value| strip_required(t, d);
     // The operator's file from before cuecard, when nothing else changed since.
@@ -174,20 +225,59 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
                 after: backup,
             },
             outcome,
-            notes: Vec::new(),
+            notes,
+            switched: Vec::new(),
         });
     }
     let action = if plain(&after_doc) == plain(&(t.spec.skeleton)()) {
         Action::Delete { before }
     } else {
-        let after = Style::detect(&before).render(&after_doc);
+        let after = rewrite(&before, &doc, &after_doc);
         Action::Update { before, after }
     };
     Ok(Plan {
         action,
         outcome,
-        notes: Vec::new(),
+        notes,
+        switched: Vec::new(),
     })
+}
+
+/// Applies an install plan, recording the keys it switched and the
+/// folders it created (with `extra_dirs`, the skills' folders it created).
+pub fn apply_install(t: &Target, plan: &Plan, extra_dirs: &[PathBuf]) -> Result<(), String> {
+    let mut dirs = match t.path.parent() {
+        Some(dir) if plan.action != Action::Unchanged => super::record::missing_dirs(dir, &t.base),
+        _ => Vec::new(),
+    };
+    dirs.extend(extra_dirs.iter().cloned());
+    apply(t, plan)?;
+    super::record::record(&t.path, &plan.switched, &dirs)
+}
+
+/// Applies an uninstall plan leaving no trace: no backup of the file
+/// cuecard just took its entries out of, and the backup install made
+/// removed. [`finish_uninstall`] then removes the folders install created.
+pub fn apply_uninstall(t: &Target, plan: &Plan) -> Result<(), String> {
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    match &plan.action {
+        Action::Unchanged => return Ok(()),
+        Action::Create(text) => fsio::write_atomic(&t.path, text, None)?,
+        Action::Update { after, .. } | Action::Restore { after, .. } => {
+            fsio::write_atomic(&t.path, after, None)?
+        }
+        Action::Delete { .. } => std::fs::remove_file(&t.path)
+            .map_err(|e| format!("removing {}: {e}", t.path.display()))?,
+    }
+    fsio::remove_backup(&t.path)
+}
+
+/// After an uninstall of `t` (and of the skills it installed): removes the
+/// folders install created for them, now that they are empty, and forgets
+/// the record.
+pub fn finish_uninstall(t: &Target) -> Result<(), String> {
+    super::record::remove_empty(&super::record::dirs(&t.path));
+    super::record::forget(&t.path)
 }
 
 /// Applies a plan.

@@ -7,8 +7,8 @@
 use super::document::{self, Target};
 use super::merge::Layout;
 use super::ownership;
-use super::spec::{Roots, Scope, Spec};
 use super::words;
+use crate::harness::config::{Config, Roots, Scope};
 use std::path::{Path, PathBuf};
 
 /// cuecard's registrations found in one file.
@@ -36,7 +36,7 @@ pub fn dispatched_event(argv: &[String]) -> Option<String> {
 }
 
 /// Every cuecard registration in every source the harness reads.
-pub fn find_all(spec: &'static Spec, roots: &Roots, bin: &str) -> Vec<Found> {
+pub fn find_all(spec: &'static Config, roots: &Roots, bin: &str) -> Vec<Found> {
     let mut out = Vec::new();
     for scope in [Scope::User, Scope::Project] {
         if let Some(t) = Target::new(spec, scope, roots)

@@ -7,8 +7,8 @@
 //! entry: one process per call, one answer.
 
 use super::merge::Entry;
-use super::spec::{Form, Spec};
 use super::words;
+use crate::harness::config::{Config, Form};
 use crate::harness::{self, HarnessId};
 use crate::registration::{self, Registration};
 use serde_json::{Map, Value};
@@ -36,7 +36,7 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
 /// The entries for the cards visible from the current project: the shipped
 /// cards, and the events and matchers the user's and this project's trusted
 /// cards need (see `registration::for_install`).
-pub fn for_harness(spec: &Spec, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
+pub fn for_harness(spec: &Config, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
     let project = crate::commands::project_root_here();
     let state = crate::commands::state_root_for_commands();
     build(
@@ -47,7 +47,7 @@ pub fn for_harness(spec: &Spec, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
 }
 
 /// The entries for a set of registrations.
-pub fn build(spec: &Spec, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<Skipped>) {
+pub fn build(spec: &Config, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<Skipped>) {
     let h = spec.harness;
     // Group by native event, keeping first-seen order.
     let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
@@ -77,9 +77,13 @@ pub fn build(spec: &Spec, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<
                 }
             }
             let matcher = harness::native_matcher(h, canonical, &matcher).filter(|m| !m.is_empty());
+            let mut handler = handler(spec, &argv(h, bin, native, &cards), matcher.as_deref());
+            if spec.layout == super::merge::Layout::List {
+                handler = list_item(native, matcher.as_deref(), handler);
+            }
             Entry {
                 event: native.to_string(),
-                handler: handler(spec, &argv(h, bin, native, &cards), matcher.as_deref()),
+                handler,
                 matcher,
             }
         })
@@ -87,8 +91,35 @@ pub fn build(spec: &Spec, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<
     (entries, skipped)
 }
 
+/// One item of a [`Layout::List`](super::merge::Layout::List) file (Kiro V3):
+/// `{name, trigger, matcher, action: {type, command}, timeout, enabled}`,
+/// from the handler built for the same entry.
+fn list_item(
+    trigger: &str,
+    matcher: Option<&str>,
+    mut h: Map<String, Value>,
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("name".into(), Value::from(format!("cuecard {trigger}")));
+    m.insert("trigger".into(), Value::from(trigger));
+    if let Some(mt) = matcher {
+        m.insert("matcher".into(), Value::from(mt));
+    }
+    let mut action = Map::new();
+    action.insert("type".into(), Value::from("command"));
+    if let Some(c) = h.remove("command") {
+        action.insert("command".into(), c);
+    }
+    m.insert("action".into(), Value::Object(action));
+    for (k, v) in h {
+        m.insert(k, v);
+    }
+    m.insert("enabled".into(), Value::Bool(true));
+    m
+}
+
 /// One handler object, keys in the order the harness's docs show them.
-pub fn handler(spec: &Spec, argv: &[String], matcher: Option<&str>) -> Map<String, Value> {
+pub fn handler(spec: &Config, argv: &[String], matcher: Option<&str>) -> Map<String, Value> {
     let mut m = Map::new();
     if spec.typed {
         m.insert("type".into(), Value::from("command"));

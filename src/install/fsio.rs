@@ -106,6 +106,17 @@ fn replace(path: &Path, text: &str, perms: Option<fs::Permissions>) -> Result<()
         .map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
+/// Removes the backup install kept of `path`, if there is one.
+pub fn remove_backup(path: &Path) -> Result<(), String> {
+    let b = backup_path(path);
+    match fs::remove_file(&b) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("removing {}: {e}", b.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Removes a file cuecard created, with a backup of what it held.
 pub fn remove(path: &Path, previous: &str) -> Result<(), String> {
     replace(&backup_path(path), previous, None)?;

@@ -4,6 +4,7 @@
 use super::document::{self, Target};
 use super::entries;
 use super::merge;
+use crate::harness::config::{Roots, TrustCheck};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -12,6 +13,9 @@ pub struct Status {
     pub harness: &'static str,
     pub scope: &'static str,
     pub path: String,
+    /// Which form of the harness's configuration this file is (Kiro: the V3
+    /// hook file or the legacy agent form); empty when it has one form.
+    pub form: &'static str,
     pub exists: bool,
     /// How many cuecard entries the file holds.
     pub entries: usize,
@@ -19,6 +23,9 @@ pub struct Status {
     /// what install would write now.
     pub current: bool,
     pub problems: Vec<String>,
+    /// What keeps the harness from running the entries yet (its trust
+    /// stores), with the fix: not a fault of the file, but nothing runs.
+    pub untrusted: Vec<String>,
     #[serde(skip)]
     pub installed: Vec<(String, Option<String>, Value)>,
     /// Entries that look like cuecard's but whose program is not an
@@ -42,17 +49,20 @@ fn program_of(handler: &Value) -> Result<String, String> {
         .ok_or_else(|| "no program".to_string())
 }
 
-/// The state of one target. `project` is the project tree no counted
+/// The state of one target. `roots.project` is the project tree no counted
 /// program may live in.
-pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
+pub fn inspect(t: &Target, bin: &str, roots: &Roots) -> Status {
+    let project = roots.project.as_path();
     let mut st = Status {
         harness: t.spec.harness.id(),
         scope: t.scope.id(),
         path: t.path.display().to_string(),
+        form: t.spec.form_name,
         exists: t.path.exists(),
         entries: 0,
         current: false,
         problems: Vec::new(),
+        untrusted: Vec::new(),
         installed: Vec::new(),
         not_cuecard: Vec::new(),
     };
@@ -75,7 +85,12 @@ pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
     for ((event, _, _), why) in not_cuecard {
         let why = why.unwrap_or_default();
         st.problems.push(format!(
-            "{event}: not run: not an installed cuecard binary ({why}); left as it is"
+            "{event}: not run: not an installed cuecard binary ({why}); left as it is{}",
+            if why.contains("not on PATH") {
+                "; put the folder holding cuecard on PATH (or link it into ~/.local/bin)"
+            } else {
+                ""
+            }
         ));
         st.not_cuecard.push((event, why));
     }
@@ -83,7 +98,23 @@ pub fn inspect(t: &Target, bin: &str, project: &std::path::Path) -> Status {
     if st.entries == 0 {
         return st;
     }
-    let (wanted, _) = entries::for_harness(t.spec, bin);
+    let events: Vec<String> = st.installed.iter().map(|(e, _, _)| e.clone()).collect();
+    st.untrusted = (t.spec.trust)(&TrustCheck {
+        scope: t.scope,
+        roots,
+        path: &t.path,
+        events: &events,
+    });
+    if t.spec
+        .harness
+        .config()
+        .is_some_and(|c| !std::ptr::eq(c, t.spec))
+    {
+        st.problems
+            .push(format!("cuecard's entries are in the {}", t.spec.form_name));
+        return st;
+    }
+    let (wanted, _) = entries::for_harness(t.spec, &t.spec.program(t.scope, bin));
     let key = |e: &str, m: &Option<String>, h: &Value| format!("{e}\u{1}{m:?}\u{1}{h}");
     let mut have: Vec<String> = st.installed.iter().map(|(e, m, h)| key(e, m, h)).collect();
     let mut want: Vec<String> = wanted

@@ -13,16 +13,7 @@
 use super::ownership::is_ours;
 use serde_json::{Map, Value};
 
-/// How a harness nests its handlers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// `hooks.<Event>[] = {matcher, hooks: [handler]}` (Claude Code and its
-    /// followers: Codex, Qwen, CodeBuddy, Gemini, Devin).
-    Grouped,
-    /// `hooks.<event>[] = handler` with the matcher inside the handler
-    /// (Copilot, Cursor, Kiro).
-    Flat,
-}
+pub use crate::harness::config::Layout;
 
 /// One hook entry cuecard wants.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +42,9 @@ pub fn install(
     bin: &str,
     entries: &[Entry],
 ) -> Result<Outcome, String> {
+    if layout == Layout::List {
+        return install_list(doc, bin, entries);
+    }
     let root = doc
         .as_object_mut()
         .ok_or("the file's top level is not a JSON object")?;
@@ -110,7 +104,7 @@ pub fn install(
                 );
                 Value::Object(g)
             }
-            Layout::Flat => Value::Object(e.handler.clone()),
+            Layout::Flat | Layout::List => Value::Object(e.handler.clone()),
         };
         hooks
             .entry(e.event.clone())
@@ -126,6 +120,70 @@ pub fn install(
     Ok(out)
 }
 
+/// [`install`] for a [`Layout::List`] file: `hooks` is one list whose items
+/// name their event in `trigger`. The same rules: the operator's items stay
+/// in order, cuecard's are replaced in place, stale ones go, new ones are
+/// appended, and a list cuecard's removals emptied goes too.
+fn install_list(doc: &mut Value, bin: &str, entries: &[Entry]) -> Result<Outcome, String> {
+    let root = doc
+        .as_object_mut()
+        .ok_or("the file's top level is not a JSON object")?;
+    if let Some(h) = root.get(HOOKS)
+        && !h.is_array()
+    {
+        return Err("its `hooks` is not a list".into());
+    }
+    if entries.is_empty() && !root.contains_key(HOOKS) {
+        return Ok(Outcome::default());
+    }
+    let had_hooks = root.contains_key(HOOKS);
+    let list = root
+        .entry(HOOKS)
+        .or_insert_with(|| Value::Array(Vec::new()))
+        .as_array_mut()
+        .expect("checked above");
+    let mut out = Outcome::default();
+    let mut claimed: Vec<usize> = Vec::new();
+    let mut pending: Vec<&Entry> = Vec::new();
+    for e in entries {
+        let slot = (0..list.len()).find(|&i| {
+            let item = &list[i];
+            !claimed.contains(&i)
+                && is_ours(item, bin)
+                && item.get("trigger").and_then(Value::as_str) == Some(e.event.as_str())
+                && item.get("matcher").and_then(Value::as_str) == e.matcher.as_deref()
+        });
+        match slot {
+            Some(i) => {
+                let new = Value::Object(e.handler.clone());
+                if list[i] != new {
+                    list[i] = new;
+                    out.replaced += 1;
+                }
+                claimed.push(i);
+            }
+            None => pending.push(e),
+        }
+    }
+    let mut i = 0;
+    list.retain(|item| {
+        let drop = is_ours(item, bin) && !claimed.contains(&i);
+        i += 1;
+        if drop {
+            out.removed += 1;
+        }
+        !drop
+    });
+    for e in pending {
+        list.push(Value::Object(e.handler.clone()));
+        out.added += 1;
+    }
+    if list.is_empty() && (!had_hooks || out.removed > 0) {
+        root.shift_remove(HOOKS);
+    }
+    Ok(out)
+}
+
 /// Takes every cuecard entry out of `doc`.
 pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<Outcome, String> {
     install(doc, layout, bin, &[])
@@ -134,6 +192,24 @@ pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<Outcome, 
 /// cuecard's entries in `doc`: (event, matcher, handler), in file order.
 pub fn ours(doc: &Value, layout: Layout, bin: &str) -> Vec<(String, Option<String>, Value)> {
     let mut out = Vec::new();
+    if layout == Layout::List {
+        for item in doc
+            .get(HOOKS)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if is_ours(item, bin) {
+                let get = |k: &str| item.get(k).and_then(Value::as_str).map(String::from);
+                out.push((
+                    get("trigger").unwrap_or_default(),
+                    get("matcher"),
+                    item.clone(),
+                ));
+            }
+        }
+        return out;
+    }
     let Some(hooks) = doc.get(HOOKS).and_then(Value::as_object) else {
         return out;
     };
@@ -156,7 +232,7 @@ pub fn ours(doc: &Value, layout: Layout, bin: &str) -> Vec<(String, Option<Strin
                         }
                     }
                 }
-                Layout::Flat => {
+                Layout::Flat | Layout::List => {
                     if is_ours(item, bin) {
                         let m = item
                             .get("matcher")
@@ -202,7 +278,7 @@ fn find_slot(
                     return Some((gi, Some(hi)));
                 }
             }
-            Layout::Flat => {
+            Layout::Flat | Layout::List => {
                 if is_ours(item, bin) && free(gi, None) {
                     return Some((gi, None));
                 }
@@ -252,7 +328,7 @@ fn remove_unclaimed(
                         keep.push(item);
                     }
                 }
-                Layout::Flat => {
+                Layout::Flat | Layout::List => {
                     if is_ours(&item, bin) && !is_claimed(gi, None) {
                         removed += 1;
                     } else {

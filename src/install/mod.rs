@@ -11,33 +11,26 @@ pub mod fsio;
 pub mod lossless;
 pub mod merge;
 pub mod ownership;
+pub mod patch;
 pub mod program;
+pub mod record;
 pub mod style;
 pub mod words;
 
 pub mod document;
 pub mod double;
 pub mod entries;
-pub mod harnesses;
 pub mod materialise;
 pub mod roots;
-pub mod spec;
 
 use crate::harness::HarnessId;
+use crate::harness::config::Config;
 
-/// The installer's spec for a harness id, or why there is none.
-pub fn resolve(id: &str) -> Result<&'static spec::Spec, String> {
-    let h = HarnessId::parse(id).ok_or_else(|| {
-        format!(
-            "unknown harness {id:?}; one of: {}",
-            HarnessId::ALL
-                .iter()
-                .map(|h| h.id())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })?;
-    harnesses::spec(h).ok_or_else(|| {
+/// The configuration of a harness id, or why there is none.
+pub fn resolve(id: &str) -> Result<&'static Config, String> {
+    let h = HarnessId::parse(id)
+        .ok_or_else(|| format!("unknown harness {id:?}; one of: {}", HarnessId::list(false)))?;
+    h.config().ok_or_else(|| {
         format!(
             "{} is not installed into: {}",
             h.name(),
@@ -48,11 +41,8 @@ pub fn resolve(id: &str) -> Result<&'static spec::Spec, String> {
 }
 
 /// Every harness cuecard installs into.
-pub fn all_specs() -> Vec<&'static spec::Spec> {
-    HarnessId::ALL
-        .iter()
-        .filter_map(|h| harnesses::spec(*h))
-        .collect()
+pub fn all_specs() -> Vec<&'static Config> {
+    HarnessId::ALL.iter().filter_map(|h| h.config()).collect()
 }
 pub mod inspect;
 pub mod probe;

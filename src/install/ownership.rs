@@ -10,6 +10,12 @@ use std::path::Path;
 
 /// The program and its arguments as the harness would start them.
 pub fn argv(handler: &Map<String, Value>) -> Option<Vec<String>> {
+    // A list item (Kiro V3) holds its command in `action`.
+    if let Some(Value::Object(action)) = handler.get("action") {
+        return (action.get("type").and_then(Value::as_str) == Some("command"))
+            .then(|| argv(action))
+            .flatten();
+    }
     if let Some(Value::Array(args)) = handler.get("args") {
         let prog = ["command", "exec"]
             .iter()
@@ -60,6 +66,7 @@ mod tests {
             json!({"command": "\"/opt/bin/cuecard\" dispatch X"}),
             json!({"bash": "/old/place/cuecard dispatch X"}),
             json!({"command": "cuecard dispatch X"}),
+            json!({"name": "cuecard X", "trigger": "X", "action": {"type": "command", "command": "/opt/bin/cuecard dispatch --contract kiro X"}}),
         ] {
             assert!(is_ours(&h, BIN), "{h}");
         }
@@ -75,6 +82,7 @@ mod tests {
             json!({"command": "/opt/bin/cuecard explain X"}),
             json!({"command": BIN, "args": ["explain", "X"]}),
             json!({"type": "prompt", "prompt": "cuecard dispatch"}),
+            json!({"trigger": "X", "action": {"type": "agent", "prompt": "cuecard dispatch X"}}),
             json!("cuecard dispatch"),
         ] {
             assert!(!is_ours(&h, BIN), "{h}");

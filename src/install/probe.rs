@@ -6,7 +6,7 @@
 //! the probe spends no real session's once-markers.
 
 use super::ownership;
-use crate::harness::{self, HarnessId, Reads};
+use crate::harness::{self, Delivery, HarnessId, Shape};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -24,7 +24,7 @@ pub struct Probe {
 }
 
 /// How long a probe may run before it is killed (the harnesses' own bound).
-const PROBE_TIMEOUT: Duration = Duration::from_secs(super::spec::HOOK_TIMEOUT_SECS);
+const PROBE_TIMEOUT: Duration = Duration::from_secs(crate::harness::config::HOOK_TIMEOUT_SECS);
 
 /// A payload like the one the harness sends on `native`.
 pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Value {
@@ -43,17 +43,7 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
         "hook_event_name": native,
     });
     let o = p.as_object_mut().expect("object");
-    match h {
-        HarnessId::Copilot => {
-            o.insert("sessionId".into(), json!("cuecard-doctor"));
-            o.insert("timestamp".into(), json!(0));
-        }
-        HarnessId::Cursor => {
-            o.insert("conversation_id".into(), json!("cuecard-doctor"));
-            o.insert("workspace_roots".into(), json!([project]));
-        }
-        _ => {}
-    }
+    (h.spec().probe)(o, project);
     match canonical {
         "SessionStart" => {
             o.insert("source".into(), json!("startup"));
@@ -70,7 +60,8 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
         || native.to_ascii_lowercase().contains("tool")
     {
         let input = json!({"command": "git status", "description": "Show the working tree status"});
-        if h == HarnessId::Copilot {
+        if o.contains_key("sessionId") {
+            // camelCase payloads (Copilot) carry the tool under their own keys.
             o.insert("toolName".into(), json!(tool));
             o.insert("toolArgs".into(), input.clone());
         }
@@ -166,21 +157,25 @@ pub fn run(
         probe.shape = format!("killed after {} s", PROBE_TIMEOUT.as_secs());
         return probe;
     };
-    let (shape, shape_ok) = judge(h, &out);
+    let (shape, shape_ok) = judge(h, event, &out);
     probe.shape = shape;
     probe.ok = status.success() && shape_ok;
     probe
 }
 
-/// The output's shape, and whether the harness reads that shape.
-fn judge(h: HarnessId, out: &[u8]) -> (String, bool) {
+/// The output's shape, and whether the harness reads that shape on the
+/// native event `event`.
+fn judge(h: HarnessId, event: &str, out: &[u8]) -> (String, bool) {
     let Ok(text) = std::str::from_utf8(out) else {
         return ("not UTF-8".into(), false);
     };
     if text.is_empty() {
         return ("empty".into(), true);
     }
-    if h.spec().reads == Reads::PlainText {
+    if h.spec()
+        .row(event)
+        .is_some_and(|r| r.delivery == Delivery::Context(Shape::PlainText))
+    {
         return ("text".into(), true);
     }
     let Some(body) = text.strip_suffix('\n') else {

@@ -2,7 +2,7 @@
 //! point at a temporary directory), the project (the git root above the
 //! working directory), the working directory, and the installed binary.
 
-use super::spec::Roots;
+use crate::harness::config::Roots;
 use std::path::PathBuf;
 
 impl Roots {

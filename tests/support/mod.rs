@@ -232,9 +232,14 @@ impl<'a> Test<'a> {
             .env("XDG_CONFIG_HOME", sb.home().join(".config"))
             .env("XDG_STATE_HOME", sb.home().join(".local/state"))
             .env("XDG_DATA_HOME", sb.home().join(".local/share"));
+        // The binary's own folder is on PATH, as an installed cuecard's is:
+        // a shared project file names `cuecard` and finds it there.
         let path = match &self.path_prefix {
             Some(p) => format!("{}:/usr/bin:/bin", p.display()),
-            None => "/usr/bin:/bin".to_string(),
+            None => format!(
+                "{}:/usr/bin:/bin",
+                bin().parent().expect("in a folder").display()
+            ),
         };
         cmd.env("PATH", path);
         for (k, v) in &self.env {

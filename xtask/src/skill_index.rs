@@ -1,6 +1,6 @@
 //! `cargo xtask gen-skill-index [--check]`: generated/skill-index.md from the
-//! catalogue (messages/skills, messages/commands): one line per task group,
-//! manual entries shown as `/cuecard:<name>`, under
+//! catalogue (messages/skills): one line per task group, manual-only skills
+//! marked `(user-invoked)`, under
 //! [`INDEX_MAX_CHARS`](cuecard::catalog::INDEX_MAX_CHARS) in total. An
 //! index that would be longer is an error, never a truncation.
 
@@ -19,7 +19,7 @@ pub fn render(entries: &[Entry]) -> Result<String, String> {
         let items: Vec<String> = entries
             .iter()
             .filter(|e| e.group == g)
-            .map(|e| format!("`{}` — {}", e.shown_name(), one_line(&e.description)))
+            .map(|e| format!("{} — {}", e.shown_name(), one_line(&e.description)))
             .collect();
         out.push_str(&format!("- {g}: {}\n", items.join(" ")));
     }
@@ -27,7 +27,7 @@ pub fn render(entries: &[Entry]) -> Result<String, String> {
     if n >= INDEX_MAX_CHARS {
         return Err(format!(
             "the skill index would be {n} characters; it must stay under {INDEX_MAX_CHARS}: \
-             shorten descriptions in messages/skills and messages/commands"
+             shorten descriptions in messages/skills"
         ));
     }
     Ok(out)
@@ -76,8 +76,8 @@ mod tests {
         for rel in [
             "messages/skills/knowledge-wiki/SKILL.md",
             "messages/skills/compaction-handoff/SKILL.md",
-            "messages/commands/status.md",
-            "messages/commands/explain.md",
+            "messages/skills/cuecard-status/SKILL.md",
+            "messages/skills/cuecard-explain/SKILL.md",
             INDEX_PATH,
         ] {
             let to: PathBuf = tmp.path().join(rel);
@@ -96,7 +96,7 @@ mod tests {
     fn editing_a_description_without_regenerating_fails_the_check() {
         let tmp = copy_of_repo();
         check_at(tmp.path()).expect("a faithful copy passes");
-        let skill = tmp.path().join("messages/commands/status.md");
+        let skill = tmp.path().join("messages/skills/cuecard-status/SKILL.md");
         let text = std::fs::read_to_string(&skill).unwrap();
         let edited = text.replacen("description: Show", "description: Display", 1);
         assert_ne!(text, edited);
@@ -109,7 +109,7 @@ mod tests {
     }
 
     #[test]
-    fn one_line_per_group_and_manual_entries_as_slash_commands() {
+    fn one_line_per_group_and_manual_only_skills_marked() {
         let idx = expected(&crate::root()).unwrap();
         let lines: Vec<&str> = idx.lines().skip(1).collect();
         let entries = catalog::from_dir(&crate::root().join("messages")).unwrap();
@@ -119,11 +119,8 @@ mod tests {
         groups.dedup();
         assert_eq!(lines.len(), groups.len());
         for e in &entries {
-            let shown = if e.manual {
-                format!("`/cuecard:{}`", e.name)
-            } else {
-                format!("`{}`", e.name)
-            };
+            let shown = e.shown_name();
+            assert_eq!(shown.contains("(user-invoked)"), e.manual, "{}", e.name);
             let line = lines.iter().find(|l| l.contains(&shown)).unwrap();
             assert!(line.starts_with(&format!("- {}: ", e.group)));
         }

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 pub struct Harness {
     pub id: &'static str,
     pub package: &'static str,
-    pub version: &'static str,
+    /// The pinned version; [`Harness::version`] is the one a run uses.
+    pub pinned: &'static str,
     pub bin: &'static str,
     /// Run by `.ci/run` (`cargo xtask e2e` with no flag); the others are
     /// opt-in (`--all` or `--harness <id>`).
@@ -25,39 +26,70 @@ pub const HARNESSES: &[Harness] = &[
     Harness {
         id: "claude-code",
         package: "@anthropic-ai/claude-code",
-        version: "2.1.328",
+        pinned: "2.1.332",
         bin: "claude",
         in_ci: true,
     },
     Harness {
         id: "codex",
         package: "@openai/codex",
-        version: "0.171.0",
+        pinned: "0.171.0",
         bin: "codex",
         in_ci: true,
     },
     Harness {
         id: "gemini",
         package: "@google/gemini-cli",
-        version: "0.61.0",
+        pinned: "0.61.0",
         bin: "gemini",
         in_ci: false,
     },
     Harness {
         id: "qwen",
         package: "@qwen-code/qwen-code",
-        version: "0.24.4",
+        pinned: "0.24.4",
         bin: "qwen",
         in_ci: false,
     },
     Harness {
         id: "copilot",
         package: "@github/copilot",
-        version: "1.0.102",
+        pinned: "1.0.102",
         bin: "copilot",
         in_ci: false,
     },
 ];
+
+/// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this
+/// covers `cuecard::harness::HarnessId::ALL` exactly (a test checks), so a
+/// new harness is either driven or says why not.
+pub const NOT_DRIVEN: &[(&str, &str)] = &[
+    ("codebuddy", "no scriptable model endpoint in the mock"),
+    ("cursor", "not on npm; the agent needs Cursor's own backend"),
+    ("devin", "not on npm; the agent needs Devin's own backend"),
+    ("kiro", "not on npm; the agent needs an AWS Builder ID"),
+    ("windsurf", "nothing is installed (no channel to the model)"),
+];
+
+impl Harness {
+    /// The environment variable that overrides the pinned version for a
+    /// one-off run: `CUECARD_E2E_VERSION_CLAUDE_CODE=2.1.400`.
+    pub fn version_var(&self) -> String {
+        format!(
+            "CUECARD_E2E_VERSION_{}",
+            self.id.to_ascii_uppercase().replace('-', "_")
+        )
+    }
+
+    /// The version a run installs: the override when set, else the pin.
+    pub fn version(&self) -> String {
+        std::env::var(self.version_var())
+            .ok()
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| self.pinned.to_string())
+    }
+}
 
 pub fn lookup(id: &str) -> Option<Harness> {
     HARNESSES.iter().copied().find(|h| h.id == id)
@@ -73,7 +105,8 @@ pub fn cache_root() -> PathBuf {
 
 /// Installs `h` into the cache (once per version) and returns its binary.
 pub fn ensure_installed(h: &Harness) -> Result<PathBuf, String> {
-    let dir = cache_root().join(format!("{}@{}", h.id, h.version));
+    let version = h.version();
+    let dir = cache_root().join(format!("{}@{version}", h.id));
     let bin = dir.join("node_modules/.bin").join(h.bin);
     if bin.exists() {
         return Ok(bin);
@@ -84,18 +117,18 @@ pub fn ensure_installed(h: &Harness) -> Result<PathBuf, String> {
         r#"{"name":"cuecard-e2e-harness","private":true}"#,
     )
     .map_err(|e| e.to_string())?;
-    eprintln!("e2e: npm install {}@{}", h.package, h.version);
+    eprintln!("e2e: npm install {}@{version}", h.package);
     let mut cmd = Command::new("npm");
     cmd.args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
-        .arg(format!("{}@{}", h.package, h.version))
+        .arg(format!("{}@{version}", h.package))
         .current_dir(&dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null());
     let status = run_bounded(&mut cmd, Duration::from_secs(900), None)?;
     if status != Some(0) || !bin.exists() {
         return Err(format!(
-            "npm install {}@{} failed (exit {status:?})",
-            h.package, h.version
+            "npm install {}@{version} failed (exit {status:?})",
+            h.package
         ));
     }
     Ok(bin)
@@ -472,5 +505,36 @@ pub fn merge(a: &mut Value, b: &Value) {
         }
         (a, b) if !b.is_null() => *a = b.clone(),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cuecard::harness::HarnessId;
+
+    #[test]
+    fn every_harness_is_driven_or_says_why_not() {
+        for h in HarnessId::ALL {
+            let driven = HARNESSES.iter().filter(|d| d.id == h.id()).count();
+            let not = NOT_DRIVEN.iter().filter(|(id, _)| *id == h.id()).count();
+            assert_eq!(driven + not, 1, "{}: in neither or both lists", h.id());
+        }
+        for d in HARNESSES {
+            assert!(HarnessId::parse(d.id).is_some(), "{}", d.id);
+        }
+        for (id, _) in NOT_DRIVEN {
+            assert!(HarnessId::parse(id).is_some(), "{id}");
+        }
+    }
+
+    #[test]
+    fn a_version_can_be_overridden_for_one_run() {
+        let h = lookup("qwen").unwrap();
+        assert_eq!(h.version_var(), "CUECARD_E2E_VERSION_QWEN");
+        assert_eq!(
+            lookup("claude-code").unwrap().version_var(),
+            "CUECARD_E2E_VERSION_CLAUDE_CODE"
+        );
     }
 }

@@ -48,8 +48,13 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--harness" => {
                 let id = it.next().ok_or("--harness needs an id")?;
                 harnesses.push(harness::lookup(id).ok_or_else(|| {
+                    let why = harness::NOT_DRIVEN
+                        .iter()
+                        .find(|(n, _)| *n == id)
+                        .map(|(_, why)| format!(": the e2e does not drive it ({why})"))
+                        .unwrap_or_default();
                     format!(
-                        "unknown harness {id:?} (one of: {})",
+                        "unknown harness {id:?}{why} (one of: {})",
                         harness::HARNESSES
                             .iter()
                             .map(|h| h.id)
@@ -71,11 +76,12 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--list" => {
                 for h in harness::HARNESSES {
                     println!(
-                        "harness {:12} {}@{}{}",
+                        "harness {:12} {}@{}{}  (override: {})",
                         h.id,
                         h.package,
-                        h.version,
-                        if h.in_ci { "  (ci)" } else { "" }
+                        h.version(),
+                        if h.in_ci { "  (ci)" } else { "" },
+                        h.version_var()
                     );
                 }
                 for s in scenarios::all() {
@@ -315,6 +321,11 @@ fn run_one(
         ..dirs
     };
     let mut env = harness::base_env(&dirs);
+    // cuecard is on PATH, as an installed one is: the project files the
+    // install writes name `cuecard`, found through PATH.
+    if let (Some(dir), Some(path)) = (bin.parent(), env.iter_mut().find(|(k, _)| k == "PATH")) {
+        path.1 = format!("{}:{}", dir.display(), path.1);
+    }
     (s.setup)(&dirs.project)?;
     make_project(&dirs, &env)?;
     let plan = (s.plan)(h, &dirs.project);

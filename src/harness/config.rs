@@ -1,13 +1,26 @@
 //! What the installer needs to know about one harness's configuration: where
 //! it lives, how hook entries nest, how a command is written, the timeout's
 //! key and unit, the keys the file needs for hooks to run, where skills go,
-//! and what to tell the user afterwards. One file per harness under
-//! `harnesses/` fills one of these.
+//! and what to tell the user afterwards. Each harness's own file
+//! (`harness/<h>.rs`) fills one of these beside its contract.
 
-use super::merge::Layout;
 use crate::harness::HarnessId;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+
+/// How a harness nests its handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.<Event>[] = {matcher, hooks: [handler]}` (Claude Code and its
+    /// followers: Codex, Qwen, CodeBuddy, Gemini, Devin).
+    Grouped,
+    /// `hooks.<event>[] = handler` with the matcher inside the handler
+    /// (Copilot, Cursor, Kiro's legacy agent form).
+    Flat,
+    /// `hooks[] = {name, trigger, matcher, action: {type, command}, timeout,
+    /// enabled}`: one list, the event in `trigger` (Kiro V3 hook files).
+    List,
+}
 
 /// Where a configuration applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +66,10 @@ pub enum Unit {
     Millis,
 }
 
+/// The program a shared project file names: found through PATH, so the file
+/// holds nothing of this machine.
+pub const PATH_PROGRAM: &str = "cuecard";
+
 /// How long a harness waits for cuecard before giving up. The dispatcher
 /// answers within its own deadline (well under a second); this bound only
 /// matters if the machine stalls.
@@ -67,7 +84,8 @@ pub struct Roots {
     pub cwd: PathBuf,
 }
 
-pub struct Spec {
+/// One harness's configuration files.
+pub struct Config {
     pub harness: HarnessId,
     pub layout: Layout,
     pub form: Form,
@@ -91,9 +109,49 @@ pub struct Spec {
     pub notes: fn(Scope, &Path) -> Vec<String>,
     /// The default scope.
     pub default_scope: Scope,
+    /// Whether the project-scope file is the harness's local, git-ignored
+    /// one (Devin's `config.local.json`): it may name this machine's binary.
+    /// A project file a team commits names `cuecard`, found through PATH.
+    pub local_project_file: bool,
+    /// What this form of the configuration is, for verify (`""` when the
+    /// harness has only one).
+    pub form_name: &'static str,
+    /// What keeps the harness from running installed entries yet, read
+    /// from what the harness itself records (its trust stores), each with
+    /// its fix; empty when nothing does, or nothing is recorded cuecard
+    /// can read.
+    pub trust: fn(&TrustCheck) -> Vec<String>,
+    /// An older form of the same harness's hooks (Kiro's agent file): never
+    /// written, but read by verify and uninstall, and emptied of cuecard's
+    /// entries by an install that moves them to this form.
+    pub legacy: Option<&'static Config>,
 }
 
-impl Spec {
+impl Config {
+    /// The program entries in `scope` start: this machine's binary, except
+    /// in a project file a team commits, where it is `cuecard` through PATH.
+    pub fn program(&self, scope: Scope, bin: &str) -> String {
+        if scope == Scope::Project && !self.local_project_file {
+            PATH_PROGRAM.to_string()
+        } else {
+            bin.to_string()
+        }
+    }
+
+    /// `, and <keys>` naming the keys the file needs for hooks to run, for
+    /// text that says what to add by hand (empty when there are none).
+    pub fn required_keys_hint(&self) -> String {
+        let keys: Vec<String> = (self.required)()
+            .iter()
+            .map(|(k, v)| format!("`{k}: {v}`"))
+            .collect();
+        if keys.is_empty() {
+            String::new()
+        } else {
+            format!(", and {}", keys.join(", "))
+        }
+    }
+
     /// Whether the harness runs hook commands through a shell.
     pub fn through_shell(&self) -> bool {
         self.form == Form::Shell
@@ -107,6 +165,43 @@ impl Spec {
             (k, Value::from(v))
         })
     }
+}
+
+/// What a [`Config::trust`] check looks at.
+pub struct TrustCheck<'a> {
+    pub scope: Scope,
+    pub roots: &'a Roots,
+    /// The config file holding cuecard's entries.
+    pub path: &'a Path,
+    /// The native events of cuecard's entries there.
+    pub events: &'a [String],
+}
+
+/// A [`Config::trust`] for a harness that records no trust cuecard reads.
+pub fn no_trust_check(_: &TrustCheck) -> Vec<String> {
+    Vec::new()
+}
+
+/// A harness's own small file (a trust store, a config), read with a bound;
+/// `None` when absent, unreadable, not a regular file, or over 1 MiB.
+pub fn read_small(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(1 << 20)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
+
+/// Whether `dir` is `trusted` or lies below it.
+pub fn within(dir: &Path, trusted: &Path) -> bool {
+    dir.starts_with(trusted)
 }
 
 /// `$VAR` when set and not empty, else `home/default`.

@@ -1,0 +1,117 @@
+//! The harness-by-event capability table, generated from every harness's
+//! definition into generated/capabilities.md and printed by
+//! `cuecard verify --capabilities`.
+
+use super::{Delivery, HarnessId};
+use crate::event::EVENTS;
+
+/// The table (Markdown): for each harness and canonical event, the native
+/// event and whether a card's text reaches the model there, then how each
+/// harness reads an answer, its limits, and every native event with the
+/// answer shape of its row and the evidence.
+pub fn capability_table() -> String {
+    let mut md = String::from(
+        "# Harness capabilities\n\n\
+         For each harness and canonical (Claude Code) event: the harness's own event name and \
+         whether text a card emits there reaches the model. \
+         `✓` delivered; `→ X` the cards ride on event X instead (the harness drops context \
+         before a tool runs, so the advisory arrives with the tool's result); \
+         `✗` the harness drops it (nothing is registered); `—` no such event.\n\n",
+    );
+    let shown: Vec<_> = EVENTS.iter().filter(|e| e.shown).collect();
+    md.push_str("| harness |");
+    for e in &shown {
+        md.push_str(&format!(" {} |", e.name));
+    }
+    md.push_str("\n|---|");
+    for _ in &shown {
+        md.push_str("---|");
+    }
+    md.push('\n');
+    for h in HarnessId::ALL {
+        let spec = h.spec();
+        md.push_str(&format!("| `{}` |", spec.id));
+        for e in &shown {
+            let cells: Vec<String> = spec
+                .natives(e.event)
+                .map(|r| match r.delivery {
+                    Delivery::Context(_) => format!("`{}` ✓", r.native),
+                    Delivery::Deferred(to) => format!(
+                        "`{}` → `{}`",
+                        r.native,
+                        spec.primary(to).map_or(to.name(), |p| p.native)
+                    ),
+                    Delivery::Dropped => format!("`{}` ✗", r.native),
+                })
+                .collect();
+            if cells.is_empty() {
+                md.push_str(" — |");
+            } else {
+                md.push_str(&format!(" {} |", cells.join("<br>")));
+            }
+        }
+        md.push('\n');
+    }
+    md.push_str("\n## How each harness reads an answer\n\n| harness | answer | tool matcher | loads Claude Code hooks |\n|---|---|---|---|\n");
+    for h in HarnessId::ALL {
+        let spec = h.spec();
+        let shapes = spec.shapes();
+        let answer = if shapes.is_empty() {
+            "nothing reaches the model".to_string()
+        } else {
+            shapes
+                .iter()
+                .map(|s| {
+                    let on: Vec<String> = spec
+                        .events
+                        .iter()
+                        .filter(|r| r.delivery == Delivery::Context(*s))
+                        .map(|r| format!("`{}`", r.native))
+                        .collect();
+                    format!("{} (on {})", s.describe(), on.join(", "))
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let matcher = match spec.tool_matcher("Bash|Write|Edit") {
+            m if m.is_empty() => "none (every tool; cuecard filters)".to_string(),
+            m => format!("`{}`", m.replace('|', "\\|")),
+        };
+        md.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            spec.id,
+            answer.replace('|', "\\|"),
+            matcher,
+            if spec.loads_claude_hooks { "yes" } else { "no" }
+        ));
+    }
+    md.push_str("\n## Limits\n\n");
+    for h in HarnessId::ALL {
+        md.push_str(&format!(
+            "- **{}** (`{}`): {}\n",
+            h.name(),
+            h.id(),
+            h.spec().limitation
+        ));
+    }
+    md.push_str("\n## Every native event\n\n| harness | native | canonical | delivery | why |\n|---|---|---|---|---|\n");
+    for h in HarnessId::ALL {
+        let spec = h.spec();
+        for r in spec.events {
+            let d = match r.delivery {
+                Delivery::Context(s) => format!("✓ {}", s.label()),
+                Delivery::Deferred(to) => format!("→ `{to}`"),
+                Delivery::Dropped => "✗".to_string(),
+            };
+            md.push_str(&format!(
+                "| `{}` | `{}` | {} | {} | {} |\n",
+                spec.id,
+                r.native,
+                r.canonical,
+                d.replace('|', "\\|"),
+                r.note
+            ));
+        }
+    }
+    md
+}
