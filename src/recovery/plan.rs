@@ -1,6 +1,7 @@
 //! The plan a harness records for the session, where it was measured.
 //!
-//! Claude Code 2.1.328 (the pinned version; read from its bundled source):
+//! Claude Code 2.1.328 (read from its bundled source; the e2e `plan`
+//! scenario passes on 2.1.332, the pin now):
 //! plan mode keeps the session's plan in `<plans>/<slug>.md`, one slug per
 //! session (`<slug>-agent-<id>.md` for a subagent's), where `<plans>` is
 //! `$CLAUDE_CONFIG_DIR/plans`, by default `~/.claude/plans`; the model
