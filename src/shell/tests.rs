@@ -1,3 +1,4 @@
+use super::lexer::quote;
 use super::*;
 
 fn argvs(cmd: &str) -> Vec<Vec<String>> {

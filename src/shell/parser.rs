@@ -1,0 +1,276 @@
+//! The command structure: a script read into simple commands: the
+//! separators `&&`, `||`, `;`, `|`, `|&`, `&` and newlines, subshells
+//! `( … )`, redirections with their targets, and heredoc bodies. Words are
+//! read by the lexer ([`super::lexer`]); the commands found are handed to the
+//! unwrapper ([`super::unwrap`]).
+
+use super::lexer::is_blank;
+use super::unwrap::unwrap;
+use super::{MAX_COMMANDS, Redirect, SimpleCommand};
+
+pub(super) fn parse_at(src: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
+    let chars: Vec<char> = src.chars().collect();
+    let mut p = Parser {
+        s: &chars,
+        i: 0,
+        items: Vec::new(),
+        heredocs: Vec::new(),
+        pending: Vec::new(),
+    };
+    p.seq(depth, false);
+    let Parser {
+        items, heredocs, ..
+    } = p;
+    for item in items {
+        if out.len() >= MAX_COMMANDS {
+            return;
+        }
+        match item {
+            Item::Done(cmds) => {
+                let room = MAX_COMMANDS - out.len();
+                out.extend(cmds.into_iter().take(room));
+            }
+            Item::Raw(raw, d) => {
+                let heredoc = if raw.heredoc_ids.is_empty() {
+                    None
+                } else {
+                    let mut body = String::new();
+                    for id in &raw.heredoc_ids {
+                        body.push_str(&heredocs[*id]);
+                    }
+                    Some(body)
+                };
+                let cmd = SimpleCommand {
+                    argv: raw.argv,
+                    redirects: raw.redirects,
+                    heredoc,
+                    wrappers: Vec::new(),
+                    piped: raw.piped,
+                };
+                unwrap(cmd, d, out);
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+pub(super) struct RawCmd {
+    argv: Vec<String>,
+    redirects: Vec<Redirect>,
+    heredoc_ids: Vec<usize>,
+    piped: bool,
+}
+
+impl RawCmd {
+    fn is_empty(&self) -> bool {
+        self.argv.is_empty() && self.redirects.is_empty()
+    }
+}
+
+pub(super) enum Item {
+    /// A command read from this text, at its nesting depth.
+    Raw(RawCmd, usize),
+    /// Commands read from a separate text (backticks), already unwrapped.
+    Done(Vec<SimpleCommand>),
+}
+
+struct PendingHeredoc {
+    id: usize,
+    delimiter: String,
+    strip_tabs: bool,
+}
+
+pub(super) struct Parser<'a> {
+    pub(super) s: &'a [char],
+    pub(super) i: usize,
+    pub(super) items: Vec<Item>,
+    /// Heredoc bodies by id.
+    heredocs: Vec<String>,
+    /// Heredocs whose body starts after the next newline.
+    pending: Vec<PendingHeredoc>,
+}
+
+impl Parser<'_> {
+    fn finish(&mut self, cur: &mut RawCmd, depth: usize) {
+        let cmd = std::mem::take(cur);
+        if !cmd.is_empty() || !cmd.heredoc_ids.is_empty() {
+            self.items.push(Item::Raw(cmd, depth));
+        }
+    }
+
+    /// Reads a list of commands until the end, or (`in_subst`) until the `)`
+    /// that closes a `$(` / `<(`, which it consumes.
+    pub(super) fn seq(&mut self, depth: usize, in_subst: bool) {
+        let mut cur = RawCmd::default();
+        let mut parens = 0usize;
+        let mut next_piped = false;
+        loop {
+            let Some(c) = self.peek(0) else {
+                self.finish(&mut cur, depth);
+                return;
+            };
+            if is_blank(c) {
+                self.i += 1;
+                continue;
+            }
+            if c == '\\' && self.peek(1) == Some('\n') {
+                self.i += 2;
+                continue;
+            }
+            if c == '#' {
+                while self.peek(0).is_some_and(|c| c != '\n') {
+                    self.i += 1;
+                }
+                continue;
+            }
+            match c {
+                '\n' => {
+                    self.i += 1;
+                    self.finish(&mut cur, depth);
+                    next_piped = false;
+                    self.read_heredoc_bodies();
+                    continue;
+                }
+                ';' => {
+                    self.i += if self.peek(1) == Some(';') { 2 } else { 1 };
+                    self.finish(&mut cur, depth);
+                    next_piped = false;
+                    continue;
+                }
+                '|' => {
+                    let two = matches!(self.peek(1), Some('|'));
+                    let amp = matches!(self.peek(1), Some('&'));
+                    self.i += if two || amp { 2 } else { 1 };
+                    self.finish(&mut cur, depth);
+                    next_piped = !two;
+                    continue;
+                }
+                '&' if self.peek(1) != Some('>') => {
+                    self.i += if self.peek(1) == Some('&') { 2 } else { 1 };
+                    self.finish(&mut cur, depth);
+                    next_piped = false;
+                    continue;
+                }
+                '(' => {
+                    self.i += 1;
+                    self.finish(&mut cur, depth);
+                    parens += 1;
+                    continue;
+                }
+                ')' => {
+                    self.i += 1;
+                    self.finish(&mut cur, depth);
+                    if parens > 0 {
+                        parens -= 1;
+                    } else if in_subst {
+                        return;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if cur.is_empty() {
+                cur.piped = next_piped;
+            }
+            if let Some(op) = self.redirect_op() {
+                self.skip_blanks();
+                if op == "<<" || op == "<<-" {
+                    let delimiter = self.word(depth);
+                    let id = self.heredocs.len();
+                    self.heredocs.push(String::new());
+                    self.pending.push(PendingHeredoc {
+                        id,
+                        delimiter: delimiter.clone(),
+                        strip_tabs: op == "<<-",
+                    });
+                    cur.heredoc_ids.push(id);
+                    cur.redirects.push(Redirect {
+                        op: "<<".into(),
+                        target: delimiter,
+                    });
+                } else {
+                    let target = self.word(depth);
+                    cur.redirects.push(Redirect { op, target });
+                }
+                continue;
+            }
+            let before = self.i;
+            let w = self.word(depth);
+            if self.i == before {
+                self.i += 1; // a character no rule takes: step over it
+                continue;
+            }
+            cur.argv.push(w);
+        }
+    }
+
+    fn skip_blanks(&mut self) {
+        while let Some(c) = self.peek(0) {
+            if is_blank(c) {
+                self.i += 1;
+            } else if c == '\\' && self.peek(1) == Some('\n') {
+                self.i += 2;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// A redirection operator at the cursor (with its descriptor number), or
+    /// `None`. Process substitutions `<(`/`>(` are words, not redirections.
+    fn redirect_op(&mut self) -> Option<String> {
+        let start = self.i;
+        let mut k = self.i;
+        while self.s.get(k).is_some_and(char::is_ascii_digit) {
+            k += 1;
+        }
+        let fd: String = self.s[start..k].iter().collect();
+        let rest = |n: usize| self.s.get(k + n).copied();
+        let op: &str = match (rest(0), rest(1), rest(2)) {
+            (Some('&'), Some('>'), Some('>')) if fd.is_empty() => "&>>",
+            (Some('&'), Some('>'), _) if fd.is_empty() => "&>",
+            (Some('<'), Some('('), _) | (Some('>'), Some('('), _) if fd.is_empty() => return None,
+            (Some('<'), Some('<'), Some('<')) => "<<<",
+            (Some('<'), Some('<'), Some('-')) => "<<-",
+            (Some('<'), Some('<'), _) => "<<",
+            (Some('<'), Some('>'), _) => "<>",
+            (Some('<'), Some('&'), _) => "<&",
+            (Some('<'), _, _) => "<",
+            (Some('>'), Some('>'), _) => ">>",
+            (Some('>'), Some('|'), _) => ">|",
+            (Some('>'), Some('&'), _) => ">&",
+            (Some('>'), _, _) => ">",
+            _ => return None,
+        };
+        self.i = k + op.chars().count();
+        Some(format!("{fd}{op}"))
+    }
+
+    /// After a newline: the bodies of the heredocs started on the line.
+    fn read_heredoc_bodies(&mut self) {
+        for h in std::mem::take(&mut self.pending) {
+            let mut body = String::new();
+            while self.i < self.s.len() {
+                let start = self.i;
+                while self.peek(0).is_some_and(|c| c != '\n') {
+                    self.i += 1;
+                }
+                let line: String = self.s[start..self.i].iter().collect();
+                if self.i < self.s.len() {
+                    self.i += 1; // the newline
+                }
+                let line = if h.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    &line
+                };
+                if line.trim_end_matches('\r') == h.delimiter {
+                    break;
+                }
+                body.push_str(line);
+                body.push('\n');
+            }
+            self.heredocs[h.id] = body;
+        }
+    }
+}
