@@ -1,6 +1,6 @@
 //! One simple command as it would run.
 
-use super::Redirect;
+use super::{Cwd, Redirect};
 
 /// One command as it would run: its words after expansion of quotes (variables
 /// and substitutions are kept as written, e.g. `$HOME`, `$(pwd)`), its
@@ -17,6 +17,12 @@ pub struct SimpleCommand {
     /// Whether this command's standard input is the output of the command
     /// before it in a pipeline (`curl … | sh`: true for `sh`).
     pub piped: bool,
+    /// The directory it runs in, as the command line moved it (`cd .. &&
+    /// rm -rf build`: `..` for `rm`).
+    pub cwd: Cwd,
+    /// Whether it receives more arguments at run time than it shows: the
+    /// command of `xargs` or `parallel`, given the lines of its input.
+    pub fed: bool,
 }
 
 impl SimpleCommand {

@@ -124,7 +124,7 @@ impl Parser<'_> {
         match self.peek(1) {
             Some('(') if self.peek(2) == Some('(') => {
                 self.i += 3;
-                self.skip_balanced('(', ')', 2);
+                self.arithmetic(depth);
             }
             Some('(') => {
                 self.i += 2;
@@ -149,9 +149,44 @@ impl Parser<'_> {
     /// parsed as commands one level deeper, or skipped beyond the bound.
     fn subst(&mut self, depth: usize) {
         if depth < MAX_DEPTH {
+            // A substitution runs in a subshell: its moves stay inside.
+            let (cwd, dirs, saved) = (self.cwd.clone(), self.dirs.clone(), self.saved.len());
             self.seq(depth + 1, true);
+            self.cwd = cwd;
+            self.dirs = dirs;
+            self.saved.truncate(saved);
         } else {
             self.skip_balanced('(', ')', 1);
+        }
+    }
+
+    /// The body of `$((` (cursor after it) up to the `))` that closes it:
+    /// the substitutions inside (`$(( $(cmd) + 1 ))`) are commands too.
+    fn arithmetic(&mut self, depth: usize) {
+        let mut level = 2usize;
+        let mut scratch = String::new();
+        while let Some(c) = self.peek(0) {
+            match c {
+                '$' if self.peek(1) == Some('(') && self.peek(2) != Some('(') => {
+                    self.i += 2;
+                    self.subst(depth);
+                    continue;
+                }
+                '`' => {
+                    self.backticks(depth, &mut scratch);
+                    continue;
+                }
+                '(' => level += 1,
+                ')' => {
+                    level -= 1;
+                    if level == 0 {
+                        self.i += 1;
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.i += 1;
         }
     }
 
@@ -205,7 +240,7 @@ impl Parser<'_> {
         w.extend(&self.s[start..self.i]);
         if depth < MAX_DEPTH {
             let mut cmds = Vec::new();
-            parse_at(&inner, depth + 1, &mut cmds);
+            parse_at(&inner, depth + 1, &self.cwd, &mut cmds);
             self.items.push(Item::Done(cmds));
         }
     }

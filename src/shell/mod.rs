@@ -36,7 +36,10 @@ pub const MAX_DEPTH: usize = 4;
 /// The most simple commands one call returns.
 pub const MAX_COMMANDS: usize = 2048;
 
+mod code;
 mod command;
+mod cwd;
+mod finders;
 mod interpreters;
 mod lexer;
 mod options;
@@ -46,6 +49,7 @@ mod unwrap;
 mod wrappers;
 
 pub use command::SimpleCommand;
+pub use cwd::Cwd;
 pub use redirect::Redirect;
 
 /// Every simple command in `command`, wrappers unwrapped, nested `-c`
@@ -54,7 +58,12 @@ pub use redirect::Redirect;
 /// word holds it (they run first).
 pub fn parse(command: &str) -> Vec<SimpleCommand> {
     let mut out = Vec::new();
-    parser::parse_at(crate::text::prefix_bytes(command, MAX_INPUT), 0, &mut out);
+    parser::parse_at(
+        crate::text::prefix_bytes(command, MAX_INPUT),
+        0,
+        &Cwd::Start,
+        &mut out,
+    );
     out
 }
 

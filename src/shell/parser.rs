@@ -5,10 +5,12 @@
 //! unwrapper ([`super::unwrap`]).
 
 use super::lexer::is_blank;
-use super::unwrap::unwrap;
-use super::{MAX_COMMANDS, Redirect, SimpleCommand};
+use super::unwrap::{peeled, unwrap};
+use super::{Cwd, MAX_COMMANDS, Redirect, SimpleCommand, cwd};
 
-pub(super) fn parse_at(src: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
+/// Reads `src` (nested `depth` levels deep, starting in the directory `cwd`)
+/// and appends its simple commands to `out`.
+pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleCommand>) {
     let chars: Vec<char> = src.chars().collect();
     let mut p = Parser {
         s: &chars,
@@ -16,6 +18,9 @@ pub(super) fn parse_at(src: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
         items: Vec::new(),
         heredocs: Vec::new(),
         pending: Vec::new(),
+        cwd: cwd.clone(),
+        dirs: Vec::new(),
+        saved: Vec::new(),
     };
     p.seq(depth, false);
     let Parser {
@@ -30,7 +35,7 @@ pub(super) fn parse_at(src: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
                 let room = MAX_COMMANDS - out.len();
                 out.extend(cmds.into_iter().take(room));
             }
-            Item::Raw(raw, d) => {
+            Item::Raw(raw, d, cwd) => {
                 let heredoc = if raw.heredoc_ids.is_empty() {
                     None
                 } else {
@@ -46,6 +51,8 @@ pub(super) fn parse_at(src: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
                     heredoc,
                     wrappers: Vec::new(),
                     piped: raw.piped,
+                    cwd,
+                    fed: false,
                 };
                 unwrap(cmd, d, out);
             }
@@ -68,8 +75,9 @@ impl RawCmd {
 }
 
 pub(super) enum Item {
-    /// A command read from this text, at its nesting depth.
-    Raw(RawCmd, usize),
+    /// A command read from this text, at its nesting depth, with the
+    /// directory it runs in.
+    Raw(RawCmd, usize, Cwd),
     /// Commands read from a separate text (backticks), already unwrapped.
     Done(Vec<SimpleCommand>),
 }
@@ -88,13 +96,36 @@ pub(super) struct Parser<'a> {
     heredocs: Vec<String>,
     /// Heredocs whose body starts after the next newline.
     pending: Vec<PendingHeredoc>,
+    /// The directory the next command runs in.
+    pub(super) cwd: Cwd,
+    /// The `pushd` stack.
+    pub(super) dirs: Vec<Cwd>,
+    /// The directories to return to when the open subshells close.
+    pub(super) saved: Vec<(Cwd, Vec<Cwd>)>,
 }
 
 impl Parser<'_> {
     fn finish(&mut self, cur: &mut RawCmd, depth: usize) {
         let cmd = std::mem::take(cur);
-        if !cmd.is_empty() || !cmd.heredoc_ids.is_empty() {
-            self.items.push(Item::Raw(cmd, depth));
+        if cmd.is_empty() && cmd.heredoc_ids.is_empty() {
+            return;
+        }
+        let changes_dir = cmd
+            .argv
+            .iter()
+            .any(|w| cwd::may_change(w.rsplit(['/', '\\']).next().unwrap_or(w)));
+        let next = changes_dir.then(|| {
+            let argv = peeled(&cmd.argv);
+            match argv.first() {
+                Some(first) if cwd::may_change(&super::program_name(first)) => {
+                    Some(self.cwd.after(argv, &mut self.dirs))
+                }
+                _ => None,
+            }
+        });
+        self.items.push(Item::Raw(cmd, depth, self.cwd.clone()));
+        if let Some(Some(next)) = next {
+            self.cwd = next;
         }
     }
 
@@ -155,6 +186,7 @@ impl Parser<'_> {
                     self.i += 1;
                     self.finish(&mut cur, depth);
                     parens += 1;
+                    self.saved.push((self.cwd.clone(), self.dirs.clone()));
                     continue;
                 }
                 ')' => {
@@ -162,6 +194,10 @@ impl Parser<'_> {
                     self.finish(&mut cur, depth);
                     if parens > 0 {
                         parens -= 1;
+                        if let Some((cwd, dirs)) = self.saved.pop() {
+                            self.cwd = cwd;
+                            self.dirs = dirs;
+                        }
                     } else if in_subst {
                         return;
                     }

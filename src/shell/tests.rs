@@ -348,3 +348,70 @@ fn random_syntax_never_panics() {
         let _ = parse_powershell(&s);
     }
 }
+
+#[test]
+fn arithmetic_holds_substitutions() {
+    let cmds = argvs("echo $(( $(rm -rf ~/x) + `git reset --hard` + (2 * 3) )) done");
+    assert_eq!(cmds[0], v(&["rm", "-rf", "~/x"]));
+    assert_eq!(cmds[1], v(&["git", "reset", "--hard"]));
+    assert_eq!(cmds[2][0], "echo");
+    assert_eq!(cmds[2].last().unwrap(), "done");
+}
+
+#[test]
+fn the_working_directory_follows_the_chain() {
+    let c = parse("cd .. && rm -rf build; (cd / && rm -rf srv); rm x");
+    let dirs: Vec<(&str, &Cwd)> = c.iter().map(|c| (c.argv[0].as_str(), &c.cwd)).collect();
+    assert_eq!(
+        dirs,
+        vec![
+            ("cd", &Cwd::Start),
+            ("rm", &Cwd::Dir("..".into())),
+            ("cd", &Cwd::Dir("..".into())),
+            ("rm", &Cwd::Dir("/".into())),
+            ("rm", &Cwd::Dir("..".into())),
+        ]
+    );
+    let c = parse("pushd /tmp/../etc; rm -f passwd; popd; rm y");
+    assert_eq!(c[1].cwd, Cwd::Dir("/tmp/../etc".into()));
+    assert_eq!(c[3].cwd, Cwd::Start);
+    let c = parse("cd \"$X\" && rm -rf build");
+    assert_eq!(c[1].cwd, Cwd::Unknown);
+    // Wrappers and nested scripts: `builtin cd`, `bash -c` starts where it runs.
+    let c = parse("builtin cd /srv && bash -c 'rm -rf data; cd /; rm -rf x' && ls");
+    assert_eq!(c[1].cwd, Cwd::Dir("/srv".into()));
+    assert_eq!(c[3].cwd, Cwd::Dir("/".into()));
+    assert_eq!(c.last().unwrap().cwd, Cwd::Dir("/srv".into()));
+    // A substitution's moves stay in it.
+    let c = parse("echo $(cd /; pwd) && rm -rf z");
+    assert_eq!(c.last().unwrap().cwd, Cwd::Start);
+}
+
+#[test]
+fn interpreters_one_liners_are_read_for_their_calls() {
+    let c = parse("python3 -c \"import shutil; shutil.rmtree('/srv/data')\"");
+    assert_eq!(c[1].argv, v(&["rm", "-rf", "/srv/data"]));
+    assert_eq!(c[1].wrappers, v(&["python3"]));
+    let c = parse("cd /opt && node -e \"require('child_process').execSync('git push -f origin main')\"");
+    assert_eq!(c[2].argv, v(&["git", "push", "-f", "origin", "main"]));
+    assert_eq!(c[2].cwd, Cwd::Dir("/opt".into()));
+    let c = parse("perl -e 'system(\"rm -rf /opt/app\")'");
+    assert_eq!(c[1].argv, v(&["rm", "-rf", "/opt/app"]));
+    let c = parse("python3 - <<'EOF'\nimport os\nos.remove('/etc/hosts')\nEOF");
+    assert_eq!(c[1].argv, v(&["rm", "-f", "/etc/hosts"]));
+    // A script file, a module, and code that calls nothing: the command alone.
+    for quiet in [
+        "python3 manage.py test",
+        "python -m pytest -x",
+        "node -e \"console.log(process.version)\"",
+        "perl -pi -e 's/a/b/' f.txt",
+    ] {
+        assert_eq!(parse(quiet).len(), 1, "{quiet}");
+    }
+    let c = parse("builtin command rm -rf /x");
+    assert_eq!(c[0].argv, v(&["rm", "-rf", "/x"]));
+    let c = parse("env -i -P /usr/bin rm -rf /x");
+    assert_eq!(c[0].argv, v(&["rm", "-rf", "/x"]));
+    let c = parse("/bin/zsh -lc 'git clean -fdx'");
+    assert_eq!(c[0].argv, v(&["git", "clean", "-fdx"]));
+}

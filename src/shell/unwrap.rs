@@ -3,16 +3,35 @@
 //! (the [`super::interpreters`] table) back to the parser one level deeper.
 
 use super::parser::parse_at;
-use super::{MAX_DEPTH, SimpleCommand, interpreters, wrappers};
+use super::{MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, finders, interpreters, wrappers};
 
 /// What a wrapper leaves to run.
 pub(super) enum Unwrapped {
     /// The command starts at this index of argv.
     At(usize),
+    /// The command starts at this index of argv and is given the lines of
+    /// its input as more arguments (`xargs`).
+    Fed(usize),
     /// A script to parse one level deeper.
     Script(String),
+    /// What the command does, read from its own words (`find -exec`, an
+    /// interpreter's one-liner): judged as commands one level deeper, after
+    /// the command itself.
+    Effects(Vec<Effect>),
     /// Not a wrapper (or nothing left to unwrap).
     No,
+}
+
+/// One thing a command does that is written inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Effect {
+    /// A shell command line it runs (`os.system('…')`).
+    Shell(String),
+    /// A program it runs with these words (`subprocess.run([…])`), or the
+    /// command equivalent to a call (`shutil.rmtree(p)`: `rm -rf p`).
+    Argv(Vec<String>),
+    /// A file it writes (`open(p, 'w')`): read as `: > p`.
+    Write(String),
 }
 
 /// Words the shell reads as syntax at the start of a command.
@@ -38,7 +57,81 @@ fn unwrap_one(cmd: &SimpleCommand, name: &str) -> Unwrapped {
     if let Some(rule) = wrappers::lookup(name) {
         return rule.apply(&cmd.argv);
     }
+    if let Some(effects) = finders::effects(&cmd.argv, name) {
+        return effects;
+    }
     interpreters::script(cmd, name)
+}
+
+/// `argv` without the words in front of the command it runs: assignments,
+/// reserved words and the wrappers that only take options (`sudo`, `env`,
+/// `builtin`, ...). Scripts are not parsed.
+pub(super) fn peeled(argv: &[String]) -> &[String] {
+    let mut rest = argv;
+    // Each round removes at least one word.
+    loop {
+        let skip = rest
+            .iter()
+            .take_while(|w| RESERVED.contains(&w.as_str()) || is_assignment(w))
+            .count();
+        rest = &rest[skip..];
+        let Some(first) = rest.first() else {
+            return rest;
+        };
+        match wrappers::lookup(&super::program_name(first)).map(|r| r.apply(rest)) {
+            Some(Unwrapped::At(i) | Unwrapped::Fed(i)) if i > 0 && i < rest.len() => {
+                rest = &rest[i..];
+            }
+            _ => return rest,
+        }
+    }
+}
+
+/// Records the commands `effects` stand for, one level deeper than `cmd`,
+/// each with `cmd`'s wrappers and `name` in front of its own.
+fn record_effects(
+    cmd: &SimpleCommand,
+    name: &str,
+    effects: Vec<Effect>,
+    depth: usize,
+    out: &mut Vec<SimpleCommand>,
+) {
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    let mut wrappers = cmd.wrappers.clone();
+    wrappers.push(name.to_string());
+    for effect in effects {
+        if out.len() >= MAX_COMMANDS {
+            return;
+        }
+        let before = out.len();
+        match effect {
+            Effect::Shell(script) => parse_at(&script, depth + 1, &cmd.cwd, out),
+            Effect::Argv(argv) => {
+                let inner = SimpleCommand {
+                    argv,
+                    cwd: cmd.cwd.clone(),
+                    ..SimpleCommand::default()
+                };
+                unwrap(inner, depth + 1, out);
+            }
+            Effect::Write(path) => out.push(SimpleCommand {
+                argv: vec![":".into()],
+                redirects: vec![Redirect {
+                    op: ">".into(),
+                    target: path,
+                }],
+                cwd: cmd.cwd.clone(),
+                ..SimpleCommand::default()
+            }),
+        }
+        for inner in &mut out[before..] {
+            let mut w = wrappers.clone();
+            w.append(&mut inner.wrappers);
+            inner.wrappers = w;
+        }
+    }
 }
 
 /// Peels wrappers off `cmd` and records what it really runs.
@@ -63,19 +156,29 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
                 out.push(cmd);
                 return;
             }
+            Unwrapped::At(i) | Unwrapped::Fed(i) if i >= cmd.argv.len() => {
+                // A wrapper with nothing to run (`sudo -v`, `env`).
+                out.push(cmd);
+                return;
+            }
             Unwrapped::At(i) => {
-                if i >= cmd.argv.len() {
-                    // A wrapper with nothing to run (`sudo -v`, `env`).
-                    out.push(cmd);
-                    return;
-                }
                 cmd.argv.drain(..i);
                 cmd.wrappers.push(name);
+            }
+            Unwrapped::Fed(i) => {
+                cmd.argv.drain(..i);
+                cmd.wrappers.push(name);
+                cmd.fed = true;
+            }
+            Unwrapped::Effects(effects) => {
+                out.push(cmd.clone());
+                record_effects(&cmd, &name, effects, depth, out);
+                return;
             }
             Unwrapped::Script(script) => {
                 let before = out.len();
                 if depth < MAX_DEPTH {
-                    parse_at(&script, depth + 1, out);
+                    parse_at(&script, depth + 1, &cmd.cwd, out);
                 }
                 let mut wrappers = cmd.wrappers.clone();
                 wrappers.push(name);

@@ -76,7 +76,7 @@ const WRAPPERS: &[(&[&str], Rule)] = &[
             operands: 1,
         },
     ),
-    (&["nohup", "busybox"], opts("", &[])),
+    (&["nohup", "busybox", "builtin"], opts("", &[])),
     (&["time"], opts("fo", &["format", "output"])),
     (&["command"], Rule::Custom(command)),
     (&["exec"], opts("a", &[])),
@@ -121,7 +121,8 @@ fn env(argv: &[String]) -> Unwrapped {
             i += 1;
             continue;
         }
-        let next = skip_options(argv, i, "uC", &["unset", "chdir"]);
+        // `-P dir` is BSD env's search path.
+        let next = skip_options(argv, i, "uCP", &["unset", "chdir"]);
         if next == i {
             break;
         }
@@ -164,7 +165,7 @@ fn command(argv: &[String]) -> Unwrapped {
 }
 
 /// `xargs [options] cmd`: `-i`, `-l` and `-e` take an optional attached
-/// value only.
+/// value only. The command is fed the words of xargs' input.
 fn xargs(argv: &[String]) -> Unwrapped {
     let mut i = 1;
     while let Some(a) = argv.get(i) {
@@ -195,7 +196,7 @@ fn xargs(argv: &[String]) -> Unwrapped {
             break;
         }
     }
-    Unwrapped::At(i)
+    Unwrapped::Fed(i)
 }
 
 /// `eval word…`: the words joined are a script.
