@@ -4,6 +4,12 @@
 //! project (temporary directories excepted); git commands that throw away
 //! uncommitted work or unmerged commits; SQL that drops or empties tables,
 //! given to a database client; infrastructure teardown; raw writes to disks.
+//!
+//! A deletion is judged the same whoever writes it: `rm` itself, `find
+//! -delete`/`-exec rm`, `fd -x rm`, `xargs rm` (its paths come from its
+//! input: unknown unless a `find` feeds it), an interpreter's one-liner
+//! (`shutil.rmtree`, `fs.rmSync`, `FileUtils.rm_rf`), from the directory the
+//! command line moved to (`cd .. && rm -rf build`).
 
 use super::words::{self, git_subcommand, has_flag, operands, program};
 use super::{Finding, Guard};
@@ -47,9 +53,21 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
     if let Some(r) = raw_device_write(cmd) {
         return Some(r);
     }
+    if DELETERS.contains(&prog.as_str()) {
+        if let Some(r) = fed_delete(ctx, cmd, before) {
+            return Some(r);
+        }
+        if let Some(finder) = cmd
+            .wrappers
+            .last()
+            .filter(|w| FINDERS.contains(&w.as_str()))
+        {
+            return found_delete(ctx, cmd, finder);
+        }
+    }
     match prog.as_str() {
         "rm" | "rmdir" if has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]) => {
-            recursive_delete(ctx, &operands(args))
+            recursive_delete(ctx, cmd, &operands(args))
         }
         "remove-item" | "ri" | "del" | "erase" | "rd" | "rmdir" | "rm"
             if args.iter().any(|a| {
@@ -66,7 +84,7 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
                 })
                 .map(String::as_str)
                 .collect();
-            recursive_delete(ctx, &paths)
+            recursive_delete(ctx, cmd, &paths)
         }
         "git" => git(cmd),
         "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf" => {
@@ -100,10 +118,79 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
     }
 }
 
-/// A recursive delete of the paths given: fires for the file-system root,
-/// the home directory, the project root or any directory above it, and
-/// anything outside the project except in temporary directories.
-fn recursive_delete(ctx: &Ctx, paths: &[&str]) -> Option<(String, String)> {
+/// Programs that delete the files they name.
+const DELETERS: &[&str] = &["rm", "unlink", "rmdir", "shred", "srm"];
+
+/// Programs that run a command on each file they find (see
+/// [`crate::shell`]): the command's `{}` is what they find under their start.
+const FINDERS: &[&str] = &["find", "gfind", "fd", "fdfind"];
+
+/// A delete run by `find -exec`/`-delete` or `fd -x`: every match under the
+/// start directory goes, so it is judged as a recursive delete of it (of the
+/// plain name it looks for, when it looks for one).
+fn found_delete(ctx: &Ctx, cmd: &SimpleCommand, finder: &str) -> Option<(String, String)> {
+    let (target, why) = recursive_delete(ctx, cmd, &operands(cmd.args()))?;
+    let why = why.replacen(
+        "recursively deletes",
+        &format!("deletes what {finder} finds under"),
+        1,
+    );
+    Some((target, why))
+}
+
+/// A delete given its paths at run time (`ls | xargs rm -rf`, `parallel rm`
+/// reading its input): the paths are those a `find` feeding it finds, else
+/// unknown, and an unknown path may be anywhere.
+fn fed_delete(
+    ctx: &Ctx,
+    cmd: &SimpleCommand,
+    before: &[SimpleCommand],
+) -> Option<(String, String)> {
+    if !cmd.fed {
+        return None;
+    }
+    let feeder = before.last().filter(|_| cmd.piped);
+    if let Some(find) = feeder.filter(|f| FINDERS.contains(&program(f).as_str())) {
+        let found = if program(find).starts_with("fd") {
+            fd_paths(find)
+        } else {
+            crate::shell::found_paths(&find.argv)
+        };
+        let found: Vec<&str> = found.iter().map(String::as_str).collect();
+        let (target, why) = recursive_delete(ctx, find, &found)?;
+        let why = why.replacen(
+            "recursively deletes",
+            "deletes what the find before it finds under",
+            1,
+        );
+        return Some((target, why));
+    }
+    let shown = words::shown(cmd);
+    Some((
+        format!("fed-delete:{shown}"),
+        "deletes the paths its input names, which the command line does not show".to_string(),
+    ))
+}
+
+/// The search paths of `fd` (after its pattern), else `.`.
+fn fd_paths(fd: &SimpleCommand) -> Vec<String> {
+    let paths: Vec<String> = operands(fd.args())
+        .into_iter()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    if paths.is_empty() {
+        vec![".".into()]
+    } else {
+        paths
+    }
+}
+
+/// A recursive delete of the paths given (from the directory `cmd` runs
+/// in): fires for the file-system root, the home directory, the project
+/// root or any directory above it, and anything outside the project except
+/// in temporary directories.
+fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<(String, String)> {
     let root_path = ctx.project_root().to_path_buf();
     let root_t = target::target_for(ctx, &root_path.to_string_lossy());
     for raw in paths {
@@ -118,7 +205,7 @@ fn recursive_delete(ctx: &Ctx, paths: &[&str]) -> Option<(String, String)> {
         } else {
             trimmed
         };
-        let t = target::target_for(ctx, &raw_dir);
+        let t = words::target_of(ctx, cmd, &raw_dir);
         if let Some(why) = deletes_what(ctx, &t, &root_t) {
             return Some((
                 format!("rm:{}", t.as_str()),
@@ -143,6 +230,11 @@ fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
     }
     if target::is_under(&root.path, &t.path) {
         return Some("a directory that contains the project");
+    }
+    if t.as_str().starts_with("/(unknown directory)/") {
+        return Some(
+            "from a directory the command line does not tell, so possibly outside the project",
+        );
     }
     if !t.inside_project && !words::is_temp(ctx, t) {
         return Some("outside the project");
@@ -218,8 +310,13 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
                 "discards every uncommitted change in the working tree",
             )
         }
-        "checkout" if has_flag(args, 'f', &["force"]) => r(
+        // `-b`/`-B` take the new branch's name: `-bfeature` is no `-f`.
+        "checkout" if words::has_flag_with(args, 'f', &["force"], "bBU") => r(
             "checkout-force",
+            "switches branches discarding uncommitted changes",
+        ),
+        "switch" if words::has_flag_with(args, 'f', &["force", "discard-changes"], "cC") => r(
+            "switch-force",
             "switches branches discarding uncommitted changes",
         ),
         "restore"
@@ -232,7 +329,7 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
             )
         }
         "branch"
-            if args.iter().any(|a| a == "-D")
+            if has_flag(args, 'D', &[])
                 || (has_flag(args, 'd', &["delete"]) && has_flag(args, 'f', &["force"])) =>
         {
             let b = ops.first().copied().unwrap_or("a branch");
@@ -244,6 +341,38 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
         "stash" if ops.first() == Some(&"clear") => {
             r("stash-clear", "drops every stash entry for good")
         }
+        "stash" if ops.first() == Some(&"drop") => r(
+            "stash-drop",
+            "drops a stash entry (its changes are then only in the reflog's unreachable objects)",
+        ),
+        "reflog" if ops.first() == Some(&"expire") || ops.first() == Some(&"delete") => r(
+            "reflog-expire",
+            "expires reflog entries: the only record of commits no branch holds any more",
+        ),
+        "gc" if args
+            .iter()
+            .any(|a| a == "--prune=now" || a == "--prune=all" || a.starts_with("--prune=0")) =>
+        {
+            r(
+                "gc-prune-now",
+                "prunes every unreachable object now (lost commits and stashes cannot be recovered)",
+            )
+        }
+        "prune" if !has_flag(args, 'n', &["dry-run"]) => r(
+            "prune",
+            "deletes unreachable objects (lost commits cannot be recovered)",
+        ),
+        "update-ref" if has_flag(args, 'd', &[]) => {
+            let b = ops.first().copied().unwrap_or("a ref");
+            Some((
+                format!("git:update-ref-d:{b}"),
+                format!("deletes the ref {b} without any check"),
+            ))
+        }
+        "filter-branch" | "filter-repo" => r(
+            "history-rewrite",
+            "rewrites the whole history of the repository",
+        ),
         _ => None,
     }
 }
@@ -331,7 +460,7 @@ fn sql_client(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(String, 
     for (i, a) in args.iter().enumerate() {
         if matches!(
             a.as_str(),
-            "-c" | "-e" | "--command" | "--execute" | "-Q" | "-q" | "--query" | "--sql"
+            "-c" | "-e" | "--command" | "--execute" | "-Q" | "-q" | "--query" | "--sql" | "-cmd"
         ) && let Some(v) = args.get(i + 1)
         {
             texts.push(v);

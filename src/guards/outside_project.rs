@@ -3,8 +3,14 @@
 //! command (a redirection, `tee`, `sed -i`, `cp`, `mv`, `install`, `ln`,
 //! `rsync`, `curl -o`, `wget -O`, PowerShell's `Set-Content`/`Out-File`/
 //! `Copy-Item`/...) — and any write to the harness's own settings or hook
-//! files, inside the project or not. Temporary directories stay quiet, and so
-//! do the harness's own scratch areas (Claude Code's plans and memory).
+//! files, inside the project or not. Temporary directories stay quiet (a
+//! copy into one too: `scp x /tmp/`), and so do the harness's own scratch
+//! areas (Claude Code's plans and memory) and dry runs (`rsync -n`).
+//!
+//! A path is taken from the directory the command runs in (`cd .. && cp x
+//! y`); non-recursive deletes and truncations (`rm`, `unlink`, `truncate`)
+//! count as writes. Findings in one directory are one target family, so the
+//! repeat rule gives a deploy that writes there again the one-line reminder.
 
 use super::words::{self, operands, program};
 use super::{Finding, Guard};
@@ -27,7 +33,8 @@ impl Guard for OutsideProject {
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         let mut targets = ctx.write_targets().to_vec();
         for cmd in ctx.shell_commands() {
-            for raw in shell_write_paths(cmd) {
+            let paths = shell_write_paths(cmd).into_iter().chain(delete_paths(cmd));
+            for raw in paths {
                 if raw.is_empty() || raw.starts_with("/dev/") {
                     continue;
                 }
@@ -39,13 +46,13 @@ impl Guard for OutsideProject {
                             .var("reason", reason),
                     );
                 }
-                targets.push(target::target_for(ctx, raw));
+                targets.push(words::target_of(ctx, cmd, raw));
             }
         }
         for t in targets {
             if let Some(reason) = judge(ctx, &t) {
                 return Some(
-                    Finding::new(t.as_str(), format!("{} is {reason}", t.shown))
+                    Finding::new(family(&t), format!("{} is {reason}", t.shown))
                         .var("path", t.shown.clone())
                         .var("reason", reason),
                 );
@@ -55,14 +62,51 @@ impl Guard for OutsideProject {
     }
 }
 
+/// The target family of a finding: the directory the write lands in.
+fn family(t: &Target) -> String {
+    t.path.parent().map_or_else(
+        || t.as_str().to_string(),
+        |d| d.to_string_lossy().into_owned(),
+    )
+}
+
+/// The files a non-recursive delete or a truncation names (recursive
+/// deletes, and deletes of what a finder finds or an input feeds, are the
+/// `destructive` guard's).
+fn delete_paths(cmd: &SimpleCommand) -> Vec<&str> {
+    let prog = program(cmd);
+    let args = cmd.args();
+    let via_finder = cmd
+        .wrappers
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "find" | "gfind" | "fd" | "fdfind"));
+    match prog.as_str() {
+        "rm" | "unlink"
+            if !cmd.fed
+                && !via_finder
+                && !words::has_flag(args, 'r', &["recursive"])
+                && !words::has_flag(args, 'R', &[]) =>
+        {
+            operands(args)
+        }
+        "truncate" => operands_skipping(args, &["-s", "--size", "-r", "--reference"]),
+        _ => Vec::new(),
+    }
+}
+
 /// Why a write to `t` deserves a word, or `None`.
 pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
     let p = t.as_str();
     if is_harness_config(p) {
         return Some("the harness's own settings or hook configuration");
     }
-    if t.inside_project || words::is_temp(ctx, t) {
+    if t.inside_project || words::in_or_is_temp(ctx, t) {
         return None;
+    }
+    if p.starts_with("/(unknown directory)/") {
+        return Some(
+            "relative to a directory the command line does not tell, so possibly outside the project",
+        );
     }
     let home = target::target_for(ctx, "~");
     let in_home = |rel: &str| -> bool {
@@ -155,6 +199,12 @@ pub fn is_harness_config(p: &str) -> bool {
         "/.cursor/hooks/",
         "/.codex/hooks/",
     ];
+    // Documentation kept beside hooks is not configuration.
+    const DOCS: &[&str] = &[".md", ".markdown", ".txt", ".rst"];
+    let lower = p.to_ascii_lowercase();
+    if DOCS.iter().any(|d| lower.ends_with(d)) {
+        return false;
+    }
     FILES.iter().any(|f| p.ends_with(f)) || DIRS.iter().any(|d| p.contains(d))
 }
 
@@ -184,6 +234,7 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
     match program(cmd).as_str() {
         "tee" => out.extend(operands(args)),
         "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => out.extend(sed_files(args)),
+        "rsync" if words::has_flag(args, 'n', &["dry-run"]) => {}
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
             if let Some(dir) = value_of(&["-t", "--target-directory"]) {
                 out.push(dir);
@@ -370,6 +421,8 @@ mod tests {
         assert!(is_harness_config("/p/.claude/settings.local.json"));
         assert!(is_harness_config("/p/.github/hooks/cuecard.json"));
         assert!(!is_harness_config("/p/.claude/commands/x.md"));
+        assert!(!is_harness_config("/p/.claude/hooks/README.md"));
+        assert!(is_harness_config("/p/.claude/hooks/pre.sh"));
         assert!(!is_harness_config("/p/src/settings.json"));
     }
 }

@@ -4,7 +4,8 @@
 
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
-use crate::target::Target;
+use crate::target::{self, Target};
+use std::path::PathBuf;
 
 /// The lower-case program name without directory or `.exe`.
 pub fn program(cmd: &SimpleCommand) -> String {
@@ -42,7 +43,19 @@ pub fn git_subcommand(cmd: &SimpleCommand) -> Option<(&str, &[String])> {
 /// Whether `args` carry the short flag `c` (alone or in a cluster such as
 /// `-rf`) or one of the long spellings. Words after `--` are not options.
 pub fn has_flag(args: &[String], c: char, long: &[&str]) -> bool {
+    has_flag_with(args, c, long, "")
+}
+
+/// [`has_flag`] for a program whose short options in `with_value` take a
+/// value: the rest of a cluster after one of them is that value, not more
+/// flags (`git checkout -bfeature` is `-b feature`, not `-f`), and so is the
+/// next word after a cluster ending in one.
+pub fn has_flag_with(args: &[String], c: char, long: &[&str], with_value: &str) -> bool {
+    let mut skip = false;
     for a in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
         if a == "--" {
             return false;
         }
@@ -52,10 +65,18 @@ pub fn has_flag(args: &[String], c: char, long: &[&str]) -> bool {
                 return true;
             }
         } else if let Some(cluster) = a.strip_prefix('-')
+            && !cluster.is_empty()
             && cluster.chars().all(|x| x.is_ascii_alphanumeric())
-            && cluster.contains(c)
         {
-            return true;
+            for (k, x) in cluster.char_indices() {
+                if x == c {
+                    return true;
+                }
+                if with_value.contains(x) {
+                    skip = k + 1 == cluster.len();
+                    break;
+                }
+            }
         }
     }
     false
@@ -102,15 +123,49 @@ pub fn is_temp(ctx: &Ctx, t: &Target) -> bool {
             return false;
         }
     }
-    const TEMP: &[&str] = &[
-        "/tmp/",
-        "/var/tmp/",
-        "/private/tmp/",
-        "/private/var/folders/",
-        "/var/folders/",
-        "/dev/shm/",
-    ];
-    TEMP.iter().any(|d| p.starts_with(d))
+    TEMP_ROOTS.iter().any(|d| p.starts_with(d))
+}
+
+/// The system's temporary directories.
+const TEMP_ROOTS: &[&str] = &[
+    "/tmp/",
+    "/var/tmp/",
+    "/private/tmp/",
+    "/private/var/folders/",
+    "/var/folders/",
+    "/dev/shm/",
+];
+
+/// Whether a target is a temporary directory itself or lies in one: where a
+/// copy or a move may land (`scp x /tmp/`).
+pub fn in_or_is_temp(ctx: &Ctx, t: &Target) -> bool {
+    if is_temp(ctx, t) {
+        return true;
+    }
+    let p = t.as_str().trim_end_matches('/');
+    let var_dir = ["TMPDIR", "TEMP", "TMP"].iter().any(|key| {
+        ctx.var(key).is_some_and(|d| {
+            let d = d.replace('\\', "/");
+            let d = d.trim_end_matches('/');
+            d.len() > 1 && d == p
+        })
+    });
+    var_dir || TEMP_ROOTS.iter().any(|d| d.trim_end_matches('/') == p)
+}
+
+/// Where a path a command names points, from the directory the command
+/// runs in (`cd .. && rm -rf build`: `../build`). A relative path from a
+/// directory the command line does not tell (`cd "$X"`) is taken as outside
+/// the project.
+pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
+    match cmd.cwd.resolve(raw) {
+        Some(p) => target::target_for(ctx, &p),
+        None => Target {
+            path: PathBuf::from(format!("/(unknown directory)/{raw}")),
+            shown: raw.to_string(),
+            inside_project: false,
+        },
+    }
 }
 
 /// `argv` joined for display (the renderer bounds and sanitises it).
@@ -144,5 +199,10 @@ mod tests {
         assert!(!has_flag(&a, 'y', &[]));
         assert!(has_flag(&w(&["--recursive"]), 'r', &["recursive"]));
         assert_eq!(operands(&a), vec!["x", "-y"]);
+        // A value-taking letter ends the cluster: the rest is its value.
+        assert!(!has_flag_with(&w(&["-bfeature"]), 'f', &["force"], "bB"));
+        assert!(!has_flag_with(&w(&["-qb", "f"]), 'f', &["force"], "bB"));
+        assert!(has_flag_with(&w(&["-qf", "x"]), 'f', &["force"], "bB"));
+        assert!(has_flag_with(&w(&["-b", "x", "-f"]), 'f', &[], "bB"));
     }
 }

@@ -353,17 +353,16 @@ fn arguments(lang: Lang, code: &str, at: usize) -> Option<(Vec<Arg>, usize)> {
             _ => {}
         }
         // Python's string prefixes (r'', f'', b'') are read with the string.
-        if !(lang == Lang::Python
+        let prefix = lang == Lang::Python
             && matches!(c, b'r' | b'f' | b'b' | b'u' | b'R' | b'F' | b'B' | b'U')
-            && matches!(b.get(i + 1), Some(b'\'' | b'"')))
-        {
-            if let Some(ch) = code[i..].chars().next() {
+            && matches!(b.get(i + 1), Some(b'\'' | b'"'));
+        match code.get(i..).and_then(|r| r.chars().next()) {
+            Some(ch) if !prefix => {
                 other.push(ch);
                 i += ch.len_utf8();
-                continue;
             }
+            _ => i += 1,
         }
-        i += 1;
     }
     if !other.trim().is_empty() {
         args.push(Arg::Other(other));
@@ -399,7 +398,7 @@ fn literal(code: &str, at: usize) -> Option<(String, usize)> {
             i += 2;
             continue;
         }
-        let ch = code[i..].chars().next()?;
+        let ch = code.get(i..)?.chars().next()?;
         s.push(ch);
         i += ch.len_utf8();
     }
@@ -475,11 +474,7 @@ mod tests {
                 "require('child_process').spawnSync('rm', ['-rf', '/x'])",
                 vec![argv(&["rm", "-rf", "/x"])],
             ),
-            (
-                Lang::JavaScript,
-                "console.log(/a/.exec(s))",
-                vec![],
-            ),
+            (Lang::JavaScript, "console.log(/a/.exec(s))", vec![]),
             (
                 Lang::Perl,
                 "system(\"rm -rf /opt/app\")",
@@ -488,7 +483,10 @@ mod tests {
             (
                 Lang::Perl,
                 "unlink \"/etc/passwd\"; print `ls`",
-                vec![argv(&["rm", "-f", "/etc/passwd"]), Effect::Shell("ls".into())],
+                vec![
+                    argv(&["rm", "-f", "/etc/passwd"]),
+                    Effect::Shell("ls".into()),
+                ],
             ),
             (
                 Lang::Ruby,
@@ -519,10 +517,26 @@ mod tests {
     #[test]
     fn hostile_code_is_read_without_panic() {
         for code in [
-            "os.system(", "os.system('", "rmtree(\"\\", "`", "qx", "qx(", "open(", "é os.system('é')",
-            "subprocess.run([", "exec(`", "system \"", "spawn('x', [",
+            "os.system(",
+            "os.system('",
+            "rmtree(\"\\",
+            "`",
+            "qx",
+            "qx(",
+            "open(",
+            "é os.system('é')",
+            "subprocess.run([",
+            "exec(`",
+            "system \"",
+            "spawn('x', [",
         ] {
-            for lang in [Lang::Python, Lang::JavaScript, Lang::Perl, Lang::Ruby, Lang::Php] {
+            for lang in [
+                Lang::Python,
+                Lang::JavaScript,
+                Lang::Perl,
+                Lang::Ruby,
+                Lang::Php,
+            ] {
                 let _ = effects(lang, code);
             }
         }

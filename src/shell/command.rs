@@ -17,6 +17,9 @@ pub struct SimpleCommand {
     /// Whether this command's standard input is the output of the command
     /// before it in a pipeline (`curl … | sh`: true for `sh`).
     pub piped: bool,
+    /// Whether its standard output is captured by a substitution (`$(…)`,
+    /// backticks, `<(…)`) instead of being shown.
+    pub captured: bool,
     /// The directory it runs in, as the command line moved it (`cd .. &&
     /// rm -rf build`: `..` for `rm`).
     pub cwd: Cwd,

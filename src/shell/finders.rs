@@ -26,10 +26,17 @@ pub(super) fn effects(argv: &[String], name: &str) -> Option<Unwrapped> {
     Some(read(argv))
 }
 
-/// Whether a `-name` pattern is a plain name (no glob characters).
-fn plain(name: &str) -> bool {
-    !name.is_empty() && !name.contains(['*', '?', '[', '/'])
-}
+/// The tests of `find` that narrow what it finds by name or path: what it
+/// finds is then `start/<the pattern's last part>` (`./*.o`), not all of
+/// `start`.
+const NARROWING: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+];
 
 /// `words` with `{}` (alone or inside a word) replaced by `what`; `what`
 /// appended when no word holds `{}` and `append` is set.
@@ -52,8 +59,8 @@ fn fill(words: &[String], what: &str, append: bool) -> Vec<String> {
     out
 }
 
-/// `find [-H|-L|-P] [start…] [expression]`.
-fn find(argv: &[String]) -> Unwrapped {
+/// Where `find`'s expression starts in `argv`, and its start directories.
+fn find_starts(argv: &[String]) -> (usize, Vec<&str>) {
     let mut i = 1;
     while argv
         .get(i)
@@ -75,19 +82,48 @@ fn find(argv: &[String]) -> Unwrapped {
     if starts.is_empty() {
         starts.push(".");
     }
-    let mut name: Option<&str> = None;
+    (i, starts)
+}
+
+/// The last name or path pattern a `find` expression tests, from `i` on.
+fn narrowing(argv: &[String], i: usize) -> Option<&str> {
+    let mut found = None;
+    let mut k = i;
+    while let Some(a) = argv.get(k) {
+        if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            break;
+        }
+        if NARROWING.contains(&a.as_str()) {
+            found = argv
+                .get(k + 1)
+                .map(|p| p.trim_end_matches('/').rsplit('/').next().unwrap_or(p))
+                .filter(|p| !p.is_empty());
+            k += 1;
+        }
+        k += 1;
+    }
+    found
+}
+
+/// What a `find` command line finds: under each start directory, the name
+/// pattern it tests (`./*.o`), else the start directory itself.
+pub fn found_paths(argv: &[String]) -> Vec<String> {
+    let (i, starts) = find_starts(argv);
+    let narrow = narrowing(argv, i);
+    starts.iter().map(|s| found(s, narrow)).collect()
+}
+
+/// `find [-H|-L|-P] [start…] [expression]`.
+fn find(argv: &[String]) -> Unwrapped {
+    let (mut i, _) = find_starts(argv);
+    let found = found_paths(argv);
     let mut effects = Vec::new();
     while let Some(a) = argv.get(i) {
         i += 1;
         match a.as_str() {
-            "-name" | "-iname" => {
-                let n = argv.get(i).map(String::as_str).unwrap_or("");
-                name = plain(n).then_some(n);
-                i += 1;
-            }
             "-delete" => {
                 let mut rm = vec!["rm".to_string(), "-r".to_string()];
-                rm.extend(starts.iter().map(|s| found(s, name)));
+                rm.extend(found.iter().cloned());
                 effects.push(Effect::Argv(rm));
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
@@ -100,8 +136,8 @@ fn find(argv: &[String]) -> Unwrapped {
                 if words.is_empty() {
                     continue;
                 }
-                for s in starts.iter().take(MAX_EFFECTS) {
-                    effects.push(Effect::Argv(fill(words, &found(s, name), false)));
+                for f in found.iter().take(MAX_EFFECTS) {
+                    effects.push(Effect::Argv(fill(words, f, false)));
                 }
             }
             _ => {}
@@ -114,9 +150,9 @@ fn find(argv: &[String]) -> Unwrapped {
     Unwrapped::Effects(effects)
 }
 
-/// What find finds under `start`: the plain name looked for, else `start`.
-fn found(start: &str, name: Option<&str>) -> String {
-    match name {
+/// What find finds under `start`: the pattern looked for, else `start`.
+fn found(start: &str, pattern: Option<&str>) -> String {
+    match pattern {
         Some(n) => format!("{}/{n}", start.trim_end_matches('/')),
         None => start.to_string(),
     }
@@ -267,8 +303,10 @@ mod tests {
 
     #[test]
     fn find_is_read_into_what_it_runs() {
-        let got = argvs("find /var/www -name '*.log' -exec rm -rf {} +");
+        let got = argvs("find /var/www -exec rm -rf {} +");
         assert_eq!(got[1], v(&["rm", "-rf", "/var/www"]));
+        let got = argvs("find /var/www -name '*.log' -exec rm -rf {} +");
+        assert_eq!(got[1], v(&["rm", "-rf", "/var/www/*.log"]));
         let got = argvs("find . -name node_modules -delete");
         assert_eq!(got[1], v(&["rm", "-r", "./node_modules"]));
         let got = argvs("find -L ~ a -execdir rm {} \\; -print");

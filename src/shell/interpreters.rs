@@ -114,7 +114,12 @@ fn read_code(lang: Lang, code: Option<String>) -> Unwrapped {
 fn python(cmd: &SimpleCommand) -> Unwrapped {
     read_code(
         Lang::Python,
-        code_of(cmd, &["-c"], &["-W", "-X", "--check-hash-based-pycs"], &["-m"]),
+        code_of(
+            cmd,
+            &["-c"],
+            &["-W", "-X", "--check-hash-based-pycs"],
+            &["-m"],
+        ),
     )
 }
 

@@ -48,8 +48,10 @@ impl Parser<'_> {
         // A process substitution is a word of its own.
         if matches!(self.peek(0), Some('<' | '>')) && self.peek(1) == Some('(') {
             let start = self.i;
+            // `<(cmd)`: its output is read by the command; `>(cmd)` prints.
+            let captured = self.peek(0) == Some('<');
             self.i += 2;
-            self.subst(depth);
+            self.subst(depth, captured);
             w.extend(&self.s[start..self.i]);
             return w;
         }
@@ -128,7 +130,7 @@ impl Parser<'_> {
             }
             Some('(') => {
                 self.i += 2;
-                self.subst(depth);
+                self.subst(depth, true);
             }
             Some('{') => {
                 self.i += 2;
@@ -147,14 +149,21 @@ impl Parser<'_> {
 
     /// The body of `$(` or `<(` (cursor just after the opening parenthesis):
     /// parsed as commands one level deeper, or skipped beyond the bound.
-    fn subst(&mut self, depth: usize) {
+    /// `captured`: their output is taken by the command, not shown.
+    fn subst(&mut self, depth: usize, captured: bool) {
         if depth < MAX_DEPTH {
             // A substitution runs in a subshell: its moves stay inside.
             let (cwd, dirs, saved) = (self.cwd.clone(), self.dirs.clone(), self.saved.len());
+            let from = self.items.len();
             self.seq(depth + 1, true);
             self.cwd = cwd;
             self.dirs = dirs;
             self.saved.truncate(saved);
+            if captured {
+                for item in &mut self.items[from..] {
+                    item.capture();
+                }
+            }
         } else {
             self.skip_balanced('(', ')', 1);
         }
@@ -169,7 +178,7 @@ impl Parser<'_> {
             match c {
                 '$' if self.peek(1) == Some('(') && self.peek(2) != Some('(') => {
                     self.i += 2;
-                    self.subst(depth);
+                    self.subst(depth, true);
                     continue;
                 }
                 '`' => {
@@ -241,7 +250,9 @@ impl Parser<'_> {
         if depth < MAX_DEPTH {
             let mut cmds = Vec::new();
             parse_at(&inner, depth + 1, &self.cwd, &mut cmds);
-            self.items.push(Item::Done(cmds));
+            let mut item = Item::Done(cmds);
+            item.capture();
+            self.items.push(item);
         }
     }
 

@@ -50,6 +50,7 @@ mod wrappers;
 
 pub use command::SimpleCommand;
 pub use cwd::Cwd;
+pub use finders::found_paths;
 pub use redirect::Redirect;
 
 /// Every simple command in `command`, wrappers unwrapped, nested `-c`

@@ -51,6 +51,7 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     heredoc,
                     wrappers: Vec::new(),
                     piped: raw.piped,
+                    captured: raw.captured,
                     cwd,
                     fed: false,
                 };
@@ -66,6 +67,7 @@ pub(super) struct RawCmd {
     redirects: Vec<Redirect>,
     heredoc_ids: Vec<usize>,
     piped: bool,
+    captured: bool,
 }
 
 impl RawCmd {
@@ -80,6 +82,16 @@ pub(super) enum Item {
     Raw(RawCmd, usize, Cwd),
     /// Commands read from a separate text (backticks), already unwrapped.
     Done(Vec<SimpleCommand>),
+}
+
+impl Item {
+    /// Marks the commands as having their output captured (`$(…)`).
+    pub(super) fn capture(&mut self) {
+        match self {
+            Item::Raw(raw, _, _) => raw.captured = true,
+            Item::Done(cmds) => cmds.iter_mut().for_each(|c| c.captured = true),
+        }
+    }
 }
 
 struct PendingHeredoc {

@@ -392,7 +392,9 @@ fn interpreters_one_liners_are_read_for_their_calls() {
     let c = parse("python3 -c \"import shutil; shutil.rmtree('/srv/data')\"");
     assert_eq!(c[1].argv, v(&["rm", "-rf", "/srv/data"]));
     assert_eq!(c[1].wrappers, v(&["python3"]));
-    let c = parse("cd /opt && node -e \"require('child_process').execSync('git push -f origin main')\"");
+    let c = parse(
+        "cd /opt && node -e \"require('child_process').execSync('git push -f origin main')\"",
+    );
     assert_eq!(c[2].argv, v(&["git", "push", "-f", "origin", "main"]));
     assert_eq!(c[2].cwd, Cwd::Dir("/opt".into()));
     let c = parse("perl -e 'system(\"rm -rf /opt/app\")'");

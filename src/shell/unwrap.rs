@@ -130,6 +130,7 @@ fn record_effects(
             let mut w = wrappers.clone();
             w.append(&mut inner.wrappers);
             inner.wrappers = w;
+            inner.captured |= cmd.captured;
         }
     }
 }
@@ -186,6 +187,7 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
                     let mut w = wrappers.clone();
                     w.append(&mut inner.wrappers);
                     inner.wrappers = w;
+                    inner.captured |= cmd.captured;
                 }
                 // The wrapper's own redirections still apply.
                 if cmd.redirects.iter().any(|r| r.op != "<<" && r.op != "<<<")
