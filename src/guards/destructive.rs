@@ -98,6 +98,9 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
                 )
             })
         }
+        "docker" | "podman" | "kubectl" | "oc" if let Some(inner) = container_client(args) => {
+            sql_client(&inner, before)
+        }
         "kubectl" | "oc" => kubectl(args),
         "docker" | "podman" => docker(args),
         "dd" => None, // raw_device_write covers `of=/dev/…`
@@ -428,6 +431,22 @@ fn docker(args: &[String]) -> Option<(String, String)> {
         )),
         _ => None,
     }
+}
+
+/// A database client run in a container (`docker exec db psql -c …`,
+/// `kubectl exec pod -- mysql -e …`): the client's own command.
+fn container_client(args: &[String]) -> Option<SimpleCommand> {
+    let ops = operands(args);
+    if !matches!(ops.first(), Some(&"exec" | &"run")) && ops.get(1) != Some(&"exec") {
+        return None;
+    }
+    let at = args
+        .iter()
+        .position(|a| DB_CLIENTS.contains(&crate::shell::program_name(a).as_str()))?;
+    Some(SimpleCommand {
+        argv: args[at..].to_vec(),
+        ..SimpleCommand::default()
+    })
 }
 
 /// Database command-line clients that take SQL.

@@ -144,11 +144,9 @@ pub fn in_or_is_temp(ctx: &Ctx, t: &Target) -> bool {
     }
     let p = t.as_str().trim_end_matches('/');
     let var_dir = ["TMPDIR", "TEMP", "TMP"].iter().any(|key| {
-        ctx.var(key).is_some_and(|d| {
-            let d = d.replace('\\', "/");
-            let d = d.trim_end_matches('/');
-            d.len() > 1 && d == p
-        })
+        ctx.var(key)
+            .filter(|d| d.len() > 1)
+            .is_some_and(|d| target::target_for(ctx, &d).as_str() == p)
     });
     var_dir || TEMP_ROOTS.iter().any(|d| d.trim_end_matches('/') == p)
 }

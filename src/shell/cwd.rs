@@ -43,6 +43,11 @@ const KNOWN_DIRS: &[&str] = &["HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE"];
 impl Cwd {
     /// The directory after moving to `dir` as written.
     pub fn join(&self, dir: &str) -> Cwd {
+        // The repository's top: the project root, where the call starts (or
+        // above it, still in the project).
+        if dir == "$(git rev-parse --show-toplevel)" {
+            return Cwd::Start;
+        }
         if dir.contains('`') || dir.contains("$(") || dir.contains('*') || dir.contains('?') {
             return Cwd::Unknown;
         }

@@ -190,10 +190,15 @@ fn fd(argv: &[String]) -> Unwrapped {
     let mut positional: Vec<&str> = Vec::new();
     let mut search: Vec<&str> = Vec::new();
     let mut command: Option<&[String]> = None;
+    let mut extension: Option<&str> = None;
     let mut i = 1;
     while let Some(a) = argv.get(i) {
         i += 1;
         match a.as_str() {
+            "-e" | "--extension" => {
+                extension = argv.get(i).map(String::as_str);
+                i += 1;
+            }
             "-x" | "--exec" | "-X" | "--exec-batch" => {
                 let rest = &argv[i..];
                 let end = rest.iter().position(|w| w == ";").unwrap_or(rest.len());
@@ -216,11 +221,17 @@ fn fd(argv: &[String]) -> Unwrapped {
     if search.is_empty() {
         search.push(".");
     }
+    // A pattern or an extension narrows what it finds, as `-name` does.
+    let narrow = match (extension, positional.first()) {
+        (Some(ext), _) => Some(format!("*.{ext}")),
+        (None, Some(p)) if !matches!(*p, "." | "" | "^" | ".*") => Some(format!("*{p}*")),
+        _ => None,
+    };
     Unwrapped::Effects(
         search
             .iter()
             .take(MAX_EFFECTS)
-            .map(|s| Effect::Argv(fill(words, s, true)))
+            .map(|s| Effect::Argv(fill(words, &found(s, narrow.as_deref()), true)))
             .collect(),
     )
 }
@@ -320,10 +331,11 @@ mod tests {
 
     #[test]
     fn fd_and_parallel() {
-        assert_eq!(argvs("fd -e o -x rm")[1], v(&["rm", "."]));
+        assert_eq!(argvs("fd -x rm")[1], v(&["rm", "."]));
+        assert_eq!(argvs("fd -e o -x rm")[1], v(&["rm", "./*.o"]));
         assert_eq!(
             argvs("fd tmp /srv --exec-batch rm -rf {} ;")[1],
-            v(&["rm", "-rf", "/srv"])
+            v(&["rm", "-rf", "/srv/*tmp*"])
         );
         let got = argvs("parallel -j4 rm -rf {} ::: a /srv/b");
         assert_eq!(got[1], v(&["rm", "-rf", "a"]));
