@@ -103,6 +103,8 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
         }
         "kubectl" | "oc" => kubectl(args),
         "docker" | "podman" => docker(args),
+        "aws" | "gsutil" | "gcloud" | "az" | "rclone" => cloud_storage(&prog, args),
+        "mongo" | "mongosh" => mongo(args),
         "dd" => None, // raw_device_write covers `of=/dev/…`
         p if p == "mkfs" || p.starts_with("mkfs.") || p == "mke2fs" || p == "wipefs" => Some((
             format!("{prog}:{}", operands(args).last().unwrap_or(&"")),
@@ -269,13 +271,14 @@ fn raw_device_write(cmd: &SimpleCommand) -> Option<(String, String)> {
             format!("writes raw data onto the device {dev}"),
         ));
     }
-    cmd.redirects
-        .iter()
-        .find(|r| r.writes_file() && is_disk(&r.target))
-        .map(|r| {
+    // A redirection, `tee`, `cp` onto a device.
+    super::outside_project::shell_write_paths(cmd)
+        .into_iter()
+        .find(|p| is_disk(p))
+        .map(|p| {
             (
-                format!("dev:{}", r.target),
-                format!("writes raw data onto the device {}", r.target),
+                format!("dev:{p}"),
+                format!("writes raw data onto the device {p}"),
             )
         })
 }
@@ -340,6 +343,12 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
                 format!("git:branch-D:{b}"),
                 format!("force-deletes the branch {b}, unmerged commits included"),
             ))
+        }
+        "rm" if has_flag(args, 'f', &["force"]) && has_flag(args, 'r', &[]) && whole_tree(&ops) => {
+            r(
+                "rm-force-all",
+                "removes every tracked file, uncommitted changes included",
+            )
         }
         "stash" if ops.first() == Some(&"clear") => {
             r("stash-clear", "drops every stash entry for good")
@@ -431,6 +440,57 @@ fn docker(args: &[String]) -> Option<(String, String)> {
         )),
         _ => None,
     }
+}
+
+/// Deleting a bucket or everything under a prefix in cloud storage.
+fn cloud_storage(prog: &str, args: &[String]) -> Option<(String, String)> {
+    let ops = operands(args);
+    let recursive = has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]);
+    let hit = match (prog, ops.as_slice()) {
+        ("aws", ["s3", "rm", ..]) => recursive,
+        ("aws", ["s3", "rb", ..]) => args.iter().any(|a| a == "--force"),
+        ("aws", ["s3api", "delete-bucket", ..]) => true,
+        ("gsutil", ["rm", ..]) => recursive || args.iter().any(|a| a == "-a"),
+        ("gsutil", ["rb", ..]) => true,
+        ("gcloud", ["storage", "rm", ..]) => recursive,
+        ("gcloud", ["storage", "buckets", "delete", ..]) => true,
+        ("az", ["storage", "blob", "delete-batch", ..]) => true,
+        ("az", ["storage", "container", "delete", ..]) => true,
+        ("rclone", ["purge", ..]) => true,
+        ("rclone", ["delete", ..]) => true,
+        _ => false,
+    };
+    hit.then(|| {
+        let what = ops
+            .iter()
+            .find(|o| o.contains("://"))
+            .copied()
+            .unwrap_or("");
+        (
+            format!("cloud:{prog}:{what}"),
+            format!("deletes cloud storage {what} (there is no undo)"),
+        )
+    })
+}
+
+/// `mongosh --eval '…'` that drops a database or collection, or deletes
+/// every document.
+fn mongo(args: &[String]) -> Option<(String, String)> {
+    let code = args
+        .iter()
+        .position(|a| a == "--eval")
+        .and_then(|i| args.get(i + 1))?;
+    let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    let what = if compact.contains(".dropDatabase(") {
+        "drops a database"
+    } else if compact.contains(".drop()") {
+        "drops a collection"
+    } else if compact.contains(".deleteMany({})") || compact.contains(".remove({})") {
+        "deletes every document of a collection"
+    } else {
+        return None;
+    };
+    Some((format!("mongo:{what}"), what.to_string()))
 }
 
 /// A database client run in a container (`docker exec db psql -c …`,
@@ -535,6 +595,9 @@ pub fn destructive_sql(sql: &str) -> Option<String> {
                 "TRUNCATE" if i == 0 || next == "TABLE" => return Some("TRUNCATE".into()),
                 "DELETE" if next == "FROM" && !words.contains(&"WHERE") => {
                     return Some("DELETE FROM without WHERE".into());
+                }
+                "UPDATE" if i == 0 && words.contains(&"SET") && !words.contains(&"WHERE") => {
+                    return Some("UPDATE without WHERE".into());
                 }
                 _ => {}
             }

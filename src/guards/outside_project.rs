@@ -232,7 +232,17 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         None
     };
     match program(cmd).as_str() {
-        "tee" => out.extend(operands(args)),
+        "tee" | "sponge" | "touch" => out.extend(operands(args)),
+        "dd" => out.extend(
+            args.iter()
+                .filter_map(|a| a.strip_prefix("of="))
+                .filter(|p| !p.is_empty()),
+        ),
+        "unzip" => out.extend(value_of(&["-d"])),
+        "tar" | "bsdtar" | "gtar" if tar_extracts(args) => {
+            out.extend(value_of(&["-C", "--directory"]));
+        }
+        "perl" if args.iter().any(|a| is_perl_in_place(a)) => out.extend(perl_files(args)),
         "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => out.extend(sed_files(args)),
         "rsync" if words::has_flag(args, 'n', &["dry-run"]) => {}
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
@@ -288,6 +298,48 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         _ => {}
     }
     out
+}
+
+/// Whether `tar` is told to extract (`-x`, `xzf`, `--extract`, `--get`).
+fn tar_extracts(args: &[String]) -> bool {
+    let Some(first) = args.first() else {
+        return false;
+    };
+    // The old style: a first word of letters without a dash (`tar xzf a.tgz`).
+    (!first.starts_with('-') && first.contains('x'))
+        || words::has_flag_with(args, 'x', &["extract", "get"], "fCfbTXgKNV")
+}
+
+/// `perl -i`, `-i.bak`, `-pi`: in-place editing.
+fn is_perl_in_place(a: &str) -> bool {
+    a.starts_with('-')
+        && !a.starts_with("--")
+        && a[1..]
+            .chars()
+            .take_while(|c| *c != 'e' && *c != 'E')
+            .any(|c| c == 'i')
+}
+
+/// The files `perl -i` edits: the operands after its `-e` code.
+fn perl_files(args: &[String]) -> Vec<&str> {
+    let mut files = Vec::new();
+    let mut i = 0;
+    let mut code_given = false;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a.starts_with('-') && a.len() > 1 {
+            if a.ends_with('e') || a.ends_with('E') {
+                code_given = true;
+                i += 1;
+            }
+        } else {
+            files.push(a.as_str());
+        }
+    }
+    if !code_given && !files.is_empty() {
+        files.remove(0);
+    }
+    files
 }
 
 fn is_sed_in_place(a: &str) -> bool {

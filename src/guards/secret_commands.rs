@@ -248,13 +248,19 @@ const SECRET_NAME_WORDS: &[&str] = &[
     "ACCESS_KEY",
     "CREDENTIAL",
     "AUTH",
+    "KEY",
+    "PASS",
+    "PAT",
 ];
 
 /// Whether a variable's name says it holds a credential
 /// (`AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`; not `TOKENIZERS_PARALLELISM`).
 pub fn secret_name(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
-    if upper.ends_with("_FILE") || upper.ends_with("_PATH") || upper.ends_with("_URL") {
+    const NOT_VALUES: &[&str] = &[
+        "_FILE", "_PATH", "_URL", "_SOCK", "_DIR", "_HOST", "_PORT", "_TYPE", "_REGION",
+    ];
+    if NOT_VALUES.iter().any(|s| upper.ends_with(s)) {
         return false;
     }
     SECRET_NAME_WORDS.iter().any(|w| {
@@ -404,7 +410,12 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         // The words may follow an option's value (`kubectl -n prod get
         // secret`): they are looked for among the first operands.
         let hit = pr.program == prog
-            && ops.windows(pr.words.len()).take(3).any(|w| w == pr.words)
+            && ops.windows(pr.words.len()).take(3).any(|w| {
+                // `secret/name` names the kind and the object at once.
+                w.iter()
+                    .zip(pr.words)
+                    .all(|(o, p)| o == p || o.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
+            })
             && (pr.needs.is_empty()
                 || args.iter().any(|a| {
                     pr.needs
@@ -463,6 +474,8 @@ mod tests {
             "echo $HOME",
             "echo $TOKENIZERS_PARALLELISM",
             "echo $GITHUB_TOKEN_FILE",
+            "echo $SSH_AUTH_SOCK",
+            "echo $KEYBOARD_LAYOUT",
             "curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com",
             "aws s3 ls",
             "gh auth status",

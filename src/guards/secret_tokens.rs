@@ -370,15 +370,21 @@ fn looks_live(body: &str) -> bool {
 fn private_key_block(text: &str) -> bool {
     for (at, _) in text.match_indices("-----BEGIN ") {
         let rest = &text[at..];
-        let Some(line_end) = rest.find('\n') else {
-            continue;
+        // The header ends at a newline, or at a `\n` escape (a key inside a
+        // JSON string, as in a service-account file).
+        let (line_end, sep) = match (rest.find('\n'), rest.find("\\n")) {
+            (Some(n), Some(e)) if e < n => (e, 2),
+            (Some(n), _) => (n, 1),
+            (None, Some(e)) => (e, 2),
+            (None, None) => continue,
         };
         let header = &rest[..line_end];
         if !(header.contains("PRIVATE KEY") && header.trim_end().ends_with("-----")) {
             continue;
         }
         // Skip `Proc-Type:`-style lines, then expect base64.
-        let body: usize = rest[line_end + 1..]
+        let body_text = rest[line_end + sep..].replace("\\n", "\n");
+        let body: usize = body_text
             .lines()
             .filter(|l| !l.contains(':') && !l.trim().is_empty())
             .take(3)

@@ -268,6 +268,14 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
             if let Some(kind) = judge_path(ctx, candidate) {
                 return Some((candidate.to_string(), kind));
             }
+            // From the directory the command moved to (`cd ~/.aws && cat
+            // credentials`).
+            if c.cwd != crate::shell::Cwd::Start
+                && let Some(moved) = c.cwd.resolve(candidate)
+                && let Some(kind) = judge_path(ctx, &moved)
+            {
+                return Some((moved, kind));
+            }
         }
     }
     None

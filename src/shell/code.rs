@@ -47,6 +47,11 @@ enum Does {
     DeleteFile,
     /// Moves its first path to its second.
     Move,
+    /// Copies its first path to its second.
+    Copy,
+    /// `Path('p')`: what the method called on it does (`.unlink()`,
+    /// `.rmdir()`, `.write_text()`, `.touch()`).
+    PathObject,
     /// Writes the file it names.
     Write,
     /// `open(path, mode)`: writes when the mode does.
@@ -74,6 +79,11 @@ const PYTHON: &[(&str, Does)] = &[
     ("os.rmdir", DeleteFile),
     ("os.removedirs", DeleteFile),
     ("shutil.move", Move),
+    ("shutil.copy", Copy),
+    ("shutil.copy2", Copy),
+    ("shutil.copyfile", Copy),
+    ("shutil.copytree", Copy),
+    ("Path", PathObject),
     ("os.rename", Move),
     ("os.replace", Move),
     ("open", Open),
@@ -97,6 +107,10 @@ const JAVASCRIPT: &[(&str, Does)] = &[
     ("Deno.removeSync", Delete),
     ("unlinkSync", DeleteFile),
     ("unlink", DeleteFile),
+    ("copyFileSync", Copy),
+    ("copyFile", Copy),
+    ("cpSync", Copy),
+    ("cp", Copy),
     ("renameSync", Move),
     ("rename", Move),
     ("writeFileSync", Write),
@@ -138,6 +152,9 @@ const RUBY: &[(&str, Does)] = &[
     ("File.delete", DeleteFile),
     ("File.unlink", DeleteFile),
     ("FileUtils.mv", Move),
+    ("FileUtils.cp", Copy),
+    ("FileUtils.cp_r", Copy),
+    ("FileUtils.install", Copy),
     ("File.rename", Move),
     ("File.write", Write),
 ];
@@ -153,6 +170,7 @@ const PHP: &[(&str, Does)] = &[
     ("unlink", DeleteFile),
     ("rmdir", DeleteFile),
     ("rename", Move),
+    ("copy", Copy),
     ("file_put_contents", Write),
 ];
 
@@ -223,7 +241,7 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<Effect> {
                 arguments(lang, code, end)
             };
             let Some((args, stop)) = read else { continue };
-            if let Some(effect) = effect_of(*does, &args) {
+            if let Some(effect) = effect_of(*does, &args, &code[stop..]) {
                 found.push((at, stop, effect));
             }
         }
@@ -232,8 +250,9 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<Effect> {
     found.into_iter().map(|(_, _, e)| e).collect()
 }
 
-/// The command a call amounts to.
-fn effect_of(does: Does, args: &[Arg]) -> Option<Effect> {
+/// The command a call amounts to (`after`: the code after the call, for
+/// the method called on what it returns).
+fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<Effect> {
     let strs: Vec<&str> = args
         .iter()
         .filter_map(|a| match a {
@@ -273,6 +292,12 @@ fn effect_of(does: Does, args: &[Arg]) -> Option<Effect> {
             }
             Some(Effect::Argv(words))
         }
+        // shelljs: `rm('-rf', path)`.
+        Delete | DeleteFile if first_str.is_some_and(|f| f.starts_with('-')) && strs.len() > 1 => {
+            let mut words = vec!["rm"];
+            words.extend(&strs);
+            Some(argv(&words))
+        }
         DeleteTree => first_str.map(|p| argv(&["rm", "-rf", p])),
         Delete if recursive => first_str.map(|p| argv(&["rm", "-rf", p])),
         Delete | DeleteFile => first_str.map(|p| argv(&["rm", "-f", p])),
@@ -280,6 +305,26 @@ fn effect_of(does: Does, args: &[Arg]) -> Option<Effect> {
             (Some(from), Some(Arg::Str(to))) => Some(argv(&["mv", from, to])),
             _ => None,
         },
+        Copy => match (first_str, strs.get(1)) {
+            (Some(from), Some(to)) if !from.starts_with('-') => Some(argv(&["cp", "-r", from, to])),
+            _ => None,
+        },
+        PathObject => {
+            let p = first_str?;
+            let method = after.strip_prefix('.')?;
+            let name_end = method
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(method.len());
+            match &method[..name_end] {
+                "unlink" | "rmdir" => Some(argv(&["rm", "-f", p])),
+                "write_text" | "write_bytes" | "touch" => Some(Effect::Write(p.to_string())),
+                "rename" | "replace" => match literal_after(method) {
+                    Some(to) => Some(argv(&["mv", p, &to])),
+                    None => None,
+                },
+                _ => None,
+            }
+        }
         Write => first_str.map(|p| Effect::Write(p.to_string())),
         Open => match (first_str, args.get(1)) {
             (Some(p), Some(Arg::Str(mode))) if mode.contains(['w', 'a', 'x', '+']) => {
@@ -405,6 +450,17 @@ fn literal(code: &str, at: usize) -> Option<(String, usize)> {
     None
 }
 
+/// The first string literal in the parentheses of `method(…)`.
+fn literal_after(method: &str) -> Option<String> {
+    let open = method.find('(')?;
+    let inner = &method[open + 1..];
+    let q = inner.find(['\'', '"'])?;
+    if inner[..q].contains(')') {
+        return None;
+    }
+    literal(inner, q).map(|(s, _)| s)
+}
+
 /// The text from `at` to the next `end` byte, and where it ends (after
 /// that byte).
 fn read_until(code: &str, at: usize, end: u8) -> Option<(String, usize)> {
@@ -475,6 +531,26 @@ mod tests {
                 vec![argv(&["rm", "-rf", "/x"])],
             ),
             (Lang::JavaScript, "console.log(/a/.exec(s))", vec![]),
+            (
+                Lang::Python,
+                "import pathlib; pathlib.Path('/srv/x').unlink(missing_ok=True)",
+                vec![argv(&["rm", "-f", "/srv/x"])],
+            ),
+            (
+                Lang::Python,
+                "from pathlib import Path; Path('/etc/motd').write_text('hi'); Path('a').exists()",
+                vec![Effect::Write("/etc/motd".into())],
+            ),
+            (
+                Lang::Python,
+                "import shutil; shutil.copy('x', '/etc/x')",
+                vec![argv(&["cp", "-r", "x", "/etc/x"])],
+            ),
+            (
+                Lang::JavaScript,
+                "require('shelljs').rm('-rf', '/srv')",
+                vec![argv(&["rm", "-rf", "/srv"])],
+            ),
             (
                 Lang::Perl,
                 "system(\"rm -rf /opt/app\")",

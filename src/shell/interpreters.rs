@@ -31,6 +31,17 @@ const INTERPRETERS: &[(&[&str], Reader)] = &[
     (&["osascript"], osascript),
 ];
 
+/// Whether the program `name` is an interpreter that runs a script read
+/// from its standard input when it is given none.
+pub(super) fn reads_stdin(name: &str) -> bool {
+    let name = match name.strip_prefix("python") {
+        Some(v) if v.bytes().all(|c| c.is_ascii_digit() || c == b'.') => "python",
+        _ => name,
+    };
+    INTERPRETERS.iter().any(|(names, _)| names.contains(&name))
+        && !matches!(name, "cmd" | "osascript" | "deno")
+}
+
 /// The script `cmd` (run as `name`) is given, if it is an interpreter
 /// given one.
 pub(super) fn script(cmd: &SimpleCommand, name: &str) -> Unwrapped {

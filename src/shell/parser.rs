@@ -26,6 +26,9 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
     let Parser {
         items, heredocs, ..
     } = p;
+    // What the last `echo`/`printf` printed: the script of a shell it is
+    // piped into (`echo 'rm -rf /srv' | sh`).
+    let mut echoed: Option<String> = None;
     for item in items {
         if out.len() >= MAX_COMMANDS {
             return;
@@ -36,8 +39,11 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                 out.extend(cmds.into_iter().take(room));
             }
             Item::Raw(raw, d, cwd) => {
+                let printed = echo_text(&raw.argv);
                 let heredoc = if raw.heredoc_ids.is_empty() {
-                    None
+                    echoed
+                        .take()
+                        .filter(|_| raw.piped && reads_script_from_stdin(&raw.argv))
                 } else {
                     let mut body = String::new();
                     for id in &raw.heredoc_ids {
@@ -56,9 +62,37 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     fed: false,
                 };
                 unwrap(cmd, d, out);
+                echoed = printed;
             }
         }
     }
+}
+
+/// What `echo`/`printf` print (their words; printf's `\n` as newlines).
+fn echo_text(argv: &[String]) -> Option<String> {
+    let args = peeled(argv);
+    let name = super::program_name(args.first()?);
+    let words: Vec<&str> = args[1..]
+        .iter()
+        .map(String::as_str)
+        .skip_while(|a| name == "echo" && matches!(*a, "-e" | "-n" | "-E" | "-ne" | "-en"))
+        .collect();
+    match name.as_str() {
+        "echo" => Some(words.join(" ")),
+        "printf" => Some(words.first()?.replace("\\n", "\n")),
+        _ => None,
+    }
+}
+
+/// Whether a command is an interpreter that reads its script from its
+/// standard input (a shell or `python` with no script named).
+fn reads_script_from_stdin(argv: &[String]) -> bool {
+    let args = peeled(argv);
+    let Some(first) = args.first() else {
+        return false;
+    };
+    super::interpreters::reads_stdin(&super::program_name(first))
+        && args[1..].iter().all(|a| a.starts_with('-'))
 }
 
 #[derive(Default)]

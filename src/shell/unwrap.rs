@@ -9,6 +9,9 @@ use super::{MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, finders, interpret
 pub(super) enum Unwrapped {
     /// The command starts at this index of argv.
     At(usize),
+    /// The command starts at this index of argv and runs in this directory
+    /// (`env -C dir cmd`, `sudo -D dir cmd`).
+    AtIn(usize, String),
     /// The command starts at this index of argv and is given the lines of
     /// its input as more arguments (`xargs`).
     Fed(usize),
@@ -79,7 +82,9 @@ pub(super) fn peeled(argv: &[String]) -> &[String] {
             return rest;
         };
         match wrappers::lookup(&super::program_name(first)).map(|r| r.apply(rest)) {
-            Some(Unwrapped::At(i) | Unwrapped::Fed(i)) if i > 0 && i < rest.len() => {
+            Some(Unwrapped::At(i) | Unwrapped::Fed(i) | Unwrapped::AtIn(i, _))
+                if i > 0 && i < rest.len() =>
+            {
                 rest = &rest[i..];
             }
             _ => return rest,
@@ -157,7 +162,7 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
                 out.push(cmd);
                 return;
             }
-            Unwrapped::At(i) | Unwrapped::Fed(i) if i >= cmd.argv.len() => {
+            Unwrapped::At(i) | Unwrapped::Fed(i) | Unwrapped::AtIn(i, _) if i >= cmd.argv.len() => {
                 // A wrapper with nothing to run (`sudo -v`, `env`).
                 out.push(cmd);
                 return;
@@ -165,6 +170,11 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
             Unwrapped::At(i) => {
                 cmd.argv.drain(..i);
                 cmd.wrappers.push(name);
+            }
+            Unwrapped::AtIn(i, dir) => {
+                cmd.argv.drain(..i);
+                cmd.wrappers.push(name);
+                cmd.cwd = cmd.cwd.join(&dir);
             }
             Unwrapped::Fed(i) => {
                 cmd.argv.drain(..i);

@@ -42,25 +42,7 @@ const fn opts(short: &'static str, long: &'static [&'static str]) -> Rule {
 
 /// Every wrapper, by program name.
 const WRAPPERS: &[(&[&str], Rule)] = &[
-    (
-        &["sudo"],
-        opts(
-            "ugpCDrtTUR",
-            &[
-                "user",
-                "group",
-                "prompt",
-                "close-from",
-                "chdir",
-                "host",
-                "role",
-                "type",
-                "other-user",
-                "command-timeout",
-                "chroot",
-            ],
-        ),
-    ),
+    (&["sudo"], Rule::Custom(sudo)),
     (&["doas"], opts("uC", &[])),
     (&["env"], Rule::Custom(env)),
     (&["nice"], Rule::Custom(nice)),
@@ -94,7 +76,52 @@ pub(super) fn lookup(name: &str) -> Option<&'static Rule> {
         .map(|(_, rule)| rule)
 }
 
-/// `env [-i] [-u NAME] [NAME=value]… cmd`, and `env -S 'script'`.
+/// The value of a directory option (`-C dir`, `-Cdir`, `--chdir dir`,
+/// `--chdir=dir`) among `argv[1..end]`.
+fn chdir(argv: &[String], end: usize, short: &str) -> Option<String> {
+    let words = argv.get(1..end)?;
+    let mut it = words.iter();
+    while let Some(a) = it.next() {
+        if a == short || a == "--chdir" {
+            return it.next().cloned();
+        }
+        if let Some(d) = a
+            .strip_prefix("--chdir=")
+            .or_else(|| a.strip_prefix(short).filter(|d| !d.is_empty()))
+        {
+            return Some(d.to_string());
+        }
+    }
+    None
+}
+
+/// `sudo [options] cmd`; `-D dir` runs it in `dir`.
+fn sudo(argv: &[String]) -> Unwrapped {
+    let i = skip_options(
+        argv,
+        1,
+        "ugpCDrtTUR",
+        &[
+            "user",
+            "group",
+            "prompt",
+            "close-from",
+            "chdir",
+            "host",
+            "role",
+            "type",
+            "other-user",
+            "command-timeout",
+            "chroot",
+        ],
+    );
+    match chdir(argv, i, "-D") {
+        Some(dir) => Unwrapped::AtIn(i, dir),
+        None => Unwrapped::At(i),
+    }
+}
+
+/// `env [-i] [-u NAME] [-C dir] [NAME=value]… cmd`, and `env -S 'script'`.
 fn env(argv: &[String]) -> Unwrapped {
     let mut i = 1;
     while let Some(a) = argv.get(i) {
@@ -131,7 +158,10 @@ fn env(argv: &[String]) -> Unwrapped {
             break;
         }
     }
-    Unwrapped::At(i)
+    match chdir(argv, i, "-C") {
+        Some(dir) => Unwrapped::AtIn(i, dir),
+        None => Unwrapped::At(i),
+    }
 }
 
 /// `nice -n 10 cmd`, `nice -5 cmd`.
