@@ -318,10 +318,7 @@ fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<Effect> {
             match &method[..name_end] {
                 "unlink" | "rmdir" => Some(argv(&["rm", "-f", p])),
                 "write_text" | "write_bytes" | "touch" => Some(Effect::Write(p.to_string())),
-                "rename" | "replace" => match literal_after(method) {
-                    Some(to) => Some(argv(&["mv", p, &to])),
-                    None => None,
-                },
+                "rename" | "replace" => literal_after(method).map(|to| argv(&["mv", p, &to])),
                 _ => None,
             }
         }
