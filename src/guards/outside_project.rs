@@ -31,7 +31,12 @@ impl Guard for OutsideProject {
         &["path", "reason"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        let mut targets = ctx.write_targets().to_vec();
+        // Each target with whether it names a directory (`cp x /srv/www/`).
+        let mut targets: Vec<(Target, bool)> = ctx
+            .write_targets()
+            .iter()
+            .map(|t| (t.clone(), false))
+            .collect();
         for cmd in ctx.shell_commands() {
             let paths = shell_write_paths(cmd).into_iter().chain(delete_paths(cmd));
             for raw in paths {
@@ -46,13 +51,19 @@ impl Guard for OutsideProject {
                             .var("reason", reason),
                     );
                 }
-                targets.push(words::target_of(ctx, cmd, raw));
+                let dir = raw.ends_with('/') || raw.ends_with('\\');
+                targets.push((words::target_of(ctx, cmd, raw), dir));
             }
         }
-        for t in targets {
+        for (t, dir) in targets {
             if let Some(reason) = judge(ctx, &t) {
+                let family = if dir {
+                    t.as_str().to_string()
+                } else {
+                    family(&t)
+                };
                 return Some(
-                    Finding::new(family(&t), format!("{} is {reason}", t.shown))
+                    Finding::new(family, format!("{} is {reason}", t.shown))
                         .var("path", t.shown.clone())
                         .var("reason", reason),
                 );
@@ -62,7 +73,7 @@ impl Guard for OutsideProject {
     }
 }
 
-/// The target family of a finding: the directory the write lands in.
+/// The target family of a finding on a file: the directory it is in.
 fn family(t: &Target) -> String {
     t.path.parent().map_or_else(
         || t.as_str().to_string(),
