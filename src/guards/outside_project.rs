@@ -253,8 +253,12 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         "tar" | "bsdtar" | "gtar" if tar_extracts(args) => {
             out.extend(value_of(&["-C", "--directory"]));
         }
-        "perl" if args.iter().any(|a| is_perl_in_place(a)) => out.extend(perl_files(args)),
-        "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => out.extend(sed_files(args)),
+        "perl" if args.iter().any(|a| is_perl_in_place(a)) => {
+            out.extend(edited_files(args, &["-e", "-E"]));
+        }
+        "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => {
+            out.extend(edited_files(args, &["-e", "-f", "--expression", "--file"]));
+        }
         "rsync" if words::has_flag(args, 'n', &["dry-run"]) => {}
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
             if let Some(dir) = value_of(&["-t", "--target-directory"]) {
@@ -331,28 +335,6 @@ fn is_perl_in_place(a: &str) -> bool {
             .any(|c| c == 'i')
 }
 
-/// The files `perl -i` edits: the operands after its `-e` code.
-fn perl_files(args: &[String]) -> Vec<&str> {
-    let mut files = Vec::new();
-    let mut i = 0;
-    let mut code_given = false;
-    while let Some(a) = args.get(i) {
-        i += 1;
-        if a.starts_with('-') && a.len() > 1 {
-            if a.ends_with('e') || a.ends_with('E') {
-                code_given = true;
-                i += 1;
-            }
-        } else {
-            files.push(a.as_str());
-        }
-    }
-    if !code_given && !files.is_empty() {
-        files.remove(0);
-    }
-    files
-}
-
 fn is_sed_in_place(a: &str) -> bool {
     a == "--in-place"
         || a.starts_with("--in-place=")
@@ -365,21 +347,29 @@ fn is_sed_in_place(a: &str) -> bool {
                 .any(|c| c == 'i'))
 }
 
-/// The files `sed -i` edits: every operand but the script (the first operand
-/// when no `-e`/`-f` gives it).
-fn sed_files(args: &[String]) -> Vec<&str> {
+/// The files an in-place editor edits (`sed -i`, `perl -i`): every operand
+/// but the script, which is the first operand unless an option gives it: a
+/// word of `script_opts` (or a cluster ending in one of their letters)
+/// followed by the script, or `--expression=`/`--file=`.
+fn edited_files<'a>(args: &'a [String], script_opts: &[&str]) -> Vec<&'a str> {
     let mut files = Vec::new();
     let mut script_given = false;
     let mut i = 0;
+    let ends_in_script_letter = |a: &str| {
+        script_opts
+            .iter()
+            .filter(|o| o.len() == 2)
+            .any(|o| a.ends_with(&o[1..]))
+    };
     while let Some(a) = args.get(i) {
         i += 1;
-        if a == "-e" || a == "-f" || a == "--expression" || a == "--file" {
+        if script_opts.contains(&a.as_str()) {
             script_given = true;
             i += 1;
         } else if a.starts_with("--expression=") || a.starts_with("--file=") {
             script_given = true;
         } else if a.starts_with('-') && a.len() > 1 {
-            if a.len() > 2 && !a.starts_with("--") && (a.ends_with('e') || a.ends_with('f')) {
+            if a.len() > 2 && !a.starts_with("--") && ends_in_script_letter(a) {
                 script_given = true;
                 i += 1;
             }

@@ -417,3 +417,38 @@ fn interpreters_one_liners_are_read_for_their_calls() {
     let c = parse("/bin/zsh -lc 'git clean -fdx'");
     assert_eq!(c[0].argv, v(&["git", "clean", "-fdx"]));
 }
+
+#[test]
+fn find_is_read_into_what_it_runs() {
+    let got = argvs("find /var/www -exec rm -rf {} +");
+    assert_eq!(got[1], v(&["rm", "-rf", "/var/www"]));
+    let got = argvs("find /var/www -name '*.log' -exec rm -rf {} +");
+    assert_eq!(got[1], v(&["rm", "-rf", "/var/www/*.log"]));
+    let got = argvs("find . -name node_modules -delete");
+    assert_eq!(got[1], v(&["rm", "-r", "./node_modules"]));
+    let got = argvs("find -L ~ a -execdir rm {} \\; -print");
+    assert_eq!(got[1], v(&["rm", "~"]));
+    assert_eq!(got[2], v(&["rm", "a"]));
+    let c = parse("sudo find / -delete");
+    assert_eq!(c[1].wrappers, v(&["sudo", "find"]));
+    // Only finding stays as it is.
+    assert_eq!(argvs("find . -name '*.rs'").len(), 1);
+}
+
+#[test]
+fn fd_and_parallel() {
+    assert_eq!(argvs("fd -x rm")[1], v(&["rm", "."]));
+    assert_eq!(argvs("fd -e o -x rm")[1], v(&["rm", "./*.o"]));
+    assert_eq!(
+        argvs("fd tmp /srv --exec-batch rm -rf {} ;")[1],
+        v(&["rm", "-rf", "/srv/*tmp*"])
+    );
+    let got = argvs("parallel -j4 rm -rf {} ::: a /srv/b");
+    assert_eq!(got[1], v(&["rm", "-rf", "a"]));
+    assert_eq!(got[2], v(&["rm", "-rf", "/srv/b"]));
+    let c = parse("ls | parallel rm -rf");
+    assert_eq!(c[1].argv, v(&["rm", "-rf"]));
+    assert!(c[1].fed && c[1].piped);
+    assert!(parse("ls | xargs -0 rm")[1].fed);
+    assert_eq!(argvs("parallel --dry-run rm ::: a").len(), 1);
+}

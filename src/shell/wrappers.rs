@@ -125,22 +125,19 @@ fn sudo(argv: &[String]) -> Unwrapped {
 fn env(argv: &[String]) -> Unwrapped {
     let mut i = 1;
     while let Some(a) = argv.get(i) {
-        if a == "-S" || a == "--split-string" {
-            let mut script = argv.get(i + 1).cloned().unwrap_or_default();
-            for rest in argv.iter().skip(i + 2) {
+        // `-S 'script' args…`: the script, then the words after it, quoted.
+        let split = if a == "-S" || a == "--split-string" {
+            Some((argv.get(i + 1).map_or("", String::as_str), i + 2))
+        } else {
+            a.strip_prefix("--split-string=")
+                .or_else(|| a.strip_prefix("-S").filter(|s| !s.is_empty()))
+                .map(|s| (s, i + 1))
+        };
+        if let Some((first, rest)) = split {
+            let mut script = first.to_string();
+            for word in argv.iter().skip(rest) {
                 script.push(' ');
-                script.push_str(&quote(rest));
-            }
-            return Unwrapped::Script(script);
-        }
-        if let Some(s) = a
-            .strip_prefix("--split-string=")
-            .or_else(|| a.strip_prefix("-S").filter(|s| !s.is_empty()))
-        {
-            let mut script = s.to_string();
-            for rest in argv.iter().skip(i + 1) {
-                script.push(' ');
-                script.push_str(&quote(rest));
+                script.push_str(&quote(word));
             }
             return Unwrapped::Script(script);
         }
