@@ -17,6 +17,10 @@ use super::unwrap::Effect;
 const MAX_CODE: usize = 16 * 1024;
 /// The most calls taken from one one-liner.
 const MAX_CALLS: usize = 32;
+/// The most places a call's name is looked at, found or not.
+const MAX_LOOKS: usize = 512;
+/// How far a call's arguments are read.
+const MAX_ARGS: usize = 2048;
 
 /// The languages read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,9 +216,11 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<Effect> {
     let b = code.as_bytes();
     // (start, end, effect) of each call found.
     let mut found: Vec<(usize, usize, Effect)> = Vec::new();
+    let mut looks = 0usize;
     for (name, does) in calls {
         for (at, _) in code.match_indices(name) {
-            if found.len() >= MAX_CALLS {
+            looks += 1;
+            if found.len() >= MAX_CALLS || looks > MAX_LOOKS {
                 break;
             }
             let first = name.as_bytes()[0];
@@ -233,15 +239,18 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<Effect> {
             if found.iter().any(|(s, e, _)| *s <= at && at < *e) {
                 continue;
             }
+            // The arguments are read within a window after the name.
+            let window = crate::text::prefix_bytes(code, end + MAX_ARGS);
             let read = if name.ends_with('`') {
-                read_until(code, end, b'`').map(|(s, e)| (vec![Arg::Str(s)], e))
+                read_until(window, end, b'`').map(|(s, e)| (vec![Arg::Str(s)], e))
             } else if *name == "qx" || *name == "%x" {
-                read_delimited(code, end).map(|(s, e)| (vec![Arg::Str(s)], e))
+                read_delimited(window, end).map(|(s, e)| (vec![Arg::Str(s)], e))
             } else {
-                arguments(lang, code, end)
+                arguments(lang, window, end)
             };
             let Some((args, stop)) = read else { continue };
-            if let Some(effect) = effect_of(*does, &args, &code[stop..]) {
+            let after = window.get(stop..).unwrap_or("");
+            if let Some(effect) = effect_of(*does, &args, after) {
                 found.push((at, stop, effect));
             }
         }

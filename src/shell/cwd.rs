@@ -2,6 +2,17 @@
 //! tells: `cd`, `pushd` and `popd` move it for the commands after them,
 //! subshells `( … )` and substitutions keep their moves to themselves, and a
 //! nested script (`bash -c`) starts where its wrapper runs.
+//!
+//! Bounded: a directory longer than [`MAX_DIR`] bytes is unknown, and the
+//! `pushd` stack keeps its last [`MAX_STACK`] entries. A directory is shared
+//! (`Rc`) by the commands that run in it.
+
+use std::rc::Rc;
+
+/// The longest directory followed.
+pub const MAX_DIR: usize = 1024;
+/// The deepest `pushd` stack kept.
+pub const MAX_STACK: usize = 64;
 
 /// Where a command runs, relative to the call's working directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -12,7 +23,7 @@ pub enum Cwd {
     /// A directory as written: absolute (`/srv`, `~/x`, `$HOME/x`, `C:/x`) or
     /// relative to the call's directory (`..`, `build/out`), to be resolved
     /// like any path the command names.
-    Dir(String),
+    Dir(Rc<str>),
     /// A directory the command line does not tell (`cd "$X"`, `cd -`,
     /// `popd` with nothing pushed): paths relative to it may be anywhere.
     Unknown,
@@ -48,6 +59,14 @@ impl Cwd {
         if dir == "$(git rev-parse --show-toplevel)" {
             return Cwd::Start;
         }
+        let joined = self.joined(dir);
+        match &joined {
+            Cwd::Dir(d) if d.len() > MAX_DIR => Cwd::Unknown,
+            _ => joined,
+        }
+    }
+
+    fn joined(&self, dir: &str) -> Cwd {
         if dir.contains('`') || dir.contains("$(") || dir.contains('*') || dir.contains('?') {
             return Cwd::Unknown;
         }
@@ -71,11 +90,11 @@ impl Cwd {
             || dir.starts_with('$')
             || dir.as_bytes().get(1) == Some(&b':');
         if absolute {
-            return Cwd::Dir(dir);
+            return Cwd::Dir(dir.into());
         }
         match self {
-            Cwd::Start => Cwd::Dir(dir),
-            Cwd::Dir(d) => Cwd::Dir(format!("{}/{dir}", d.trim_end_matches('/'))),
+            Cwd::Start => Cwd::Dir(dir.into()),
+            Cwd::Dir(d) => Cwd::Dir(format!("{}/{dir}", d.trim_end_matches('/')).into()),
             Cwd::Unknown => Cwd::Unknown,
         }
     }
@@ -121,6 +140,9 @@ impl Cwd {
         match name.as_str() {
             "popd" | "pop-location" => stack.pop().unwrap_or(Cwd::Unknown),
             "pushd" | "push-location" => {
+                if stack.len() >= MAX_STACK {
+                    stack.remove(0);
+                }
                 stack.push(self.clone());
                 match operand {
                     Some(d) => self.join(d),

@@ -452,3 +452,16 @@ fn fd_and_parallel() {
     assert!(parse("ls | xargs -0 rm")[1].fed);
     assert_eq!(argvs("parallel --dry-run rm ::: a").len(), 1);
 }
+
+#[test]
+fn directory_tracking_is_bounded() {
+    let cmds = parse(&("cd a; ".repeat(20_000) + "rm -rf x"));
+    // The joined directory grew past the bound: unknown from then on.
+    assert!(cmds.iter().any(|c| c.cwd == Cwd::Unknown));
+    let cmds = parse(&("pushd /x; ".repeat(500) + &"( ".repeat(500) + "ls"));
+    assert!(!cmds.is_empty());
+    // Interpreter code with many unclosed calls is read in bounded time.
+    let code = "rm(".repeat(5_000);
+    let cmds = parse(&format!("node -e '{code}'"));
+    assert_eq!(cmds.len(), 1);
+}
