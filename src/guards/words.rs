@@ -156,7 +156,11 @@ pub fn in_or_is_temp(ctx: &Ctx, t: &Target) -> bool {
 /// directory the command line does not tell (`cd "$X"`) is taken as outside
 /// the project.
 pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
-    match cmd.cwd.resolve(raw) {
+    let resolved = cmd.cwd.resolve(raw).filter(|p| {
+        // A directory from a variable the environment does not set.
+        !(p != raw && p.starts_with('$') && unset_leading_var(ctx, p))
+    });
+    match resolved {
         Some(p) => target::target_for(ctx, &p),
         None => Target {
             path: PathBuf::from(format!("/(unknown directory)/{raw}")),
@@ -164,6 +168,15 @@ pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
             inside_project: false,
         },
     }
+}
+
+/// Whether a path starts with a `$NAME`/`${NAME}` that is not set.
+fn unset_leading_var(ctx: &Ctx, p: &str) -> bool {
+    let rest = p.trim_start_matches('$').trim_start_matches('{');
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    ctx.var(&rest[..end]).is_none_or(|v| v.is_empty())
 }
 
 /// `argv` joined for display (the renderer bounds and sanitises it).

@@ -49,7 +49,16 @@ pub(super) fn may_change(name: &str) -> bool {
 
 /// The variables a directory may start with and still be resolved (the
 /// environment names them).
-const KNOWN_DIRS: &[&str] = &["HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE"];
+const KNOWN_DIRS: &[&str] = &[
+    "HOME",
+    "TMPDIR",
+    "TMP",
+    "TEMP",
+    "USERPROFILE",
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+    "CURSOR_PROJECT_DIR",
+];
 
 impl Cwd {
     /// The directory after moving to `dir` as written.
