@@ -37,170 +37,53 @@ const fn p(
     }
 }
 
+#[rustfmt::skip]
 const PRINTERS: &[Printer] = &[
     p("gh", &["auth", "token"], &[], "GitHub token"),
-    p(
-        "gh",
-        &["auth", "status"],
-        &["-t", "--show-token"],
-        "GitHub token",
-    ),
-    p(
-        "glab",
-        &["auth", "status"],
-        &["-t", "--show-token"],
-        "GitLab token",
-    ),
-    p(
-        "aws",
-        &["secretsmanager", "get-secret-value"],
-        &[],
-        "AWS secret",
-    ),
-    p(
-        "aws",
-        &["ssm", "get-parameter"],
-        &["--with-decryption"],
-        "AWS parameter",
-    ),
-    p(
-        "aws",
-        &["ssm", "get-parameters"],
-        &["--with-decryption"],
-        "AWS parameter",
-    ),
-    p(
-        "aws",
-        &["ssm", "get-parameters-by-path"],
-        &["--with-decryption"],
-        "AWS parameter",
-    ),
-    p(
-        "aws",
-        &["sts", "get-session-token"],
-        &[],
-        "AWS session credentials",
-    ),
-    p(
-        "aws",
-        &["sts", "assume-role"],
-        &[],
-        "AWS session credentials",
-    ),
+    p("gh", &["auth", "status"], &["-t", "--show-token"], "GitHub token"),
+    p("glab", &["auth", "status"], &["-t", "--show-token"], "GitLab token"),
+    p("aws", &["secretsmanager", "get-secret-value"], &[], "AWS secret"),
+    p("aws", &["ssm", "get-parameter"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["ssm", "get-parameters"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["ssm", "get-parameters-by-path"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["sts", "get-session-token"], &[], "AWS session credentials"),
+    p("aws", &["sts", "assume-role"], &[], "AWS session credentials"),
     p("aws", &["configure", "get"], &[], "AWS credentials"),
-    p(
-        "aws",
-        &["configure", "export-credentials"],
-        &[],
-        "AWS credentials",
-    ),
-    p(
-        "aws",
-        &["ecr", "get-login-password"],
-        &[],
-        "registry password",
-    ),
-    p(
-        "gcloud",
-        &["auth", "print-access-token"],
-        &[],
-        "Google Cloud token",
-    ),
-    p(
-        "gcloud",
-        &["auth", "print-identity-token"],
-        &[],
-        "Google Cloud token",
-    ),
-    p(
-        "gcloud",
-        &["auth", "application-default", "print-access-token"],
-        &[],
-        "Google Cloud token",
-    ),
-    p(
-        "gcloud",
-        &["secrets", "versions", "access"],
-        &[],
-        "Google Cloud secret",
-    ),
+    p("aws", &["configure", "export-credentials"], &[], "AWS credentials"),
+    p("aws", &["ecr", "get-login-password"], &[], "registry password"),
+    p("gcloud", &["auth", "print-access-token"], &[], "Google Cloud token"),
+    p("gcloud", &["auth", "print-identity-token"], &[], "Google Cloud token"),
+    p("gcloud", &["auth", "application-default", "print-access-token"], &[], "Google Cloud token"),
+    p("gcloud", &["secrets", "versions", "access"], &[], "Google Cloud secret"),
     p("az", &["account", "get-access-token"], &[], "Azure token"),
-    p(
-        "az",
-        &["keyvault", "secret", "show"],
-        &[],
-        "Azure Key Vault secret",
-    ),
-    p(
-        "kubectl",
-        &["get", "secret"],
-        &[
-            "-o",
-            "--output",
-            "-oyaml",
-            "-ojson",
-            "-o=yaml",
-            "-o=json",
-            "-ojsonpath",
-            "-o=jsonpath",
-            "-ogo-template",
-        ],
-        "Kubernetes secret",
-    ),
-    p(
-        "kubectl",
-        &["get", "secrets"],
-        &["-o", "--output", "-oyaml", "-ojson", "-o=yaml", "-o=json"],
-        "Kubernetes secret",
-    ),
-    p(
-        "kubectl",
-        &["config", "view"],
-        &["--raw"],
-        "Kubernetes credentials",
-    ),
+    p("az", &["keyvault", "secret", "show"], &[], "Azure Key Vault secret"),
+    p("kubectl", &["get", "secret"], &["-o", "--output"], "Kubernetes secret"),
+    p("kubectl", &["get", "secrets"], &["-o", "--output"], "Kubernetes secret"),
+    p("kubectl", &["config", "view"], &["--raw"], "Kubernetes credentials"),
     p("kubectl", &["view-secret"], &[], "Kubernetes secret"),
-    p(
-        "oc",
-        &["get", "secret"],
-        &["-o", "--output"],
-        "OpenShift secret",
-    ),
+    p("oc", &["get", "secret"], &["-o", "--output"], "OpenShift secret"),
     p("vault", &["kv", "get"], &[], "Vault secret"),
     p("vault", &["read"], &[], "Vault secret"),
     p("vault", &["print", "token"], &[], "Vault token"),
     p("op", &["read"], &[], "1Password secret"),
-    p(
-        "op",
-        &["item", "get"],
-        &["--reveal", "--fields"],
-        "1Password secret",
-    ),
+    p("op", &["item", "get"], &["--reveal", "--fields"], "1Password secret"),
     p("bw", &["get"], &[], "Bitwarden secret"),
     p("pass", &["show"], &[], "password-store secret"),
     p("doppler", &["secrets"], &[], "Doppler secrets"),
     p("heroku", &["config"], &[], "Heroku config vars"),
     p("heroku", &["config:get"], &[], "Heroku config var"),
-    p(
-        "security",
-        &["find-generic-password"],
-        &["-w", "-g"],
-        "keychain password",
-    ),
-    p(
-        "security",
-        &["find-internet-password"],
-        &["-w", "-g"],
-        "keychain password",
-    ),
+    p("security", &["find-generic-password"], &["-w", "-g"], "keychain password"),
+    p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
     p("npm", &["token", "create"], &[], "npm token"),
-    p(
-        "terraform",
-        &["output"],
-        &["-raw", "-json"],
-        "Terraform outputs (sensitive ones among them)",
-    ),
+    p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
 ];
+
+/// Whether the word `a` is the option `n`: as it is, with `=value`, or (a
+/// short option) with its value attached (`-oyaml`, `-ojsonpath=…`).
+fn needs(a: &str, n: &str) -> bool {
+    a.strip_prefix(n)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('=') || n.len() == 2)
+}
 
 /// Programs that pass their input on to the screen (a secret piped into
 /// them is still shown).
@@ -416,12 +299,7 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
                     .zip(pr.words)
                     .all(|(o, p)| o == p || o.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
             })
-            && (pr.needs.is_empty()
-                || args.iter().any(|a| {
-                    pr.needs
-                        .iter()
-                        .any(|n| a == n || (n.starts_with("--") && a.starts_with(&format!("{n}="))))
-                }));
+            && (pr.needs.is_empty() || args.iter().any(|a| pr.needs.iter().any(|n| needs(a, n))));
         hit.then(|| pr.kind.to_string())
     })
 }
@@ -454,6 +332,8 @@ mod tests {
             "aws secretsmanager get-secret-value --secret-id prod/db",
             "kubectl get secret db -o yaml",
             "kubectl -n prod get secret db -ojson",
+            "kubectl get secret db -ojsonpath={.data.password}",
+            "kubectl get secrets --output=yaml",
             "vault kv get secret/app",
             "op read op://vault/item/password",
             "export -p",
