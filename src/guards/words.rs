@@ -179,9 +179,43 @@ fn unset_leading_var(ctx: &Ctx, p: &str) -> bool {
     ctx.var(&rest[..end]).is_none_or(|v| v.is_empty())
 }
 
-/// `argv` joined for display (the renderer bounds and sanitises it).
+/// `argv` joined for display (the renderer bounds and sanitises it), the
+/// password of a connection URL masked (`postgres://app:***@db/app`): an
+/// advisory never repeats a credential the command carries.
 pub fn shown(cmd: &SimpleCommand) -> String {
-    cmd.argv.join(" ")
+    mask_url_passwords(&cmd.argv.join(" "))
+}
+
+/// `text` with the password of each `scheme://user:password@host` replaced
+/// by `***`.
+pub fn mask_url_passwords(text: &str) -> String {
+    if !text.contains("://") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, '/' | '"' | '\'' | '`'))
+            .unwrap_or(tail.len());
+        let authority = &tail[..end];
+        match authority.rfind('@').and_then(|a| {
+            let user_end = authority[..a].find(':')?;
+            Some((user_end, a))
+        }) {
+            Some((user_end, a)) if a > user_end + 1 => {
+                out.push_str(&authority[..=user_end]);
+                out.push_str("***");
+                out.push_str(&authority[a..]);
+            }
+            _ => out.push_str(authority),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -200,6 +234,19 @@ mod tests {
         assert_eq!(sub, "push");
         assert_eq!(rest, &w(&["-f"])[..]);
         assert!(git_subcommand(&parse("gitk --all")[0]).is_none());
+    }
+
+    #[test]
+    fn url_passwords_are_masked() {
+        assert_eq!(
+            mask_url_passwords("psql postgresql://app:S3cr3t@db.internal/app -c 'x'"),
+            "psql postgresql://app:***@db.internal/app -c 'x'"
+        );
+        assert_eq!(
+            mask_url_passwords("curl https://example.com/a:b@c https://u@h/x"),
+            "curl https://example.com/a:b@c https://u@h/x"
+        );
+        assert_eq!(mask_url_passwords("é://:@ ://"), "é://:@ ://");
     }
 
     #[test]
