@@ -86,6 +86,7 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
                 .collect();
             recursive_delete(ctx, cmd, &paths)
         }
+        "rm" | "unlink" => glob_delete(ctx, cmd, &operands(args)),
         "git" => git(cmd),
         "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf" => {
             let ops = operands(args);
@@ -189,6 +190,23 @@ fn fd_paths(fd: &SimpleCommand) -> Vec<String> {
     } else {
         paths
     }
+}
+
+/// A delete of every file a wildcard matches (`rm /etc/*.conf`), outside
+/// the project and temporary directories: many files at once, for good.
+fn glob_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<(String, String)> {
+    paths
+        .iter()
+        .filter(|p| p.contains(['*', '?']))
+        .find_map(|raw| {
+            let t = words::target_of(ctx, cmd, raw);
+            (!t.inside_project && !words::is_temp(ctx, &t)).then(|| {
+                (
+                    format!("rm:{}", t.as_str()),
+                    format!("deletes every file matching {raw} (outside the project)"),
+                )
+            })
+        })
 }
 
 /// A recursive delete of the paths given (from the directory `cmd` runs

@@ -244,6 +244,9 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
     };
     match program(cmd).as_str() {
         "tee" | "sponge" | "touch" => out.extend(operands(args)),
+        // Installing or removing the user's crontab (`crontab -`, `crontab
+        // file`, `-r`); `-l` only lists it.
+        "crontab" if !args.iter().any(|a| a == "-l") => out.push(CRONTAB),
         "dd" => out.extend(
             args.iter()
                 .filter_map(|a| a.strip_prefix("of="))
@@ -314,6 +317,9 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
     }
     out
 }
+
+/// Where a user's crontab lives: the path a `crontab` install is judged on.
+const CRONTAB: &str = "/var/spool/cron/crontabs";
 
 /// Whether `tar` is told to extract (`-x`, `xzf`, `--extract`, `--get`).
 fn tar_extracts(args: &[String]) -> bool {

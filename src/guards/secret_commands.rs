@@ -10,7 +10,7 @@
 //! that consumes it (`gh auth token | docker login --password-stdin`) shows
 //! nothing; piped into a filter (`env | grep KEY`) it is still shown.
 
-use super::words::{operands, program};
+use super::words::{self, operands, program};
 use crate::shell::SimpleCommand;
 
 /// One credential command: the program, the words its operands start with,
@@ -76,6 +76,15 @@ const PRINTERS: &[Printer] = &[
     p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
     p("npm", &["token", "create"], &[], "npm token"),
     p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
+];
+
+/// Commands that export private keys: a secret whether shown or written to
+/// a file (`gpg --export-secret-keys -a > keys.asc` copies the keyring's
+/// secret out).
+const EXPORTERS: &[(&str, &str, &str)] = &[
+    ("gpg", "--export-secret-keys", "GnuPG private keys"),
+    ("gpg", "--export-secret-subkeys", "GnuPG private keys"),
+    ("gpg2", "--export-secret-keys", "GnuPG private keys"),
 ];
 
 /// Whether the word `a` is the option `n`: as it is, with `=value`, or (a
@@ -219,6 +228,13 @@ fn grep_pattern(c: &SimpleCommand) -> Option<String> {
         return None;
     }
     let args = c.args();
+    // Counting, testing or naming files shows no line.
+    if words::has_flag(args, 'c', &["count"])
+        || words::has_flag(args, 'q', &["quiet", "silent"])
+        || words::has_flag(args, 'l', &["files-with-matches"])
+    {
+        return Some(String::new());
+    }
     if let Some(i) = args
         .iter()
         .position(|a| a == "-e" || a == "--regexp" || a.eq_ignore_ascii_case("-pattern"))
@@ -230,6 +246,9 @@ fn grep_pattern(c: &SimpleCommand) -> Option<String> {
 
 /// Whether a filter's pattern may keep a credential's line.
 fn secret_pattern(pattern: &str) -> bool {
+    if pattern.is_empty() {
+        return false;
+    }
     const WORDS: &[&str] = &[
         "KEY", "TOKEN", "SECRET", "PASS", "PWD", "AUTH", "CRED", "AWS", "GH_", "GITHUB", "API",
         "PRIVATE", "SESSION", "COOKIE",
@@ -239,6 +258,13 @@ fn secret_pattern(pattern: &str) -> bool {
 }
 
 fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Option<String> {
+    let prog = program(cmd);
+    if let Some((_, _, kind)) = EXPORTERS
+        .iter()
+        .find(|(p, opt, _)| *p == prog && cmd.args().iter().any(|a| a == opt))
+    {
+        return Some(kind.to_string());
+    }
     if cmd.captured
         || cmd
             .redirects
@@ -252,7 +278,6 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     {
         return None;
     }
-    let prog = program(cmd);
     let args = cmd.args();
     let ops = operands(args);
     match prog.as_str() {
@@ -337,6 +362,7 @@ mod tests {
             "vault kv get secret/app",
             "op read op://vault/item/password",
             "export -p",
+            "gpg --export-secret-keys -a > keys.asc",
         ] {
             assert!(judge(line).is_some(), "{line}");
         }
@@ -363,6 +389,7 @@ mod tests {
             "set -euo pipefail",
             "env | sort | grep ^CARGO",
             "printenv | grep -E '^(PATH|HOME)='",
+            "env | grep -c .",
         ] {
             assert_eq!(judge(line), None, "{line}");
         }

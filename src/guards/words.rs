@@ -156,10 +156,12 @@ pub fn in_or_is_temp(ctx: &Ctx, t: &Target) -> bool {
 /// directory the command line does not tell (`cd "$X"`) is taken as outside
 /// the project.
 pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
-    let resolved = cmd.cwd.resolve(raw).filter(|p| {
-        // A directory from a variable the environment does not set.
-        !(p != raw && p.starts_with('$') && unset_leading_var(ctx, p))
-    });
+    // A path (or the directory it is taken from) that starts with a
+    // variable the environment does not set is unknown: `rm -rf "$d"`.
+    let resolved = cmd
+        .cwd
+        .resolve(raw)
+        .filter(|p| !(p.starts_with('$') && unset_leading_var(ctx, p)));
     match resolved {
         Some(p) => target::target_for(ctx, &p),
         None => Target {
@@ -176,7 +178,11 @@ fn unset_leading_var(ctx: &Ctx, p: &str) -> bool {
     let end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
-    ctx.var(&rest[..end]).is_none_or(|v| v.is_empty())
+    let name = &rest[..end];
+    // `$HOME` is found in `USERPROFILE` too; `$PWD` is where the call runs.
+    !name.is_empty()
+        && !matches!(name, "HOME" | "PWD")
+        && ctx.var(name).is_none_or(|v| v.is_empty())
 }
 
 /// `argv` joined for display (the renderer bounds and sanitises it), the

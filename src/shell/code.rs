@@ -356,6 +356,14 @@ fn arguments(lang: Lang, code: &str, at: usize) -> Option<(Vec<Arg>, usize)> {
             Some(b')')
         }
         b'\'' | b'"' if i > at && lang != Lang::Python && lang != Lang::JavaScript => None,
+        // Perl and Ruby call without parentheses on any expression:
+        // `unlink glob "/etc/*.conf"`, `FileUtils.rm_rf Dir.glob("/srv/*")`.
+        c if i > at
+            && matches!(lang, Lang::Perl | Lang::Ruby)
+            && (c.is_ascii_alphabetic() || *c == b'$') =>
+        {
+            None
+        }
         _ => return None,
     };
     let mut args = Vec::new();
@@ -575,6 +583,17 @@ mod tests {
                 "require 'fileutils'; FileUtils.rm_rf(\"/srv\")",
                 vec![argv(&["rm", "-rf", "/srv"])],
             ),
+            (
+                Lang::Ruby,
+                "FileUtils.rm_rf Dir.glob(\"/srv/*\")",
+                vec![argv(&["rm", "-rf", "/srv/*"])],
+            ),
+            (
+                Lang::Perl,
+                "unlink glob \"/etc/*.conf\"",
+                vec![argv(&["rm", "-f", "/etc/*.conf"])],
+            ),
+            (Lang::Perl, "print system $cmd", vec![]),
             (
                 Lang::Ruby,
                 "system 'git', 'push', '--force'",
