@@ -39,6 +39,7 @@ pub const MAX_COMMANDS: usize = 2048;
 mod code;
 mod command;
 mod cwd;
+mod effect;
 mod finders;
 mod interpreters;
 mod lexer;

@@ -2,6 +2,7 @@
 //! [`super::wrappers`] table) and hands the scripts given to an interpreter
 //! (the [`super::interpreters`] table) back to the parser one level deeper.
 
+pub(super) use super::effect::Effect;
 use super::parser::parse_at;
 use super::{MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, finders, interpreters, wrappers};
 
@@ -23,18 +24,6 @@ pub(super) enum Unwrapped {
     Effects(Vec<Effect>),
     /// Not a wrapper (or nothing left to unwrap).
     No,
-}
-
-/// One thing a command does that is written inside it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Effect {
-    /// A shell command line it runs (`os.system('…')`).
-    Shell(String),
-    /// A program it runs with these words (`subprocess.run([…])`), or the
-    /// command equivalent to a call (`shutil.rmtree(p)`: `rm -rf p`).
-    Argv(Vec<String>),
-    /// A file it writes (`open(p, 'w')`): read as `: > p`.
-    Write(String),
 }
 
 /// Words the shell reads as syntax at the start of a command.
@@ -131,12 +120,18 @@ fn record_effects(
                 ..SimpleCommand::default()
             }),
         }
-        for inner in &mut out[before..] {
-            let mut w = wrappers.clone();
-            w.append(&mut inner.wrappers);
-            inner.wrappers = w;
-            inner.captured |= cmd.captured;
-        }
+        adopt(&mut out[before..], &wrappers, cmd.captured);
+    }
+}
+
+/// The commands read from inside a wrapper or interpreter get its wrappers
+/// in front of their own, and its captured output.
+fn adopt(inner: &mut [SimpleCommand], wrappers: &[String], captured: bool) {
+    for c in inner {
+        let mut w = wrappers.to_vec();
+        w.append(&mut c.wrappers);
+        c.wrappers = w;
+        c.captured |= captured;
     }
 }
 
@@ -193,12 +188,7 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
                 }
                 let mut wrappers = cmd.wrappers.clone();
                 wrappers.push(name);
-                for inner in &mut out[before..] {
-                    let mut w = wrappers.clone();
-                    w.append(&mut inner.wrappers);
-                    inner.wrappers = w;
-                    inner.captured |= cmd.captured;
-                }
+                adopt(&mut out[before..], &wrappers, cmd.captured);
                 // The wrapper's own redirections still apply.
                 if cmd.redirects.iter().any(|r| r.op != "<<" && r.op != "<<<")
                     || out.len() == before
