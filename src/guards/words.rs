@@ -175,6 +175,7 @@ pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
 /// Whether a path starts with a `$NAME`/`${NAME}` that is not set.
 fn unset_leading_var(ctx: &Ctx, p: &str) -> bool {
     let rest = p.trim_start_matches('$').trim_start_matches('{');
+    let rest = rest.strip_prefix("env:").unwrap_or(rest);
     let end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());

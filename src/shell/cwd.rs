@@ -85,7 +85,9 @@ impl Cwd {
             return Cwd::Unknown;
         }
         if let Some(var) = dir.strip_prefix('$') {
+            // `${NAME}`, PowerShell's `$env:NAME`.
             let var = var.trim_start_matches('{');
+            let var = var.strip_prefix("env:").unwrap_or(var);
             let name_end = var
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .unwrap_or(var.len());
@@ -192,6 +194,10 @@ mod tests {
         assert_eq!(Cwd::Start.join("\"$X\""), Cwd::Unknown);
         assert_eq!(Cwd::Start.join("a/$X"), Cwd::Unknown);
         assert_eq!(Cwd::Start.join("$HOME/x"), Cwd::Dir("$HOME/x".into()));
+        assert_eq!(
+            Cwd::Start.join("$env:USERPROFILE"),
+            Cwd::Dir("$env:USERPROFILE".into())
+        );
         assert_eq!(Cwd::Unknown.resolve("x"), None);
         assert_eq!(Cwd::Unknown.resolve("~/x"), Some("~/x".into()));
         assert_eq!(
