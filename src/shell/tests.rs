@@ -382,6 +382,15 @@ fn the_working_directory_follows_the_chain() {
     assert_eq!(c[1].cwd, Cwd::Dir("/srv".into()));
     assert_eq!(c[3].cwd, Cwd::Dir("/".into()));
     assert_eq!(c.last().unwrap().cwd, Cwd::Dir("/srv".into()));
+    // Wrappers that run their command elsewhere.
+    assert_eq!(
+        parse("sudo -D /srv rm -rf data")[0].cwd,
+        Cwd::Dir("/srv".into())
+    );
+    assert_eq!(
+        parse("env --chdir=/opt rm x")[0].cwd,
+        Cwd::Dir("/opt".into())
+    );
     // A substitution's moves stay in it.
     let c = parse("echo $(cd /; pwd) && rm -rf z");
     assert_eq!(c.last().unwrap().cwd, Cwd::Start);

@@ -95,6 +95,15 @@ fn chdir(argv: &[String], end: usize, short: &str) -> Option<String> {
     None
 }
 
+/// The command at `i`, in the directory its wrapper's `short` option (or
+/// `--chdir`) names, if any.
+fn at_in(argv: &[String], i: usize, short: &str) -> Unwrapped {
+    match chdir(argv, i, short) {
+        Some(dir) => Unwrapped::AtIn(i, dir),
+        None => Unwrapped::At(i),
+    }
+}
+
 /// `sudo [options] cmd`; `-D dir` runs it in `dir`.
 fn sudo(argv: &[String]) -> Unwrapped {
     let i = skip_options(
@@ -115,10 +124,7 @@ fn sudo(argv: &[String]) -> Unwrapped {
             "chroot",
         ],
     );
-    match chdir(argv, i, "-D") {
-        Some(dir) => Unwrapped::AtIn(i, dir),
-        None => Unwrapped::At(i),
-    }
+    at_in(argv, i, "-D")
 }
 
 /// `env [-i] [-u NAME] [-C dir] [NAME=value]… cmd`, and `env -S 'script'`.
@@ -155,10 +161,7 @@ fn env(argv: &[String]) -> Unwrapped {
             break;
         }
     }
-    match chdir(argv, i, "-C") {
-        Some(dir) => Unwrapped::AtIn(i, dir),
-        None => Unwrapped::At(i),
-    }
+    at_in(argv, i, "-C")
 }
 
 /// `nice -n 10 cmd`, `nice -5 cmd`.
