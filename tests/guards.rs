@@ -10,6 +10,10 @@
 //! `{"expect": "fire"|"quiet", "tool_name": .., "tool_input": {..}, "note": ..}`
 //! plus, optionally: `"expect_guards": [..]` (corpus lines: the guards meant
 //! to fire), `"context_has": [..]` (texts the injected context must contain),
+//! `"context_lacks": [..]` (texts it must not contain: a secret's value),
+//! `"known_miss": "reason"` (a case the guard gets wrong on purpose, listed
+//! in docs/decisions.md: counted in the figures, not failed; it fails once
+//! the guard gets it right, so the mark is removed),
 //! `"env": {..}` (extra environment), `"files": {"rel/path": "text"}` (files
 //! created in the project first), `"cwd": ".."` (default: the project).
 //! In every string, `${PROJECT}` and `${HOME}` become the sandbox's project
@@ -17,6 +21,12 @@
 //!
 //! Guards whose card does not exist yet are skipped (their fixture file may
 //! land before or after the guard).
+//!
+//! The figures of issue 13 are printed and enforced: recall on firing cases
+//! at least 97% for each of destructive, secrets, protected-branch and
+//! outside-project; false alarms on quiet cases at most 0.5%; at least 600
+//! cases in all; the ordinary-work corpus (at least 300 lines) fires nothing
+//! it is not meant to.
 
 mod support;
 
@@ -63,6 +73,8 @@ struct Case {
     expect: Option<bool>,
     expect_guards: Vec<String>,
     context_has: Vec<String>,
+    context_lacks: Vec<String>,
+    known_miss: Option<String>,
     note: String,
     raw: Map<String, Value>,
 }
@@ -104,6 +116,11 @@ fn load(path: &Path) -> Vec<Case> {
             expect,
             expect_guards: strings("expect_guards"),
             context_has: strings("context_has"),
+            context_lacks: strings("context_lacks"),
+            known_miss: raw
+                .get("known_miss")
+                .and_then(Value::as_str)
+                .map(String::from),
             note: raw
                 .get("note")
                 .and_then(Value::as_str)
@@ -220,7 +237,9 @@ fn every_guard_case_fires_or_stays_quiet_as_written() {
         );
     }
     let mut failures = Vec::new();
-    let mut table = String::from("guard                 fire  quiet\n");
+    let mut table =
+        String::from("guard                 fire  quiet  recall  false alarms  kept misses\n");
+    let (mut all_cases, mut all_quiet, mut all_false) = (0usize, 0usize, 0usize);
     for (guard, path) in &files {
         if !guards.contains(guard) {
             eprintln!("skipping {guard}.jsonl: no PreToolUse card names guard `{guard}` yet");
@@ -229,18 +248,25 @@ fn every_guard_case_fires_or_stays_quiet_as_written() {
         let cases = load(path);
         let fire = cases.iter().filter(|c| c.expect == Some(true)).count();
         let quiet = cases.iter().filter(|c| c.expect == Some(false)).count();
-        table.push_str(&format!("{guard:20} {fire:5} {quiet:6}\n"));
         assert!(
             fire >= 10 && quiet >= 10,
             "{guard}: needs at least 10 firing and 10 quiet cases (has {fire} and {quiet})"
         );
+        let (mut caught, mut false_alarms, mut kept) = (0usize, 0usize, 0usize);
         for (case, out) in cases.iter().zip(run_all(&cases, &cards)) {
             let want = case
                 .expect
                 .unwrap_or_else(|| panic!("{}: no expect", case.source));
             let got = out.fired.contains(guard);
-            if got != want {
-                failures.push(format!(
+            caught += usize::from(want && got);
+            false_alarms += usize::from(!want && got);
+            match (&case.known_miss, got == want) {
+                (Some(reason), true) => failures.push(format!(
+                    "{}: marked as a known miss ({reason}) but the guard gets it right now: remove the mark and its entry in docs/decisions.md",
+                    case.source
+                )),
+                (Some(_), false) => kept += 1,
+                (None, false) => failures.push(format!(
                     "{}: expected {} but {} ({})\n    tool_input: {}\n    context: {}",
                     case.source,
                     if want { "fire" } else { "quiet" },
@@ -248,9 +274,10 @@ fn every_guard_case_fires_or_stays_quiet_as_written() {
                     case.note,
                     case.raw.get("tool_input").unwrap_or(&Value::Null),
                     out.context.replace('\n', " ⏎ "),
-                ));
+                )),
+                (None, true) => {}
             }
-            if want {
+            if want && got {
                 for needle in &case.context_has {
                     if !out.context.contains(needle.as_str()) {
                         failures.push(format!(
@@ -260,16 +287,63 @@ fn every_guard_case_fires_or_stays_quiet_as_written() {
                     }
                 }
             }
+            for needle in &case.context_lacks {
+                if out.context.contains(needle.as_str()) {
+                    failures.push(format!(
+                        "{}: the context repeats a text it must not ({} characters)",
+                        case.source,
+                        needle.len()
+                    ));
+                }
+            }
         }
+        let recall = 100.0 * caught as f64 / fire as f64;
+        let fa = 100.0 * false_alarms as f64 / quiet as f64;
+        table.push_str(&format!(
+            "{guard:20} {fire:5} {quiet:6}  {recall:5.1}%  {fa:11.1}%  {kept:11}\n"
+        ));
+        if RECALL_GUARDS.contains(&guard.as_str()) && recall < MIN_RECALL {
+            failures.push(format!(
+                "{guard}: recall {recall:.1}% is under the target of {MIN_RECALL}%"
+            ));
+        }
+        all_cases += cases.len();
+        all_quiet += quiet;
+        all_false += false_alarms;
     }
+    let fa = 100.0 * all_false as f64 / all_quiet.max(1) as f64;
+    table.push_str(&format!(
+        "{all_cases} cases; false alarms on {all_quiet} quiet cases: {all_false} ({fa:.2}%)\n"
+    ));
     eprintln!("{table}");
+    if fa > MAX_FALSE_ALARMS {
+        failures.push(format!(
+            "false alarms {fa:.2}% are over the target of {MAX_FALSE_ALARMS}%"
+        ));
+    }
+    assert!(
+        all_cases >= 600,
+        "the guard cases need at least 600 firing and quiet cases in all (have {all_cases})"
+    );
     assert!(
         failures.is_empty(),
-        "{} case(s) failed:\n{}",
+        "{table}\n{} case(s) failed:\n{}",
         failures.len(),
         failures.join("\n")
     );
 }
+
+/// The guards whose recall on their firing cases is held to [`MIN_RECALL`].
+const RECALL_GUARDS: &[&str] = &[
+    "destructive",
+    "secrets",
+    "protected-branch",
+    "outside-project",
+];
+/// The least recall, in percent, of each of [`RECALL_GUARDS`].
+const MIN_RECALL: f64 = 97.0;
+/// The most false alarms on quiet cases, in percent of them.
+const MAX_FALSE_ALARMS: f64 = 0.5;
 
 #[test]
 fn ordinary_work_fires_no_guard_but_where_meant_to() {

@@ -83,3 +83,40 @@ fn a_compaction_makes_the_next_repeat_a_full_advisory_again() {
         "in full after the compaction: {after}"
     );
 }
+
+/// A deploy that writes outside the project again and again: the first
+/// write gets the advisory, later writes into the same directory (one target
+/// family) the one-line reminder, and a write into another directory the
+/// advisory again (issue 13).
+#[test]
+fn writes_into_one_directory_outside_are_one_finding() {
+    let sb = Sandbox::new();
+    let outside = |cmd: &str| {
+        let mut p = payload(&sb, "PreToolUse");
+        p["tool_name"] = json!("Bash");
+        p["tool_input"] = json!({ "command": cmd });
+        sb.test()
+            .dispatch("PreToolUse", &["outside-project"])
+            .json(&p)
+            .run()
+            .context()
+    };
+    let first = outside("cp dist/app.js /srv/www/app.js");
+    assert!(
+        first.contains("/srv/www/app.js") && !first.starts_with("Reminder"),
+        "the advisory first: {first}"
+    );
+    for cmd in [
+        "cp dist/app.js /srv/www/app.js",
+        "cp dist/app.css /srv/www/app.css",
+        "cd dist && cp index.html /srv/www/",
+    ] {
+        let again = outside(cmd);
+        assert!(again.starts_with("Reminder:"), "{cmd}: {again}");
+    }
+    let other = outside("cp dist/app.js /opt/cache/app.js");
+    assert!(
+        !other.starts_with("Reminder") && other.contains("/opt/cache/app.js"),
+        "another directory is another finding: {other}"
+    );
+}

@@ -1,7 +1,9 @@
 //! `dependency`: a write to a dependency manifest or lockfile, or a shell
 //! command that adds or upgrades a dependency. Installing what is already
 //! declared (`npm ci`, `npm install`, `pip install -r requirements.txt`,
-//! `cargo build`, `bundle install`, ...) stays quiet.
+//! `cargo build`, `bundle install`, ...) stays quiet, and so does an edit of
+//! a manifest that changes no dependency, source or registry (its version,
+//! description, scripts or tool settings: see [`super::manifest_view`]).
 
 use super::words::{self, operands, program};
 use super::{Finding, Guard};
@@ -27,6 +29,9 @@ impl Guard for Dependency {
                 continue;
             }
             if let Some((eco, lock)) = manifest(t.file_name(), t.as_str()) {
+                if !lock && !super::manifest_view::changes_dependencies(ctx, t) {
+                    continue;
+                }
                 let action = if lock {
                     "edits a lockfile by hand (the package manager normally writes it)"
                 } else {

@@ -4,6 +4,12 @@
 //! project (temporary directories excepted); git commands that throw away
 //! uncommitted work or unmerged commits; SQL that drops or empties tables,
 //! given to a database client; infrastructure teardown; raw writes to disks.
+//!
+//! A deletion is judged the same whoever writes it: `rm` itself, `find
+//! -delete`/`-exec rm`, `fd -x rm`, `xargs rm` (its paths come from its
+//! input: unknown unless a `find` feeds it), an interpreter's one-liner
+//! (`shutil.rmtree`, `fs.rmSync`, `FileUtils.rm_rf`), from the directory the
+//! command line moved to (`cd .. && rm -rf build`).
 
 use super::words::{self, git_subcommand, has_flag, operands, program};
 use super::{Finding, Guard};
@@ -47,9 +53,21 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
     if let Some(r) = raw_device_write(cmd) {
         return Some(r);
     }
+    if DELETERS.contains(&prog.as_str()) {
+        if let Some(r) = fed_delete(ctx, cmd, before) {
+            return Some(r);
+        }
+        if let Some(finder) = cmd
+            .wrappers
+            .last()
+            .filter(|w| FINDERS.contains(&w.as_str()))
+        {
+            return found_delete(ctx, cmd, finder);
+        }
+    }
     match prog.as_str() {
         "rm" | "rmdir" if has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]) => {
-            recursive_delete(ctx, &operands(args))
+            recursive_delete(ctx, cmd, &operands(args))
         }
         "remove-item" | "ri" | "del" | "erase" | "rd" | "rmdir" | "rm"
             if args.iter().any(|a| {
@@ -66,8 +84,9 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
                 })
                 .map(String::as_str)
                 .collect();
-            recursive_delete(ctx, &paths)
+            recursive_delete(ctx, cmd, &paths)
         }
+        "rm" | "unlink" => glob_delete(ctx, cmd, &operands(args)),
         "git" => git(cmd),
         "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf" => {
             let ops = operands(args);
@@ -80,8 +99,13 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
                 )
             })
         }
+        "docker" | "podman" | "kubectl" | "oc" if let Some(inner) = container_client(args) => {
+            sql_client(&inner, before)
+        }
         "kubectl" | "oc" => kubectl(args),
         "docker" | "podman" => docker(args),
+        "aws" | "gsutil" | "gcloud" | "az" | "rclone" => cloud_storage(&prog, args),
+        "mongo" | "mongosh" => mongo(args),
         "dd" => None, // raw_device_write covers `of=/dev/…`
         p if p == "mkfs" || p.starts_with("mkfs.") || p == "mke2fs" || p == "wipefs" => Some((
             format!("{prog}:{}", operands(args).last().unwrap_or(&"")),
@@ -100,10 +124,96 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(St
     }
 }
 
-/// A recursive delete of the paths given: fires for the file-system root,
-/// the home directory, the project root or any directory above it, and
-/// anything outside the project except in temporary directories.
-fn recursive_delete(ctx: &Ctx, paths: &[&str]) -> Option<(String, String)> {
+/// Programs that delete the files they name.
+const DELETERS: &[&str] = &["rm", "unlink", "rmdir", "shred", "srm"];
+
+/// Programs that run a command on each file they find (see
+/// [`crate::shell`]): the command's `{}` is what they find under their start.
+const FINDERS: &[&str] = &["find", "gfind", "fd", "fdfind"];
+
+/// A delete run by `find -exec`/`-delete` or `fd -x`: every match under the
+/// start directory goes, so it is judged as a recursive delete of it (of the
+/// plain name it looks for, when it looks for one).
+fn found_delete(ctx: &Ctx, cmd: &SimpleCommand, finder: &str) -> Option<(String, String)> {
+    let (target, why) = recursive_delete(ctx, cmd, &operands(cmd.args()))?;
+    let why = why.replacen(
+        "recursively deletes",
+        &format!("deletes what {finder} finds under"),
+        1,
+    );
+    Some((target, why))
+}
+
+/// A delete given its paths at run time (`ls | xargs rm -rf`, `parallel rm`
+/// reading its input): the paths are those a `find` feeding it finds, else
+/// unknown, and an unknown path may be anywhere.
+fn fed_delete(
+    ctx: &Ctx,
+    cmd: &SimpleCommand,
+    before: &[SimpleCommand],
+) -> Option<(String, String)> {
+    if !cmd.fed {
+        return None;
+    }
+    let feeder = before.last().filter(|_| cmd.piped);
+    if let Some(find) = feeder.filter(|f| FINDERS.contains(&program(f).as_str())) {
+        let found = if program(find).starts_with("fd") {
+            fd_paths(find)
+        } else {
+            crate::shell::found_paths(&find.argv)
+        };
+        let found: Vec<&str> = found.iter().map(String::as_str).collect();
+        let (target, why) = recursive_delete(ctx, find, &found)?;
+        let why = why.replacen(
+            "recursively deletes",
+            "deletes what the find before it finds under",
+            1,
+        );
+        return Some((target, why));
+    }
+    let shown = words::shown(cmd);
+    Some((
+        format!("fed-delete:{shown}"),
+        "deletes the paths its input names, which the command line does not show".to_string(),
+    ))
+}
+
+/// The search paths of `fd` (after its pattern), else `.`.
+fn fd_paths(fd: &SimpleCommand) -> Vec<String> {
+    let paths: Vec<String> = operands(fd.args())
+        .into_iter()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    if paths.is_empty() {
+        vec![".".into()]
+    } else {
+        paths
+    }
+}
+
+/// A delete of every file a wildcard matches (`rm /etc/*.conf`), outside
+/// the project and temporary directories: many files at once, for good.
+fn glob_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<(String, String)> {
+    paths
+        .iter()
+        .filter(|p| p.contains(['*', '?']))
+        .find_map(|raw| {
+            let t = words::target_of(ctx, cmd, raw);
+            (!t.inside_project && !words::is_temp(ctx, &t)).then(|| {
+                (
+                    format!("rm:{}", t.as_str()),
+                    format!("deletes every file matching {raw} (outside the project)"),
+                )
+            })
+        })
+}
+
+/// A recursive delete of the paths given (from the directory `cmd` runs
+/// in): fires for the file-system root, the home directory, the project
+/// root or any directory above it, and anything outside the project except
+/// in temporary directories.
+fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<(String, String)> {
     let root_path = ctx.project_root().to_path_buf();
     let root_t = target::target_for(ctx, &root_path.to_string_lossy());
     for raw in paths {
@@ -118,7 +228,7 @@ fn recursive_delete(ctx: &Ctx, paths: &[&str]) -> Option<(String, String)> {
         } else {
             trimmed
         };
-        let t = target::target_for(ctx, &raw_dir);
+        let t = words::target_of(ctx, cmd, &raw_dir);
         if let Some(why) = deletes_what(ctx, &t, &root_t) {
             return Some((
                 format!("rm:{}", t.as_str()),
@@ -143,6 +253,11 @@ fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
     }
     if target::is_under(&root.path, &t.path) {
         return Some("a directory that contains the project");
+    }
+    if t.as_str().starts_with("/(unknown directory)/") {
+        return Some(
+            "from a directory the command line does not tell, so possibly outside the project",
+        );
     }
     if !t.inside_project && !words::is_temp(ctx, t) {
         return Some("outside the project");
@@ -174,13 +289,14 @@ fn raw_device_write(cmd: &SimpleCommand) -> Option<(String, String)> {
             format!("writes raw data onto the device {dev}"),
         ));
     }
-    cmd.redirects
-        .iter()
-        .find(|r| r.writes_file() && is_disk(&r.target))
-        .map(|r| {
+    // A redirection, `tee`, `cp` onto a device.
+    super::outside_project::shell_write_paths(cmd)
+        .into_iter()
+        .find(|p| is_disk(p))
+        .map(|p| {
             (
-                format!("dev:{}", r.target),
-                format!("writes raw data onto the device {}", r.target),
+                format!("dev:{p}"),
+                format!("writes raw data onto the device {p}"),
             )
         })
 }
@@ -218,8 +334,13 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
                 "discards every uncommitted change in the working tree",
             )
         }
-        "checkout" if has_flag(args, 'f', &["force"]) => r(
+        // `-b`/`-B` take the new branch's name: `-bfeature` is no `-f`.
+        "checkout" if words::has_flag_with(args, 'f', &["force"], "bBU") => r(
             "checkout-force",
+            "switches branches discarding uncommitted changes",
+        ),
+        "switch" if words::has_flag_with(args, 'f', &["force", "discard-changes"], "cC") => r(
+            "switch-force",
             "switches branches discarding uncommitted changes",
         ),
         "restore"
@@ -232,7 +353,7 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
             )
         }
         "branch"
-            if args.iter().any(|a| a == "-D")
+            if has_flag(args, 'D', &[])
                 || (has_flag(args, 'd', &["delete"]) && has_flag(args, 'f', &["force"])) =>
         {
             let b = ops.first().copied().unwrap_or("a branch");
@@ -241,9 +362,47 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
                 format!("force-deletes the branch {b}, unmerged commits included"),
             ))
         }
+        "rm" if has_flag(args, 'f', &["force"]) && has_flag(args, 'r', &[]) && whole_tree(&ops) => {
+            r(
+                "rm-force-all",
+                "removes every tracked file, uncommitted changes included",
+            )
+        }
         "stash" if ops.first() == Some(&"clear") => {
             r("stash-clear", "drops every stash entry for good")
         }
+        "stash" if ops.first() == Some(&"drop") => r(
+            "stash-drop",
+            "drops a stash entry (its changes are then only in the reflog's unreachable objects)",
+        ),
+        "reflog" if ops.first() == Some(&"expire") || ops.first() == Some(&"delete") => r(
+            "reflog-expire",
+            "expires reflog entries: the only record of commits no branch holds any more",
+        ),
+        "gc" if args
+            .iter()
+            .any(|a| a == "--prune=now" || a == "--prune=all" || a.starts_with("--prune=0")) =>
+        {
+            r(
+                "gc-prune-now",
+                "prunes every unreachable object now (lost commits and stashes cannot be recovered)",
+            )
+        }
+        "prune" if !has_flag(args, 'n', &["dry-run"]) => r(
+            "prune",
+            "deletes unreachable objects (lost commits cannot be recovered)",
+        ),
+        "update-ref" if has_flag(args, 'd', &[]) => {
+            let b = ops.first().copied().unwrap_or("a ref");
+            Some((
+                format!("git:update-ref-d:{b}"),
+                format!("deletes the ref {b} without any check"),
+            ))
+        }
+        "filter-branch" | "filter-repo" => r(
+            "history-rewrite",
+            "rewrites the whole history of the repository",
+        ),
         _ => None,
     }
 }
@@ -301,6 +460,73 @@ fn docker(args: &[String]) -> Option<(String, String)> {
     }
 }
 
+/// Deleting a bucket or everything under a prefix in cloud storage.
+fn cloud_storage(prog: &str, args: &[String]) -> Option<(String, String)> {
+    let ops = operands(args);
+    let recursive = has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]);
+    let hit = match (prog, ops.as_slice()) {
+        ("aws", ["s3", "rm", ..]) => recursive,
+        ("aws", ["s3", "rb", ..]) => args.iter().any(|a| a == "--force"),
+        ("aws", ["s3api", "delete-bucket", ..]) => true,
+        ("gsutil", ["rm", ..]) => recursive || args.iter().any(|a| a == "-a"),
+        ("gsutil", ["rb", ..]) => true,
+        ("gcloud", ["storage", "rm", ..]) => recursive,
+        ("gcloud", ["storage", "buckets", "delete", ..]) => true,
+        ("az", ["storage", "blob", "delete-batch", ..]) => true,
+        ("az", ["storage", "container", "delete", ..]) => true,
+        ("rclone", ["purge", ..]) => true,
+        ("rclone", ["delete", ..]) => true,
+        _ => false,
+    };
+    hit.then(|| {
+        let what = ops
+            .iter()
+            .find(|o| o.contains("://"))
+            .copied()
+            .unwrap_or("");
+        (
+            format!("cloud:{prog}:{what}"),
+            format!("deletes cloud storage {what} (there is no undo)"),
+        )
+    })
+}
+
+/// `mongosh --eval '…'` that drops a database or collection, or deletes
+/// every document.
+fn mongo(args: &[String]) -> Option<(String, String)> {
+    let code = args
+        .iter()
+        .position(|a| a == "--eval")
+        .and_then(|i| args.get(i + 1))?;
+    let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    let what = if compact.contains(".dropDatabase(") {
+        "drops a database"
+    } else if compact.contains(".drop()") {
+        "drops a collection"
+    } else if compact.contains(".deleteMany({})") || compact.contains(".remove({})") {
+        "deletes every document of a collection"
+    } else {
+        return None;
+    };
+    Some((format!("mongo:{what}"), what.to_string()))
+}
+
+/// A database client run in a container (`docker exec db psql -c …`,
+/// `kubectl exec pod -- mysql -e …`): the client's own command.
+fn container_client(args: &[String]) -> Option<SimpleCommand> {
+    let ops = operands(args);
+    if !matches!(ops.first(), Some(&"exec" | &"run")) && ops.get(1) != Some(&"exec") {
+        return None;
+    }
+    let at = args
+        .iter()
+        .position(|a| DB_CLIENTS.contains(&crate::shell::program_name(a).as_str()))?;
+    Some(SimpleCommand {
+        argv: args[at..].to_vec(),
+        ..SimpleCommand::default()
+    })
+}
+
 /// Database command-line clients that take SQL.
 const DB_CLIENTS: &[&str] = &[
     "psql",
@@ -331,7 +557,7 @@ fn sql_client(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<(String, 
     for (i, a) in args.iter().enumerate() {
         if matches!(
             a.as_str(),
-            "-c" | "-e" | "--command" | "--execute" | "-Q" | "-q" | "--query" | "--sql"
+            "-c" | "-e" | "--command" | "--execute" | "-Q" | "-q" | "--query" | "--sql" | "-cmd"
         ) && let Some(v) = args.get(i + 1)
         {
             texts.push(v);
@@ -387,6 +613,9 @@ pub fn destructive_sql(sql: &str) -> Option<String> {
                 "TRUNCATE" if i == 0 || next == "TABLE" => return Some("TRUNCATE".into()),
                 "DELETE" if next == "FROM" && !words.contains(&"WHERE") => {
                     return Some("DELETE FROM without WHERE".into());
+                }
+                "UPDATE" if i == 0 && words.contains(&"SET") && !words.contains(&"WHERE") => {
+                    return Some("UPDATE without WHERE".into());
                 }
                 _ => {}
             }

@@ -100,7 +100,18 @@ fn first<I: Iterator<Item = usize>>(primitive: &'static str, it: I) -> Found {
 fn args_of(code: &str, from: &str, at: usize) -> String {
     let open = code[at..].find('(').map_or(code.len(), |p| p + at);
     let r = call_args(code, open);
-    from[r].chars().filter(|c| !c.is_whitespace()).collect()
+    // The range ends at a byte bound of the blanked code, which may fall
+    // inside a character: cut at the character before it.
+    let mut end = r.end.min(from.len());
+    while !from.is_char_boundary(end) {
+        end -= 1;
+    }
+    let start = r.start.min(end);
+    from.get(start..end)
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 fn python(src: &str, code: &str) -> Found {
@@ -342,6 +353,15 @@ mod tests {
 
     fn py(s: &str) -> Option<&'static str> {
         scan(s, Family::Python).map(|h| h.primitive)
+    }
+
+    /// Found by the shell fuzz target: an unclosed call whose argument
+    /// window ends inside a multi-byte character.
+    #[test]
+    fn an_argument_window_ending_inside_a_character_does_not_panic() {
+        // `run(` at 0: its window is bytes 4..2003; `é` holds 2002..2004.
+        let code = format!("run({}é shell", "a".repeat(1998));
+        assert_eq!(py(&code), None);
     }
     fn js_(s: &str) -> Option<&'static str> {
         scan(s, Family::Js).map(|h| h.primitive)

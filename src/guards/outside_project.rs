@@ -3,8 +3,14 @@
 //! command (a redirection, `tee`, `sed -i`, `cp`, `mv`, `install`, `ln`,
 //! `rsync`, `curl -o`, `wget -O`, PowerShell's `Set-Content`/`Out-File`/
 //! `Copy-Item`/...) — and any write to the harness's own settings or hook
-//! files, inside the project or not. Temporary directories stay quiet, and so
-//! do the harness's own scratch areas (Claude Code's plans and memory).
+//! files, inside the project or not. Temporary directories stay quiet (a
+//! copy into one too: `scp x /tmp/`), and so do the harness's own scratch
+//! areas (Claude Code's plans and memory) and dry runs (`rsync -n`).
+//!
+//! A path is taken from the directory the command runs in (`cd .. && cp x
+//! y`); non-recursive deletes and truncations (`rm`, `unlink`, `truncate`)
+//! count as writes. Findings in one directory are one target family, so the
+//! repeat rule gives a deploy that writes there again the one-line reminder.
 
 use super::words::{self, operands, program};
 use super::{Finding, Guard};
@@ -25,9 +31,15 @@ impl Guard for OutsideProject {
         &["path", "reason"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        let mut targets = ctx.write_targets().to_vec();
+        // Each target with whether it names a directory (`cp x /srv/www/`).
+        let mut targets: Vec<(Target, bool)> = ctx
+            .write_targets()
+            .iter()
+            .map(|t| (t.clone(), false))
+            .collect();
         for cmd in ctx.shell_commands() {
-            for raw in shell_write_paths(cmd) {
+            let paths = shell_write_paths(cmd).into_iter().chain(delete_paths(cmd));
+            for raw in paths {
                 if raw.is_empty() || raw.starts_with("/dev/") {
                     continue;
                 }
@@ -39,13 +51,19 @@ impl Guard for OutsideProject {
                             .var("reason", reason),
                     );
                 }
-                targets.push(target::target_for(ctx, raw));
+                let dir = raw.ends_with('/') || raw.ends_with('\\');
+                targets.push((words::target_of(ctx, cmd, raw), dir));
             }
         }
-        for t in targets {
+        for (t, dir) in targets {
             if let Some(reason) = judge(ctx, &t) {
+                let family = if dir {
+                    t.as_str().to_string()
+                } else {
+                    family(&t)
+                };
                 return Some(
-                    Finding::new(t.as_str(), format!("{} is {reason}", t.shown))
+                    Finding::new(family, format!("{} is {reason}", t.shown))
                         .var("path", t.shown.clone())
                         .var("reason", reason),
                 );
@@ -55,14 +73,51 @@ impl Guard for OutsideProject {
     }
 }
 
+/// The target family of a finding on a file: the directory it is in.
+fn family(t: &Target) -> String {
+    t.path.parent().map_or_else(
+        || t.as_str().to_string(),
+        |d| d.to_string_lossy().into_owned(),
+    )
+}
+
+/// The files a non-recursive delete or a truncation names (recursive
+/// deletes, and deletes of what a finder finds or an input feeds, are the
+/// `destructive` guard's).
+fn delete_paths(cmd: &SimpleCommand) -> Vec<&str> {
+    let prog = program(cmd);
+    let args = cmd.args();
+    let via_finder = cmd
+        .wrappers
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "find" | "gfind" | "fd" | "fdfind"));
+    match prog.as_str() {
+        "rm" | "unlink"
+            if !cmd.fed
+                && !via_finder
+                && !words::has_flag(args, 'r', &["recursive"])
+                && !words::has_flag(args, 'R', &[]) =>
+        {
+            operands(args)
+        }
+        "truncate" => operands_skipping(args, &["-s", "--size", "-r", "--reference"]),
+        _ => Vec::new(),
+    }
+}
+
 /// Why a write to `t` deserves a word, or `None`.
 pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
     let p = t.as_str();
     if is_harness_config(p) {
         return Some("the harness's own settings or hook configuration");
     }
-    if t.inside_project || words::is_temp(ctx, t) {
+    if t.inside_project || words::in_or_is_temp(ctx, t) {
         return None;
+    }
+    if p.starts_with("/(unknown directory)/") {
+        return Some(
+            "relative to a directory the command line does not tell, so possibly outside the project",
+        );
     }
     let home = target::target_for(ctx, "~");
     let in_home = |rel: &str| -> bool {
@@ -155,6 +210,12 @@ pub fn is_harness_config(p: &str) -> bool {
         "/.cursor/hooks/",
         "/.codex/hooks/",
     ];
+    // Documentation kept beside hooks is not configuration.
+    const DOCS: &[&str] = &[".md", ".markdown", ".txt", ".rst"];
+    let lower = p.to_ascii_lowercase();
+    if DOCS.iter().any(|d| lower.ends_with(d)) {
+        return false;
+    }
     FILES.iter().any(|f| p.ends_with(f)) || DIRS.iter().any(|d| p.contains(d))
 }
 
@@ -182,8 +243,26 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         None
     };
     match program(cmd).as_str() {
-        "tee" => out.extend(operands(args)),
-        "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => out.extend(sed_files(args)),
+        "tee" | "sponge" | "touch" => out.extend(operands(args)),
+        // Installing or removing the user's crontab (`crontab -`, `crontab
+        // file`, `-r`); `-l` only lists it.
+        "crontab" if !args.iter().any(|a| a == "-l") => out.push(CRONTAB),
+        "dd" => out.extend(
+            args.iter()
+                .filter_map(|a| a.strip_prefix("of="))
+                .filter(|p| !p.is_empty()),
+        ),
+        "unzip" => out.extend(value_of(&["-d"])),
+        "tar" | "bsdtar" | "gtar" if tar_extracts(args) => {
+            out.extend(value_of(&["-C", "--directory"]));
+        }
+        "perl" if args.iter().any(|a| is_perl_in_place(a)) => {
+            out.extend(edited_files(args, &["-e", "-E"]));
+        }
+        "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => {
+            out.extend(edited_files(args, &["-e", "-f", "--expression", "--file"]));
+        }
+        "rsync" if words::has_flag(args, 'n', &["dry-run"]) => {}
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
             if let Some(dir) = value_of(&["-t", "--target-directory"]) {
                 out.push(dir);
@@ -239,6 +318,29 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
     out
 }
 
+/// Where a user's crontab lives: the path a `crontab` install is judged on.
+const CRONTAB: &str = "/var/spool/cron/crontabs";
+
+/// Whether `tar` is told to extract (`-x`, `xzf`, `--extract`, `--get`).
+fn tar_extracts(args: &[String]) -> bool {
+    let Some(first) = args.first() else {
+        return false;
+    };
+    // The old style: a first word of letters without a dash (`tar xzf a.tgz`).
+    (!first.starts_with('-') && first.contains('x'))
+        || words::has_flag_with(args, 'x', &["extract", "get"], "fCfbTXgKNV")
+}
+
+/// `perl -i`, `-i.bak`, `-pi`: in-place editing.
+fn is_perl_in_place(a: &str) -> bool {
+    a.starts_with('-')
+        && !a.starts_with("--")
+        && a[1..]
+            .chars()
+            .take_while(|c| *c != 'e' && *c != 'E')
+            .any(|c| c == 'i')
+}
+
 fn is_sed_in_place(a: &str) -> bool {
     a == "--in-place"
         || a.starts_with("--in-place=")
@@ -251,21 +353,29 @@ fn is_sed_in_place(a: &str) -> bool {
                 .any(|c| c == 'i'))
 }
 
-/// The files `sed -i` edits: every operand but the script (the first operand
-/// when no `-e`/`-f` gives it).
-fn sed_files(args: &[String]) -> Vec<&str> {
+/// The files an in-place editor edits (`sed -i`, `perl -i`): every operand
+/// but the script, which is the first operand unless an option gives it: a
+/// word of `script_opts` (or a cluster ending in one of their letters)
+/// followed by the script, or `--expression=`/`--file=`.
+fn edited_files<'a>(args: &'a [String], script_opts: &[&str]) -> Vec<&'a str> {
     let mut files = Vec::new();
     let mut script_given = false;
     let mut i = 0;
+    let ends_in_script_letter = |a: &str| {
+        script_opts
+            .iter()
+            .filter(|o| o.len() == 2)
+            .any(|o| a.ends_with(&o[1..]))
+    };
     while let Some(a) = args.get(i) {
         i += 1;
-        if a == "-e" || a == "-f" || a == "--expression" || a == "--file" {
+        if script_opts.contains(&a.as_str()) {
             script_given = true;
             i += 1;
         } else if a.starts_with("--expression=") || a.starts_with("--file=") {
             script_given = true;
         } else if a.starts_with('-') && a.len() > 1 {
-            if a.len() > 2 && !a.starts_with("--") && (a.ends_with('e') || a.ends_with('f')) {
+            if a.len() > 2 && !a.starts_with("--") && ends_in_script_letter(a) {
                 script_given = true;
                 i += 1;
             }
@@ -370,6 +480,8 @@ mod tests {
         assert!(is_harness_config("/p/.claude/settings.local.json"));
         assert!(is_harness_config("/p/.github/hooks/cuecard.json"));
         assert!(!is_harness_config("/p/.claude/commands/x.md"));
+        assert!(!is_harness_config("/p/.claude/hooks/README.md"));
+        assert!(is_harness_config("/p/.claude/hooks/pre.sh"));
         assert!(!is_harness_config("/p/src/settings.json"));
     }
 }

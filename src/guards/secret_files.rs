@@ -63,7 +63,20 @@ pub fn classify(path: &str) -> Option<Class> {
         _ => {}
     }
     if lower == ".env" || lower.ends_with(".env") && lower.len() > 4 && !lower.starts_with('.') {
+        // `example.env`, `app.sample.env`: templates too.
+        let stem = lower.trim_end_matches(".env");
+        if ENV_TEMPLATES.iter().any(|t| {
+            stem == *t || stem.ends_with(&format!(".{t}")) || stem.ends_with(&format!("-{t}"))
+        }) {
+            return None;
+        }
         return Some(Class::Secret("environment file (.env)"));
+    }
+    if name == "environ"
+        && (parent == "self" || parent.bytes().all(|c| c.is_ascii_digit()))
+        && norm.contains("/proc/")
+    {
+        return Some(Class::Secret("a process's environment"));
     }
     if let Some(suffix) = lower.strip_prefix(".env.") {
         if ENV_TEMPLATES
@@ -179,6 +192,8 @@ mod tests {
             "C:\\Users\\dev\\.kube\\config",
             "~/.netrc",
             ".git-credentials",
+            "/proc/self/environ",
+            "prod.env",
         ] {
             assert!(kind(p).is_some(), "{p}");
         }
@@ -209,6 +224,9 @@ mod tests {
             ".dockerignore",
             "src/.environment",
             "pem",
+            "example.env",
+            "config/sample.env",
+            "app.template.env",
         ] {
             assert_eq!(kind(p), None, "{p}");
         }

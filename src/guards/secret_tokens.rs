@@ -230,7 +230,126 @@ pub fn find(text: &str) -> Option<&'static str> {
             }
         }
     }
-    private_key_block(text).then_some("private key")
+    if private_key_block(text) {
+        return Some("private key");
+    }
+    if aws_secret_key(text) {
+        return Some("AWS secret access key");
+    }
+    url_password(text).then_some("password in a connection URL")
+}
+
+/// `aws_secret_access_key = <40 characters>` (any case, `=` or `:`, quoted
+/// or not), as in a credentials file, an env file or code.
+fn aws_secret_key(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    for (at, name) in lower.match_indices("secret_access_key") {
+        let rest = &text[at + name.len()..];
+        let rest = rest.trim_start_matches(|c: char| c == '"' || c == '\'' || c.is_whitespace());
+        let Some(rest) = rest.strip_prefix(['=', ':']) else {
+            continue;
+        };
+        let value = rest.trim_start_matches(|c: char| c == '"' || c == '\'' || c.is_whitespace());
+        let len = value
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'/' || *c == b'+')
+            .count();
+        if len == 40 && looks_live(&value[..len]) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Words that stand for a password in documentation and defaults, not one.
+const PLACEHOLDER_PASSWORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "secret",
+    "changeme",
+    "change_me",
+    "example",
+    "test",
+    "testing",
+    "dev",
+    "postgres",
+    "mysql",
+    "root",
+    "admin",
+    "user",
+    "guest",
+    "redis",
+    "mongo",
+    "xxx",
+    "xxxx",
+    "xxxxxx",
+    "****",
+    "...",
+    "mypassword",
+    "yourpassword",
+    "your_password",
+    "<password>",
+    "pw",
+    "rabbitmq",
+    "minio",
+    "minioadmin",
+    "sa",
+    "default",
+];
+
+/// A connection URL with a password (`postgresql://app:S3cr3t!@db.internal/app`)
+/// that is neither a placeholder (`${DB_PASSWORD}`, `password`, `postgres`)
+/// nor a local default (host `localhost`, `127.0.0.1`, or the password equal
+/// to the user name).
+fn url_password(text: &str) -> bool {
+    for (at, _) in text.match_indices("://") {
+        let scheme_start = text[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '.' || c == '-'))
+            .map_or(0, |i| i + 1);
+        if scheme_start == at {
+            continue;
+        }
+        let rest = &text[at + 3..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')'))
+            .unwrap_or(rest.len());
+        let authority = &rest[..end];
+        let Some(userinfo_end) = authority.rfind('@') else {
+            continue;
+        };
+        let userinfo = &authority[..userinfo_end];
+        let host = authority[userinfo_end + 1..]
+            .split(['/', ':', '?'])
+            .next()
+            .unwrap_or("");
+        let Some((user, password)) = userinfo.split_once(':') else {
+            continue;
+        };
+        if userinfo.contains('/') || password.len() < 6 || password == user {
+            continue;
+        }
+        let lower = password.to_ascii_lowercase();
+        if PLACEHOLDER_PASSWORDS.contains(&lower.as_str())
+            || password.contains(['$', '{', '}', '<', '>', '%'])
+            || lower.chars().all(|c| c == 'x' || c == '*')
+            || lower.contains("password")
+            || lower.contains("example")
+        {
+            continue;
+        }
+        // A local host, or a single-label one (a compose service: `db`).
+        if matches!(
+            host,
+            "localhost" | "127.0.0.1" | "0.0.0.0" | "::1" | "[::1]"
+        ) || !host.contains('.')
+        {
+            continue;
+        }
+        return true;
+    }
+    false
 }
 
 /// Per byte, the shapes (bits, in table order) whose prefix has it at
@@ -281,15 +400,21 @@ fn looks_live(body: &str) -> bool {
 fn private_key_block(text: &str) -> bool {
     for (at, _) in text.match_indices("-----BEGIN ") {
         let rest = &text[at..];
-        let Some(line_end) = rest.find('\n') else {
-            continue;
+        // The header ends at a newline, or at a `\n` escape (a key inside a
+        // JSON string, as in a service-account file).
+        let (line_end, sep) = match (rest.find('\n'), rest.find("\\n")) {
+            (Some(n), Some(e)) if e < n => (e, 2),
+            (Some(n), _) => (n, 1),
+            (None, Some(e)) => (e, 2),
+            (None, None) => continue,
         };
         let header = &rest[..line_end];
         if !(header.contains("PRIVATE KEY") && header.trim_end().ends_with("-----")) {
             continue;
         }
         // Skip `Proc-Type:`-style lines, then expect base64.
-        let body: usize = rest[line_end + 1..]
+        let body_text = rest[line_end + sep..].replace("\\n", "\n");
+        let body: usize = body_text
             .lines()
             .filter(|l| !l.contains(':') && !l.trim().is_empty())
             .take(3)
@@ -314,6 +439,31 @@ fn private_key_block(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::find;
+
+    #[test]
+    fn connection_urls_and_key_pairs() {
+        let live = [
+            "DATABASE_URL=postgresql://app:S3cr3t!x@db.internal/app",
+            "url = \"mysql://deploy:9fK2mQ7zLp@10.0.3.4:3306/shop\"",
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8KeyAbcd",
+        ];
+        for t in live {
+            assert!(find(t).is_some(), "{t}");
+        }
+        let quiet = [
+            "postgresql://postgres:postgres@localhost:5432/app",
+            "postgresql://app:${DB_PASSWORD}@db.internal/app",
+            "mysql://user:password@db.example.com/x",
+            "redis://:secret@cache:6379",
+            "https://github.com/org/repo",
+            "http://user@host/x",
+            "postgres://app:S3cr3t!x@localhost/app",
+            "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}",
+        ];
+        for t in quiet {
+            assert_eq!(find(t), None, "{t}");
+        }
+    }
 
     // Test tokens are assembled at run time so that the source file itself
     // does not look like it holds credentials to secret scanners.
@@ -415,7 +565,13 @@ mod one_pass {
                 }
             }
         }
-        private_key_block(text).then_some("private key")
+        if private_key_block(text) {
+            return Some("private key");
+        }
+        if aws_secret_key(text) {
+            return Some("AWS secret access key");
+        }
+        url_password(text).then_some("password in a connection URL")
     }
 
     fn fragment() -> impl Strategy<Value = String> {

@@ -13,8 +13,8 @@
 //! The advisory never repeats the secret: it names the kind and the file.
 
 use super::secret_files::{self, Class};
-use super::secret_tokens;
 use super::{Finding, Guard};
+use super::{secret_commands, secret_tokens};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
 use crate::target;
@@ -37,9 +37,21 @@ impl Guard for Secrets {
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         if let Some(command) = target::shell_command(ctx) {
-            for c in ctx.shell_commands() {
+            let cmds = ctx.shell_commands();
+            for (i, c) in cmds.iter().enumerate() {
                 if let Some((word, kind)) = secret_in_command(ctx, c) {
                     return Some(file_finding(ctx, &word, kind));
+                }
+                if let Some((shown, kind)) = secret_commands::printed(c, &cmds[i + 1..]) {
+                    return Some(
+                        Finding::new(
+                            format!("secrets:printed:{shown}"),
+                            format!("`{shown}` prints {kind} into the conversation"),
+                        )
+                        .var("effect", "prints a secret with")
+                        .var("path", shown)
+                        .var("kind", kind),
+                    );
                 }
             }
             if let Some(kind) = secret_tokens::find(command) {
@@ -255,6 +267,14 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         for candidate in path_candidates(word) {
             if let Some(kind) = judge_path(ctx, candidate) {
                 return Some((candidate.to_string(), kind));
+            }
+            // From the directory the command moved to (`cd ~/.aws && cat
+            // credentials`).
+            if c.cwd != crate::shell::Cwd::Start
+                && let Some(moved) = c.cwd.resolve(candidate)
+                && let Some(kind) = judge_path(ctx, &moved)
+            {
+                return Some((moved, kind));
             }
         }
     }

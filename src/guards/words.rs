@@ -4,7 +4,8 @@
 
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
-use crate::target::Target;
+use crate::target::{self, Target};
+use std::path::PathBuf;
 
 /// The lower-case program name without directory or `.exe`.
 pub fn program(cmd: &SimpleCommand) -> String {
@@ -42,7 +43,19 @@ pub fn git_subcommand(cmd: &SimpleCommand) -> Option<(&str, &[String])> {
 /// Whether `args` carry the short flag `c` (alone or in a cluster such as
 /// `-rf`) or one of the long spellings. Words after `--` are not options.
 pub fn has_flag(args: &[String], c: char, long: &[&str]) -> bool {
+    has_flag_with(args, c, long, "")
+}
+
+/// [`has_flag`] for a program whose short options in `with_value` take a
+/// value: the rest of a cluster after one of them is that value, not more
+/// flags (`git checkout -bfeature` is `-b feature`, not `-f`), and so is the
+/// next word after a cluster ending in one.
+pub fn has_flag_with(args: &[String], c: char, long: &[&str], with_value: &str) -> bool {
+    let mut skip = false;
     for a in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
         if a == "--" {
             return false;
         }
@@ -52,10 +65,18 @@ pub fn has_flag(args: &[String], c: char, long: &[&str]) -> bool {
                 return true;
             }
         } else if let Some(cluster) = a.strip_prefix('-')
+            && !cluster.is_empty()
             && cluster.chars().all(|x| x.is_ascii_alphanumeric())
-            && cluster.contains(c)
         {
-            return true;
+            for (k, x) in cluster.char_indices() {
+                if x == c {
+                    return true;
+                }
+                if with_value.contains(x) {
+                    skip = k + 1 == cluster.len();
+                    break;
+                }
+            }
         }
     }
     false
@@ -102,20 +123,106 @@ pub fn is_temp(ctx: &Ctx, t: &Target) -> bool {
             return false;
         }
     }
-    const TEMP: &[&str] = &[
-        "/tmp/",
-        "/var/tmp/",
-        "/private/tmp/",
-        "/private/var/folders/",
-        "/var/folders/",
-        "/dev/shm/",
-    ];
-    TEMP.iter().any(|d| p.starts_with(d))
+    TEMP_ROOTS.iter().any(|d| p.starts_with(d))
 }
 
-/// `argv` joined for display (the renderer bounds and sanitises it).
+/// The system's temporary directories.
+const TEMP_ROOTS: &[&str] = &[
+    "/tmp/",
+    "/var/tmp/",
+    "/private/tmp/",
+    "/private/var/folders/",
+    "/var/folders/",
+    "/dev/shm/",
+];
+
+/// Whether a target is a temporary directory itself or lies in one: where a
+/// copy or a move may land (`scp x /tmp/`).
+pub fn in_or_is_temp(ctx: &Ctx, t: &Target) -> bool {
+    if is_temp(ctx, t) {
+        return true;
+    }
+    let p = t.as_str().trim_end_matches('/');
+    let var_dir = ["TMPDIR", "TEMP", "TMP"].iter().any(|key| {
+        ctx.var(key)
+            .filter(|d| d.len() > 1)
+            .is_some_and(|d| target::target_for(ctx, &d).as_str() == p)
+    });
+    var_dir || TEMP_ROOTS.iter().any(|d| d.trim_end_matches('/') == p)
+}
+
+/// Where a path a command names points, from the directory the command
+/// runs in (`cd .. && rm -rf build`: `../build`). A relative path from a
+/// directory the command line does not tell (`cd "$X"`) is taken as outside
+/// the project.
+pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
+    // A path (or the directory it is taken from) that starts with a
+    // variable the environment does not set is unknown: `rm -rf "$d"`.
+    let resolved = cmd
+        .cwd
+        .resolve(raw)
+        .filter(|p| !(p.starts_with('$') && unset_leading_var(ctx, p)));
+    match resolved {
+        Some(p) => target::target_for(ctx, &p),
+        None => Target {
+            path: PathBuf::from(format!("/(unknown directory)/{raw}")),
+            shown: raw.to_string(),
+            inside_project: false,
+        },
+    }
+}
+
+/// Whether a path starts with a `$NAME`/`${NAME}` that is not set.
+fn unset_leading_var(ctx: &Ctx, p: &str) -> bool {
+    let rest = p.trim_start_matches('$').trim_start_matches('{');
+    let rest = rest.strip_prefix("env:").unwrap_or(rest);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    // `$HOME` is found in `USERPROFILE` too; `$PWD` is where the call runs.
+    !name.is_empty()
+        && !matches!(name, "HOME" | "PWD")
+        && ctx.var(name).is_none_or(|v| v.is_empty())
+}
+
+/// `argv` joined for display (the renderer bounds and sanitises it), the
+/// password of a connection URL masked (`postgres://app:***@db/app`): an
+/// advisory never repeats a credential the command carries.
 pub fn shown(cmd: &SimpleCommand) -> String {
-    cmd.argv.join(" ")
+    mask_url_passwords(&cmd.argv.join(" "))
+}
+
+/// `text` with the password of each `scheme://user:password@host` replaced
+/// by `***`.
+pub fn mask_url_passwords(text: &str) -> String {
+    if !text.contains("://") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, '/' | '"' | '\'' | '`'))
+            .unwrap_or(tail.len());
+        let authority = &tail[..end];
+        match authority.rfind('@').and_then(|a| {
+            let user_end = authority[..a].find(':')?;
+            Some((user_end, a))
+        }) {
+            Some((user_end, a)) if a > user_end + 1 => {
+                out.push_str(&authority[..=user_end]);
+                out.push_str("***");
+                out.push_str(&authority[a..]);
+            }
+            _ => out.push_str(authority),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -137,6 +244,19 @@ mod tests {
     }
 
     #[test]
+    fn url_passwords_are_masked() {
+        assert_eq!(
+            mask_url_passwords("psql postgresql://app:S3cr3t@db.internal/app -c 'x'"),
+            "psql postgresql://app:***@db.internal/app -c 'x'"
+        );
+        assert_eq!(
+            mask_url_passwords("curl https://example.com/a:b@c https://u@h/x"),
+            "curl https://example.com/a:b@c https://u@h/x"
+        );
+        assert_eq!(mask_url_passwords("é://:@ ://"), "é://:@ ://");
+    }
+
+    #[test]
     fn flags_and_operands() {
         let a = w(&["-fr", "--verbose", "x", "--", "-y"]);
         assert!(has_flag(&a, 'r', &["recursive"]));
@@ -144,5 +264,10 @@ mod tests {
         assert!(!has_flag(&a, 'y', &[]));
         assert!(has_flag(&w(&["--recursive"]), 'r', &["recursive"]));
         assert_eq!(operands(&a), vec!["x", "-y"]);
+        // A value-taking letter ends the cluster: the rest is its value.
+        assert!(!has_flag_with(&w(&["-bfeature"]), 'f', &["force"], "bB"));
+        assert!(!has_flag_with(&w(&["-qb", "f"]), 'f', &["force"], "bB"));
+        assert!(has_flag_with(&w(&["-qf", "x"]), 'f', &["force"], "bB"));
+        assert!(has_flag_with(&w(&["-b", "x", "-f"]), 'f', &[], "bB"));
     }
 }

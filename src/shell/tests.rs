@@ -1,3 +1,4 @@
+use super::lexer::quote;
 use super::*;
 
 fn argvs(cmd: &str) -> Vec<Vec<String>> {
@@ -346,4 +347,130 @@ fn random_syntax_never_panics() {
         let _ = parse(&s);
         let _ = parse_powershell(&s);
     }
+}
+
+#[test]
+fn arithmetic_holds_substitutions() {
+    let cmds = argvs("echo $(( $(rm -rf ~/x) + `git reset --hard` + (2 * 3) )) done");
+    assert_eq!(cmds[0], v(&["rm", "-rf", "~/x"]));
+    assert_eq!(cmds[1], v(&["git", "reset", "--hard"]));
+    assert_eq!(cmds[2][0], "echo");
+    assert_eq!(cmds[2].last().unwrap(), "done");
+}
+
+#[test]
+fn the_working_directory_follows_the_chain() {
+    let c = parse("cd .. && rm -rf build; (cd / && rm -rf srv); rm x");
+    let dirs: Vec<(&str, &Cwd)> = c.iter().map(|c| (c.argv[0].as_str(), &c.cwd)).collect();
+    assert_eq!(
+        dirs,
+        vec![
+            ("cd", &Cwd::Start),
+            ("rm", &Cwd::Dir("..".into())),
+            ("cd", &Cwd::Dir("..".into())),
+            ("rm", &Cwd::Dir("/".into())),
+            ("rm", &Cwd::Dir("..".into())),
+        ]
+    );
+    let c = parse("pushd /tmp/../etc; rm -f passwd; popd; rm y");
+    assert_eq!(c[1].cwd, Cwd::Dir("/tmp/../etc".into()));
+    assert_eq!(c[3].cwd, Cwd::Start);
+    let c = parse("cd \"$X\" && rm -rf build");
+    assert_eq!(c[1].cwd, Cwd::Unknown);
+    // Wrappers and nested scripts: `builtin cd`, `bash -c` starts where it runs.
+    let c = parse("builtin cd /srv && bash -c 'rm -rf data; cd /; rm -rf x' && ls");
+    assert_eq!(c[1].cwd, Cwd::Dir("/srv".into()));
+    assert_eq!(c[3].cwd, Cwd::Dir("/".into()));
+    assert_eq!(c.last().unwrap().cwd, Cwd::Dir("/srv".into()));
+    // Wrappers that run their command elsewhere.
+    assert_eq!(
+        parse("sudo -D /srv rm -rf data")[0].cwd,
+        Cwd::Dir("/srv".into())
+    );
+    assert_eq!(
+        parse("env --chdir=/opt rm x")[0].cwd,
+        Cwd::Dir("/opt".into())
+    );
+    // A substitution's moves stay in it.
+    let c = parse("echo $(cd /; pwd) && rm -rf z");
+    assert_eq!(c.last().unwrap().cwd, Cwd::Start);
+}
+
+#[test]
+fn interpreters_one_liners_are_read_for_their_calls() {
+    let c = parse("python3 -c \"import shutil; shutil.rmtree('/srv/data')\"");
+    assert_eq!(c[1].argv, v(&["rm", "-rf", "/srv/data"]));
+    assert_eq!(c[1].wrappers, v(&["python3"]));
+    let c = parse(
+        "cd /opt && node -e \"require('child_process').execSync('git push -f origin main')\"",
+    );
+    assert_eq!(c[2].argv, v(&["git", "push", "-f", "origin", "main"]));
+    assert_eq!(c[2].cwd, Cwd::Dir("/opt".into()));
+    let c = parse("perl -e 'system(\"rm -rf /opt/app\")'");
+    assert_eq!(c[1].argv, v(&["rm", "-rf", "/opt/app"]));
+    let c = parse("python3 - <<'EOF'\nimport os\nos.remove('/etc/hosts')\nEOF");
+    assert_eq!(c[1].argv, v(&["rm", "-f", "/etc/hosts"]));
+    // A script file, a module, and code that calls nothing: the command alone.
+    for quiet in [
+        "python3 manage.py test",
+        "python -m pytest -x",
+        "node -e \"console.log(process.version)\"",
+        "perl -pi -e 's/a/b/' f.txt",
+    ] {
+        assert_eq!(parse(quiet).len(), 1, "{quiet}");
+    }
+    let c = parse("builtin command rm -rf /x");
+    assert_eq!(c[0].argv, v(&["rm", "-rf", "/x"]));
+    let c = parse("env -i -P /usr/bin rm -rf /x");
+    assert_eq!(c[0].argv, v(&["rm", "-rf", "/x"]));
+    let c = parse("/bin/zsh -lc 'git clean -fdx'");
+    assert_eq!(c[0].argv, v(&["git", "clean", "-fdx"]));
+}
+
+#[test]
+fn find_is_read_into_what_it_runs() {
+    let got = argvs("find /var/www -exec rm -rf {} +");
+    assert_eq!(got[1], v(&["rm", "-rf", "/var/www"]));
+    let got = argvs("find /var/www -name '*.log' -exec rm -rf {} +");
+    assert_eq!(got[1], v(&["rm", "-rf", "/var/www/*.log"]));
+    let got = argvs("find . -name node_modules -delete");
+    assert_eq!(got[1], v(&["rm", "-r", "./node_modules"]));
+    let got = argvs("find -L ~ a -execdir rm {} \\; -print");
+    assert_eq!(got[1], v(&["rm", "~"]));
+    assert_eq!(got[2], v(&["rm", "a"]));
+    let c = parse("sudo find / -delete");
+    assert_eq!(c[1].wrappers, v(&["sudo", "find"]));
+    // Only finding stays as it is.
+    assert_eq!(argvs("find . -name '*.rs'").len(), 1);
+}
+
+#[test]
+fn fd_and_parallel() {
+    assert_eq!(argvs("fd -x rm")[1], v(&["rm", "."]));
+    assert_eq!(argvs("fd -e o -x rm")[1], v(&["rm", "./*.o"]));
+    assert_eq!(
+        argvs("fd tmp /srv --exec-batch rm -rf {} ;")[1],
+        v(&["rm", "-rf", "/srv/*tmp*"])
+    );
+    let got = argvs("parallel -j4 rm -rf {} ::: a /srv/b");
+    assert_eq!(got[1], v(&["rm", "-rf", "a"]));
+    assert_eq!(got[2], v(&["rm", "-rf", "/srv/b"]));
+    let c = parse("ls | parallel rm -rf");
+    assert_eq!(c[1].argv, v(&["rm", "-rf"]));
+    assert!(c[1].fed && c[1].piped);
+    assert!(parse("ls | xargs -0 rm")[1].fed);
+    assert_eq!(argvs("parallel --dry-run rm ::: a").len(), 1);
+}
+
+#[test]
+fn directory_tracking_is_bounded() {
+    let cmds = parse(&("cd a; ".repeat(20_000) + "rm -rf x"));
+    // The joined directory grew past the bound: unknown from then on.
+    assert!(cmds.iter().any(|c| c.cwd == Cwd::Unknown));
+    let cmds = parse(&("pushd /x; ".repeat(500) + &"( ".repeat(500) + "ls"));
+    assert!(!cmds.is_empty());
+    // Interpreter code with many unclosed calls is read in bounded time.
+    let code = "rm(".repeat(5_000);
+    let cmds = parse(&format!("node -e '{code}'"));
+    assert_eq!(cmds.len(), 1);
 }

@@ -1,0 +1,397 @@
+//! Commands that print a secret rather than read it from a file: the whole
+//! environment (`printenv`, `env` or `export -p` alone), a variable whose
+//! name says it holds a credential (`echo $AWS_SECRET_ACCESS_KEY`), and the
+//! credential commands of CLIs (`gh auth token`, `aws secretsmanager
+//! get-secret-value`, `kubectl get secret -o yaml`, `vault kv get`,
+//! `op read`, ...), in a table.
+//!
+//! Printed means shown: output captured by a substitution
+//! (`TOKEN=$(gh auth token)`), redirected to a file, or piped into a program
+//! that consumes it (`gh auth token | docker login --password-stdin`) shows
+//! nothing; piped into a filter (`env | grep KEY`) it is still shown.
+
+use super::words::{self, operands, program};
+use crate::shell::SimpleCommand;
+
+/// One credential command: the program, the words its operands start with,
+/// an option one of which it needs to print the value (empty: none), and
+/// what it prints.
+struct Printer {
+    program: &'static str,
+    words: &'static [&'static str],
+    needs: &'static [&'static str],
+    kind: &'static str,
+}
+
+const fn p(
+    program: &'static str,
+    words: &'static [&'static str],
+    needs: &'static [&'static str],
+    kind: &'static str,
+) -> Printer {
+    Printer {
+        program,
+        words,
+        needs,
+        kind,
+    }
+}
+
+#[rustfmt::skip]
+const PRINTERS: &[Printer] = &[
+    p("gh", &["auth", "token"], &[], "GitHub token"),
+    p("gh", &["auth", "status"], &["-t", "--show-token"], "GitHub token"),
+    p("glab", &["auth", "status"], &["-t", "--show-token"], "GitLab token"),
+    p("aws", &["secretsmanager", "get-secret-value"], &[], "AWS secret"),
+    p("aws", &["ssm", "get-parameter"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["ssm", "get-parameters"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["ssm", "get-parameters-by-path"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["sts", "get-session-token"], &[], "AWS session credentials"),
+    p("aws", &["sts", "assume-role"], &[], "AWS session credentials"),
+    p("aws", &["configure", "get"], &[], "AWS credentials"),
+    p("aws", &["configure", "export-credentials"], &[], "AWS credentials"),
+    p("aws", &["ecr", "get-login-password"], &[], "registry password"),
+    p("gcloud", &["auth", "print-access-token"], &[], "Google Cloud token"),
+    p("gcloud", &["auth", "print-identity-token"], &[], "Google Cloud token"),
+    p("gcloud", &["auth", "application-default", "print-access-token"], &[], "Google Cloud token"),
+    p("gcloud", &["secrets", "versions", "access"], &[], "Google Cloud secret"),
+    p("az", &["account", "get-access-token"], &[], "Azure token"),
+    p("az", &["keyvault", "secret", "show"], &[], "Azure Key Vault secret"),
+    p("kubectl", &["get", "secret"], &["-o", "--output"], "Kubernetes secret"),
+    p("kubectl", &["get", "secrets"], &["-o", "--output"], "Kubernetes secret"),
+    p("kubectl", &["config", "view"], &["--raw"], "Kubernetes credentials"),
+    p("kubectl", &["view-secret"], &[], "Kubernetes secret"),
+    p("oc", &["get", "secret"], &["-o", "--output"], "OpenShift secret"),
+    p("vault", &["kv", "get"], &[], "Vault secret"),
+    p("vault", &["read"], &[], "Vault secret"),
+    p("vault", &["print", "token"], &[], "Vault token"),
+    p("op", &["read"], &[], "1Password secret"),
+    p("op", &["item", "get"], &["--reveal", "--fields"], "1Password secret"),
+    p("bw", &["get"], &[], "Bitwarden secret"),
+    p("pass", &["show"], &[], "password-store secret"),
+    p("doppler", &["secrets"], &[], "Doppler secrets"),
+    p("heroku", &["config"], &[], "Heroku config vars"),
+    p("heroku", &["config:get"], &[], "Heroku config var"),
+    p("security", &["find-generic-password"], &["-w", "-g"], "keychain password"),
+    p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
+    p("npm", &["token", "create"], &[], "npm token"),
+    p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
+];
+
+/// Commands that export private keys: a secret whether shown or written to
+/// a file (`gpg --export-secret-keys -a > keys.asc` copies the keyring's
+/// secret out).
+const EXPORTERS: &[(&str, &str, &str)] = &[
+    ("gpg", "--export-secret-keys", "GnuPG private keys"),
+    ("gpg", "--export-secret-subkeys", "GnuPG private keys"),
+    ("gpg2", "--export-secret-keys", "GnuPG private keys"),
+];
+
+/// Whether the word `a` is the option `n`: as it is, with `=value`, or (a
+/// short option) with its value attached (`-oyaml`, `-ojsonpath=…`).
+fn needs(a: &str, n: &str) -> bool {
+    a.strip_prefix(n)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('=') || n.len() == 2)
+}
+
+/// Programs that pass their input on to the screen (a secret piped into
+/// them is still shown).
+const FILTERS: &[&str] = &[
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "head",
+    "tail",
+    "sort",
+    "uniq",
+    "cut",
+    "awk",
+    "sed",
+    "tr",
+    "less",
+    "more",
+    "cat",
+    "column",
+    "jq",
+    "yq",
+    "base64",
+    "xxd",
+    "od",
+    "hexdump",
+    "tee",
+    "nl",
+    "fold",
+    "strings",
+    "select-string",
+    "findstr",
+    "sls",
+];
+
+/// Words in a variable's name that say it holds a credential.
+const SECRET_NAME_WORDS: &[&str] = &[
+    "SECRET",
+    "TOKEN",
+    "PASSWORD",
+    "PASSWD",
+    "API_KEY",
+    "APIKEY",
+    "PRIVATE_KEY",
+    "ACCESS_KEY",
+    "CREDENTIAL",
+    "AUTH",
+    "KEY",
+    "PASS",
+    "PAT",
+];
+
+/// Whether a variable's name says it holds a credential
+/// (`AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`; not `TOKENIZERS_PARALLELISM`).
+pub fn secret_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    const NOT_VALUES: &[&str] = &[
+        "_FILE", "_PATH", "_URL", "_SOCK", "_DIR", "_HOST", "_PORT", "_TYPE", "_REGION",
+    ];
+    if NOT_VALUES.iter().any(|s| upper.ends_with(s)) {
+        return false;
+    }
+    SECRET_NAME_WORDS.iter().any(|w| {
+        upper.match_indices(w).any(|(at, _)| {
+            let before = at == 0 || upper.as_bytes()[at - 1] == b'_';
+            let end = at + w.len();
+            let after = end == upper.len() || upper.as_bytes()[end] == b'_';
+            before && after
+        })
+    })
+}
+
+/// The secret-holding variables a word expands (`$NAME`, `${NAME}`,
+/// `$env:NAME`).
+fn secret_vars(word: &str) -> Option<String> {
+    for (at, _) in word.match_indices('$') {
+        let rest = &word[at + 1..];
+        let rest = rest
+            .strip_prefix("env:")
+            .or_else(|| rest.strip_prefix('{'))
+            .unwrap_or(rest);
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if secret_name(&rest[..end]) {
+            return Some(rest[..end].to_string());
+        }
+    }
+    None
+}
+
+/// What `cmd` prints that is secret, given the command its output is piped
+/// into (if any): the command as it may be shown (its program and the words
+/// that make it print, never a value it was given) and the kind.
+pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, String)> {
+    let chain: Vec<&SimpleCommand> = after.iter().take_while(|c| c.piped).collect();
+    let kind = printed_kind(cmd, chain.first().copied())?;
+    // A filter that keeps only lines naming no credential (`env | grep
+    // ^CARGO`) shows none.
+    if let Some(pattern) = chain.iter().find_map(|c| grep_pattern(c))
+        && !secret_pattern(&pattern)
+    {
+        return None;
+    }
+    let prog = program(cmd);
+    let shown = match PRINTERS.iter().find(|pr| pr.program == prog) {
+        Some(_) => {
+            let ops = operands(cmd.args());
+            let mut words = vec![prog.clone()];
+            words.extend(
+                ops.iter()
+                    .take(3)
+                    .filter(|o| {
+                        o.bytes()
+                            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b':')
+                    })
+                    .map(|o| o.to_string()),
+            );
+            words.join(" ")
+        }
+        None => prog,
+    };
+    Some((shown, kind))
+}
+
+/// The pattern of a `grep`-like filter.
+fn grep_pattern(c: &SimpleCommand) -> Option<String> {
+    let prog = program(c);
+    if !matches!(
+        prog.as_str(),
+        "grep" | "egrep" | "fgrep" | "rg" | "select-string" | "sls" | "findstr"
+    ) {
+        return None;
+    }
+    let args = c.args();
+    // Counting, testing or naming files shows no line.
+    if words::has_flag(args, 'c', &["count"])
+        || words::has_flag(args, 'q', &["quiet", "silent"])
+        || words::has_flag(args, 'l', &["files-with-matches"])
+    {
+        return Some(String::new());
+    }
+    if let Some(i) = args
+        .iter()
+        .position(|a| a == "-e" || a == "--regexp" || a.eq_ignore_ascii_case("-pattern"))
+    {
+        return args.get(i + 1).cloned();
+    }
+    operands(args).first().map(|p| p.to_string())
+}
+
+/// Whether a filter's pattern may keep a credential's line.
+fn secret_pattern(pattern: &str) -> bool {
+    if pattern.is_empty() {
+        return false;
+    }
+    const WORDS: &[&str] = &[
+        "KEY", "TOKEN", "SECRET", "PASS", "PWD", "AUTH", "CRED", "AWS", "GH_", "GITHUB", "API",
+        "PRIVATE", "SESSION", "COOKIE",
+    ];
+    let upper = pattern.to_ascii_uppercase();
+    WORDS.iter().any(|w| upper.contains(w)) || pattern.chars().all(|c| !c.is_ascii_alphanumeric())
+}
+
+fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Option<String> {
+    let prog = program(cmd);
+    if let Some((_, _, kind)) = EXPORTERS
+        .iter()
+        .find(|(p, opt, _)| *p == prog && cmd.args().iter().any(|a| a == opt))
+    {
+        return Some(kind.to_string());
+    }
+    if cmd.captured
+        || cmd
+            .redirects
+            .iter()
+            .any(|r| r.writes_file() && !r.target.starts_with("/dev/std"))
+    {
+        return None;
+    }
+    if let Some(next) = piped_into
+        && !FILTERS.contains(&program(next).as_str())
+    {
+        return None;
+    }
+    let args = cmd.args();
+    let ops = operands(args);
+    match prog.as_str() {
+        "printenv" if ops.is_empty() => {
+            return Some("the whole environment (tokens and keys among it)".into());
+        }
+        "printenv" => {
+            return ops
+                .iter()
+                .find(|v| secret_name(v))
+                .map(|v| format!("the environment variable {v}"));
+        }
+        "env" | "export" | "declare" | "typeset" | "set"
+            if ops.is_empty()
+                && args
+                    .iter()
+                    .all(|a| matches!(a.as_str(), "-p" | "-x" | "-0")) =>
+        {
+            if prog == "set" && !args.is_empty() {
+                return None;
+            }
+            return Some("the whole environment (tokens and keys among it)".into());
+        }
+        "get-childitem" | "gci" | "dir" | "ls" | "get-item" | "gi"
+            if ops.iter().any(|o| o.eq_ignore_ascii_case("env:")) =>
+        {
+            return Some("the whole environment (tokens and keys among it)".into());
+        }
+        "echo" | "printf" | "print" | "write-output" | "write-host" | "say" => {
+            return args
+                .iter()
+                .find_map(|a| secret_vars(a))
+                .map(|v| format!("the environment variable {v}"));
+        }
+        _ => {}
+    }
+    PRINTERS.iter().find_map(|pr| {
+        // The words may follow an option's value (`kubectl -n prod get
+        // secret`): they are looked for among the first operands.
+        let hit = pr.program == prog
+            && ops.windows(pr.words.len()).take(3).any(|w| {
+                // `secret/name` names the kind and the object at once.
+                w.iter()
+                    .zip(pr.words)
+                    .all(|(o, p)| o == p || o.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
+            })
+            && (pr.needs.is_empty() || args.iter().any(|a| pr.needs.iter().any(|n| needs(a, n))));
+        hit.then(|| pr.kind.to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::parse;
+
+    fn judge(line: &str) -> Option<String> {
+        let cmds = parse(line);
+        for (i, c) in cmds.iter().enumerate() {
+            if let Some((_, k)) = printed(c, &cmds[i + 1..]) {
+                return Some(k);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn printed_secrets() {
+        for line in [
+            "printenv",
+            "env",
+            "env | grep -i key",
+            "printenv GITHUB_TOKEN",
+            "echo $AWS_SECRET_ACCESS_KEY",
+            "echo \"token: ${GITHUB_TOKEN}\"",
+            "gh auth token",
+            "aws secretsmanager get-secret-value --secret-id prod/db",
+            "kubectl get secret db -o yaml",
+            "kubectl -n prod get secret db -ojson",
+            "kubectl get secret db -ojsonpath={.data.password}",
+            "kubectl get secrets --output=yaml",
+            "vault kv get secret/app",
+            "op read op://vault/item/password",
+            "export -p",
+            "gpg --export-secret-keys -a > keys.asc",
+        ] {
+            assert!(judge(line).is_some(), "{line}");
+        }
+    }
+
+    #[test]
+    fn used_not_printed() {
+        for line in [
+            "printenv HOME",
+            "env NODE_ENV=test npm test",
+            "export GH_TOKEN=$(gh auth token)",
+            "gh auth token | docker login ghcr.io -u x --password-stdin",
+            "kubectl get secrets",
+            "kubectl describe secret db",
+            "echo $HOME",
+            "echo $TOKENIZERS_PARALLELISM",
+            "echo $GITHUB_TOKEN_FILE",
+            "echo $SSH_AUTH_SOCK",
+            "echo $KEYBOARD_LAYOUT",
+            "curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com",
+            "aws s3 ls",
+            "gh auth status",
+            "echo $API_KEY > .env.local",
+            "set -euo pipefail",
+            "env | sort | grep ^CARGO",
+            "printenv | grep -E '^(PATH|HOME)='",
+            "env | grep -c .",
+        ] {
+            assert_eq!(judge(line), None, "{line}");
+        }
+    }
+}

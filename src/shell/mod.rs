@@ -1,0 +1,90 @@
+//! A shell command reader for the guards: it turns a command line into the
+//! simple commands it would run, without running anything.
+//!
+//! It reads POSIX-shell and bash syntax well enough to see what a command
+//! does: quoting (`'…'`, `"…"`, `$'…'`, backslash escapes), the separators
+//! `&&`, `||`, `;`, `|`, `|&`, `&` and newlines, subshells `( … )` and groups
+//! `{ …; }`, command substitutions `$( … )` and backticks, process
+//! substitutions `<( … )`/`>( … )`, heredocs (`<<EOF`, `<<-'EOF'`: the body is
+//! data attached to its command) and here-strings, and redirections with
+//! their targets. It then unwraps the programs that only run another one
+//! (`sudo`, `doas`, `env`, `nice`, `ionice`, `timeout`, `nohup`, `time`,
+//! `command`, `exec`, `stdbuf`, `xargs`, `busybox`, leading `VAR=val`
+//! assignments) and parses the scripts handed to a shell (`bash -c`, `sh -c`,
+//! `zsh -c`, `dash -c`, `su -c`, `pwsh -Command`, `powershell -Command`,
+//! `cmd /c`, `eval`, a heredoc or here-string fed to a shell).
+//!
+//! The reader is split along what it does: [`lexer`] reads words and
+//! quoting, [`parser`] the command structure (separators, subshells,
+//! redirections, heredocs), [`unwrap`] peels wrappers off with the knowledge
+//! of [`wrappers`] and hands interpreters' scripts back to the parser with
+//! the knowledge of [`interpreters`].
+//!
+//! Bounds: only the first [`MAX_INPUT`] bytes are read; nested scripts
+//! (substitutions, backticks, `-c` scripts, `eval`, heredocs fed to a shell)
+//! are parsed down to [`MAX_DEPTH`] levels, deeper ones are kept as literal
+//! text in the word that holds them; at most [`MAX_COMMANDS`] commands are
+//! returned. Syntax it cannot make sense of (an unclosed quote, a stray
+//! parenthesis) is read as far as it goes: the result is what could be read,
+//! never a panic.
+
+/// Only this many bytes of a command are considered.
+pub const MAX_INPUT: usize = 64 * 1024;
+/// How many levels of nested scripts are parsed (`bash -c "sudo sh -c '…'"`
+/// is two levels; `$(…)` inside it would be a third).
+pub const MAX_DEPTH: usize = 4;
+/// The most simple commands one call returns.
+pub const MAX_COMMANDS: usize = 2048;
+
+mod code;
+mod command;
+mod cwd;
+mod effect;
+mod finders;
+mod interpreters;
+mod lexer;
+mod options;
+mod parser;
+mod redirect;
+mod unwrap;
+mod wrappers;
+
+pub use command::SimpleCommand;
+pub use cwd::Cwd;
+pub use finders::found_paths;
+pub use redirect::Redirect;
+
+/// Every simple command in `command`, wrappers unwrapped, nested `-c`
+/// scripts, `$(...)`, backticks and subshells included (bounded depth), in
+/// source order; the commands of a substitution come before the command whose
+/// word holds it (they run first).
+pub fn parse(command: &str) -> Vec<SimpleCommand> {
+    let mut out = Vec::new();
+    parser::parse_at(
+        crate::text::prefix_bytes(command, MAX_INPUT),
+        0,
+        &Cwd::Start,
+        &mut out,
+    );
+    out
+}
+
+/// [`parse`] for PowerShell (and `cmd.exe`) command lines: a backslash is a
+/// path separator there, not an escape, and the escape character is the
+/// backtick.
+pub fn parse_powershell(command: &str) -> Vec<SimpleCommand> {
+    parse(&lexer::powershell_as_sh(crate::text::prefix_bytes(
+        command, MAX_INPUT,
+    )))
+}
+
+/// The lower-case program name without directory or `.exe`
+/// (`/usr/bin/Git` → `git`, `C:\x\PWSH.EXE` → `pwsh`).
+pub fn program_name(word: &str) -> String {
+    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    let lower = base.to_ascii_lowercase();
+    lower.strip_suffix(".exe").unwrap_or(&lower).to_string()
+}
+
+#[cfg(test)]
+mod tests;

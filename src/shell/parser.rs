@@ -1,0 +1,358 @@
+//! The command structure: a script read into simple commands: the
+//! separators `&&`, `||`, `;`, `|`, `|&`, `&` and newlines, subshells
+//! `( … )`, redirections with their targets, and heredoc bodies. Words are
+//! read by the lexer ([`super::lexer`]); the commands found are handed to the
+//! unwrapper ([`super::unwrap`]).
+
+use super::lexer::is_blank;
+use super::unwrap::{peeled, unwrap};
+use super::{Cwd, MAX_COMMANDS, Redirect, SimpleCommand, cwd};
+
+/// Reads `src` (nested `depth` levels deep, starting in the directory `cwd`)
+/// and appends its simple commands to `out`.
+pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleCommand>) {
+    let chars: Vec<char> = src.chars().collect();
+    let mut p = Parser {
+        s: &chars,
+        i: 0,
+        items: Vec::new(),
+        heredocs: Vec::new(),
+        pending: Vec::new(),
+        cwd: cwd.clone(),
+        dirs: Vec::new(),
+        saved: Vec::new(),
+    };
+    p.seq(depth, false);
+    let Parser {
+        items, heredocs, ..
+    } = p;
+    // What the last `echo`/`printf` printed: the script of a shell it is
+    // piped into (`echo 'rm -rf /srv' | sh`).
+    let mut echoed: Option<String> = None;
+    for item in items {
+        if out.len() >= MAX_COMMANDS {
+            return;
+        }
+        match item {
+            Item::Done(cmds) => {
+                let room = MAX_COMMANDS - out.len();
+                out.extend(cmds.into_iter().take(room));
+            }
+            Item::Raw(raw, d, cwd) => {
+                let printed = echo_text(&raw.argv);
+                let heredoc = if raw.heredoc_ids.is_empty() {
+                    echoed
+                        .take()
+                        .filter(|_| raw.piped && reads_script_from_stdin(&raw.argv))
+                } else {
+                    let mut body = String::new();
+                    for id in &raw.heredoc_ids {
+                        body.push_str(&heredocs[*id]);
+                    }
+                    Some(body)
+                };
+                let cmd = SimpleCommand {
+                    argv: raw.argv,
+                    redirects: raw.redirects,
+                    heredoc,
+                    wrappers: Vec::new(),
+                    piped: raw.piped,
+                    captured: raw.captured,
+                    cwd,
+                    fed: false,
+                };
+                unwrap(cmd, d, out);
+                echoed = printed;
+            }
+        }
+    }
+}
+
+/// What `echo`/`printf` print (their words; printf's `\n` as newlines).
+fn echo_text(argv: &[String]) -> Option<String> {
+    let args = peeled(argv);
+    let name = super::program_name(args.first()?);
+    let words: Vec<&str> = args[1..]
+        .iter()
+        .map(String::as_str)
+        .skip_while(|a| name == "echo" && matches!(*a, "-e" | "-n" | "-E" | "-ne" | "-en"))
+        .collect();
+    match name.as_str() {
+        "echo" => Some(words.join(" ")),
+        "printf" => Some(words.first()?.replace("\\n", "\n")),
+        _ => None,
+    }
+}
+
+/// Whether a command is an interpreter that reads its script from its
+/// standard input (a shell or `python` with no script named).
+fn reads_script_from_stdin(argv: &[String]) -> bool {
+    let args = peeled(argv);
+    let Some(first) = args.first() else {
+        return false;
+    };
+    super::interpreters::reads_stdin(&super::program_name(first))
+        && args[1..].iter().all(|a| a.starts_with('-'))
+}
+
+#[derive(Default)]
+pub(super) struct RawCmd {
+    argv: Vec<String>,
+    redirects: Vec<Redirect>,
+    heredoc_ids: Vec<usize>,
+    piped: bool,
+    captured: bool,
+}
+
+impl RawCmd {
+    fn is_empty(&self) -> bool {
+        self.argv.is_empty() && self.redirects.is_empty()
+    }
+}
+
+pub(super) enum Item {
+    /// A command read from this text, at its nesting depth, with the
+    /// directory it runs in.
+    Raw(RawCmd, usize, Cwd),
+    /// Commands read from a separate text (backticks), already unwrapped.
+    Done(Vec<SimpleCommand>),
+}
+
+impl Item {
+    /// Marks the commands as having their output captured (`$(…)`).
+    pub(super) fn capture(&mut self) {
+        match self {
+            Item::Raw(raw, _, _) => raw.captured = true,
+            Item::Done(cmds) => cmds.iter_mut().for_each(|c| c.captured = true),
+        }
+    }
+}
+
+struct PendingHeredoc {
+    id: usize,
+    delimiter: String,
+    strip_tabs: bool,
+}
+
+pub(super) struct Parser<'a> {
+    pub(super) s: &'a [char],
+    pub(super) i: usize,
+    pub(super) items: Vec<Item>,
+    /// Heredoc bodies by id.
+    heredocs: Vec<String>,
+    /// Heredocs whose body starts after the next newline.
+    pending: Vec<PendingHeredoc>,
+    /// The directory the next command runs in.
+    pub(super) cwd: Cwd,
+    /// The `pushd` stack.
+    pub(super) dirs: Vec<Cwd>,
+    /// The directories to return to when the open subshells close.
+    pub(super) saved: Vec<(Cwd, Vec<Cwd>)>,
+}
+
+impl Parser<'_> {
+    fn finish(&mut self, cur: &mut RawCmd, depth: usize) {
+        let cmd = std::mem::take(cur);
+        if cmd.is_empty() && cmd.heredoc_ids.is_empty() {
+            return;
+        }
+        let changes_dir = cmd
+            .argv
+            .iter()
+            .any(|w| cwd::may_change(w.rsplit(['/', '\\']).next().unwrap_or(w)));
+        let next = changes_dir.then(|| {
+            let argv = peeled(&cmd.argv);
+            match argv.first() {
+                Some(first) if cwd::may_change(&super::program_name(first)) => {
+                    Some(self.cwd.after(argv, &mut self.dirs))
+                }
+                _ => None,
+            }
+        });
+        self.items.push(Item::Raw(cmd, depth, self.cwd.clone()));
+        if let Some(Some(next)) = next {
+            self.cwd = next;
+        }
+    }
+
+    /// Reads a list of commands until the end, or (`in_subst`) until the `)`
+    /// that closes a `$(` / `<(`, which it consumes.
+    pub(super) fn seq(&mut self, depth: usize, in_subst: bool) {
+        let mut cur = RawCmd::default();
+        let mut parens = 0usize;
+        let mut next_piped = false;
+        loop {
+            let Some(c) = self.peek(0) else {
+                self.finish(&mut cur, depth);
+                return;
+            };
+            if is_blank(c) {
+                self.i += 1;
+                continue;
+            }
+            if c == '\\' && self.peek(1) == Some('\n') {
+                self.i += 2;
+                continue;
+            }
+            if c == '#' {
+                while self.peek(0).is_some_and(|c| c != '\n') {
+                    self.i += 1;
+                }
+                continue;
+            }
+            match c {
+                '\n' => {
+                    self.i += 1;
+                    self.finish(&mut cur, depth);
+                    next_piped = false;
+                    self.read_heredoc_bodies();
+                    continue;
+                }
+                ';' => {
+                    self.i += if self.peek(1) == Some(';') { 2 } else { 1 };
+                    self.finish(&mut cur, depth);
+                    next_piped = false;
+                    continue;
+                }
+                '|' => {
+                    let two = matches!(self.peek(1), Some('|'));
+                    let amp = matches!(self.peek(1), Some('&'));
+                    self.i += if two || amp { 2 } else { 1 };
+                    self.finish(&mut cur, depth);
+                    next_piped = !two;
+                    continue;
+                }
+                '&' if self.peek(1) != Some('>') => {
+                    self.i += if self.peek(1) == Some('&') { 2 } else { 1 };
+                    self.finish(&mut cur, depth);
+                    next_piped = false;
+                    continue;
+                }
+                '(' => {
+                    self.i += 1;
+                    self.finish(&mut cur, depth);
+                    parens += 1;
+                    self.saved.push((self.cwd.clone(), self.dirs.clone()));
+                    continue;
+                }
+                ')' => {
+                    self.i += 1;
+                    self.finish(&mut cur, depth);
+                    if parens > 0 {
+                        parens -= 1;
+                        if let Some((cwd, dirs)) = self.saved.pop() {
+                            self.cwd = cwd;
+                            self.dirs = dirs;
+                        }
+                    } else if in_subst {
+                        return;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if cur.is_empty() {
+                cur.piped = next_piped;
+            }
+            if let Some(op) = self.redirect_op() {
+                self.skip_blanks();
+                if op == "<<" || op == "<<-" {
+                    let delimiter = self.word(depth);
+                    let id = self.heredocs.len();
+                    self.heredocs.push(String::new());
+                    self.pending.push(PendingHeredoc {
+                        id,
+                        delimiter: delimiter.clone(),
+                        strip_tabs: op == "<<-",
+                    });
+                    cur.heredoc_ids.push(id);
+                    cur.redirects.push(Redirect {
+                        op: "<<".into(),
+                        target: delimiter,
+                    });
+                } else {
+                    let target = self.word(depth);
+                    cur.redirects.push(Redirect { op, target });
+                }
+                continue;
+            }
+            let before = self.i;
+            let w = self.word(depth);
+            if self.i == before {
+                self.i += 1; // a character no rule takes: step over it
+                continue;
+            }
+            cur.argv.push(w);
+        }
+    }
+
+    fn skip_blanks(&mut self) {
+        while let Some(c) = self.peek(0) {
+            if is_blank(c) {
+                self.i += 1;
+            } else if c == '\\' && self.peek(1) == Some('\n') {
+                self.i += 2;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// A redirection operator at the cursor (with its descriptor number), or
+    /// `None`. Process substitutions `<(`/`>(` are words, not redirections.
+    fn redirect_op(&mut self) -> Option<String> {
+        let start = self.i;
+        let mut k = self.i;
+        while self.s.get(k).is_some_and(char::is_ascii_digit) {
+            k += 1;
+        }
+        let fd: String = self.s[start..k].iter().collect();
+        let rest = |n: usize| self.s.get(k + n).copied();
+        let op: &str = match (rest(0), rest(1), rest(2)) {
+            (Some('&'), Some('>'), Some('>')) if fd.is_empty() => "&>>",
+            (Some('&'), Some('>'), _) if fd.is_empty() => "&>",
+            (Some('<'), Some('('), _) | (Some('>'), Some('('), _) if fd.is_empty() => return None,
+            (Some('<'), Some('<'), Some('<')) => "<<<",
+            (Some('<'), Some('<'), Some('-')) => "<<-",
+            (Some('<'), Some('<'), _) => "<<",
+            (Some('<'), Some('>'), _) => "<>",
+            (Some('<'), Some('&'), _) => "<&",
+            (Some('<'), _, _) => "<",
+            (Some('>'), Some('>'), _) => ">>",
+            (Some('>'), Some('|'), _) => ">|",
+            (Some('>'), Some('&'), _) => ">&",
+            (Some('>'), _, _) => ">",
+            _ => return None,
+        };
+        self.i = k + op.chars().count();
+        Some(format!("{fd}{op}"))
+    }
+
+    /// After a newline: the bodies of the heredocs started on the line.
+    fn read_heredoc_bodies(&mut self) {
+        for h in std::mem::take(&mut self.pending) {
+            let mut body = String::new();
+            while self.i < self.s.len() {
+                let start = self.i;
+                while self.peek(0).is_some_and(|c| c != '\n') {
+                    self.i += 1;
+                }
+                let line: String = self.s[start..self.i].iter().collect();
+                if self.i < self.s.len() {
+                    self.i += 1; // the newline
+                }
+                let line = if h.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    &line
+                };
+                if line.trim_end_matches('\r') == h.delimiter {
+                    break;
+                }
+                body.push_str(line);
+                body.push('\n');
+            }
+            self.heredocs[h.id] = body;
+        }
+    }
+}

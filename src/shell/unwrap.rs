@@ -1,0 +1,202 @@
+//! Unwrapping: peels off the programs that only run another one (the
+//! [`super::wrappers`] table) and hands the scripts given to an interpreter
+//! (the [`super::interpreters`] table) back to the parser one level deeper.
+
+pub(super) use super::effect::Effect;
+use super::parser::parse_at;
+use super::{MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, finders, interpreters, wrappers};
+
+/// What a wrapper leaves to run.
+pub(super) enum Unwrapped {
+    /// The command starts at this index of argv.
+    At(usize),
+    /// The command starts at this index of argv and runs in this directory
+    /// (`env -C dir cmd`, `sudo -D dir cmd`).
+    AtIn(usize, String),
+    /// The command starts at this index of argv and is given the lines of
+    /// its input as more arguments (`xargs`).
+    Fed(usize),
+    /// A script to parse one level deeper.
+    Script(String),
+    /// What the command does, read from its own words (`find -exec`, an
+    /// interpreter's one-liner): judged as commands one level deeper, after
+    /// the command itself.
+    Effects(Vec<Effect>),
+    /// Not a wrapper (or nothing left to unwrap).
+    No,
+}
+
+/// Words the shell reads as syntax at the start of a command.
+const RESERVED: &[&str] = &[
+    "!", "{", "}", "if", "then", "else", "elif", "fi", "while", "until", "do", "done", "esac",
+];
+
+fn is_assignment(word: &str) -> bool {
+    let Some(eq) = word.find('=') else {
+        return false;
+    };
+    let name = word[..eq].strip_suffix('+').unwrap_or(&word[..eq]);
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// What the program `name` of `cmd` leaves to run: a wrapper's command, an
+/// interpreter's script, or nothing.
+fn unwrap_one(cmd: &SimpleCommand, name: &str) -> Unwrapped {
+    if let Some(rule) = wrappers::lookup(name) {
+        return rule.apply(&cmd.argv);
+    }
+    if let Some(effects) = finders::effects(&cmd.argv, name) {
+        return effects;
+    }
+    interpreters::script(cmd, name)
+}
+
+/// `argv` without the words in front of the command it runs: assignments,
+/// reserved words and the wrappers that only take options (`sudo`, `env`,
+/// `builtin`, ...). Scripts are not parsed.
+pub(super) fn peeled(argv: &[String]) -> &[String] {
+    let mut rest = argv;
+    // Each round removes at least one word.
+    loop {
+        let skip = rest
+            .iter()
+            .take_while(|w| RESERVED.contains(&w.as_str()) || is_assignment(w))
+            .count();
+        rest = &rest[skip..];
+        let Some(first) = rest.first() else {
+            return rest;
+        };
+        match wrappers::lookup(&super::program_name(first)).map(|r| r.apply(rest)) {
+            Some(Unwrapped::At(i) | Unwrapped::Fed(i) | Unwrapped::AtIn(i, _))
+                if i > 0 && i < rest.len() =>
+            {
+                rest = &rest[i..];
+            }
+            _ => return rest,
+        }
+    }
+}
+
+/// Records the commands `effects` stand for, one level deeper than `cmd`,
+/// each with `cmd`'s wrappers and `name` in front of its own.
+fn record_effects(
+    cmd: &SimpleCommand,
+    name: &str,
+    effects: Vec<Effect>,
+    depth: usize,
+    out: &mut Vec<SimpleCommand>,
+) {
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    let mut wrappers = cmd.wrappers.clone();
+    wrappers.push(name.to_string());
+    for effect in effects {
+        if out.len() >= MAX_COMMANDS {
+            return;
+        }
+        let before = out.len();
+        match effect {
+            Effect::Shell(script) => parse_at(&script, depth + 1, &cmd.cwd, out),
+            Effect::Argv(argv) => {
+                let inner = SimpleCommand {
+                    argv,
+                    cwd: cmd.cwd.clone(),
+                    ..SimpleCommand::default()
+                };
+                unwrap(inner, depth + 1, out);
+            }
+            Effect::Write(path) => out.push(SimpleCommand {
+                argv: vec![":".into()],
+                redirects: vec![Redirect {
+                    op: ">".into(),
+                    target: path,
+                }],
+                cwd: cmd.cwd.clone(),
+                ..SimpleCommand::default()
+            }),
+        }
+        adopt(&mut out[before..], &wrappers, cmd.captured);
+    }
+}
+
+/// The commands read from inside a wrapper or interpreter get its wrappers
+/// in front of their own, and its captured output.
+fn adopt(inner: &mut [SimpleCommand], wrappers: &[String], captured: bool) {
+    for c in inner {
+        let mut w = wrappers.to_vec();
+        w.append(&mut c.wrappers);
+        c.wrappers = w;
+        c.captured |= captured;
+    }
+}
+
+/// Peels wrappers off `cmd` and records what it really runs.
+pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleCommand>) {
+    // Each round removes at least one word, so argv's length bounds it.
+    loop {
+        let skip = cmd
+            .argv
+            .iter()
+            .take_while(|w| RESERVED.contains(&w.as_str()) || is_assignment(w))
+            .count();
+        cmd.argv.drain(..skip);
+        let Some(first) = cmd.argv.first() else {
+            if !cmd.redirects.is_empty() {
+                out.push(cmd);
+            }
+            return;
+        };
+        let name = super::program_name(first);
+        match unwrap_one(&cmd, &name) {
+            Unwrapped::No => {
+                out.push(cmd);
+                return;
+            }
+            Unwrapped::At(i) | Unwrapped::Fed(i) | Unwrapped::AtIn(i, _) if i >= cmd.argv.len() => {
+                // A wrapper with nothing to run (`sudo -v`, `env`).
+                out.push(cmd);
+                return;
+            }
+            Unwrapped::At(i) => {
+                cmd.argv.drain(..i);
+                cmd.wrappers.push(name);
+            }
+            Unwrapped::AtIn(i, dir) => {
+                cmd.argv.drain(..i);
+                cmd.wrappers.push(name);
+                cmd.cwd = cmd.cwd.join(&dir);
+            }
+            Unwrapped::Fed(i) => {
+                cmd.argv.drain(..i);
+                cmd.wrappers.push(name);
+                cmd.fed = true;
+            }
+            Unwrapped::Effects(effects) => {
+                out.push(cmd.clone());
+                record_effects(&cmd, &name, effects, depth, out);
+                return;
+            }
+            Unwrapped::Script(script) => {
+                let before = out.len();
+                if depth < MAX_DEPTH {
+                    parse_at(&script, depth + 1, &cmd.cwd, out);
+                }
+                let mut wrappers = cmd.wrappers.clone();
+                wrappers.push(name);
+                adopt(&mut out[before..], &wrappers, cmd.captured);
+                // The wrapper's own redirections still apply.
+                if cmd.redirects.iter().any(|r| r.op != "<<" && r.op != "<<<")
+                    || out.len() == before
+                {
+                    out.push(cmd);
+                }
+                return;
+            }
+        }
+    }
+}
