@@ -437,7 +437,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     ];
     rows.extend(cost_rows(&bin, &calls, &env, warm, n));
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
-    rows.extend(session_start_rows(&bin, &work, &env, t_true, warm, n)?);
+    rows.extend(session_start_rows(&bin, &work, &env, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
     rows.extend(project_card_rows(
         &bin,
@@ -684,7 +684,6 @@ fn session_start_rows(
     bin: &Path,
     work: &Path,
     env: &[(&str, &str)],
-    t_true: Duration,
     warm: usize,
     n: usize,
 ) -> Result<Vec<Row>, String> {
@@ -702,8 +701,22 @@ fn session_start_rows(
     if kb_drift::probe(&with_kb).is_none() {
         return Err("the 1,000-page bench base should have drifted".into());
     }
-    let (t_none, _) = measure(bin, &args, &start_payload(work), env, warm, n);
-    let (t_kb, _) = measure(bin, &args, &start_payload(&with_kb), env, warm, n);
+    // Interleaved with /bin/true, so that the ratios compare runs of one
+    // period of the machine's load.
+    let (none_p, kb_p) = (start_payload(work), start_payload(&with_kb));
+    let truebin = Path::new("/bin/true");
+    let s = interleaved_many(
+        &[
+            (truebin, &[], &none_p),
+            (bin, &args, &none_p),
+            (bin, &args, &kb_p),
+        ],
+        env,
+        warm,
+        n,
+    );
+    let wall = |i: usize| median(s[i].iter().map(|x| x.wall));
+    let (t_true, t_none, t_kb) = (wall(0), wall(1), wall(2));
 
     // The drift probe in process: the cost a project without a base adds.
     let reps = 2000u32;
