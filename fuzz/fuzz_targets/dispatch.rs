@@ -8,7 +8,7 @@
 
 use cuecard::diag::{self, Kind};
 use cuecard::dispatch::{self, Request};
-use cuecard::harness::{HarnessId, Reads};
+use cuecard::harness::{Delivery, HarnessId, Shape};
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -79,7 +79,12 @@ fuzz_target!(|data: &[u8]| {
         once: false,
     };
     let run = dispatch::run(&req, cuecard::payload::parse(&input), None);
-    let plain = contract.is_some_and(|h| matches!(h.spec().reads, Reads::PlainText));
+    // A row that reads plain text (Kiro) answers with text, not JSON.
+    let plain = contract.is_some_and(|h| {
+        h.spec()
+            .row(&req.event)
+            .is_some_and(|r| matches!(r.delivery, Delivery::Context(Shape::PlainText)))
+    });
     if let Some(line) = run.answer.as_deref().filter(|_| !plain) {
         assert!(!line.contains('\n'), "one line");
         let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
