@@ -5,69 +5,89 @@
 
 use crate::harness::config::Shell;
 
+/// The words of a split so far: the finished ones and the one being read.
+#[derive(Default)]
+struct Words {
+    done: Vec<String>,
+    cur: String,
+    /// Whether a word has started (an empty quoted word counts).
+    open: bool,
+}
+
+impl Words {
+    fn open(&mut self) {
+        self.open = true;
+    }
+    fn push(&mut self, c: char) {
+        self.open = true;
+        self.cur.push(c);
+    }
+    /// A blank: the word being read, if any, ends.
+    fn end(&mut self) {
+        if self.open {
+            self.done.push(std::mem::take(&mut self.cur));
+            self.open = false;
+        }
+    }
+    fn finish(mut self) -> Vec<String> {
+        self.end();
+        self.done
+    }
+}
+
 /// Splits `cmd` into words: blanks separate, single quotes are literal,
 /// double quotes allow `\"` `\\` `\$` and `` \` ``, a backslash outside quotes
 /// escapes the next character. `None` when the command uses anything a word
 /// split cannot judge (unclosed quotes, `;`, `|`, `&`, redirections,
 /// substitutions): such a command is never cuecard's.
 pub fn split(cmd: &str) -> Option<Vec<String>> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
+    let mut w = Words::default();
     let mut chars = cmd.chars();
     while let Some(c) = chars.next() {
         match c {
-            ' ' | '\t' => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
+            ' ' | '\t' => w.end(),
             '\'' => {
-                in_word = true;
+                w.open();
                 loop {
                     match chars.next()? {
                         '\'' => break,
-                        c => cur.push(c),
+                        c => w.push(c),
                     }
                 }
             }
             '"' => {
-                in_word = true;
+                w.open();
                 loop {
                     match chars.next()? {
                         '"' => break,
                         '\\' => match chars.next()? {
-                            c @ ('"' | '\\' | '$' | '`') => cur.push(c),
+                            c @ ('"' | '\\' | '$' | '`') => w.push(c),
                             '\n' => {}
                             c => {
-                                cur.push('\\');
-                                cur.push(c);
+                                w.push('\\');
+                                w.push(c);
                             }
                         },
                         '$' | '`' => return None,
-                        c => cur.push(c),
+                        c => w.push(c),
                     }
                 }
             }
             '\\' => {
-                in_word = true;
-                cur.push(chars.next()?);
+                w.open();
+                w.push(chars.next()?);
             }
             ';' | '|' | '&' | '<' | '>' | '(' | ')' | '$' | '`' | '\n' | '*' | '?' | '[' => {
                 return None;
             }
-            '#' | '~' if !in_word => return None,
+            '#' | '~' if !w.open => return None,
             c => {
-                in_word = true;
-                cur.push(c);
+                w.open();
+                w.push(c);
             }
         }
     }
-    if in_word {
-        words.push(cur);
-    }
-    Some(words)
+    Some(w.finish())
 }
 
 /// Characters refused in an install path for a shell, because that shell
@@ -173,54 +193,44 @@ pub fn split_windows(cmd: &str) -> Option<Vec<String>> {
         Some(rest) if rest.starts_with([' ', '\t']) => rest,
         _ => cmd,
     };
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
+    let mut w = Words::default();
     let mut chars = cmd.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            ' ' | '\t' => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
+            ' ' | '\t' => w.end(),
             '"' => {
-                in_word = true;
+                w.open();
                 loop {
                     match chars.next()? {
                         '"' => break,
                         '$' | '`' | '%' | '!' => return None,
-                        c => cur.push(c),
+                        c => w.push(c),
                     }
                 }
             }
             '\'' => {
-                in_word = true;
+                w.open();
                 loop {
                     match chars.next()? {
                         '\'' if chars.peek() == Some(&'\'') => {
                             chars.next();
-                            cur.push('\'');
+                            w.push('\'');
                         }
                         '\'' => break,
-                        c => cur.push(c),
+                        c => w.push(c),
                     }
                 }
             }
             ';' | '|' | '&' | '<' | '>' | '(' | ')' | '$' | '`' | '%' | '^' | '!' | '\n' | '\r'
             | '{' | '}' | '*' | '?' => return None,
-            '#' | '@' if !in_word => return None,
+            '#' | '@' if !w.open => return None,
             c => {
-                in_word = true;
-                cur.push(c);
+                w.open();
+                w.push(c);
             }
         }
     }
-    if in_word {
-        words.push(cur);
-    }
-    Some(words)
+    Some(w.finish())
 }
 
 /// The words of a hook's command line as the shell behind `key` would run
