@@ -228,3 +228,31 @@ fn windows_install_verify_uninstall_round_trip() {
         );
     }
 }
+
+#[test]
+fn the_refusal_follows_the_shell_each_harness_uses_on_the_host() {
+    let spec = |id: &str| HarnessId::parse(id).and_then(|h| h.config()).unwrap();
+    let ok = |id: &str, host, path: &str| entries::check_program(spec(id), host, path).is_ok();
+    let percent = r"C:\Users\100%\cuecard.exe";
+    let dollar = r"C:\Users\a$b\cuecard.exe";
+    // On Windows a backslash path is fine for every harness's shell.
+    for s in super::all_specs() {
+        assert!(
+            ok(s.harness.id(), Host::Windows, WIN_BIN),
+            "{}",
+            s.harness.id()
+        );
+    }
+    // cmd (CodeBuddy) expands `%`; PowerShell (Codex, Cursor) does not.
+    assert!(!ok("codebuddy", Host::Windows, percent));
+    assert!(ok("codex", Host::Windows, percent));
+    assert!(ok("cursor", Host::Windows, percent));
+    // `$` is refused for every shell, never for the exec form.
+    for id in ["codex", "codebuddy", "copilot", "cursor", "kiro"] {
+        assert!(!ok(id, Host::Windows, dollar), "{id}");
+    }
+    assert!(ok("claude-code", Host::Windows, dollar));
+    // On Unix, sh's rule: a backslash is refused.
+    assert!(!ok("codex", Host::Unix, r"/opt/a\b/cuecard"));
+    assert!(ok("claude-code", Host::Unix, r"/opt/a\b/cuecard"));
+}

@@ -9,6 +9,7 @@
 //! `cuecard.exe`, in any case), with `/` or `\` as the separator.
 
 use super::words;
+use crate::harness::config::Host;
 use serde_json::{Map, Value};
 
 /// The program and its arguments as the harness would start them.
@@ -33,6 +34,16 @@ pub fn argv(handler: &Map<String, Value>) -> Option<Vec<String>> {
         .iter()
         .find_map(|k| handler.get(*k).and_then(Value::as_str).map(|c| (*k, c)))
         .and_then(|(k, c)| words::split_for(k, c))
+}
+
+/// The words the harness starts on `host`: as [`argv`], except that a
+/// handler with a line per shell (Copilot) runs its `powershell` line on
+/// Windows (`doctor` runs what the harness would).
+pub fn argv_on(handler: &Map<String, Value>, host: Host) -> Option<Vec<String>> {
+    match handler.get("powershell").and_then(Value::as_str) {
+        Some(line) if host == Host::Windows => words::split_for("powershell", line),
+        _ => argv(handler),
+    }
 }
 
 /// Whether `prog` names a cuecard binary by its file name, on any host:
@@ -107,6 +118,15 @@ mod tests {
             assert!(is_ours(&h, "/not/this/one"), "{h}");
         }
         assert!(is_ours(&json!({"command": WIN, "args": ["dispatch"]}), WIN));
+    }
+
+    #[test]
+    fn a_copilot_entry_runs_its_hosts_line() {
+        let h = json!({"bash": "/u/cuecard dispatch X", "powershell": r#"& "C:\u\cuecard.exe" dispatch X"#});
+        let h = h.as_object().unwrap();
+        let prog = |host| super::argv_on(h, host).unwrap()[0].clone();
+        assert_eq!(prog(super::Host::Unix), "/u/cuecard");
+        assert_eq!(prog(super::Host::Windows), r"C:\u\cuecard.exe");
     }
 
     #[test]
