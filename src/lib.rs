@@ -17,6 +17,7 @@ pub mod commands;
 pub mod context;
 pub mod deadline;
 pub mod diag;
+pub mod dirs;
 pub mod dispatch;
 pub mod env;
 pub mod envelope;

@@ -5,12 +5,13 @@ use std::path::PathBuf;
 
 /// The per-user data directory where install materialises the cards:
 /// `CUECARD_DATA_DIR`, else the platform's local data directory
-/// (`~/.local/share/cuecard` on Linux).
+/// (`~/.local/share/cuecard` on Linux, `%LOCALAPPDATA%\cuecard\data` on
+/// Windows; see [`crate::dirs`]).
 pub fn data_dir() -> Option<PathBuf> {
     if let Some(d) = std::env::var_os("CUECARD_DATA_DIR").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(d));
     }
-    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.data_local_dir().to_path_buf())
+    crate::dirs::Dirs::current().map(|d| d.data)
 }
 
 /// Where a materialised card lives.

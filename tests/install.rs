@@ -220,8 +220,9 @@ fn our_handlers(doc: &Value) -> Vec<(String, Value)> {
                 None => vec![item],
             };
             for h in hs {
-                let cmd = h["command"].as_str().unwrap_or_default();
-                if is_cuecard(cmd) {
+                // Copilot's line for sh is under `bash`.
+                let cmd = h["command"].as_str().or(h["bash"].as_str());
+                if is_cuecard(cmd.unwrap_or_default()) {
                     out.push((event.clone(), h.clone()));
                 }
             }
@@ -511,20 +512,22 @@ fn copilot_gets_its_own_file_and_session_start_cards() {
         out.stdout
     );
     let path = sb.project().join(".github/hooks/cuecard.json");
-    if path.exists() {
-        let doc = read_json(&path);
-        assert_eq!(doc["version"], 1);
-        // The hooks reference documents sessionStart's additionalContext.
-        assert!(doc["hooks"].get("sessionStart").is_some());
-        for (event, h) in our_handlers(&doc) {
-            assert!(
-                h["command"]
-                    .as_str()
-                    .unwrap()
-                    .contains(&format!("--contract copilot {event}"))
-            );
-            assert_eq!(h["timeoutSec"], 10);
-        }
+    let doc = read_json(&path);
+    assert_eq!(doc["version"], 1);
+    // The hooks reference documents sessionStart's additionalContext.
+    assert!(doc["hooks"].get("sessionStart").is_some());
+    let ours = our_handlers(&doc);
+    assert!(!ours.is_empty(), "{doc:#}");
+    for (event, h) in ours {
+        // A line for each shell, Copilot running the one for its host:
+        // `cuecard` through PATH (a project file), `& "..."` in PowerShell.
+        let tail = format!("dispatch --contract copilot {event} ");
+        let bash = h["bash"].as_str().unwrap();
+        let ps = h["powershell"].as_str().unwrap();
+        assert!(bash.starts_with(&format!("cuecard {tail}")), "{bash}");
+        assert!(ps.starts_with(&format!("& \"cuecard\" {tail}")), "{ps}");
+        assert!(h.get("command").is_none(), "{h}");
+        assert_eq!(h["timeoutSec"], 10);
     }
     let before = path
         .exists()
@@ -653,6 +656,79 @@ fn install_with(sb: &Sandbox, copy: &Path, harness: &str) -> std::process::Outpu
             .env("HOME", sb.home())
             .env("CUECARD_DATA_DIR", sb.data()),
     )
+}
+
+#[test]
+fn entries_in_a_windows_hosts_form_are_cuecards_own() {
+    // Files as an install on Windows writes them (PowerShell for Cursor,
+    // cmd for CodeBuddy, Copilot's two keys), beside the operator's hooks:
+    // verify counts none as installed here (no such binary), and uninstall
+    // takes exactly them out.
+    let sb = Sandbox::new();
+    let exe = r"C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe";
+    let cursor = sb.home().join(".cursor/hooks.json");
+    let operator = json!({"command": "./hooks/format.sh"});
+    put(
+        &cursor,
+        &json!({"version": 1, "hooks": {"sessionStart": [
+            operator,
+            {"command": format!("& \"{exe}\" dispatch --contract cursor sessionStart session-start"), "timeout": 10},
+        ]}})
+        .to_string(),
+    );
+    let buddy = sb.home().join(".codebuddy/settings.json");
+    put(
+        &buddy,
+        &json!({"hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "command": format!("\"{exe}\" dispatch --contract codebuddy SessionStart session-start")},
+        ]}]}})
+        .to_string(),
+    );
+    let copilot = sb.home().join(".copilot/hooks/cuecard.json");
+    put(
+        &copilot,
+        &json!({"version": 1, "hooks": {"sessionStart": [{
+            "type": "command",
+            "bash": format!("\"{}\" dispatch --contract copilot sessionStart", exe.replace('\\', "/")),
+            "powershell": format!("& \"{exe}\" dispatch --contract copilot sessionStart"),
+        }]}})
+        .to_string(),
+    );
+    // Exit 1: problems found (and nothing installed).
+    let out = sb.test().args(["verify", "--json"]).exit(1).run();
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    for (harness, path) in [
+        ("cursor", &cursor),
+        ("codebuddy", &buddy),
+        ("copilot", &copilot),
+    ] {
+        let st = v
+            .as_array()
+            .or(v["targets"].as_array())
+            .into_iter()
+            .flatten()
+            .find(|s| s["harness"] == harness && s["path"] == path.to_str().unwrap())
+            .unwrap_or_else(|| panic!("{harness} in {v:#}"));
+        let problems = st["problems"].to_string();
+        assert!(
+            problems.contains("not an installed cuecard binary"),
+            "{harness}: seen as cuecard's, not counted: {st:#}"
+        );
+        assert_eq!(st["entries"], 0, "{harness}: {st:#}");
+    }
+    for h in ["cursor", "codebuddy", "copilot"] {
+        sb.test().args(["uninstall", "--harness", h]).run();
+    }
+    assert_eq!(
+        read_json(&cursor),
+        json!({"version": 1, "hooks": {"sessionStart": [operator]}}),
+        "only cuecard's entry went"
+    );
+    // The files that held nothing else hold nothing of cuecard's now.
+    for path in [&buddy, &copilot] {
+        let left = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(!left.contains("dispatch"), "{}: {left}", path.display());
+    }
 }
 
 #[test]

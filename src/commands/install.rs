@@ -3,9 +3,9 @@
 use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
 use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
-use crate::harness::config::{Roots, Scope};
+use crate::harness::config::{Host, Roots, Scope};
 use crate::install::document::{self, Action, Target};
-use crate::install::{double, entries, materialise, roots, words};
+use crate::install::{double, entries, materialise, roots};
 use crate::printer;
 
 pub fn run(a: InstallArgs) -> i32 {
@@ -40,12 +40,11 @@ fn install(
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
     let program = spec.program(scope, &bin);
-    if spec.through_shell() {
-        words::check_shell_safe(&program)?;
-    }
+    let host = Host::current();
+    entries::check_program(spec, host, &program)?;
     let target = Target::new(spec, scope, &roots)
         .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
-    let (wanted, skipped) = entries::for_harness(spec, &program);
+    let (wanted, skipped) = entries::for_harness(spec, &program, host);
     let plan = match document::plan_install(&target, &bin, &wanted) {
         Ok(p) => p,
         // A refused file: say why, and show what to add by hand.
@@ -199,7 +198,13 @@ fn install(
     Ok(())
 }
 
+/// Managed hooks are only as fixed as the binary they run (checked with
+/// `access(2)`, a Unix call; elsewhere nothing is said).
+#[cfg(not(unix))]
+fn managed_warnings(_bin: &str, _out: &mut String) {}
+
 /// Managed hooks are only as fixed as the binary they run.
+#[cfg(unix)]
 fn managed_warnings(bin: &str, out: &mut String) {
     let writable = std::ffi::CString::new(bin)
         .map(|c| unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0)

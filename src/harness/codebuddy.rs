@@ -78,7 +78,9 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::CodeBuddy,
     layout: config::Layout::Grouped,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::Cmd,
+    },
     typed: true,
     timeout: Some(("timeout", config::Unit::Seconds)),
     path,

@@ -201,7 +201,9 @@ pub(super) fn apply_patch(map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Codex,
     layout: config::Layout::Grouped,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
     typed: true,
     timeout: Some(("timeout", config::Unit::Seconds)),
     path,

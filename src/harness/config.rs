@@ -51,13 +51,51 @@ impl Scope {
     }
 }
 
+/// The operating system an install renders its entries for. Chosen from
+/// `cfg!` only at the top ([`Host::current`]); everything below takes it as
+/// a parameter, so every host's entries are rendered and tested anywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Host {
+    Unix,
+    Windows,
+}
+
+impl Host {
+    /// The host this binary runs on.
+    pub fn current() -> Host {
+        if cfg!(windows) {
+            Host::Windows
+        } else {
+            Host::Unix
+        }
+    }
+}
+
+/// A shell a harness runs a hook's command line through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shell {
+    /// `sh -c` (or bash): Linux and macOS, and Git Bash on Windows.
+    Posix,
+    /// Windows PowerShell or `pwsh -Command`: a quoted program needs `& `.
+    PowerShell,
+    /// `cmd.exe /C`.
+    Cmd,
+}
+
 /// How the harness starts a hook command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
-    /// No shell: `command` is the program, `args` its arguments.
+    /// No shell: `command` is the program, `args` its arguments, on every
+    /// host.
     Exec,
-    /// Through a shell: `command` is one command line.
-    Shell,
+    /// Through a shell: `command` is one command line, for `sh` on a Unix
+    /// host and for the given shell on a Windows host (see
+    /// docs/decisions.md for the evidence per harness).
+    Shell { windows: Shell },
+    /// One command line per shell, each under its own key, on every host;
+    /// the harness picks the key for the host it runs on (Copilot: `bash`
+    /// and `powershell`).
+    PerShell(&'static [(&'static str, Shell)]),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,9 +190,20 @@ impl Config {
         }
     }
 
-    /// Whether the harness runs hook commands through a shell.
-    pub fn through_shell(&self) -> bool {
-        self.form == Form::Shell
+    /// The keys a handler's command lines go under on `host`, each with the
+    /// shell that runs it (empty for the exec form).
+    pub fn shells(&self, host: Host) -> Vec<(&'static str, Shell)> {
+        match self.form {
+            Form::Exec => Vec::new(),
+            Form::Shell { windows } => vec![(
+                "command",
+                match host {
+                    Host::Unix => Shell::Posix,
+                    Host::Windows => windows,
+                },
+            )],
+            Form::PerShell(keys) => keys.to_vec(),
+        }
     }
     pub fn timeout_value(&self) -> Option<(&'static str, Value)> {
         self.timeout.map(|(k, u)| {

@@ -16,7 +16,8 @@
 //! Configuration: a file of its own, `<project>/.github/hooks/cuecard.json`
 //! or `$COPILOT_HOME/hooks/cuecard.json` (`~/.copilot/hooks/`), with
 //! `version: 1` and flat camelCase event lists (the matcher sits in the
-//! handler), commands through a shell (`command`, the cross-platform key),
+//! handler), commands through a shell under `bash` (Linux, macOS) and
+//! `powershell` (Windows) on every host, Copilot picking its own,
 //! `timeoutSec` in seconds. Copilot also runs Claude Code's
 //! `.claude/settings.json` hooks, checked for a second registration.
 
@@ -174,7 +175,10 @@ fn ask_user(map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Copilot,
     layout: config::Layout::Flat,
-    form: config::Form::Shell,
+    form: config::Form::PerShell(&[
+        ("bash", config::Shell::Posix),
+        ("powershell", config::Shell::PowerShell),
+    ]),
     typed: true,
     timeout: Some(("timeoutSec", config::Unit::Seconds)),
     path,

@@ -140,7 +140,9 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Cursor,
     layout: config::Layout::Flat,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
     typed: false,
     timeout: Some(("timeout", config::Unit::Seconds)),
     path,

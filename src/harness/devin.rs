@@ -88,7 +88,9 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Devin,
     layout: config::Layout::Grouped,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
     typed: true,
     timeout: Some(("timeout", config::Unit::Seconds)),
     path,

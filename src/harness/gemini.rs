@@ -94,7 +94,9 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Gemini,
     layout: config::Layout::Grouped,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
     typed: true,
     timeout: Some(("timeout", config::Unit::Millis)),
     path,

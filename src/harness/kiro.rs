@@ -112,7 +112,9 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Kiro,
     layout: config::Layout::List,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
     typed: false,
     timeout: Some(("timeout", config::Unit::Seconds)),
     path,
@@ -132,7 +134,9 @@ static CONFIG: Config = Config {
 static LEGACY: Config = Config {
     harness: HarnessId::Kiro,
     layout: config::Layout::Flat,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
     typed: false,
     timeout: Some(("timeout_ms", config::Unit::Millis)),
     path: legacy_path,

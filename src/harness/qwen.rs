@@ -88,7 +88,9 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Qwen,
     layout: config::Layout::Grouped,
-    form: config::Form::Shell,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
     typed: true,
     timeout: None,
     path,

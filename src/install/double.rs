@@ -7,7 +7,6 @@
 use super::document::{self, Target};
 use super::merge::Layout;
 use super::ownership;
-use super::words;
 use crate::harness::config::{Config, Roots, Scope};
 use std::path::{Path, PathBuf};
 
@@ -129,7 +128,10 @@ fn in_toml(path: &Path, bin: &str) -> Option<Found> {
         let Some(cmd) = s else { continue };
         let h = serde_json::json!({ "command": cmd });
         if ownership::is_ours(&h, bin)
-            && let Some(e) = words::split(&cmd).and_then(|a| dispatched_event(&a))
+            && let Some(e) = h
+                .as_object()
+                .and_then(ownership::argv)
+                .and_then(|a| dispatched_event(&a))
         {
             events.push(e);
         }

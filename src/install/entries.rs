@@ -8,7 +8,7 @@
 
 use super::merge::Entry;
 use super::words;
-use crate::harness::config::{Config, Form};
+use crate::harness::config::{Config, Form, Host, Shell};
 use crate::harness::{self, HarnessId};
 use crate::registration::{self, Registration};
 use serde_json::{Map, Value};
@@ -36,18 +36,46 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
 /// The entries for the cards visible from the current project: the shipped
 /// cards, and the events and matchers the user's and this project's trusted
 /// cards need (see `registration::for_install`).
-pub fn for_harness(spec: &Config, bin: &str) -> (Vec<Entry>, Vec<Skipped>) {
+pub fn for_harness(spec: &Config, bin: &str, host: Host) -> (Vec<Entry>, Vec<Skipped>) {
     let project = crate::commands::project_root_here();
     let state = crate::commands::state_root_for_commands();
     build(
         spec,
         bin,
+        host,
         &registration::for_install(&project, state.as_deref()),
     )
 }
 
-/// The entries for a set of registrations.
-pub fn build(spec: &Config, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Vec<Skipped>) {
+/// The program word as written for `shell` on `host`: a Windows path for
+/// `sh` (Git Bash; Copilot's `bash` key written on a Windows host) with
+/// forward slashes, which Git Bash reads as the same path and `sh` never
+/// takes for escapes.
+fn program_for(shell: Shell, host: Host, program: &str) -> String {
+    if shell == Shell::Posix && host == Host::Windows {
+        program.replace('\\', "/")
+    } else {
+        program.to_string()
+    }
+}
+
+/// Refuses a program path that a shell the harness runs entries through on
+/// `host` would interpret (DESIGN §9; the characters follow the shell, see
+/// [`words::unsafe_chars`]). The exec form takes any path.
+pub fn check_program(spec: &Config, host: Host, program: &str) -> Result<(), String> {
+    for (_, shell) in spec.shells(host) {
+        words::check_safe(shell, &program_for(shell, host, program))?;
+    }
+    Ok(())
+}
+
+/// The entries for a set of registrations, rendered for `host`.
+pub fn build(
+    spec: &Config,
+    bin: &str,
+    host: Host,
+    regs: &[Registration],
+) -> (Vec<Entry>, Vec<Skipped>) {
     let h = spec.harness;
     // Group by native event, keeping first-seen order.
     let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
@@ -77,7 +105,12 @@ pub fn build(spec: &Config, bin: &str, regs: &[Registration]) -> (Vec<Entry>, Ve
                 }
             }
             let matcher = harness::native_matcher(h, canonical, &matcher).filter(|m| !m.is_empty());
-            let mut handler = handler(spec, &argv(h, bin, native, &cards), matcher.as_deref());
+            let mut handler = handler(
+                spec,
+                host,
+                &argv(h, bin, native, &cards),
+                matcher.as_deref(),
+            );
             if spec.layout == super::merge::Layout::List {
                 handler = list_item(native, matcher.as_deref(), handler);
             }
@@ -118,8 +151,15 @@ fn list_item(
     m
 }
 
-/// One handler object, keys in the order the harness's docs show them.
-pub fn handler(spec: &Config, argv: &[String], matcher: Option<&str>) -> Map<String, Value> {
+/// One handler object for `host`, keys in the order the harness's docs show
+/// them: the exec form as `command` + `args`; a shell form as one command
+/// line per key, quoted for the shell behind that key on `host`.
+pub fn handler(
+    spec: &Config,
+    host: Host,
+    argv: &[String],
+    matcher: Option<&str>,
+) -> Map<String, Value> {
     let mut m = Map::new();
     if spec.typed {
         m.insert("type".into(), Value::from("command"));
@@ -129,8 +169,12 @@ pub fn handler(spec: &Config, argv: &[String], matcher: Option<&str>) -> Map<Str
             m.insert("command".into(), Value::from(argv[0].clone()));
             m.insert("args".into(), Value::from(argv[1..].to_vec()));
         }
-        Form::Shell => {
-            m.insert("command".into(), Value::from(words::join(argv)));
+        Form::Shell { .. } | Form::PerShell(_) => {
+            for (key, shell) in spec.shells(host) {
+                let mut words = argv.to_vec();
+                words[0] = program_for(shell, host, &argv[0]);
+                m.insert(key.into(), Value::from(words::command(shell, &words)));
+            }
         }
     }
     if spec.layout == super::merge::Layout::Flat

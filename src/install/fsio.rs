@@ -123,7 +123,7 @@ pub fn remove(path: &Path, previous: &str) -> Result<(), String> {
     fs::remove_file(path).map_err(|e| format!("removing {}: {e}", path.display()))
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -4,7 +4,7 @@
 use super::document::{self, Target};
 use super::entries;
 use super::merge;
-use crate::harness::config::{Roots, TrustCheck};
+use crate::harness::config::{Host, Roots, TrustCheck};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -49,9 +49,14 @@ fn program_of(handler: &Value) -> Result<String, String> {
         .ok_or_else(|| "no program".to_string())
 }
 
-/// The state of one target. `roots.project` is the project tree no counted
-/// program may live in.
+/// The state of one target on this host. `roots.project` is the project
+/// tree no counted program may live in.
 pub fn inspect(t: &Target, bin: &str, roots: &Roots) -> Status {
+    inspect_for(t, bin, roots, Host::current())
+}
+
+/// The state of one target, compared with what install renders for `host`.
+pub fn inspect_for(t: &Target, bin: &str, roots: &Roots, host: Host) -> Status {
     let project = roots.project.as_path();
     let mut st = Status {
         harness: t.spec.harness.id(),
@@ -114,7 +119,7 @@ pub fn inspect(t: &Target, bin: &str, roots: &Roots) -> Status {
             .push(format!("cuecard's entries are in the {}", t.spec.form_name));
         return st;
     }
-    let (wanted, _) = entries::for_harness(t.spec, &t.spec.program(t.scope, bin));
+    let (wanted, _) = entries::for_harness(t.spec, &t.spec.program(t.scope, bin), host);
     let key = |e: &str, m: &Option<String>, h: &Value| format!("{e}\u{1}{m:?}\u{1}{h}");
     let mut have: Vec<String> = st.installed.iter().map(|(e, m, h)| key(e, m, h)).collect();
     let mut want: Vec<String> = wanted

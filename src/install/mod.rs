@@ -46,3 +46,6 @@ pub fn all_specs() -> Vec<&'static Config> {
 }
 pub mod inspect;
 pub mod probe;
+
+#[cfg(test)]
+mod hosts_tests;

@@ -1,12 +1,16 @@
 //! Which hook handlers are cuecard's: those whose program is the cuecard
 //! binary and whose first argument is `dispatch`. The program and arguments
 //! come from the exec form (`command` or `exec`, with `args`) or from the
-//! shell form's words (`command` or `bash`), never from a substring, so
-//! `my-cuecard-notes.sh` or `echo cuecard dispatch` stay the operator's.
+//! shell form's words (`command`, `bash` or `powershell`, split the way the
+//! shell behind it reads them: `sh`, PowerShell's `& "<program>" ...`, cmd's
+//! `"<program>" ...`), never from a substring, so `my-cuecard-notes.sh` or
+//! `echo cuecard dispatch` stay the operator's. The program is cuecard's
+//! when it is the installed binary or any file named `cuecard` (or
+//! `cuecard.exe`, in any case), with `/` or `\` as the separator.
 
 use super::words;
+use crate::harness::config::Host;
 use serde_json::{Map, Value};
-use std::path::Path;
 
 /// The program and its arguments as the harness would start them.
 pub fn argv(handler: &Map<String, Value>) -> Option<Vec<String>> {
@@ -26,10 +30,28 @@ pub fn argv(handler: &Map<String, Value>) -> Option<Vec<String>> {
         }
         return Some(out);
     }
-    ["command", "bash", "exec"]
+    ["command", "bash", "powershell", "exec"]
         .iter()
-        .find_map(|k| handler.get(*k).and_then(Value::as_str))
-        .and_then(words::split)
+        .find_map(|k| handler.get(*k).and_then(Value::as_str).map(|c| (*k, c)))
+        .and_then(|(k, c)| words::split_for(k, c))
+}
+
+/// The words the harness starts on `host`: as [`argv`], except that a
+/// handler with a line per shell (Copilot) runs its `powershell` line on
+/// Windows (`doctor` runs what the harness would).
+pub fn argv_on(handler: &Map<String, Value>, host: Host) -> Option<Vec<String>> {
+    match handler.get("powershell").and_then(Value::as_str) {
+        Some(line) if host == Host::Windows => words::split_for("powershell", line),
+        _ => argv(handler),
+    }
+}
+
+/// Whether `prog` names a cuecard binary by its file name, on any host:
+/// `cuecard`, or `cuecard.exe` case-insensitively, after the last `/` or
+/// `\`.
+pub fn is_cuecard_name(prog: &str) -> bool {
+    let name = prog.rsplit(['/', '\\']).next().unwrap_or(prog);
+    name == "cuecard" || name.eq_ignore_ascii_case("cuecard.exe")
 }
 
 /// Whether `handler` is a cuecard registration. `bin` is the installed
@@ -47,7 +69,7 @@ pub fn is_ours(handler: &Value, bin: &str) -> bool {
         return false;
     }
     let prog = argv[0].as_str();
-    prog == bin || Path::new(prog).file_name().is_some_and(|n| n == "cuecard")
+    prog == bin || is_cuecard_name(prog)
 }
 
 #[cfg(test)]
@@ -69,6 +91,57 @@ mod tests {
             json!({"name": "cuecard X", "trigger": "X", "action": {"type": "command", "command": "/opt/bin/cuecard dispatch --contract kiro X"}}),
         ] {
             assert!(is_ours(&h, BIN), "{h}");
+        }
+    }
+
+    const WIN: &str = r"C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe";
+
+    #[test]
+    fn every_hosts_forms_are_recognised() {
+        for h in [
+            // PowerShell, with the call operator (Cursor, Codex, Gemini ...).
+            json!({"command": r#"& "C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe" dispatch --contract cursor postToolUse"#}),
+            json!({"command": r#"& 'C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe' dispatch X"#}),
+            // cmd's quoting (CodeBuddy).
+            json!({"command": r#""C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe" dispatch --contract codebuddy X"#}),
+            // Unquoted, as a user may write it.
+            json!({"command": r"C:\Tools\cuecard.exe dispatch X"}),
+            // Copilot's keys, either alone.
+            json!({"type": "command", "powershell": r#"& "C:\Old\CUECARD.EXE" dispatch --contract copilot sessionStart"#}),
+            json!({"type": "command", "bash": "'C:/Old/cuecard.exe' dispatch X"}),
+            json!({"type": "command", "bash": "\"C:/Users/Zoë Doe/cuecard.exe\" dispatch X", "powershell": r#"& "C:\Users\Zoë Doe\cuecard.exe" dispatch X"#}),
+            // The exec form with a Windows path, and a program through PATH.
+            json!({"type": "command", "command": WIN, "args": ["dispatch", "SessionStart"]}),
+            json!({"command": "& \"cuecard\" dispatch X"}),
+            json!({"command": "cuecard.exe dispatch X"}),
+        ] {
+            assert!(is_ours(&h, "/not/this/one"), "{h}");
+        }
+        assert!(is_ours(&json!({"command": WIN, "args": ["dispatch"]}), WIN));
+    }
+
+    #[test]
+    fn a_copilot_entry_runs_its_hosts_line() {
+        let h = json!({"bash": "/u/cuecard dispatch X", "powershell": r#"& "C:\u\cuecard.exe" dispatch X"#});
+        let h = h.as_object().unwrap();
+        let prog = |host| super::argv_on(h, host).unwrap()[0].clone();
+        assert_eq!(prog(super::Host::Unix), "/u/cuecard");
+        assert_eq!(prog(super::Host::Windows), r"C:\u\cuecard.exe");
+    }
+
+    #[test]
+    fn windows_lookalikes_stay_the_operators() {
+        for h in [
+            json!({"command": r#"& "C:\x\cuecard-wrapper.exe" dispatch X"#}),
+            json!({"command": r#"& "C:\x\cuecard.exe" dispatch X; Remove-Item -Recurse C:\"#}),
+            json!({"command": r#""C:\x\cuecard.exe" dispatch X & del /q C:\"#}),
+            json!({"command": r#"& "C:\x\cuecard.exe" explain X"#}),
+            json!({"command": r#"Write-Output "C:\x\cuecard.exe dispatch""#}),
+            json!({"powershell": r#"& "$env:LOCALAPPDATA\cuecard\cuecard.exe" dispatch X"#}),
+            json!({"command": r#""C:\x\cuecard.exe" dispatch X ^& del x"#}),
+            json!({"command": r#"& "C:\x\cuecard.exe.bak" dispatch X"#}),
+        ] {
+            assert!(!is_ours(&h, WIN), "{h}");
         }
     }
 

@@ -93,13 +93,15 @@ pub fn run(
         ok: false,
         millis: 0,
     };
-    // The entry's own words (exec form, or the shell form split as `sh`
-    // would: an entry is cuecard's only when it is a plain word list), with
+    // The entry's own words (exec form, or the shell form split as its
+    // shell would, Copilot's line for this host: an entry is cuecard's only
+    // when it is a plain word list), with
     // its program as resolved and checked by `program::resolve`: never a
     // shell, never a program the project ships.
+    let host = crate::harness::config::Host::current();
     let argv = handler
         .as_object()
-        .and_then(ownership::argv)
+        .and_then(|h| ownership::argv_on(h, host))
         .unwrap_or_default();
     let program = match argv.first().map(|p| super::program::resolve(p, cwd)) {
         Some(Ok(p)) => p,

@@ -62,12 +62,18 @@ pub fn resolve(program: &str, project: &Path) -> Result<PathBuf, String> {
 }
 
 /// A bare program name looked up in PATH's absolute directories (a relative
-/// entry, `.` among them, would find the project's own files).
+/// entry, `.` among them, would find the project's own files); on Windows
+/// `<name>.exe` too, as the shells there find it.
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
+    let names: Vec<String> = if cfg!(windows) {
+        vec![name.to_string(), format!("{name}.exe")]
+    } else {
+        vec![name.to_string()]
+    };
     std::env::split_paths(&path)
         .filter(|d| d.is_absolute())
-        .map(|d| d.join(name))
+        .flat_map(|d| names.iter().map(move |n| d.join(n)).collect::<Vec<_>>())
         .find(|p| p.is_file())
 }
 

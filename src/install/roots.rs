@@ -1,6 +1,8 @@
 //! Where things are for this run: the home directory (`HOME`, which tests
-//! point at a temporary directory), the project (the git root above the
-//! working directory), the working directory, and the installed binary.
+//! point at a temporary directory, else the platform's own: the profile
+//! folder on Windows, where `HOME` is usually unset), the project (the git
+//! root above the working directory), the working directory, and the
+//! installed binary.
 
 use crate::harness::config::Roots;
 use std::path::PathBuf;
@@ -11,6 +13,7 @@ impl Roots {
         let home = std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
             .map(PathBuf::from)
+            .or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()))
             .ok_or("HOME is not set; cuecard needs it to find the harnesses' user configuration")?;
         let cwd = std::env::current_dir().map_err(|e| format!("the working directory: {e}"))?;
         let project = crate::context::find_project_root(&cwd);
@@ -36,5 +39,46 @@ pub fn installed_binary() -> Result<String, String> {
     }
     path.into_os_string()
         .into_string()
+        .map(|p| plain_windows_path(&p))
         .map_err(|p| format!("the binary's path {p:?} is not UTF-8; hook configs are JSON text"))
+}
+
+/// A Windows path without the `\\?\` prefix `canonicalize` gives it there
+/// (`\\?\C:\...` is `C:\...`, `\\?\UNC\server\share` is
+/// `\\server\share`), the form harnesses and their shells take; any other
+/// path as it is.
+pub fn plain_windows_path(p: &str) -> String {
+    match p.strip_prefix(r"\\?\") {
+        Some(rest)
+            if rest.len() >= 3 && rest.as_bytes()[1] == b':' && rest.as_bytes()[2] == b'\\' =>
+        {
+            rest.to_string()
+        }
+        Some(rest) if rest.starts_with(r"UNC\") => format!(r"\\{}", &rest[4..]),
+        _ => p.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_windows_path;
+
+    #[test]
+    fn canonical_windows_paths_lose_their_verbatim_prefix() {
+        assert_eq!(
+            plain_windows_path(r"\\?\C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe"),
+            r"C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe"
+        );
+        assert_eq!(
+            plain_windows_path(r"\\?\UNC\server\share\cuecard.exe"),
+            r"\\server\share\cuecard.exe"
+        );
+        for kept in [
+            "/usr/local/bin/cuecard",
+            r"C:\x\cuecard.exe",
+            r"\\?\Volume{x}\cuecard.exe",
+        ] {
+            assert_eq!(plain_windows_path(kept), kept);
+        }
+    }
 }

@@ -480,7 +480,6 @@ pub struct WorkDir(pub PathBuf);
 
 impl WorkDir {
     pub fn new() -> std::io::Result<WorkDir> {
-        use std::os::unix::fs::DirBuilderExt;
         let base = std::env::temp_dir();
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -491,7 +490,11 @@ impl WorkDir {
                 "cuecard-replay-{}-{nanos:08x}-{i}",
                 std::process::id()
             ));
-            match std::fs::DirBuilder::new().mode(0o700).create(&p) {
+            #[allow(unused_mut)]
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            match builder.create(&p) {
                 Ok(()) => return Ok(WorkDir(p)),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),

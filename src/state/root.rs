@@ -1,7 +1,8 @@
 //! Where state lives (DESIGN §6): `CUECARD_STATE_DIR`, else
 //! `$CLAUDE_PLUGIN_DATA/state`, else the platform state directory
-//! (`$XDG_STATE_HOME/cuecard`, `~/.local/state/cuecard`), else the platform's
-//! local data directory. The root is created 0700; an existing root of ours
+//! (`$XDG_STATE_HOME/cuecard`, `~/.local/state/cuecard`), else `state` in the
+//! platform's local data directory (`%LOCALAPPDATA%\cuecard\data\state` on
+//! Windows; see [`crate::dirs`]). The root is created 0700; an existing root of ours
 //! with group/other bits is tightened to 0700; a root that is a symlink, owned
 //! by someone else, not a directory, or not an absolute path is refused.
 
@@ -52,12 +53,7 @@ pub fn candidate() -> Option<PathBuf> {
     if let Some(d) = var("CLAUDE_PLUGIN_DATA") {
         return Some(PathBuf::from(d).join("state"));
     }
-    let dirs = directories::ProjectDirs::from("", "", "cuecard")?;
-    Some(
-        dirs.state_dir()
-            .unwrap_or_else(|| dirs.data_local_dir())
-            .to_path_buf(),
-    )
+    crate::dirs::Dirs::current().map(|d| d.state)
 }
 
 /// Creates (0700) or checks `dir` as a state root.
