@@ -661,3 +661,47 @@ fn search_and_question_cards_fire_on_each_harness_tool_names() {
         );
     }
 }
+
+/// Where the dependency card is judged after the tool ran (Qwen Code and
+/// Gemini CLI defer it to the after-tool event), the manifest on disk
+/// already holds the new content: it cannot stand for "before", and the
+/// advisory is given.
+#[test]
+fn a_manifest_written_before_a_deferred_card_is_judged_still_gets_the_advisory() {
+    let sb = Sandbox::new();
+    let project = sb.project();
+    let manifest = r#"{"name": "demo", "dependencies": {"left-pad": "1.3.0"}}"#;
+    let path = sb.write("package.json", manifest);
+    let cases = [
+        (
+            "qwen",
+            "PostToolUse",
+            json!({"session_id": "q-def", "cwd": project, "hook_event_name": "PostToolUse",
+                   "tool_name": "write_file", "tool_input": {"file_path": path, "content": manifest},
+                   "tool_response": {"llmContent": "ok"}}),
+        ),
+        (
+            "gemini",
+            "AfterTool",
+            json!({"session_id": "g-def", "cwd": project, "hook_event_name": "AfterTool",
+                   "tool_name": "write_file", "tool_input": {"file_path": path, "content": manifest},
+                   "tool_response": {"llmContent": "ok"}}),
+        ),
+    ];
+    for (harness, event, payload) in cases {
+        let out = sb
+            .test()
+            .args(["dispatch", "--contract", harness, event])
+            .json(&payload)
+            .run();
+        let m = obj(&out.stdout);
+        let ctx = m["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            ctx.contains("cuecard cards show dependency"),
+            "{harness} {event}: {}",
+            out.stdout
+        );
+    }
+}
