@@ -71,8 +71,6 @@ pub struct Run {
     pub stopped: Option<String>,
     /// The exact line written to stdout, if any.
     pub answer: Option<String>,
-    /// Once-per-session keys spent by cards that actually fired.
-    pub spent: Vec<String>,
     /// Once-per-session keys with the card that spends them.
     pub spent_by: Vec<(String, String)>,
     /// Once-per-session keys of user notes (spent when the answer is written).
@@ -598,7 +596,6 @@ fn present(
         run.outcome.deny = finding.deny;
     }
     if let Some(k) = finding.once {
-        run.spent.push(k.clone());
         run.spent_by.push((card.name.clone(), k));
     }
     let how = if repeated {

@@ -151,14 +151,9 @@ pub struct Replay {
     pub compactions_at: Vec<usize>,
 }
 
-/// Guards whose cards are compaction warnings.
-const WARNING_GUARDS: &[&str] = &[
-    "compaction",
-    "compaction-warning",
-    "context",
-    "context-size",
-    "usage",
-];
+/// Guards whose cards are compaction warnings (each a registered guard: a
+/// test says so).
+const WARNING_GUARDS: &[&str] = &["compaction"];
 
 /// Detects the format from the first records.
 pub fn detect(first: &Value) -> Format {
@@ -513,4 +508,22 @@ impl Drop for WorkDir {
 /// Renders one fragment as the model reads it (for tests and the report).
 pub fn rendered(f: &Fragment) -> String {
     text::join_capped(std::slice::from_ref(f), text::MAX_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_warning_guards_are_registered_guards_with_cards() {
+        for g in super::WARNING_GUARDS {
+            assert!(crate::guards::lookup(g).is_some(), "{g} is no guard");
+            assert!(
+                crate::card::embedded::all().into_iter().flatten().any(|c| c
+                    .bindings
+                    .guard
+                    .as_deref()
+                    == Some(*g)),
+                "no shipped card uses {g}"
+            );
+        }
+    }
 }

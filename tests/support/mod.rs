@@ -118,7 +118,6 @@ pub struct Test<'a> {
     args: Vec<OsString>,
     input: Input,
     env: Vec<(OsString, OsString)>,
-    env_remove: Vec<String>,
     path_prefix: Option<PathBuf>,
     expect_exit: i32,
     expect_stdout: Option<String>,
@@ -161,7 +160,6 @@ impl<'a> Test<'a> {
             args: Vec::new(),
             input: Input::Null,
             env: Vec::new(),
-            env_remove: Vec::new(),
             path_prefix: None,
             expect_exit: 0,
             expect_stdout: None,
@@ -244,9 +242,6 @@ impl<'a> Test<'a> {
         cmd.env("PATH", path);
         for (k, v) in &self.env {
             cmd.env(k, v);
-        }
-        for k in &self.env_remove {
-            cmd.env_remove(k);
         }
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         cmd.stdin(match self.input {
