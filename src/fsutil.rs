@@ -111,57 +111,50 @@ pub fn open_private_read(
 /// anew (the directory is this user's own, so its entries are too).
 /// Returns the file and whether something else had to be replaced.
 pub fn open_private_rw(path: &Path) -> std::io::Result<(std::fs::File, bool)> {
-    let mut replaced = false;
-    for _ in 0..3 {
-        let mut o = std::fs::OpenOptions::new();
-        o.read(true).write(true).create(true).truncate(false);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
-        }
-        match o.open(path) {
-            // O_NONBLOCK stays set: it changes nothing for a regular file.
-            Ok(f) if is_private(&f.metadata()?) => return Ok((f, replaced)),
-            Ok(_) => {}
-            Err(e) if is_link_refusal(&e) => {}
-            Err(e) => return Err(e),
-        }
-        remove_entry(path)?;
-        replaced = true;
-    }
-    Err(not_private())
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true).write(true).create(true).truncate(false);
+    open_replacing(path, o).map(|(f, _, replaced)| (f, replaced))
 }
 
 /// Opens (creating, 0600) one of cuecard's own append-only files to add to
-/// it: never through a link, never waiting on a FIFO (a FIFO without a
-/// reader refuses at once, with one it is not a private file and is
-/// refused), and only a private regular file ([`is_private`]). Returns the
-/// file and its metadata (its size tells when to fold it).
+/// it, as [`open_private_rw`] does. Returns the file and its metadata (its
+/// size tells when to fold it).
 pub fn open_private_append(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
     let mut o = std::fs::OpenOptions::new();
     o.append(true).create(true);
+    open_replacing(path, o).map(|(f, meta, _)| (f, meta))
+}
+
+/// Opens `path` with `o` (which creates), 0600, never through a link and
+/// never waiting on a FIFO (O_NONBLOCK stays set: it changes nothing for a
+/// regular file). Whatever is at the path that is not [`is_private`] (a
+/// link, a FIFO, someone else's file) is removed and the file created anew:
+/// the directory is this user's own, so its entries are too. Returns the
+/// file, its metadata, and whether something had to be replaced.
+fn open_replacing(
+    path: &Path,
+    mut o: std::fs::OpenOptions,
+) -> std::io::Result<(std::fs::File, std::fs::Metadata, bool)> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         o.mode(0o600)
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
     }
-    for _ in 0..2 {
+    let mut replaced = false;
+    for _ in 0..3 {
         match o.open(path) {
             Ok(f) => {
                 let meta = f.metadata()?;
                 if is_private(&meta) {
-                    return Ok((f, meta));
+                    return Ok((f, meta, replaced));
                 }
             }
             Err(e) if is_link_refusal(&e) => {}
             Err(e) => return Err(e),
         }
-        // A link, a FIFO or someone else's file at the name: removed (the
-        // directory is this user's), then created anew.
         remove_entry(path)?;
+        replaced = true;
     }
     Err(not_private())
 }

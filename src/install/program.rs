@@ -48,8 +48,7 @@ pub fn resolve(program: &str, project: &Path) -> Result<PathBuf, String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let me = unsafe { libc::geteuid() };
+        let me = crate::fsutil::euid();
         if meta.uid() != me && meta.uid() != 0 {
             return Err(format!(
                 "{} is owned by another user (uid {})",
