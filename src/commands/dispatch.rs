@@ -13,17 +13,14 @@ use crate::state::{self, Store, failures};
 use crate::{deadline, env, payload, printer};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-/// The call's state root, once known (the deadline watchdog reads it to
-/// record its own failure).
+/// The call's state root, once known (the failure record and the sweep,
+/// after the answer, use it).
 static STORE: OnceLock<Store> = OnceLock::new();
 /// The call's event and session key part, for the failure record.
 static CALL: Mutex<(String, String)> = Mutex::new((String::new(), String::new()));
-/// Whether this call's failures were written to the failure record.
-static PERSISTED: AtomicBool = AtomicBool::new(false);
 
 /// Parsed hook arguments. Anything odd is recorded and ignored.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -97,10 +94,11 @@ pub fn main(args: &[OsString]) -> i32 {
     0
 }
 
-/// Writes this call's failures (if any) to the failure record, once.
+/// Writes this call's failures (if any) to the failure record. Called
+/// once, after the answer (the deadline's handler writes its own line).
 fn persist_failures(wait: Duration) {
     let failures = diag::snapshot();
-    if failures.is_empty() || PERSISTED.swap(true, Ordering::SeqCst) {
+    if failures.is_empty() {
         return;
     }
     let Some(store) = STORE.get() else { return };
