@@ -52,11 +52,9 @@ impl Guard for Eval {
         {
             return None;
         }
-        let replaced = target::replaced_content(ctx);
-        let replaced: std::collections::BTreeMap<_, _> = replaced
-            .iter()
-            .map(|(t, text)| (t.path.as_path(), text.as_str()))
-            .collect();
+        // What the edit replaces, read only once a primitive was found (most
+        // writes have none).
+        let replaced = std::cell::OnceCell::new();
         for (t, content) in target::written_content(ctx) {
             let Some(family) = Family::of_path(&t.shown) else {
                 continue;
@@ -65,7 +63,13 @@ impl Guard for Eval {
                 continue;
             };
             if replaced
-                .get(t.path.as_path())
+                .get_or_init(|| {
+                    target::replaced_content(ctx)
+                        .into_iter()
+                        .map(|(r, text)| (r.path, text))
+                        .collect::<std::collections::BTreeMap<_, _>>()
+                })
+                .get(&t.path)
                 .and_then(|o| scan_text(o, family))
                 .is_some_and(|h| h.primitive == hit.primitive)
             {
