@@ -35,6 +35,36 @@ pub struct Totals {
     pub last: u64,
 }
 
+impl Totals {
+    /// Adds `later` (what came after these totals).
+    pub fn absorb(&mut self, later: Totals) {
+        self.calls += later.calls;
+        for (e, n) in later.events {
+            *self.events.entry(e).or_insert(0) += n;
+        }
+        self.ledger.absorb(later.ledger);
+        self.last = self.last.max(later.last);
+    }
+
+    /// A session's counters and ledger, taken out of it.
+    pub fn take(s: &mut Session) -> Totals {
+        Totals {
+            calls: std::mem::take(&mut s.calls),
+            events: std::mem::take(&mut s.events),
+            ledger: std::mem::take(&mut s.ledger),
+            last: s.updated,
+        }
+    }
+
+    /// Puts these counters and ledger into a session.
+    pub fn put(self, s: &mut Session) {
+        s.calls = self.calls;
+        s.events = self.events;
+        s.ledger = self.ledger;
+        s.updated = s.updated.max(self.last);
+    }
+}
+
 /// One line of the log.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -55,20 +85,19 @@ pub fn log_path(record: &Path) -> PathBuf {
     record.with_extension("log")
 }
 
-/// Appends the call `session` holds (the counters and ledger entries of this
-/// call only: the record loads without them) to the log, folding the log
-/// first when it is over its bound.
-/// With `fresh`, the log is replaced by this call's line.
-pub fn append(record: &Path, session: &Session, now: u64, fresh: bool) -> std::io::Result<()> {
+/// Appends `call` (the counters and ledger entries of this call only: the
+/// record loads without them) to the log, folding the log first when it is
+/// over its bound. With `fresh`, the log is replaced by this call's line.
+pub fn append(record: &Path, call: &Totals, now: u64, fresh: bool) -> std::io::Result<()> {
     let path = log_path(record);
     let mut lines = Vec::new();
-    for (event, n) in &session.events {
+    for (event, n) in &call.events {
         for _ in 0..*n {
             let line = Line::Call {
                 e: event.clone(),
                 t: now,
                 i: if lines.is_empty() {
-                    session.ledger.entries.clone()
+                    call.ledger.entries.clone()
                 } else {
                     Vec::new()
                 },
@@ -104,15 +133,7 @@ pub fn append(record: &Path, session: &Session, now: u64, fresh: bool) -> std::i
 pub fn write_base(record: &Path, base: Totals) -> std::io::Result<()> {
     let path = log_path(record);
     let mut totals = base;
-    let earlier = read(&path);
-    totals.calls += earlier.calls;
-    for (e, n) in earlier.events {
-        *totals.events.entry(e).or_insert(0) += n;
-    }
-    for entry in earlier.ledger.entries {
-        totals.ledger.add(entry);
-    }
-    totals.last = totals.last.max(earlier.last);
+    totals.absorb(read(&path));
     let mut text =
         serde_json::to_vec(&Line::Base { base: totals }).map_err(std::io::Error::other)?;
     text.push(b'\n');
@@ -156,21 +177,9 @@ fn fold_call_bytes(t: &mut Totals, bytes: &[u8]) {
 
 /// A session's record with its log folded in (for `status`).
 pub fn with_totals(mut s: Session, record: &Path) -> Session {
-    let t = read(&log_path(record));
-    s.calls += t.calls;
-    for (e, n) in t.events {
-        *s.events.entry(e).or_insert(0) += n;
-    }
-    for entry in t.ledger.entries.iter().cloned() {
-        s.ledger.entries.push(entry);
-    }
-    s.ledger.injections += t.ledger.injections;
-    s.ledger.reminders += t.ledger.reminders;
-    s.ledger.warnings += t.ledger.warnings;
-    s.ledger.chars += t.ledger.chars;
-    s.ledger.tokens += t.ledger.tokens;
-    s.ledger.trim();
-    s.updated = s.updated.max(t.last);
+    let mut t = Totals::take(&mut s);
+    t.absorb(read(&log_path(record)));
+    t.put(&mut s);
     s
 }
 
@@ -178,16 +187,16 @@ pub fn with_totals(mut s: Session, record: &Path) -> Session {
 mod tests {
     use super::*;
 
-    fn call(event: &str, injected: usize) -> Session {
-        let mut s = Session {
+    fn call(event: &str, injected: usize) -> Totals {
+        let mut t = Totals {
             calls: 1,
             events: BTreeMap::from([(event.to_string(), 1)]),
-            ..Session::default()
+            ..Totals::default()
         };
         for _ in 0..injected {
-            s.ledger.record(1, event, "card", "card", "some advice");
+            t.ledger.record(1, event, "card", "card", "some advice");
         }
-        s
+        t
     }
 
     #[test]

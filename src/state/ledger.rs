@@ -71,6 +71,17 @@ impl Ledger {
         self.trim();
     }
 
+    /// Adds another ledger's totals and entries (which come after this one's).
+    pub fn absorb(&mut self, other: Ledger) {
+        self.injections += other.injections;
+        self.reminders += other.reminders;
+        self.warnings += other.warnings;
+        self.chars += other.chars;
+        self.tokens += other.tokens;
+        self.entries.extend(other.entries);
+        self.trim();
+    }
+
     /// Keeps the last [`MAX_ENTRIES`] entries.
     pub fn trim(&mut self) {
         if self.entries.len() > MAX_ENTRIES {

@@ -84,12 +84,7 @@ fn take_counters(s: &mut Session) -> Option<super::calls::Totals> {
     if s.calls == 0 && s.events.is_empty() && s.ledger == super::Ledger::default() {
         return None;
     }
-    Some(super::calls::Totals {
-        calls: std::mem::take(&mut s.calls),
-        events: std::mem::take(&mut s.events),
-        ledger: std::mem::take(&mut s.ledger),
-        last: s.updated,
-    })
+    Some(super::calls::Totals::take(s))
 }
 
 /// Reads a state file: missing is a fresh session; unreadable, oversized or
@@ -208,11 +203,19 @@ impl Locked {
     /// only when it changed; the call itself is one line appended to the
     /// call log.
     pub fn save(&mut self, durable: bool) -> std::io::Result<()> {
-        let now = super::now();
-        let mut record = self.session.clone();
-        let _ = take_counters(&mut record);
-        record.updated = 0;
-        let bytes = serde_json::to_vec(&record).map_err(std::io::Error::other)?;
+        // The record is the session without this call's counters, ledger
+        // and time: they are taken out for the writes, not copied, and put
+        // back whatever the writes gave.
+        let call = super::calls::Totals::take(&mut self.session);
+        let updated = std::mem::take(&mut self.session.updated);
+        let saved = self.write(&call, durable);
+        self.session.updated = updated;
+        call.put(&mut self.session);
+        saved
+    }
+
+    fn write(&mut self, call: &super::calls::Totals, durable: bool) -> std::io::Result<()> {
+        let bytes = serde_json::to_vec(&self.session).map_err(std::io::Error::other)?;
         self.fresh |= self.loaded.is_empty();
         if bytes != self.loaded {
             atomic::write_with(&self.path, &bytes, durable)?;
@@ -224,7 +227,7 @@ impl Locked {
         // A session that starts here (no record, or one reset as corrupt)
         // starts its log too: what a log held for it is not its history.
         let fresh = std::mem::replace(&mut self.fresh, false);
-        super::calls::append(&self.path, &self.session, now, fresh)
+        super::calls::append(&self.path, call, super::now(), fresh)
     }
 
     pub fn path(&self) -> &Path {
