@@ -103,7 +103,11 @@ pub fn sweep(store: &Store, age: Duration) -> usize {
 
 /// How long ago `path` was modified (`None` when it cannot be told).
 fn idle_of(path: &Path, now: SystemTime) -> Option<Duration> {
-    let m = std::fs::symlink_metadata(path).ok()?;
+    idle(&std::fs::symlink_metadata(path).ok()?, now)
+}
+
+/// How long before `now` a file with metadata `m` was modified.
+fn idle(m: &std::fs::Metadata, now: SystemTime) -> Option<Duration> {
     now.duration_since(m.modified().ok()?).ok()
 }
 
@@ -118,11 +122,7 @@ fn sweep_dir(dir: &Path, stale: impl Fn(&Path, &str, Duration) -> bool) -> usize
         if !m.is_file() {
             continue;
         }
-        let idle = m
-            .modified()
-            .ok()
-            .and_then(|t| now.duration_since(t).ok())
-            .unwrap_or_default();
+        let idle = idle(&m, now).unwrap_or_default();
         let name = e.file_name().to_string_lossy().into_owned();
         if stale(&e.path(), &name, idle) && std::fs::remove_file(e.path()).is_ok() {
             removed += 1;
