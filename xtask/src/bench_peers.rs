@@ -39,12 +39,6 @@ fn version(program: &Path, flag: &str) -> Option<String> {
     text.lines().next().map(|l| l.trim().to_string())
 }
 
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
 /// cc-safety-net's entry script, installed once into `target/bench/npm`.
 fn safety_net() -> Result<PathBuf, String> {
     let dir = crate::e2e::target_dir().join("bench/npm");
@@ -84,7 +78,7 @@ fn peers() -> (Vec<Peer>, Vec<String>) {
         }),
         None => notes.push("/usr/bin/python3 not found".into()),
     }
-    let node = on_path("node");
+    let node = crate::bench::which("node");
     match node
         .as_ref()
         .and_then(|n| version(n, "--version").map(|v| (n, v)))
