@@ -104,6 +104,15 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// Whether the call's tool has already run: the context's event, or the
+    /// call's own (a card deferred to the after-tool event is evaluated as
+    /// its own event, PreToolUse, while the payload says which it is), is
+    /// not a pre-tool one. What the call writes is then already on disk.
+    pub fn tool_has_run(&self) -> bool {
+        let pre = |e: &str| e.starts_with("Pre");
+        !pre(self.event.name) || self.payload.hook_event_name().is_some_and(|e| !pre(e))
+    }
+
     /// An environment variable.
     pub fn var(&self, key: &str) -> Option<String> {
         std::env::var(key).ok()

@@ -75,17 +75,10 @@ pub fn changes_dependencies(ctx: &Ctx, t: &Target) -> bool {
     if !matches!(name, "package.json" | "pyproject.toml" | "Cargo.toml") {
         return true;
     }
-    // The file on disk is the "before" only until the tool runs: on an
-    // after-tool event (a card deferred there, as on Qwen Code and Gemini
-    // CLI) it already holds the new content, and nothing can be compared.
-    // (Deferred cards are evaluated as their own event, PreToolUse: the
-    // call's own event is the payload's.)
-    let called = ctx
-        .payload
-        .raw
-        .get("hook_event_name")
-        .and_then(Value::as_str);
-    if !ctx.event.name.starts_with("Pre") || called.is_some_and(|e| !e.starts_with("Pre")) {
+    // The file on disk is the "before" only until the tool runs: after it
+    // (a card deferred there, as on Qwen Code and Gemini CLI) it already
+    // holds the new content, and nothing can be compared.
+    if ctx.tool_has_run() {
         return true;
     }
     let Some(before) = read_bounded(&t.path) else {
