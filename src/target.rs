@@ -67,22 +67,24 @@ pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
     let Some(tool) = ctx.payload.tool_name() else {
         return Vec::new();
     };
+    // A patch's files, each once (a set: a patch can name thousands).
     let mut out: Vec<Target> = Vec::new();
-    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
-    let mut add = |t: Target| {
-        if seen.insert(t.path.clone()) {
-            out.push(t);
-        }
-    };
     if let Some(patch) = patch_of(ctx) {
+        let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
         for f in patch_files(patch) {
-            add(target_for(ctx, f.path));
+            let t = target_for(ctx, f.path);
+            if seen.insert(t.path.clone()) {
+                out.push(t);
+            }
         }
     }
     if FILE_TOOLS.contains(&tool)
         && let Some(p) = written_path_input(ctx)
     {
-        add(target_for(ctx, p));
+        let t = target_for(ctx, p);
+        if !out.iter().any(|o| o.path == t.path) {
+            out.push(t);
+        }
     }
     out
 }
