@@ -27,6 +27,7 @@ pub mod guards;
 pub mod harness;
 pub mod hash;
 pub mod install;
+pub mod patch;
 pub mod paths;
 pub mod payload;
 pub mod printer;

@@ -71,7 +71,7 @@ pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
     let mut out: Vec<Target> = Vec::new();
     if let Some(patch) = patch_of(ctx) {
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
-        for f in patch_files(patch) {
+        for f in crate::patch::files(patch) {
             let t = target_for(ctx, f.path);
             if seen.insert(t.path.clone()) {
                 out.push(t);
@@ -151,11 +151,11 @@ fn edits(ctx: &Ctx, key: &str) -> Option<String> {
 fn patch_texts(
     ctx: &Ctx,
     patch: &str,
-    pick: impl Fn(PatchFile) -> String,
+    pick: impl Fn(crate::patch::PatchFile) -> String,
 ) -> Vec<(Target, String)> {
     let mut out: Vec<(Target, String)> = Vec::new();
     let mut index: BTreeMap<PathBuf, usize> = BTreeMap::new();
-    for f in patch_files(patch) {
+    for f in crate::patch::files(patch) {
         let path = f.path;
         let text = pick(f);
         if text.is_empty() {
@@ -247,68 +247,6 @@ fn patch_of<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
     keys.iter()
         .find_map(|k| ctx.payload.input_str(k))
         .filter(|p| p.contains("*** "))
-}
-
-/// One file of a Codex patch.
-struct PatchFile<'a> {
-    path: &'a str,
-    /// The added (`+`) lines, in order, joined by newlines.
-    added: String,
-    /// The removed (`-`) lines, likewise.
-    removed: String,
-}
-
-/// The files of a Codex patch (`*** Add File:`, `*** Update File:`,
-/// `*** Delete File:`, and the destination of `*** Move to:`, which
-/// receives the hunks that follow it), each with its added and removed
-/// lines. One pass over the text.
-fn patch_files(patch: &str) -> Vec<PatchFile<'_>> {
-    const HEADS: &[&str] = &[
-        "*** Add File:",
-        "*** Update File:",
-        "*** Delete File:",
-        "*** Move to:",
-    ];
-    fn push(text: &mut String, line: &str) {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(line);
-    }
-    let mut out: Vec<PatchFile> = Vec::new();
-    let mut current: Option<usize> = None;
-    for line in patch.lines() {
-        let trimmed = line.trim_end_matches('\r');
-        if let Some(path) = HEADS
-            .iter()
-            .find_map(|h| trimmed.trim_start().strip_prefix(h))
-        {
-            let path = path.trim();
-            if path.is_empty() {
-                continue;
-            }
-            out.push(PatchFile {
-                path,
-                added: String::new(),
-                removed: String::new(),
-            });
-            current = Some(out.len() - 1);
-            continue;
-        }
-        if trimmed.starts_with("*** ") {
-            current = None;
-            continue;
-        }
-        let Some(f) = current.map(|i| &mut out[i]) else {
-            continue;
-        };
-        if let Some(added) = trimmed.strip_prefix('+') {
-            push(&mut f.added, added);
-        } else if let Some(removed) = trimmed.strip_prefix('-') {
-            push(&mut f.removed, removed);
-        }
-    }
-    out
 }
 
 /// `C:/…`, `C:\…`, `/…`, `\\server\…`.

@@ -126,17 +126,11 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     }
 }
 
-/// One file a patch touches.
-struct PatchFile {
-    path: String,
-    added: bool,
-    minus: Vec<String>,
-    plus: Vec<String>,
-}
-
-/// Parses Codex's patch format (`*** Begin Patch`, `*** Add File: p`,
-/// `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`, hunks of
-/// `-`/`+`/` ` lines) into the canonical Write / Edit input.
+/// Translates Codex's patch (read by [`crate::patch::files`]) into the
+/// canonical Write (a first file that is added) or Edit of its first file,
+/// with `file_path`, `content` / `old_string` / `new_string`, every touched
+/// path in `file_paths` (a moved file under its destination), and the whole
+/// patch kept in `patch`, through which the guards judge every file.
 pub(super) fn apply_patch(map: &mut Map<String, Value>) {
     let patch = match map.get("tool_input") {
         Some(Value::Object(i)) => ["command", "patch", "input"]
@@ -147,46 +141,34 @@ pub(super) fn apply_patch(map: &mut Map<String, Value>) {
         _ => None,
     };
     let Some(patch) = patch else { return };
-    let mut files: Vec<PatchFile> = Vec::new();
-    for line in patch.lines() {
-        let header = |p: &str| line.strip_prefix(p).map(|s| s.trim().to_string());
-        if let Some(p) = header("*** Add File:") {
-            files.push(PatchFile {
-                path: p,
-                added: true,
-                minus: vec![],
-                plus: vec![],
-            });
-        } else if let Some(p) = header("*** Update File:").or_else(|| header("*** Delete File:")) {
-            files.push(PatchFile {
-                path: p,
-                added: false,
-                minus: vec![],
-                plus: vec![],
-            });
-        } else if let Some(p) = header("*** Move to:") {
-            if let Some(f) = files.last_mut() {
-                f.path = p;
+    // A move names the file before it anew, and what follows it is that
+    // file's.
+    let mut files: Vec<crate::patch::PatchFile> = Vec::new();
+    for f in crate::patch::files(&patch) {
+        match files.last_mut() {
+            Some(last) if f.moved => {
+                last.path = f.path;
+                for (to, from) in [(&mut last.added, f.added), (&mut last.removed, f.removed)] {
+                    if !from.is_empty() {
+                        if !to.is_empty() {
+                            to.push('\n');
+                        }
+                        to.push_str(&from);
+                    }
+                }
             }
-        } else if line.starts_with("***") || line.starts_with("@@") {
-            continue;
-        } else if let Some(f) = files.last_mut() {
-            if let Some(s) = line.strip_prefix('+') {
-                f.plus.push(s.to_string());
-            } else if let Some(s) = line.strip_prefix('-') {
-                f.minus.push(s.to_string());
-            }
+            _ => files.push(f),
         }
     }
     let Some(first) = files.first() else { return };
     let mut input = Map::new();
     input.insert("file_path".into(), json!(first.path));
-    let tool = if first.added {
-        input.insert("content".into(), json!(first.plus.join("\n")));
+    let tool = if first.add {
+        input.insert("content".into(), json!(first.added));
         "Write"
     } else {
-        input.insert("old_string".into(), json!(first.minus.join("\n")));
-        input.insert("new_string".into(), json!(first.plus.join("\n")));
+        input.insert("old_string".into(), json!(first.removed));
+        input.insert("new_string".into(), json!(first.added));
         "Edit"
     };
     input.insert(

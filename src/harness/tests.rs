@@ -485,3 +485,22 @@ fn search_and_question_tools_are_canonical() {
         "SQLite"
     );
 }
+
+#[test]
+fn codex_patch_that_moves_its_first_file_is_an_edit_of_the_destination() {
+    let mut m = serde_json::Map::new();
+    m.insert("tool_name".into(), "apply_patch".into());
+    m.insert(
+        "tool_input".into(),
+        serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.rs\n*** Move to: b.rs\n@@\n-old\n+new\n*** Add File: c.rs\n+c\n*** End Patch"}),
+    );
+    (HarnessId::Codex.spec().translate)(HarnessId::Codex.spec().row("PreToolUse").unwrap(), &mut m);
+    assert_eq!(m["tool_name"], "Edit");
+    assert_eq!(m["tool_input"]["file_path"], "b.rs");
+    assert_eq!(m["tool_input"]["old_string"], "old");
+    assert_eq!(m["tool_input"]["new_string"], "new");
+    assert_eq!(
+        m["tool_input"]["file_paths"],
+        serde_json::json!(["b.rs", "c.rs"])
+    );
+}
