@@ -38,20 +38,49 @@ pub struct Entry {
     pub tokens: u64,
 }
 
+/// What a ledger entry records: a card's text in full, a one-line
+/// reminder (the repeat rule), or a warning (compaction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LedgerKind {
+    Card,
+    Reminder,
+    Warning,
+}
+
+impl LedgerKind {
+    /// The stored form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LedgerKind::Card => "card",
+            LedgerKind::Reminder => "reminder",
+            LedgerKind::Warning => "warning",
+        }
+    }
+
+    /// The stored form read back (anything else counts as a card).
+    pub fn parse(s: &str) -> LedgerKind {
+        match s {
+            "reminder" => LedgerKind::Reminder,
+            "warning" => LedgerKind::Warning,
+            _ => LedgerKind::Card,
+        }
+    }
+}
+
 /// Estimated tokens of `text` without the tokenizer.
 pub fn estimate_tokens(text: &str) -> u64 {
     (text.len() as u64).div_ceil(4)
 }
 
 impl Ledger {
-    pub fn record(&mut self, time: u64, event: &str, card: &str, kind: &str, text: &str) {
+    pub fn record(&mut self, time: u64, event: &str, card: &str, kind: LedgerKind, text: &str) {
         let chars = crate::text::len16(text) as u64;
         let tokens = estimate_tokens(text);
         self.add(Entry {
             time,
             event: event.to_string(),
             card: card.to_string(),
-            kind: kind.to_string(),
+            kind: kind.as_str().to_string(),
             chars,
             tokens,
         });
@@ -60,10 +89,10 @@ impl Ledger {
     /// Adds an entry and counts it in the totals.
     pub fn add(&mut self, e: Entry) {
         self.injections += 1;
-        match e.kind.as_str() {
-            "reminder" => self.reminders += 1,
-            "warning" => self.warnings += 1,
-            _ => {}
+        match LedgerKind::parse(&e.kind) {
+            LedgerKind::Reminder => self.reminders += 1,
+            LedgerKind::Warning => self.warnings += 1,
+            LedgerKind::Card => {}
         }
         self.chars += e.chars;
         self.tokens += e.tokens;
