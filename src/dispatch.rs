@@ -592,8 +592,13 @@ fn present(
     if finding.warning {
         run.warnings.push(card.name.clone());
     }
-    if finding.deny.is_some() && run.outcome.deny.is_none() {
-        run.outcome.deny = finding.deny;
+    if let Some(reason) = finding.deny {
+        crate::envelope::Ruling::merge(
+            &mut run.outcome.ruling,
+            crate::policy::Level::Deny,
+            reason,
+            (guard_name.to_string(), "CUECARD_STRICT".into()),
+        );
     }
     if let Some(k) = finding.once {
         run.spent_by.push((card.name.clone(), k));

@@ -6,7 +6,7 @@
 //! Windsurf cannot carry context: nothing is registered, and `verify` says
 //! why. Devin CLI, its successor agent, is `devin`.
 
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value};
@@ -67,6 +67,12 @@ pub static SPEC: Spec = Spec {
                  documented field reaches the model; cuecard informs and never blocks, so \
                  nothing is installed. Use Devin CLI (`devin`), which reads Claude Code's envelope.",
     config: None,
+    decides: &[
+        ("pre_run_command", ExitCode),
+        ("pre_write_code", ExitCode),
+        ("pre_read_code", ExitCode),
+        ("pre_mcp_tool_use", ExitCode),
+    ],
     probe: no_probe,
 };
 
