@@ -34,7 +34,51 @@ pub struct Ruling {
     pub by: Vec<(String, String)>,
 }
 
+/// What every reason of a policy decision starts with, so that a person
+/// (and the e2e) can tell a deny cuecard meant from a failed hook.
+pub const POLICY_MARK: &str = "cuecard policy";
+
 impl Ruling {
+    /// The level and reason as sent to a harness (`harness`, its product
+    /// name): with `cannot_ask`, an ask goes as a deny whose reason says a
+    /// person must run the call. The reason names each policy line that
+    /// decided, then the filled advisories.
+    pub fn rendered(&self, harness: &str, cannot_ask: bool) -> (Level, String) {
+        let lines: Vec<String> = self
+            .by
+            .iter()
+            .filter(|(_, from)| from != "CUECARD_STRICT")
+            .map(|(id, from)| format!("`{id}` ({from})"))
+            .collect();
+        if lines.is_empty() {
+            return (self.level, self.reason.clone());
+        }
+        let (level, head) = match self.level {
+            Level::Ask if cannot_ask => (
+                Level::Deny,
+                format!(
+                    "{POLICY_MARK}: ask for {}; {harness} cannot ask here, so the call is not run: a person must run it.",
+                    lines.join(", ")
+                ),
+            ),
+            Level::Ask => (
+                Level::Ask,
+                format!(
+                    "{POLICY_MARK}: ask for {}: a person confirms this call.",
+                    lines.join(", ")
+                ),
+            ),
+            _ => (
+                Level::Deny,
+                format!(
+                    "{POLICY_MARK}: deny for {}: the call is not run.",
+                    lines.join(", ")
+                ),
+            ),
+        };
+        (level, format!("{head}\n\n{}", self.reason))
+    }
+
     /// Adds a finding's decision: the stricter level wins; the reasons of
     /// both are kept, the stricter first.
     pub fn merge(this: &mut Option<Ruling>, level: Level, reason: String, by: (String, String)) {

@@ -183,6 +183,20 @@ pub fn enforcement(h: Option<HarnessId>, canonical: Event) -> Enforcement {
         })
 }
 
+/// The native event where `h` honours a decision on canonical event
+/// `canonical`, when that is not where its cards are registered for
+/// context (Gemini's BeforeTool, Qwen's PreToolUse, Cursor's preToolUse,
+/// Kiro's PreToolUse): with a policy set, the cards are registered there
+/// too, and answer only with a decision.
+pub fn decision_native(h: HarnessId, canonical: &str) -> Option<&'static str> {
+    let e = Event::parse(canonical)?;
+    let n = match enforcement(Some(h), e) {
+        Enforcement::Asks(n, _) | Enforcement::DeniesOnly(n, _) => n,
+        Enforcement::AdviceOnly => return None,
+    };
+    (native_event(h, canonical) != Some(n)).then_some(n)
+}
+
 /// The native event name to register the cards of `canonical` under, or
 /// `None` when they are not registered on this harness (it has no such
 /// event, or drops what a hook prints there). For a deferred event this is
