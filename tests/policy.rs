@@ -396,3 +396,24 @@ fn every_deny_and_ask_is_in_the_ledger() {
         "{status}"
     );
 }
+
+#[test]
+fn doctor_names_a_malformed_policy_and_settings_that_switch_hooks_off() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[policy]\ndestructive = \"denied\"\n");
+    let t = sb.test().arg("doctor").exit(1).run();
+    assert!(
+        t.stdout.contains("malformed and counts for nothing"),
+        "{}",
+        t.stdout
+    );
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    std::fs::create_dir_all(sb.home().join(".claude")).unwrap();
+    std::fs::write(
+        sb.home().join(".claude/settings.json"),
+        r#"{"disableAllHooks": true}"#,
+    )
+    .unwrap();
+    let t = sb.test().arg("doctor").exit(1).run();
+    assert!(t.stdout.contains("disableAllHooks"), "{}", t.stdout);
+}

@@ -4,6 +4,7 @@
 //! finding. Read only when a guard found something, so a call with no
 //! finding pays nothing for it.
 
+pub mod defeats;
 mod effective;
 mod level;
 mod rules;

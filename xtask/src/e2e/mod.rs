@@ -337,7 +337,11 @@ fn run_one(
         120,
     )
     .map_err(|e| format!("mock: {e}"))?;
-    let how = register::register(h, bin, &dirs, &env)?;
+    // The install sees the run's own variables too (a policy set for the
+    // run registers the decision events, as it would for a user).
+    let mut install_env = env.clone();
+    install_env.extend(plan.env.iter().cloned());
+    let how = register::register(h, bin, &dirs, &install_env)?;
     let inv = Invocation {
         prompt: &plan.prompt,
         then: &plan.then,
