@@ -169,6 +169,21 @@ impl Run {
     /// was actually written, so that nothing is marked spent or seen for a
     /// card the model never received.
     pub fn commit(&self, session: &mut Session) {
+        let event = self.event.map_or("?", |e| e.name);
+        let now = state::now();
+        // Every ask and deny rendered is in the ledger, whatever the
+        // answer carried beside it.
+        if let (Some((level, reason)), Some(r)) = (&self.decided, &self.outcome.ruling) {
+            let ids: Vec<&str> = r.by.iter().map(|(id, _)| id.as_str()).collect();
+            session
+                .ledger
+                .record(now, event, &ids.join(","), level.word(), reason);
+        }
+        // A decision-only event delivered no advice: nothing is spent or
+        // seen, so the after-tool event still gives it in full.
+        if self.decision_only {
+            return;
+        }
         let emitted = |card: &str| self.outcome.fragments.iter().any(|f| f.card == card);
         for (card, key) in &self.spent_by {
             if emitted(card) {
@@ -185,19 +200,6 @@ impl Run {
         }
         for k in &self.seen {
             session.mark_seen(k);
-        }
-        let event = self.event.map_or("?", |e| e.name);
-        let now = state::now();
-        // Every ask and deny rendered is in the ledger, whatever the
-        // answer carried beside it.
-        if let (Some((level, reason)), Some(r)) = (&self.decided, &self.outcome.ruling) {
-            let ids: Vec<&str> = r.by.iter().map(|(id, _)| id.as_str()).collect();
-            session
-                .ledger
-                .record(now, event, &ids.join(","), level.word(), reason);
-        }
-        if self.decision_only {
-            return;
         }
         let context = self.outcome.context_text();
         for f in &self.outcome.fragments {
