@@ -337,10 +337,15 @@ fn run_one(
         120,
     )
     .map_err(|e| format!("mock: {e}"))?;
-    // The install sees the run's own variables too (a policy set for the
-    // run registers the decision events, as it would for a user).
+    // The install sees the run's policy (it registers the decision events,
+    // as it would for a user who set one); no other variable of the run.
     let mut install_env = env.clone();
-    install_env.extend(plan.env.iter().cloned());
+    install_env.extend(
+        plan.env
+            .iter()
+            .filter(|(k, _)| k == "CUECARD_POLICY")
+            .cloned(),
+    );
     let how = register::register(h, bin, &dirs, &install_env)?;
     let inv = Invocation {
         prompt: &plan.prompt,
