@@ -93,6 +93,16 @@ pub struct Run {
     pub effects: Vec<Effect>,
     /// The contract and the native event it answers, if any.
     pub contract: Option<(HarnessId, &'static EventRow)>,
+    /// The native event only carries a decision (the harness drops its
+    /// context): the cards run for their policy alone.
+    pub decision_only: bool,
+    /// The decision as rendered for this harness and event (after an ask
+    /// became a deny where the harness cannot ask), for the ledger and
+    /// `explain`; `None` where no decision was rendered.
+    pub decided: Option<(crate::policy::Level, String)>,
+    /// Exit code 2 with this on stderr and nothing on stdout: an explicit
+    /// deny on a harness whose only decision channel is the exit code.
+    pub block: Option<String>,
 }
 
 impl Run {
@@ -114,12 +124,51 @@ impl Run {
     /// reshapes that envelope into what the harness reads.
     fn render(&mut self) {
         let Some(spec) = self.event else { return };
-        let canonical = envelope::render(spec, &self.outcome);
+        // The decision, as this harness can take it on this event: only
+        // through the event's decision mechanism and the field the
+        // contract names; an ask becomes a deny where there is no ask.
+        let (h, native) = match self.contract {
+            None => (HarnessId::ClaudeCode, spec.name),
+            Some((h, row)) => (h, row.native),
+        };
+        let decides = h.spec().decides_on(native);
+        let mut outcome = self.outcome.clone();
+        outcome.ruling = None;
+        self.decided = None;
+        if let Some(r) = &self.outcome.ruling {
+            match harness::enforcement(Some(h), spec.event) {
+                harness::Enforcement::AdviceOnly => {}
+                _ if decides.is_none() => {}
+                e => {
+                    let cannot_ask = matches!(e, harness::Enforcement::DeniesOnly(..));
+                    let (level, reason) = r.rendered(h.name(), cannot_ask);
+                    self.decided = Some((level, reason.clone()));
+                    outcome.ruling = Some(envelope::Ruling {
+                        level,
+                        reason,
+                        by: r.by.clone(),
+                    });
+                }
+            }
+        }
+        if self.decision_only {
+            // Context here is dropped by the harness: only the decision.
+            outcome.fragments.clear();
+            outcome.user_notes.clear();
+        }
+        let canonical = envelope::render(spec, &outcome);
+        self.block = None;
         self.answer = match self.contract {
             None => canonical.map(|v| v.to_string()),
-            Some((_, row)) => canonical
-                .and_then(|v| harness::reshape(row, v))
-                .map(|a| a.line()),
+            Some((_, row)) => {
+                match canonical.and_then(|v| harness::reshape_deciding(row, decides, v)) {
+                    Some(harness::Answer::Block(reason)) => {
+                        self.block = Some(reason);
+                        None
+                    }
+                    a => a.map(|a| a.line()),
+                }
+            }
         };
     }
 
@@ -145,6 +194,25 @@ impl Run {
     /// the answer was actually written, so that nothing is marked spent or
     /// seen for a card the model never received.
     pub fn commit(&self, session: &mut Session) {
+        let event = self.event.map_or("?", |e| e.name);
+        let now = state::now();
+        // Every ask and deny rendered is in the ledger, whatever the
+        // answer carried beside it.
+        if let (Some((level, reason)), Some(r)) = (&self.decided, &self.outcome.ruling) {
+            let ids: Vec<&str> = r.by.iter().map(|(id, _)| id.as_str()).collect();
+            let kind = match level {
+                crate::policy::Level::Ask => LedgerKind::Ask,
+                _ => LedgerKind::Deny,
+            };
+            session
+                .ledger
+                .record(now, event, &ids.join(","), kind, reason);
+        }
+        // A decision-only event delivered no advice: nothing is spent or
+        // seen, so the after-tool event still gives it in full.
+        if self.decision_only {
+            return;
+        }
         let emitted = |card: &str| self.outcome.fragments.iter().any(|f| f.card == card);
         for e in &self.effects {
             if let Effect::SpendOnce { card, key } = e
@@ -170,8 +238,6 @@ impl Run {
                 session.mark_seen(key);
             }
         }
-        let event = self.event.map_or("?", |e| e.name);
-        let now = state::now();
         let context = self.outcome.context_text();
         for f in &self.outcome.fragments {
             // What of this fragment survived the cap.
@@ -259,7 +325,13 @@ fn stages(
     run.contract = contract;
     let spec = canonical_event(req, contract)?;
     run.event = Some(spec);
-    channel_gate(spec, contract)?;
+    // A native event that only carries a decision (Gemini's BeforeTool,
+    // Qwen's PreToolUse, Kiro's preToolUse, Windsurf's pre-hooks) runs its
+    // cards for their policy alone; registered only with a policy set.
+    run.decision_only = contract.is_some_and(|(h, row)| {
+        !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
+    });
+    channel_gate(spec, contract, run.decision_only)?;
     let mut payload = usable(input)?;
     let events = translate(contract, spec, &mut payload);
     test_panic("pipeline");
@@ -277,7 +349,13 @@ fn stages(
         }
         Source::Load(_) => None,
     };
-    judge_each(spec, &events, &probe, &resolved, session, run);
+    // The policy is read only once a guard found something.
+    let policy = Lazy {
+        cell: std::cell::OnceCell::new(),
+        project_root: &project_root,
+        state_root: req.state_root.as_deref(),
+    };
+    judge_each(spec, &events, &probe, &resolved, session, &policy, run);
     run.render();
     once_gate(req, spec, &payload, run)
 }
@@ -326,9 +404,11 @@ fn canonical_event(
 fn channel_gate(
     spec: &'static EventSpec,
     contract: Option<(HarnessId, &'static EventRow)>,
+    decision_only: bool,
 ) -> Result<(), Stop> {
     if let Some((h, row)) = contract
         && !row.delivery.delivers()
+        && !decision_only
     {
         return Err(format!(
             "{} does not deliver what a hook prints on `{}` ({}): no output",
@@ -444,6 +524,7 @@ fn judge_each(
     probe: &Ctx,
     resolved: &resolve::Resolved,
     session: Option<&mut Session>,
+    policy: &Lazy,
     run: &mut Run,
 ) {
     let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
@@ -469,7 +550,7 @@ fn judge_each(
             .iter()
             .find(|c| chosen.card.binds(c.event.name))
             .unwrap_or(&ctxs[0]);
-        evaluate(chosen, ctx, run);
+        evaluate(chosen, ctx, run, policy);
     }
     drop(ctxs);
     if let Some((c, s)) = cell {
@@ -497,6 +578,20 @@ fn once_gate(
     Ok(())
 }
 
+/// The call's policy, read on first use.
+struct Lazy<'a> {
+    cell: std::cell::OnceCell<crate::policy::Policy>,
+    project_root: &'a std::path::Path,
+    state_root: Option<&'a std::path::Path>,
+}
+
+impl Lazy<'_> {
+    fn get(&self) -> &crate::policy::Policy {
+        self.cell
+            .get_or_init(|| crate::policy::load(self.project_root, self.state_root))
+    }
+}
+
 /// The once-per-session key of the untrusted-project-cards note.
 const UNTRUSTED_NOTE: &str = "untrusted-project-cards";
 
@@ -514,7 +609,16 @@ impl Judge<'_> {
     fn repeat_key(&self, target: &str) -> RepeatKey {
         match self {
             Judge::Guard(g) => RepeatKey::of(g, target),
-            Judge::Trigger { card } => RepeatKey::of(&format!("card:{card}"), target),
+            Judge::Trigger { .. } => RepeatKey::of(&self.owner(), target),
+        }
+    }
+
+    /// The judge's name in repeat keys and rulings (a trigger's is its card,
+    /// `card:<name>`).
+    fn owner(&self) -> String {
+        match self {
+            Judge::Guard(g) => g.to_string(),
+            Judge::Trigger { card } => format!("card:{card}"),
         }
     }
 
@@ -527,14 +631,14 @@ impl Judge<'_> {
 }
 
 /// Judges one card and traces the verdict.
-fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
+fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
     let card = &chosen.card;
     let origin = match (chosen.scope, chosen.overrides) {
         (Scope::Embedded, _) => String::new(),
         (s, Some(lower)) => format!("{} card, overriding the {} one; ", s.label(), lower.label()),
         (s, None) => format!("{} card; ", s.label()),
     };
-    let (verdict, why) = match judge(card, ctx, run) {
+    let (verdict, why) = match judge(chosen, ctx, run, policy) {
         Ok(why) => (Verdict::Fired, why),
         Err(not) => not,
     };
@@ -613,8 +717,10 @@ fn trigger_gate(card: &Card, t: &Trigger, ctx: &Ctx) -> Result<(), NotFired> {
 }
 
 /// Judges one card: its gates, then its guard or trigger; a finding goes
-/// into the outcome. Returns the trace line of a card that fired.
-fn judge(card: &Card, ctx: &Ctx, run: &mut Run) -> Result<String, NotFired> {
+/// into the outcome, with its policy. Returns the trace line of a card that
+/// fired.
+fn judge(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) -> Result<String, NotFired> {
+    let card = &chosen.card;
     applies(card, ctx)?;
     let trigger = compile_trigger(card)?;
     if let Some(t) = &trigger {
@@ -647,9 +753,53 @@ fn judge(card: &Card, ctx: &Ctx, run: &mut Run) -> Result<String, NotFired> {
         }
         None => Judge::Guard(judge),
     };
+    // The finding's policy (DESIGN §4a): its id, the card's own
+    // decision, the configured sources; only an explicit ask or deny
+    // decides, with the filled advisory as the reason.
+    let id = match judged_by {
+        Judge::Trigger { .. } => card.name.clone(),
+        Judge::Guard(g) => guards::finding_id(g, &finding),
+    };
+    let advisory = fill(card, &finding);
     let has_session = ctx.session().is_some();
     let seen = |k: &RepeatKey| ctx.session().is_some_and(|s| s.was_seen(k));
-    Ok(present(card, &judged_by, finding, has_session, seen, run))
+    let mut why = present(card, &judged_by, finding, has_session, seen, run);
+    rule(chosen, id, advisory, policy, &mut why, run);
+    Ok(why)
+}
+
+/// Applies the finding's policy: an explicit ask or deny joins the call's
+/// ruling and the trace line.
+fn rule(
+    chosen: &Chosen,
+    id: String,
+    advisory: String,
+    policy: &Lazy,
+    why: &mut String,
+    run: &mut Run,
+) {
+    let card = &chosen.card;
+    let own = card
+        .bindings
+        .decision()
+        .map(|level| crate::policy::CardDecision {
+            card: &card.name,
+            level,
+            project: chosen.scope == Scope::Project,
+        });
+    let resolved = policy.get().resolve(&id, own);
+    if resolved.level.decides() {
+        why.push_str(&format!(
+            "; policy `{id}` = {} ({})",
+            resolved.level, resolved.from
+        ));
+        crate::envelope::Ruling::merge(
+            &mut run.outcome.ruling,
+            resolved.level,
+            advisory,
+            (id, resolved.from),
+        );
+    }
 }
 
 /// An unguarded card fires whenever its event (and matcher) does.
@@ -744,8 +894,13 @@ fn present(
             kind: LedgerKind::Warning,
         });
     }
-    if finding.deny.is_some() && run.outcome.deny.is_none() {
-        run.outcome.deny = finding.deny;
+    if let Some(reason) = finding.deny {
+        crate::envelope::Ruling::merge(
+            &mut run.outcome.ruling,
+            crate::policy::Level::Deny,
+            reason,
+            (judge.owner(), "CUECARD_STRICT".into()),
+        );
     }
     if let Some(key) = finding.once {
         run.effects.push(Effect::SpendOnce {

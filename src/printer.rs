@@ -22,19 +22,36 @@ const SEAL_GRACE: Duration = Duration::from_millis(50);
 /// harnesses that read plain text, one text). Returns false when stdout was
 /// already used or sealed.
 pub fn hook_answer(line: &str) -> bool {
+    write_once(|| Box::new(std::io::stdout().lock()), line)
+}
+
+/// Writes `text` and a newline through the writer `open` gives, once per
+/// process: the first of the hook's answer or block claims the slot.
+fn write_once(open: impl FnOnce() -> Box<dyn Write>, text: &str) -> bool {
     if HOOK_STDOUT
         .compare_exchange(OPEN, WRITING, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
     {
         return false;
     }
-    let mut out = std::io::stdout().lock();
-    // A closed stdout (the harness went away) is not an error worth raising.
-    let _ = out.write_all(line.as_bytes());
+    let mut out = open();
+    // A closed stream (the harness went away) is not an error worth raising.
+    let _ = out.write_all(text.as_bytes());
     let _ = out.write_all(b"\n");
     let _ = out.flush();
     HOOK_STDOUT.store(DONE, Ordering::SeqCst);
     true
+}
+
+/// Writes the reason of an exit-code-2 deny to stderr (stdout stays
+/// empty), once, and only while stdout is still open (a call the deadline
+/// already answered is not blocked after the fact). True when written:
+/// the process then exits 2.
+pub fn hook_block(reason: &str) -> bool {
+    write_once(
+        || Box::new(std::io::stderr().lock()),
+        crate::text::prefix16(reason, crate::text::MAX_CHARS),
+    )
 }
 
 /// Seals stdout: no hook answer will be written after this. An answer being

@@ -45,12 +45,18 @@ impl Scope {
     }
 }
 
+/// The user's cuecard config directory: `CUECARD_CONFIG_DIR`, else the
+/// platform's (`$XDG_CONFIG_HOME/cuecard`).
+pub fn config_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().to_path_buf())
+}
+
 /// The user's card directory.
 pub fn user_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("cards"));
-    }
-    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().join("cards"))
+    config_dir().map(|d| d.join("cards"))
 }
 
 /// A project's card directory.

@@ -7,6 +7,7 @@ pub mod dispatch;
 mod doctor;
 mod explain;
 mod install;
+mod policy;
 mod replay;
 mod status;
 mod trust;
@@ -53,6 +54,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             CardsCommand::Check { file } => cards::check(file.as_deref()),
         },
         Command::Trust(a) => trust::run(&a),
+        Command::Policy { ids } => policy::run(ids),
         Command::Install(a) => install::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Uninstall(a) => uninstall::run(a),

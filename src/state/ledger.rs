@@ -22,6 +22,12 @@ pub struct Ledger {
     pub chars: u64,
     #[serde(default)]
     pub tokens: u64,
+    /// Calls denied under a policy (DESIGN §4a).
+    #[serde(default)]
+    pub denies: u64,
+    /// Calls put to a person under an `ask` policy.
+    #[serde(default)]
+    pub asks: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -30,7 +36,8 @@ pub struct Entry {
     pub time: u64,
     pub event: String,
     pub card: String,
-    /// `card`, `reminder` or `warning`.
+    /// `card`, `reminder` or `warning`; `deny` or `ask` for a decision
+    /// (its `card` is then the policy ids that decided).
     pub kind: String,
     /// UTF-16 code units, as the harness counts them.
     pub chars: u64,
@@ -39,12 +46,14 @@ pub struct Entry {
 }
 
 /// What a ledger entry records: a card's text in full, a one-line
-/// reminder (the repeat rule), or a warning (compaction).
+/// reminder (the repeat rule), a warning (compaction), or a decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LedgerKind {
     Card,
     Reminder,
     Warning,
+    Deny,
+    Ask,
 }
 
 impl LedgerKind {
@@ -54,6 +63,8 @@ impl LedgerKind {
             LedgerKind::Card => "card",
             LedgerKind::Reminder => "reminder",
             LedgerKind::Warning => "warning",
+            LedgerKind::Deny => "deny",
+            LedgerKind::Ask => "ask",
         }
     }
 
@@ -62,6 +73,8 @@ impl LedgerKind {
         match s {
             "reminder" => LedgerKind::Reminder,
             "warning" => LedgerKind::Warning,
+            "deny" => LedgerKind::Deny,
+            "ask" => LedgerKind::Ask,
             _ => LedgerKind::Card,
         }
     }
@@ -88,14 +101,22 @@ impl Ledger {
 
     /// Adds an entry and counts it in the totals.
     pub fn add(&mut self, e: Entry) {
-        self.injections += 1;
-        match LedgerKind::parse(&e.kind) {
-            LedgerKind::Reminder => self.reminders += 1,
-            LedgerKind::Warning => self.warnings += 1,
-            LedgerKind::Card => {}
+        let kind = LedgerKind::parse(&e.kind);
+        match kind {
+            // A decision is not an injection: it is counted on its own.
+            LedgerKind::Deny => self.denies += 1,
+            LedgerKind::Ask => self.asks += 1,
+            LedgerKind::Card | LedgerKind::Reminder | LedgerKind::Warning => {
+                self.injections += 1;
+                match kind {
+                    LedgerKind::Reminder => self.reminders += 1,
+                    LedgerKind::Warning => self.warnings += 1,
+                    _ => {}
+                }
+                self.chars += e.chars;
+                self.tokens += e.tokens;
+            }
         }
-        self.chars += e.chars;
-        self.tokens += e.tokens;
         self.entries.push(e);
         self.trim();
     }
@@ -107,6 +128,8 @@ impl Ledger {
         self.warnings += other.warnings;
         self.chars += other.chars;
         self.tokens += other.tokens;
+        self.denies += other.denies;
+        self.asks += other.asks;
         self.entries.extend(other.entries);
         self.trim();
     }

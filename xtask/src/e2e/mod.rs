@@ -337,7 +337,16 @@ fn run_one(
         120,
     )
     .map_err(|e| format!("mock: {e}"))?;
-    let how = register::register(h, bin, &dirs, &env)?;
+    // The install sees the run's policy (it registers the decision events,
+    // as it would for a user who set one); no other variable of the run.
+    let mut install_env = env.clone();
+    install_env.extend(
+        plan.env
+            .iter()
+            .filter(|(k, _)| k == "CUECARD_POLICY")
+            .cloned(),
+    );
+    let how = register::register(h, bin, &dirs, &install_env)?;
     let inv = Invocation {
         prompt: &plan.prompt,
         then: &plan.then,
