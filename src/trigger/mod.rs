@@ -12,7 +12,7 @@
 
 use crate::card::Bindings;
 use crate::context::Ctx;
-use crate::guards::Finding;
+use crate::finding::Finding;
 use regex::{Regex, RegexBuilder};
 use std::time::Duration;
 
