@@ -189,6 +189,14 @@ impl Run {
         }
     }
 
+    /// Whether `card`'s finding is a warning (compaction), as the ledger
+    /// counts it.
+    pub fn is_warning(&self, card: &str) -> bool {
+        self.effects.iter().any(
+            |e| matches!(e, Effect::Ledger { card: c, kind: LedgerKind::Warning } if c == card),
+        )
+    }
+
     /// Applies what this call did to the session's state: once-per-session
     /// keys, cooldowns, repeat-rule keys, and the ledger. Call it only once
     /// the answer was actually written, so that nothing is marked spent or
