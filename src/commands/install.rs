@@ -1,6 +1,6 @@
 //! `cuecard install --harness <id> [--scope user|project|managed] [--dry-run]`.
 
-use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use super::ExitStatus;
 use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::{Host, Roots, Scope};
@@ -8,7 +8,7 @@ use crate::install::document::{self, Action, Target};
 use crate::install::{double, entries, materialise, roots};
 use crate::printer;
 
-pub fn run(a: InstallArgs) -> i32 {
+pub fn run(a: InstallArgs) -> ExitStatus {
     let spec = match super::harness_spec(&a.harness) {
         Ok(s) => s,
         Err(code) => return code,
@@ -21,13 +21,13 @@ pub fn run(a: InstallArgs) -> i32 {
         printer::err(
             "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
         );
-        return EXIT_USAGE;
+        return ExitStatus::Usage;
     }
     match install(spec, scope, a.dry_run) {
-        Ok(()) => EXIT_OK,
+        Ok(()) => ExitStatus::Success,
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            EXIT_PROBLEM
+            ExitStatus::Failure
         }
     }
 }
