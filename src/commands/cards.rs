@@ -1,7 +1,7 @@
 //! `cuecard cards list | show <card> | new <name> | check [<file>]`.
 
 use super::ExitStatus;
-use crate::card::sources::{self, CardSet, Scope};
+use crate::card::sources::{self, CardScope, CardSet};
 use crate::card::{self, Card, Origin, parse_card};
 use crate::{printer, text, tokens};
 use std::path::Path;
@@ -259,17 +259,17 @@ fn audit_wording(card: &Card, warnings: &mut Vec<String>) {
 }
 
 pub fn check(file: Option<&Path>) -> ExitStatus {
-    let mut targets: Vec<(String, std::path::PathBuf, Scope)> = Vec::new();
+    let mut targets: Vec<(String, std::path::PathBuf, CardScope)> = Vec::new();
     match file {
-        Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), Scope::User)),
+        Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), CardScope::User)),
         None => {
             let mut dirs = Vec::new();
             if let Some(d) = sources::user_dir() {
-                dirs.push((d, Scope::User));
+                dirs.push((d, CardScope::User));
             }
             dirs.push((
                 sources::project_dir(&crate::context::project_root_here()),
-                Scope::Project,
+                CardScope::Project,
             ));
             for (d, scope) in dirs {
                 let Ok(rd) = std::fs::read_dir(&d) else {
@@ -308,7 +308,7 @@ pub fn check(file: Option<&Path>) -> ExitStatus {
             ),
             Ok(_) => match std::fs::read_to_string(&path) {
                 Ok(src) => {
-                    let origin = if scope == Scope::Project {
+                    let origin = if scope == CardScope::Project {
                         Origin::Project(path.clone())
                     } else {
                         Origin::User(path.clone())

@@ -3,6 +3,7 @@
 //! and with which placeholder values. A guard never prints, never spawns a
 //! process, and reads from the project only through bounded reads.
 
+pub mod argv;
 mod askuser_recommended;
 mod compaction;
 mod dependency;
@@ -22,7 +23,6 @@ mod secret_tokens;
 mod secrets;
 pub mod skill_index;
 mod stop;
-pub mod words;
 
 use crate::context::Ctx;
 
