@@ -96,7 +96,7 @@ pub fn run(a: DoctorArgs) -> i32 {
 /// and the harness settings that would defeat an ask or deny. Returns the
 /// number of problems.
 fn policy_report(roots: &Roots, out: &mut String) -> usize {
-    let state = super::state_root_for_commands();
+    let state = crate::state::store::root_for_commands();
     let p = crate::policy::load(&roots.project, state.as_deref());
     let problems = p.problems();
     if !p.is_set() && problems.is_empty() {

@@ -39,7 +39,7 @@ fn decisions_need_a_policy(
     roots: &Roots,
 ) -> Result<(), String> {
     let h = spec.harness;
-    let state = super::state_root_for_commands();
+    let state = crate::state::store::root_for_commands();
     if !h.decisions_only() || crate::policy::load(&roots.project, state.as_deref()).is_set() {
         return Ok(());
     }

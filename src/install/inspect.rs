@@ -165,8 +165,8 @@ pub fn inspect_for(t: &Target, bin: &str, roots: &Roots, host: Host) -> Status {
 /// policy has entries that never do anything.
 fn unenforced(t: &Target, installed: &[String], wanted: &[merge::Entry]) -> Vec<String> {
     let h = t.spec.harness;
-    let state = crate::commands::state_root_for_commands();
-    let project = crate::commands::project_root_here();
+    let state = crate::state::store::root_for_commands();
+    let project = crate::context::project_root_here();
     let policy = crate::policy::load(&project, state.as_deref());
     let install = format!(
         "run `cuecard install --harness {} --scope {}` again",
