@@ -49,6 +49,10 @@ pub fn run(a: DoctorArgs) -> ExitStatus {
                 failed += 1;
                 out.push_str(&format!("  {:4} {why}\n", "WAIT"));
             }
+            for why in &st.unenforced {
+                failed += 1;
+                out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+            }
             for (event, why) in &st.not_cuecard {
                 failed += 1;
                 out.push_str(&format!(

@@ -32,12 +32,37 @@ pub fn run(a: InstallArgs) -> ExitStatus {
     }
 }
 
+/// A harness installed into only for decisions (Windsurf) with no policy
+/// set would get entries that can never do anything: refused, with why.
+fn decisions_need_a_policy(
+    spec: &crate::harness::config::Config,
+    roots: &Roots,
+) -> Result<(), String> {
+    let h = spec.harness;
+    let state = crate::state::store::root_for_commands();
+    if !h.decisions_only() || crate::policy::load(&roots.project, state.as_deref()).is_set() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} is installed into only with a policy set: nothing its hooks print reaches the \
+         model, so cuecard's entries there can only deny a call (exit 2, the reason on stderr), \
+         and with no policy they would never do anything. Set one in {} (a `[policy]` table, \
+         e.g. `destructive = \"deny\"`; the hook reads it on every call, CUECARD_POLICY only \
+         where the harness's environment has it), then run install again; nothing was written",
+        h.name(),
+        crate::policy::user_file()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "config.toml".into())
+    ))
+}
+
 fn install(
     spec: &'static crate::harness::config::Config,
     scope: Scope,
     dry_run: bool,
 ) -> Result<(), String> {
     let roots = Roots::from_env()?;
+    decisions_need_a_policy(spec, &roots)?;
     let bin = roots::installed_binary()?;
     let program = spec.program(scope, &bin);
     let host = Host::current();

@@ -58,7 +58,7 @@ pub fn run(a: VerifyArgs) -> ExitStatus {
     }
     let bad = statuses
         .iter()
-        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty())
+        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty() || !s.unenforced.is_empty())
         || !doubles.is_empty();
     if a.json {
         let v = serde_json::json!({
@@ -81,6 +81,8 @@ pub fn run(a: VerifyArgs) -> ExitStatus {
                 "UNREADABLE"
             } else if !s.untrusted.is_empty() {
                 "UNTRUSTED"
+            } else if !s.unenforced.is_empty() {
+                "UNENFORCED"
             } else {
                 "ok"
             };
@@ -93,7 +95,7 @@ pub fn run(a: VerifyArgs) -> ExitStatus {
                 "{state:10} {} ({}): {} ({} entries{form})\n",
                 s.harness, s.scope, s.path, s.entries
             ));
-            for p in s.problems.iter().chain(&s.untrusted) {
+            for p in s.problems.iter().chain(&s.untrusted).chain(&s.unenforced) {
                 out.push_str(&format!("           {p}\n"));
             }
         }

@@ -68,7 +68,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
     ("cursor", "not on npm; the agent needs Cursor's own backend"),
     ("devin", "not on npm; the agent needs Devin's own backend"),
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),
-    ("windsurf", "nothing is installed (no channel to the model)"),
+    (
+        "windsurf",
+        "an IDE, not on npm; installed only for decisions (with a policy set)",
+    ),
 ];
 
 impl Harness {
