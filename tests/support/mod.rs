@@ -267,7 +267,12 @@ impl<'a> Test<'a> {
             .env("CUECARD_DATA_DIR", sb.data())
             .env("XDG_CONFIG_HOME", sb.home().join(".config"))
             .env("XDG_STATE_HOME", sb.home().join(".local/state"))
-            .env("XDG_DATA_HOME", sb.home().join(".local/share"));
+            .env("XDG_DATA_HOME", sb.home().join(".local/share"))
+            // A debug build on a loaded machine can take longer than the
+            // shipped 700 ms budget, and a call cut off by its deadline
+            // answers nothing, which would make a test's result depend on
+            // the machine's load. Tests of the deadline set their own.
+            .env("CUECARD_DEADLINE_MS", "5000");
         // The binary's own folder is on PATH, as an installed cuecard's is:
         // a shared project file names `cuecard` and finds it there.
         let path = match &self.path_prefix {
