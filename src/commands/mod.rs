@@ -7,13 +7,14 @@ pub mod dispatch;
 mod doctor;
 mod explain;
 mod install;
+mod plugin;
 mod replay;
 mod status;
 mod trust;
 mod uninstall;
 mod verify;
 
-use crate::cli::{CardsCommand, Cli, Command};
+use crate::cli::{CardsCommand, Cli, Command, PluginCommand};
 use clap::Parser;
 use std::ffi::OsString;
 
@@ -57,6 +58,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Verify(a) => verify::run(a),
         Command::Uninstall(a) => uninstall::run(a),
         Command::Doctor(a) => doctor::run(a),
+        Command::Plugin { command } => match command {
+            PluginCommand::Build(a) => plugin::build(a),
+        },
     }
 }
 

@@ -199,6 +199,7 @@ static CONFIG: Config = Config {
     form_name: "",
     trust,
     legacy: None,
+    plugin: None,
 };
 
 fn home(r: &Roots) -> PathBuf {

@@ -110,6 +110,7 @@ static CONFIG: Config = Config {
     form_name: "",
     trust,
     legacy: None,
+    plugin: None,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

@@ -31,6 +31,7 @@ mod devin;
 mod gemini;
 mod kiro;
 pub mod once;
+pub mod plugin;
 mod qwen;
 mod table;
 mod translate;

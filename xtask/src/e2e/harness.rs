@@ -201,6 +201,15 @@ pub fn base_env(dirs: &RunDirs) -> Vec<(String, String)> {
     env
 }
 
+/// The arguments that load a plugin directory for one run (empty where the
+/// harness loads none from a directory).
+pub fn plugin_argv(h: &Harness, dir: &Path) -> Vec<String> {
+    match h.id {
+        "claude-code" => vec!["--plugin-dir".into(), dir.to_string_lossy().to_string()],
+        _ => Vec::new(),
+    }
+}
+
 /// Writes the harness's configuration (everything but cuecard's own hooks)
 /// and returns (argv of the first run, extra env).
 pub fn configure(

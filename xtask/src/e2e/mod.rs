@@ -337,7 +337,12 @@ fn run_one(
         120,
     )
     .map_err(|e| format!("mock: {e}"))?;
-    let how = register::register(h, bin, &dirs, &env)?;
+    let (how, plugin_dir) = if plan.plugin {
+        let (d, how) = register::plugin(h, bin, &dirs, &env)?;
+        (how, Some(d))
+    } else {
+        (register::register(h, bin, &dirs, &env)?, None)
+    };
     let inv = Invocation {
         prompt: &plan.prompt,
         then: &plan.then,
@@ -346,7 +351,10 @@ fn run_one(
         env: &plan.env,
         model: plan.model.as_deref(),
     };
-    let (argv, henv) = harness::configure(h, &dirs, &mock.base_url(), &inv)?;
+    let (mut argv, henv) = harness::configure(h, &dirs, &mock.base_url(), &inv)?;
+    if let Some(d) = &plugin_dir {
+        argv.extend(harness::plugin_argv(h, d));
+    }
     env.extend(henv);
     env.extend(inv.env.iter().cloned());
     harness::write(
@@ -408,6 +416,31 @@ fn run_one(
             .map(|e| format!("hook error: {e}")),
     );
     problems.extend(recorded_failures(&dirs));
+    if plugin_dir.is_some() {
+        // The plugin run must owe nothing to a settings install.
+        for f in [
+            dirs.project.join(".claude/settings.json"),
+            dirs.home.join(".claude/settings.json"),
+        ] {
+            if std::fs::read_to_string(&f).is_ok_and(|t| t.contains("cuecard")) {
+                problems.push(format!("{} names cuecard in a plugin run", f.display()));
+            }
+        }
+        // Its state lives where the harness gives the plugin its data.
+        let data = dirs.home.join(".claude/plugins/data");
+        let states = std::fs::read_dir(&data)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().join("state").is_dir())
+            .count();
+        if h.id == "claude-code" && states == 0 {
+            problems.push(format!(
+                "no cuecard state under {} (CLAUDE_PLUGIN_DATA)",
+                data.display()
+            ));
+        }
+    }
     problems.extend((s.check)(h, &outcome, cards));
     Ok(problems)
 }

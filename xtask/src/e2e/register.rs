@@ -34,3 +34,35 @@ pub fn register(
         h.id
     ))
 }
+
+/// Builds cuecard's plugin for `h` into the run (`cuecard plugin build`)
+/// and returns its directory and how, for the run's record. Nothing is
+/// installed into any settings file.
+pub fn plugin(
+    h: &Harness,
+    bin: &Path,
+    dirs: &RunDirs,
+    env: &[(String, String)],
+) -> Result<(std::path::PathBuf, String), String> {
+    let dir = dirs.root.join("plugin");
+    let out = Command::new(bin)
+        .args(["plugin", "build"])
+        .arg(&dir)
+        .args(["--harness", h.id])
+        .current_dir(&dirs.project)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cuecard plugin build: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cuecard plugin build --harness {} failed: {}{}",
+            h.id,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let how = format!("cuecard plugin build {} --harness {}", dir.display(), h.id);
+    Ok((dir, how))
+}

@@ -22,6 +22,10 @@ pub struct Plan {
     pub codex_toml: String,
     pub user_settings: Value,
     pub model: Option<String>,
+    /// Load cuecard as the harness's plugin (`cuecard plugin build`, then
+    /// `--plugin-dir`) instead of `cuecard install`: no settings file is
+    /// written.
+    pub plugin: bool,
 }
 
 pub struct Scenario {
@@ -119,6 +123,51 @@ pub fn all() -> Vec<Scenario> {
                 ..Plan::default()
             },
             check: |_, o, cards| advisory_after(o, cards, 0),
+        },
+        Scenario {
+            name: "plugin",
+            about: "cuecard loaded as a plugin (`cuecard plugin build`, `--plugin-dir`), no settings install: the session-start cards and, after a package-add, the dependency advisory reach the model",
+            cannot: |h| {
+                (h.id != "claude-code").then_some(
+                    "only Claude Code's plugin is loaded from a directory here (`--plugin-dir`)",
+                )
+            },
+            needs: || {
+                let mut cards = vec![card_named("session-start")?];
+                cards.extend(guarded(
+                    &["dependency", "dependencies", "package", "package-add"],
+                    Some("Bash"),
+                )?);
+                Ok(cards)
+            },
+            setup: |_| Ok(()),
+            plan: |_, _| Plan {
+                prompt: "Add left-pad with npm, then say done.".into(),
+                script: json!({"turns": [
+                    turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
+                    text("Tried to add left-pad.")
+                ]}),
+                plugin: true,
+                ..Plan::default()
+            },
+            check: |_, o, cards| {
+                let mut p = Vec::new();
+                let start = signature(&cards[0]);
+                match o.first_with(&start) {
+                    None => p.push(format!(
+                        "the session-start card never reached the model (`{start}`)"
+                    )),
+                    Some(r) if o.requests.first().is_some_and(|f| f.seq != r.seq) => {
+                        p.push(format!(
+                            "the session-start card first reached request {}, not the first",
+                            r.seq
+                        ))
+                    }
+                    Some(_) => {}
+                }
+                p.extend(advisory_after(o, &cards[1..], 0));
+                p
+            },
         },
         Scenario {
             name: "usage-warnings",
