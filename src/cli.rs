@@ -73,8 +73,18 @@ pub enum Command {
         #[command(subcommand)]
         command: CardsCommand,
     },
-    /// Trust this project's own cards (.cuecard/cards), pinned by SHA-256.
+    /// Trust this project's own cards (.cuecard/cards) and policy file
+    /// (.cuecard/config.toml), pinned by SHA-256.
     Trust(TrustArgs),
+    /// The effective policy (advise, ask or deny per guard and finding id)
+    /// and where each line came from: CUECARD_POLICY, the user's
+    /// config.toml, a trusted project's .cuecard/config.toml (stricter
+    /// only), a card's own `decision`.
+    Policy {
+        /// List every finding id a policy can name.
+        #[arg(long)]
+        ids: bool,
+    },
     /// Write cuecard's hook entries into a harness's own configuration,
     /// keeping everything else in it, and put the cards where their
     /// "Full procedure" pointers lead.

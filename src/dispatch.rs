@@ -85,6 +85,16 @@ pub struct Run {
     pub warnings: Vec<String>,
     /// The contract and the native event it answers, if any.
     pub contract: Option<(HarnessId, &'static EventRow)>,
+    /// The native event only carries a decision (the harness drops its
+    /// context): the cards run for their policy alone.
+    pub decision_only: bool,
+    /// The decision as rendered for this harness and event (after an ask
+    /// became a deny where the harness cannot ask), for the ledger and
+    /// `explain`; `None` where no decision was rendered.
+    pub decided: Option<(crate::policy::Level, String)>,
+    /// Exit code 2 with this on stderr and nothing on stdout: an explicit
+    /// deny on a harness whose only decision channel is the exit code.
+    pub block: Option<String>,
 }
 
 impl Run {
@@ -106,12 +116,51 @@ impl Run {
     /// reshapes that envelope into what the harness reads.
     fn render(&mut self) {
         let Some(spec) = self.event else { return };
-        let canonical = envelope::render(spec, &self.outcome);
+        // The decision, as this harness can take it on this event: only
+        // through the event's decision mechanism and the field the
+        // contract names; an ask becomes a deny where there is no ask.
+        let (h, native) = match self.contract {
+            None => (HarnessId::ClaudeCode, spec.name),
+            Some((h, row)) => (h, row.native),
+        };
+        let decides = h.spec().decides_on(native);
+        let mut outcome = self.outcome.clone();
+        outcome.ruling = None;
+        self.decided = None;
+        if let Some(r) = &self.outcome.ruling {
+            match harness::enforcement(Some(h), spec.event) {
+                harness::Enforcement::AdviceOnly => {}
+                _ if decides.is_none() => {}
+                e => {
+                    let cannot_ask = matches!(e, harness::Enforcement::DeniesOnly(..));
+                    let (level, reason) = r.rendered(h.name(), cannot_ask);
+                    self.decided = Some((level, reason.clone()));
+                    outcome.ruling = Some(envelope::Ruling {
+                        level,
+                        reason,
+                        by: r.by.clone(),
+                    });
+                }
+            }
+        }
+        if self.decision_only {
+            // Context here is dropped by the harness: only the decision.
+            outcome.fragments.clear();
+            outcome.user_notes.clear();
+        }
+        let canonical = envelope::render(spec, &outcome);
+        self.block = None;
         self.answer = match self.contract {
             None => canonical.map(|v| v.to_string()),
-            Some((_, row)) => canonical
-                .and_then(|v| harness::reshape(row, v))
-                .map(|a| a.line()),
+            Some((_, row)) => {
+                match canonical.and_then(|v| harness::reshape_deciding(row, decides, v)) {
+                    Some(harness::Answer::Block(reason)) => {
+                        self.block = Some(reason);
+                        None
+                    }
+                    a => a.map(|a| a.line()),
+                }
+            }
         };
     }
 
@@ -139,6 +188,17 @@ impl Run {
         }
         let event = self.event.map_or("?", |e| e.name);
         let now = state::now();
+        // Every ask and deny rendered is in the ledger, whatever the
+        // answer carried beside it.
+        if let (Some((level, reason)), Some(r)) = (&self.decided, &self.outcome.ruling) {
+            let ids: Vec<&str> = r.by.iter().map(|(id, _)| id.as_str()).collect();
+            session
+                .ledger
+                .record(now, event, &ids.join(","), level.word(), reason);
+        }
+        if self.decision_only {
+            return;
+        }
         let context = self.outcome.context_text();
         for f in &self.outcome.fragments {
             // What of this fragment survived the cap.
@@ -250,8 +310,15 @@ fn run_with(
         return run;
     };
     run.event = Some(spec);
+    // A native event that only carries a decision (Gemini's BeforeTool,
+    // Qwen's PreToolUse, Kiro's preToolUse, Windsurf's pre-hooks) runs its
+    // cards for their policy alone; registered only with a policy set.
+    run.decision_only = contract.is_some_and(|(h, row)| {
+        !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
+    });
     if let Some((h, row)) = contract
         && !row.delivery.delivers()
+        && !run.decision_only
     {
         run.stopped = Some(format!(
             "{} does not deliver what a hook prints on `{}` ({}): no output",
@@ -368,6 +435,12 @@ fn run_with(
         ));
         run.noted.push(UNTRUSTED_NOTE.to_string());
     }
+    // The policy is read only once a guard found something.
+    let policy = Lazy {
+        cell: std::cell::OnceCell::new(),
+        project_root: &project_root,
+        state_root: req.state_root.as_deref(),
+    };
     for chosen in &cards {
         // Each card is judged as the event it is bound to among those
         // evaluated here, so a deferred PreToolUse guard sees a PreToolUse.
@@ -375,7 +448,7 @@ fn run_with(
             .iter()
             .find(|c| chosen.card.binds(c.event.name))
             .unwrap_or(&ctxs[0]);
-        evaluate(chosen, ctx, &mut run);
+        evaluate(chosen, ctx, &mut run, &policy);
     }
     drop(ctxs);
     if let Some((c, s)) = cell {
@@ -396,10 +469,24 @@ fn run_with(
     run
 }
 
+/// The call's policy, read on first use.
+struct Lazy<'a> {
+    cell: std::cell::OnceCell<crate::policy::Policy>,
+    project_root: &'a std::path::Path,
+    state_root: Option<&'a std::path::Path>,
+}
+
+impl Lazy<'_> {
+    fn get(&self) -> &crate::policy::Policy {
+        self.cell
+            .get_or_init(|| crate::policy::load(self.project_root, self.state_root))
+    }
+}
+
 /// The once-per-session key of the untrusted-project-cards note.
 const UNTRUSTED_NOTE: &str = "untrusted-project-cards";
 
-fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
+fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
     let card = &chosen.card;
     let origin = match (chosen.scope, chosen.overrides) {
         (Scope::Embedded, _) => String::new(),
@@ -547,7 +634,37 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run) {
     } else {
         judge.as_str()
     };
-    let why = present(card, key_owner, finding, has_session, seen, run);
+    // The finding's policy (DESIGN §4a): its id, the card's own
+    // decision, the configured sources; only an explicit ask or deny
+    // decides, with the filled advisory as the reason.
+    let id = if trigger.is_some() {
+        card.name.clone()
+    } else {
+        guards::finding_id(&judge, &finding)
+    };
+    let own = card
+        .bindings
+        .decision()
+        .map(|level| crate::policy::CardDecision {
+            card: &card.name,
+            level,
+            project: chosen.scope == Scope::Project,
+        });
+    let advisory = fill(card, &finding);
+    let mut why = present(card, key_owner, finding, has_session, seen, run);
+    let resolved = policy.get().resolve(&id, own);
+    if resolved.level.decides() {
+        why.push_str(&format!(
+            "; policy `{id}` = {} ({})",
+            resolved.level, resolved.from
+        ));
+        crate::envelope::Ruling::merge(
+            &mut run.outcome.ruling,
+            resolved.level,
+            advisory,
+            (id, resolved.from),
+        );
+    }
     run.trace.push(CardTrace {
         card: card.name.clone(),
         verdict: Verdict::Fired,
@@ -592,8 +709,13 @@ fn present(
     if finding.warning {
         run.warnings.push(card.name.clone());
     }
-    if finding.deny.is_some() && run.outcome.deny.is_none() {
-        run.outcome.deny = finding.deny;
+    if let Some(reason) = finding.deny {
+        crate::envelope::Ruling::merge(
+            &mut run.outcome.ruling,
+            crate::policy::Level::Deny,
+            reason,
+            (guard_name.to_string(), "CUECARD_STRICT".into()),
+        );
     }
     if let Some(k) = finding.once {
         run.spent_by.push((card.name.clone(), k));

@@ -6,6 +6,7 @@
 //! without one, this is Claude Code's envelope byte for byte.
 
 use crate::event::{Decision, EventSpec};
+use crate::policy::Level;
 use crate::text::{self, Fragment};
 use serde_json::{Map, Value, json};
 
@@ -16,13 +17,97 @@ pub struct Outcome {
     pub fragments: Vec<Fragment>,
     /// Short user-facing lines (`systemMessage`); never read by a model.
     pub user_notes: Vec<String>,
-    /// A deny reason (strict mode of the AskUserQuestion guard only).
-    pub deny: Option<String>,
+    /// A decision for the call: a finding under an `ask` or `deny` policy
+    /// (or the AskUserQuestion guard's strict mode). Rendered only where
+    /// the event's decision mechanism is a permission decision.
+    pub ruling: Option<Ruling>,
+}
+
+/// A decision and why: the filled advisories of the findings under a
+/// policy, so the model learns why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ruling {
+    /// `Ask` or `Deny` (never `Advise`).
+    pub level: Level,
+    pub reason: String,
+    /// The policy ids that decided, with where each line came from.
+    pub by: Vec<(String, String)>,
+}
+
+/// What every reason of a policy decision starts with, so that a person
+/// (and the e2e) can tell a deny cuecard meant from a failed hook.
+pub const POLICY_MARK: &str = "cuecard policy";
+
+impl Ruling {
+    /// The level and reason as sent to a harness (`harness`, its product
+    /// name): with `cannot_ask`, an ask goes as a deny whose reason says a
+    /// person must run the call. The reason names each policy line that
+    /// decided, then the filled advisories.
+    pub fn rendered(&self, harness: &str, cannot_ask: bool) -> (Level, String) {
+        let lines: Vec<String> = self
+            .by
+            .iter()
+            .filter(|(_, from)| from != "CUECARD_STRICT")
+            .map(|(id, from)| format!("`{id}` ({from})"))
+            .collect();
+        if lines.is_empty() {
+            return (self.level, self.reason.clone());
+        }
+        let (level, head) = match self.level {
+            Level::Ask if cannot_ask => (
+                Level::Deny,
+                format!(
+                    "{POLICY_MARK}: ask for {}; {harness} cannot ask here, so the call is not run: a person must run it.",
+                    lines.join(", ")
+                ),
+            ),
+            Level::Ask => (
+                Level::Ask,
+                format!(
+                    "{POLICY_MARK}: ask for {}: a person confirms this call.",
+                    lines.join(", ")
+                ),
+            ),
+            _ => (
+                Level::Deny,
+                format!(
+                    "{POLICY_MARK}: deny for {}: the call is not run.",
+                    lines.join(", ")
+                ),
+            ),
+        };
+        (level, format!("{head}\n\n{}", self.reason))
+    }
+
+    /// Adds a finding's decision: the stricter level wins; the reasons of
+    /// both are kept, the stricter first.
+    pub fn merge(this: &mut Option<Ruling>, level: Level, reason: String, by: (String, String)) {
+        match this {
+            None => {
+                *this = Some(Ruling {
+                    level,
+                    reason,
+                    by: vec![by],
+                })
+            }
+            Some(r) => {
+                if !r.reason.contains(&reason) {
+                    r.reason = if level > r.level {
+                        format!("{reason}\n\n{}", r.reason)
+                    } else {
+                        format!("{}\n\n{reason}", r.reason)
+                    };
+                }
+                r.level = r.level.max(level);
+                r.by.push(by);
+            }
+        }
+    }
 }
 
 impl Outcome {
     pub fn is_empty(&self) -> bool {
-        self.fragments.is_empty() && self.user_notes.is_empty() && self.deny.is_none()
+        self.fragments.is_empty() && self.user_notes.is_empty() && self.ruling.is_none()
     }
 
     /// Adds a fragment unless an identical text is already there.
@@ -60,18 +145,19 @@ pub fn render(event: &EventSpec, outcome: &Outcome) -> Option<Value> {
     } else {
         None
     };
-    let deny = outcome
-        .deny
+    // A decision travels only through the event's decision mechanism.
+    let ruling = outcome
+        .ruling
         .as_ref()
-        .filter(|_| event.decision == Decision::Permission);
-    if context.is_some() || deny.is_some() {
+        .filter(|r| r.level.decides() && event.decision == Decision::Permission);
+    if context.is_some() || ruling.is_some() {
         specific.insert("hookEventName".into(), json!(event.name));
     }
-    if let Some(reason) = deny {
-        specific.insert("permissionDecision".into(), json!("deny"));
+    if let Some(r) = ruling {
+        specific.insert("permissionDecision".into(), json!(r.level.word()));
         specific.insert(
             "permissionDecisionReason".into(),
-            json!(text::prefix16(reason, text::MAX_CHARS)),
+            json!(text::prefix16(&r.reason, text::MAX_CHARS)),
         );
     }
     if let Some(c) = context.filter(|c| !c.is_empty()) {
@@ -138,10 +224,28 @@ mod tests {
     #[test]
     fn deny_only_where_a_permission_decision_is_honoured() {
         let mut o = outcome("x");
-        o.deny = Some("two (Recommended) options".into());
+        o.ruling = Some(Ruling {
+            level: Level::Deny,
+            reason: "two (Recommended) options".into(),
+            by: Vec::new(),
+        });
         let v = render(lookup("PreToolUse").unwrap(), &o).unwrap();
         assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
         let v = render(lookup("PostToolUse").unwrap(), &o).unwrap();
         assert!(v["hookSpecificOutput"].get("permissionDecision").is_none());
+        o.ruling.as_mut().unwrap().level = Level::Ask;
+        let v = render(lookup("PreToolUse").unwrap(), &o).unwrap();
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask");
+    }
+
+    #[test]
+    fn the_stricter_ruling_wins_and_both_reasons_stay() {
+        let mut r = None;
+        Ruling::merge(&mut r, Level::Ask, "a".into(), ("x".into(), "u".into()));
+        Ruling::merge(&mut r, Level::Deny, "d".into(), ("y".into(), "e".into()));
+        let r = r.unwrap();
+        assert_eq!(r.level, Level::Deny);
+        assert_eq!(r.reason, "d\n\na");
+        assert_eq!(r.by.len(), 2);
     }
 }

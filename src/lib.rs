@@ -30,6 +30,7 @@ pub mod install;
 pub mod patch;
 pub mod paths;
 pub mod payload;
+pub mod policy;
 pub mod printer;
 pub mod recovery;
 pub mod registration;

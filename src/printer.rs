@@ -37,6 +37,24 @@ pub fn hook_answer(line: &str) -> bool {
     true
 }
 
+/// Writes the reason of an exit-code-2 deny to stderr (stdout stays
+/// empty), once, and only while stdout is still open (a call the deadline
+/// already answered is not blocked after the fact). True when written:
+/// the process then exits 2.
+pub fn hook_block(reason: &str) -> bool {
+    if HOOK_STDOUT
+        .compare_exchange(OPEN, DONE, Ordering::SeqCst, Ordering::SeqCst)
+        .is_err()
+    {
+        return false;
+    }
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(crate::text::prefix16(reason, crate::text::MAX_CHARS).as_bytes());
+    let _ = err.write_all(b"\n");
+    let _ = err.flush();
+    true
+}
+
 /// Seals stdout: no hook answer will be written after this. An answer being
 /// written is given a short grace to finish, so it is not cut in half by an
 /// exit that follows; a writer that a full pipe holds longer is not waited

@@ -22,6 +22,9 @@ pub struct Project {
     pub cards: BTreeMap<String, String>,
     /// Seconds since the epoch when trust was last given.
     pub trusted_at: u64,
+    /// The SHA-256 of the project's `.cuecard/config.toml` when trusted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<String>,
 }
 
 impl TrustStore {
@@ -87,11 +90,26 @@ impl TrustStore {
             .is_some_and(|h| h == sha256)
     }
 
-    /// Pins the given cards (file name, SHA-256) for a project, replacing
-    /// what was pinned before.
-    pub fn trust(&mut self, project_root: &Path, cards: &[(String, String)], now: u64) {
+    /// Whether the project's config file with this SHA-256 is pinned.
+    pub fn config_trusted(&self, project_root: &Path, sha256: &str) -> bool {
+        self.projects
+            .get(&key(project_root))
+            .and_then(|p| p.config.as_deref())
+            .is_some_and(|h| h == sha256)
+    }
+
+    /// Pins the given cards (file name, SHA-256) and config file (its
+    /// SHA-256) for a project, replacing what was pinned before.
+    pub fn trust(
+        &mut self,
+        project_root: &Path,
+        cards: &[(String, String)],
+        config: Option<String>,
+        now: u64,
+    ) {
         let p = self.projects.entry(key(project_root)).or_default();
         p.cards = cards.iter().cloned().collect();
+        p.config = config;
         p.trusted_at = now;
     }
 

@@ -12,6 +12,9 @@ pub const TRIGGER_KEYS: &[&str] = &[
     "content",
     "once",
     "cooldown",
+    // Not a trigger: the card's policy (`ask` or `deny`, DESIGN §4a), kept
+    // with the modifiers so the parsed-card cache carries it as they are.
+    "decision",
 ];
 
 /// Placeholders a trigger card may use.
@@ -91,6 +94,15 @@ impl Bindings {
                         .parse()
                         .map_err(|_| format!("`order: {v}` must be 0 to 255"))?;
                 }
+                "decision" => {
+                    if b.decision().is_some() {
+                        return Err("`decision` given twice".into());
+                    }
+                    if crate::policy::Level::parse(&v).is_none() {
+                        return Err(format!("`decision: {v}` must be advise, ask or deny"));
+                    }
+                    b.triggers.push((k, v));
+                }
                 key if TRIGGER_KEYS.contains(&key) => b.triggers.push((k, v)),
                 _ => return Err(format!("unknown key `{k}`")),
             }
@@ -99,6 +111,14 @@ impl Bindings {
             return Err("a card has either a `guard` or trigger keys, not both".into());
         }
         Ok(b)
+    }
+
+    /// The card's own policy (`- decision: ask|deny`), if it declares one.
+    pub fn decision(&self) -> Option<crate::policy::Level> {
+        self.triggers
+            .iter()
+            .find(|(k, _)| k == "decision")
+            .and_then(|(_, v)| crate::policy::Level::parse(v))
     }
 
     /// Whether these Bindings name `event`.

@@ -84,7 +84,21 @@ pub fn show(name: &str) -> i32 {
     let set = visible();
     match set.get(name) {
         Some((_, c)) => {
-            printer::out(&c.body);
+            let ids = crate::policy::card_lines(c);
+            if ids.is_empty() {
+                printer::out(&c.body);
+            } else {
+                // Policy ids: what `[policy]` / CUECARD_POLICY can name for
+                // this card's findings (advise unless set).
+                printer::out(&format!(
+                    "{}
+
+## Policy ids (advise unless set; see `cuecard policy`)
+{}",
+                    c.body.trim_end(),
+                    ids.trim_end()
+                ));
+            }
             EXIT_OK
         }
         None => {

@@ -85,13 +85,15 @@ pub fn main(args: &[OsString]) -> i32 {
         diag::record(Kind::GuardPanic, format!("panic{place}"));
     }));
     deadline::arm(deadline::budget());
-    let _ = catch_unwind(AssertUnwindSafe(|| hook(args)));
+    let blocked = catch_unwind(AssertUnwindSafe(|| hook(args))).unwrap_or(false);
     // After the answer: the failure record, then (at most daily) the sweep.
     let _ = catch_unwind(|| persist_failures(Duration::from_millis(150)));
     if let Some(store) = STORE.get() {
         let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
     }
-    0
+    // The one exception to exit 0 (DESIGN §2): an explicit deny the user
+    // configured, on a harness whose only decision channel is exit code 2.
+    if blocked { 2 } else { 0 }
 }
 
 /// Writes this call's failures (if any) to the failure record. Called
@@ -111,7 +113,9 @@ fn lock_wait() -> Duration {
     deadline::budget() * 6 / 10
 }
 
-fn hook(args: &[OsString]) {
+/// Runs the hook; true when the call was denied through exit code 2 (its
+/// reason is already on stderr).
+fn hook(args: &[OsString]) -> bool {
     let a = parse_args(args);
     if a.verbose {
         diag::set_verbose(true);
@@ -137,7 +141,7 @@ fn hook(args: &[OsString]) {
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
     let Some(event) = a.event else {
         diag::record(Kind::BadArguments, "no event given");
-        return;
+        return false;
     };
     let contract = match a.contract.as_deref() {
         None => None,
@@ -149,7 +153,7 @@ fn hook(args: &[OsString]) {
                     Kind::BadArguments,
                     format!("unknown contract {:?}", crate::text::sanitize(id, 40)),
                 );
-                return;
+                return false;
             }
         },
     };
@@ -160,10 +164,14 @@ fn hook(args: &[OsString]) {
         state_root: store.as_ref().map(|s| s.root().to_path_buf()),
         once: true,
     };
-    answer(store.as_ref(), &req, input, |line| match line {
+    let run = answer(store.as_ref(), &req, input, |line| match line {
         Some(line) => printer::hook_answer(line),
         None => true,
     });
+    match &run.block {
+        Some(reason) => printer::hook_block(reason),
+        None => false,
+    }
 }
 
 /// What the hook does with one payload once it is read: load the session's

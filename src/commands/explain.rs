@@ -80,11 +80,24 @@ pub fn run(a: EventArgs) -> i32 {
                 "event: {} ({class}) — {}\n  channel to the model: {channel}\n  decision honoured: {decision}\n",
                 spec.name, spec.note
             ));
+            let on = run.contract.map(|(h, _)| h);
+            out.push_str(&format!(
+                "  policy (ask / deny) here: {}\n",
+                harness::enforcement(on, spec.event).describe()
+            ));
         }
         None => out.push_str(&format!("event: {} (unknown: no output)\n", a.event)),
     }
     out.push_str(&payload_line);
     out.push('\n');
+    if let (true, Some((h, row))) = (run.decision_only, run.contract) {
+        out.push_str(&format!(
+            "decision only: {} does not deliver what a hook prints on `{}` ({}): only an ask or deny under a policy is sent\n",
+            h.name(),
+            row.native,
+            row.note
+        ));
+    }
     if let Some(why) = &run.stopped {
         out.push_str(&format!("stopped: {why}\n"));
     }
@@ -100,6 +113,23 @@ pub fn run(a: EventArgs) -> i32 {
             };
             out.push_str(&format!("  {:width$}  {verdict:7}  {}\n", t.card, t.why));
         }
+    }
+    match (&run.decided, &run.outcome.ruling) {
+        (Some((level, reason)), _) => out.push_str(&format!(
+            "decision: {level} — {}\n",
+            reason.lines().next().unwrap_or_default()
+        )),
+        (None, Some(r)) => out.push_str(&format!(
+            "decision: none — a policy says {} ({}), but this harness honours no decision on this event: the finding stays advice\n",
+            r.level,
+            r.by.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+        (None, None) => {}
+    }
+    if let Some(reason) = &run.block {
+        out.push_str(&format!(
+            "dispatch would exit 2 with on stderr:\n{reason}\n"
+        ));
     }
     out.push_str("dispatch would print:\n");
     match &run.answer {

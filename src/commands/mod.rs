@@ -8,6 +8,7 @@ mod doctor;
 mod explain;
 mod install;
 mod plugin;
+mod policy;
 mod replay;
 mod status;
 mod trust;
@@ -54,6 +55,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             CardsCommand::Check { file } => cards::check(file.as_deref()),
         },
         Command::Trust(a) => trust::run(&a),
+        Command::Policy { ids } => policy::run(ids),
         Command::Install(a) => install::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Uninstall(a) => uninstall::run(a),

@@ -107,6 +107,12 @@ fn render(
             l.chars,
             l.tokens,
         ));
+        if l.denies + l.asks > 0 {
+            out.push_str(&format!(
+                "    policy decisions: {} denied, {} asked (cuecard policy)\n",
+                l.denies, l.asks
+            ));
+        }
         if detail {
             for e in l.entries.iter().rev() {
                 out.push_str(&format!(

@@ -63,9 +63,10 @@ pub fn run(a: &TrustArgs) -> i32 {
         });
         return EXIT_OK;
     }
-    if cards.is_empty() {
+    let config = crate::policy::project_file_sha(&project);
+    if cards.is_empty() && config.is_none() {
         printer::out(&format!(
-            "no project cards in {}/.cuecard/cards: nothing to trust",
+            "no project cards in {}/.cuecard/cards and no .cuecard/config.toml: nothing to trust",
             project.display()
         ));
         return EXIT_OK;
@@ -73,7 +74,7 @@ pub fn run(a: &TrustArgs) -> i32 {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    store.trust(&project, &cards, now);
+    store.trust(&project, &cards, config.clone(), now);
     if let Err(e) = store.save(&state_root) {
         printer::err(&format!(
             "cuecard: cannot write {}: {e}",
@@ -89,8 +90,14 @@ pub fn run(a: &TrustArgs) -> i32 {
     for (file, sha) in &cards {
         out.push_str(&format!("  {file}  sha256:{}\n", &sha[..16.min(sha.len())]));
     }
+    if let Some(sha) = &config {
+        out.push_str(&format!(
+            "  and its policy file .cuecard/config.toml  sha256:{} (it can only make a policy stricter)\n",
+            &sha[..16.min(sha.len())]
+        ));
+    }
     out.push_str(
-        "A card added or changed later stays inactive until you run `cuecard trust` again.\n",
+        "A card or policy file added or changed later stays inactive until you run `cuecard trust` again.\n",
     );
     printer::out(&out);
     EXIT_OK

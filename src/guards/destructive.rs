@@ -29,19 +29,73 @@ impl Guard for Destructive {
     fn placeholders(&self) -> &'static [&'static str] {
         &["command", "reason"]
     }
+    fn kinds(&self) -> &'static [(&'static str, &'static str)] {
+        KINDS
+    }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         let cmds = ctx.shell_commands();
         for (i, cmd) in cmds.iter().enumerate() {
             if let Some((target, reason)) = judge(ctx, cmd, &cmds[..i]) {
                 let shown = words::shown(cmd);
                 return Some(
-                    Finding::new(target, format!("`{shown}` {reason}"))
+                    Finding::new(target.clone(), format!("`{shown}` {reason}"))
+                        .kind(kind_of(&target, &reason))
                         .var("command", shown)
                         .var("reason", reason),
                 );
             }
         }
         None
+    }
+}
+
+/// The kinds of finding (policy ids `destructive.<kind>`).
+const KINDS: &[(&str, &str)] = &[
+    (
+        "outside-project",
+        "a deletion outside the project: the file system, the home directory, a directory above the project, anything outside it, or paths the command line does not show",
+    ),
+    ("project", "a recursive deletion of the whole project"),
+    (
+        "git-discard",
+        "git that throws away uncommitted work, untracked files or unmerged commits",
+    ),
+    (
+        "database",
+        "SQL or a database client that drops, empties or resets data",
+    ),
+    (
+        "infrastructure",
+        "infrastructure teardown (terraform destroy, ...)",
+    ),
+    (
+        "cluster",
+        "cluster or container data removed (a namespace, `--all`, volumes)",
+    ),
+    (
+        "cloud-storage",
+        "a bucket or a prefix in cloud storage deleted",
+    ),
+    (
+        "disk",
+        "a raw write to a disk, a file system formatted, files shredded",
+    ),
+];
+
+/// The kind of a finding, from its target (each judge names its target
+/// with a prefix of its own) and reason.
+fn kind_of(target: &str, reason: &str) -> &'static str {
+    let prefix = target.split(':').next().unwrap_or_default();
+    match prefix {
+        "rm" | "fed-delete" if reason.contains("(the whole project)") => "project",
+        "rm" | "fed-delete" => "outside-project",
+        "git" => "git-discard",
+        "sql" | "db" | "dropdb" | "mongo" => "database",
+        "kubectl" | "docker" => "cluster",
+        "cloud" => "cloud-storage",
+        "dd" | "dev" | "shred" => "disk",
+        _ if target.ends_with(":destroy") => "infrastructure",
+        _ => "disk",
     }
 }
 

@@ -29,6 +29,9 @@ use crate::context::Ctx;
 /// What a guard found: the values for its card's placeholders.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Finding {
+    /// The kind of finding: its policy id is `<guard>.<kind>` (empty: the
+    /// guard has one kind, and its id is the guard's name).
+    pub kind: &'static str,
     /// What the finding is about (a path, a command, a threshold), used to
     /// tell a repeated finding from a new one. Never shown verbatim.
     pub target: String,
@@ -63,6 +66,10 @@ impl Finding {
             ..Finding::default()
         }
     }
+    pub fn kind(mut self, kind: &'static str) -> Finding {
+        self.kind = kind;
+        self
+    }
     pub fn var(mut self, name: &'static str, value: impl Into<String>) -> Finding {
         self.vars.push((name, value.into()));
         self
@@ -78,6 +85,28 @@ pub trait Guard: Sync {
     fn placeholders(&self) -> &'static [&'static str];
     /// Judges the call. `None`: nothing found, the card stays silent.
     fn check(&self, ctx: &Ctx) -> Option<Finding>;
+    /// The kinds of finding it reports, with a line each: stable ids
+    /// (`<guard>.<kind>`) a policy can name. Empty: one kind, the guard.
+    fn kinds(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+}
+
+/// The policy id of a finding of guard `g`.
+pub fn finding_id(g: &str, f: &Finding) -> String {
+    if f.kind.is_empty() {
+        g.to_string()
+    } else {
+        format!("{g}.{}", f.kind)
+    }
+}
+
+/// Every finding id a policy can name beyond the guards' own names.
+pub fn finding_ids() -> Vec<String> {
+    GUARDS
+        .iter()
+        .flat_map(|g| g.kinds().iter().map(|(k, _)| format!("{}.{k}", g.name())))
+        .collect()
 }
 
 /// Every built-in guard.

@@ -24,6 +24,16 @@ impl Guard for ProtectedBranch {
     fn placeholders(&self) -> &'static [&'static str] {
         &["branch", "command", "reason"]
     }
+    fn kinds(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "force-push",
+                "a force or mirror push (rewrites remote history)",
+            ),
+            ("push", "a plain push straight to a protected branch"),
+            ("delete", "the deletion of a protected branch"),
+        ]
+    }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         let cmds = ctx.shell_commands();
         if cmds.is_empty() {
@@ -38,6 +48,7 @@ impl Guard for ProtectedBranch {
                         format!("push:{}:{}", p.remote, p.branch),
                         format!("`{shown}`: {}", p.reason),
                     )
+                    .kind(p.kind)
                     .var("branch", p.branch)
                     .var("command", shown)
                     .var("reason", p.reason),
@@ -49,6 +60,8 @@ impl Guard for ProtectedBranch {
 }
 
 pub struct Push {
+    /// The finding's kind (its policy id is `protected-branch.<kind>`).
+    pub kind: &'static str,
     pub remote: String,
     pub branch: String,
     pub reason: String,
@@ -134,14 +147,21 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
         if !is_protected(branch, extra) {
             continue;
         }
-        let reason = if deleting {
-            format!("deletes the protected branch {branch}")
+        let (kind, reason) = if deleting {
+            ("delete", format!("deletes the protected branch {branch}"))
         } else if force || plus {
-            format!("force-pushes to the protected branch {branch}")
+            (
+                "force-push",
+                format!("force-pushes to the protected branch {branch}"),
+            )
         } else {
-            format!("pushes straight to the protected branch {branch}")
+            (
+                "push",
+                format!("pushes straight to the protected branch {branch}"),
+            )
         };
         return Some(Push {
+            kind,
             remote,
             branch: branch.to_string(),
             reason,
@@ -149,6 +169,7 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     }
     if mirror {
         return Some(Push {
+            kind: "force-push",
             remote,
             branch: "(every branch)".into(),
             reason: "a mirror push overwrites and deletes remote branches".into(),
@@ -162,6 +183,7 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
             .unwrap_or("(the current branch)")
             .to_string();
         return Some(Push {
+            kind: "force-push",
             remote,
             reason: format!("force push to {branch}: it rewrites the remote history"),
             branch,

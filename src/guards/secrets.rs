@@ -22,6 +22,13 @@ use std::io::Read;
 
 pub struct Secrets;
 
+/// Programs that send data over the network: a secret file on their
+/// command line is on its way out.
+const SENDERS: &[&str] = &[
+    "curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "scp", "sftp", "rsync",
+    "ftp", "ssh", "telnet",
+];
+
 /// How much of an `.npmrc`-style file is read to look for a token.
 const HEAD_BYTES: u64 = 4 * 1024;
 
@@ -35,12 +42,33 @@ impl Guard for Secrets {
     fn placeholders(&self) -> &'static [&'static str] {
         &["kind", "path", "effect"]
     }
+    fn kinds(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "exfiltration",
+                "a secret file named on a command line that also sends data over the network (curl, scp, nc, ...)",
+            ),
+            ("file", "a secret file read, copied or named by a call"),
+            (
+                "printed",
+                "a command that prints a secret into the conversation",
+            ),
+            (
+                "token",
+                "a live-looking credential on a command line or written into a file",
+            ),
+        ]
+    }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         if let Some(command) = target::shell_command(ctx) {
             let cmds = ctx.shell_commands();
             for (i, c) in cmds.iter().enumerate() {
                 if let Some((word, kind)) = secret_in_command(ctx, c) {
-                    return Some(file_finding(ctx, &word, kind));
+                    let sends = cmds
+                        .iter()
+                        .any(|c| SENDERS.contains(&super::words::program(c).as_str()));
+                    let f = file_finding(ctx, &word, kind);
+                    return Some(if sends { f.kind("exfiltration") } else { f });
                 }
                 if let Some((shown, kind)) = secret_commands::printed(c, &cmds[i + 1..]) {
                     return Some(
@@ -48,6 +76,7 @@ impl Guard for Secrets {
                             format!("secrets:printed:{shown}"),
                             format!("`{shown}` prints {kind} into the conversation"),
                         )
+                        .kind("printed")
                         .var("effect", "prints a secret with")
                         .var("path", shown)
                         .var("kind", kind),
@@ -60,6 +89,7 @@ impl Guard for Secrets {
                         format!("secrets:command:{kind}"),
                         format!("the command line carries a live-looking {kind}"),
                     )
+                    .kind("token")
                     .var("effect", "carries a live-looking credential on")
                     .var("path", "the command line")
                     .var("kind", kind),
@@ -99,6 +129,7 @@ impl Guard for Secrets {
                             t.shown
                         ),
                     )
+                    .kind("token")
                     .var("effect", "writes a live-looking credential into")
                     .var("path", t.shown)
                     .var("kind", kind),
@@ -115,6 +146,7 @@ fn file_finding(ctx: &Ctx, raw: &str, kind: &'static str) -> Finding {
         format!("secrets:{shown}"),
         format!("the call targets {shown} ({kind})"),
     )
+    .kind("file")
     .var("effect", "reads, copies or sends")
     .var("path", shown)
     .var("kind", kind)

@@ -3,7 +3,7 @@
 //! table names its [`Shape`] as data; [`reshape`] is the one reshaper. It
 //! never adds text: it moves, renames or drops what the renderer produced.
 
-use super::{Delivery, EventRow};
+use super::{Decides, Delivery, EventRow};
 use serde_json::{Map, Value, json};
 
 /// How a harness reads the answer on one native event.
@@ -83,6 +83,71 @@ pub fn reshape(row: &EventRow, v: Value) -> Option<Answer> {
     }
 }
 
+/// The canonical envelope `v` as `row` reads it, with the decision it
+/// carries (if any) moved into the field `decides` names. Without a
+/// `decides` the decision is dropped, never guessed: the finding stays
+/// advice (the dispatcher does not render a decision there at all).
+pub fn reshape_deciding(row: &EventRow, decides: Option<Decides>, mut v: Value) -> Option<Answer> {
+    let ruling = take_decision(&mut v);
+    let empty = v.as_object().is_some_and(Map::is_empty);
+    let context = if empty { None } else { reshape(row, v) };
+    let (Some((word, reason)), Some(d)) = (ruling, decides) else {
+        return context;
+    };
+    if d == Decides::ExitCode {
+        return Some(Answer::Block(reason));
+    }
+    let mut out = match context {
+        Some(Answer::Json(Value::Object(m))) => m,
+        _ => Map::new(),
+    };
+    match d {
+        Decides::Envelope { .. } => {
+            let s = out.entry("hookSpecificOutput").or_insert_with(|| json!({}));
+            if let Some(s) = s.as_object_mut() {
+                s.insert("hookEventName".into(), json!(row.native));
+                s.insert("permissionDecision".into(), json!(word));
+                s.insert("permissionDecisionReason".into(), json!(reason));
+            }
+        }
+        Decides::TopLevel => {
+            out.insert("decision".into(), json!("deny"));
+            out.insert("reason".into(), json!(reason));
+        }
+        Decides::Flat { .. } => {
+            out.insert("permissionDecision".into(), json!(word));
+            out.insert("permissionDecisionReason".into(), json!(reason));
+        }
+        Decides::Permission { .. } => {
+            out.insert("permission".into(), json!(word));
+            out.insert("user_message".into(), json!(reason));
+            out.insert("agent_message".into(), json!(reason));
+        }
+        Decides::ExitCode => unreachable!("answered above"),
+    }
+    Some(Answer::Json(Value::Object(out)))
+}
+
+/// Takes the permission decision (its word and reason) out of a canonical
+/// envelope; a `hookSpecificOutput` left with only its event name goes.
+fn take_decision(v: &mut Value) -> Option<(String, String)> {
+    let top = v.as_object_mut()?;
+    let s = top.get_mut("hookSpecificOutput")?.as_object_mut()?;
+    let word = s.remove("permissionDecision")?;
+    let reason = s.remove("permissionDecisionReason");
+    if s.keys().all(|k| k == "hookEventName") {
+        top.remove("hookSpecificOutput");
+    }
+    Some((
+        word.as_str()?.to_string(),
+        reason
+            .as_ref()
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+    ))
+}
+
 /// What `dispatch` prints for one call.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
@@ -90,14 +155,18 @@ pub enum Answer {
     Json(Value),
     /// Plain text (Kiro reads stdout as context).
     Text(String),
+    /// Nothing on stdout, the reason on stderr and exit code 2: an explicit
+    /// deny on a harness whose only decision channel is the exit code.
+    Block(String),
 }
 
 impl Answer {
-    /// The line handed to `printer::hook_answer`.
+    /// The line handed to `printer::hook_answer` (a block's is its reason,
+    /// for stderr).
     pub fn line(&self) -> String {
         match self {
             Answer::Json(v) => v.to_string(),
-            Answer::Text(t) => t.clone(),
+            Answer::Text(t) | Answer::Block(t) => t.clone(),
         }
     }
 }

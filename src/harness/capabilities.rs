@@ -85,6 +85,7 @@ pub fn capability_table() -> String {
             if spec.loads_claude_hooks { "yes" } else { "no" }
         ));
     }
+    md.push_str(&policy_section());
     md.push_str("\n## Limits\n\n");
     for h in HarnessId::ALL {
         md.push_str(&format!(
@@ -111,6 +112,66 @@ pub fn capability_table() -> String {
                 d.replace('|', "\\|"),
                 r.note
             ));
+        }
+    }
+    md
+}
+
+/// Which policies (DESIGN §4a) each harness can enforce: per canonical
+/// event a guard judges, ask / deny / advice only.
+fn policy_section() -> String {
+    use crate::event::Event;
+    let mut events: Vec<Event> = Vec::new();
+    for g in crate::guards::GUARDS {
+        for e in g.events() {
+            if let Some(e) = Event::parse(e)
+                && !events.contains(&e)
+            {
+                events.push(e);
+            }
+        }
+    }
+    let mut md = String::from(
+        "\n## Policies: where ask and deny are enforced\n\n\
+         A finding under an `ask` or `deny` policy is a decision only where the harness honours \
+         one on the event the finding arrives on; everywhere else it stays advice (no silent \
+         permit: the advisory still travels, and `cuecard explain` says the decision could not). \
+         Where a harness has no ask channel, an `ask` is sent as a deny whose reason says a person \
+         must run it.\n\n| harness |",
+    );
+    for e in &events {
+        md.push_str(&format!(" {e} |"));
+    }
+    md.push_str("\n|---|");
+    for _ in &events {
+        md.push_str("---|");
+    }
+    md.push('\n');
+    for h in HarnessId::ALL {
+        md.push_str(&format!("| `{}` |", h.id()));
+        for e in &events {
+            let cell = match super::enforcement(Some(*h), *e) {
+                super::Enforcement::Asks(n, _) => format!("ask, deny (`{n}`)"),
+                super::Enforcement::DeniesOnly(n, _) => format!("deny; ask → deny (`{n}`)"),
+                super::Enforcement::AdviceOnly => "advice only".into(),
+            };
+            md.push_str(&format!(" {cell} |"));
+        }
+        md.push('\n');
+    }
+    md.push_str("\nGuards by event (their findings' policy ids: `cuecard policy --ids`):\n\n");
+    for e in &events {
+        let names: Vec<String> = crate::guards::GUARDS
+            .iter()
+            .filter(|g| g.events().contains(&e.name()))
+            .map(|g| format!("`{}`", g.name()))
+            .collect();
+        md.push_str(&format!("- {e}: {}\n", names.join(", ")));
+    }
+    md.push_str("\nHow each harness reads a decision:\n\n");
+    for h in HarnessId::ALL {
+        for (native, d) in h.spec().decides {
+            md.push_str(&format!("- `{}` `{native}`: {}\n", h.id(), d.describe()));
         }
     }
     md

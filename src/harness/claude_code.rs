@@ -12,7 +12,7 @@ use super::HarnessId;
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
 use super::plugin::{Meta, PluginFormat};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe};
 use crate::event::{EVENTS, Event};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -32,6 +32,7 @@ pub static SPEC: Spec = Spec {
                  recovery rides on SessionStart `compact`); any context on Stop keeps the agent \
                  running, so the Stop card is opt-in (CUECARD_STOP_CARD=1).",
     config: Some(&CONFIG),
+    decides: &[("PreToolUse", Envelope { ask: true })],
     probe: no_probe,
 };
 

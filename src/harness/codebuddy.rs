@@ -14,7 +14,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value};
@@ -68,6 +68,7 @@ pub static SPEC: Spec = Spec {
     limitation: "not measured on a real run; tool advisories ride on PostToolUse, the \
                  documented channel; edited hooks take effect only once approved in `/hooks`.",
     config: Some(&CONFIG),
+    decides: &[("PreToolUse", Envelope { ask: false })],
     probe: no_probe,
 };
 

@@ -19,7 +19,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value, json};
@@ -80,6 +80,7 @@ pub static SPEC: Spec = Spec {
                  `codex exec` runs none without --dangerously-bypass-hook-trust; about 10,000 \
                  characters of hook text are kept.",
     config: Some(&CONFIG),
+    decides: &[("PreToolUse", Envelope { ask: false })],
     probe: no_probe,
 };
 

@@ -23,7 +23,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value, json};
@@ -112,6 +112,7 @@ pub static SPEC: Spec = Spec {
                  trusted folders; the Copilot cloud agent is not served (it runs the repository's \
                  hooks in a sandbox clone, where this machine's cuecard binary does not exist).",
     config: Some(&CONFIG),
+    decides: &[("preToolUse", Flat { ask: true })],
     probe,
 };
 

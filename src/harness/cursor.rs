@@ -15,7 +15,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value, json};
@@ -90,6 +90,10 @@ pub static SPEC: Spec = Spec {
                  tool's result (postToolUse); also runs Claude Code's hooks (SessionStart is \
                  answered once).",
     config: Some(&CONFIG),
+    decides: &[
+        ("preToolUse", Permission { ask: true }),
+        ("beforeShellExecution", Permission { ask: true }),
+    ],
     probe,
 };
 

@@ -15,7 +15,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value};
@@ -75,6 +75,7 @@ pub static SPEC: Spec = Spec {
     limitation: "not measured on a real run; the payload has no cwd (DEVIN_PROJECT_DIR is \
                  used); also imports Claude Code's hooks (SessionStart is answered once).",
     config: Some(&CONFIG),
+    decides: &[("PreToolUse", Envelope { ask: false })],
     probe: no_probe,
 };
 

@@ -15,7 +15,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value};
@@ -81,6 +81,7 @@ pub static SPEC: Spec = Spec {
                  with the tool's result (AfterTool); plain stdout never reaches the model; \
                  hooks must be enabled and the workspace trusted.",
     config: Some(&CONFIG),
+    decides: &[("BeforeTool", TopLevel)],
     probe: no_probe,
 };
 

@@ -18,7 +18,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value, json};
@@ -85,6 +85,7 @@ pub static SPEC: Spec = Spec {
     limitation: "only agentSpawn and userPromptSubmit stdout reaches the model: tool advisories \
                  cannot be delivered; the payload carries no session id.",
     config: Some(&CONFIG),
+    decides: &[("PreToolUse", ExitCode), ("preToolUse", ExitCode)],
     probe: no_probe,
 };
 

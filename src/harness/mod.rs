@@ -37,9 +37,9 @@ mod table;
 mod translate;
 mod windsurf;
 
-pub use answer::{Answer, Shape, reshape};
+pub use answer::{Answer, Shape, reshape, reshape_deciding};
 pub use capabilities::capability_table;
-pub use table::{Delivery, EventRow, MatcherStyle, Spec};
+pub use table::{Decides, Delivery, EventRow, MatcherStyle, Spec};
 
 use crate::event::Event;
 
@@ -135,6 +135,67 @@ impl HarnessId {
     pub fn limitation(&self) -> Option<&'static str> {
         (!self.carries_context()).then_some(self.spec().limitation)
     }
+}
+
+/// What a policy (ask or deny) on a finding of canonical event `canonical`
+/// becomes on harness `h`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enforcement {
+    /// Both ask and deny are honoured, on this native event and field.
+    Asks(&'static str, Decides),
+    /// Deny is honoured; an ask is rendered as a deny whose reason says a
+    /// person must run it.
+    DeniesOnly(&'static str, Decides),
+    /// The harness cannot honour a decision there: the finding stays advice.
+    AdviceOnly,
+}
+
+impl Enforcement {
+    /// One phrase for `explain`, `verify --capabilities` and the table.
+    pub fn describe(self) -> String {
+        match self {
+            Enforcement::Asks(n, d) => format!("ask and deny on `{n}` ({})", d.describe()),
+            Enforcement::DeniesOnly(n, d) => format!(
+                "deny on `{n}` ({}); ask becomes deny (\"a person must run it\")",
+                d.describe()
+            ),
+            Enforcement::AdviceOnly => "advice only: no decision is honoured here".into(),
+        }
+    }
+}
+
+/// Whether and how `h` (`None`: Claude Code's envelope, no contract)
+/// honours a decision on canonical event `canonical`: only where the event
+/// table's decision mechanism is a permission decision and the harness
+/// reads one on a native event of it.
+pub fn enforcement(h: Option<HarnessId>, canonical: Event) -> Enforcement {
+    if canonical.spec().decision != crate::event::Decision::Permission {
+        return Enforcement::AdviceOnly;
+    }
+    let spec = h.unwrap_or(HarnessId::ClaudeCode).spec();
+    spec.natives(canonical)
+        .find_map(|r| spec.decides_on(r.native).map(|d| (r.native, d)))
+        .map_or(Enforcement::AdviceOnly, |(n, d)| {
+            if d.asks() {
+                Enforcement::Asks(n, d)
+            } else {
+                Enforcement::DeniesOnly(n, d)
+            }
+        })
+}
+
+/// The native event where `h` honours a decision on canonical event
+/// `canonical`, when that is not where its cards are registered for
+/// context (Gemini's BeforeTool, Qwen's PreToolUse, Cursor's preToolUse,
+/// Kiro's PreToolUse): with a policy set, the cards are registered there
+/// too, and answer only with a decision.
+pub fn decision_native(h: HarnessId, canonical: &str) -> Option<&'static str> {
+    let e = Event::parse(canonical)?;
+    let n = match enforcement(Some(h), e) {
+        Enforcement::Asks(n, _) | Enforcement::DeniesOnly(n, _) => n,
+        Enforcement::AdviceOnly => return None,
+    };
+    (native_event(h, canonical) != Some(n)).then_some(n)
 }
 
 /// The native event name to register the cards of `canonical` under, or

@@ -14,7 +14,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value};
@@ -77,6 +77,7 @@ pub static SPEC: Spec = Spec {
                  with the tool's result (PostToolUse); SessionStart context after a compaction \
                  did not reach the model in measurement.",
     config: Some(&CONFIG),
+    decides: &[("PreToolUse", Envelope { ask: false })],
     probe: no_probe,
 };
 

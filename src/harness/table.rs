@@ -30,6 +30,49 @@ impl Delivery {
     }
 }
 
+/// Where a harness reads a decision (ask or deny) on one native event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decides {
+    /// `hookSpecificOutput.{hookEventName, permissionDecision,
+    /// permissionDecisionReason}` (Claude Code and the harnesses that read
+    /// its envelope; Codex's strict PreToolUse schema). `ask`: whether
+    /// `"ask"` is honoured (else an ask is rendered as a deny).
+    Envelope { ask: bool },
+    /// Top-level `decision: "deny"` with `reason` (Gemini CLI's BeforeTool;
+    /// no ask).
+    TopLevel,
+    /// Top-level `permissionDecision` / `permissionDecisionReason`
+    /// (Copilot CLI's camelCase preToolUse).
+    Flat { ask: bool },
+    /// Top-level `permission` with `user_message` and `agent_message`
+    /// (Cursor's preToolUse / beforeShellExecution).
+    Permission { ask: bool },
+    /// Exit code 2 with the reason on stderr and nothing on stdout (Kiro
+    /// preToolUse, Windsurf pre-hooks): the one exception to exit 0.
+    ExitCode,
+}
+
+impl Decides {
+    /// Whether `ask` is honoured here (else it is rendered as a deny).
+    pub fn asks(self) -> bool {
+        match self {
+            Decides::Envelope { ask } | Decides::Flat { ask } | Decides::Permission { ask } => ask,
+            Decides::TopLevel | Decides::ExitCode => false,
+        }
+    }
+
+    /// A phrase for the capability table and `explain`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Decides::Envelope { .. } => "`hookSpecificOutput.permissionDecision` + reason",
+            Decides::TopLevel => "top-level `decision: \"deny\"` + `reason`",
+            Decides::Flat { .. } => "top-level `permissionDecision` + reason",
+            Decides::Permission { .. } => "`permission` + `user_message` / `agent_message`",
+            Decides::ExitCode => "exit code 2, reason on stderr",
+        }
+    }
+}
+
 /// One native event of a harness.
 #[derive(Debug, Clone, Copy)]
 pub struct EventRow {
@@ -113,6 +156,10 @@ pub struct Spec {
     pub limitation: &'static str,
     /// Its configuration files; `None`: nothing is installed (Windsurf).
     pub config: Option<&'static Config>,
+    /// The native events where the harness honours a decision (ask or
+    /// deny) and the field it reads it in; an event not listed cannot
+    /// enforce a policy, so a finding there stays advice.
+    pub decides: &'static [(&'static str, Decides)],
     /// Adds the keys this harness's payloads carry beyond the canonical ones
     /// to the realistic payload `doctor` sends (`project` is the cwd).
     pub probe: fn(&mut Map<String, Value>, project: &Path),
@@ -178,6 +225,14 @@ impl Spec {
     /// Every native name of a canonical event, for the capability table.
     pub fn natives(&self, canonical: Event) -> impl Iterator<Item = &'static EventRow> + '_ {
         self.events.iter().filter(move |r| r.canonical == canonical)
+    }
+
+    /// Where this harness reads a decision on the native event `native`.
+    pub fn decides_on(&self, native: &str) -> Option<Decides> {
+        self.decides
+            .iter()
+            .find(|(n, _)| *n == native)
+            .map(|(_, d)| *d)
     }
 
     /// The distinct answer shapes of the rows that deliver, in row order.

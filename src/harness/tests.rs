@@ -504,3 +504,31 @@ fn codex_patch_that_moves_its_first_file_is_an_edit_of_the_destination() {
         serde_json::json!(["b.rs", "c.rs"])
     );
 }
+
+#[test]
+fn every_decision_field_sits_on_an_event_whose_mechanism_is_a_permission_decision() {
+    for h in HarnessId::ALL {
+        let spec = h.spec();
+        for (native, _) in spec.decides {
+            let row = spec
+                .row(native)
+                .unwrap_or_else(|| panic!("{}: `{native}` is not one of its events", h.id()));
+            assert_eq!(
+                row.canonical.spec().decision,
+                crate::event::Decision::Permission,
+                "{} `{native}`",
+                h.id()
+            );
+        }
+        // Only the events an explicit deny can reach use the exit code.
+        for (native, d) in spec.decides {
+            if *d == super::Decides::ExitCode {
+                assert!(
+                    matches!(h, HarnessId::Kiro | HarnessId::Windsurf),
+                    "{} `{native}`",
+                    h.id()
+                );
+            }
+        }
+    }
+}

@@ -6,7 +6,7 @@
 //! Windsurf cannot carry context: nothing is registered, and `verify` says
 //! why. Devin CLI, its successor agent, is `devin`.
 
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value};
@@ -67,10 +67,41 @@ pub static SPEC: Spec = Spec {
                  documented field reaches the model; cuecard informs and never blocks, so \
                  nothing is installed. Use Devin CLI (`devin`), which reads Claude Code's envelope.",
     config: None,
+    decides: &[
+        ("pre_run_command", ExitCode),
+        ("pre_write_code", ExitCode),
+        ("pre_read_code", ExitCode),
+        ("pre_mcp_tool_use", ExitCode),
+    ],
     probe: no_probe,
 };
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::rename(map, "trajectory_id", "session_id");
     t::set_event(row, map);
+    // `tool_info` (docs.windsurf.com/windsurf/cascade/hooks): a command
+    // line and its directory, or the file a write or read is about.
+    let Some(Value::Object(info)) = map.remove("tool_info") else {
+        return;
+    };
+    let tool = match row.native {
+        "pre_run_command" | "post_run_command" => "Bash",
+        "pre_write_code" | "post_write_code" => "Edit",
+        "pre_read_code" | "post_read_code" => "Read",
+        _ => return,
+    };
+    let mut input = Map::new();
+    if let Some(c) = info.get("command_line") {
+        input.insert("command".into(), c.clone());
+    }
+    if let Some(p) = info.get("file_path") {
+        input.insert("file_path".into(), p.clone());
+    }
+    if let Some(c) = info.get("cwd")
+        && !map.contains_key("cwd")
+    {
+        map.insert("cwd".into(), c.clone());
+    }
+    map.insert("tool_name".into(), Value::from(tool));
+    map.insert("tool_input".into(), Value::Object(input));
 }

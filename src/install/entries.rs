@@ -39,11 +39,16 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
 pub fn for_harness(spec: &Config, bin: &str, host: Host) -> (Vec<Entry>, Vec<Skipped>) {
     let project = crate::commands::project_root_here();
     let state = crate::commands::state_root_for_commands();
-    build(
+    // With a policy set (DESIGN §4a), the cards are also registered where
+    // the harness honours a decision but drops context; without one
+    // nothing changes.
+    let decide = crate::policy::load(&project, state.as_deref()).is_set();
+    build_deciding(
         spec,
         bin,
         host,
         &registration::for_install(&project, state.as_deref()),
+        decide,
     )
 }
 
@@ -76,11 +81,29 @@ pub fn build(
     host: Host,
     regs: &[Registration],
 ) -> (Vec<Entry>, Vec<Skipped>) {
+    build_deciding(spec, bin, host, regs, false)
+}
+
+/// [`build`], and with `decide`, an entry on each native event where the
+/// harness honours a decision but drops context ([`harness::decision_native`]).
+pub fn build_deciding(
+    spec: &Config,
+    bin: &str,
+    host: Host,
+    regs: &[Registration],
+    decide: bool,
+) -> (Vec<Entry>, Vec<Skipped>) {
     let h = spec.harness;
     // Group by native event, keeping first-seen order.
     let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
     let mut skipped = Vec::new();
     for r in regs {
+        if decide && let Some(native) = harness::decision_native(h, r.event) {
+            match groups.iter_mut().find(|g| g.0 == native) {
+                Some(g) => g.2.push(r),
+                None => groups.push((native, r.event, vec![r])),
+            }
+        }
         match harness::native_event(h, r.event) {
             Some(native) => match groups.iter_mut().find(|g| g.0 == native) {
                 Some(g) => g.2.push(r),

@@ -22,6 +22,12 @@ pub struct Ledger {
     pub chars: u64,
     #[serde(default)]
     pub tokens: u64,
+    /// Calls denied under a policy (DESIGN §4a).
+    #[serde(default)]
+    pub denies: u64,
+    /// Calls put to a person under an `ask` policy.
+    #[serde(default)]
+    pub asks: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -30,7 +36,8 @@ pub struct Entry {
     pub time: u64,
     pub event: String,
     pub card: String,
-    /// `card`, `reminder` or `warning`.
+    /// `card`, `reminder` or `warning`; `deny` or `ask` for a decision
+    /// (its `card` is then the policy ids that decided).
     pub kind: String,
     /// UTF-16 code units, as the harness counts them.
     pub chars: u64,
@@ -59,14 +66,21 @@ impl Ledger {
 
     /// Adds an entry and counts it in the totals.
     pub fn add(&mut self, e: Entry) {
-        self.injections += 1;
         match e.kind.as_str() {
-            "reminder" => self.reminders += 1,
-            "warning" => self.warnings += 1,
-            _ => {}
+            // A decision is not an injection: it is counted on its own.
+            "deny" => self.denies += 1,
+            "ask" => self.asks += 1,
+            kind => {
+                self.injections += 1;
+                match kind {
+                    "reminder" => self.reminders += 1,
+                    "warning" => self.warnings += 1,
+                    _ => {}
+                }
+                self.chars += e.chars;
+                self.tokens += e.tokens;
+            }
         }
-        self.chars += e.chars;
-        self.tokens += e.tokens;
         self.entries.push(e);
         self.trim();
     }
@@ -78,6 +92,8 @@ impl Ledger {
         self.warnings += other.warnings;
         self.chars += other.chars;
         self.tokens += other.tokens;
+        self.denies += other.denies;
+        self.asks += other.asks;
         self.entries.extend(other.entries);
         self.trim();
     }

@@ -78,6 +78,8 @@ impl Trigger {
                     other => return Err(format!("`once: {other}`: the only value is `session`")),
                 },
                 "cooldown" => t.cooldown = Some(parse_duration(v)?),
+                // The card's policy, read by the dispatcher, not a trigger.
+                "decision" => {}
                 _ => return Err(format!("unknown trigger key `{k}`")),
             }
         }

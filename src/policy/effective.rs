@@ -1,0 +1,337 @@
+//! The effective policy of one call: its sources, read in order of
+//! precedence, and the answer for one finding with the line it came from.
+//!
+//! Precedence (DESIGN §4a): `CUECARD_POLICY` over the user's
+//! `config.toml` over the card's own `- decision:` over `advise`; then a
+//! trusted project's `.cuecard/config.toml` (and a project card's
+//! `- decision:`) may only make the result stricter, never looser. A
+//! malformed source counts for nothing (recorded; `doctor` names it): a
+//! broken config never denies.
+
+use super::{Level, Rules};
+use std::path::{Path, PathBuf};
+
+/// The most of a config file that is read.
+pub const MAX_BYTES: u64 = 64 * 1024;
+
+/// Where one source's lines come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Env,
+    User(PathBuf),
+    Project(PathBuf),
+}
+
+impl Origin {
+    pub fn label(&self) -> String {
+        match self {
+            Origin::Env => "CUECARD_POLICY".into(),
+            Origin::User(p) | Origin::Project(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// One source, as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Read {
+    /// Nothing there (no variable, no file).
+    Absent,
+    Rules(Rules),
+    /// Not understood or not readable: counts for nothing.
+    Malformed(String),
+    /// A project file that is not pinned by `cuecard trust` (new or changed
+    /// since): counts for nothing until trusted.
+    Untrusted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    pub origin: Origin,
+    pub read: Read,
+}
+
+impl Source {
+    fn rules(&self) -> Option<&Rules> {
+        match &self.read {
+            Read::Rules(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// A card's own decision (its Bindings' `- decision:`) and whether it is a
+/// project card (which, like the project's config, may only tighten).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardDecision<'a> {
+    pub card: &'a str,
+    pub level: Level,
+    pub project: bool,
+}
+
+/// The answer for one finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    pub level: Level,
+    /// The line it came from (`CUECARD_POLICY: destructive=deny`), or
+    /// `default` for advise by default.
+    pub from: String,
+}
+
+/// The policy sources of one call, in precedence order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Policy {
+    pub env: Source,
+    pub user: Source,
+    pub project: Source,
+}
+
+impl Policy {
+    /// No source at all: everything is advice.
+    pub fn none() -> Policy {
+        Policy {
+            env: Source {
+                origin: Origin::Env,
+                read: Read::Absent,
+            },
+            user: Source {
+                origin: Origin::User(PathBuf::new()),
+                read: Read::Absent,
+            },
+            project: Source {
+                origin: Origin::Project(PathBuf::new()),
+                read: Read::Absent,
+            },
+        }
+    }
+
+    /// The sources as given (tests, `explain`).
+    pub fn from_sources(env: Source, user: Source, project: Source) -> Policy {
+        Policy { env, user, project }
+    }
+
+    /// The policy for finding `id` (`guard.kind`, or `guard`) of a card
+    /// with its own `decision`, if any.
+    pub fn resolve(&self, id: &str, card: Option<CardDecision>) -> Resolved {
+        let line = |s: &Source| {
+            s.rules().and_then(|r| r.get(id)).map(|(k, l)| Resolved {
+                level: l,
+                from: format!("{}: {k} = {l}", s.origin.label()),
+            })
+        };
+        let own = card.filter(|c| !c.project).map(|c| Resolved {
+            level: c.level,
+            from: format!("card {}: decision: {}", c.card, c.level),
+        });
+        let mut out = line(&self.env)
+            .or_else(|| line(&self.user))
+            .or(own)
+            .unwrap_or(Resolved {
+                level: Level::Advise,
+                from: "default".into(),
+            });
+        let tighten = [
+            line(&self.project),
+            card.filter(|c| c.project).map(|c| Resolved {
+                level: c.level,
+                from: format!("project card {}: decision: {}", c.card, c.level),
+            }),
+        ];
+        for t in tighten.into_iter().flatten() {
+            if t.level > out.level {
+                out = t;
+            }
+        }
+        out
+    }
+
+    /// Whether any source sets anything (an unset policy costs nothing
+    /// and `explain` says so).
+    pub fn is_set(&self) -> bool {
+        [&self.env, &self.user, &self.project]
+            .iter()
+            .any(|s| s.rules().is_some_and(|r| !r.is_empty()))
+    }
+
+    /// The sources that count for nothing, with why, for `doctor` and the
+    /// failure record.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in [&self.env, &self.user, &self.project] {
+            match &s.read {
+                Read::Malformed(why) => out.push(format!(
+                    "{} is malformed and counts for nothing (every finding stays advice): {why}",
+                    s.origin.label()
+                )),
+                Read::Untrusted => out.push(format!(
+                    "{} is new or changed since `cuecard trust`: it counts for nothing until you review it and run `cuecard trust`",
+                    s.origin.label()
+                )),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Every source as read, one line each, and every line it sets, for
+    /// `cuecard policy`.
+    pub fn sources(&self) -> [&Source; 3] {
+        [&self.env, &self.user, &self.project]
+    }
+}
+
+/// Reads a config file's `[policy]` table: bounded, a regular file only
+/// (`follow`: whether a link in the last place is followed).
+pub fn read_file(
+    path: &Path,
+    follow: bool,
+    known: &dyn Fn(&str) -> bool,
+) -> (Read, Option<String>) {
+    use std::io::Read as _;
+    let (f, _) = match crate::fsutil::open_regular(path, follow) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Read::Absent, None),
+        Err(e) => return (Read::Malformed(format!("cannot be read: {e}")), None),
+    };
+    let mut bytes = Vec::new();
+    if f.take(MAX_BYTES + 1).read_to_end(&mut bytes).is_err() {
+        return (Read::Malformed("cannot be read".into()), None);
+    }
+    if bytes.len() as u64 > MAX_BYTES {
+        return (
+            Read::Malformed(format!("larger than {MAX_BYTES} bytes")),
+            None,
+        );
+    }
+    let sha = crate::card::sources::sha256_hex(&bytes);
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return (Read::Malformed("not UTF-8".into()), Some(sha));
+    };
+    match Rules::from_toml(text, known) {
+        Ok(r) => (Read::Rules(r), Some(sha)),
+        Err(e) => (Read::Malformed(e), Some(sha)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn src(origin: Origin, text: &str) -> Source {
+        Source {
+            origin,
+            read: Read::Rules(Rules::from_env(text, &|_| true).unwrap()),
+        }
+    }
+    fn absent(origin: Origin) -> Source {
+        Source {
+            origin,
+            read: Read::Absent,
+        }
+    }
+    fn user() -> Origin {
+        Origin::User("u.toml".into())
+    }
+    fn project() -> Origin {
+        Origin::Project("p.toml".into())
+    }
+    const ID: &str = "destructive.outside-project";
+
+    #[test]
+    fn nothing_set_is_advice() {
+        let p = Policy::none();
+        assert_eq!(p.resolve(ID, None).level, Level::Advise);
+        assert!(!p.is_set());
+    }
+
+    #[test]
+    fn env_over_user_over_card_over_default() {
+        let card = Some(CardDecision {
+            card: "c",
+            level: Level::Ask,
+            project: false,
+        });
+        let p = Policy::from_sources(absent(Origin::Env), absent(user()), absent(project()));
+        assert_eq!(p.resolve(ID, card).level, Level::Ask);
+        let p = Policy::from_sources(
+            absent(Origin::Env),
+            src(user(), "destructive=deny"),
+            absent(project()),
+        );
+        assert_eq!(p.resolve(ID, card).level, Level::Deny);
+        let p = Policy::from_sources(
+            src(Origin::Env, "destructive.outside-project=advise"),
+            src(user(), "destructive=deny"),
+            absent(project()),
+        );
+        let r = p.resolve(ID, card);
+        assert_eq!(r.level, Level::Advise);
+        assert_eq!(
+            r.from,
+            "CUECARD_POLICY: destructive.outside-project = advise"
+        );
+        // The user's line for the guard still holds for its other kinds.
+        let p = Policy::from_sources(
+            src(Origin::Env, "destructive.outside-project=ask"),
+            src(user(), "destructive=deny"),
+            absent(project()),
+        );
+        assert_eq!(
+            p.resolve("destructive.git-discard", None).level,
+            Level::Deny
+        );
+    }
+
+    #[test]
+    fn the_project_only_tightens() {
+        let p = Policy::from_sources(
+            absent(Origin::Env),
+            src(user(), "destructive=deny"),
+            src(project(), "destructive=advise"),
+        );
+        assert_eq!(p.resolve(ID, None).level, Level::Deny);
+        let p = Policy::from_sources(
+            src(Origin::Env, "destructive=advise"),
+            absent(user()),
+            src(project(), "destructive=ask"),
+        );
+        let r = p.resolve(ID, None);
+        assert_eq!(r.level, Level::Ask);
+        assert_eq!(r.from, "p.toml: destructive = ask");
+        // A project card's own decision tightens too, and never loosens.
+        let pc = |level| {
+            Some(CardDecision {
+                card: "pc",
+                level,
+                project: true,
+            })
+        };
+        let p = Policy::from_sources(
+            absent(Origin::Env),
+            src(user(), "destructive=deny"),
+            absent(project()),
+        );
+        assert_eq!(p.resolve(ID, pc(Level::Advise)).level, Level::Deny);
+        let p = Policy::none();
+        assert_eq!(p.resolve(ID, pc(Level::Deny)).level, Level::Deny);
+    }
+
+    #[test]
+    fn malformed_and_untrusted_sources_count_for_nothing() {
+        let p = Policy::from_sources(
+            Source {
+                origin: Origin::Env,
+                read: Read::Malformed("x".into()),
+            },
+            Source {
+                origin: user(),
+                read: Read::Malformed("y".into()),
+            },
+            Source {
+                origin: project(),
+                read: Read::Untrusted,
+            },
+        );
+        assert_eq!(p.resolve(ID, None).level, Level::Advise);
+        assert_eq!(p.problems().len(), 3);
+    }
+}

@@ -1,0 +1,128 @@
+//! Opt-in policy (DESIGN §4a): per guard and per kind of finding, `advise`
+//! (the default), `ask` or `deny`. [`Level`] is the policy, [`Rules`] one
+//! source's lines, [`Policy`] the sources of one call and the answer for a
+//! finding. Read only when a guard found something, so a call with no
+//! finding pays nothing for it.
+
+mod effective;
+mod level;
+mod rules;
+
+pub use effective::{CardDecision, MAX_BYTES, Origin, Policy, Read, Resolved, Source, read_file};
+pub use level::Level;
+pub use rules::Rules;
+
+use std::path::{Path, PathBuf};
+
+/// The environment variable that sets a policy for one run.
+pub const ENV: &str = "CUECARD_POLICY";
+
+/// Whether `key` names a guard or one of its findings' ids.
+pub fn known(key: &str) -> bool {
+    crate::guards::finding_ids().iter().any(|id| id == key) || crate::guards::lookup(key).is_some()
+}
+
+/// The user's config file: `CUECARD_CONFIG_DIR/config.toml`, else the
+/// platform config directory's (`$XDG_CONFIG_HOME/cuecard/config.toml`).
+pub fn user_file() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d).join("config.toml"));
+    }
+    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().join("config.toml"))
+}
+
+/// A project's config file.
+pub fn project_file(root: &Path) -> PathBuf {
+    root.join(".cuecard").join("config.toml")
+}
+
+/// The project file's SHA-256 as `cuecard trust` pins it (`None`: no file).
+pub fn project_file_sha(root: &Path) -> Option<String> {
+    effective::read_file(&project_file(root), false, &|_| true).1
+}
+
+/// Reads every source for a call in `project_root`, with the trust store
+/// under `state_root` (no store: the project file never counts). A
+/// malformed source is recorded as a failure and counts for nothing.
+pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
+    let env = Source {
+        origin: Origin::Env,
+        read: match std::env::var(ENV) {
+            Ok(v) if !v.trim().is_empty() => match Rules::from_env(&v, &known) {
+                Ok(r) => Read::Rules(r),
+                Err(e) => Read::Malformed(e),
+            },
+            _ => Read::Absent,
+        },
+    };
+    let user = match user_file() {
+        // The user's own file may be a link into their dotfiles.
+        Some(p) => Source {
+            read: read_file(&p, true, &known).0,
+            origin: Origin::User(p),
+        },
+        None => Source {
+            origin: Origin::User(PathBuf::new()),
+            read: Read::Absent,
+        },
+    };
+    let path = project_file(project_root);
+    let (read, sha) = read_file(&path, false, &known);
+    let read = match (read, sha) {
+        (Read::Absent, _) => Read::Absent,
+        (read, Some(sha)) => {
+            let pinned = state_root.is_some_and(|s| {
+                crate::trust::TrustStore::load(s).config_trusted(project_root, &sha)
+            });
+            if pinned { read } else { Read::Untrusted }
+        }
+        (read, None) => read,
+    };
+    let policy = Policy::from_sources(
+        env,
+        user,
+        Source {
+            origin: Origin::Project(path),
+            read,
+        },
+    );
+    for p in policy.problems() {
+        crate::diag::record(crate::diag::Kind::BadConfig, p);
+    }
+    policy
+}
+
+/// The policy ids a card's findings can have, with a line each: its
+/// guard's name (every finding of the guard), then one per kind.
+pub fn ids_of(guard: &str) -> Vec<(String, &'static str)> {
+    let Some(g) = crate::guards::lookup(guard) else {
+        return Vec::new();
+    };
+    let mut out = vec![(g.name().to_string(), "every finding of this guard")];
+    out.extend(
+        g.kinds()
+            .iter()
+            .map(|(k, line)| (format!("{}.{k}", g.name()), *line)),
+    );
+    out
+}
+
+/// The "Policy ids" lines of a card, for `cuecard cards show` and
+/// generated/cards.md (empty for a card with neither a guard nor a
+/// decision of its own).
+pub fn card_lines(card: &crate::card::Card) -> String {
+    let mut out = String::new();
+    if let Some(l) = card.bindings.decision() {
+        out.push_str(&format!("- this card's own decision: `{l}`\n"));
+    }
+    for (id, line) in card
+        .bindings
+        .guard
+        .as_deref()
+        .map(ids_of)
+        .unwrap_or_default()
+    {
+        out.push_str(&format!("- `{id}`: {line}\n"));
+    }
+    out
+}

@@ -1,0 +1,398 @@
+//! Opt-in policy (DESIGN §4a), through the real binary: where a policy is
+//! set and in which order the sources count (`cuecard policy`), and what
+//! `cards show` lists as finding ids.
+
+mod support;
+
+use support::Sandbox;
+
+fn user_config(sb: &Sandbox, text: &str) {
+    let dir = sb.home().join(".config/cuecard");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), text).unwrap();
+}
+
+fn effective_line<'a>(out: &'a str, id: &str) -> Option<&'a str> {
+    out.lines()
+        .find(|l| l.split_whitespace().next() == Some(id))
+}
+
+#[test]
+fn the_policy_command_shows_each_line_with_its_source_env_over_user() {
+    let sb = Sandbox::new();
+    user_config(
+        &sb,
+        "[policy]\ndestructive = \"ask\"\n\"destructive.outside-project\" = \"deny\"\n",
+    );
+    let out = sb.test().arg("policy").run().stdout;
+    let l = effective_line(&out, "destructive.outside-project").unwrap();
+    assert!(
+        l.contains("deny") && l.contains("config.toml: destructive.outside-project = deny"),
+        "{l}"
+    );
+    let l = effective_line(&out, "destructive.git-discard").unwrap();
+    assert!(
+        l.contains("ask") && l.contains("config.toml: destructive = ask"),
+        "{l}"
+    );
+    assert!(
+        effective_line(&out, "secrets.exfiltration").is_none(),
+        "advise is not listed"
+    );
+    // CUECARD_POLICY counts over the user's file.
+    let out = sb
+        .test()
+        .arg("policy")
+        .env(
+            "CUECARD_POLICY",
+            "destructive=advise,secrets.exfiltration=ask",
+        )
+        .run()
+        .stdout;
+    assert!(
+        effective_line(&out, "destructive.outside-project").is_none(),
+        "{out}"
+    );
+    let l = effective_line(&out, "secrets.exfiltration").unwrap();
+    assert!(l.contains("ask") && l.contains("CUECARD_POLICY"), "{l}");
+}
+
+#[test]
+fn nothing_set_is_advice_everywhere() {
+    let sb = Sandbox::new();
+    let out = sb.test().arg("policy").run().stdout;
+    assert!(out.contains("everything is advice (nothing set)"), "{out}");
+}
+
+#[test]
+fn a_malformed_source_counts_for_nothing_and_is_named() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[policy]\ndestrutive = \"deny\"\n");
+    let t = sb.test().arg("policy").exit(1).run();
+    assert!(t.stdout.contains("MALFORMED"), "{}", t.stdout);
+    assert!(t.stdout.contains("everything is advice"), "{}", t.stdout);
+    let t = sb
+        .test()
+        .arg("policy")
+        .env("CUECARD_POLICY", "destructive:deny")
+        .exit(1)
+        .run();
+    assert!(
+        t.stdout.contains("CUECARD_POLICY: MALFORMED"),
+        "{}",
+        t.stdout
+    );
+}
+
+#[test]
+fn a_project_file_counts_once_trusted_and_only_tightens() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    sb.write(
+        ".cuecard/config.toml",
+        "[policy]\ndestructive = \"advise\"\n\"protected-branch.force-push\" = \"deny\"\n",
+    );
+    let t = sb.test().arg("policy").exit(1).run();
+    assert!(
+        t.stdout.contains("new or changed since `cuecard trust`"),
+        "{}",
+        t.stdout
+    );
+    assert!(effective_line(&t.stdout, "protected-branch.force-push").is_none());
+    sb.test().arg("trust").run();
+    let out = sb.test().arg("policy").run().stdout;
+    let l = effective_line(&out, "protected-branch.force-push").unwrap();
+    assert!(
+        l.contains("deny") && l.contains(".cuecard/config.toml"),
+        "{l}"
+    );
+    // The project's `advise` does not loosen the user's deny.
+    let l = effective_line(&out, "destructive.outside-project").unwrap();
+    assert!(l.contains("deny") && l.contains("home"), "{l}");
+    // Changed after trust: inactive again.
+    sb.write(
+        ".cuecard/config.toml",
+        "[policy]\n\"protected-branch\" = \"deny\"\n",
+    );
+    let t = sb.test().arg("policy").exit(1).run();
+    assert!(
+        effective_line(&t.stdout, "protected-branch.force-push").is_none(),
+        "{}",
+        t.stdout
+    );
+}
+
+#[test]
+fn cards_show_lists_the_finding_ids_of_its_guard() {
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["cards", "show", "destructive"])
+        .run()
+        .stdout;
+    for id in [
+        "`destructive`",
+        "`destructive.outside-project`",
+        "`destructive.git-discard`",
+    ] {
+        assert!(out.contains(id), "{id} in {out}");
+    }
+}
+
+// ---- the wire: every contract's decision envelope, a snapshot each ----
+
+/// The decision events of every contract, with the fixture a call of
+/// theirs is recorded in (`None`: written here from the vendor's docs).
+const DECIDING: &[(&str, &str, Option<&str>)] = &[
+    ("claude-code", "PreToolUse", Some("PreToolUse.Bash")),
+    ("codebuddy", "PreToolUse", Some("PreToolUse.Bash")),
+    ("codex", "PreToolUse", Some("PreToolUse.Bash")),
+    ("copilot", "preToolUse", Some("preToolUse.bash")),
+    ("cursor", "preToolUse", Some("preToolUse.Shell")),
+    (
+        "cursor",
+        "beforeShellExecution",
+        Some("beforeShellExecution"),
+    ),
+    ("devin", "PreToolUse", Some("PreToolUse.exec")),
+    ("gemini", "BeforeTool", Some("BeforeTool.run_shell_command")),
+    ("kiro", "preToolUse", Some("preToolUse.execute_bash")),
+    ("qwen", "PreToolUse", Some("PreToolUse.run_shell_command")),
+    ("windsurf", "pre_run_command", None),
+];
+
+/// The payload of a destructive call outside the project, in `harness`'s
+/// dialect.
+fn destructive_call(sb: &Sandbox, harness: &str, fixture: Option<&str>) -> serde_json::Value {
+    let v = match fixture {
+        Some(f) => sb.fixture(harness, f),
+        // docs.windsurf.com/windsurf/cascade/hooks: pre_run_command.
+        None => serde_json::json!({
+            "agent_action_name": "pre_run_command",
+            "trajectory_id": "traj-1",
+            "execution_id": "exec-1",
+            "timestamp": "2026-12-01T00:00:00Z",
+            "tool_info": {"command_line": "echo rig-hello", "cwd": sb.project()}
+        }),
+    };
+    let text = v
+        .to_string()
+        .replace("echo rig-hello", "rm -rf /srv/canary");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Runs one decision event under `policy` and returns what a snapshot
+/// holds: the exit code, stdout and stderr, with the sandbox's path
+/// replaced.
+fn decide(harness: &str, native: &str, fixture: Option<&str>, policy: &str) -> String {
+    let sb = Sandbox::new();
+    let blocks = matches!(harness, "kiro" | "windsurf") && policy.contains("deny")
+        || matches!(harness, "kiro" | "windsurf") && policy.contains("ask");
+    let t = sb
+        .test()
+        .arg("dispatch")
+        .arg("--contract")
+        .arg(harness)
+        .arg(native)
+        .env("CUECARD_POLICY", policy)
+        .json(&destructive_call(&sb, harness, fixture))
+        .exit(if blocks { 2 } else { 0 })
+        .run();
+    let path = sb.path().to_string_lossy().into_owned();
+    format!(
+        "exit: {}\nstdout: {}\nstderr: {}\n",
+        t.code,
+        t.stdout.trim_end().replace(&path, "${SANDBOX}"),
+        t.stderr.trim_end().replace(&path, "${SANDBOX}")
+    )
+}
+
+fn snapshot(name: &str, got: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots/policy")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("CUECARD_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (CUECARD_UPDATE_SNAPSHOTS=1 writes it)",
+            path.display()
+        )
+    });
+    assert_eq!(got, want, "snapshot {}", path.display());
+}
+
+#[test]
+fn every_contract_renders_a_deny_in_the_one_field_it_reads() {
+    for (h, native, fixture) in DECIDING {
+        let got = decide(h, native, *fixture, "destructive=deny");
+        assert!(
+            got.contains(cuecard::envelope::POLICY_MARK),
+            "{h} {native}: {got}"
+        );
+        snapshot(&format!("{h}.{native}.deny"), &got);
+    }
+}
+
+#[test]
+fn every_contract_renders_an_ask_as_an_ask_or_as_a_deny_a_person_must_run() {
+    for (h, native, fixture) in DECIDING {
+        let got = decide(h, native, *fixture, "destructive=ask");
+        let asks = matches!(
+            cuecard::harness::enforcement(
+                cuecard::harness::HarnessId::parse(h),
+                cuecard::event::Event::PreToolUse
+            ),
+            cuecard::harness::Enforcement::Asks(..)
+        );
+        assert_eq!(
+            got.contains("a person must run it"),
+            !asks,
+            "{h} {native}: {got}"
+        );
+        snapshot(&format!("{h}.{native}.ask"), &got);
+    }
+}
+
+#[test]
+fn with_no_policy_no_contract_carries_a_decision() {
+    for (h, native, fixture) in DECIDING {
+        let got = decide(h, native, *fixture, "");
+        for word in [
+            "permissionDecision",
+            "\"decision\"",
+            "\"permission\"",
+            "exit: 2",
+        ] {
+            assert!(!got.contains(word), "{h} {native}: {got}");
+        }
+    }
+}
+
+// ---- precedence through the hook ----
+
+fn bash_call(sb: &Sandbox, command: &str) -> serde_json::Value {
+    let v = sb.fixture("claude-code", "PreToolUse.Bash");
+    serde_json::from_str(&v.to_string().replace("echo rig-hello", command)).unwrap()
+}
+
+/// The permission decision Claude Code's envelope carries for `command`.
+fn decision_for(sb: &Sandbox, command: &str, env: &[(&str, &str)]) -> Option<String> {
+    let mut t = sb
+        .test()
+        .dispatch("PreToolUse", &[])
+        .json(&bash_call(sb, command));
+    for (k, v) in env {
+        t = t.env(k, v);
+    }
+    t.run().json().and_then(|v| {
+        v["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .map(String::from)
+    })
+}
+
+const RM: &str = "rm -rf /srv/canary";
+
+#[test]
+fn the_hook_takes_env_over_user_over_default() {
+    let sb = Sandbox::new();
+    assert_eq!(decision_for(&sb, RM, &[]), None, "advice by default");
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+    let env = [("CUECARD_POLICY", "destructive.outside-project=ask")];
+    assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("ask"));
+    let env = [("CUECARD_POLICY", "destructive=advise")];
+    assert_eq!(decision_for(&sb, RM, &env), None);
+    // A kind the line does not name is not decided by it.
+    let env = [("CUECARD_POLICY", "destructive.git-discard=deny")];
+    user_config(&sb, "");
+    assert_eq!(decision_for(&sb, RM, &env), None);
+    assert_eq!(
+        decision_for(&sb, "git reset --hard HEAD~3", &env).as_deref(),
+        Some("deny")
+    );
+}
+
+#[test]
+fn the_hook_lets_a_trusted_project_only_tighten() {
+    let sb = Sandbox::new();
+    sb.write(".cuecard/config.toml", "[policy]\ndestructive = \"deny\"\n");
+    assert_eq!(
+        decision_for(&sb, RM, &[]),
+        None,
+        "untrusted: counts for nothing"
+    );
+    sb.test().arg("trust").run();
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+    // Neither the environment nor the user's file loosens it.
+    user_config(&sb, "[policy]\ndestructive = \"advise\"\n");
+    let env = [("CUECARD_POLICY", "destructive=advise")];
+    assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("deny"));
+    // A project advise does not loosen the user's ask.
+    sb.write(
+        ".cuecard/config.toml",
+        "[policy]\ndestructive = \"advise\"\n",
+    );
+    sb.test().arg("trust").run();
+    user_config(&sb, "[policy]\ndestructive = \"ask\"\n");
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("ask"));
+}
+
+#[test]
+fn a_broken_config_or_payload_never_denies() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[policy]\ndestructive = deny\n");
+    assert_eq!(decision_for(&sb, RM, &[]), None);
+    let env = [("CUECARD_POLICY", "destructive=nope")];
+    assert_eq!(decision_for(&sb, RM, &env), None);
+    // The broken file is a recorded failure.
+    let status = sb.test().arg("status").run().stdout;
+    assert!(status.contains("malformed"), "{status}");
+    // A garbled payload under a deny policy: no output, exit 0.
+    for contract in ["claude-code", "kiro", "windsurf", "gemini"] {
+        let t = sb
+            .test()
+            .args(["dispatch", "--contract", contract, "PreToolUse"])
+            .env("CUECARD_POLICY", "destructive=deny")
+            .stdin("{\"tool_name\": \"Bash\", \"tool_input\": {\"command\": \"rm -rf /srv")
+            .run();
+        assert_eq!(t.stdout, "", "{contract}");
+    }
+}
+
+#[test]
+fn a_card_can_be_a_rule() {
+    let sb = Sandbox::new();
+    let dir = sb.home().join(".config/cuecard/cards");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("no-prod-db.md"),
+        "# Production database\n\n## Advisory\n`{command}` talks to the production database.\n\n## Bindings\n- event: PreToolUse\n- tools: Bash\n- command: psql.*prod\n- decision: deny\n",
+    )
+    .unwrap();
+    assert_eq!(
+        decision_for(&sb, "psql -h prod.db.internal", &[]).as_deref(),
+        Some("deny")
+    );
+    assert_eq!(decision_for(&sb, "psql -h localhost", &[]), None);
+}
+
+#[test]
+fn every_deny_and_ask_is_in_the_ledger() {
+    let sb = Sandbox::new();
+    let env = [("CUECARD_POLICY", "destructive=deny,protected-branch=ask")];
+    assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("deny"));
+    assert_eq!(
+        decision_for(&sb, "git push --force origin main", &env).as_deref(),
+        Some("ask")
+    );
+    let status = sb.test().arg("status").run().stdout;
+    assert!(
+        status.contains("policy decisions: 1 denied, 1 asked"),
+        "{status}"
+    );
+}
