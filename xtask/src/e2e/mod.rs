@@ -9,6 +9,7 @@
 //! every one. Every process is started in its own process group and stopped
 //! by its id; every wait is bounded; only loopback is used.
 
+mod drivers;
 mod harness;
 mod mock;
 mod outcome;
@@ -353,7 +354,7 @@ fn run_one(
     };
     let (mut argv, henv) = harness::configure(h, &dirs, &mock.base_url(), &inv)?;
     if let Some(d) = &plugin_dir {
-        argv.extend(harness::plugin_argv(h, d));
+        argv.extend(harness::plugin_argv(h, d)?);
     }
     env.extend(henv);
     env.extend(inv.env.iter().cloned());
@@ -365,11 +366,9 @@ fn run_one(
     let mut stdout = String::new();
     let mut stderr = String::new();
     let mut all_argv = vec![argv.clone()];
-    all_argv.extend(
-        inv.then
-            .iter()
-            .map(|p| harness::resume_argv(h, &argv, inv.prompt, p)),
-    );
+    for p in inv.then {
+        all_argv.push(harness::resume_argv(h, &argv, inv.prompt, p)?);
+    }
     for (i, a) in all_argv.iter().enumerate() {
         let out_path = dirs.root.join(format!("harness.{i}.stdout"));
         let err_path = dirs.root.join(format!("harness.{i}.stderr"));

@@ -1,0 +1,87 @@
+//! Codex: `codex exec` with a `mock` Responses provider in `config.toml`,
+//! hooks enabled, the project trusted; resumes with `exec resume --last`.
+
+use super::Driver;
+use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, write};
+use std::path::PathBuf;
+
+/// The pinned CLI (see `harness::HARNESSES`).
+pub const HARNESS: Harness = Harness {
+    id: "codex",
+    package: "@openai/codex",
+    pinned: "0.171.0",
+    bin: "codex",
+    in_ci: true,
+};
+
+pub struct Codex;
+
+impl Driver for Codex {
+    fn id(&self) -> &'static str {
+        HARNESS.id
+    }
+
+    fn configure(
+        &self,
+        dirs: &RunDirs,
+        base_url: &str,
+        inv: &Invocation,
+    ) -> Result<(Vec<String>, Env), String> {
+        let proj = dirs.project.to_string_lossy().to_string();
+        let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let s = |v: &str| v.to_string();
+        let home = dirs.codex_home();
+        std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+        let model = inv.model.unwrap_or("gpt-5.4");
+        let toml = format!(
+            r#"model = "{model}"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+{extra}
+
+[model_providers.mock]
+name = "mock"
+base_url = "{base_url}/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[features]
+hooks = true
+
+[projects."{proj}"]
+trust_level = "trusted"
+"#,
+            extra = inv.codex_toml
+        );
+        write(&home.join("config.toml"), &toml)?;
+        Ok((
+            vec![
+                s("exec"),
+                s("--skip-git-repo-check"),
+                s("--dangerously-bypass-approvals-and-sandbox"),
+                // Without it `codex exec` runs no hook at all, silently.
+                s("--dangerously-bypass-hook-trust"),
+                s("-C"),
+                proj,
+                s(inv.prompt),
+            ],
+            vec![
+                kv("CODEX_HOME", &home.to_string_lossy()),
+                kv("MOCK_API_KEY", "dummy"),
+            ],
+        ))
+    }
+
+    fn resume(&self, mut argv: Vec<String>, prompt: &str) -> Vec<String> {
+        let i = argv.iter().position(|a| a == prompt).unwrap_or(argv.len());
+        argv.splice(i..i, ["resume".to_string(), "--last".to_string()]);
+        argv
+    }
+    fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {
+        vec![dirs.codex_home().join("sessions")]
+    }
+}
