@@ -40,6 +40,14 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
     ("cursor", "not on npm; the agent needs Cursor's own backend"),
     ("devin", "not on npm; the agent needs Devin's own backend"),
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),
+    (
+        "factory",
+        "not driven yet: `droid` signs in to Factory's backend (not tried against the mock); contract tested from documented payloads",
+    ),
+    (
+        "qoder",
+        "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
+    ),
     ("windsurf", "nothing is installed (no channel to the model)"),
 ];
 

@@ -85,6 +85,10 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
                         h.version_var()
                     );
                 }
+                // Every other harness of `HarnessId::ALL`, with why it is not driven.
+                for (id, why) in harness::NOT_DRIVEN {
+                    println!("harness {id:12} not driven: {why}");
+                }
                 for s in scenarios::all() {
                     println!("scenario {:20} {}", s.name, s.about);
                 }
