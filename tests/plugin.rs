@@ -127,3 +127,62 @@ fn a_recorded_plugin_beside_a_settings_install_is_a_double_registration() {
         .run();
     assert!(out.stdout.contains("registered twice"), "{}", out.stdout);
 }
+
+#[test]
+fn a_gemini_extension_holds_the_install_entries_pointed_at_its_own_binary() {
+    let sb = Sandbox::new();
+    let dir = sb.path().join("ext");
+    let out = build(&sb, &dir, "gemini");
+    assert!(
+        out.stdout.contains("not registered: Stop"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        read_json(dir.join("gemini-extension.json"))["name"],
+        "cuecard"
+    );
+    assert!(!dir.join(".claude-plugin").exists());
+    sb.test()
+        .args(["install", "--harness", "gemini", "--scope", "user"])
+        .run();
+    let installed = read_json(sb.home().join(".gemini/settings.json"));
+    let ext = read_json(dir.join("hooks/hooks.json"));
+    let events: Vec<&String> = ext["hooks"].as_object().unwrap().keys().collect();
+    let want: Vec<&String> = installed["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(events, want);
+    for (event, groups) in ext["hooks"].as_object().unwrap() {
+        let cmd = groups[0]["hooks"][0]["command"].as_str().unwrap();
+        let theirs = installed["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap();
+        // The same words after the program, which is the extension's copy,
+        // quoted so the shell takes Gemini's substituted path as one word.
+        let (prog, rest) = cmd.split_at(cmd.find(" dispatch ").unwrap());
+        assert_eq!(prog, "\"${extensionPath}/bin/cuecard\"", "{event}");
+        assert!(theirs.ends_with(rest), "{event}: {theirs} vs {rest}");
+        assert_eq!(groups[0]["hooks"][0]["timeout"], 10000, "milliseconds");
+    }
+}
+
+#[test]
+fn an_installed_gemini_extension_beside_a_settings_install_is_a_double_registration() {
+    let sb = Sandbox::new();
+    build(&sb, &sb.home().join(".gemini/extensions/cuecard"), "gemini");
+    sb.test().args(["verify", "--harness", "gemini"]).run();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "gemini", "--scope", "user"])
+        .run();
+    assert!(
+        out.stdout.contains("registered twice on SessionStart"),
+        "{}",
+        out.stdout
+    );
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "gemini"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("DOUBLE"), "{}", out.stdout);
+}

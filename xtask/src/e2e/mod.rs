@@ -424,6 +424,8 @@ fn run_one(
         for f in [
             dirs.project.join(".claude/settings.json"),
             dirs.home.join(".claude/settings.json"),
+            dirs.project.join(".gemini/settings.json"),
+            dirs.home.join(".gemini/settings.json"),
         ] {
             if std::fs::read_to_string(&f).is_ok_and(|t| t.contains("cuecard")) {
                 problems.push(format!("{} names cuecard in a plugin run", f.display()));

@@ -44,7 +44,9 @@ pub fn plugin(
     dirs: &RunDirs,
     env: &[(String, String)],
 ) -> Result<(std::path::PathBuf, String), String> {
-    let dir = dirs.root.join("plugin");
+    let dir = super::drivers::of(h)?
+        .plugin_dir(dirs)
+        .ok_or_else(|| format!("the e2e loads no plugin for {}", h.id))?;
     let out = Command::new(bin)
         .args(["plugin", "build"])
         .arg(&dir)

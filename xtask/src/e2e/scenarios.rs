@@ -126,10 +126,10 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "plugin",
-            about: "cuecard loaded as a plugin (`cuecard plugin build`, `--plugin-dir`), no settings install: the session-start cards and, after a package-add, the dependency advisory reach the model",
+            about: "cuecard loaded as a plugin (`cuecard plugin build`; Claude Code `--plugin-dir`, Gemini CLI's extensions directory), no settings install: the session-start cards and, after a package-add, the dependency advisory reach the model",
             cannot: |h| {
-                (h.id != "claude-code").then_some(
-                    "only Claude Code's plugin is loaded from a directory here (`--plugin-dir`)",
+                (!matches!(h.id, "claude-code" | "gemini")).then_some(
+                    "no plugin format built for it yet (Claude Code's plugin and Gemini CLI's extension are)",
                 )
             },
             needs: || {

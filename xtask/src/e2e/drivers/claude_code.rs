@@ -62,6 +62,10 @@ impl Driver for ClaudeCode {
     fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {
         vec![dirs.home.join(".claude/projects")]
     }
+    fn plugin_dir(&self, dirs: &RunDirs) -> Option<PathBuf> {
+        Some(dirs.root.join("plugin"))
+    }
+
     fn plugin_argv(&self, dir: &Path) -> Vec<String> {
         vec!["--plugin-dir".into(), dir.to_string_lossy().to_string()]
     }

@@ -73,6 +73,11 @@ impl Driver for Gemini {
         vec![dirs.home.join(".gemini/tmp")]
     }
 
+    /// Gemini CLI loads every extension under `~/.gemini/extensions/`.
+    fn plugin_dir(&self, dirs: &RunDirs) -> Option<PathBuf> {
+        Some(dirs.home.join(".gemini/extensions/cuecard"))
+    }
+
     fn transcripts_in_json(&self) -> bool {
         true
     }

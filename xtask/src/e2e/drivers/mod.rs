@@ -43,8 +43,14 @@ pub trait Driver: Sync {
     fn transcripts_in_json(&self) -> bool {
         false
     }
-    /// The arguments that load a plugin directory (none: it loads none
-    /// from a directory).
+    /// Where a run builds cuecard's plugin for this harness (`None`: the
+    /// e2e loads none for it): a directory passed on the command line, or
+    /// the one the harness loads extensions from.
+    fn plugin_dir(&self, _dirs: &RunDirs) -> Option<PathBuf> {
+        None
+    }
+    /// The arguments that load the plugin directory (none: it loads none
+    /// from the command line).
     fn plugin_argv(&self, _dir: &Path) -> Vec<String> {
         Vec::new()
     }
