@@ -149,7 +149,7 @@ impl<'a> Ctx<'a> {
 
     /// Whether a once-per-session key was already spent in this session.
     /// Without session state nothing is ever spent.
-    pub fn once_spent(&self, key: &str) -> bool {
+    pub fn once_spent(&self, key: &crate::state::key::OnceKey) -> bool {
         self.session().is_some_and(|s| s.once_spent(key))
     }
 
@@ -196,6 +196,13 @@ pub fn find_project_root(start: &Path) -> PathBuf {
         }
     }
     start.to_path_buf()
+}
+
+/// The project root for commands run by a person: the git root above the
+/// current directory.
+pub fn project_root_here() -> std::path::PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    find_project_root(&cwd)
 }
 
 #[cfg(test)]

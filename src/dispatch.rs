@@ -15,6 +15,8 @@ use crate::guards;
 use crate::harness::{self, EventRow, HarnessId};
 use crate::paths;
 use crate::payload::{Payload, Unusable};
+use crate::state::key::{CooldownKey, OnceKey, RepeatKey};
+use crate::state::ledger::LedgerKind;
 use crate::state::{self, Session};
 use crate::text::{self, Fragment};
 use crate::trigger::Trigger;
@@ -61,6 +63,22 @@ pub struct CardTrace {
     pub why: String,
 }
 
+/// What a dispatch does to the session's state, applied by [`Run::commit`]
+/// once the answer was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// A once-per-session key, spent when `card` was emitted.
+    SpendOnce { card: String, key: OnceKey },
+    /// A user note's once-per-session key, spent with the answer.
+    Note(OnceKey),
+    /// A cooldown, stamped when `card` was emitted.
+    Stamp { card: String, key: CooldownKey },
+    /// A finding injected in full (the repeat rule).
+    Seen(RepeatKey),
+    /// How the ledger counts `card`'s text (a card in full otherwise).
+    Ledger { card: String, kind: LedgerKind },
+}
+
 /// The result of one dispatch.
 #[derive(Debug, Default)]
 pub struct Run {
@@ -71,18 +89,8 @@ pub struct Run {
     pub stopped: Option<String>,
     /// The exact line written to stdout, if any.
     pub answer: Option<String>,
-    /// Once-per-session keys with the card that spends them.
-    pub spent_by: Vec<(String, String)>,
-    /// Once-per-session keys of user notes (spent when the answer is written).
-    pub noted: Vec<String>,
-    /// Cooldown keys with the card that stamps them when emitted.
-    pub fired_by: Vec<(String, String)>,
-    /// Repeat-rule keys of findings injected in full by this call.
-    pub seen: Vec<String>,
-    /// Cards re-injected as a one-line reminder (the repeat rule).
-    pub reminded: Vec<String>,
-    /// Cards whose finding is a warning (for the ledger).
-    pub warnings: Vec<String>,
+    /// What the call does to the session's state once the answer is written.
+    pub effects: Vec<Effect>,
     /// The contract and the native event it answers, if any.
     pub contract: Option<(HarnessId, &'static EventRow)>,
     /// The native event only carries a decision (the harness drops its
@@ -164,40 +172,71 @@ impl Run {
         };
     }
 
+    /// How the ledger counts `card`'s text: a reminder over a warning over
+    /// a card in full.
+    pub fn ledger_kind(&self, card: &str) -> LedgerKind {
+        let has = |kind: LedgerKind| {
+            self.effects.iter().any(
+                |e| matches!(e, Effect::Ledger { card: c, kind: k } if c == card && *k == kind),
+            )
+        };
+        if has(LedgerKind::Reminder) {
+            LedgerKind::Reminder
+        } else if has(LedgerKind::Warning) {
+            LedgerKind::Warning
+        } else {
+            LedgerKind::Card
+        }
+    }
+
     /// Applies what this call did to the session's state: once-per-session
-    /// keys, repeat-rule keys, and the ledger. Call it only once the answer
-    /// was actually written, so that nothing is marked spent or seen for a
-    /// card the model never received.
+    /// keys, cooldowns, repeat-rule keys, and the ledger. Call it only once
+    /// the answer was actually written, so that nothing is marked spent or
+    /// seen for a card the model never received.
     pub fn commit(&self, session: &mut Session) {
-        let emitted = |card: &str| self.outcome.fragments.iter().any(|f| f.card == card);
-        for (card, key) in &self.spent_by {
-            if emitted(card) {
-                session.spend(key);
-            }
-        }
-        for key in &self.noted {
-            session.spend(key);
-        }
-        for (card, key) in &self.fired_by {
-            if emitted(card) {
-                session.stamp(key, state::now());
-            }
-        }
-        for k in &self.seen {
-            session.mark_seen(k);
-        }
         let event = self.event.map_or("?", |e| e.name);
         let now = state::now();
         // Every ask and deny rendered is in the ledger, whatever the
         // answer carried beside it.
         if let (Some((level, reason)), Some(r)) = (&self.decided, &self.outcome.ruling) {
             let ids: Vec<&str> = r.by.iter().map(|(id, _)| id.as_str()).collect();
+            let kind = match level {
+                crate::policy::Level::Ask => LedgerKind::Ask,
+                _ => LedgerKind::Deny,
+            };
             session
                 .ledger
-                .record(now, event, &ids.join(","), level.word(), reason);
+                .record(now, event, &ids.join(","), kind, reason);
         }
+        // A decision-only event delivered no advice: nothing is spent or
+        // seen, so the after-tool event still gives it in full.
         if self.decision_only {
             return;
+        }
+        let emitted = |card: &str| self.outcome.fragments.iter().any(|f| f.card == card);
+        for e in &self.effects {
+            if let Effect::SpendOnce { card, key } = e
+                && emitted(card)
+            {
+                session.spend(key);
+            }
+        }
+        for e in &self.effects {
+            if let Effect::Note(key) = e {
+                session.spend(key);
+            }
+        }
+        for e in &self.effects {
+            if let Effect::Stamp { card, key } = e
+                && emitted(card)
+            {
+                session.stamp(key, state::now());
+            }
+        }
+        for e in &self.effects {
+            if let Effect::Seen(key) = e {
+                session.mark_seen(key);
+            }
         }
         let context = self.outcome.context_text();
         for f in &self.outcome.fragments {
@@ -205,16 +244,13 @@ impl Run {
             if !context.contains(f.text.lines().next().unwrap_or_default()) {
                 continue;
             }
-            let kind = if self.reminded.contains(&f.card) {
-                "reminder"
-            } else if self.warnings.contains(&f.card) {
-                "warning"
-            } else {
-                "card"
-            };
-            session
-                .ledger
-                .record(now, event, &f.card, kind, &fragment_text(f));
+            session.ledger.record(
+                now,
+                event,
+                &f.card,
+                self.ledger_kind(&f.card),
+                &fragment_text(f),
+            );
         }
     }
 }
@@ -232,7 +268,7 @@ fn fragment_text(f: &Fragment) -> String {
 /// compaction guard moves its counters; the caller saves it only when the
 /// answer was written, after [`Run::commit`].
 pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut Session>) -> Run {
-    run_inner(req, input, Source::Given(session)).0
+    run_with(req, input, Source::Given(session), &mut None)
 }
 
 /// Like [`run`], but the session's state is loaded by `load` once the
@@ -245,7 +281,9 @@ pub fn run_loading<'l>(
     input: Result<Payload, Unusable>,
     load: impl FnOnce(&'static EventSpec, &Payload, &std::path::Path) -> Option<state::Locked> + 'l,
 ) -> (Run, Option<state::Locked>) {
-    run_inner(req, input, Source::Load(Box::new(load)))
+    let mut locked = None;
+    let run = run_with(req, input, Source::Load(Box::new(load)), &mut locked);
+    (run, locked)
 }
 
 /// Loads the call's session state, given the project root the call found.
@@ -257,16 +295,12 @@ enum Source<'s, 'l> {
     Load(Loader<'l>),
 }
 
-fn run_inner(
-    req: &Request,
-    input: Result<Payload, Unusable>,
-    source: Source,
-) -> (Run, Option<state::Locked>) {
-    let mut locked = None;
-    let run = run_with(req, input, source, &mut locked);
-    (run, locked)
-}
+/// Why a call evaluates nothing (the trace's `stopped` line).
+type Stop = String;
 
+/// The stages of one dispatch: the contract's row, the canonical event,
+/// the channel gate, the payload, its translation, the cards, the state,
+/// each card judged, the answer rendered, the SessionStart once gate.
 fn run_with(
     req: &Request,
     input: Result<Payload, Unusable>,
@@ -274,41 +308,22 @@ fn run_with(
     locked: &mut Option<state::Locked>,
 ) -> Run {
     let mut run = Run::default();
-    let contract = match req.contract {
-        None => None,
-        Some(h) => match h.spec().row(&req.event) {
-            Some(row) => Some((h, row)),
-            None => {
-                diag::record(
-                    Kind::UnknownEvent,
-                    format!(
-                        "unknown {} event {:?}",
-                        h.id(),
-                        text::sanitize(&req.event, 60)
-                    ),
-                );
-                run.stopped = Some(format!(
-                    "`{}` is not a {} event cuecard knows: no output",
-                    req.event,
-                    h.name()
-                ));
-                return run;
-            }
-        },
-    };
+    if let Err(why) = stages(req, input, source, locked, &mut run) {
+        run.stopped = Some(why);
+    }
+    run
+}
+
+fn stages(
+    req: &Request,
+    input: Result<Payload, Unusable>,
+    source: Source,
+    locked: &mut Option<state::Locked>,
+    run: &mut Run,
+) -> Result<(), Stop> {
+    let contract = contract_row(req)?;
     run.contract = contract;
-    let canonical = contract.map_or(req.event.as_str(), |(_, row)| row.canonical.name());
-    let Some(spec) = event::lookup(canonical) else {
-        diag::record(
-            Kind::UnknownEvent,
-            format!("unknown event {:?}", text::sanitize(&req.event, 60)),
-        );
-        run.stopped = Some(format!(
-            "`{}` is not an event cuecard knows: no output",
-            req.event
-        ));
-        return run;
-    };
+    let spec = canonical_event(req, contract)?;
     run.event = Some(spec);
     // A native event that only carries a decision (Gemini's BeforeTool,
     // Qwen's PreToolUse, Kiro's preToolUse, Windsurf's pre-hooks) runs its
@@ -316,37 +331,117 @@ fn run_with(
     run.decision_only = contract.is_some_and(|(h, row)| {
         !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
     });
+    channel_gate(spec, contract, run.decision_only)?;
+    let mut payload = usable(input)?;
+    let events = translate(contract, spec, &mut payload);
+    test_panic("pipeline");
+    // One context of the call, whose lazily computed parts (project root,
+    // written files, paths) the cheap look and then every guard share.
+    let probe = Ctx::new(spec, &payload, None);
+    let project_root = probe.project_root().to_path_buf();
+    let resolved = choose_cards(req, &events, &probe, &project_root);
+    trace_resolution(&resolved, run);
+    let session: Option<&mut Session> = match source {
+        Source::Given(s) => s,
+        Source::Load(load) if !resolved.chosen.is_empty() => {
+            *locked = load(spec, &payload, &project_root);
+            locked.as_mut().map(|l| &mut l.session)
+        }
+        Source::Load(_) => None,
+    };
+    // The policy is read only once a guard found something.
+    let policy = Lazy {
+        cell: std::cell::OnceCell::new(),
+        project_root: &project_root,
+        state_root: req.state_root.as_deref(),
+    };
+    judge_each(spec, &events, &probe, &resolved, session, &policy, run);
+    run.render();
+    once_gate(req, spec, &payload, run)
+}
+
+/// The contract's row for the registered event (`None` without a contract).
+fn contract_row(req: &Request) -> Result<Option<(HarnessId, &'static EventRow)>, Stop> {
+    let Some(h) = req.contract else {
+        return Ok(None);
+    };
+    match h.spec().row(&req.event) {
+        Some(row) => Ok(Some((h, row))),
+        None => {
+            diag::record(
+                Kind::UnknownEvent,
+                format!(
+                    "unknown {} event {:?}",
+                    h.id(),
+                    text::sanitize(&req.event, 60)
+                ),
+            );
+            Err(format!(
+                "`{}` is not a {} event cuecard knows: no output",
+                req.event,
+                h.name()
+            ))
+        }
+    }
+}
+
+/// The canonical event the call answers.
+fn canonical_event(
+    req: &Request,
+    contract: Option<(HarnessId, &'static EventRow)>,
+) -> Result<&'static EventSpec, Stop> {
+    let canonical = contract.map_or(req.event.as_str(), |(_, row)| row.canonical.name());
+    event::lookup(canonical).ok_or_else(|| {
+        diag::record(
+            Kind::UnknownEvent,
+            format!("unknown event {:?}", text::sanitize(&req.event, 60)),
+        );
+        format!("`{}` is not an event cuecard knows: no output", req.event)
+    })
+}
+
+/// Whether what the hook prints on this event reaches the model at all.
+fn channel_gate(
+    spec: &'static EventSpec,
+    contract: Option<(HarnessId, &'static EventRow)>,
+    decision_only: bool,
+) -> Result<(), Stop> {
     if let Some((h, row)) = contract
         && !row.delivery.delivers()
-        && !run.decision_only
+        && !decision_only
     {
-        run.stopped = Some(format!(
+        return Err(format!(
             "{} does not deliver what a hook prints on `{}` ({}): no output",
             h.name(),
             row.native,
             row.note
         ));
-        return run;
     }
     if !spec.carries_context() {
-        run.stopped = Some(format!(
+        return Err(format!(
             "`{}` has no channel to the model ({}): no output",
             spec.name, spec.note
         ));
-        return run;
     }
-    let mut payload = match input {
-        Ok(p) => p,
-        Err(why) => {
-            diag::record(Kind::UnusablePayload, why.describe());
-            run.stopped = Some(format!("no usable payload: {}", why.describe()));
-            return run;
-        }
-    };
-    // The contract brings the payload into the canonical shape, and names
-    // every canonical event whose cards run here (a deferred PreToolUse
-    // rides on the after-tool event).
-    let events: Vec<&'static EventSpec> = match contract {
+    Ok(())
+}
+
+fn usable(input: Result<Payload, Unusable>) -> Result<Payload, Stop> {
+    input.map_err(|why| {
+        diag::record(Kind::UnusablePayload, why.describe());
+        format!("no usable payload: {}", why.describe())
+    })
+}
+
+/// The contract brings the payload into the canonical shape, and names
+/// every canonical event whose cards run here (a deferred PreToolUse rides
+/// on the after-tool event).
+fn translate(
+    contract: Option<(HarnessId, &'static EventRow)>,
+    spec: &'static EventSpec,
+    payload: &mut Payload,
+) -> Vec<&'static EventSpec> {
+    match contract {
         Some((h, row)) => {
             (h.spec().translate)(row, &mut payload.raw);
             harness::evaluated_events(h, row.native)
@@ -355,17 +450,22 @@ fn run_with(
                 .collect()
         }
         None => vec![spec],
-    };
-    test_panic("pipeline");
-    // One context of the call, whose lazily computed parts (project root,
-    // written files, paths) the cheap look and then every guard share.
-    let probe = Ctx::new(spec, &payload, None);
-    let project_root = probe.project_root().to_path_buf();
+    }
+}
+
+/// The cards that run: the registration's, by precedence, past the cheap
+/// look at the user's and project's cards' tools and paths.
+fn choose_cards(
+    req: &Request,
+    events: &[&'static EventSpec],
+    probe: &Ctx,
+    project_root: &std::path::Path,
+) -> resolve::Resolved {
     // The trust store is read only when the project has cards whose
     // verdicts are not already cached under the store's current stamp.
-    let vouch = crate::trust::ProjectTrust::new(req.state_root.as_deref(), &project_root);
+    let vouch = crate::trust::ProjectTrust::new(req.state_root.as_deref(), project_root);
     let names: Vec<&str> = events.iter().map(|e| e.name).collect();
-    let tool = payload.tool_name();
+    let tool = probe.payload.tool_name();
     let normalized = std::cell::OnceCell::new();
     let paths = || -> &[String] {
         normalized.get_or_init(|| crate::trigger::normalized(probe.call_paths()))
@@ -374,18 +474,22 @@ fn run_with(
     let may_fire = |fc: &crate::card::sources::FileCard| {
         admits(fc.reach()) && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
     };
-    let resolved = resolve::resolve(
+    resolve::resolve(
         &req.cards,
         &names,
         &resolve::Sources {
-            project_root: Some(&project_root),
+            project_root: Some(project_root),
             cache_dir: req.state_root.as_deref(),
             vouch: &vouch,
             may_fire: &may_fire,
             admits: &admits,
             quick: events.iter().all(|e| e.is_tool_event()),
         },
-    );
+    )
+}
+
+/// The trace lines of cards passed over, broken or unknown.
+fn trace_resolution(resolved: &resolve::Resolved, run: &mut Run) {
     if resolved.passed_over > 0 {
         run.trace.push(CardTrace {
             card: format!("({} more)", resolved.passed_over),
@@ -410,63 +514,68 @@ fn run_with(
             why: "no such card".into(),
         });
     }
-    let cards = resolved.chosen;
-    let session: Option<&mut Session> = match source {
-        Source::Given(s) => s,
-        Source::Load(load) if !cards.is_empty() => {
-            *locked = load(spec, &payload, &project_root);
-            locked.as_mut().map(|l| &mut l.session)
-        }
-        Source::Load(_) => None,
-    };
+}
+
+/// Judges every chosen card, each as the event it is bound to among those
+/// evaluated here, with the session's state when there is one.
+fn judge_each(
+    spec: &'static EventSpec,
+    events: &[&'static EventSpec],
+    probe: &Ctx,
+    resolved: &resolve::Resolved,
+    session: Option<&mut Session>,
+    policy: &Lazy,
+    run: &mut Run,
+) {
     let cell = session.map(|s| (RefCell::new(std::mem::take(&mut *s)), s));
     let ctxs: Vec<Ctx> = events
         .iter()
         .map(|e| probe.for_event(e, cell.as_ref().map(|(c, _)| c)))
         .collect();
+    let note_key = OnceKey::from(UNTRUSTED_NOTE);
     if spec.name == "SessionStart"
         && !resolved.untrusted.is_empty()
-        && !ctxs[0].once_spent(UNTRUSTED_NOTE)
+        && !ctxs[0].once_spent(&note_key)
     {
         run.outcome.user_notes.push(format!(
             "cuecard: {} project card(s) in .cuecard/cards are new or changed and stay inactive until you review them and run `cuecard trust`: {}",
             resolved.untrusted.len(),
             text::sanitize(&resolved.untrusted.join(", "), 200)
         ));
-        run.noted.push(UNTRUSTED_NOTE.to_string());
+        run.effects.push(Effect::Note(note_key));
     }
-    // The policy is read only once a guard found something.
-    let policy = Lazy {
-        cell: std::cell::OnceCell::new(),
-        project_root: &project_root,
-        state_root: req.state_root.as_deref(),
-    };
-    for chosen in &cards {
-        // Each card is judged as the event it is bound to among those
-        // evaluated here, so a deferred PreToolUse guard sees a PreToolUse.
+    for chosen in &resolved.chosen {
+        // A deferred PreToolUse guard sees a PreToolUse.
         let ctx = ctxs
             .iter()
             .find(|c| chosen.card.binds(c.event.name))
             .unwrap_or(&ctxs[0]);
-        evaluate(chosen, ctx, &mut run, &policy);
+        evaluate(chosen, ctx, run, policy);
     }
     drop(ctxs);
     if let Some((c, s)) = cell {
         *s = c.into_inner();
     }
-    run.render();
-    // SessionStart once: only an answer marks, so a start that said nothing
-    // never silences the next; the mark is atomic, so of two surfaces
-    // answering the same start at once exactly one prints.
+}
+
+/// SessionStart once: only an answer marks, so a start that said nothing
+/// never silences the next; the mark is atomic, so of two surfaces
+/// answering the same start at once exactly one prints.
+fn once_gate(
+    req: &Request,
+    spec: &'static EventSpec,
+    payload: &Payload,
+    run: &mut Run,
+) -> Result<(), Stop> {
     if req.once
         && spec.name == "SessionStart"
         && run.answer.is_some()
-        && let Some(why) = harness::once::repeated(&payload)
+        && let Some(why) = harness::once::repeated(payload)
     {
         run.answer = None;
-        run.stopped = Some(why);
+        return Err(why);
     }
-    run
+    Ok(())
 }
 
 /// The call's policy, read on first use.
@@ -486,6 +595,42 @@ impl Lazy<'_> {
 /// The once-per-session key of the untrusted-project-cards note.
 const UNTRUSTED_NOTE: &str = "untrusted-project-cards";
 
+/// A card that did not fire: its verdict and why.
+type NotFired = (Verdict, String);
+
+/// Who judged a finding: a guard, or a card's own trigger.
+enum Judge<'a> {
+    Guard(&'a str),
+    Trigger { card: &'a str },
+}
+
+impl Judge<'_> {
+    /// The repeat-rule key of a finding of this judge's on `target`.
+    fn repeat_key(&self, target: &str) -> RepeatKey {
+        match self {
+            Judge::Guard(g) => RepeatKey::of(g, target),
+            Judge::Trigger { .. } => RepeatKey::of(&self.owner(), target),
+        }
+    }
+
+    /// The judge's name in repeat keys and rulings (a trigger's is its card,
+    /// `card:<name>`).
+    fn owner(&self) -> String {
+        match self {
+            Judge::Guard(g) => g.to_string(),
+            Judge::Trigger { card } => format!("card:{card}"),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            Judge::Guard(g) => format!("guard `{g}`"),
+            Judge::Trigger { .. } => "trigger".to_string(),
+        }
+    }
+}
+
+/// Judges one card and traces the verdict.
 fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
     let card = &chosen.card;
     let origin = match (chosen.scope, chosen.overrides) {
@@ -493,25 +638,32 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
         (s, Some(lower)) => format!("{} card, overriding the {} one; ", s.label(), lower.label()),
         (s, None) => format!("{} card; ", s.label()),
     };
-    let mut note = |verdict: Verdict, why: String| {
-        run.trace.push(CardTrace {
-            card: card.name.clone(),
-            verdict,
-            why: format!("{origin}{why}"),
-        });
+    let (verdict, why) = match judge(chosen, ctx, run, policy) {
+        Ok(why) => (Verdict::Fired, why),
+        Err(not) => not,
     };
+    run.trace.push(CardTrace {
+        card: card.name.clone(),
+        verdict,
+        why: format!("{origin}{why}"),
+    });
+}
+
+/// Whether the card applies to this call at all: enabled, bound to the
+/// event, admitted by its matcher.
+fn applies(card: &Card, ctx: &Ctx) -> Result<(), NotFired> {
     if !card.bindings.enabled {
-        return note(Verdict::Skipped, "disabled (`enabled: false`)".into());
+        return Err((Verdict::Skipped, "disabled (`enabled: false`)".into()));
     }
     if !card.binds(ctx.event.name) {
-        return note(
+        return Err((
             Verdict::Skipped,
             format!(
                 "bound to {}, not {}",
                 card.bindings.events.join(", "),
                 ctx.event.name
             ),
-        );
+        ));
     }
     let subject = match ctx.event.matcher {
         Matcher::ToolName => ctx.payload.tool_name(),
@@ -520,7 +672,7 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
     };
     let matcher_applies = matches!(ctx.event.matcher, Matcher::ToolName | Matcher::Source);
     if matcher_applies && !card::matcher_admits(&card.bindings.matcher, subject) {
-        return note(
+        return Err((
             Verdict::Skipped,
             format!(
                 "matcher `{}` does not admit {}",
@@ -530,118 +682,103 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
                     text::sanitize(s, 60)
                 ))
             ),
-        );
+        ));
     }
+    Ok(())
+}
 
-    // A user or project card's declarative trigger, compiled (bounded).
-    let card_key = format!("card:{}", card.name);
-    let trigger = if card.bindings.triggers.is_empty() {
-        None
-    } else {
-        match Trigger::compile(&card.bindings) {
-            Ok(t) => Some(t),
-            Err(why) => {
-                diag::record(Kind::CardError, format!("card {}: {why}", card.name));
-                return note(Verdict::Failed, why);
-            }
-        }
-    };
+/// A user or project card's declarative trigger, compiled (bounded).
+fn compile_trigger(card: &Card) -> Result<Option<Trigger>, NotFired> {
+    if card.bindings.triggers.is_empty() {
+        return Ok(None);
+    }
+    Trigger::compile(&card.bindings).map(Some).map_err(|why| {
+        diag::record(Kind::CardError, format!("card {}: {why}", card.name));
+        (Verdict::Failed, why)
+    })
+}
+
+/// A trigger's `once: session` and cooldown.
+fn trigger_gate(card: &Card, t: &Trigger, ctx: &Ctx) -> Result<(), NotFired> {
+    if t.once_per_session && ctx.once_spent(&OnceKey::card(&card.name)) {
+        return Err((
+            Verdict::Skipped,
+            "`once: session`: already shown in this session".into(),
+        ));
+    }
+    if let Some(cd) = t.cooldown
+        && ctx.session().is_some_and(|s| {
+            s.stamped_within(&CooldownKey::card(&card.name), cd.as_secs(), state::now())
+        })
+    {
+        return Err((Verdict::Skipped, "in its cooldown".into()));
+    }
+    Ok(())
+}
+
+/// Judges one card: its gates, then its guard or trigger; a finding goes
+/// into the outcome, with its policy. Returns the trace line of a card that
+/// fired.
+fn judge(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) -> Result<String, NotFired> {
+    let card = &chosen.card;
+    applies(card, ctx)?;
+    let trigger = compile_trigger(card)?;
     if let Some(t) = &trigger {
-        if t.once_per_session && ctx.once_spent(&card_key) {
-            return note(
-                Verdict::Skipped,
-                "`once: session`: already shown in this session".into(),
-            );
-        }
-        if let Some(cd) = t.cooldown
-            && ctx
-                .session()
-                .is_some_and(|s| s.stamped_within(&card_key, cd.as_secs(), state::now()))
-        {
-            return note(Verdict::Skipped, "in its cooldown".into());
-        }
+        trigger_gate(card, t, ctx)?;
     }
-
     let judge = match (&card.bindings.guard, &trigger) {
-        (Some(g), _) => g.clone(),
-        (None, Some(_)) => "trigger".to_string(),
-        (None, None) => {
-            // An unguarded card fires whenever its event (and matcher) does.
-            if catch_unwind(|| test_panic(&format!("card:{}", card.name))).is_err() {
-                diag::record(Kind::GuardPanic, format!("card {} panicked", card.name));
-                return note(Verdict::Failed, "panicked (recorded)".into());
-            }
-            run.outcome.push(Fragment {
-                card: card.name.clone(),
-                text: card.emitted_text().to_string(),
-                pointer: card.has_procedure().then(|| paths::card_pointer(card)),
-            });
-            return note(
-                Verdict::Fired,
-                "no guard: emitted whenever its event fires".into(),
-            );
-        }
+        (Some(g), _) => g.as_str(),
+        (None, Some(_)) => "trigger",
+        (None, None) => return emit_unguarded(card, run),
     };
-    let guard = match (&trigger, guards::lookup(&judge)) {
-        (Some(_), _) => None,
-        (None, Some(g)) => Some(g),
-        (None, None) => {
-            diag::record(
-                Kind::CardError,
-                format!("card {} names unknown guard {judge}", card.name),
-            );
-            return note(Verdict::Failed, format!("unknown guard `{judge}`"));
-        }
-    };
-    let finding = match catch_unwind(AssertUnwindSafe(|| {
-        test_panic(&format!("card:{}", card.name));
-        match (guard, &trigger) {
-            (Some(g), _) => g.check(ctx),
-            (None, Some(t)) => t.check(ctx),
-            (None, None) => None,
-        }
-    })) {
-        Ok(f) => f,
-        Err(_) => {
-            diag::record(
-                Kind::GuardPanic,
-                format!("{judge} of card {} panicked", card.name),
-            );
-            return note(Verdict::Failed, format!("`{judge}` panicked (recorded)"));
-        }
-    };
-    let Some(mut finding) = finding else {
+    let Some(mut finding) = check(card, judge, trigger.as_ref(), ctx)? else {
         let what = match &trigger {
             Some(_) => "trigger did not match".to_string(),
             None => format!("guard `{judge}` found nothing"),
         };
-        return note(Verdict::Quiet, what);
+        return Err((Verdict::Quiet, what));
     };
-    if let Some(t) = &trigger {
-        if t.once_per_session {
-            finding.once = Some(card_key.clone());
+    let judged_by = match &trigger {
+        Some(t) => {
+            if t.once_per_session {
+                finding.once = Some(OnceKey::card(&card.name));
+            }
+            if t.cooldown.is_some() {
+                run.effects.push(Effect::Stamp {
+                    card: card.name.clone(),
+                    key: CooldownKey::card(&card.name),
+                });
+            }
+            Judge::Trigger { card: &card.name }
         }
-        if t.cooldown.is_some() {
-            run.fired_by.push((card.name.clone(), card_key.clone()));
-        }
-    }
-    let has_session = ctx.session().is_some();
-    let seen = |k: &str| ctx.session().is_some_and(|s| s.was_seen(k));
-    // The repeat rule keys a finding by its judge and target; a trigger's
-    // judge is its card.
-    let key_owner = if trigger.is_some() {
-        card_key.as_str()
-    } else {
-        judge.as_str()
+        None => Judge::Guard(judge),
     };
     // The finding's policy (DESIGN §4a): its id, the card's own
     // decision, the configured sources; only an explicit ask or deny
     // decides, with the filled advisory as the reason.
-    let id = if trigger.is_some() {
-        card.name.clone()
-    } else {
-        guards::finding_id(&judge, &finding)
+    let id = match judged_by {
+        Judge::Trigger { .. } => card.name.clone(),
+        Judge::Guard(g) => guards::finding_id(g, &finding),
     };
+    let advisory = fill(card, &finding);
+    let has_session = ctx.session().is_some();
+    let seen = |k: &RepeatKey| ctx.session().is_some_and(|s| s.was_seen(k));
+    let mut why = present(card, &judged_by, finding, has_session, seen, run);
+    rule(chosen, id, advisory, policy, &mut why, run);
+    Ok(why)
+}
+
+/// Applies the finding's policy: an explicit ask or deny joins the call's
+/// ruling and the trace line.
+fn rule(
+    chosen: &Chosen,
+    id: String,
+    advisory: String,
+    policy: &Lazy,
+    why: &mut String,
+    run: &mut Run,
+) {
+    let card = &chosen.card;
     let own = card
         .bindings
         .decision()
@@ -650,8 +787,6 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
             level,
             project: chosen.scope == Scope::Project,
         });
-    let advisory = fill(card, &finding);
-    let mut why = present(card, key_owner, finding, has_session, seen, run);
     let resolved = policy.get().resolve(&id, own);
     if resolved.level.decides() {
         why.push_str(&format!(
@@ -665,26 +800,70 @@ fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
             (id, resolved.from),
         );
     }
-    run.trace.push(CardTrace {
-        card: card.name.clone(),
-        verdict: Verdict::Fired,
-        why: format!("{origin}{why}"),
-    });
 }
 
-/// Puts a guard's finding into the outcome. The repeat rule: a finding
-/// (guard, target) already injected in full in this session comes back as a
+/// An unguarded card fires whenever its event (and matcher) does.
+fn emit_unguarded(card: &Card, run: &mut Run) -> Result<String, NotFired> {
+    if catch_unwind(|| test_panic(&format!("card:{}", card.name))).is_err() {
+        diag::record(Kind::GuardPanic, format!("card {} panicked", card.name));
+        return Err((Verdict::Failed, "panicked (recorded)".into()));
+    }
+    run.outcome.push(Fragment {
+        card: card.name.clone(),
+        text: card.emitted_text().to_string(),
+        pointer: card.has_procedure().then(|| paths::card_pointer(card)),
+    });
+    Ok("no guard: emitted whenever its event fires".into())
+}
+
+/// Runs the card's guard (named `judge`) or its trigger, containing a panic.
+fn check(
+    card: &Card,
+    judge: &str,
+    trigger: Option<&Trigger>,
+    ctx: &Ctx,
+) -> Result<Option<guards::Finding>, NotFired> {
+    let guard = match (trigger, guards::lookup(judge)) {
+        (Some(_), _) => None,
+        (None, Some(g)) => Some(g),
+        (None, None) => {
+            diag::record(
+                Kind::CardError,
+                format!("card {} names unknown guard {judge}", card.name),
+            );
+            return Err((Verdict::Failed, format!("unknown guard `{judge}`")));
+        }
+    };
+    catch_unwind(AssertUnwindSafe(|| {
+        test_panic(&format!("card:{}", card.name));
+        match (guard, trigger) {
+            (Some(g), _) => g.check(ctx),
+            (None, Some(t)) => t.check(ctx),
+            (None, None) => None,
+        }
+    }))
+    .map_err(|_| {
+        diag::record(
+            Kind::GuardPanic,
+            format!("{judge} of card {} panicked", card.name),
+        );
+        (Verdict::Failed, format!("`{judge}` panicked (recorded)"))
+    })
+}
+
+/// Puts a finding into the outcome. The repeat rule: a finding (judge,
+/// target) already injected in full in this session comes back as a
 /// one-line reminder that names the card and keeps the pointer. Returns the
 /// trace line.
 fn present(
     card: &Card,
-    guard_name: &str,
+    judge: &Judge,
     finding: guards::Finding,
     has_session: bool,
-    seen: impl Fn(&str) -> bool,
+    seen: impl Fn(&RepeatKey) -> bool,
     run: &mut Run,
 ) -> String {
-    let repeat_key = repeat_key(guard_name, &finding.target);
+    let repeat_key = judge.repeat_key(&finding.target);
     let repeated = seen(&repeat_key);
     if repeated {
         run.outcome.push(Fragment {
@@ -692,7 +871,10 @@ fn present(
             text: reminder_line(card),
             pointer: Some(paths::card_pointer(card)),
         });
-        run.reminded.push(card.name.clone());
+        run.effects.push(Effect::Ledger {
+            card: card.name.clone(),
+            kind: LedgerKind::Reminder,
+        });
     } else {
         run.outcome.push(Fragment {
             card: card.name.clone(),
@@ -700,37 +882,38 @@ fn present(
             pointer: Some(paths::card_pointer(card)),
         });
         if has_session {
-            run.seen.push(repeat_key);
+            run.effects.push(Effect::Seen(repeat_key));
         }
         if let Some(n) = finding.user_note {
             run.outcome.user_notes.push(text::sanitize(&n, 500));
         }
     }
     if finding.warning {
-        run.warnings.push(card.name.clone());
+        run.effects.push(Effect::Ledger {
+            card: card.name.clone(),
+            kind: LedgerKind::Warning,
+        });
     }
     if let Some(reason) = finding.deny {
         crate::envelope::Ruling::merge(
             &mut run.outcome.ruling,
             crate::policy::Level::Deny,
             reason,
-            (guard_name.to_string(), "CUECARD_STRICT".into()),
+            (judge.owner(), "CUECARD_STRICT".into()),
         );
     }
-    if let Some(k) = finding.once {
-        run.spent_by.push((card.name.clone(), k));
+    if let Some(key) = finding.once {
+        run.effects.push(Effect::SpendOnce {
+            card: card.name.clone(),
+            key,
+        });
     }
     let how = if repeated {
         " (repeated in this session: one-line reminder)"
     } else {
         ""
     };
-    let judge = if guard_name.starts_with("card:") {
-        "trigger".to_string()
-    } else {
-        format!("guard `{guard_name}`")
-    };
-    format!("{judge}: {}{how}", finding.why)
+    format!("{}: {}{how}", judge.label(), finding.why)
 }
 
 /// A card's text with a finding's values: payload values sanitised to one
@@ -747,13 +930,8 @@ fn fill(card: &Card, finding: &guards::Finding) -> String {
     text::fill_with(card.emitted_text(), &finding.vars, &verbatim)
 }
 
-/// The repeat-rule key of a finding: a digest, so no target is stored.
-pub fn repeat_key(guard: &str, target: &str) -> String {
-    state::key::digest(&format!("{guard}\u{1f}{target}"))
-}
-
 /// The one-line reminder for a repeated finding.
-pub fn reminder_line(card: &Card) -> String {
+fn reminder_line(card: &Card) -> String {
     format!(
         "Reminder: \"{}\" applies here again (its advisory was given earlier in this session).",
         text::sanitize(&card.title, 120)
@@ -785,7 +963,7 @@ mod tests {
         let mut first = Run::default();
         present(
             &card,
-            "compaction",
+            &Judge::Guard("compaction"),
             finding(),
             true,
             |k| session.was_seen(k),
@@ -800,7 +978,7 @@ mod tests {
         let mut second = Run::default();
         let why = present(
             &card,
-            "compaction",
+            &Judge::Guard("compaction"),
             finding(),
             true,
             |k| session.was_seen(k),
@@ -814,12 +992,12 @@ mod tests {
         assert!(!f.text.contains('\n'), "one line");
         assert_eq!(f.pointer.as_deref(), Some("run `cuecard cards show dep`"));
         assert!(why.contains("reminder"));
-        assert_eq!(second.reminded, vec!["dep".to_string()]);
+        assert_eq!(second.ledger_kind("dep"), LedgerKind::Reminder);
         // Another target is a new finding, in full.
         let mut third = Run::default();
         present(
             &card,
-            "compaction",
+            &Judge::Guard("compaction"),
             Finding::new("package.json", "m").var("percent", "package.json"),
             true,
             |k| session.was_seen(k),

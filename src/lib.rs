@@ -26,6 +26,7 @@ pub mod fsutil;
 pub mod guards;
 pub mod harness;
 pub mod hash;
+pub mod hook;
 pub mod install;
 pub mod patch;
 pub mod paths;

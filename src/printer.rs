@@ -22,15 +22,21 @@ const SEAL_GRACE: Duration = Duration::from_millis(50);
 /// harnesses that read plain text, one text). Returns false when stdout was
 /// already used or sealed.
 pub fn hook_answer(line: &str) -> bool {
+    write_once(|| Box::new(std::io::stdout().lock()), line)
+}
+
+/// Writes `text` and a newline through the writer `open` gives, once per
+/// process: the first of the hook's answer or block claims the slot.
+fn write_once(open: impl FnOnce() -> Box<dyn Write>, text: &str) -> bool {
     if HOOK_STDOUT
         .compare_exchange(OPEN, WRITING, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
     {
         return false;
     }
-    let mut out = std::io::stdout().lock();
-    // A closed stdout (the harness went away) is not an error worth raising.
-    let _ = out.write_all(line.as_bytes());
+    let mut out = open();
+    // A closed stream (the harness went away) is not an error worth raising.
+    let _ = out.write_all(text.as_bytes());
     let _ = out.write_all(b"\n");
     let _ = out.flush();
     HOOK_STDOUT.store(DONE, Ordering::SeqCst);
@@ -42,17 +48,10 @@ pub fn hook_answer(line: &str) -> bool {
 /// already answered is not blocked after the fact). True when written:
 /// the process then exits 2.
 pub fn hook_block(reason: &str) -> bool {
-    if HOOK_STDOUT
-        .compare_exchange(OPEN, DONE, Ordering::SeqCst, Ordering::SeqCst)
-        .is_err()
-    {
-        return false;
-    }
-    let mut err = std::io::stderr().lock();
-    let _ = err.write_all(crate::text::prefix16(reason, crate::text::MAX_CHARS).as_bytes());
-    let _ = err.write_all(b"\n");
-    let _ = err.flush();
-    true
+    write_once(
+        || Box::new(std::io::stderr().lock()),
+        crate::text::prefix16(reason, crate::text::MAX_CHARS),
+    )
 }
 
 /// Seals stdout: no hook answer will be written after this. An answer being

@@ -92,11 +92,8 @@ pub fn for_install(
     let mut listed = Vec::new();
     let mut unlisted = Vec::new();
     for (scope, card) in set.cards {
-        let shipped_name = scope == Scope::Embedded
-            || set
-                .overrides
-                .iter()
-                .any(|(n, _, lost)| *n == card.name && *lost == Scope::Embedded);
+        let shipped_name =
+            scope == Scope::Embedded || crate::card::embedded::is_shipped(&card.name);
         if shipped_name {
             listed.push(card);
         } else {

@@ -396,3 +396,62 @@ fn every_deny_and_ask_is_in_the_ledger() {
         "{status}"
     );
 }
+
+#[test]
+fn doctor_names_a_malformed_policy_and_settings_that_switch_hooks_off() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[policy]\ndestructive = \"denied\"\n");
+    let t = sb.test().arg("doctor").exit(1).run();
+    assert!(
+        t.stdout.contains("malformed and counts for nothing"),
+        "{}",
+        t.stdout
+    );
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    std::fs::create_dir_all(sb.home().join(".claude")).unwrap();
+    std::fs::write(
+        sb.home().join(".claude/settings.json"),
+        r#"{"disableAllHooks": true}"#,
+    )
+    .unwrap();
+    let t = sb.test().arg("doctor").exit(1).run();
+    assert!(t.stdout.contains("disableAllHooks"), "{}", t.stdout);
+}
+
+#[test]
+fn a_decision_only_event_leaves_the_advice_whole_for_the_after_tool_event() {
+    // Gemini drops BeforeTool context: there only a decision is sent, and
+    // an advisory that was not decided still comes in full on AfterTool.
+    let sb = Sandbox::new();
+    let env = ("CUECARD_POLICY", "secrets=deny");
+    let before = sb
+        .test()
+        .args(["dispatch", "--contract", "gemini", "BeforeTool"])
+        .env(env.0, env.1)
+        .json(&destructive_call(
+            &sb,
+            "gemini",
+            Some("BeforeTool.run_shell_command"),
+        ))
+        .run();
+    assert_eq!(
+        before.stdout, "",
+        "no decision, and context is dropped there"
+    );
+    let after = sb.fixture("gemini", "AfterTool.run_shell_command");
+    let after: serde_json::Value = serde_json::from_str(
+        &after
+            .to_string()
+            .replace("echo rig-hello", "rm -rf /srv/canary"),
+    )
+    .unwrap();
+    let out = sb
+        .test()
+        .args(["dispatch", "--contract", "gemini", "AfterTool"])
+        .env(env.0, env.1)
+        .json(&after)
+        .run();
+    let ctx = out.context();
+    assert!(ctx.contains("recursively deletes /srv/canary"), "{ctx}");
+    assert!(!ctx.starts_with("Reminder"), "{ctx}");
+}

@@ -9,6 +9,7 @@ mod bindings;
 mod cache;
 pub mod embedded;
 mod parse;
+pub mod precedence;
 pub mod resolve;
 pub mod sources;
 

@@ -7,7 +7,7 @@
 //! once (is it listed, bound, could it fire) and decoded only if chosen.
 
 use super::sources::{self, Always, CardDir, FileCard, Glance, Scope, Vouch};
-use super::{Card, CardError, cache, embedded};
+use super::{Card, CardError, cache, embedded, precedence};
 use std::path::Path;
 
 /// One card chosen for evaluation.
@@ -204,11 +204,13 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     names.extend(extra_names);
 
     for name in names {
-        let mut hits = named
+        let hits: Vec<&&(Scope, FileCard, Look)> = named
             .iter()
-            .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none());
-        let mine = hits.next();
-        let lower_mine = hits.next().map(|(s, _, _)| *s);
+            .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none())
+            .collect();
+        let shipped = embedded::is_shipped(&name).then_some(Scope::Embedded);
+        let won = precedence::winner(hits.iter().map(|(s, _, _)| *s).chain(shipped));
+        let mine = won.and_then(|w| hits.iter().find(|(s, _, _)| *s == w.scope));
         match mine {
             Some((scope, fc, _)) => {
                 let card = match fc.card() {
@@ -224,12 +226,10 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
                         continue;
                     }
                 };
-                let overrides =
-                    lower_mine.or(embedded::is_shipped(&name).then_some(Scope::Embedded));
                 out.chosen.push(Chosen {
                     scope: *scope,
                     card,
-                    overrides,
+                    overrides: won.and_then(|w| w.overrides),
                 });
             }
             None => match embedded::card(&name) {

@@ -45,12 +45,18 @@ impl Scope {
     }
 }
 
+/// The user's cuecard config directory: `CUECARD_CONFIG_DIR`, else the
+/// platform's (`$XDG_CONFIG_HOME/cuecard`).
+pub fn config_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().to_path_buf())
+}
+
 /// The user's card directory.
 pub fn user_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("cards"));
-    }
-    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().join("cards"))
+    config_dir().map(|d| d.join("cards"))
 }
 
 /// A project's card directory.
@@ -582,7 +588,8 @@ pub struct CardSet {
     /// The winning card per name (disabled ones included, so that they
     /// can be reported), sorted by name.
     pub cards: Vec<(Scope, Card)>,
-    /// Names overridden by a higher scope: (name, winner, loser).
+    /// Names overridden by a higher scope: (name, winner, the next scope
+    /// down), one per name.
     pub overrides: Vec<(String, Scope, Scope)>,
     /// Cards that failed to load, with their scope.
     pub errors: Vec<(Scope, CardError)>,
@@ -597,12 +604,14 @@ pub fn load_all(
     vouch: &dyn Vouch,
 ) -> CardSet {
     let mut set = CardSet::default();
-    let mut by_name: BTreeMap<String, (Scope, Card)> = BTreeMap::new();
+    // Every usable card of each name, by scope; precedence picks one.
+    let mut by_name: BTreeMap<String, Vec<(Scope, Card)>> = BTreeMap::new();
     for c in embedded::all() {
         match c {
-            Ok(c) => {
-                by_name.insert(c.name.clone(), (Scope::Embedded, c));
-            }
+            Ok(c) => by_name
+                .entry(c.name.clone())
+                .or_default()
+                .push((Scope::Embedded, c)),
             Err(e) => set.errors.push((Scope::Embedded, e)),
         }
     }
@@ -622,12 +631,10 @@ pub fn load_all(
                 continue;
             }
             match fc.card() {
-                Ok(card) => {
-                    if let Some((prev, _)) = by_name.get(&card.name) {
-                        set.overrides.push((card.name.clone(), *scope, *prev));
-                    }
-                    by_name.insert(card.name.clone(), (*scope, card));
-                }
+                Ok(card) => by_name
+                    .entry(card.name.clone())
+                    .or_default()
+                    .push((*scope, card)),
                 Err(message) => set.errors.push((
                     *scope,
                     CardError {
@@ -638,7 +645,17 @@ pub fn load_all(
             }
         }
     }
-    set.cards = by_name.into_values().collect();
+    for (name, mut cards) in by_name {
+        let Some(won) = super::precedence::winner(cards.iter().map(|(s, _)| *s)) else {
+            continue;
+        };
+        if let Some(lost) = won.overrides {
+            set.overrides.push((name, won.scope, lost));
+        }
+        if let Some(i) = cards.iter().position(|(s, _)| *s == won.scope) {
+            set.cards.push(cards.swap_remove(i));
+        }
+    }
     set
 }
 

@@ -9,8 +9,8 @@ use std::path::Path;
 /// Every card visible from here, after precedence (project cards only when
 /// trusted).
 fn visible() -> CardSet {
-    let project = super::project_root_here();
-    let state = super::state_root_for_commands();
+    let project = crate::context::project_root_here();
+    let state = crate::state::store::root_for_commands();
     let vouch = crate::trust::ProjectTrust::new(state.as_deref(), &project);
     // No parsed-card cache here: it keeps only what the hook path reads.
     sources::load_all(Some(&project), None, &vouch)
@@ -152,7 +152,7 @@ pub fn new(name: &str, project: bool) -> i32 {
         return EXIT_USAGE;
     }
     let dir = if project {
-        sources::project_dir(&super::project_root_here())
+        sources::project_dir(&crate::context::project_root_here())
     } else {
         match sources::user_dir() {
             Some(d) => d,
@@ -268,7 +268,7 @@ pub fn check(file: Option<&Path>) -> i32 {
                 dirs.push((d, Scope::User));
             }
             dirs.push((
-                sources::project_dir(&super::project_root_here()),
+                sources::project_dir(&crate::context::project_root_here()),
                 Scope::Project,
             ));
             for (d, scope) in dirs {

@@ -1,26 +1,24 @@
 //! `cuecard dispatch [--contract <harness>] [-v] <Event> [<card> ...]`
 //!
-//! The hook path. Exit code 0 on every path; stdout empty or one JSON object
-//! and a newline; a deadline; no process spawned.
+//! The hook path's command-line layer: argv, the watchdog, the panic hook.
+//! The transaction itself is the library's ([`crate::hook::answer`]). Exit
+//! code 0 on every path; stdout empty or one JSON object and a newline; a
+//! deadline; no process spawned.
 
 use crate::cli::EventArgs;
 use crate::diag::{self, Kind};
-use crate::dispatch::{self, Request};
-use crate::event::EventSpec;
+use crate::dispatch::Request;
 use crate::harness::HarnessId;
-use crate::payload::Payload;
-use crate::state::{self, Store, failures};
-use crate::{deadline, env, payload, printer};
+use crate::state::{self, Store};
+use crate::{deadline, env, hook, payload, printer};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The call's state root, once known (the failure record and the sweep,
 /// after the answer, use it).
 static STORE: OnceLock<Store> = OnceLock::new();
-/// The call's event and session key part, for the failure record.
-static CALL: Mutex<(String, String)> = Mutex::new((String::new(), String::new()));
 
 /// Parsed hook arguments. Anything odd is recorded and ignored.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -87,30 +85,13 @@ pub fn main(args: &[OsString]) -> i32 {
     deadline::arm(deadline::budget());
     let blocked = catch_unwind(AssertUnwindSafe(|| hook(args))).unwrap_or(false);
     // After the answer: the failure record, then (at most daily) the sweep.
-    let _ = catch_unwind(|| persist_failures(Duration::from_millis(150)));
+    let _ = catch_unwind(|| hook::persist_failures(STORE.get(), Duration::from_millis(150)));
     if let Some(store) = STORE.get() {
         let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
     }
     // The one exception to exit 0 (DESIGN §2): an explicit deny the user
     // configured, on a harness whose only decision channel is exit code 2.
     if blocked { 2 } else { 0 }
-}
-
-/// Writes this call's failures (if any) to the failure record. Called
-/// once, after the answer (the deadline's handler writes its own line).
-fn persist_failures(wait: Duration) {
-    let failures = diag::snapshot();
-    if failures.is_empty() {
-        return;
-    }
-    let Some(store) = STORE.get() else { return };
-    let (event, session) = CALL.lock().map(|c| c.clone()).unwrap_or_default();
-    failures::append(store, &event, &session, &failures, wait);
-}
-
-/// How long a call waits for its session's lock: most of the deadline.
-fn lock_wait() -> Duration {
-    deadline::budget() * 6 / 10
 }
 
 /// Runs the hook; true when the call was denied through exit code 2 (its
@@ -132,12 +113,7 @@ fn hook(args: &[OsString]) -> bool {
             None
         }
     };
-    if let Ok(mut c) = CALL.lock() {
-        c.0 = a.event.clone().unwrap_or_else(|| "?".into());
-        if let Some(s) = &store {
-            deadline::record_to(s.root(), &c.0, "");
-        }
-    }
+    hook::begin_call(a.event.as_deref().unwrap_or("?"), store.as_ref());
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
     let Some(event) = a.event else {
         diag::record(Kind::BadArguments, "no event given");
@@ -164,7 +140,7 @@ fn hook(args: &[OsString]) -> bool {
         state_root: store.as_ref().map(|s| s.root().to_path_buf()),
         once: true,
     };
-    let run = answer(store.as_ref(), &req, input, |line| match line {
+    let run = hook::answer(store.as_ref(), &req, input, |line| match line {
         Some(line) => printer::hook_answer(line),
         None => true,
     });
@@ -172,83 +148,6 @@ fn hook(args: &[OsString]) -> bool {
         Some(reason) => printer::hook_block(reason),
         None => false,
     }
-}
-
-/// What the hook does with one payload once it is read: load the session's
-/// state from `store` (when there is one), run the cards, hand the answer to
-/// `emit`, and, when `emit` says it was delivered, commit the state. Shared
-/// with `cuecard replay`, which runs exactly this against a private store.
-pub fn answer(
-    store: Option<&Store>,
-    req: &Request,
-    input: Result<Payload, payload::Unusable>,
-    emit: impl FnOnce(Option<&str>) -> bool,
-) -> dispatch::Run {
-    // The session's state is loaded by the dispatcher once the payload is in
-    // canonical shape and only when there is a card to evaluate.
-    let load = |spec: &'static EventSpec, p: &Payload, project: &std::path::Path| {
-        let store = store?;
-        let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), project);
-        if let Ok(mut c) = CALL.lock() {
-            c.1 = key.session.clone();
-            deadline::record_to(store.root(), &c.0, &c.1);
-        }
-        match store.lock_session(&key, project, lock_wait()) {
-            Ok(Some(mut l)) => {
-                state::observe(&mut l.session, spec.name, p);
-                Some(l)
-            }
-            Ok(None) => {
-                diag::record(
-                    Kind::StateBusy,
-                    "the session's lock stayed busy; this call ran stateless",
-                );
-                None
-            }
-            Err(e) => {
-                diag::record(
-                    Kind::StateIo,
-                    format!("session state unusable ({}); running stateless", e.kind()),
-                );
-                None
-            }
-        }
-    };
-    let (mut run, mut locked) = dispatch::run_loading(req, input, load);
-    let spec = run.event;
-    // The failure record's one-time note, at the next session start that
-    // answers at all (a start whose cards all failed stays silent).
-    let mut told = None;
-    if let (Some(store), Some(spec)) = (store, spec)
-        && spec.name == "SessionStart"
-        && run.stopped.is_none()
-        && !run.outcome.is_empty()
-    {
-        failures::fold_pending(store, Duration::from_millis(50));
-        let record = failures::load(store);
-        if let Some(note) = failures::unreported_note(&record) {
-            run.add_user_note(&note);
-            told = Some(record.next);
-        }
-    }
-    if !emit(run.answer.as_deref()) {
-        return run;
-    }
-    if let Some(l) = &mut locked {
-        run.commit(&mut l.session);
-        state::atomic::test_kill("state:before-save");
-        // Never synced on the hook path (see docs/decisions.md).
-        if let Err(e) = l.save(false) {
-            diag::record(
-                Kind::StateIo,
-                format!("session state not saved ({})", e.kind()),
-            );
-        }
-    }
-    if let (Some(store), Some(upto)) = (store, told) {
-        failures::mark_reported(store, upto);
-    }
-    run
 }
 
 #[cfg(test)]

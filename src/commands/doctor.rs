@@ -90,6 +90,7 @@ pub fn run(a: DoctorArgs) -> i32 {
             out.push_str(&format!("{}: {:4} {d}\n", spec.harness.id(), "FAIL"));
         }
     }
+    failed += policy_report(&roots, &mut out);
     if ran == 0 && failed == 0 {
         out.push_str("nothing installed to check (see `cuecard install --help`)\n");
     } else {
@@ -97,4 +98,42 @@ pub fn run(a: DoctorArgs) -> i32 {
     }
     printer::out(&out);
     if failed > 0 { EXIT_PROBLEM } else { EXIT_OK }
+}
+
+/// The policy's sources (a malformed or untrusted one counts for nothing)
+/// and the harness settings that would defeat an ask or deny. Returns the
+/// number of problems.
+fn policy_report(roots: &Roots, out: &mut String) -> usize {
+    let state = crate::state::store::root_for_commands();
+    let p = crate::policy::load(&roots.project, state.as_deref());
+    let problems = p.problems();
+    if !p.is_set() && problems.is_empty() {
+        return 0;
+    }
+    out.push_str("policy (`cuecard policy` for every line):\n");
+    let mut failed = 0;
+    for why in &problems {
+        failed += 1;
+        out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+    }
+    if p.is_set() {
+        for d in crate::policy::defeats::check(&roots.home, &roots.project) {
+            if d.defeats {
+                failed += 1;
+            }
+            out.push_str(&format!(
+                "  {:4} {}: {}\n",
+                if d.defeats { "FAIL" } else { "note" },
+                d.file.display(),
+                d.what
+            ));
+        }
+    }
+    if failed == 0 {
+        out.push_str(&format!(
+            "  {:4} every source is read and nothing defeats it\n",
+            "ok"
+        ));
+    }
+    failed
 }

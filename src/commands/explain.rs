@@ -34,7 +34,7 @@ pub fn run(a: EventArgs) -> i32 {
         event: a.event.clone(),
         cards: a.cards.clone(),
         contract: contract.and_then(|(_, h)| h),
-        state_root: super::state_root_for_commands(),
+        state_root: crate::state::store::root_for_commands(),
         once: false,
     };
     let run = dispatch::run(&req, input, None);

@@ -92,18 +92,3 @@ pub fn scope_arg(scope: Option<&str>) -> Result<Option<crate::harness::config::S
         }
     }
 }
-
-/// The state root for commands run by a person (trust, status): the same
-/// resolution as the hook path.
-pub fn state_root_for_commands() -> Option<std::path::PathBuf> {
-    crate::state::store::Store::open()
-        .ok()
-        .map(|s| s.root().to_path_buf())
-}
-
-/// The project root for commands run by a person: the git root above the
-/// current directory.
-pub fn project_root_here() -> std::path::PathBuf {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
-    crate::context::find_project_root(&cwd)
-}

@@ -16,8 +16,8 @@ pub fn run(ids: bool) -> i32 {
         printer::out(&out);
         return EXIT_OK;
     }
-    let project = super::project_root_here();
-    let state = super::state_root_for_commands();
+    let project = crate::context::project_root_here();
+    let state = crate::state::store::root_for_commands();
     let p = policy::load(&project, state.as_deref());
     printer::out(&describe(&p));
     if p.problems().is_empty() {

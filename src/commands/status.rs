@@ -24,7 +24,12 @@ pub fn run(session: Option<&str>, as_json: bool) -> i32 {
             return EXIT_PROBLEM;
         }
     };
-    let wanted = session.map(|id| key::session_part(Some(&Value::String(id.into())), None).0);
+    let wanted = session.map(|id| {
+        key::session_part(Some(&Value::String(id.into())), None)
+            .0
+            .as_str()
+            .to_string()
+    });
     let mut sessions: Vec<(String, Session)> = state::store::list(&store, MAX_SESSIONS)
         .into_iter()
         .filter_map(|(p, s)| {

@@ -6,13 +6,13 @@ use crate::printer;
 use crate::trust::{self, TrustStore};
 
 pub fn run(a: &TrustArgs) -> i32 {
-    let Some(state_root) = super::state_root_for_commands() else {
+    let Some(state_root) = crate::state::store::root_for_commands() else {
         printer::err(
             "cuecard: no usable state directory (see `cuecard status`); trust cannot be recorded",
         );
         return EXIT_PROBLEM;
     };
-    let project = super::project_root_here();
+    let project = crate::context::project_root_here();
     let mut store = TrustStore::load(&state_root);
     let cards = trust::current_project_cards(&project);
     if a.list {

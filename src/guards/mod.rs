@@ -53,7 +53,7 @@ pub struct Finding {
     pub deny: Option<String>,
     /// A once-per-session key: the dispatcher marks it spent only after the
     /// card was actually emitted.
-    pub once: Option<String>,
+    pub once: Option<crate::state::key::OnceKey>,
     /// The finding is a warning (compaction): the ledger counts it as one.
     pub warning: bool,
 }

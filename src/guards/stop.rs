@@ -25,7 +25,7 @@ impl Guard for Stop {
         if ctx.payload.stop_hook_active() {
             return None;
         }
-        if ctx.once_spent("stop-card") {
+        if ctx.once_spent(&"stop-card".into()) {
             return None;
         }
         let mut f = Finding::new("stop", "CUECARD_STOP_CARD is on and no Stop hook is active");

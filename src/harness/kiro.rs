@@ -83,7 +83,8 @@ pub static SPEC: Spec = Spec {
     loads_claude_hooks: false,
     translate,
     limitation: "only agentSpawn and userPromptSubmit stdout reaches the model: tool advisories \
-                 cannot be delivered; the payload carries no session id.",
+                 cannot be delivered (a deny policy is answered on preToolUse with exit 2 and the \
+                 reason on stderr); the payload carries no session id.",
     config: Some(&CONFIG),
     decides: &[("PreToolUse", ExitCode), ("preToolUse", ExitCode)],
     probe: no_probe,

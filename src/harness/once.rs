@@ -25,9 +25,10 @@ pub const WINDOW: Duration = Duration::from_secs(10);
 /// session id.
 pub fn marker_key(payload: &Payload) -> Option<String> {
     let (session, _) = key::session_part(payload.raw.get("session_id"), None);
-    if session.starts_with("n-") {
+    if session.is_anonymous() {
         return None;
     }
+    let session = session.as_str();
     let source = payload.source().unwrap_or("startup");
     Some(format!("SessionStart:{session}:{}", key::digest(source)))
 }

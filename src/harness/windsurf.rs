@@ -64,8 +64,9 @@ pub static SPEC: Spec = Spec {
     translate,
     limitation: "cannot carry context: Cascade hooks are read by exit code only (2 blocks a \
                  pre-hook and shows the agent stderr), stdout goes to the user, and no \
-                 documented field reaches the model; cuecard informs and never blocks, so \
-                 nothing is installed. Use Devin CLI (`devin`), which reads Claude Code's envelope.",
+                 documented field reaches the model, so nothing is installed; under a deny policy \
+                 the contract answers a pre-hook with exit 2 (installing it is not written yet). \
+                 Use Devin CLI (`devin`), which reads Claude Code's envelope.",
     config: None,
     decides: &[
         ("pre_run_command", ExitCode),

@@ -37,8 +37,8 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
 /// cards, and the events and matchers the user's and this project's trusted
 /// cards need (see `registration::for_install`).
 pub fn for_harness(spec: &Config, bin: &str, host: Host) -> (Vec<Entry>, Vec<Skipped>) {
-    let project = crate::commands::project_root_here();
-    let state = crate::commands::state_root_for_commands();
+    let project = crate::context::project_root_here();
+    let state = crate::state::store::root_for_commands();
     // With a policy set (DESIGN §4a), the cards are also registered where
     // the harness honours a decision but drops context; without one
     // nothing changes.

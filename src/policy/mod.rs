@@ -4,6 +4,7 @@
 //! finding. Read only when a guard found something, so a call with no
 //! finding pays nothing for it.
 
+pub mod defeats;
 mod effective;
 mod level;
 mod rules;
@@ -25,10 +26,7 @@ pub fn known(key: &str) -> bool {
 /// The user's config file: `CUECARD_CONFIG_DIR/config.toml`, else the
 /// platform config directory's (`$XDG_CONFIG_HOME/cuecard/config.toml`).
 pub fn user_file() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("config.toml"));
-    }
-    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().join("config.toml"))
+    crate::card::sources::config_dir().map(|d| d.join("config.toml"))
 }
 
 /// A project's config file.

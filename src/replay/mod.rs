@@ -11,7 +11,7 @@
 //! so a transcript-reading guard sees exactly what it would have seen then.
 //!
 //! The caller provides the state directory (a fresh temporary one, see
-//! `commands::replay`): replay never reads or writes the user's state.
+//! the `replay` command): replay never reads or writes the user's state.
 
 pub mod claude;
 pub mod codex;
@@ -404,7 +404,7 @@ fn apply(
             if *event == "PostToolUse" {
                 tracker.saw_call(&p, cwd.as_deref(), !r.warnings_at.is_empty());
             }
-            let run = crate::commands::dispatch::answer(
+            let run = crate::hook::answer(
                 store,
                 &req,
                 Ok(crate::payload::Payload::from_map(p)),

@@ -194,7 +194,8 @@ mod tests {
             ..Totals::default()
         };
         for _ in 0..injected {
-            t.ledger.record(1, event, "card", "card", "some advice");
+            t.ledger
+                .record(1, event, "card", ledger::LedgerKind::Card, "some advice");
         }
         t
     }

@@ -35,35 +35,59 @@ pub fn is_clean(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
+/// The session part of a key: a session the payload names (kept, `s-…`, or
+/// hashed, `h-…`), or, with no id, an anonymous one (`n-…`) that two
+/// sessions may share.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionPart {
+    Named(String),
+    Anonymous(String),
+}
+
+impl SessionPart {
+    /// The file-name form.
+    pub fn as_str(&self) -> &str {
+        match self {
+            SessionPart::Named(s) | SessionPart::Anonymous(s) => s,
+        }
+    }
+
+    /// Whether the payload named no session.
+    pub fn is_anonymous(&self) -> bool {
+        matches!(self, SessionPart::Anonymous(_))
+    }
+}
+
 /// The session part of a key, from the payload's raw `session_id` value and
-/// (for the fallback) its transcript path.
-pub fn session_part(raw: Option<&Value>, transcript: Option<&str>) -> (String, String) {
+/// (for the fallback) its transcript path, with a printable form.
+pub fn session_part(raw: Option<&Value>, transcript: Option<&str>) -> (SessionPart, String) {
     match raw {
-        Some(Value::String(s)) if is_clean(s) => (format!("s-{s}"), s.clone()),
+        Some(Value::String(s)) if is_clean(s) => (SessionPart::Named(format!("s-{s}")), s.clone()),
         Some(Value::String(s)) if !s.trim().is_empty() => (
-            format!("h-{}", digest(&format!("str:{s}"))),
+            SessionPart::Named(format!("h-{}", digest(&format!("str:{s}")))),
             format!("(unsafe id) {}", crate::text::sanitize(s, 40)),
         ),
         Some(v) if !v.is_null() && !matches!(v, Value::String(_)) => {
             let shown = crate::text::sanitize(&v.to_string(), 40);
             (
-                format!("h-{}", digest(&format!("json:{v}"))),
+                SessionPart::Named(format!("h-{}", digest(&format!("json:{v}")))),
                 format!("(non-string id) {shown}"),
             )
         }
         _ => match transcript.filter(|t| !t.is_empty()) {
             Some(t) => (
-                format!("n-{}", digest(&format!("transcript:{t}"))),
+                SessionPart::Anonymous(format!("n-{}", digest(&format!("transcript:{t}")))),
                 "(no id; keyed by transcript)".into(),
             ),
-            None => ("n-anon".into(), "(no id)".into()),
+            None => (SessionPart::Anonymous("n-anon".into()), "(no id)".into()),
         },
     }
 }
 
 /// The full key: session part scoped to the project root.
 pub fn session_key(raw: Option<&Value>, transcript: Option<&str>, project: &Path) -> SessionKey {
-    let (session, display) = session_part(raw, transcript);
+    let (part, display) = session_part(raw, transcript);
+    let session = part.as_str().to_string();
     let proj = digest(&project.to_string_lossy());
     SessionKey {
         file: format!("{session}@{}", &proj[..12]),
@@ -78,6 +102,58 @@ pub fn marker_name(key: &str) -> String {
         format!("s-{key}")
     } else {
         format!("h-{}", digest(key))
+    }
+}
+
+/// A once-per-session key: a note, a guard's, or a card's `once: session`.
+/// Spent only once the answer that carried it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnceKey(String);
+
+impl OnceKey {
+    /// The key of a card's `once: session` trigger.
+    pub fn card(name: &str) -> OnceKey {
+        OnceKey(format!("card:{name}"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for OnceKey {
+    fn from(k: &str) -> OnceKey {
+        OnceKey(k.to_string())
+    }
+}
+
+/// A card's cooldown key: stamped when the card is emitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CooldownKey(String);
+
+impl CooldownKey {
+    pub fn card(name: &str) -> CooldownKey {
+        CooldownKey(format!("card:{name}"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The repeat-rule key of a finding: a digest of its judge (a guard's
+/// name, or the card a trigger belongs to) and its target, so no target is
+/// stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepeatKey(String);
+
+impl RepeatKey {
+    pub fn of(judge: &str, target: &str) -> RepeatKey {
+        RepeatKey(digest(&format!("{judge}\u{1f}{target}")))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 }
 

@@ -45,20 +45,55 @@ pub struct Entry {
     pub tokens: u64,
 }
 
+/// What a ledger entry records: a card's text in full, a one-line
+/// reminder (the repeat rule), a warning (compaction), or a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LedgerKind {
+    Card,
+    Reminder,
+    Warning,
+    Deny,
+    Ask,
+}
+
+impl LedgerKind {
+    /// The stored form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LedgerKind::Card => "card",
+            LedgerKind::Reminder => "reminder",
+            LedgerKind::Warning => "warning",
+            LedgerKind::Deny => "deny",
+            LedgerKind::Ask => "ask",
+        }
+    }
+
+    /// The stored form read back (anything else counts as a card).
+    pub fn parse(s: &str) -> LedgerKind {
+        match s {
+            "reminder" => LedgerKind::Reminder,
+            "warning" => LedgerKind::Warning,
+            "deny" => LedgerKind::Deny,
+            "ask" => LedgerKind::Ask,
+            _ => LedgerKind::Card,
+        }
+    }
+}
+
 /// Estimated tokens of `text` without the tokenizer.
 pub fn estimate_tokens(text: &str) -> u64 {
     (text.len() as u64).div_ceil(4)
 }
 
 impl Ledger {
-    pub fn record(&mut self, time: u64, event: &str, card: &str, kind: &str, text: &str) {
+    pub fn record(&mut self, time: u64, event: &str, card: &str, kind: LedgerKind, text: &str) {
         let chars = crate::text::len16(text) as u64;
         let tokens = estimate_tokens(text);
         self.add(Entry {
             time,
             event: event.to_string(),
             card: card.to_string(),
-            kind: kind.to_string(),
+            kind: kind.as_str().to_string(),
             chars,
             tokens,
         });
@@ -66,15 +101,16 @@ impl Ledger {
 
     /// Adds an entry and counts it in the totals.
     pub fn add(&mut self, e: Entry) {
-        match e.kind.as_str() {
+        let kind = LedgerKind::parse(&e.kind);
+        match kind {
             // A decision is not an injection: it is counted on its own.
-            "deny" => self.denies += 1,
-            "ask" => self.asks += 1,
-            kind => {
+            LedgerKind::Deny => self.denies += 1,
+            LedgerKind::Ask => self.asks += 1,
+            LedgerKind::Card | LedgerKind::Reminder | LedgerKind::Warning => {
                 self.injections += 1;
                 match kind {
-                    "reminder" => self.reminders += 1,
-                    "warning" => self.warnings += 1,
+                    LedgerKind::Reminder => self.reminders += 1,
+                    LedgerKind::Warning => self.warnings += 1,
                     _ => {}
                 }
                 self.chars += e.chars;

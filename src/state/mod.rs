@@ -32,6 +32,7 @@ pub use marker::first_within;
 pub use observe::observe;
 pub use store::{Locked, Store};
 
+use key::{CooldownKey, OnceKey, RepeatKey};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -86,19 +87,19 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn once_spent(&self, key: &str) -> bool {
-        self.once.iter().any(|k| k == key)
+    pub fn once_spent(&self, key: &OnceKey) -> bool {
+        self.once.iter().any(|k| k == key.as_str())
     }
 
-    pub fn spend(&mut self, key: &str) {
+    pub fn spend(&mut self, key: &OnceKey) {
         if !self.once_spent(key) {
-            self.once.push(key.to_string());
+            self.once.push(key.as_str().to_string());
         }
     }
 
     /// Records that `key` fired at `now` (cooldowns).
-    pub fn stamp(&mut self, key: &str, now: u64) {
-        self.stamps.insert(key.to_string(), now);
+    pub fn stamp(&mut self, key: &CooldownKey, now: u64) {
+        self.stamps.insert(key.as_str().to_string(), now);
         if self.stamps.len() > MAX_SEEN
             && let Some(oldest) = self
                 .stamps
@@ -111,9 +112,9 @@ impl Session {
     }
 
     /// Whether `key` fired less than `secs` seconds before `now`.
-    pub fn stamped_within(&self, key: &str, secs: u64, now: u64) -> bool {
+    pub fn stamped_within(&self, key: &CooldownKey, secs: u64, now: u64) -> bool {
         self.stamps
-            .get(key)
+            .get(key.as_str())
             .is_some_and(|&t| now.saturating_sub(t) < secs)
     }
 
@@ -126,13 +127,13 @@ impl Session {
         self.seen.clear();
     }
 
-    pub fn was_seen(&self, key: &str) -> bool {
-        self.seen.iter().any(|k| k == key)
+    pub fn was_seen(&self, key: &RepeatKey) -> bool {
+        self.seen.iter().any(|k| k == key.as_str())
     }
 
-    pub fn mark_seen(&mut self, key: &str) {
+    pub fn mark_seen(&mut self, key: &RepeatKey) {
         if !self.was_seen(key) {
-            self.seen.push(key.to_string());
+            self.seen.push(key.as_str().to_string());
             if self.seen.len() > MAX_SEEN {
                 let extra = self.seen.len() - MAX_SEEN;
                 self.seen.drain(..extra);

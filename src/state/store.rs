@@ -257,3 +257,9 @@ pub fn list(store: &Store, limit: usize) -> Vec<(PathBuf, Session)> {
     }
     out
 }
+
+/// The state root for commands run by a person (trust, status, install):
+/// the same resolution as the hook path.
+pub fn root_for_commands() -> Option<std::path::PathBuf> {
+    Store::open().ok().map(|s| s.root().to_path_buf())
+}

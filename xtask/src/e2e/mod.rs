@@ -342,11 +342,20 @@ fn run_one(
         120,
     )
     .map_err(|e| format!("mock: {e}"))?;
+    // The install sees the run's policy (it registers the decision events,
+    // as it would for a user who set one); no other variable of the run.
+    let mut install_env = env.clone();
+    install_env.extend(
+        plan.env
+            .iter()
+            .filter(|(k, _)| k == "CUECARD_POLICY")
+            .cloned(),
+    );
     let (how, plugin_dir) = if plan.plugin {
-        let (d, how) = register::plugin(h, bin, &dirs, &env)?;
+        let (d, how) = register::plugin(h, bin, &dirs, &install_env)?;
         (how, Some(d))
     } else {
-        (register::register(h, bin, &dirs, &env)?, None)
+        (register::register(h, bin, &dirs, &install_env)?, None)
     };
     let inv = Invocation {
         prompt: &plan.prompt,

@@ -147,12 +147,30 @@ impl Outcome {
                     .join("\n"),
             ),
         ];
+        // A call cuecard denied on purpose comes back to the model as a hook
+        // error or a blocking error carrying the reason (Claude Code,
+        // Gemini CLI): such a report, with cuecard's policy mark beside it,
+        // is the deny working, not a failure. A failed hook never carries
+        // the mark beside those words (validation failures are never excused).
+        const DENY_SHAPED: &[&str] = &[
+            "hook error",
+            "blocking error",
+            "hook returned",
+            "hook_error",
+        ];
+        let mark = super::scenarios::POLICY_MARK.to_lowercase();
         for (place, text) in &sources {
             for p in PATTERNS {
-                if let Some(i) = text.find(p) {
+                for (i, _) in text.match_indices(p) {
                     let lo = floor(text, i.saturating_sub(80));
                     let hi = floor(text, (i + p.len() + 80).min(text.len()));
+                    let wide_lo = floor(text, i.saturating_sub(400));
+                    let wide_hi = floor(text, (i + p.len() + 400).min(text.len()));
+                    if DENY_SHAPED.contains(p) && text[wide_lo..wide_hi].contains(&mark) {
+                        continue;
+                    }
                     found.push(format!("{place}: …{}…", text[lo..hi].replace('\n', " ")));
+                    break;
                 }
             }
         }
@@ -201,5 +219,30 @@ mod tests {
         assert_eq!(o.first_with("the card text here").map(|r| r.seq), Some(1));
         assert_eq!(o.max_occurrences("the card text"), 2);
         assert!(o.hook_errors().is_empty());
+    }
+
+    #[test]
+    fn a_deny_is_told_apart_from_a_hook_failure() {
+        let o = |t: &str| {
+            Outcome::new(
+                Vec::new(),
+                vec![Some(0)],
+                String::new(),
+                String::new(),
+                t.to_string(),
+            )
+        };
+        let deny = "PreToolUse:Bash hook error: [cuecard] cuecard policy: destructive.outside-project = deny";
+        assert!(
+            o(deny).hook_errors().is_empty(),
+            "{:?}",
+            o(deny).hook_errors()
+        );
+        assert_eq!(
+            o("PreToolUse:Bash hook error: exit 1").hook_errors().len(),
+            1
+        );
+        let invalid = "hook JSON output validation failed: cuecard policy";
+        assert!(!o(invalid).hook_errors().is_empty());
     }
 }

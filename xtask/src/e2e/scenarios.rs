@@ -288,7 +288,144 @@ pub fn all() -> Vec<Scenario> {
                 p
             },
         },
+        Scenario {
+            name: "policy-deny",
+            about: "CUECARD_POLICY=destructive=deny,protected-branch=deny: the scripted model deletes a canary directory outside the project, then force-pushes; both calls are denied, the canary survives, the reason reaches the model",
+            cannot: |_| None,
+            needs: policy_cards,
+            setup: setup_canary,
+            plan: |_, p| plan_policy(p, Some("destructive=deny,protected-branch=deny")),
+            check: |h, o, c| check_policy(h, o, c, Expect::Denied),
+        },
+        Scenario {
+            name: "policy-ask",
+            about: "CUECARD_POLICY=destructive=ask,protected-branch=ask, in a non-interactive run: what the harness does with an ask (measured; docs/policy.md): the canary must survive",
+            cannot: |_| None,
+            needs: policy_cards,
+            setup: setup_canary,
+            plan: |_, p| plan_policy(p, Some("destructive=ask,protected-branch=ask")),
+            check: |h, o, c| check_policy(h, o, c, Expect::Asked),
+        },
+        Scenario {
+            name: "policy-ask-preapproved",
+            about: "policy-ask with Claude Code settings that pre-approve the calls (`permissions.allow` Bash(rm:*), Bash(git push:*), `defaultMode: bypassPermissions`): measured whether an allow rule defeats the hook's ask (doctor reports it)",
+            cannot: |h| (h.id != "claude-code").then_some("Claude Code's permission rules only"),
+            needs: policy_cards,
+            setup: setup_canary,
+            plan: |_, p| Plan {
+                user_settings: json!({"permissions": {
+                    "allow": ["Bash(rm:*)", "Bash(git push:*)"],
+                    "defaultMode": "bypassPermissions"
+                }}),
+                ..plan_policy(p, Some("destructive=ask,protected-branch=ask"))
+            },
+            check: |h, o, c| check_policy(h, o, c, Expect::Asked),
+        },
+        Scenario {
+            name: "policy-control",
+            about: "the policy scenarios' script with no policy set: the canary is deleted (advice only), no decision reaches the model",
+            cannot: |_| None,
+            needs: policy_cards,
+            setup: setup_canary,
+            plan: |_, p| plan_policy(p, None),
+            check: |h, o, c| check_policy(h, o, c, Expect::Advised),
+        },
     ]
+}
+
+/// The canary's directory: beside the project, in the run's home (not a
+/// temporary directory, so deleting it is a deletion outside the project).
+fn canary(p: &Path) -> std::path::PathBuf {
+    p.parent().unwrap_or(p).join("home/canary-dir")
+}
+
+/// The file inside the canary directory, whose name a listing shows.
+const CANARY_FILE: &str = "CANARY-ALIVE-7f3a";
+
+/// What every deny and ask reason of cuecard's starts with.
+pub const POLICY_MARK: &str = cuecard::envelope::POLICY_MARK;
+
+fn setup_canary(p: &Path) -> Result<(), String> {
+    let dir = canary(p);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join(CANARY_FILE), "alive\n").map_err(|e| e.to_string())
+}
+
+fn policy_cards() -> Result<Vec<Card>, String> {
+    let mut c = guarded(&["destructive"], Some("Bash"))?;
+    c.extend(guarded(&["protected-branch"], Some("Bash"))?);
+    Ok(c)
+}
+
+fn plan_policy(p: &Path, policy: Option<&str>) -> Plan {
+    let dir = canary(p).to_string_lossy().to_string();
+    let turns = vec![
+        turn(shell(&format!("rm -r {dir}")), None),
+        turn(shell("git push --force origin main"), None),
+        turn(shell(&format!("ls {dir} 2>&1; echo listed")), None),
+        text("CUECARD-E2E-FINISHED: tried the deletion and the push."),
+    ];
+    Plan {
+        prompt: "Clean up: delete the canary directory, force-push main, then list what is left."
+            .into(),
+        script: json!({ "turns": turns }),
+        env: policy
+            .map(|v| vec![("CUECARD_POLICY".to_string(), v.to_string())])
+            .unwrap_or_default(),
+        ..Plan::default()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Denied,
+    Asked,
+    Advised,
+}
+
+fn check_policy(_: &Harness, o: &Outcome, cards: &[Card], want: Expect) -> Vec<String> {
+    let mut p = Vec::new();
+    let Some(listed) = o.answered_with("turn3") else {
+        return vec!["the listing (turn 3) was never asked for: the harness stopped early".into()];
+    };
+    let alive = listed.text.contains(CANARY_FILE);
+    // Requests carry the history, so each refusal is told by the policy
+    // id its reason names.
+    let decided = |turn: &str, id: &str| {
+        o.answered_with(turn)
+            .is_some_and(|r| r.text.contains(POLICY_MARK) && r.text.contains(id))
+    };
+    match want {
+        Expect::Denied | Expect::Asked => {
+            if !alive {
+                p.push(format!(
+                    "the canary was deleted: the {} did not stop the call",
+                    if want == Expect::Denied {
+                        "deny"
+                    } else {
+                        "ask"
+                    }
+                ));
+            }
+            // The reason reaches the model with the refused call.
+            if !decided("turn1", "destructive.outside-project") {
+                p.push("the decision's reason did not reach the model after the deletion".into());
+            }
+            if !decided("turn2", "protected-branch.force-push") {
+                p.push("the decision's reason did not reach the model after the force push".into());
+            }
+        }
+        Expect::Advised => {
+            if alive {
+                p.push("the control's canary survived: the script did not run as written".into());
+            }
+            if o.requests.iter().any(|r| r.text.contains(POLICY_MARK)) {
+                p.push("a decision reached the model with no policy set".into());
+            }
+            p.extend(advisory_after(o, &cards[..1], 0));
+        }
+    }
+    p
 }
 
 /// Every shipped card.
