@@ -105,23 +105,9 @@ pub fn all() -> Vec<Scenario> {
             name: "package-add",
             about: "the model runs a package-add command: the dependency advisory reaches a later request",
             cannot: |_| None,
-            needs: || {
-                guarded(
-                    &["dependency", "dependencies", "package", "package-add"],
-                    Some("Bash"),
-                )
-            },
+            needs: package_add_cards,
             setup: |_| Ok(()),
-            plan: |_, _| Plan {
-                prompt: "Add left-pad with npm, then say done.".into(),
-                script: json!({"turns": [
-                    // Offline and against a dead loopback registry: the
-                    // command fails fast and reaches no network.
-                    turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
-                    text("Tried to add left-pad.")
-                ]}),
-                ..Plan::default()
-            },
+            plan: |_, _| plan_package_add(),
             check: |_, o, cards| advisory_after(o, cards, 0),
         },
         Scenario {
@@ -134,21 +120,13 @@ pub fn all() -> Vec<Scenario> {
             },
             needs: || {
                 let mut cards = vec![card_named("session-start")?];
-                cards.extend(guarded(
-                    &["dependency", "dependencies", "package", "package-add"],
-                    Some("Bash"),
-                )?);
+                cards.extend(package_add_cards()?);
                 Ok(cards)
             },
             setup: |_| Ok(()),
             plan: |_, _| Plan {
-                prompt: "Add left-pad with npm, then say done.".into(),
-                script: json!({"turns": [
-                    turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
-                    text("Tried to add left-pad.")
-                ]}),
                 plugin: true,
-                ..Plan::default()
+                ..plan_package_add()
             },
             check: |_, o, cards| {
                 let mut p = Vec::new();
@@ -503,6 +481,27 @@ pub fn signature(card: &Card) -> String {
         );
     }
     s.chars().take(70).collect()
+}
+
+/// The cards a package-add command triggers.
+fn package_add_cards() -> Result<Vec<Card>, String> {
+    guarded(
+        &["dependency", "dependencies", "package", "package-add"],
+        Some("Bash"),
+    )
+}
+
+/// The model adds a package with npm: offline and against a dead loopback
+/// registry, so the command fails fast and reaches no network.
+fn plan_package_add() -> Plan {
+    Plan {
+        prompt: "Add left-pad with npm, then say done.".into(),
+        script: json!({"turns": [
+            turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
+            text("Tried to add left-pad.")
+        ]}),
+        ..Plan::default()
+    }
 }
 
 fn plan_benign(p: &Path, with_manifest: bool) -> Plan {

@@ -1,7 +1,7 @@
 //! Claude Code: `claude -p` with the Anthropic base URL on the mock; user
 //! settings as given; `--plugin-dir` loads a plugin directory.
 
-use super::Driver;
+use super::{Driver, kv, s};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, write_json};
 use std::path::{Path, PathBuf};
 
@@ -27,8 +27,6 @@ impl Driver for ClaudeCode {
         base_url: &str,
         inv: &Invocation,
     ) -> Result<(Vec<String>, Env), String> {
-        let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
-        let s = |v: &str| v.to_string();
         if !inv.user_settings.is_null() {
             write_json(&dirs.home.join(".claude/settings.json"), inv.user_settings)?;
         }

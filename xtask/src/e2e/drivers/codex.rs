@@ -1,7 +1,7 @@
 //! Codex: `codex exec` with a `mock` Responses provider in `config.toml`,
 //! hooks enabled, the project trusted; resumes with `exec resume --last`.
 
-use super::Driver;
+use super::{Driver, kv, s};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, write};
 use std::path::PathBuf;
 
@@ -28,8 +28,6 @@ impl Driver for Codex {
         inv: &Invocation,
     ) -> Result<(Vec<String>, Env), String> {
         let proj = dirs.project.to_string_lossy().to_string();
-        let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
-        let s = |v: &str| v.to_string();
         let home = dirs.codex_home();
         std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
         let model = inv.model.unwrap_or("gpt-5.4");

@@ -1,7 +1,7 @@
 //! Copilot CLI: `copilot -p` through a BYOK OpenAI provider (Chat
 //! Completions) on the mock, the folder trusted.
 
-use super::Driver;
+use super::{Driver, kv, s};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, merge, write_json};
 use serde_json::json;
 use std::path::PathBuf;
@@ -29,8 +29,6 @@ impl Driver for Copilot {
         inv: &Invocation,
     ) -> Result<(Vec<String>, Env), String> {
         let proj = dirs.project.to_string_lossy().to_string();
-        let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
-        let s = |v: &str| v.to_string();
         let mut config = json!({"trusted_folders": [proj], "banner": "never"});
         merge(&mut config, inv.user_settings);
         write_json(&dirs.home.join(".copilot/config.json"), &config)?;

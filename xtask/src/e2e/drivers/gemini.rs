@@ -2,7 +2,7 @@
 //! the mock, the folder trusted; resumes with `--resume latest`; its chats
 //! are JSON files.
 
-use super::Driver;
+use super::{Driver, kv, s};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, merge, write_json};
 use serde_json::json;
 use std::path::PathBuf;
@@ -30,8 +30,6 @@ impl Driver for Gemini {
         inv: &Invocation,
     ) -> Result<(Vec<String>, Env), String> {
         let proj = dirs.project.to_string_lossy().to_string();
-        let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
-        let s = |v: &str| v.to_string();
         let mut settings = json!({
             "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
             "privacy": {"usageStatisticsEnabled": false},

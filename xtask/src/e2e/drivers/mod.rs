@@ -56,6 +56,16 @@ pub trait Driver: Sync {
     }
 }
 
+/// An environment variable for a driver's extra env.
+fn kv(k: &str, v: &str) -> (String, String) {
+    (k.to_string(), v.to_string())
+}
+
+/// An argument.
+fn s(v: &str) -> String {
+    v.to_string()
+}
+
 static DRIVERS: &[&dyn Driver] = &[
     &claude_code::ClaudeCode,
     &codex::Codex,

@@ -1,6 +1,6 @@
 //! Qwen Code: `qwen -p` through its OpenAI (Chat Completions) auth on the mock.
 
-use super::Driver;
+use super::{Driver, kv, s};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, merge, write_json};
 use serde_json::json;
 use std::path::PathBuf;
@@ -27,8 +27,6 @@ impl Driver for Qwen {
         base_url: &str,
         inv: &Invocation,
     ) -> Result<(Vec<String>, Env), String> {
-        let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
-        let s = |v: &str| v.to_string();
         let mut settings = json!({
             "security": {"auth": {"selectedType": "openai"}},
             "privacy": {"usageStatisticsEnabled": false},
