@@ -186,3 +186,44 @@ fn an_installed_gemini_extension_beside_a_settings_install_is_a_double_registrat
         .run();
     assert!(out.stdout.contains("DOUBLE"), "{}", out.stdout);
 }
+
+#[test]
+fn a_codex_plugin_holds_the_install_entries_and_a_cached_one_is_a_double_registration() {
+    let sb = Sandbox::new();
+    let dir = sb.path().join("codex-plugin");
+    build(&sb, &dir, "codex");
+    assert_eq!(
+        read_json(dir.join(".codex-plugin/plugin.json"))["name"],
+        "cuecard"
+    );
+    assert_eq!(
+        read_json(dir.join(".claude-plugin/marketplace.json"))["plugins"][0]["source"],
+        "./"
+    );
+    sb.test()
+        .args(["install", "--harness", "codex", "--scope", "user"])
+        .run();
+    let installed = read_json(sb.home().join(".codex/hooks.json"));
+    let plugin = read_json(dir.join("hooks/hooks.json"));
+    for (event, groups) in plugin["hooks"].as_object().unwrap() {
+        let cmd = groups[0]["hooks"][0]["command"].as_str().unwrap();
+        let theirs = installed["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap();
+        let (prog, rest) = cmd.split_at(cmd.find(" dispatch ").unwrap());
+        assert_eq!(prog, "\"${CLAUDE_PLUGIN_ROOT}/bin/cuecard\"", "{event}");
+        assert!(theirs.ends_with(rest), "{event}: {theirs} vs {rest}");
+    }
+    // Where `codex plugin add` puts it (measured with the pinned 0.171.0).
+    build(
+        &sb,
+        &sb.home().join(".codex/plugins/cache/cuecard/cuecard/0.1.0"),
+        "codex",
+    );
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "codex"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("DOUBLE"), "{}", out.stdout);
+}

@@ -118,7 +118,8 @@ static PLUGIN: PluginFormat = PluginFormat {
             `/plugin marketplace add <owner>/<repo>` then `/plugin install cuecard@cuecard`",
 };
 
-fn plugin_manifest(m: &Meta) -> Value {
+/// A plugin manifest in Claude Code's schema (Codex reads the same keys).
+pub(super) fn plugin_manifest(m: &Meta) -> Value {
     serde_json::json!({
         "name": m.name,
         "version": m.version,
@@ -131,7 +132,8 @@ fn plugin_manifest(m: &Meta) -> Value {
     })
 }
 
-fn marketplace(m: &Meta) -> Value {
+/// A marketplace listing the plugin at `./` (Codex reads it too).
+pub(super) fn marketplace(m: &Meta) -> Value {
     serde_json::json!({
         "name": m.name,
         "description": m.description,

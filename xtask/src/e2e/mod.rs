@@ -366,10 +366,11 @@ fn run_one(
         model: plan.model.as_deref(),
     };
     let (mut argv, henv) = harness::configure(h, &dirs, &mock.base_url(), &inv)?;
+    env.extend(henv);
     if let Some(d) = &plugin_dir {
         argv.extend(harness::plugin_argv(h, d)?);
+        drivers::of(h)?.load_plugin(hbin, &dirs, &env, d)?;
     }
-    env.extend(henv);
     env.extend(inv.env.iter().cloned());
     harness::write(
         &dirs.root.join("command.txt"),
@@ -440,15 +441,19 @@ fn run_one(
                 problems.push(format!("{} names cuecard in a plugin run", f.display()));
             }
         }
-        // Its state lives where the harness gives the plugin its data.
-        let data = dirs.home.join(".claude/plugins/data");
+        // Its state lives where the harness gives the plugin its data
+        // (CLAUDE_PLUGIN_DATA, set by Claude Code and Codex).
+        let data = match h.id {
+            "codex" => dirs.codex_home().join("plugins/data"),
+            _ => dirs.home.join(".claude/plugins/data"),
+        };
         let states = std::fs::read_dir(&data)
             .into_iter()
             .flatten()
             .flatten()
             .filter(|e| e.path().join("state").is_dir())
             .count();
-        if h.id == "claude-code" && states == 0 {
+        if matches!(h.id, "claude-code" | "codex") && states == 0 {
             problems.push(format!(
                 "no cuecard state under {} (CLAUDE_PLUGIN_DATA)",
                 data.display()

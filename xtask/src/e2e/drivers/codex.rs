@@ -2,8 +2,8 @@
 //! hooks enabled, the project trusted; resumes with `exec resume --last`.
 
 use super::{Driver, kv, s};
-use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, write};
-use std::path::PathBuf;
+use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, run_bounded, write};
+use std::path::{Path, PathBuf};
 
 /// The pinned CLI (see `harness::HARNESSES`).
 pub const HARNESS: Harness = Harness {
@@ -79,6 +79,40 @@ trust_level = "trusted"
         argv.splice(i..i, ["resume".to_string(), "--last".to_string()]);
         argv
     }
+    fn plugin_dir(&self, dirs: &RunDirs) -> Option<PathBuf> {
+        Some(dirs.root.join("plugin"))
+    }
+
+    /// `codex plugin marketplace add <dir>`, then `codex plugin add
+    /// cuecard@cuecard`: non-interactive, into the run's CODEX_HOME.
+    fn load_plugin(
+        &self,
+        hbin: &Path,
+        dirs: &RunDirs,
+        env: &Env,
+        dir: &Path,
+    ) -> Result<(), String> {
+        let dir = dir.to_string_lossy().to_string();
+        for args in [
+            vec!["plugin", "marketplace", "add", dir.as_str()],
+            vec!["plugin", "add", "cuecard@cuecard"],
+        ] {
+            let mut cmd = std::process::Command::new(hbin);
+            cmd.args(&args)
+                .current_dir(&dirs.project)
+                .env_clear()
+                .envs(env.iter().map(|(k, v)| (k, v)))
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            let code = run_bounded(&mut cmd, std::time::Duration::from_secs(60), None)?;
+            if code != Some(0) {
+                return Err(format!("codex {} exited {code:?}", args.join(" ")));
+            }
+        }
+        Ok(())
+    }
+
     fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {
         vec![dirs.codex_home().join("sessions")]
     }

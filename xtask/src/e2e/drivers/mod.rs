@@ -49,6 +49,17 @@ pub trait Driver: Sync {
     fn plugin_dir(&self, _dirs: &RunDirs) -> Option<PathBuf> {
         None
     }
+    /// Installs the plugin built in `dir` the way a user would, before the
+    /// run (none: the harness loads it from where it was built).
+    fn load_plugin(
+        &self,
+        _hbin: &Path,
+        _dirs: &RunDirs,
+        _env: &Env,
+        _dir: &Path,
+    ) -> Result<(), String> {
+        Ok(())
+    }
     /// The arguments that load the plugin directory (none: it loads none
     /// from the command line).
     fn plugin_argv(&self, _dir: &Path) -> Vec<String> {
