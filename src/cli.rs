@@ -10,7 +10,16 @@ use clap::{Parser, Subcommand};
 /// `--harness` help for the commands that install: the installable ids,
 /// from the one list of harnesses.
 fn installable_help() -> String {
-    format!("One of: {}.", HarnessId::list(true))
+    let decisions: Vec<&str> = HarnessId::ALL
+        .iter()
+        .filter(|h| h.decisions_only())
+        .map(|h| h.id())
+        .collect();
+    format!(
+        "One of: {}. With a policy set only: {} (it gets decisions, never context).",
+        HarnessId::list(true),
+        decisions.join(", ")
+    )
 }
 
 /// `--harness` help for the commands that only look: every harness.

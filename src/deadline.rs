@@ -63,13 +63,19 @@ pub fn arm(budget: Duration) {
     #[cfg(not(unix))]
     {
         // Elsewhere a thread ends the process (no timer signal there).
-        let _ = std::thread::Builder::new()
+        let started = std::thread::Builder::new()
             .name("cuecard-deadline".into())
             .spawn(move || {
                 std::thread::sleep(budget);
                 crate::printer::seal();
                 std::process::exit(0);
             });
+        if started.is_err() {
+            crate::diag::record(
+                crate::diag::Kind::Deadline,
+                "the deadline could not be armed (no watchdog thread)",
+            );
+        }
     }
 }
 

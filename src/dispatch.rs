@@ -5,7 +5,7 @@
 //! hook does.
 
 use crate::card::resolve::{self, Chosen};
-use crate::card::sources::Scope;
+use crate::card::sources::CardScope;
 use crate::card::{self, Card};
 use crate::context::Ctx;
 use crate::diag::{self, Kind};
@@ -187,6 +187,14 @@ impl Run {
         } else {
             LedgerKind::Card
         }
+    }
+
+    /// Whether `card`'s finding is a warning (compaction), as the ledger
+    /// counts it.
+    pub fn is_warning(&self, card: &str) -> bool {
+        self.effects.iter().any(
+            |e| matches!(e, Effect::Ledger { card: c, kind: LedgerKind::Warning } if c == card),
+        )
     }
 
     /// Applies what this call did to the session's state: once-per-session
@@ -634,7 +642,7 @@ impl Judge<'_> {
 fn evaluate(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) {
     let card = &chosen.card;
     let origin = match (chosen.scope, chosen.overrides) {
-        (Scope::Embedded, _) => String::new(),
+        (CardScope::Embedded, _) => String::new(),
         (s, Some(lower)) => format!("{} card, overriding the {} one; ", s.label(), lower.label()),
         (s, None) => format!("{} card; ", s.label()),
     };
@@ -785,7 +793,7 @@ fn rule(
         .map(|level| crate::policy::CardDecision {
             card: &card.name,
             level,
-            project: chosen.scope == Scope::Project,
+            project: chosen.scope == CardScope::Project,
         });
     let resolved = policy.get().resolve(&id, own);
     if resolved.level.decides() {

@@ -86,14 +86,14 @@ pub fn for_install(
     project_root: &std::path::Path,
     state_root: Option<&std::path::Path>,
 ) -> Vec<Registration> {
-    use crate::card::sources::{self, Scope};
+    use crate::card::sources::{self, CardScope};
     let vouch = crate::trust::ProjectTrust::new(state_root, project_root);
     let set = sources::load_all(Some(project_root), state_root, &vouch);
     let mut listed = Vec::new();
     let mut unlisted = Vec::new();
     for (scope, card) in set.cards {
         let shipped_name =
-            scope == Scope::Embedded || crate::card::embedded::is_shipped(&card.name);
+            scope == CardScope::Embedded || crate::card::embedded::is_shipped(&card.name);
         if shipped_name {
             listed.push(card);
         } else {

@@ -158,7 +158,7 @@ fn key(project_root: &Path) -> String {
 pub fn current_project_cards(project_root: &Path) -> Vec<(String, String)> {
     crate::card::sources::read_dir(
         &crate::card::sources::project_dir(project_root),
-        crate::card::sources::Scope::Project,
+        crate::card::sources::CardScope::Project,
         None,
         &crate::card::sources::Always,
     )

@@ -455,3 +455,126 @@ fn a_decision_only_event_leaves_the_advice_whole_for_the_after_tool_event() {
     assert!(ctx.contains("recursively deletes /srv/canary"), "{ctx}");
     assert!(!ctx.starts_with("Reminder"), "{ctx}");
 }
+
+/// The words of an installed entry's command line after the program (the
+/// sandbox's paths have no spaces).
+fn installed_args(command: &str) -> Vec<String> {
+    command
+        .split_whitespace()
+        .skip(1)
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn windsurf_is_installed_only_with_a_policy_and_only_for_its_pre_hooks() {
+    let sb = Sandbox::new();
+    let file = sb.home().join(".codeium/windsurf/hooks.json");
+    // No policy: refused, with why, nothing written.
+    let t = sb
+        .test()
+        .args(["install", "--harness", "windsurf"])
+        .exit(1)
+        .run();
+    assert!(
+        t.stderr.contains("only with a policy set") && t.stderr.contains("nothing was written"),
+        "{}",
+        t.stderr
+    );
+    assert!(!file.exists());
+    // A policy in the user's config: the four pre-hooks, nothing else.
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    sb.test().args(["install", "--harness", "windsurf"]).run();
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let mut events: Vec<&str> = doc["hooks"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    events.sort();
+    assert_eq!(
+        events,
+        [
+            "pre_mcp_tool_use",
+            "pre_read_code",
+            "pre_run_command",
+            "pre_write_code"
+        ]
+    );
+    let t = sb.test().args(["verify", "--harness", "windsurf"]).run();
+    assert!(
+        t.stdout.starts_with("ok         windsurf (user)"),
+        "{}",
+        t.stdout
+    );
+    // The installed entry, run as Cascade runs it: a deletion outside the
+    // project is stopped (exit 2, the reason on stderr, nothing on stdout).
+    let command = doc["hooks"]["pre_run_command"][0]["command"]
+        .as_str()
+        .unwrap();
+    let payload = serde_json::json!({
+        "agent_action_name": "pre_run_command",
+        "trajectory_id": "t-1",
+        "execution_id": "e-1",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "tool_info": {"command_line": "rm -rf /srv/canary", "cwd": sb.project()},
+    });
+    let t = sb
+        .test()
+        .args(installed_args(command))
+        .json(&payload)
+        .exit(2)
+        .run();
+    assert_eq!(t.stdout, "");
+    assert!(
+        t.stderr
+            .contains("cuecard policy: deny for `destructive.outside-project`"),
+        "{}",
+        t.stderr
+    );
+    // The policy removed later: verify says the entries do nothing.
+    std::fs::remove_file(sb.home().join(".config/cuecard/config.toml")).unwrap();
+    let t = sb
+        .test()
+        .args(["verify", "--harness", "windsurf"])
+        .exit(1)
+        .run();
+    assert!(t.stdout.contains("no policy is set"), "{}", t.stdout);
+    // Uninstall: the file cuecard created is gone.
+    sb.test().args(["uninstall", "--harness", "windsurf"]).run();
+    assert!(!file.exists());
+    let t = sb.test().args(["verify", "--harness", "windsurf"]).run();
+    assert!(t.stdout.contains("not installed: windsurf"), "{}", t.stdout);
+}
+
+#[test]
+fn a_policy_set_after_install_is_reported_until_install_runs_again() {
+    // Qwen drops PreToolUse context: its PreToolUse entry is registered for
+    // decisions only, and only when a policy is set at install time.
+    let sb = Sandbox::new();
+    sb.test()
+        .args(["install", "--harness", "qwen", "--scope", "user"])
+        .run();
+    let policy = ("CUECARD_POLICY", "destructive=deny");
+    let t = sb.test().arg("doctor").exit(0).run();
+    assert!(!t.stdout.contains("not registered here"), "{}", t.stdout);
+    for cmd in ["doctor", "verify"] {
+        let t = sb.test().arg(cmd).env(policy.0, policy.1).exit(1).run();
+        assert!(
+            t.stdout.contains("but PreToolUse is not registered here")
+                && t.stdout
+                    .contains("run `cuecard install --harness qwen --scope user` again"),
+            "{cmd}: {}",
+            t.stdout
+        );
+    }
+    sb.test()
+        .args(["install", "--harness", "qwen", "--scope", "user"])
+        .env(policy.0, policy.1)
+        .run();
+    let t = sb.test().arg("doctor").env(policy.0, policy.1).run();
+    assert!(!t.stdout.contains("not registered here"), "{}", t.stdout);
+    assert!(t.stdout.contains(", 0 failed"), "{}", t.stdout);
+}

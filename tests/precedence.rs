@@ -52,7 +52,7 @@ fn sandbox() -> Sandbox {
     put_user("team-b").unwrap();
     put_project("team-b", false);
     put_project("team-c", false);
-    sb.test().arg("trust").run();
+    sb.test().arg("trust").success();
     sb
 }
 
@@ -70,8 +70,13 @@ fn hook_explain_cards_list_and_install_choose_the_same_card() {
     // is enabled, and not the one the project switched off.
     sb.test()
         .args(["install", "--harness", "claude-code", "--scope", "project"])
-        .run();
+        .success();
     let settings = std::fs::read_to_string(sb.project().join(".claude/settings.json")).unwrap();
+    // The same install again changes nothing.
+    sb.test()
+        .args(["install", "--harness", "claude-code", "--scope", "project"])
+        .expect_file(".claude/settings.json", settings.clone())
+        .success();
     let doc: Value = serde_json::from_str(&settings).unwrap();
     let entry = &doc["hooks"]["SessionStart"][0]["hooks"][0]["args"];
     let registered: Vec<&str> = entry

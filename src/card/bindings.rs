@@ -98,7 +98,7 @@ impl Bindings {
                     if b.decision().is_some() {
                         return Err("`decision` given twice".into());
                     }
-                    if crate::policy::Level::parse(&v).is_none() {
+                    if crate::level::Level::parse(&v).is_none() {
                         return Err(format!("`decision: {v}` must be advise, ask or deny"));
                     }
                     b.triggers.push((k, v));
@@ -114,11 +114,11 @@ impl Bindings {
     }
 
     /// The card's own policy (`- decision: ask|deny`), if it declares one.
-    pub fn decision(&self) -> Option<crate::policy::Level> {
+    pub fn decision(&self) -> Option<crate::level::Level> {
         self.triggers
             .iter()
             .find(|(k, _)| k == "decision")
-            .and_then(|(_, v)| crate::policy::Level::parse(v))
+            .and_then(|(_, v)| crate::level::Level::parse(v))
     }
 
     /// Whether these Bindings name `event`.

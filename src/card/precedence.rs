@@ -3,20 +3,20 @@
 //! shipped one. The hook (`resolve`), `cards list`, `explain`, install's
 //! registrations and replay all choose through [`winner`].
 
-use super::sources::Scope;
+use super::sources::CardScope;
 
 /// The card that wins for one name, and the scope it overrides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Winner {
-    pub scope: Scope,
+    pub scope: CardScope,
     /// The next scope down that also holds a usable card of the name.
-    pub overrides: Option<Scope>,
+    pub overrides: Option<CardScope>,
 }
 
 /// Of the scopes that hold a usable card of one name (in any order), the
 /// one that wins and the one it overrides; `None` when there is none.
-pub fn winner(present: impl IntoIterator<Item = Scope>) -> Option<Winner> {
-    let mut scopes: Vec<Scope> = present.into_iter().collect();
+pub fn winner(present: impl IntoIterator<Item = CardScope>) -> Option<Winner> {
+    let mut scopes: Vec<CardScope> = present.into_iter().collect();
     scopes.sort_by_key(|s| rank(*s));
     scopes.dedup();
     let mut it = scopes.into_iter();
@@ -28,11 +28,11 @@ pub fn winner(present: impl IntoIterator<Item = Scope>) -> Option<Winner> {
 }
 
 /// Lower wins.
-fn rank(s: Scope) -> u8 {
+fn rank(s: CardScope) -> u8 {
     match s {
-        Scope::Project => 0,
-        Scope::User => 1,
-        Scope::Embedded => 2,
+        CardScope::Project => 0,
+        CardScope::User => 1,
+        CardScope::Embedded => 2,
     }
 }
 
@@ -42,26 +42,26 @@ mod tests {
 
     #[test]
     fn project_over_user_over_shipped() {
-        let w = |s: &[Scope]| winner(s.iter().copied());
+        let w = |s: &[CardScope]| winner(s.iter().copied());
         assert_eq!(w(&[]), None);
         assert_eq!(
-            w(&[Scope::Embedded, Scope::User, Scope::Project]),
+            w(&[CardScope::Embedded, CardScope::User, CardScope::Project]),
             Some(Winner {
-                scope: Scope::Project,
-                overrides: Some(Scope::User)
+                scope: CardScope::Project,
+                overrides: Some(CardScope::User)
             })
         );
         assert_eq!(
-            w(&[Scope::Embedded, Scope::Project]),
+            w(&[CardScope::Embedded, CardScope::Project]),
             Some(Winner {
-                scope: Scope::Project,
-                overrides: Some(Scope::Embedded)
+                scope: CardScope::Project,
+                overrides: Some(CardScope::Embedded)
             })
         );
         assert_eq!(
-            w(&[Scope::User]),
+            w(&[CardScope::User]),
             Some(Winner {
-                scope: Scope::User,
+                scope: CardScope::User,
                 overrides: None
             })
         );

@@ -6,17 +6,17 @@
 //! user and project cards come from the parsed-card cache, each looked at
 //! once (is it listed, bound, could it fire) and decoded only if chosen.
 
-use super::sources::{self, Always, CardDir, FileCard, Glance, Scope, Vouch};
+use super::sources::{self, Always, CardDir, CardScope, FileCard, Glance, Vouch};
 use super::{Card, CardError, cache, embedded, precedence};
 use std::path::Path;
 
 /// One card chosen for evaluation.
 #[derive(Debug, Clone)]
 pub struct Chosen {
-    pub scope: Scope,
+    pub scope: CardScope,
     pub card: Card,
     /// The lower scope this card overrides, if any.
-    pub overrides: Option<Scope>,
+    pub overrides: Option<CardScope>,
 }
 
 #[derive(Debug, Default)]
@@ -25,7 +25,7 @@ pub struct Resolved {
     /// Requested names that exist nowhere.
     pub unknown: Vec<String>,
     /// Cards that failed to load (the lower scope is used where there is one).
-    pub errors: Vec<(Scope, CardError)>,
+    pub errors: Vec<(CardScope, CardError)>,
     /// Project cards that are present but not trusted.
     pub untrusted: Vec<String>,
     /// User and project cards on the event passed over because their tools
@@ -110,7 +110,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     };
 
     let user: CardDir = sources::user_dir()
-        .map(|d| sources::read_dir(&d, Scope::User, src.cache_dir, &Always))
+        .map(|d| sources::read_dir(&d, CardScope::User, src.cache_dir, &Always))
         .unwrap_or_default();
     let user_looks = looks(&user);
     // The names a project card is chosen by: the listed ones, and those of
@@ -151,7 +151,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
                 None => None,
             };
             quick.unwrap_or_else(|| {
-                let cards = sources::read_dir(&dir, Scope::Project, src.cache_dir, src.vouch);
+                let cards = sources::read_dir(&dir, CardScope::Project, src.cache_dir, src.vouch);
                 let seen = looks(&cards);
                 (cards, seen)
             })
@@ -159,10 +159,10 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     };
     // Trusted project cards first, then the user's: the first card of a
     // name wins.
-    let mut active: Vec<(Scope, FileCard, Look)> = Vec::new();
+    let mut active: Vec<(CardScope, FileCard, Look)> = Vec::new();
     for (fc, seen) in project.files().zip(project_looks) {
         if fc.trusted() {
-            active.push((Scope::Project, fc, seen));
+            active.push((CardScope::Project, fc, seen));
         } else {
             out.untrusted.push(fc.name());
         }
@@ -170,7 +170,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     active.extend(
         user.files()
             .zip(user_looks)
-            .map(|(fc, seen)| (Scope::User, fc, seen)),
+            .map(|(fc, seen)| (CardScope::User, fc, seen)),
     );
     for (scope, fc, _) in &active {
         if let Some(e) = fc.error() {
@@ -197,18 +197,18 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
         }
     }
     // The cards a name (listed or joined) selects, in precedence order.
-    let named: Vec<&(Scope, FileCard, Look)> = active
+    let named: Vec<&(CardScope, FileCard, Look)> = active
         .iter()
         .filter(|(_, fc, seen)| seen.listed || extra_names.iter().any(|n| fc.is_named(n)))
         .collect();
     names.extend(extra_names);
 
     for name in names {
-        let hits: Vec<&&(Scope, FileCard, Look)> = named
+        let hits: Vec<&&(CardScope, FileCard, Look)> = named
             .iter()
             .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none())
             .collect();
-        let shipped = embedded::is_shipped(&name).then_some(Scope::Embedded);
+        let shipped = embedded::is_shipped(&name).then_some(CardScope::Embedded);
         let won = precedence::winner(hits.iter().map(|(s, _, _)| *s).chain(shipped));
         let mine = won.and_then(|w| hits.iter().find(|(s, _, _)| *s == w.scope));
         match mine {
@@ -234,11 +234,11 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             }
             None => match embedded::card(&name) {
                 Some(Ok(card)) => out.chosen.push(Chosen {
-                    scope: Scope::Embedded,
+                    scope: CardScope::Embedded,
                     card,
                     overrides: None,
                 }),
-                Some(Err(e)) => out.errors.push((Scope::Embedded, e)),
+                Some(Err(e)) => out.errors.push((CardScope::Embedded, e)),
                 None => {
                     if !out.errors.iter().any(|(_, e)| e.card == name) {
                         out.unknown.push(name);

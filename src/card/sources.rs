@@ -29,18 +29,18 @@ pub const MAX_CARD_BYTES: u64 = 64 * 1024;
 pub const MAX_CARDS_PER_DIR: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Scope {
+pub enum CardScope {
     Project,
     User,
     Embedded,
 }
 
-impl Scope {
+impl CardScope {
     pub fn label(self) -> &'static str {
         match self {
-            Scope::Project => "project",
-            Scope::User => "user",
-            Scope::Embedded => "shipped",
+            CardScope::Project => "project",
+            CardScope::User => "user",
+            CardScope::Embedded => "shipped",
         }
     }
 }
@@ -208,7 +208,12 @@ impl Vouch for Always {
 /// `cache_dir` where a file's size and mtime are unchanged, and the cached
 /// trust verdicts while the trust store is unchanged too. Without a cache
 /// directory nothing is written and cards keep their whole body.
-pub fn read_dir(dir: &Path, scope: Scope, cache_dir: Option<&Path>, vouch: &dyn Vouch) -> CardDir {
+pub fn read_dir(
+    dir: &Path,
+    scope: CardScope,
+    cache_dir: Option<&Path>,
+    vouch: &dyn Vouch,
+) -> CardDir {
     // Both taken before the listing: a change during it leaves the
     // recorded mtime behind, which only sends the next read back to a full
     // one, and gives the changed file an mtime after the write time.
@@ -535,7 +540,12 @@ fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
 
 /// Reads and parses one card file: its SHA-256 (empty when it could not be
 /// read) and the card or why it is not one.
-fn read_card(path: &Path, file: &str, scope: Scope, size: u64) -> (String, Result<Card, String>) {
+fn read_card(
+    path: &Path,
+    file: &str,
+    scope: CardScope,
+    size: u64,
+) -> (String, Result<Card, String>) {
     let too_large = || format!("larger than {} KiB: not loaded", MAX_CARD_BYTES / 1024);
     if size > MAX_CARD_BYTES {
         return (String::new(), Err(too_large()));
@@ -561,7 +571,7 @@ fn read_card(path: &Path, file: &str, scope: Scope, size: u64) -> (String, Resul
         );
     }
     let origin = match scope {
-        Scope::Project => Origin::Project(path.to_path_buf()),
+        CardScope::Project => Origin::Project(path.to_path_buf()),
         _ => Origin::User(path.to_path_buf()),
     };
     let card = parse_card(name, &crate::text::clean_block(&src), origin)
@@ -587,12 +597,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub struct CardSet {
     /// The winning card per name (disabled ones included, so that they
     /// can be reported), sorted by name.
-    pub cards: Vec<(Scope, Card)>,
+    pub cards: Vec<(CardScope, Card)>,
     /// Names overridden by a higher scope: (name, winner, the next scope
     /// down), one per name.
-    pub overrides: Vec<(String, Scope, Scope)>,
+    pub overrides: Vec<(String, CardScope, CardScope)>,
     /// Cards that failed to load, with their scope.
-    pub errors: Vec<(Scope, CardError)>,
+    pub errors: Vec<(CardScope, CardError)>,
     /// Project cards present but not trusted (new or changed).
     pub untrusted: Vec<String>,
 }
@@ -605,24 +615,24 @@ pub fn load_all(
 ) -> CardSet {
     let mut set = CardSet::default();
     // Every usable card of each name, by scope; precedence picks one.
-    let mut by_name: BTreeMap<String, Vec<(Scope, Card)>> = BTreeMap::new();
+    let mut by_name: BTreeMap<String, Vec<(CardScope, Card)>> = BTreeMap::new();
     for c in embedded::all() {
         match c {
             Ok(c) => by_name
                 .entry(c.name.clone())
                 .or_default()
-                .push((Scope::Embedded, c)),
-            Err(e) => set.errors.push((Scope::Embedded, e)),
+                .push((CardScope::Embedded, c)),
+            Err(e) => set.errors.push((CardScope::Embedded, e)),
         }
     }
-    let mut scoped: Vec<(Scope, CardDir)> = Vec::new();
+    let mut scoped: Vec<(CardScope, CardDir)> = Vec::new();
     if let Some(dir) = user_dir() {
-        let cards = read_dir(&dir, Scope::User, cache_dir, &Always);
-        scoped.push((Scope::User, cards));
+        let cards = read_dir(&dir, CardScope::User, cache_dir, &Always);
+        scoped.push((CardScope::User, cards));
     }
     if let Some(root) = project_root {
-        let cards = read_dir(&project_dir(root), Scope::Project, cache_dir, vouch);
-        scoped.push((Scope::Project, cards));
+        let cards = read_dir(&project_dir(root), CardScope::Project, cache_dir, vouch);
+        scoped.push((CardScope::Project, cards));
     }
     for (scope, dir) in &scoped {
         for fc in dir.files() {
@@ -660,10 +670,10 @@ pub fn load_all(
 }
 
 impl CardSet {
-    pub fn get(&self, name: &str) -> Option<&(Scope, Card)> {
+    pub fn get(&self, name: &str) -> Option<&(CardScope, Card)> {
         self.cards.iter().find(|(_, c)| c.name == name)
     }
-    pub fn overridden(&self, name: &str) -> Option<Scope> {
+    pub fn overridden(&self, name: &str) -> Option<CardScope> {
         self.overrides
             .iter()
             .find(|(n, _, _)| n == name)

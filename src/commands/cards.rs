@@ -1,7 +1,7 @@
 //! `cuecard cards list | show <card> | new <name> | check [<file>]`.
 
-use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
-use crate::card::sources::{self, CardSet, Scope};
+use super::ExitStatus;
+use crate::card::sources::{self, CardScope, CardSet};
 use crate::card::{self, Card, Origin, parse_card};
 use crate::{printer, text, tokens};
 use std::path::Path;
@@ -16,7 +16,7 @@ fn visible() -> CardSet {
     sources::load_all(Some(&project), None, &vouch)
 }
 
-pub fn list() -> i32 {
+pub fn list() -> ExitStatus {
     let set = visible();
     let mut rows: Vec<Vec<String>> = vec![
         [
@@ -74,13 +74,13 @@ pub fn list() -> i32 {
     }
     printer::out(&out);
     if set.errors.is_empty() {
-        EXIT_OK
+        ExitStatus::Success
     } else {
-        EXIT_PROBLEM
+        ExitStatus::Failure
     }
 }
 
-pub fn show(name: &str) -> i32 {
+pub fn show(name: &str) -> ExitStatus {
     let set = visible();
     match set.get(name) {
         Some((_, c)) => {
@@ -99,7 +99,7 @@ pub fn show(name: &str) -> i32 {
                     ids.trim_end()
                 ));
             }
-            EXIT_OK
+            ExitStatus::Success
         }
         None => {
             if let Some((_, e)) = set.errors.iter().find(|(_, e)| e.card == name) {
@@ -109,7 +109,7 @@ pub fn show(name: &str) -> i32 {
                     "cuecard: no card named {name:?} (see `cuecard cards list`)"
                 ));
             }
-            EXIT_PROBLEM
+            ExitStatus::Failure
         }
     }
 }
@@ -144,12 +144,12 @@ const TEMPLATE: &str = r#"<!-- A cuecard card. The name of this file (without .m
 - paths: {example_glob}
 "#;
 
-pub fn new(name: &str, project: bool) -> i32 {
+pub fn new(name: &str, project: bool) -> ExitStatus {
     if !card::is_valid_name(name) {
         printer::err(
             "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
         );
-        return EXIT_USAGE;
+        return ExitStatus::Usage;
     }
     let dir = if project {
         sources::project_dir(&crate::context::project_root_here())
@@ -158,7 +158,7 @@ pub fn new(name: &str, project: bool) -> i32 {
             Some(d) => d,
             None => {
                 printer::err("cuecard: no user configuration directory on this platform");
-                return EXIT_PROBLEM;
+                return ExitStatus::Failure;
             }
         }
     };
@@ -168,7 +168,7 @@ pub fn new(name: &str, project: bool) -> i32 {
             "cuecard: {} exists; not overwritten",
             path.display()
         ));
-        return EXIT_PROBLEM;
+        return ExitStatus::Failure;
     }
     let title = name.replace('-', " ");
     let body = TEMPLATE
@@ -176,7 +176,7 @@ pub fn new(name: &str, project: bool) -> i32 {
         .replace("{example_glob}", "migrations/**");
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
         printer::err(&format!("cuecard: cannot write {}: {e}", path.display()));
-        return EXIT_PROBLEM;
+        return ExitStatus::Failure;
     }
     let mut msg = format!(
         "wrote {}\nedit it, then run `cuecard cards check {}`",
@@ -190,7 +190,7 @@ pub fn new(name: &str, project: bool) -> i32 {
         "\nif it binds an event or tool cuecard is not registered for yet, run `cuecard install --harness <id>` again (`cuecard verify` says STALE until then)",
     );
     printer::out(&msg);
-    EXIT_OK
+    ExitStatus::Success
 }
 
 /// Words that make an Advisory read as an order rather than advice.
@@ -258,18 +258,18 @@ fn audit_wording(card: &Card, warnings: &mut Vec<String>) {
     }
 }
 
-pub fn check(file: Option<&Path>) -> i32 {
-    let mut targets: Vec<(String, std::path::PathBuf, Scope)> = Vec::new();
+pub fn check(file: Option<&Path>) -> ExitStatus {
+    let mut targets: Vec<(String, std::path::PathBuf, CardScope)> = Vec::new();
     match file {
-        Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), Scope::User)),
+        Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), CardScope::User)),
         None => {
             let mut dirs = Vec::new();
             if let Some(d) = sources::user_dir() {
-                dirs.push((d, Scope::User));
+                dirs.push((d, CardScope::User));
             }
             dirs.push((
                 sources::project_dir(&crate::context::project_root_here()),
-                Scope::Project,
+                CardScope::Project,
             ));
             for (d, scope) in dirs {
                 let Ok(rd) = std::fs::read_dir(&d) else {
@@ -289,7 +289,7 @@ pub fn check(file: Option<&Path>) -> i32 {
     }
     if targets.is_empty() {
         printer::out("no user or project cards to check");
-        return EXIT_OK;
+        return ExitStatus::Success;
     }
     let mut failed = 0;
     let mut out = String::new();
@@ -308,7 +308,7 @@ pub fn check(file: Option<&Path>) -> i32 {
             ),
             Ok(_) => match std::fs::read_to_string(&path) {
                 Ok(src) => {
-                    let origin = if scope == Scope::Project {
+                    let origin = if scope == CardScope::Project {
                         Origin::Project(path.clone())
                     } else {
                         Origin::User(path.clone())
@@ -333,5 +333,9 @@ pub fn check(file: Option<&Path>) -> i32 {
         }
     }
     printer::out(&out);
-    if failed > 0 { EXIT_PROBLEM } else { EXIT_OK }
+    if failed > 0 {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
 }

@@ -3,14 +3,14 @@
 //! whose program is not an installed cuecard binary (one a cloned
 //! repository ships, say) is reported and never run.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
+use super::ExitStatus;
 use crate::cli::DoctorArgs;
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
 use crate::install::{double, inspect, probe, roots};
 use crate::printer;
 
-pub fn run(a: DoctorArgs) -> i32 {
+pub fn run(a: DoctorArgs) -> ExitStatus {
     let specs = match &a.harness {
         Some(id) => match super::harness_spec(id) {
             Ok(s) => vec![s],
@@ -22,7 +22,7 @@ pub fn run(a: DoctorArgs) -> i32 {
         Ok(x) => x,
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            return EXIT_PROBLEM;
+            return ExitStatus::Failure;
         }
     };
     let specs_ids: Vec<_> = specs.iter().map(|s| s.harness).collect();
@@ -49,6 +49,10 @@ pub fn run(a: DoctorArgs) -> i32 {
             for why in &st.untrusted {
                 failed += 1;
                 out.push_str(&format!("  {:4} {why}\n", "WAIT"));
+            }
+            for why in &st.unenforced {
+                failed += 1;
+                out.push_str(&format!("  {:4} {why}\n", "FAIL"));
             }
             for (event, why) in &st.not_cuecard {
                 failed += 1;
@@ -97,7 +101,11 @@ pub fn run(a: DoctorArgs) -> i32 {
         out.push_str(&format!("{ran} entries run, {failed} failed\n"));
     }
     printer::out(&out);
-    if failed > 0 { EXIT_PROBLEM } else { EXIT_OK }
+    if failed > 0 {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
 }
 
 /// The policy's sources (a malformed or untrusted one counts for nothing)

@@ -1,13 +1,13 @@
 //! `cuecard explain`: the dispatcher's own run, told to a human.
 
-use super::EXIT_OK;
+use super::ExitStatus;
 use crate::cli::EventArgs;
 use crate::dispatch::{self, Request, Verdict};
 use crate::event::{Channel, Class, Decision};
 use crate::harness::{self, HarnessId};
 use crate::{payload, printer};
 
-pub fn run(a: EventArgs) -> i32 {
+pub fn run(a: EventArgs) -> ExitStatus {
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
     let payload_line = match &input {
         Ok(p) => format!(
@@ -40,7 +40,7 @@ pub fn run(a: EventArgs) -> i32 {
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {
         printer::out(&out);
-        return EXIT_OK;
+        return ExitStatus::Success;
     }
     if let Some((h, row)) = run.contract {
         out.push_str(&format!(
@@ -140,5 +140,5 @@ pub fn run(a: EventArgs) -> i32 {
         None => out.push_str("(nothing)\n"),
     }
     printer::out(&out);
-    EXIT_OK
+    ExitStatus::Success
 }

@@ -1,6 +1,6 @@
 //! `cuecard install --harness <id> [--scope user|project|managed] [--dry-run]`.
 
-use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use super::ExitStatus;
 use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::{Host, Roots, Scope};
@@ -8,7 +8,7 @@ use crate::install::document::{self, Action, Target};
 use crate::install::{double, entries, materialise, roots};
 use crate::printer;
 
-pub fn run(a: InstallArgs) -> i32 {
+pub fn run(a: InstallArgs) -> ExitStatus {
     let spec = match super::harness_spec(&a.harness) {
         Ok(s) => s,
         Err(code) => return code,
@@ -21,15 +21,39 @@ pub fn run(a: InstallArgs) -> i32 {
         printer::err(
             "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
         );
-        return EXIT_USAGE;
+        return ExitStatus::Usage;
     }
     match install(spec, scope, a.dry_run) {
-        Ok(()) => EXIT_OK,
+        Ok(()) => ExitStatus::Success,
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            EXIT_PROBLEM
+            ExitStatus::Failure
         }
     }
+}
+
+/// A harness installed into only for decisions (Windsurf) with no policy
+/// set would get entries that can never do anything: refused, with why.
+fn decisions_need_a_policy(
+    spec: &crate::harness::config::Config,
+    roots: &Roots,
+) -> Result<(), String> {
+    let h = spec.harness;
+    let state = crate::state::store::root_for_commands();
+    if !h.decisions_only() || crate::policy::load(&roots.project, state.as_deref()).is_set() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} is installed into only with a policy set: nothing its hooks print reaches the \
+         model, so cuecard's entries there can only deny a call (exit 2, the reason on stderr), \
+         and with no policy they would never do anything. Set one in {} (a `[policy]` table, \
+         e.g. `destructive = \"deny\"`; the hook reads it on every call, CUECARD_POLICY only \
+         where the harness's environment has it), then run install again; nothing was written",
+        h.name(),
+        crate::policy::user_file()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "config.toml".into())
+    ))
 }
 
 fn install(
@@ -38,6 +62,7 @@ fn install(
     dry_run: bool,
 ) -> Result<(), String> {
     let roots = Roots::from_env()?;
+    decisions_need_a_policy(spec, &roots)?;
     let bin = roots::installed_binary()?;
     let program = spec.program(scope, &bin);
     let host = Host::current();

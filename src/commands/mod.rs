@@ -5,6 +5,7 @@
 mod cards;
 pub mod dispatch;
 mod doctor;
+mod exit;
 mod explain;
 mod install;
 mod plugin;
@@ -19,12 +20,7 @@ use crate::cli::{CardsCommand, Cli, Command, PluginCommand};
 use clap::Parser;
 use std::ffi::OsString;
 
-/// Exit codes of the non-hook commands.
-pub const EXIT_OK: i32 = 0;
-/// The command ran and found a problem (a failed check, an unknown card).
-pub const EXIT_PROBLEM: i32 = 1;
-/// The command line itself was wrong (clap's convention).
-pub const EXIT_USAGE: i32 = 2;
+pub use exit::ExitStatus;
 
 pub fn main(args: Vec<OsString>) -> i32 {
     // `dispatch --help` is a person asking (no harness registers it): clap
@@ -36,15 +32,19 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let status = if e.use_stderr() {
+                ExitStatus::Usage
+            } else {
+                ExitStatus::Success
+            };
             let _ = e.print();
-            return code;
+            return status.code();
         }
     };
     crate::diag::set_verbose(cli.verbose);
-    match cli.command {
-        // Reached only through `cuecard -v dispatch ...`.
-        Command::Dispatch(a) => dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
+    let status = match cli.command {
+        // Reached only through `cuecard -v dispatch ...` (its own exit code).
+        Command::Dispatch(a) => return dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
         Command::Explain(a) => explain::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Status { session, json } => status::run(session.as_deref(), json),
@@ -63,32 +63,32 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Plugin { command } => match command {
             PluginCommand::Build(a) => plugin::build(a),
         },
-    }
+    };
+    status.code()
 }
 
 /// The installer's description of `--harness <id>`. On failure the reason
 /// is printed and the exit code returned: a usage error for an id that is
 /// no harness, a problem for one this build cannot install.
-pub fn harness_spec(id: &str) -> Result<&'static crate::harness::config::Config, i32> {
+pub fn harness_spec(id: &str) -> Result<&'static crate::harness::config::Config, ExitStatus> {
     crate::install::resolve(id).map_err(|e| {
         crate::printer::err(&format!("cuecard: {e}"));
-        if crate::harness::HarnessId::parse(id).is_some() {
-            EXIT_PROBLEM
-        } else {
-            EXIT_USAGE
+        match e {
+            crate::install::Unresolved::Unknown(_) => ExitStatus::Usage,
+            crate::install::Unresolved::NotInstallable(_) => ExitStatus::Failure,
         }
     })
 }
 
 /// `--scope`: `None` when not given; an unknown one is a usage error,
 /// printed, its exit code returned.
-pub fn scope_arg(scope: Option<&str>) -> Result<Option<crate::harness::config::Scope>, i32> {
+pub fn scope_arg(scope: Option<&str>) -> Result<Option<crate::harness::config::Scope>, ExitStatus> {
     match scope.map(crate::harness::config::Scope::parse) {
         None => Ok(None),
         Some(Some(s)) => Ok(Some(s)),
         Some(None) => {
             crate::printer::err("cuecard: --scope is one of user, project, managed");
-            Err(EXIT_USAGE)
+            Err(ExitStatus::Usage)
         }
     }
 }

@@ -1,10 +1,10 @@
 //! `cuecard plugin build <dir> [--harness claude-code|codex|gemini]`.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
+use super::ExitStatus;
 use crate::cli::PluginBuildArgs;
 use crate::printer;
 
-pub fn build(a: PluginBuildArgs) -> i32 {
+pub fn build(a: PluginBuildArgs) -> ExitStatus {
     let spec = match super::harness_spec(&a.harness) {
         Ok(s) => s,
         Err(code) => return code,
@@ -13,7 +13,7 @@ pub fn build(a: PluginBuildArgs) -> i32 {
         Ok(b) => std::path::PathBuf::from(b),
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            return EXIT_PROBLEM;
+            return ExitStatus::Failure;
         }
     };
     match crate::install::plugin::build(spec, &a.dir, &binary) {
@@ -32,11 +32,11 @@ pub fn build(a: PluginBuildArgs) -> i32 {
             }
             out.push_str(&format!("  {}\n", b.format.usage));
             printer::out(&out);
-            EXIT_OK
+            ExitStatus::Success
         }
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            EXIT_PROBLEM
+            ExitStatus::Failure
         }
     }
 }

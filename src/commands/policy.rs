@@ -1,11 +1,11 @@
 //! `cuecard policy [--ids]`: the effective policy of this project and where
 //! each line came from.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
+use super::ExitStatus;
 use crate::policy::{self, Read};
 use crate::printer;
 
-pub fn run(ids: bool) -> i32 {
+pub fn run(ids: bool) -> ExitStatus {
     if ids {
         let mut out = String::new();
         for g in crate::guards::GUARDS {
@@ -14,16 +14,16 @@ pub fn run(ids: bool) -> i32 {
             }
         }
         printer::out(&out);
-        return EXIT_OK;
+        return ExitStatus::Success;
     }
     let project = crate::context::project_root_here();
     let state = crate::state::store::root_for_commands();
     let p = policy::load(&project, state.as_deref());
     printer::out(&describe(&p));
     if p.problems().is_empty() {
-        EXIT_OK
+        ExitStatus::Success
     } else {
-        EXIT_PROBLEM
+        ExitStatus::Failure
     }
 }
 

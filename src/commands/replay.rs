@@ -6,18 +6,18 @@
 //! dispatcher's state, failure records and once-per-session marks all land
 //! there.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
+use super::ExitStatus;
 use crate::cli::ReplayArgs;
 use crate::printer;
 use crate::replay::{self, WorkDir, report};
 use std::io::BufReader;
 
-pub fn run(a: ReplayArgs) -> i32 {
+pub fn run(a: ReplayArgs) -> ExitStatus {
     let work = match WorkDir::new() {
         Ok(w) => w,
         Err(e) => {
             printer::err(&format!("cuecard replay: no temporary directory: {e}"));
-            return EXIT_PROBLEM;
+            return ExitStatus::Failure;
         }
     };
     // SAFETY: set once, before any thread exists in this process (replay
@@ -38,7 +38,7 @@ pub fn run(a: ReplayArgs) -> i32 {
             ),
             Err(e) => {
                 printer::err(&format!("cuecard replay: {}: {e}", path.display()));
-                return EXIT_PROBLEM;
+                return ExitStatus::Failure;
             }
         },
     };
@@ -48,7 +48,7 @@ pub fn run(a: ReplayArgs) -> i32 {
                 "cuecard replay: {}: no transcript records (expected JSON lines from Claude Code or Codex)",
                 r.source
             ));
-            EXIT_PROBLEM
+            ExitStatus::Failure
         }
         Ok(r) => {
             printer::out(&if a.json {
@@ -56,11 +56,11 @@ pub fn run(a: ReplayArgs) -> i32 {
             } else {
                 report::human(&r)
             });
-            EXIT_OK
+            ExitStatus::Success
         }
         Err(e) => {
             printer::err(&format!("cuecard replay: {e}"));
-            EXIT_PROBLEM
+            ExitStatus::Failure
         }
     }
 }

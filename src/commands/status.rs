@@ -2,7 +2,7 @@
 //! sessions first: calls, the compaction cycle and its warnings, what was
 //! injected (card, characters, estimated tokens), and the failure record.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
+use super::ExitStatus;
 use crate::state::{self, Session, Store, failures, key};
 use crate::{printer, text};
 use serde_json::{Value, json};
@@ -12,7 +12,7 @@ const MAX_SESSIONS: usize = 10_000;
 /// Sessions shown in the text view without `--session`.
 const SHOWN: usize = 20;
 
-pub fn run(session: Option<&str>, as_json: bool) -> i32 {
+pub fn run(session: Option<&str>, as_json: bool) -> ExitStatus {
     let store = match Store::open() {
         Ok(s) => s,
         Err(why) => {
@@ -21,7 +21,7 @@ pub fn run(session: Option<&str>, as_json: bool) -> i32 {
             } else {
                 printer::out(&format!("state: unavailable ({why})"));
             }
-            return EXIT_PROBLEM;
+            return ExitStatus::Failure;
         }
     };
     let wanted = session.map(|id| {
@@ -69,9 +69,9 @@ pub fn run(session: Option<&str>, as_json: bool) -> i32 {
         ));
     }
     if session.is_some() && sessions.is_empty() {
-        return EXIT_PROBLEM;
+        return ExitStatus::Failure;
     }
-    EXIT_OK
+    ExitStatus::Success
 }
 
 fn render(

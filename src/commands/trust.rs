@@ -1,16 +1,16 @@
 //! `cuecard trust [--list | --revoke]`: pin this project's cards by hash.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
+use super::ExitStatus;
 use crate::cli::TrustArgs;
 use crate::printer;
 use crate::trust::{self, TrustStore};
 
-pub fn run(a: &TrustArgs) -> i32 {
+pub fn run(a: &TrustArgs) -> ExitStatus {
     let Some(state_root) = crate::state::store::root_for_commands() else {
         printer::err(
             "cuecard: no usable state directory (see `cuecard status`); trust cannot be recorded",
         );
-        return EXIT_PROBLEM;
+        return ExitStatus::Failure;
     };
     let project = crate::context::project_root_here();
     let mut store = TrustStore::load(&state_root);
@@ -42,7 +42,7 @@ pub fn run(a: &TrustArgs) -> i32 {
             out.push_str(&format!("  {file}  {state}\n"));
         }
         printer::out(&out);
-        return EXIT_OK;
+        return ExitStatus::Success;
     }
     if a.revoke {
         let was = store.revoke(&project);
@@ -51,7 +51,7 @@ pub fn run(a: &TrustArgs) -> i32 {
                 "cuecard: cannot write {}: {e}",
                 trust::path(&state_root).display()
             ));
-            return EXIT_PROBLEM;
+            return ExitStatus::Failure;
         }
         printer::out(&if was {
             format!(
@@ -61,7 +61,7 @@ pub fn run(a: &TrustArgs) -> i32 {
         } else {
             format!("{} was not trusted", project.display())
         });
-        return EXIT_OK;
+        return ExitStatus::Success;
     }
     let config = crate::policy::project_file_sha(&project);
     if cards.is_empty() && config.is_none() {
@@ -69,7 +69,7 @@ pub fn run(a: &TrustArgs) -> i32 {
             "no project cards in {}/.cuecard/cards and no .cuecard/config.toml: nothing to trust",
             project.display()
         ));
-        return EXIT_OK;
+        return ExitStatus::Success;
     }
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -80,7 +80,7 @@ pub fn run(a: &TrustArgs) -> i32 {
             "cuecard: cannot write {}: {e}",
             trust::path(&state_root).display()
         ));
-        return EXIT_PROBLEM;
+        return ExitStatus::Failure;
     }
     let mut out = format!(
         "trusted {} project card(s) of {}:\n",
@@ -100,5 +100,5 @@ pub fn run(a: &TrustArgs) -> i32 {
         "A card or policy file added or changed later stays inactive until you run `cuecard trust` again.\n",
     );
     printer::out(&out);
-    EXIT_OK
+    ExitStatus::Success
 }

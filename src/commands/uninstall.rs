@@ -3,14 +3,14 @@
 //! empty, the skills it wrote if unedited); the operator's file comes back
 //! byte for byte when nothing else changed since install.
 
-use super::{EXIT_OK, EXIT_PROBLEM};
+use super::ExitStatus;
 use crate::cli::UninstallArgs;
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::{self, Action, Target};
 use crate::install::{materialise, roots};
 use crate::printer;
 
-pub fn run(a: UninstallArgs) -> i32 {
+pub fn run(a: UninstallArgs) -> ExitStatus {
     let spec = match super::harness_spec(&a.harness) {
         Ok(s) => s,
         Err(code) => return code,
@@ -102,11 +102,11 @@ pub fn run(a: UninstallArgs) -> i32 {
     match result {
         Ok(out) => {
             printer::out(&out);
-            EXIT_OK
+            ExitStatus::Success
         }
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            EXIT_PROBLEM
+            ExitStatus::Failure
         }
     }
 }

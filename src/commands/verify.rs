@@ -1,6 +1,6 @@
 //! `cuecard verify [--harness <id>] [--json] [--capabilities]`.
 
-use super::{EXIT_OK, EXIT_PROBLEM, EXIT_USAGE};
+use super::ExitStatus;
 use crate::cli::VerifyArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::{Roots, Scope};
@@ -9,10 +9,10 @@ use crate::install::inspect::{self, Status};
 use crate::install::{double, roots};
 use crate::printer;
 
-pub fn run(a: VerifyArgs) -> i32 {
+pub fn run(a: VerifyArgs) -> ExitStatus {
     if a.capabilities {
         printer::out(&crate::harness::capability_table());
-        return EXIT_OK;
+        return ExitStatus::Success;
     }
     let harnesses: Vec<HarnessId> = match &a.harness {
         Some(id) => match HarnessId::parse(id) {
@@ -20,9 +20,9 @@ pub fn run(a: VerifyArgs) -> i32 {
             None => {
                 printer::err(&format!(
                     "cuecard: {}",
-                    crate::install::resolve(id).err().unwrap_or_default()
+                    crate::install::Unresolved::Unknown(id.to_string())
                 ));
-                return EXIT_USAGE;
+                return ExitStatus::Usage;
             }
         },
         None => HarnessId::ALL.to_vec(),
@@ -31,7 +31,7 @@ pub fn run(a: VerifyArgs) -> i32 {
         Ok(x) => x,
         Err(e) => {
             printer::err(&format!("cuecard: {e}"));
-            return EXIT_PROBLEM;
+            return ExitStatus::Failure;
         }
     };
     let mut statuses: Vec<Status> = Vec::new();
@@ -58,7 +58,7 @@ pub fn run(a: VerifyArgs) -> i32 {
     }
     let bad = statuses
         .iter()
-        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty())
+        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty() || !s.unenforced.is_empty())
         || !doubles.is_empty();
     if a.json {
         let v = serde_json::json!({
@@ -81,6 +81,8 @@ pub fn run(a: VerifyArgs) -> i32 {
                 "UNREADABLE"
             } else if !s.untrusted.is_empty() {
                 "UNTRUSTED"
+            } else if !s.unenforced.is_empty() {
+                "UNENFORCED"
             } else {
                 "ok"
             };
@@ -93,7 +95,7 @@ pub fn run(a: VerifyArgs) -> i32 {
                 "{state:10} {} ({}): {} ({} entries{form})\n",
                 s.harness, s.scope, s.path, s.entries
             ));
-            for p in s.problems.iter().chain(&s.untrusted) {
+            for p in s.problems.iter().chain(&s.untrusted).chain(&s.unenforced) {
                 out.push_str(&format!("           {p}\n"));
             }
         }
@@ -118,5 +120,9 @@ pub fn run(a: VerifyArgs) -> i32 {
         }
         printer::out(&out);
     }
-    if bad { EXIT_PROBLEM } else { EXIT_OK }
+    if bad {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
 }

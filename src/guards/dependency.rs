@@ -5,7 +5,7 @@
 //! a manifest that changes no dependency, source or registry (its version,
 //! description, scripts or tool settings: see [`super::manifest_view`]).
 
-use super::words::{self, operands, program};
+use super::argv::{self, operands, program};
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -72,7 +72,7 @@ impl Guard for Dependency {
                         Finding::new(t.as_str(), format!("`{}` {action} ({eco})", t.shown))
                             .var("subject", t.shown.clone())
                             .var("path", t.shown.clone())
-                            .var("command", words::shown(cmd))
+                            .var("command", argv::shown(cmd))
                             .var("action", action)
                             .var("ecosystem", eco),
                     );
@@ -81,7 +81,7 @@ impl Guard for Dependency {
         }
         for cmd in ctx.shell_commands() {
             if let Some((eco, action)) = dependency_change(cmd) {
-                let shown = words::shown(cmd);
+                let shown = argv::shown(cmd);
                 return Some(
                     Finding::new(
                         format!("{eco}:{shown}"),
@@ -215,7 +215,7 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
     let prog = program(cmd);
     let args = cmd.args();
     let sub = operands(args).first().copied().unwrap_or_default();
-    let global = words::has_flag(args, 'g', &["global"]);
+    let global = argv::has_flag(args, 'g', &["global"]);
     // Operands after the subcommand: the packages.
     let pkgs = || operands(args).len() > 1;
     match prog.as_str() {
@@ -261,7 +261,7 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
             "add" => Some(("Python (uv)", ADDS)),
             "pip" => pip(&args[1..]).map(|_| ("Python (uv)", ADDS)),
             "lock" | "sync"
-                if words::has_flag(args, 'U', &["upgrade", "upgrade-package"])
+                if argv::has_flag(args, 'U', &["upgrade", "upgrade-package"])
                     || args.iter().any(|a| a == "-P") =>
             {
                 Some(("Python (uv)", UPGRADES))
@@ -284,7 +284,7 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
             _ => None,
         },
         "go" => match sub {
-            "get" if pkgs() || words::has_flag(args, 'u', &[]) => Some(("Go", ADDS)),
+            "get" if pkgs() || argv::has_flag(args, 'u', &[]) => Some(("Go", ADDS)),
             _ => None,
         },
         "gem" => match sub {

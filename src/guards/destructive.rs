@@ -11,7 +11,7 @@
 //! (`shutil.rmtree`, `fs.rmSync`, `FileUtils.rm_rf`), from the directory the
 //! command line moved to (`cd .. && rm -rf build`).
 
-use super::words::{self, git_subcommand, has_flag, operands, program};
+use super::argv::{self, git_subcommand, has_flag, operands, program};
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -36,7 +36,7 @@ impl Guard for Destructive {
         let cmds = ctx.shell_commands();
         for (i, cmd) in cmds.iter().enumerate() {
             if let Some((target, reason)) = judge(ctx, cmd, &cmds[..i]) {
-                let shown = words::shown(cmd);
+                let shown = argv::shown(cmd);
                 return Some(
                     Finding::new(target.clone(), format!("`{shown}` {reason}"))
                         .kind(kind_of(&target, &reason))
@@ -225,7 +225,7 @@ fn fed_delete(
         );
         return Some((target, why));
     }
-    let shown = words::shown(cmd);
+    let shown = argv::shown(cmd);
     Some((
         format!("fed-delete:{shown}"),
         "deletes the paths its input names, which the command line does not show".to_string(),
@@ -253,8 +253,8 @@ fn glob_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<(String
         .iter()
         .filter(|p| p.contains(['*', '?']))
         .find_map(|raw| {
-            let t = words::target_of(ctx, cmd, raw);
-            (!t.inside_project && !words::is_temp(ctx, &t)).then(|| {
+            let t = argv::target_of(ctx, cmd, raw);
+            (!t.inside_project && !argv::is_temp(ctx, &t)).then(|| {
                 (
                     format!("rm:{}", t.as_str()),
                     format!("deletes every file matching {raw} (outside the project)"),
@@ -282,7 +282,7 @@ fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<(S
         } else {
             trimmed
         };
-        let t = words::target_of(ctx, cmd, &raw_dir);
+        let t = argv::target_of(ctx, cmd, &raw_dir);
         if let Some(why) = deletes_what(ctx, &t, &root_t) {
             return Some((
                 format!("rm:{}", t.as_str()),
@@ -313,7 +313,7 @@ fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
             "from a directory the command line does not tell, so possibly outside the project",
         );
     }
-    if !t.inside_project && !words::is_temp(ctx, t) {
+    if !t.inside_project && !argv::is_temp(ctx, t) {
         return Some("outside the project");
     }
     None
@@ -389,11 +389,11 @@ fn git(cmd: &SimpleCommand) -> Option<(String, String)> {
             )
         }
         // `-b`/`-B` take the new branch's name: `-bfeature` is no `-f`.
-        "checkout" if words::has_flag_with(args, 'f', &["force"], "bBU") => r(
+        "checkout" if argv::has_flag_with(args, 'f', &["force"], "bBU") => r(
             "checkout-force",
             "switches branches discarding uncommitted changes",
         ),
-        "switch" if words::has_flag_with(args, 'f', &["force", "discard-changes"], "cC") => r(
+        "switch" if argv::has_flag_with(args, 'f', &["force", "discard-changes"], "cC") => r(
             "switch-force",
             "switches branches discarding uncommitted changes",
         ),
@@ -702,7 +702,7 @@ fn frameworks(cmd: &SimpleCommand, prog: &str) -> Option<(String, String)> {
     };
     hit.then(|| {
         (
-            format!("db:{}", words::shown(cmd)),
+            format!("db:{}", argv::shown(cmd)),
             "drops or resets a database".to_string(),
         )
     })

@@ -15,9 +15,9 @@
 //! inline scripts (`python -c`, `node -e`, `ruby -e`, `php -r`) and heredoc
 //! bodies written to a source file or fed to an interpreter, judged as code.
 
+use super::argv;
 use super::eval_rules::{self, Hit};
 use super::lexical::Family;
-use super::words;
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::{self, SimpleCommand};
@@ -157,7 +157,7 @@ fn downloads_inside(word: &str) -> bool {
 /// The primitive a list of parsed commands uses, if any.
 pub fn scan_commands(commands: &[SimpleCommand]) -> Option<&'static str> {
     for (i, c) in commands.iter().enumerate() {
-        let program = words::program(c);
+        let program = argv::program(c);
         // Invoke-Expression, PowerShell's eval.
         if matches!(program.as_str(), "iex" | "invoke-expression") {
             return Some(if pipeline_downloads(commands, i) {
@@ -219,7 +219,7 @@ fn pipeline_downloads(commands: &[SimpleCommand], i: usize) -> bool {
     let mut j = i;
     while j > 0 && commands[j].piped {
         j -= 1;
-        if DOWNLOADERS.contains(&words::program(&commands[j]).as_str()) {
+        if DOWNLOADERS.contains(&argv::program(&commands[j]).as_str()) {
             return true;
         }
     }

@@ -12,7 +12,7 @@
 //! count as writes. Findings in one directory are one target family, so the
 //! repeat rule gives a deploy that writes there again the one-line reminder.
 
-use super::words::{self, operands, program};
+use super::argv::{self, operands, program};
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -52,7 +52,7 @@ impl Guard for OutsideProject {
                     );
                 }
                 let dir = raw.ends_with('/') || raw.ends_with('\\');
-                targets.push((words::target_of(ctx, cmd, raw), dir));
+                targets.push((argv::target_of(ctx, cmd, raw), dir));
             }
         }
         for (t, dir) in targets {
@@ -95,8 +95,8 @@ fn delete_paths(cmd: &SimpleCommand) -> Vec<&str> {
         "rm" | "unlink"
             if !cmd.fed
                 && !via_finder
-                && !words::has_flag(args, 'r', &["recursive"])
-                && !words::has_flag(args, 'R', &[]) =>
+                && !argv::has_flag(args, 'r', &["recursive"])
+                && !argv::has_flag(args, 'R', &[]) =>
         {
             operands(args)
         }
@@ -111,7 +111,7 @@ pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
     if is_harness_config(p) {
         return Some("the harness's own settings or hook configuration");
     }
-    if t.inside_project || words::in_or_is_temp(ctx, t) {
+    if t.inside_project || argv::in_or_is_temp(ctx, t) {
         return None;
     }
     if p.starts_with("/(unknown directory)/") {
@@ -267,7 +267,7 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => {
             out.extend(edited_files(args, &["-e", "-f", "--expression", "--file"]));
         }
-        "rsync" if words::has_flag(args, 'n', &["dry-run"]) => {}
+        "rsync" if argv::has_flag(args, 'n', &["dry-run"]) => {}
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
             if let Some(dir) = value_of(&["-t", "--target-directory"]) {
                 out.push(dir);
@@ -333,7 +333,7 @@ fn tar_extracts(args: &[String]) -> bool {
     };
     // The old style: a first word of letters without a dash (`tar xzf a.tgz`).
     (!first.starts_with('-') && first.contains('x'))
-        || words::has_flag_with(args, 'x', &["extract", "get"], "fCfbTXgKNV")
+        || argv::has_flag_with(args, 'x', &["extract", "get"], "fCfbTXgKNV")
 }
 
 /// `perl -i`, `-i.bak`, `-pi`: in-place editing.

@@ -4,7 +4,7 @@
 //! protected branch. A bare `git push` stays quiet: the current branch is not
 //! in the payload, so cuecard cannot tell where it goes.
 
-use super::words::{self, git_subcommand};
+use super::argv::{self, git_subcommand};
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -42,7 +42,7 @@ impl Guard for ProtectedBranch {
         let extra = ctx.var("CUECARD_PROTECTED_BRANCHES").unwrap_or_default();
         for cmd in cmds {
             if let Some(p) = judge_push(cmd, &extra) {
-                let shown = words::shown(cmd);
+                let shown = argv::shown(cmd);
                 return Some(
                     Finding::new(
                         format!("push:{}:{}", p.remote, p.branch),
@@ -104,7 +104,7 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     if sub != "push" {
         return None;
     }
-    if words::has_flag(args, 'n', &["dry-run"]) {
+    if argv::has_flag(args, 'n', &["dry-run"]) {
         return None;
     }
     let mut force = false;

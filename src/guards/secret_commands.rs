@@ -10,7 +10,7 @@
 //! that consumes it (`gh auth token | docker login --password-stdin`) shows
 //! nothing; piped into a filter (`env | grep KEY`) it is still shown.
 
-use super::words::{self, operands, program};
+use super::argv::{self, operands, program};
 use crate::shell::SimpleCommand;
 
 /// One credential command: the program, the words its operands start with,
@@ -229,9 +229,9 @@ fn grep_pattern(c: &SimpleCommand) -> Option<String> {
     }
     let args = c.args();
     // Counting, testing or naming files shows no line.
-    if words::has_flag(args, 'c', &["count"])
-        || words::has_flag(args, 'q', &["quiet", "silent"])
-        || words::has_flag(args, 'l', &["files-with-matches"])
+    if argv::has_flag(args, 'c', &["count"])
+        || argv::has_flag(args, 'q', &["quiet", "silent"])
+        || argv::has_flag(args, 'l', &["files-with-matches"])
     {
         return Some(String::new());
     }

@@ -66,7 +66,7 @@ impl Guard for Secrets {
                 if let Some((word, kind)) = secret_in_command(ctx, c) {
                     let sends = cmds
                         .iter()
-                        .any(|c| SENDERS.contains(&super::words::program(c).as_str()));
+                        .any(|c| SENDERS.contains(&super::argv::program(c).as_str()));
                     let f = file_finding(ctx, &word, kind);
                     return Some(if sends { f.kind("exfiltration") } else { f });
                 }

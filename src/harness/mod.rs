@@ -45,8 +45,8 @@ pub use table::{Decides, Delivery, EventRow, MatcherStyle, Spec};
 
 use crate::event::Event;
 
-/// Every harness cuecard knows. `Windsurf` is listed so that `verify` can
-/// say why it is not installed: it has no channel that reaches the model.
+/// Every harness cuecard knows. `Windsurf` has no channel that reaches the
+/// model: it is installed into only for decisions, with a policy set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HarnessId {
     ClaudeCode,
@@ -100,7 +100,8 @@ impl HarnessId {
     }
 
     /// Its configuration files; `None` for a harness cuecard does not
-    /// install into (Windsurf: nothing it prints reaches the model).
+    /// install into (every harness has one today; Windsurf's is used only
+    /// with a policy set, see [`HarnessId::decisions_only`]).
     pub fn config(&self) -> Option<&'static config::Config> {
         self.spec().config
     }
@@ -136,6 +137,13 @@ impl HarnessId {
     /// Whether any card can reach this harness's model at all.
     pub fn carries_context(&self) -> bool {
         self.spec().events.iter().any(|r| r.delivery.delivers())
+    }
+
+    /// Whether this harness is installed into only for decisions (Windsurf:
+    /// it has a configuration but no context channel), so `install` needs a
+    /// policy set.
+    pub fn decisions_only(&self) -> bool {
+        self.config().is_some() && !self.carries_context()
     }
 
     /// Why this harness cannot carry context, for `verify` and the README
@@ -192,18 +200,30 @@ pub fn enforcement(h: Option<HarnessId>, canonical: Event) -> Enforcement {
         })
 }
 
-/// The native event where `h` honours a decision on canonical event
+/// The native events where `h` honours a decision on canonical event
 /// `canonical`, when that is not where its cards are registered for
 /// context (Gemini's BeforeTool, Qwen's PreToolUse, Cursor's preToolUse,
-/// Kiro's PreToolUse): with a policy set, the cards are registered there
-/// too, and answer only with a decision.
-pub fn decision_native(h: HarnessId, canonical: &str) -> Option<&'static str> {
-    let e = Event::parse(canonical)?;
-    let n = match enforcement(Some(h), e) {
-        Enforcement::Asks(n, _) | Enforcement::DeniesOnly(n, _) => n,
-        Enforcement::AdviceOnly => return None,
+/// Kiro's PreToolUse; every Windsurf pre-hook, since none carries context):
+/// with a policy set, the cards are registered there too, and answer only
+/// with a decision. Where the cards have no context event at all, every
+/// native event of `canonical` that decides is one (the dispatcher filters
+/// by tool); otherwise the first that decides.
+pub fn decision_natives(h: HarnessId, canonical: &str) -> Vec<&'static str> {
+    let Some(e) = Event::parse(canonical) else {
+        return Vec::new();
     };
-    (native_event(h, canonical) != Some(n)).then_some(n)
+    if e.spec().decision != crate::event::Decision::Permission {
+        return Vec::new();
+    }
+    let spec = h.spec();
+    let deciding = spec
+        .natives(e)
+        .map(|r| r.native)
+        .filter(|n| spec.decides_on(n).is_some());
+    match native_event(h, canonical) {
+        None => deciding.collect(),
+        Some(ctx) => deciding.take(1).filter(|n| *n != ctx).collect(),
+    }
 }
 
 /// The native event name to register the cards of `canonical` under, or

@@ -77,7 +77,7 @@ pub static SPEC: Spec = Spec {
                  with the tool's result (PostToolUse); SessionStart context after a compaction \
                  did not reach the model in measurement.",
     config: Some(&CONFIG),
-    decides: &[("PreToolUse", Envelope { ask: false })],
+    decides: &[("PreToolUse", Envelope { ask: true })],
     probe: no_probe,
 };
 

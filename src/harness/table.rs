@@ -154,7 +154,7 @@ pub struct Spec {
     pub translate: fn(&EventRow, &mut Map<String, Value>),
     /// What cannot travel and why (README, `verify`).
     pub limitation: &'static str,
-    /// Its configuration files; `None`: nothing is installed (Windsurf).
+    /// Its configuration files; `None`: nothing is installed.
     pub config: Option<&'static Config>,
     /// The native events where the harness honours a decision (ask or
     /// deny) and the field it reads it in; an event not listed cannot

@@ -3,13 +3,23 @@
 //! hook's stderr; stdout is shown to the user (with `show_output`), never to
 //! the model. No documented field or stream carries context to the model on
 //! any event, and cuecard never blocks to smuggle text through stderr, so
-//! Windsurf cannot carry context: nothing is registered, and `verify` says
-//! why. Devin CLI, its successor agent, is `devin`.
+//! Windsurf cannot carry context. It is installed into only for decisions
+//! (DESIGN §4a): with a policy set, the PreToolUse cards are registered on
+//! the four pre-hooks, where an explicit deny exits 2 with the reason on
+//! stderr; without one `install` refuses and says why. Devin CLI, its
+//! successor agent, is `devin`.
+//!
+//! Configuration (docs.windsurf.com/windsurf/cascade/hooks):
+//! `hooks.<event>[] = {command, show_output, working_directory}` in
+//! `~/.codeium/windsurf/hooks.json` (user) or `<workspace>/.windsurf/hooks.json`
+//! (project); one shell command line, no matcher, no timeout key.
 
+use super::config::{self, Config, Roots, Scope};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
 
 pub static SPEC: Spec = Spec {
     harness: HarnessId::Windsurf,
@@ -64,10 +74,11 @@ pub static SPEC: Spec = Spec {
     translate,
     limitation: "cannot carry context: Cascade hooks are read by exit code only (2 blocks a \
                  pre-hook and shows the agent stderr), stdout goes to the user, and no \
-                 documented field reaches the model, so nothing is installed; under a deny policy \
-                 the contract answers a pre-hook with exit 2 (installing it is not written yet). \
-                 Use Devin CLI (`devin`), which reads Claude Code's envelope.",
-    config: None,
+                 documented field reaches the model; installed only with a policy set, for the \
+                 four pre-hooks, where a deny exits 2 with the reason on stderr (an ask is sent \
+                 as that deny). For context, use Devin CLI (`devin`), which reads Claude Code's \
+                 envelope.",
+    config: Some(&CONFIG),
     decides: &[
         ("pre_run_command", ExitCode),
         ("pre_write_code", ExitCode),
@@ -105,4 +116,49 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     }
     map.insert("tool_name".into(), Value::from(tool));
     map.insert("tool_input".into(), Value::Object(input));
+}
+
+static CONFIG: Config = Config {
+    harness: HarnessId::Windsurf,
+    layout: config::Layout::Flat,
+    // Not documented for Windows; PowerShell as for Devin Desktop, which
+    // runs the same Cascade hooks (docs/decisions.md).
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
+    typed: false,
+    timeout: None,
+    path,
+    required: config::nothing_required,
+    skeleton: config::empty_object,
+    skills_dir: no_skills,
+    other_sources: config::no_sources,
+    notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust: config::no_trust_check,
+    legacy: None,
+    plugin: None,
+};
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        r.home.join(".codeium/windsurf/hooks.json"),
+        r.project.join(".windsurf/hooks.json"),
+    )
+}
+
+/// Skills carry context, which nothing here reaches the model with.
+fn no_skills(_: Scope, _: &Roots) -> Option<PathBuf> {
+    None
+}
+
+fn notes(_: Scope, _: &Path) -> Vec<String> {
+    vec![
+        "Windsurf gets decisions only: a deny in your policy stops the call (exit 2, the reason \
+         on stderr for the agent); advice never reaches its model"
+            .into(),
+    ]
 }

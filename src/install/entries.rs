@@ -85,7 +85,7 @@ pub fn build(
 }
 
 /// [`build`], and with `decide`, an entry on each native event where the
-/// harness honours a decision but drops context ([`harness::decision_native`]).
+/// harness honours a decision but drops context ([`harness::decision_natives`]).
 pub fn build_deciding(
     spec: &Config,
     bin: &str,
@@ -98,21 +98,23 @@ pub fn build_deciding(
     let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
     let mut skipped = Vec::new();
     for r in regs {
-        if decide && let Some(native) = harness::decision_native(h, r.event) {
+        let deciding = if decide {
+            harness::decision_natives(h, r.event)
+        } else {
+            Vec::new()
+        };
+        let context = harness::native_event(h, r.event);
+        for native in deciding.iter().copied().chain(context) {
             match groups.iter_mut().find(|g| g.0 == native) {
                 Some(g) => g.2.push(r),
                 None => groups.push((native, r.event, vec![r])),
             }
         }
-        match harness::native_event(h, r.event) {
-            Some(native) => match groups.iter_mut().find(|g| g.0 == native) {
-                Some(g) => g.2.push(r),
-                None => groups.push((native, r.event, vec![r])),
-            },
-            None => skipped.push(Skipped {
+        if context.is_none() && deciding.is_empty() {
+            skipped.push(Skipped {
                 event: r.event,
                 cards: r.cards.clone(),
-            }),
+            });
         }
     }
     let entries = groups

@@ -12,12 +12,21 @@ use serde_json::Value;
 const UNIX_BIN: &str = "/home/zoë doe/.local/bin/cuecard";
 const WIN_BIN: &str = r"C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe";
 
+/// SessionStart cards, and a PreToolUse card: with a policy set (as here),
+/// Windsurf, which carries no context, gets its pre-hooks for decisions.
 fn regs() -> Vec<Registration> {
-    vec![Registration {
-        event: "SessionStart",
-        matcher: "*".into(),
-        cards: vec!["session-start".into(), "kb-drift".into()],
-    }]
+    vec![
+        Registration {
+            event: "SessionStart",
+            matcher: "*".into(),
+            cards: vec!["session-start".into(), "kb-drift".into()],
+        },
+        Registration {
+            event: "PreToolUse",
+            matcher: "Bash".into(),
+            cards: vec!["destructive".into()],
+        },
+    ]
 }
 
 fn rendered(spec: &Config, host: Host) -> String {
@@ -25,8 +34,10 @@ fn rendered(spec: &Config, host: Host) -> String {
         Host::Unix => UNIX_BIN,
         Host::Windows => WIN_BIN,
     };
-    let (e, _) = entries::build(spec, bin, host, &regs());
-    let e = e.first().expect("SessionStart is registered");
+    let (e, _) = entries::build_deciding(spec, bin, host, &regs(), true);
+    let e = e
+        .first()
+        .expect("SessionStart (Windsurf: pre_run_command) is registered");
     Value::Object(e.handler.clone()).to_string()
 }
 
@@ -145,6 +156,16 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         Host::Windows,
         r#"{"name":"cuecard SessionStart","trigger":"SessionStart","action":{"type":"command","command":"& \"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe\" dispatch --contract kiro SessionStart session-start kb-drift"},"timeout":10,"enabled":true}"#,
     ),
+    (
+        "windsurf",
+        Host::Unix,
+        r#"{"command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract windsurf pre_run_command destructive"}"#,
+    ),
+    (
+        "windsurf",
+        Host::Windows,
+        r#"{"command":"& \"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe\" dispatch --contract windsurf pre_run_command destructive"}"#,
+    ),
 ];
 
 #[test]
@@ -198,7 +219,7 @@ fn windows_install_verify_uninstall_round_trip() {
         let t = user_target(spec, &roots);
         entries::check_program(spec, Host::Windows, WIN_BIN)
             .unwrap_or_else(|e| panic!("{id}: a Windows path is refused: {e}"));
-        let (wanted, _) = entries::build(spec, WIN_BIN, Host::Windows, &regs());
+        let (wanted, _) = entries::build_deciding(spec, WIN_BIN, Host::Windows, &regs(), true);
 
         // Install.
         let plan = document::plan_install(&t, WIN_BIN, &wanted).unwrap();

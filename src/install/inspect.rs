@@ -26,6 +26,10 @@ pub struct Status {
     /// What keeps the harness from running the entries yet (its trust
     /// stores), with the fix: not a fault of the file, but nothing runs.
     pub untrusted: Vec<String>,
+    /// What the effective policy decides that these entries cannot
+    /// enforce (a policy set after install: the decision-only entries are
+    /// missing; a decisions-only harness with no policy), with the fix.
+    pub unenforced: Vec<String>,
     #[serde(skip)]
     pub installed: Vec<(String, Option<String>, Value)>,
     /// Entries that look like cuecard's but whose program is not an
@@ -68,6 +72,7 @@ pub fn inspect_for(t: &Target, bin: &str, roots: &Roots, host: Host) -> Status {
         current: false,
         problems: Vec::new(),
         untrusted: Vec::new(),
+        unenforced: Vec::new(),
         installed: Vec::new(),
         not_cuecard: Vec::new(),
     };
@@ -120,6 +125,12 @@ pub fn inspect_for(t: &Target, bin: &str, roots: &Roots, host: Host) -> Status {
         return st;
     }
     let (wanted, _) = entries::for_harness(t.spec, &t.spec.program(t.scope, bin), host);
+    st.unenforced = unenforced(t, &events, &wanted);
+    if wanted.is_empty() && !st.unenforced.is_empty() {
+        // A decisions-only harness with no policy: install would write
+        // nothing, which `unenforced` already says.
+        return st;
+    }
     let key = |e: &str, m: &Option<String>, h: &Value| format!("{e}\u{1}{m:?}\u{1}{h}");
     let mut have: Vec<String> = st.installed.iter().map(|(e, m, h)| key(e, m, h)).collect();
     let mut want: Vec<String> = wanted
@@ -144,4 +155,57 @@ pub fn inspect_for(t: &Target, bin: &str, roots: &Roots, host: Host) -> Status {
         }
     }
     st
+}
+
+/// The policy lines these entries cannot enforce. With a policy set, every
+/// native event install registers only for decisions (Gemini's BeforeTool,
+/// Qwen's PreToolUse, ..., Windsurf's pre-hooks) must be among the
+/// installed events: one registered before the policy was set is missing,
+/// and a deny there would pass silently. A decisions-only harness with no
+/// policy has entries that never do anything.
+fn unenforced(t: &Target, installed: &[String], wanted: &[merge::Entry]) -> Vec<String> {
+    let h = t.spec.harness;
+    let state = crate::state::store::root_for_commands();
+    let project = crate::context::project_root_here();
+    let policy = crate::policy::load(&project, state.as_deref());
+    let install = format!(
+        "run `cuecard install --harness {} --scope {}` again",
+        h.id(),
+        t.scope.id()
+    );
+    if !policy.is_set() {
+        return if h.decisions_only() {
+            vec![format!(
+                "no policy is set, so these entries never do anything ({} gets decisions only): \
+                 set one in config.toml, or `cuecard uninstall --harness {}`",
+                h.name(),
+                h.id()
+            )]
+        } else {
+            Vec::new()
+        };
+    }
+    let mut missing: Vec<&str> = Vec::new();
+    for w in wanted {
+        let decision_only = harness_decides_only(h, &w.event);
+        if decision_only && !installed.contains(&w.event) && !missing.contains(&w.event.as_str()) {
+            missing.push(&w.event);
+        }
+    }
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "the policy has ask/deny lines (`cuecard policy`) but {} {} not registered here, so {} \
+         does not enforce them (the entries were installed before the policy was set): {install}",
+        missing.join(", "),
+        if missing.len() == 1 { "is" } else { "are" },
+        h.name()
+    )]
+}
+
+/// Whether `native` is registered only for decisions on `h`.
+fn harness_decides_only(h: crate::harness::HarnessId, native: &str) -> bool {
+    crate::harness::canonical_event(h, native)
+        .is_some_and(|c| crate::harness::decision_natives(h, c).contains(&native))
 }

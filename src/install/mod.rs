@@ -28,17 +28,37 @@ use crate::harness::HarnessId;
 use crate::harness::config::Config;
 
 /// The configuration of a harness id, or why there is none.
-pub fn resolve(id: &str) -> Result<&'static Config, String> {
-    let h = HarnessId::parse(id)
-        .ok_or_else(|| format!("unknown harness {id:?}; one of: {}", HarnessId::list(false)))?;
-    h.config().ok_or_else(|| {
-        format!(
-            "{} is not installed into: {}",
-            h.name(),
-            h.limitation()
-                .unwrap_or("it has no channel that reaches the model")
-        )
-    })
+pub fn resolve(id: &str) -> Result<&'static Config, Unresolved> {
+    let h = HarnessId::parse(id).ok_or_else(|| Unresolved::Unknown(id.to_string()))?;
+    h.config().ok_or(Unresolved::NotInstallable(h))
+}
+
+/// Why `--harness <id>` names nothing cuecard installs into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unresolved {
+    /// No harness has this id.
+    Unknown(String),
+    /// A harness cuecard knows but does not install into.
+    NotInstallable(HarnessId),
+}
+
+impl std::fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unresolved::Unknown(id) => write!(
+                f,
+                "unknown harness {id:?}; one of: {}",
+                HarnessId::list(false)
+            ),
+            Unresolved::NotInstallable(h) => write!(
+                f,
+                "{} is not installed into: {}",
+                h.name(),
+                h.limitation()
+                    .unwrap_or("it has no channel that reaches the model")
+            ),
+        }
+    }
 }
 
 /// Every harness cuecard installs into.

@@ -6,11 +6,10 @@
 
 pub mod defeats;
 mod effective;
-mod level;
 mod rules;
 
+pub use crate::level::Level;
 pub use effective::{CardDecision, MAX_BYTES, Origin, Policy, Read, Resolved, Source, read_file};
-pub use level::Level;
 pub use rules::Rules;
 
 use std::path::{Path, PathBuf};

@@ -151,10 +151,6 @@ pub struct Replay {
     pub compactions_at: Vec<usize>,
 }
 
-/// Guards whose cards are compaction warnings (each a registered guard: a
-/// test says so).
-const WARNING_GUARDS: &[&str] = &["compaction"];
-
 /// Detects the format from the first records.
 pub fn detect(first: &Value) -> Format {
     let ty = first["type"].as_str().unwrap_or_default();
@@ -179,17 +175,6 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
     // The state root the caller pointed at a private directory.
     let store = Store::open().ok();
     let regs = crate::registration::shipped();
-    let warning_cards: Vec<String> = crate::card::embedded::all()
-        .into_iter()
-        .flatten()
-        .filter(|c| {
-            c.bindings
-                .guard
-                .as_deref()
-                .is_some_and(|g| WARNING_GUARDS.contains(&g))
-        })
-        .map(|c| c.name)
-        .collect();
     let mut r = Replay {
         source: source.to_string(),
         format: Format::ClaudeCode,
@@ -252,7 +237,6 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
                 &mut r,
                 &start,
                 &regs,
-                &warning_cards,
                 &mut tracker,
                 &session,
                 &cwd,
@@ -269,7 +253,6 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
                 &mut r,
                 &s,
                 &regs,
-                &warning_cards,
                 &mut tracker,
                 &session,
                 &cwd,
@@ -338,7 +321,6 @@ fn apply(
     r: &mut Replay,
     step: &Step,
     regs: &[Registration],
-    warning_cards: &[String],
     tracker: &mut recovery::Tracker,
     session: &Option<String>,
     cwd: &Option<String>,
@@ -424,7 +406,7 @@ fn apply(
                     .map(|t| t.why.clone())
                     .unwrap_or_default();
                 let rendered = rendered(f);
-                let warning = warning_cards.contains(&f.card);
+                let warning = run.is_warning(&f.card);
                 turn.firings.push(Firing {
                     event: event.to_string(),
                     call: label.clone(),
@@ -508,22 +490,4 @@ impl Drop for WorkDir {
 /// Renders one fragment as the model reads it (for tests and the report).
 pub fn rendered(f: &Fragment) -> String {
     text::join_capped(std::slice::from_ref(f), text::MAX_CHARS)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_warning_guards_are_registered_guards_with_cards() {
-        for g in super::WARNING_GUARDS {
-            assert!(crate::guards::lookup(g).is_some(), "{g} is no guard");
-            assert!(
-                crate::card::embedded::all().into_iter().flatten().any(|c| c
-                    .bindings
-                    .guard
-                    .as_deref()
-                    == Some(*g)),
-                "no shipped card uses {g}"
-            );
-        }
-    }
 }

@@ -12,7 +12,7 @@
 
 use crate::card::Bindings;
 use crate::context::Ctx;
-use crate::guards::Finding;
+use crate::finding::Finding;
 use regex::{Regex, RegexBuilder};
 use std::time::Duration;
 
@@ -50,7 +50,7 @@ pub struct Trigger {
 impl Trigger {
     /// Compiles the trigger keys of a card's Bindings.
     pub fn compile(b: &Bindings) -> Result<Trigger, String> {
-        let scope = Scope(&b.triggers);
+        let scope = TriggerView(&b.triggers);
         let globs = |key| {
             scope
                 .values(key)
@@ -173,7 +173,7 @@ pub fn may_fire<K: AsRef<str>, V: AsRef<str>>(
     if !crate::card::has_trigger(triggers) {
         return true;
     }
-    let s = Scope(triggers);
+    let s = TriggerView(triggers);
     let mut tools = s.tools().peekable();
     if tools.peek().is_some() && !tool.is_some_and(|t| tools.any(|x| x == t)) {
         return false;
@@ -208,7 +208,7 @@ pub fn reach<K: AsRef<str>, V: AsRef<str>>(triggers: &[(K, V)]) -> String {
     if !crate::card::has_trigger(triggers) {
         return ";".into();
     }
-    let s = Scope(triggers);
+    let s = TriggerView(triggers);
     let plain = |x: &str| !x.is_empty() && !x.contains([',', ';', '\t', '\n', '\r', '\\']);
     let tools: Vec<&str> = s.tools().collect();
     let tools = if tools.iter().all(|t| plain(t)) {
@@ -265,9 +265,9 @@ pub fn reach_admits<'p>(
 /// globs, read straight from the keys (nothing is allocated). Shared by
 /// [`Trigger::compile`] and [`may_fire`], so the cheap look and the
 /// evaluation cannot disagree.
-struct Scope<'a, K, V>(&'a [(K, V)]);
+struct TriggerView<'a, K, V>(&'a [(K, V)]);
 
-impl<'a, K: AsRef<str>, V: AsRef<str>> Scope<'a, K, V> {
+impl<'a, K: AsRef<str>, V: AsRef<str>> TriggerView<'a, K, V> {
     /// The listed values of every `key:` line.
     fn values(&self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         let triggers: &'a [(K, V)] = self.0;

@@ -113,6 +113,9 @@ pub enum Input {
     Null,
 }
 
+/// One run of the binary in a sandbox: arguments and input, then what is
+/// expected of it, then `run()` (or `status(n)` / `success()` last).
+#[must_use]
 pub struct Test<'a> {
     sandbox: &'a Sandbox,
     args: Vec<OsString>,
@@ -121,6 +124,9 @@ pub struct Test<'a> {
     path_prefix: Option<PathBuf>,
     expect_exit: i32,
     expect_stdout: Option<String>,
+    expect_stderr: Option<String>,
+    stderr_needles: Vec<String>,
+    expect_files: Vec<(String, Vec<u8>)>,
     hook: bool,
     timeout: Duration,
 }
@@ -163,6 +169,9 @@ impl<'a> Test<'a> {
             path_prefix: None,
             expect_exit: 0,
             expect_stdout: None,
+            expect_stderr: None,
+            stderr_needles: Vec::new(),
+            expect_files: Vec::new(),
             hook: false,
             timeout: Duration::from_secs(20),
         }
@@ -213,11 +222,40 @@ impl<'a> Test<'a> {
         self.expect_stdout = Some(s.into());
         self
     }
+    /// The exact stderr expected.
+    pub fn stderr(mut self, s: impl Into<String>) -> Self {
+        self.expect_stderr = Some(s.into());
+        self
+    }
+    /// Text stderr must contain (may be given more than once).
+    pub fn stderr_contains(mut self, s: impl Into<String>) -> Self {
+        self.stderr_needles.push(s.into());
+        self
+    }
+    /// A file (relative to the project) the run must leave with exactly
+    /// these bytes.
+    pub fn expect_file(mut self, rel: &str, bytes: impl Into<Vec<u8>>) -> Self {
+        self.expect_files.push((rel.to_string(), bytes.into()));
+        self
+    }
     pub fn timeout(mut self, t: Duration) -> Self {
         self.timeout = t;
         self
     }
 
+    /// Runs, expecting exit code `code` (the last call of a test).
+    #[track_caller]
+    pub fn status(self, code: i32) -> Output {
+        self.exit(code).run()
+    }
+
+    /// Runs, expecting exit code 0.
+    #[track_caller]
+    pub fn success(self) -> Output {
+        self.status(0)
+    }
+
+    #[track_caller]
     pub fn run(self) -> Output {
         let sb = self.sandbox;
         let mut cmd = Command::new(bin());
@@ -305,6 +343,26 @@ impl<'a> Test<'a> {
         }
         if let Some(want) = &self.expect_stdout {
             assert_eq!(&stdout, want, "stdout of {:?}", self.args);
+        }
+        if let Some(want) = &self.expect_stderr {
+            assert_eq!(&stderr, want, "stderr of {:?}", self.args);
+        }
+        for needle in &self.stderr_needles {
+            assert!(
+                stderr.contains(needle.as_str()),
+                "stderr of {:?} lacks {needle:?}: {stderr}",
+                self.args
+            );
+        }
+        for (rel, want) in &self.expect_files {
+            let got = std::fs::read(sb.project().join(rel))
+                .unwrap_or_else(|e| panic!("{rel} after {:?}: {e}", self.args));
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(want),
+                "{rel} after {:?}",
+                self.args
+            );
         }
         Output {
             code,

@@ -48,7 +48,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
         "qoder",
         "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
     ),
-    ("windsurf", "nothing is installed (no channel to the model)"),
+    (
+        "windsurf",
+        "an IDE, not on npm; installed only for decisions (with a policy set)",
+    ),
 ];
 
 impl Harness {

@@ -1,3 +1,6 @@
+//! A finding's policy level (`policy::Level`): a leaf, so that a card's
+//! `- decision:` is parsed below the policy that resolves it.
+//!
 //! The three policies a finding can have, ordered from loosest to strictest.
 
 /// What cuecard does with a finding (DESIGN §4a).

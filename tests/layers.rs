@@ -1,0 +1,191 @@
+//! The layering of docs/architecture.md, enforced: a module of `src/` may
+//! import (`crate::…`) only modules of a lower layer. The one exception is
+//! the knot of layer 6 (cards, guards, triggers and the call context import
+//! one another); it may not grow, and nothing outside it may join a cycle.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// (layer, top-level modules), lowest first.
+const LAYERS: &[(u8, &[&str])] = &[
+    (
+        0,
+        &[
+            "dirs", "env", "event", "fsutil", "hash", "level", "patch", "payload", "text",
+        ],
+    ),
+    (1, &["printer"]),
+    (2, &["diag"]),
+    (
+        3,
+        &["deadline", "recovery", "shell", "tokens", "transcript"],
+    ),
+    (4, &["state"]),
+    (5, &["finding"]),
+    (
+        6,
+        &["card", "catalog", "context", "guards", "target", "trigger"],
+    ),
+    (7, &["trust"]),
+    (8, &["paths", "policy"]),
+    (9, &["envelope", "harness", "registration"]),
+    (10, &["dispatch"]),
+    (11, &["hook"]),
+    (12, &["install", "replay"]),
+    (13, &["cli"]),
+    (14, &["commands"]),
+];
+
+/// The layer whose modules may import one another (see the module doc).
+const KNOT: u8 = 6;
+
+fn layer_of(m: &str) -> Option<u8> {
+    LAYERS
+        .iter()
+        .find(|(_, ms)| ms.contains(&m))
+        .map(|(l, _)| *l)
+}
+
+/// The code of a file without comments and without its `mod tests`.
+fn code(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level modules `code` names through `crate::`.
+fn imports(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // `crate::{a, b::c, d::{e, f}}`: the first word of each path.
+            let mut depth = 0;
+            let mut start = true;
+            for (j, ch) in group.char_indices() {
+                match ch {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        rest = &group[j..];
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => start = true,
+                    c if start && (c.is_alphanumeric() || c == '_') => {
+                        let word: String = group[j..]
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        out.push(word);
+                        start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let word: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.push(word);
+        }
+    }
+    out
+}
+
+/// Every import edge (from, to) between top-level modules of `src/`.
+fn edges() -> BTreeMap<(String, String), String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.ends_with(".rs") || name == "tests.rs" || name.ends_with("_tests.rs") {
+                continue;
+            }
+            let rel = p.strip_prefix(&src).unwrap();
+            let top = rel
+                .components()
+                .next()
+                .unwrap()
+                .as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string();
+            if top == "lib" || top == "main" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            for to in imports(&code(&text)) {
+                if to != top && to != "self" {
+                    out.entry((top.clone(), to))
+                        .or_insert_with(|| rel.display().to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_module_has_a_layer() {
+    let mut missing = Vec::new();
+    for ((from, to), file) in edges() {
+        for m in [&from, &to] {
+            if layer_of(m).is_none() {
+                missing.push(format!("{m} (in {file})"));
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "modules with no layer in tests/layers.rs (and docs/architecture.md): {missing:?}"
+    );
+}
+
+#[test]
+fn imports_point_down_only() {
+    let mut upward = Vec::new();
+    for ((from, to), file) in edges() {
+        let (Some(a), Some(b)) = (layer_of(&from), layer_of(&to)) else {
+            continue;
+        };
+        if b > a || (a == b && a != KNOT) {
+            upward.push(format!(
+                "{file}: {from} (layer {a}) imports {to} (layer {b})"
+            ));
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that do not point down:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_reads_grouped_and_plain_imports() {
+    let got = imports("use crate::{a, b::c, d::{e, f}};\nlet x = crate::g::h();");
+    assert_eq!(got, vec!["a", "b", "d", "g"]);
+    assert_eq!(
+        code("x // crate::y\n#[cfg(test)]\nmod tests { crate::z }"),
+        "x "
+    );
+}
