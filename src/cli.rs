@@ -106,6 +106,38 @@ pub enum Command {
     /// Start every installed entry the way its harness would, feed it a
     /// realistic payload, and report exit code, output shape and latency.
     Doctor(DoctorArgs),
+    /// Build cuecard as a harness plugin (Claude Code or Codex plugin, Gemini
+    /// CLI extension), with this binary inside: no settings file is touched.
+    Plugin {
+        #[command(subcommand)]
+        command: PluginCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PluginCommand {
+    /// Write a complete plugin directory into an empty (or new) DIR: the
+    /// manifest, the hook file from the cards' Bindings, the skills, a
+    /// marketplace file, and this binary as bin/cuecard.
+    Build(PluginBuildArgs),
+}
+
+/// `--harness` help for `plugin build`: the harnesses with a plugin format.
+fn plugin_help() -> String {
+    let ids: Vec<&str> = HarnessId::ALL
+        .iter()
+        .filter(|h| h.config().is_some_and(|c| c.plugin.is_some()))
+        .map(|h| h.id())
+        .collect();
+    format!("One of: {} (default: claude-code).", ids.join(", "))
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PluginBuildArgs {
+    /// The plugin directory to write (absent or empty).
+    pub dir: std::path::PathBuf,
+    #[arg(long, value_name = "HARNESS", default_value = "claude-code", help = plugin_help())]
+    pub harness: String,
 }
 
 #[derive(Debug, clap::Args)]

@@ -168,6 +168,8 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
             "PostToolBatch",
         ],
         "codebuddy" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
+        "factory" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
+        "qoder" => &["SessionStart", "UserPromptSubmit"],
         "gemini" => &["SessionStart", "BeforeAgent", "AfterTool"],
         "copilot" => &[
             "sessionStart",
@@ -211,6 +213,8 @@ const HARNESSES: &[&str] = &[
     "codex",
     "qwen",
     "codebuddy",
+    "factory",
+    "qoder",
     "gemini",
     "copilot",
     "cursor",
@@ -236,6 +240,8 @@ fn session_start_reaches_each_harness_that_reads_it() {
         ("codex", "SessionStart.startup", "SessionStart"),
         ("qwen", "SessionStart.startup", "SessionStart"),
         ("codebuddy", "SessionStart.startup", "SessionStart"),
+        ("factory", "SessionStart.startup", "SessionStart"),
+        ("qoder", "SessionStart.startup", "SessionStart"),
         ("gemini", "SessionStart.startup", "SessionStart"),
         ("cursor", "sessionStart", "sessionStart"),
         ("devin", "SessionStart.startup", "SessionStart"),
@@ -703,5 +709,30 @@ fn a_manifest_written_before_a_deferred_card_is_judged_still_gets_the_advisory()
             "{harness} {event}: {}",
             out.stdout
         );
+    }
+}
+
+#[test]
+fn factory_tool_names_reach_the_guards_and_the_advisory_rides_on_post_tool_use() {
+    // Droid's shell tool is `Execute`: mapped to Bash, the dependency card
+    // (a PreToolUse card, deferred) answers on PostToolUse, in Claude Code's
+    // envelope; PreToolUse itself carries no context (not documented).
+    let out = dispatch("factory", "PostToolUse.Execute.npm", "PostToolUse", &[]);
+    let context = check("factory", "PostToolUse", &out).expect("an answer on PostToolUse");
+    assert!(context.contains("left-pad"), "{context}");
+    let before = dispatch("factory", "PreToolUse.Execute", "PreToolUse", &[]);
+    assert!(before.is_empty(), "{before}");
+}
+
+#[test]
+fn qoder_carries_session_start_and_prompt_context_only() {
+    let out = dispatch("qoder", "UserPromptSubmit", "UserPromptSubmit", &[]);
+    check("qoder", "UserPromptSubmit", &out);
+    for (stem, event) in [
+        ("PreToolUse.Bash", "PreToolUse"),
+        ("PostToolUse.Write", "PostToolUse"),
+    ] {
+        let out = dispatch("qoder", stem, event, &[]);
+        assert!(out.is_empty(), "{event}: {out}");
     }
 }

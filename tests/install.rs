@@ -23,6 +23,8 @@ const CODEX: &str = "{\"description\": \"team hooks\", \"hooks\": {\"SessionStar
 const GEMINI: &str = "{\r\n\t\"theme\": \"GitHub\",\r\n\t\"hooks\": {\r\n\t\t\"SessionStart\": [{\"matcher\": \"startup\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\", \"name\": \"greeter\", \"timeout\": 60000}]}],\r\n\t\t\"AfterTool\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"prettier --write\"}]}]\r\n\t},\r\n\t\"hooksConfig\": {\"notifications\": true},\r\n\t\"general\": {\"vimMode\": true}\r\n}";
 const QWEN: &str = "{\n  \"security\": {\"auth\": {\"selectedType\": \"openai\"}},\n  \"hooks\": {\n    \"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/my-cuecard-notes.sh\", \"timeout\": 30}]}],\n    \"PostToolUse\": [{\"matcher\": \"^write_file$\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint.sh\"}]}]\n  }\n}\n";
 const CODEBUDDY: &str = "{\n \"hooks\": {\"SessionStart\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/cuecard-wrapper dispatch SessionStart\"}]}]},\n \"env\": {\"FOO\": \"1\"}\n}\n";
+const FACTORY: &str = "{\n  \"model\": \"claude-opus-5\",\n  \"hooks\": {\"PostToolUse\": [{\"matcher\": \"Create|Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"\\\"$FACTORY_PROJECT_DIR\\\"/fmt.sh\", \"timeout\": 30}]}]}\n}\n";
+const QODER: &str = "{\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/.qoder/hooks/block-rm.sh\"}]}]}\n}\n";
 const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"sessionStart\": [{\"command\": \"./hooks/welcome.sh\"}],\n    \"afterFileEdit\": [{\"command\": \"./hooks/format.sh\", \"timeout\": 20}]\n  }\n}\n";
 const DEVIN: &str = "{\n  \"permissions\": {\"allow\": [\"Read(**)\", \"Exec(git)\"]},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./scripts/hello.sh\", \"timeout\": 10}]}]}\n}\n";
 const KIRO: &str = "{\n  \"version\": \"v1\",\n  \"hooks\": [\n    {\"name\": \"lint-on-save\", \"trigger\": \"PostFileSave\", \"matcher\": \"\\\\.ts$\", \"action\": {\"type\": \"command\", \"command\": \"npm run lint\"}, \"timeout\": 30, \"enabled\": true},\n    {\"name\": \"remind-tests\", \"trigger\": \"PreToolUse\", \"action\": {\"type\": \"agent\", \"prompt\": \"cuecard dispatch is not a command here\"}}\n  ]\n}\n";
@@ -66,6 +68,18 @@ fn cases() -> Vec<Case> {
             scope: "user",
             rel: ".codebuddy/settings.json",
             foreign: CODEBUDDY,
+        },
+        Case {
+            harness: "factory",
+            scope: "project",
+            rel: ".factory/settings.json",
+            foreign: FACTORY,
+        },
+        Case {
+            harness: "qoder",
+            scope: "user",
+            rel: ".qoder/settings.json",
+            foreign: QODER,
         },
         Case {
             harness: "gemini",
@@ -282,7 +296,7 @@ fn check_format(c: &Case, doc: &Value) {
             }
         }
         match c.harness {
-            "codex" | "codebuddy" | "devin" | "cursor" => {
+            "codex" | "codebuddy" | "devin" | "cursor" | "factory" | "qoder" => {
                 assert_eq!(h["timeout"], 10, "{}: seconds", c.harness)
             }
             "gemini" => assert_eq!(h["timeout"], 10000, "gemini: milliseconds"),
@@ -1330,4 +1344,28 @@ fn uninstall_gives_back_the_operators_later_edits_byte_for_byte() {
         .args(["uninstall", "--harness", "claude-code", "--scope", "user"])
         .run();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), edit(CLAUDE));
+}
+
+#[test]
+fn a_factory_install_says_when_droid_reads_a_hooks_json_instead() {
+    let sb = Sandbox::new();
+    let out = install(&sb, "factory", "user");
+    assert!(
+        !out.stdout.contains("reads hooks from it"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("not measured on a real run"),
+        "{}",
+        out.stdout
+    );
+    put(&sb.home().join(".factory/hooks.json"), "{}\n");
+    let out = install(&sb, "factory", "user");
+    assert!(
+        out.stdout
+            .contains("hooks.json exists: Droid reads hooks from it instead of settings.json"),
+        "{}",
+        out.stdout
+    );
 }

@@ -7,7 +7,7 @@ use super::ExitStatus;
 use crate::cli::DoctorArgs;
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
-use crate::install::{inspect, probe, roots};
+use crate::install::{double, inspect, probe, roots};
 use crate::printer;
 
 pub fn run(a: DoctorArgs) -> ExitStatus {
@@ -25,6 +25,7 @@ pub fn run(a: DoctorArgs) -> ExitStatus {
             return ExitStatus::Failure;
         }
     };
+    let specs_ids: Vec<_> = specs.iter().map(|s| s.harness).collect();
     let scratch = std::env::temp_dir().join(format!("cuecard-doctor-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&scratch);
     let mut out = String::new();
@@ -82,6 +83,17 @@ pub fn run(a: DoctorArgs) -> ExitStatus {
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
+    // cuecard registered twice (a plugin the harness recorded beside a
+    // settings install, or two scopes) runs and prints twice per call.
+    for spec in crate::install::all_specs()
+        .into_iter()
+        .filter(|s| a.harness.is_none() || specs_ids.contains(&s.harness))
+    {
+        for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
+            failed += 1;
+            out.push_str(&format!("{}: {:4} {d}\n", spec.harness.id(), "FAIL"));
+        }
+    }
     failed += policy_report(&roots, &mut out);
     if ran == 0 && failed == 0 {
         out.push_str("nothing installed to check (see `cuecard install --help`)\n");

@@ -8,6 +8,7 @@ mod doctor;
 mod exit;
 mod explain;
 mod install;
+mod plugin;
 mod policy;
 mod replay;
 mod status;
@@ -15,7 +16,7 @@ mod trust;
 mod uninstall;
 mod verify;
 
-use crate::cli::{CardsCommand, Cli, Command};
+use crate::cli::{CardsCommand, Cli, Command, PluginCommand};
 use clap::Parser;
 use std::ffi::OsString;
 
@@ -59,6 +60,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Verify(a) => verify::run(a),
         Command::Uninstall(a) => uninstall::run(a),
         Command::Doctor(a) => doctor::run(a),
+        Command::Plugin { command } => match command {
+            PluginCommand::Build(a) => plugin::build(a),
+        },
     };
     status.code()
 }

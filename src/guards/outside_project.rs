@@ -183,7 +183,7 @@ pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
 }
 
 /// The harness's own settings and hook files (Claude Code, Codex, Cursor,
-/// Copilot, Qwen, Gemini, CodeBuddy, Devin, Kiro, Windsurf), at user or
+/// Copilot, Qwen, Gemini, CodeBuddy, Factory, Qoder, Devin, Kiro, Windsurf), at user or
 /// project level.
 pub fn is_harness_config(p: &str) -> bool {
     const FILES: &[&str] = &[
@@ -196,6 +196,11 @@ pub fn is_harness_config(p: &str) -> bool {
         "/.gemini/settings.json",
         "/.codebuddy/settings.json",
         "/.codebuddy/settings.local.json",
+        "/.factory/settings.json",
+        "/.factory/settings.local.json",
+        "/.factory/hooks.json",
+        "/.qoder/settings.json",
+        "/.qoder/settings.local.json",
         "/.devin/config.json",
         "/.devin/config.local.json",
         "/.windsurf/hooks.json",

@@ -11,6 +11,7 @@
 use super::HarnessId;
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
+use super::plugin::{Meta, PluginFormat};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe};
 use crate::event::{EVENTS, Event};
 use serde_json::{Map, Value};
@@ -98,7 +99,53 @@ static CONFIG: Config = Config {
     form_name: "",
     trust: config::no_trust_check,
     legacy: None,
+    plugin: Some(&PLUGIN),
 };
+
+/// The Claude Code plugin: `.claude-plugin/plugin.json`, `hooks/hooks.json`
+/// naming `${CLAUDE_PLUGIN_ROOT}/bin/cuecard` (Claude Code expands it and
+/// sets `CLAUDE_PLUGIN_DATA`, where the state goes: `state::root`), skills
+/// under `skills/` (the harness namespaces them `cuecard:<skill>`) and a
+/// `.claude-plugin/marketplace.json` listing the plugin at `./`.
+static PLUGIN: PluginFormat = PluginFormat {
+    manifest: ".claude-plugin/plugin.json",
+    manifest_json: plugin_manifest,
+    hooks: "hooks/hooks.json",
+    root: "${CLAUDE_PLUGIN_ROOT}",
+    skills: Some("skills"),
+    marketplace: Some((".claude-plugin/marketplace.json", marketplace)),
+    usage: "try it with `claude --plugin-dir <dir>`; publish it from a repository with \
+            `/plugin marketplace add <owner>/<repo>` then `/plugin install cuecard@cuecard`",
+};
+
+/// A plugin manifest in Claude Code's schema (Codex reads the same keys).
+pub(super) fn plugin_manifest(m: &Meta) -> Value {
+    serde_json::json!({
+        "name": m.name,
+        "version": m.version,
+        "description": m.description,
+        "author": { "name": "cuecard" },
+        "license": "MIT",
+        // cuecard reaches no host: its hooks read the payload and the
+        // project and answer on stdout.
+        "network": { "hosts": [] },
+    })
+}
+
+/// A marketplace listing the plugin at `./` (Codex reads it too).
+pub(super) fn marketplace(m: &Meta) -> Value {
+    serde_json::json!({
+        "name": m.name,
+        "description": m.description,
+        "owner": { "name": "cuecard" },
+        "plugins": [{
+            "name": m.name,
+            "source": "./",
+            "description": m.description,
+            "version": m.version,
+        }],
+    })
+}
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
     Some(match scope {

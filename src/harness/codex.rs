@@ -19,6 +19,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
+use super::plugin::PluginFormat;
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
@@ -200,6 +201,26 @@ static CONFIG: Config = Config {
     form_name: "",
     trust,
     legacy: None,
+    plugin: Some(&PLUGIN),
+};
+
+/// The Codex plugin: `.codex-plugin/plugin.json`, `hooks/hooks.json` whose
+/// commands start `"${CLAUDE_PLUGIN_ROOT}/bin/cuecard"` (Codex sets
+/// `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` for a plugin's hooks, per
+/// the pinned 0.171.0), the skills, and the `.claude-plugin/marketplace.json`
+/// Codex also reads, so `codex plugin marketplace add <dir>` then `codex
+/// plugin add cuecard@cuecard` installs it.
+static PLUGIN: PluginFormat = PluginFormat {
+    manifest: ".codex-plugin/plugin.json",
+    manifest_json: super::claude_code::plugin_manifest,
+    hooks: "hooks/hooks.json",
+    root: "${CLAUDE_PLUGIN_ROOT}",
+    skills: Some("skills"),
+    marketplace: Some((
+        ".claude-plugin/marketplace.json",
+        super::claude_code::marketplace,
+    )),
+    usage: "install it with `codex plugin marketplace add <dir>` then `codex plugin add cuecard@cuecard`",
 };
 
 fn home(r: &Roots) -> PathBuf {
@@ -218,11 +239,34 @@ fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
     config::home_or_project(scope, r, ".agents/skills")
 }
 
+/// The TOML configs' inline hooks, and installed plugins' hook files
+/// (`plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json`).
 fn other_sources(r: &Roots) -> Vec<PathBuf> {
-    vec![
+    let mut out = vec![
         home(r).join("config.toml"),
         r.project.join(".codex/config.toml"),
-    ]
+    ];
+    let cache = home(r).join("plugins/cache");
+    let dirs = |d: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(d)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .take(200)
+            .map(|e| e.path())
+            .collect()
+    };
+    for market in dirs(&cache) {
+        for plugin in dirs(&market) {
+            for version in dirs(&plugin) {
+                let p = version.join("hooks/hooks.json");
+                if p.is_file() {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {

@@ -163,6 +163,9 @@ pub struct Config {
     /// written, but read by verify and uninstall, and emptied of cuecard's
     /// entries by an install that moves them to this form.
     pub legacy: Option<&'static Config>,
+    /// The harness's plugin (or extension) format, for `cuecard plugin
+    /// build`; `None` where it has none cuecard builds.
+    pub plugin: Option<&'static super::plugin::PluginFormat>,
 }
 
 impl Config {

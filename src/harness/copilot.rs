@@ -193,6 +193,7 @@ static CONFIG: Config = Config {
     form_name: "",
     trust,
     legacy: None,
+    plugin: None,
 };
 
 fn home(r: &Roots) -> PathBuf {

@@ -15,6 +15,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
+use super::plugin::{Meta, PluginFormat};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
@@ -104,14 +105,37 @@ static CONFIG: Config = Config {
     required,
     skeleton: config::empty_object,
     skills_dir,
-    other_sources: config::no_sources,
+    other_sources,
     notes,
     default_scope: Scope::User,
     local_project_file: false,
     form_name: "",
     trust,
     legacy: None,
+    plugin: Some(&PLUGIN),
 };
+
+/// The Gemini CLI extension: `gemini-extension.json` and `hooks/hooks.json`
+/// (`{"hooks": {...}}`, read with `${extensionPath}` replaced by the
+/// extension's directory: `loadExtensionHooks` in the pinned 0.61.0), skills
+/// under `skills/`.
+static PLUGIN: PluginFormat = PluginFormat {
+    manifest: "gemini-extension.json",
+    manifest_json: extension_manifest,
+    hooks: "hooks/hooks.json",
+    root: "${extensionPath}",
+    skills: Some("skills"),
+    marketplace: None,
+    usage: "install it with `gemini extensions install <dir>` (or `gemini extensions link <dir>`)",
+};
+
+fn extension_manifest(m: &Meta) -> Value {
+    serde_json::json!({
+        "name": m.name,
+        "version": m.version,
+        "description": m.description,
+    })
+}
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
     config::home_or_project(scope, r, ".gemini/settings.json")
@@ -170,4 +194,19 @@ fn trust(c: &config::TrustCheck) -> Vec<String> {
             c.roots.home.join(".gemini/trustedFolders.json").display()
         )],
     }
+}
+
+/// Installed extensions' hook files (`~/.gemini/extensions/<name>/hooks/hooks.json`):
+/// a cuecard extension there beside a settings install is a double
+/// registration.
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    let dir = r.home.join(".gemini/extensions");
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    rd.flatten()
+        .take(500)
+        .map(|e| e.path().join("hooks/hooks.json"))
+        .filter(|p| p.is_file())
+        .collect()
 }

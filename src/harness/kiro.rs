@@ -130,6 +130,7 @@ static CONFIG: Config = Config {
     form_name: "V3 hook file",
     trust: config::no_trust_check,
     legacy: Some(&LEGACY),
+    plugin: None,
 };
 
 /// Kiro's legacy form: hooks inside the agent `cuecard`.
@@ -153,6 +154,7 @@ static LEGACY: Config = Config {
                 `cuecard install --harness kiro` moves it to the V3 hook file)",
     trust: config::no_trust_check,
     legacy: None,
+    plugin: None,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

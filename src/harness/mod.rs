@@ -28,9 +28,12 @@ pub mod config;
 mod copilot;
 mod cursor;
 mod devin;
+mod factory;
 mod gemini;
 mod kiro;
 pub mod once;
+pub mod plugin;
+mod qoder;
 mod qwen;
 mod table;
 mod translate;
@@ -55,6 +58,8 @@ pub enum HarnessId {
     Cursor,
     Devin,
     Kiro,
+    Factory,
+    Qoder,
     Windsurf,
 }
 
@@ -69,6 +74,8 @@ impl HarnessId {
         HarnessId::Cursor,
         HarnessId::Devin,
         HarnessId::Kiro,
+        HarnessId::Factory,
+        HarnessId::Qoder,
         HarnessId::Windsurf,
     ];
 
@@ -121,6 +128,8 @@ impl HarnessId {
             HarnessId::Cursor => &cursor::SPEC,
             HarnessId::Devin => &devin::SPEC,
             HarnessId::Kiro => &kiro::SPEC,
+            HarnessId::Factory => &factory::SPEC,
+            HarnessId::Qoder => &qoder::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }
     }

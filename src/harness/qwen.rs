@@ -105,6 +105,7 @@ static CONFIG: Config = Config {
     form_name: "",
     trust: config::no_trust_check,
     legacy: None,
+    plugin: None,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

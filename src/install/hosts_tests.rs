@@ -127,6 +127,26 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         r#"{"type":"command","command":"& \"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe\" dispatch --contract devin SessionStart session-start kb-drift","timeout":10}"#,
     ),
     (
+        "factory",
+        Host::Unix,
+        r#"{"type":"command","command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract factory SessionStart session-start kb-drift","timeout":10}"#,
+    ),
+    (
+        "factory",
+        Host::Windows,
+        r#"{"type":"command","command":"& \"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe\" dispatch --contract factory SessionStart session-start kb-drift","timeout":10}"#,
+    ),
+    (
+        "qoder",
+        Host::Unix,
+        r#"{"type":"command","command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract qoder SessionStart session-start kb-drift","timeout":10}"#,
+    ),
+    (
+        "qoder",
+        Host::Windows,
+        r#"{"type":"command","command":"& \"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe\" dispatch --contract qoder SessionStart session-start kb-drift","timeout":10}"#,
+    ),
+    (
         "kiro",
         Host::Unix,
         r#"{"name":"cuecard SessionStart","trigger":"SessionStart","action":{"type":"command","command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract kiro SessionStart session-start kb-drift"},"timeout":10,"enabled":true}"#,

@@ -21,6 +21,7 @@ pub mod document;
 pub mod double;
 pub mod entries;
 pub mod materialise;
+pub mod plugin;
 pub mod roots;
 
 use crate::harness::HarnessId;

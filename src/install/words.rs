@@ -22,6 +22,10 @@ impl Words {
         self.open = true;
         self.cur.push(c);
     }
+    fn push_str(&mut self, s: &str) {
+        self.open = true;
+        self.cur.push_str(s);
+    }
     /// A blank: the word being read, if any, ends.
     fn end(&mut self) {
         if self.open {
@@ -40,6 +44,10 @@ impl Words {
 /// escapes the next character. `None` when the command uses anything a word
 /// split cannot judge (unclosed quotes, `;`, `|`, `&`, redirections,
 /// substitutions): such a command is never cuecard's.
+/// The plugin-root variables a plugin's entries start from, each expanded
+/// by its harness (`harness::plugin::PluginFormat::root`).
+const PLUGIN_ROOTS: &[&str] = &["${CLAUDE_PLUGIN_ROOT}", "${extensionPath}"];
+
 pub fn split(cmd: &str) -> Option<Vec<String>> {
     let mut w = Words::default();
     let mut chars = cmd.chars();
@@ -68,7 +76,17 @@ pub fn split(cmd: &str) -> Option<Vec<String>> {
                                 w.push(c);
                             }
                         },
-                        '$' | '`' => return None,
+                        // A plugin's root, as `plugin build` writes it
+                        // (`"${CLAUDE_PLUGIN_ROOT}/bin/cuecard"`): kept as
+                        // written, so its entries are recognised; any other
+                        // expansion cannot be judged.
+                        '$' => {
+                            let rest = chars.as_str();
+                            let root = PLUGIN_ROOTS.iter().find(|r| rest.starts_with(&r[1..]))?;
+                            w.push_str(root);
+                            chars = rest[root.len() - 1..].chars();
+                        }
+                        '`' => return None,
                         c => w.push(c),
                     }
                 }
@@ -252,6 +270,22 @@ pub fn split_for(key: &str, cmd: &str) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plugin_root_is_a_literal_and_no_other_expansion_is() {
+        let w = |s: &str| split(s).map(|v| v.join("|"));
+        assert_eq!(
+            w("\"${extensionPath}/bin/cuecard\" dispatch X"),
+            Some("${extensionPath}/bin/cuecard|dispatch|X".into())
+        );
+        assert_eq!(
+            w("\"${CLAUDE_PLUGIN_ROOT}/bin/cuecard\" dispatch"),
+            Some("${CLAUDE_PLUGIN_ROOT}/bin/cuecard|dispatch".into())
+        );
+        assert_eq!(w("\"${HOME}/bin/cuecard\" dispatch"), None);
+        assert_eq!(w("\"$extensionPath/bin/cuecard\" dispatch"), None);
+        assert_eq!(w("\"${extensionPath\" dispatch"), None);
+    }
 
     #[test]
     fn splits_like_sh() {

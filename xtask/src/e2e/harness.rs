@@ -2,7 +2,8 @@
 //! place), how each is installed into the cache, configured inside a
 //! temporary HOME and project, and started non-interactively against the mock.
 
-use serde_json::{Value, json};
+use super::drivers;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -21,43 +22,14 @@ pub struct Harness {
     pub in_ci: bool,
 }
 
-/// The pinned versions: the ones the harness research was recorded with.
+/// The pinned versions: the ones the harness research was recorded with
+/// (each in its driver's file, `e2e/drivers/<harness>.rs`).
 pub const HARNESSES: &[Harness] = &[
-    Harness {
-        id: "claude-code",
-        package: "@anthropic-ai/claude-code",
-        pinned: "2.1.332",
-        bin: "claude",
-        in_ci: true,
-    },
-    Harness {
-        id: "codex",
-        package: "@openai/codex",
-        pinned: "0.171.0",
-        bin: "codex",
-        in_ci: true,
-    },
-    Harness {
-        id: "gemini",
-        package: "@google/gemini-cli",
-        pinned: "0.61.0",
-        bin: "gemini",
-        in_ci: false,
-    },
-    Harness {
-        id: "qwen",
-        package: "@qwen-code/qwen-code",
-        pinned: "0.24.4",
-        bin: "qwen",
-        in_ci: false,
-    },
-    Harness {
-        id: "copilot",
-        package: "@github/copilot",
-        pinned: "1.0.102",
-        bin: "copilot",
-        in_ci: false,
-    },
+    drivers::CLAUDE_CODE,
+    drivers::CODEX,
+    drivers::GEMINI,
+    drivers::QWEN,
+    drivers::COPILOT,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this
@@ -68,6 +40,14 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
     ("cursor", "not on npm; the agent needs Cursor's own backend"),
     ("devin", "not on npm; the agent needs Devin's own backend"),
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),
+    (
+        "factory",
+        "not driven yet: `droid` signs in to Factory's backend (not tried against the mock); contract tested from documented payloads",
+    ),
+    (
+        "qoder",
+        "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
+    ),
     (
         "windsurf",
         "an IDE, not on npm; installed only for decisions (with a policy set)",
@@ -204,6 +184,12 @@ pub fn base_env(dirs: &RunDirs) -> Vec<(String, String)> {
     env
 }
 
+/// The arguments that load a plugin directory for one run (empty where the
+/// harness loads none from a directory).
+pub fn plugin_argv(h: &Harness, dir: &Path) -> Result<Vec<String>, String> {
+    Ok(drivers::of(h)?.plugin_argv(dir))
+}
+
 /// Writes the harness's configuration (everything but cuecard's own hooks)
 /// and returns (argv of the first run, extra env).
 pub fn configure(
@@ -212,167 +198,17 @@ pub fn configure(
     base_url: &str,
     inv: &Invocation,
 ) -> Result<(Vec<String>, Env), String> {
-    let proj = dirs.project.to_string_lossy().to_string();
-    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
-    let s = |v: &str| v.to_string();
-    match h.id {
-        "claude-code" => {
-            if !inv.user_settings.is_null() {
-                write_json(&dirs.home.join(".claude/settings.json"), inv.user_settings)?;
-            }
-            let mut argv = vec![
-                s("-p"),
-                s(inv.prompt),
-                s("--output-format"),
-                s("json"),
-                s("--allowedTools"),
-                s("Bash,Write,Edit,Read"),
-                s("--max-turns"),
-                s("12"),
-            ];
-            if let Some(m) = inv.model {
-                argv.extend([s("--model"), s(m)]);
-            }
-            Ok((
-                argv,
-                vec![
-                    kv("ANTHROPIC_BASE_URL", base_url),
-                    kv("ANTHROPIC_API_KEY", "sk-ant-e2e-dummy"),
-                    kv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
-                    kv("DISABLE_TELEMETRY", "1"),
-                    kv("DISABLE_AUTOUPDATER", "1"),
-                    kv("DISABLE_ERROR_REPORTING", "1"),
-                    kv("IS_SANDBOX", "1"),
-                ],
-            ))
-        }
-        "codex" => {
-            let home = dirs.codex_home();
-            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
-            let model = inv.model.unwrap_or("gpt-5.4");
-            let toml = format!(
-                r#"model = "{model}"
-model_provider = "mock"
-approval_policy = "never"
-sandbox_mode = "danger-full-access"
-check_for_update_on_startup = false
-{extra}
-
-[model_providers.mock]
-name = "mock"
-base_url = "{base_url}/v1"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[features]
-hooks = true
-
-[projects."{proj}"]
-trust_level = "trusted"
-"#,
-                extra = inv.codex_toml
-            );
-            write(&home.join("config.toml"), &toml)?;
-            Ok((
-                vec![
-                    s("exec"),
-                    s("--skip-git-repo-check"),
-                    s("--dangerously-bypass-approvals-and-sandbox"),
-                    // Without it `codex exec` runs no hook at all, silently.
-                    s("--dangerously-bypass-hook-trust"),
-                    s("-C"),
-                    proj,
-                    s(inv.prompt),
-                ],
-                vec![
-                    kv("CODEX_HOME", &home.to_string_lossy()),
-                    kv("MOCK_API_KEY", "dummy"),
-                ],
-            ))
-        }
-        "gemini" => {
-            let mut settings = json!({
-                "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
-                "privacy": {"usageStatisticsEnabled": false},
-                "telemetry": {"enabled": false},
-                "general": {"disableAutoUpdate": true, "disableUpdateNag": true}
-            });
-            merge(&mut settings, inv.user_settings);
-            write_json(&dirs.home.join(".gemini/settings.json"), &settings)?;
-            write_json(
-                &dirs.home.join(".gemini/trustedFolders.json"),
-                &json!({ proj.clone(): "TRUST_FOLDER" }),
-            )?;
-            let mut argv = vec![
-                s("-p"),
-                s(inv.prompt),
-                s("--yolo"),
-                s("--output-format"),
-                s("json"),
-            ];
-            if let Some(m) = inv.model {
-                argv.extend([s("-m"), s(m)]);
-            }
-            Ok((
-                argv,
-                vec![
-                    kv("GEMINI_API_KEY", "dummy"),
-                    kv("GOOGLE_GEMINI_BASE_URL", base_url),
-                    kv("GEMINI_CLI_TRUST_WORKSPACE", "true"),
-                    kv("GEMINI_CLI_NO_RELAUNCH", "true"),
-                ],
-            ))
-        }
-        "qwen" => {
-            let mut settings = json!({
-                "security": {"auth": {"selectedType": "openai"}},
-                "privacy": {"usageStatisticsEnabled": false},
-                "telemetry": {"enabled": false},
-                "general": {"disableAutoUpdate": true}
-            });
-            merge(&mut settings, inv.user_settings);
-            write_json(&dirs.home.join(".qwen/settings.json"), &settings)?;
-            Ok((
-                vec![
-                    s("-p"),
-                    s(inv.prompt),
-                    s("--yolo"),
-                    s("--output-format"),
-                    s("json"),
-                ],
-                vec![
-                    kv("OPENAI_API_KEY", "dummy"),
-                    kv("OPENAI_BASE_URL", &format!("{base_url}/v1")),
-                    kv("OPENAI_MODEL", inv.model.unwrap_or("qwen3-coder-plus")),
-                ],
-            ))
-        }
-        "copilot" => {
-            let mut config = json!({"trusted_folders": [proj], "banner": "never"});
-            merge(&mut config, inv.user_settings);
-            write_json(&dirs.home.join(".copilot/config.json"), &config)?;
-            Ok((
-                vec![s("-p"), s(inv.prompt), s("--allow-all")],
-                vec![
-                    kv("COPILOT_PROVIDER_BASE_URL", &format!("{base_url}/v1")),
-                    kv("COPILOT_PROVIDER_TYPE", "openai"),
-                    kv("COPILOT_PROVIDER_API_KEY", "dummy"),
-                    kv("COPILOT_PROVIDER_WIRE_API", "completions"),
-                    kv("COPILOT_MODEL", inv.model.unwrap_or("gpt-5.4")),
-                    kv("COPILOT_AUTO_UPDATE", "false"),
-                    kv("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "1"),
-                ],
-            ))
-        }
-        other => Err(format!("unknown harness {other}")),
-    }
+    drivers::of(h)?.configure(dirs, base_url, inv)
 }
 
 /// The same invocation, resuming the last session with another prompt.
-pub fn resume_argv(h: &Harness, first: &[String], first_prompt: &str, prompt: &str) -> Vec<String> {
-    let mut out: Vec<String> = first
+pub fn resume_argv(
+    h: &Harness,
+    first: &[String],
+    first_prompt: &str,
+    prompt: &str,
+) -> Result<Vec<String>, String> {
+    let out: Vec<String> = first
         .iter()
         .map(|a| {
             if a == first_prompt {
@@ -382,32 +218,19 @@ pub fn resume_argv(h: &Harness, first: &[String], first_prompt: &str, prompt: &s
             }
         })
         .collect();
-    match h.id {
-        "codex" => {
-            let i = out.iter().position(|a| a == prompt).unwrap_or(out.len());
-            out.splice(i..i, ["resume".to_string(), "--last".to_string()]);
-        }
-        "gemini" => out.extend(["--resume".to_string(), "latest".to_string()]),
-        _ => out.push("--continue".to_string()),
-    }
-    out
+    Ok(drivers::of(h)?.resume(out, prompt))
 }
 
 /// The harness's own transcripts of the run (Claude Code's project
 /// transcripts, Codex rollouts, ...), for the hook-error check.
 pub fn transcripts(h: &Harness, dirs: &RunDirs) -> Vec<PathBuf> {
-    let roots: Vec<PathBuf> = match h.id {
-        "claude-code" => vec![dirs.home.join(".claude/projects")],
-        "codex" => vec![dirs.codex_home().join("sessions")],
-        "gemini" => vec![dirs.home.join(".gemini/tmp")],
-        "qwen" => vec![dirs.home.join(".qwen")],
-        "copilot" => vec![dirs.home.join(".copilot/session-state")],
-        _ => vec![],
+    let Ok(d) = drivers::of(h) else {
+        return Vec::new();
     };
     let mut out = Vec::new();
-    for r in roots {
+    for r in d.transcript_roots(dirs) {
         collect_files(&r, "jsonl", 6, &mut out);
-        if h.id == "gemini" {
+        if d.transcripts_in_json() {
             collect_files(&r, "json", 6, &mut out);
         }
     }

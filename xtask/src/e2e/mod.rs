@@ -9,6 +9,7 @@
 //! every one. Every process is started in its own process group and stopped
 //! by its id; every wait is bounded; only loopback is used.
 
+mod drivers;
 mod harness;
 mod mock;
 mod outcome;
@@ -83,6 +84,10 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
                         if h.in_ci { "  (ci)" } else { "" },
                         h.version_var()
                     );
+                }
+                // Every other harness of `HarnessId::ALL`, with why it is not driven.
+                for (id, why) in harness::NOT_DRIVEN {
+                    println!("harness {id:12} not driven: {why}");
                 }
                 for s in scenarios::all() {
                     println!("scenario {:20} {}", s.name, s.about);
@@ -346,7 +351,12 @@ fn run_one(
             .filter(|(k, _)| k == "CUECARD_POLICY")
             .cloned(),
     );
-    let how = register::register(h, bin, &dirs, &install_env)?;
+    let (how, plugin_dir) = if plan.plugin {
+        let (d, how) = register::plugin(h, bin, &dirs, &install_env)?;
+        (how, Some(d))
+    } else {
+        (register::register(h, bin, &dirs, &install_env)?, None)
+    };
     let inv = Invocation {
         prompt: &plan.prompt,
         then: &plan.then,
@@ -355,8 +365,12 @@ fn run_one(
         env: &plan.env,
         model: plan.model.as_deref(),
     };
-    let (argv, henv) = harness::configure(h, &dirs, &mock.base_url(), &inv)?;
+    let (mut argv, henv) = harness::configure(h, &dirs, &mock.base_url(), &inv)?;
     env.extend(henv);
+    if let Some(d) = &plugin_dir {
+        argv.extend(harness::plugin_argv(h, d)?);
+        drivers::of(h)?.load_plugin(hbin, &dirs, &env, d)?;
+    }
     env.extend(inv.env.iter().cloned());
     harness::write(
         &dirs.root.join("command.txt"),
@@ -366,11 +380,9 @@ fn run_one(
     let mut stdout = String::new();
     let mut stderr = String::new();
     let mut all_argv = vec![argv.clone()];
-    all_argv.extend(
-        inv.then
-            .iter()
-            .map(|p| harness::resume_argv(h, &argv, inv.prompt, p)),
-    );
+    for p in inv.then {
+        all_argv.push(harness::resume_argv(h, &argv, inv.prompt, p)?);
+    }
     for (i, a) in all_argv.iter().enumerate() {
         let out_path = dirs.root.join(format!("harness.{i}.stdout"));
         let err_path = dirs.root.join(format!("harness.{i}.stderr"));
@@ -417,6 +429,37 @@ fn run_one(
             .map(|e| format!("hook error: {e}")),
     );
     problems.extend(recorded_failures(&dirs));
+    if plugin_dir.is_some() {
+        // The plugin run must owe nothing to a settings install.
+        for f in [
+            dirs.project.join(".claude/settings.json"),
+            dirs.home.join(".claude/settings.json"),
+            dirs.project.join(".gemini/settings.json"),
+            dirs.home.join(".gemini/settings.json"),
+        ] {
+            if std::fs::read_to_string(&f).is_ok_and(|t| t.contains("cuecard")) {
+                problems.push(format!("{} names cuecard in a plugin run", f.display()));
+            }
+        }
+        // Its state lives where the harness gives the plugin its data
+        // (CLAUDE_PLUGIN_DATA, set by Claude Code and Codex).
+        let data = match h.id {
+            "codex" => dirs.codex_home().join("plugins/data"),
+            _ => dirs.home.join(".claude/plugins/data"),
+        };
+        let states = std::fs::read_dir(&data)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().join("state").is_dir())
+            .count();
+        if matches!(h.id, "claude-code" | "codex") && states == 0 {
+            problems.push(format!(
+                "no cuecard state under {} (CLAUDE_PLUGIN_DATA)",
+                data.display()
+            ));
+        }
+    }
     problems.extend((s.check)(h, &outcome, cards));
     Ok(problems)
 }

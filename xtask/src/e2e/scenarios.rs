@@ -22,6 +22,10 @@ pub struct Plan {
     pub codex_toml: String,
     pub user_settings: Value,
     pub model: Option<String>,
+    /// Load cuecard as the harness's plugin (`cuecard plugin build`, then
+    /// `--plugin-dir`) instead of `cuecard install`: no settings file is
+    /// written.
+    pub plugin: bool,
 }
 
 pub struct Scenario {
@@ -101,24 +105,47 @@ pub fn all() -> Vec<Scenario> {
             name: "package-add",
             about: "the model runs a package-add command: the dependency advisory reaches a later request",
             cannot: |_| None,
-            needs: || {
-                guarded(
-                    &["dependency", "dependencies", "package", "package-add"],
-                    Some("Bash"),
+            needs: package_add_cards,
+            setup: |_| Ok(()),
+            plan: |_, _| plan_package_add(),
+            check: |_, o, cards| advisory_after(o, cards, 0),
+        },
+        Scenario {
+            name: "plugin",
+            about: "cuecard loaded as a plugin (`cuecard plugin build`; Claude Code `--plugin-dir`, Gemini CLI's extensions directory), no settings install: the session-start cards and, after a package-add, the dependency advisory reach the model",
+            cannot: |h| {
+                (!matches!(h.id, "claude-code" | "codex" | "gemini")).then_some(
+                    "no plugin format built for it yet (Claude Code's and Codex's plugins and Gemini CLI's extension are)",
                 )
+            },
+            needs: || {
+                let mut cards = vec![card_named("session-start")?];
+                cards.extend(package_add_cards()?);
+                Ok(cards)
             },
             setup: |_| Ok(()),
             plan: |_, _| Plan {
-                prompt: "Add left-pad with npm, then say done.".into(),
-                script: json!({"turns": [
-                    // Offline and against a dead loopback registry: the
-                    // command fails fast and reaches no network.
-                    turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
-                    text("Tried to add left-pad.")
-                ]}),
-                ..Plan::default()
+                plugin: true,
+                ..plan_package_add()
             },
-            check: |_, o, cards| advisory_after(o, cards, 0),
+            check: |_, o, cards| {
+                let mut p = Vec::new();
+                let start = signature(&cards[0]);
+                match o.first_with(&start) {
+                    None => p.push(format!(
+                        "the session-start card never reached the model (`{start}`)"
+                    )),
+                    Some(r) if o.requests.first().is_some_and(|f| f.seq != r.seq) => {
+                        p.push(format!(
+                            "the session-start card first reached request {}, not the first",
+                            r.seq
+                        ))
+                    }
+                    Some(_) => {}
+                }
+                p.extend(advisory_after(o, &cards[1..], 0));
+                p
+            },
         },
         Scenario {
             name: "usage-warnings",
@@ -454,6 +481,27 @@ pub fn signature(card: &Card) -> String {
         );
     }
     s.chars().take(70).collect()
+}
+
+/// The cards a package-add command triggers.
+fn package_add_cards() -> Result<Vec<Card>, String> {
+    guarded(
+        &["dependency", "dependencies", "package", "package-add"],
+        Some("Bash"),
+    )
+}
+
+/// The model adds a package with npm: offline and against a dead loopback
+/// registry, so the command fails fast and reaches no network.
+fn plan_package_add() -> Plan {
+    Plan {
+        prompt: "Add left-pad with npm, then say done.".into(),
+        script: json!({"turns": [
+            turn(shell("npm install --offline --registry=http://127.0.0.1:9/ left-pad@1.3.0 || true"), None),
+            text("Tried to add left-pad.")
+        ]}),
+        ..Plan::default()
+    }
 }
 
 fn plan_benign(p: &Path, with_manifest: bool) -> Plan {

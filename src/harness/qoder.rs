@@ -1,0 +1,116 @@
+//! Qoder CLI (`qodercli`): Claude Code's hook dialect (event names, matcher
+//! groups, tool names such as `Bash`, `Write`, `Edit`) per its hooks
+//! documentation (docs.qoder.com/cli/hooks). Not measured on a real run (the
+//! CLI signs in to Qoder's backend; not tried against a mock). The documentation gives context only on
+//! SessionStart and UserPromptSubmit (plain text or JSON), so the tool
+//! cards are not registered until a run shows a channel after a tool.
+//!
+//! Configuration: `~/.qoder/settings.json` or `<project>/.qoder/settings.json`
+//! (`.qoder/settings.local.json` is also read), Claude Code's nesting,
+//! commands through a shell, `timeout` in seconds.
+
+use super::answer::Shape;
+use super::config::{self, Config, Roots, Scope};
+use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::{HarnessId, translate as t};
+use crate::event::Event;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+pub static SPEC: Spec = Spec {
+    harness: HarnessId::Qoder,
+    id: "qoder",
+    name: "Qoder CLI",
+    events: &[
+        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "plain text or JSON context documented [DOC]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "plain text or JSON context documented [DOC]"),
+        row!("PreToolUse" => PreToolUse, Dropped, "exit 2 blocks; context not documented [DOC]"),
+        row!("PostToolUse" => PostToolUse, Dropped, "context not documented [DOC]"),
+        row!("Notification" => Notification, Dropped, "observe only [DOC]"),
+        row!("SubagentStop" => SubagentStop, Dropped, "[DOC]"),
+        row!("Stop" => Stop, Dropped, "[DOC]"),
+        row!("PreCompact" => PreCompact, Dropped, "[DOC]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
+    ],
+    absent: &[
+        Event::Setup,
+        Event::UserPromptExpansion,
+        Event::PermissionRequest,
+        Event::PermissionDenied,
+        Event::PostToolUseFailure,
+        Event::PostToolBatch,
+        Event::MessageDisplay,
+        Event::SubagentStart,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::InstructionsLoaded,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::Interrupt,
+    ],
+    tools: &[],
+    matchers: MatcherStyle::Literal,
+    source_matcher: true,
+    loads_claude_hooks: false,
+    translate,
+    limitation: "not measured on a real run (documented format); context is \
+                 documented on SessionStart and UserPromptSubmit only, so tool advisories are \
+                 not registered.",
+    config: Some(&CONFIG),
+    decides: &[],
+    probe: no_probe,
+};
+
+fn translate(row: &EventRow, map: &mut Map<String, Value>) {
+    t::set_event(row, map);
+}
+
+static CONFIG: Config = Config {
+    harness: HarnessId::Qoder,
+    layout: config::Layout::Grouped,
+    form: config::Form::Shell {
+        windows: config::Shell::PowerShell,
+    },
+    typed: true,
+    timeout: Some(("timeout", config::Unit::Seconds)),
+    path,
+    required: config::nothing_required,
+    skeleton: config::empty_object,
+    skills_dir,
+    other_sources,
+    notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust: config::no_trust_check,
+    legacy: None,
+    plugin: None,
+};
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".qoder/settings.json")
+}
+
+fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::home_or_project(scope, r, ".qoder/skills")
+}
+
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    vec![r.project.join(".qoder/settings.local.json")]
+}
+
+fn notes(_: Scope, _: &Path) -> Vec<String> {
+    vec![
+        "Qoder CLI is not measured on a real run: the entries follow its hooks documentation"
+            .into(),
+    ]
+}
