@@ -56,7 +56,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// The hook entry point: read the event's JSON on stdin, run the cards,
-    /// print one envelope (or nothing). Always exits 0.
+    /// print one envelope (or nothing). Exits 0, except for a deny the user
+    /// configured on a harness whose only decision channel is exit code 2
+    /// (Kiro, Windsurf).
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
     Explain(EventArgs),
