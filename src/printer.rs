@@ -71,8 +71,35 @@ pub fn seal() {
     }
 }
 
-/// Human-facing output of the other commands.
-pub fn out(text: &str) {
+/// The output of every command but the hook: made once by the command line
+/// (`commands::main`) and handed to each command, which prints only through
+/// it. Text for people goes to stdout, problems to stderr; both end in a
+/// newline. (The hook writes through [`hook_answer`] and [`hook_block`],
+/// once per process, never through a `Printer`.)
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Printer {
+    _private: (),
+}
+
+impl Printer {
+    /// The one printer of a command-line run.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Text for the person who ran the command: stdout.
+    pub fn out(&self, text: &str) {
+        out(text)
+    }
+
+    /// A problem or a refusal: stderr.
+    pub fn err(&self, text: &str) {
+        err(text)
+    }
+}
+
+/// Human-facing output of the other commands (through a [`Printer`]).
+fn out(text: &str) {
     let mut o = std::io::stdout().lock();
     let _ = o.write_all(text.as_bytes());
     if !text.ends_with('\n') {
@@ -81,7 +108,8 @@ pub fn out(text: &str) {
     let _ = o.flush();
 }
 
-/// Diagnostics: stderr only.
+/// Diagnostics: stderr only (the library's own, from `diag` and `tokens`;
+/// the commands print through a [`Printer`]).
 pub fn err(text: &str) {
     let mut e = std::io::stderr().lock();
     let _ = e.write_all(text.as_bytes());

@@ -3,7 +3,8 @@
 use super::ExitStatus;
 use crate::card::sources::{self, CardScope, CardSet};
 use crate::card::{self, Card, Origin, parse_card};
-use crate::{printer, text, tokens};
+use crate::printer::Printer;
+use crate::{text, tokens};
 use std::path::Path;
 
 /// Every card visible from here, after precedence (project cards only when
@@ -16,7 +17,7 @@ fn visible() -> CardSet {
     sources::load_all(Some(&project), None, &vouch)
 }
 
-pub fn list() -> ExitStatus {
+pub fn list(p: &Printer) -> ExitStatus {
     let set = visible();
     let mut rows: Vec<Vec<String>> = vec![
         [
@@ -72,7 +73,7 @@ pub fn list() -> ExitStatus {
     for (scope, e) in &set.errors {
         out.push_str(&format!("\n{} {e}", scope.label()));
     }
-    printer::out(&out);
+    p.out(&out);
     if set.errors.is_empty() {
         ExitStatus::Success
     } else {
@@ -80,17 +81,17 @@ pub fn list() -> ExitStatus {
     }
 }
 
-pub fn show(name: &str) -> ExitStatus {
+pub fn show(p: &Printer, name: &str) -> ExitStatus {
     let set = visible();
     match set.get(name) {
         Some((_, c)) => {
             let ids = crate::policy::card_lines(c);
             if ids.is_empty() {
-                printer::out(&c.body);
+                p.out(&c.body);
             } else {
                 // Policy ids: what `[policy]` / CUECARD_POLICY can name for
                 // this card's findings (advise unless set).
-                printer::out(&format!(
+                p.out(&format!(
                     "{}
 
 ## Policy ids (advise unless set; see `cuecard policy`)
@@ -103,9 +104,9 @@ pub fn show(name: &str) -> ExitStatus {
         }
         None => {
             if let Some((_, e)) = set.errors.iter().find(|(_, e)| e.card == name) {
-                printer::err(&e.to_string());
+                p.err(&e.to_string());
             } else {
-                printer::err(&format!(
+                p.err(&format!(
                     "cuecard: no card named {name:?} (see `cuecard cards list`)"
                 ));
             }
@@ -144,9 +145,9 @@ const TEMPLATE: &str = r#"<!-- A cuecard card. The name of this file (without .m
 - paths: {example_glob}
 "#;
 
-pub fn new(name: &str, project: bool) -> ExitStatus {
+pub fn new(p: &Printer, name: &str, project: bool) -> ExitStatus {
     if !card::is_valid_name(name) {
-        printer::err(
+        p.err(
             "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
         );
         return ExitStatus::Usage;
@@ -157,14 +158,14 @@ pub fn new(name: &str, project: bool) -> ExitStatus {
         match sources::user_dir() {
             Some(d) => d,
             None => {
-                printer::err("cuecard: no user configuration directory on this platform");
+                p.err("cuecard: no user configuration directory on this platform");
                 return ExitStatus::Failure;
             }
         }
     };
     let path = dir.join(format!("{name}.md"));
     if path.exists() {
-        printer::err(&format!(
+        p.err(&format!(
             "cuecard: {} exists; not overwritten",
             path.display()
         ));
@@ -175,7 +176,7 @@ pub fn new(name: &str, project: bool) -> ExitStatus {
         .replace("{title}", &title)
         .replace("{example_glob}", "migrations/**");
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
-        printer::err(&format!("cuecard: cannot write {}: {e}", path.display()));
+        p.err(&format!("cuecard: cannot write {}: {e}", path.display()));
         return ExitStatus::Failure;
     }
     let mut msg = format!(
@@ -189,7 +190,7 @@ pub fn new(name: &str, project: bool) -> ExitStatus {
     msg.push_str(
         "\nif it binds an event or tool cuecard is not registered for yet, run `cuecard install --harness <id>` again (`cuecard verify` says STALE until then)",
     );
-    printer::out(&msg);
+    p.out(&msg);
     ExitStatus::Success
 }
 
@@ -258,7 +259,7 @@ fn audit_wording(card: &Card, warnings: &mut Vec<String>) {
     }
 }
 
-pub fn check(file: Option<&Path>) -> ExitStatus {
+pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
     let mut targets: Vec<(String, std::path::PathBuf, CardScope)> = Vec::new();
     match file {
         Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), CardScope::User)),
@@ -288,7 +289,7 @@ pub fn check(file: Option<&Path>) -> ExitStatus {
         }
     }
     if targets.is_empty() {
-        printer::out("no user or project cards to check");
+        p.out("no user or project cards to check");
         return ExitStatus::Success;
     }
     let mut failed = 0;
@@ -332,7 +333,7 @@ pub fn check(file: Option<&Path>) -> ExitStatus {
             out.push_str(&format!("  warning: {w}\n"));
         }
     }
-    printer::out(&out);
+    p.out(&out);
     if failed > 0 {
         ExitStatus::Failure
     } else {

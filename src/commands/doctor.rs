@@ -8,11 +8,11 @@ use crate::cli::DoctorArgs;
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
 use crate::install::{double, inspect, probe, roots};
-use crate::printer;
+use crate::printer::Printer;
 
-pub fn run(a: DoctorArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: DoctorArgs) -> ExitStatus {
     let specs = match &a.harness {
-        Some(id) => match super::harness_spec(id) {
+        Some(id) => match super::harness_spec(p, id) {
             Ok(s) => vec![s],
             Err(code) => return code,
         },
@@ -21,7 +21,7 @@ pub fn run(a: DoctorArgs) -> ExitStatus {
     let (roots, bin) = match Roots::from_env().and_then(|r| Ok((r, roots::installed_binary()?))) {
         Ok(x) => x,
         Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
+            p.err(&format!("cuecard: {e}"));
             return ExitStatus::Failure;
         }
     };
@@ -100,7 +100,7 @@ pub fn run(a: DoctorArgs) -> ExitStatus {
     } else {
         out.push_str(&format!("{ran} entries run, {failed} failed\n"));
     }
-    printer::out(&out);
+    p.out(&out);
     if failed > 0 {
         ExitStatus::Failure
     } else {

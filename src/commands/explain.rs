@@ -5,9 +5,10 @@ use crate::cli::EventArgs;
 use crate::dispatch::{self, Request, Verdict};
 use crate::event::{Channel, Class, Decision};
 use crate::harness::{self, HarnessId};
-use crate::{payload, printer};
+use crate::payload;
+use crate::printer::Printer;
 
-pub fn run(a: EventArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
     let payload_line = match &input {
         Ok(p) => format!(
@@ -39,7 +40,7 @@ pub fn run(a: EventArgs) -> ExitStatus {
     };
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {
-        printer::out(&out);
+        p.out(&out);
         return ExitStatus::Success;
     }
     if let Some((h, row)) = run.contract {
@@ -139,6 +140,6 @@ pub fn run(a: EventArgs) -> ExitStatus {
         }
         None => out.push_str("(nothing)\n"),
     }
-    printer::out(&out);
+    p.out(&out);
     ExitStatus::Success
 }

@@ -6,27 +6,27 @@ use crate::harness::HarnessId;
 use crate::harness::config::{Host, Roots, Scope};
 use crate::install::document::{self, Action, Target};
 use crate::install::{double, entries, materialise, roots};
-use crate::printer;
+use crate::printer::Printer;
 
-pub fn run(a: InstallArgs) -> ExitStatus {
-    let spec = match super::harness_spec(&a.harness) {
+pub fn run(p: &Printer, a: InstallArgs) -> ExitStatus {
+    let spec = match super::harness_spec(p, &a.harness) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let scope = match super::scope_arg(a.scope.as_deref()) {
+    let scope = match super::scope_arg(p, a.scope.as_deref()) {
         Ok(s) => s.unwrap_or(spec.default_scope),
         Err(code) => return code,
     };
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
-        printer::err(
+        p.err(
             "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
         );
         return ExitStatus::Usage;
     }
-    match install(spec, scope, a.dry_run) {
+    match install(p, spec, scope, a.dry_run) {
         Ok(()) => ExitStatus::Success,
         Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
+            p.err(&format!("cuecard: {e}"));
             ExitStatus::Failure
         }
     }
@@ -57,6 +57,7 @@ fn decisions_need_a_policy(
 }
 
 fn install(
+    p: &Printer,
     spec: &'static crate::harness::config::Config,
     scope: Scope,
     dry_run: bool,
@@ -172,7 +173,7 @@ fn install(
                 target.path.display()
             ));
         }
-        printer::out(&out);
+        p.out(&out);
         return Ok(());
     }
     let skills_dir = (spec.skills_dir)(scope, &roots);
@@ -219,7 +220,7 @@ fn install(
     } else {
         managed_warnings(&bin, &mut out);
     }
-    printer::out(&out);
+    p.out(&out);
     Ok(())
 }
 

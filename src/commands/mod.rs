@@ -22,6 +22,8 @@ use std::ffi::OsString;
 
 pub use exit::ExitStatus;
 
+use crate::printer::Printer;
+
 pub fn main(args: Vec<OsString>) -> i32 {
     // `dispatch --help` is a person asking (no harness registers it): clap
     // answers it below.
@@ -42,26 +44,29 @@ pub fn main(args: Vec<OsString>) -> i32 {
         }
     };
     crate::diag::set_verbose(cli.verbose);
+    // The one printer of this run: every command prints through it.
+    let printer = Printer::new();
+    let p = &printer;
     let status = match cli.command {
         // Reached only through `cuecard -v dispatch ...` (its own exit code).
         Command::Dispatch(a) => return dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
-        Command::Explain(a) => explain::run(a),
-        Command::Replay(a) => replay::run(a),
-        Command::Status { session, json } => status::run(session.as_deref(), json),
+        Command::Explain(a) => explain::run(p, a),
+        Command::Replay(a) => replay::run(p, a),
+        Command::Status { session, json } => status::run(p, session.as_deref(), json),
         Command::Cards { command } => match command {
-            CardsCommand::List => cards::list(),
-            CardsCommand::Show { card } => cards::show(&card),
-            CardsCommand::New { name, project } => cards::new(&name, project),
-            CardsCommand::Check { file } => cards::check(file.as_deref()),
+            CardsCommand::List => cards::list(p),
+            CardsCommand::Show { card } => cards::show(p, &card),
+            CardsCommand::New { name, project } => cards::new(p, &name, project),
+            CardsCommand::Check { file } => cards::check(p, file.as_deref()),
         },
-        Command::Trust(a) => trust::run(&a),
-        Command::Policy { ids } => policy::run(ids),
-        Command::Install(a) => install::run(a),
-        Command::Verify(a) => verify::run(a),
-        Command::Uninstall(a) => uninstall::run(a),
-        Command::Doctor(a) => doctor::run(a),
+        Command::Trust(a) => trust::run(p, &a),
+        Command::Policy { ids } => policy::run(p, ids),
+        Command::Install(a) => install::run(p, a),
+        Command::Verify(a) => verify::run(p, a),
+        Command::Uninstall(a) => uninstall::run(p, a),
+        Command::Doctor(a) => doctor::run(p, a),
         Command::Plugin { command } => match command {
-            PluginCommand::Build(a) => plugin::build(a),
+            PluginCommand::Build(a) => plugin::build(p, a),
         },
     };
     status.code()
@@ -70,9 +75,12 @@ pub fn main(args: Vec<OsString>) -> i32 {
 /// The installer's description of `--harness <id>`. On failure the reason
 /// is printed and the exit code returned: a usage error for an id that is
 /// no harness, a problem for one this build cannot install.
-pub fn harness_spec(id: &str) -> Result<&'static crate::harness::config::Config, ExitStatus> {
+pub fn harness_spec(
+    p: &Printer,
+    id: &str,
+) -> Result<&'static crate::harness::config::Config, ExitStatus> {
     crate::install::resolve(id).map_err(|e| {
-        crate::printer::err(&format!("cuecard: {e}"));
+        p.err(&format!("cuecard: {e}"));
         match e {
             crate::install::Unresolved::Unknown(_) => ExitStatus::Usage,
             crate::install::Unresolved::NotInstallable(_) => ExitStatus::Failure,
@@ -82,12 +90,15 @@ pub fn harness_spec(id: &str) -> Result<&'static crate::harness::config::Config,
 
 /// `--scope`: `None` when not given; an unknown one is a usage error,
 /// printed, its exit code returned.
-pub fn scope_arg(scope: Option<&str>) -> Result<Option<crate::harness::config::Scope>, ExitStatus> {
+pub fn scope_arg(
+    p: &Printer,
+    scope: Option<&str>,
+) -> Result<Option<crate::harness::config::Scope>, ExitStatus> {
     match scope.map(crate::harness::config::Scope::parse) {
         None => Ok(None),
         Some(Some(s)) => Ok(Some(s)),
         Some(None) => {
-            crate::printer::err("cuecard: --scope is one of user, project, managed");
+            p.err("cuecard: --scope is one of user, project, managed");
             Err(ExitStatus::Usage)
         }
     }

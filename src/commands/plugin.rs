@@ -2,17 +2,17 @@
 
 use super::ExitStatus;
 use crate::cli::PluginBuildArgs;
-use crate::printer;
+use crate::printer::Printer;
 
-pub fn build(a: PluginBuildArgs) -> ExitStatus {
-    let spec = match super::harness_spec(&a.harness) {
+pub fn build(p: &Printer, a: PluginBuildArgs) -> ExitStatus {
+    let spec = match super::harness_spec(p, &a.harness) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let binary = match crate::install::roots::installed_binary() {
         Ok(b) => std::path::PathBuf::from(b),
         Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
+            p.err(&format!("cuecard: {e}"));
             return ExitStatus::Failure;
         }
     };
@@ -31,11 +31,11 @@ pub fn build(a: PluginBuildArgs) -> ExitStatus {
                 ));
             }
             out.push_str(&format!("  {}\n", b.format.usage));
-            printer::out(&out);
+            p.out(&out);
             ExitStatus::Success
         }
         Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
+            p.err(&format!("cuecard: {e}"));
             ExitStatus::Failure
         }
     }

@@ -3,9 +3,9 @@
 
 use super::ExitStatus;
 use crate::policy::{self, Read};
-use crate::printer;
+use crate::printer::Printer;
 
-pub fn run(ids: bool) -> ExitStatus {
+pub fn run(p: &Printer, ids: bool) -> ExitStatus {
     if ids {
         let mut out = String::new();
         for g in crate::guards::GUARDS {
@@ -13,14 +13,14 @@ pub fn run(ids: bool) -> ExitStatus {
                 out.push_str(&format!("{id:36} {line}\n"));
             }
         }
-        printer::out(&out);
+        p.out(&out);
         return ExitStatus::Success;
     }
     let project = crate::context::project_root_here();
     let state = crate::state::store::root_for_commands();
-    let p = policy::load(&project, state.as_deref());
-    printer::out(&describe(&p));
-    if p.problems().is_empty() {
+    let policy = policy::load(&project, state.as_deref());
+    p.out(&describe(&policy));
+    if policy.problems().is_empty() {
         ExitStatus::Success
     } else {
         ExitStatus::Failure

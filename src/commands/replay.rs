@@ -8,15 +8,15 @@
 
 use super::ExitStatus;
 use crate::cli::ReplayArgs;
-use crate::printer;
+use crate::printer::Printer;
 use crate::replay::{self, WorkDir, report};
 use std::io::BufReader;
 
-pub fn run(a: ReplayArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: ReplayArgs) -> ExitStatus {
     let work = match WorkDir::new() {
         Ok(w) => w,
         Err(e) => {
-            printer::err(&format!("cuecard replay: no temporary directory: {e}"));
+            p.err(&format!("cuecard replay: no temporary directory: {e}"));
             return ExitStatus::Failure;
         }
     };
@@ -37,21 +37,21 @@ pub fn run(a: ReplayArgs) -> ExitStatus {
                 &work.0,
             ),
             Err(e) => {
-                printer::err(&format!("cuecard replay: {}: {e}", path.display()));
+                p.err(&format!("cuecard replay: {}: {e}", path.display()));
                 return ExitStatus::Failure;
             }
         },
     };
     match result {
         Ok(r) if r.records == 0 => {
-            printer::err(&format!(
+            p.err(&format!(
                 "cuecard replay: {}: no transcript records (expected JSON lines from Claude Code or Codex)",
                 r.source
             ));
             ExitStatus::Failure
         }
         Ok(r) => {
-            printer::out(&if a.json {
+            p.out(&if a.json {
                 report::json(&r)
             } else {
                 report::human(&r)
@@ -59,7 +59,7 @@ pub fn run(a: ReplayArgs) -> ExitStatus {
             ExitStatus::Success
         }
         Err(e) => {
-            printer::err(&format!("cuecard replay: {e}"));
+            p.err(&format!("cuecard replay: {e}"));
             ExitStatus::Failure
         }
     }

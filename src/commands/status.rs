@@ -3,8 +3,9 @@
 //! injected (card, characters, estimated tokens), and the failure record.
 
 use super::ExitStatus;
+use crate::printer::Printer;
 use crate::state::{self, Session, Store, failures, key};
-use crate::{printer, text};
+use crate::text;
 use serde_json::{Value, json};
 
 /// Sessions listed at most.
@@ -12,14 +13,14 @@ const MAX_SESSIONS: usize = 10_000;
 /// Sessions shown in the text view without `--session`.
 const SHOWN: usize = 20;
 
-pub fn run(session: Option<&str>, as_json: bool) -> ExitStatus {
+pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
     let store = match Store::open() {
         Ok(s) => s,
         Err(why) => {
             if as_json {
-                printer::out(&json!({"root": null, "refused": why.to_string()}).to_string());
+                p.out(&json!({"root": null, "refused": why.to_string()}).to_string());
             } else {
-                printer::out(&format!("state: unavailable ({why})"));
+                p.out(&format!("state: unavailable ({why})"));
             }
             return ExitStatus::Failure;
         }
@@ -58,9 +59,9 @@ pub fn run(session: Option<&str>, as_json: bool) -> ExitStatus {
             "sessions": sessions.iter().map(|(k, s)| json!({"key": k, "state": s})).collect::<Vec<_>>(),
             "failures": {"unreported": unreported, "entries": fails},
         });
-        printer::out(&serde_json::to_string_pretty(&v).unwrap_or_default());
+        p.out(&serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        printer::out(&render(
+        p.out(&render(
             &store,
             &sessions,
             &fails,

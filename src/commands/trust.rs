@@ -2,12 +2,12 @@
 
 use super::ExitStatus;
 use crate::cli::TrustArgs;
-use crate::printer;
+use crate::printer::Printer;
 use crate::trust::{self, TrustStore};
 
-pub fn run(a: &TrustArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: &TrustArgs) -> ExitStatus {
     let Some(state_root) = crate::state::store::root_for_commands() else {
-        printer::err(
+        p.err(
             "cuecard: no usable state directory (see `cuecard status`); trust cannot be recorded",
         );
         return ExitStatus::Failure;
@@ -41,19 +41,19 @@ pub fn run(a: &TrustArgs) -> ExitStatus {
             };
             out.push_str(&format!("  {file}  {state}\n"));
         }
-        printer::out(&out);
+        p.out(&out);
         return ExitStatus::Success;
     }
     if a.revoke {
         let was = store.revoke(&project);
         if let Err(e) = store.save(&state_root) {
-            printer::err(&format!(
+            p.err(&format!(
                 "cuecard: cannot write {}: {e}",
                 trust::path(&state_root).display()
             ));
             return ExitStatus::Failure;
         }
-        printer::out(&if was {
+        p.out(&if was {
             format!(
                 "trust withdrawn: the cards of {} are inactive again",
                 project.display()
@@ -65,7 +65,7 @@ pub fn run(a: &TrustArgs) -> ExitStatus {
     }
     let config = crate::policy::project_file_sha(&project);
     if cards.is_empty() && config.is_none() {
-        printer::out(&format!(
+        p.out(&format!(
             "no project cards in {}/.cuecard/cards and no .cuecard/config.toml: nothing to trust",
             project.display()
         ));
@@ -76,7 +76,7 @@ pub fn run(a: &TrustArgs) -> ExitStatus {
         .map_or(0, |d| d.as_secs());
     store.trust(&project, &cards, config.clone(), now);
     if let Err(e) = store.save(&state_root) {
-        printer::err(&format!(
+        p.err(&format!(
             "cuecard: cannot write {}: {e}",
             trust::path(&state_root).display()
         ));
@@ -99,6 +99,6 @@ pub fn run(a: &TrustArgs) -> ExitStatus {
     out.push_str(
         "A card or policy file added or changed later stays inactive until you run `cuecard trust` again.\n",
     );
-    printer::out(&out);
+    p.out(&out);
     ExitStatus::Success
 }

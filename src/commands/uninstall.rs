@@ -8,14 +8,14 @@ use crate::cli::UninstallArgs;
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::{self, Action, Target};
 use crate::install::{materialise, roots};
-use crate::printer;
+use crate::printer::Printer;
 
-pub fn run(a: UninstallArgs) -> ExitStatus {
-    let spec = match super::harness_spec(&a.harness) {
+pub fn run(p: &Printer, a: UninstallArgs) -> ExitStatus {
+    let spec = match super::harness_spec(p, &a.harness) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let scopes = match super::scope_arg(a.scope.as_deref()) {
+    let scopes = match super::scope_arg(p, a.scope.as_deref()) {
         Ok(Some(s)) => vec![s],
         Ok(None) => vec![Scope::User, Scope::Project],
         Err(code) => return code,
@@ -101,11 +101,11 @@ pub fn run(a: UninstallArgs) -> ExitStatus {
     })();
     match result {
         Ok(out) => {
-            printer::out(&out);
+            p.out(&out);
             ExitStatus::Success
         }
         Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
+            p.err(&format!("cuecard: {e}"));
             ExitStatus::Failure
         }
     }

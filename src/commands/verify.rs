@@ -7,18 +7,18 @@ use crate::harness::config::{Roots, Scope};
 use crate::install::document::Target;
 use crate::install::inspect::{self, Status};
 use crate::install::{double, roots};
-use crate::printer;
+use crate::printer::Printer;
 
-pub fn run(a: VerifyArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: VerifyArgs) -> ExitStatus {
     if a.capabilities {
-        printer::out(&crate::harness::capability_table());
+        p.out(&crate::harness::capability_table());
         return ExitStatus::Success;
     }
     let harnesses: Vec<HarnessId> = match &a.harness {
         Some(id) => match HarnessId::parse(id) {
             Some(h) => vec![h],
             None => {
-                printer::err(&format!(
+                p.err(&format!(
                     "cuecard: {}",
                     crate::install::Unresolved::Unknown(id.to_string())
                 ));
@@ -30,7 +30,7 @@ pub fn run(a: VerifyArgs) -> ExitStatus {
     let (roots, bin) = match Roots::from_env().and_then(|r| Ok((r, roots::installed_binary()?))) {
         Ok(x) => x,
         Err(e) => {
-            printer::err(&format!("cuecard: {e}"));
+            p.err(&format!("cuecard: {e}"));
             return ExitStatus::Failure;
         }
     };
@@ -68,7 +68,7 @@ pub fn run(a: VerifyArgs) -> ExitStatus {
             "double_registrations": doubles.iter().map(|(h, d)| serde_json::json!({"harness": h.id(), "problem": d})).collect::<Vec<_>>(),
             "not_installable": notes.iter().map(|(h, n)| serde_json::json!({"harness": h.id(), "why": n})).collect::<Vec<_>>(),
         });
-        printer::out(&serde_json::to_string_pretty(&v).unwrap_or_default());
+        p.out(&serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
         let mut out = String::new();
         for s in &statuses {
@@ -118,7 +118,7 @@ pub fn run(a: VerifyArgs) -> ExitStatus {
         for (h, n) in &notes {
             out.push_str(&format!("{}: not installable: {n}\n", h.id()));
         }
-        printer::out(&out);
+        p.out(&out);
     }
     if bad {
         ExitStatus::Failure
