@@ -7,7 +7,8 @@
 //! once (is it listed, bound, could it fire) and decoded only if chosen.
 
 use super::sources::{self, Always, CardDir, CardScope, FileCard, Glance, Vouch};
-use super::{Card, CardError, cache, embedded, precedence};
+use super::{cache, precedence};
+use crate::card::{Card, CardError, embedded};
 use std::path::Path;
 
 /// One card chosen for evaluation.
