@@ -66,8 +66,77 @@ struct Look {
     joins: bool,
 }
 
+/// One card of the user's or the project's, with the look taken at it.
+type Active<'a> = (CardScope, FileCard<'a>, Look);
+
+/// Takes the one look at each card of the user's or the project's: whether
+/// a listed name selects it, whether it is bound to the event, and whether
+/// it joins the listed ones (bound, and the cheap look does not rule it
+/// out). Taken once per card, for trusted cards only.
+struct Looker<'a> {
+    names: &'a [String],
+    events: &'a [&'a str],
+    may_fire: &'a dyn Fn(&FileCard) -> bool,
+}
+
+impl Looker<'_> {
+    fn look(&self, fc: &FileCard) -> Look {
+        let listed = self.names.iter().any(|n| fc.is_named(n));
+        let bound = self.events.iter().any(|e| fc.binds(e));
+        Look {
+            listed,
+            bound,
+            joins: bound && !listed && (self.may_fire)(fc),
+        }
+    }
+
+    fn looks(&self, cards: &CardDir) -> Vec<Look> {
+        cards
+            .files()
+            .map(|fc| {
+                if fc.trusted() {
+                    self.look(&fc)
+                } else {
+                    Look::default()
+                }
+            })
+            .collect()
+    }
+}
+
 pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved {
     let mut out = Resolved::default();
+    let mut names = listed_names(requested, events);
+    let looker = Looker {
+        names: &names,
+        events,
+        may_fire: src.may_fire,
+    };
+    let user: CardDir = sources::user_dir()
+        .map(|d| sources::read_dir(&d, CardScope::User, src.cache_dir, &Always))
+        .unwrap_or_default();
+    let user_looks = looker.looks(&user);
+    let (project, project_looks) = match src.project_root {
+        None => (CardDir::default(), Vec::new()),
+        Some(root) => project_cards(root, &user, &user_looks, &looker, src, &mut out),
+    };
+    let active = active_cards(&project, project_looks, &user, user_looks, &mut out);
+    let extra_names = joining_names(&active, &names, &mut out);
+    // The cards a name (listed or joined) selects, in precedence order.
+    let named: Vec<&Active> = active
+        .iter()
+        .filter(|(_, fc, seen)| seen.listed || extra_names.iter().any(|n| fc.is_named(n)))
+        .collect();
+    names.extend(extra_names);
+    for name in names {
+        choose(name, &named, &mut out);
+    }
+    out
+}
+
+/// The names the call asks for: those its registration lists, else the
+/// shipped cards bound to the event, by order.
+fn listed_names(requested: &[String], events: &[&str]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     if requested.is_empty() {
         let mut bound: Vec<Card> = embedded::all()
@@ -84,83 +153,70 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             }
         }
     }
-    // One look at each card of the user's or the project's: whether a
-    // listed name selects it, whether it is bound to the event, and whether
-    // it joins the listed ones (bound, and the cheap look does not rule it
-    // out). Taken once per card, for trusted cards only.
-    let look = |fc: &FileCard| {
-        let listed = names.iter().any(|n| fc.is_named(n));
-        let bound = events.iter().any(|e| fc.binds(e));
-        Look {
-            listed,
-            bound,
-            joins: bound && !listed && (src.may_fire)(fc),
-        }
-    };
-    let looks = |cards: &CardDir| -> Vec<Look> {
-        cards
-            .files()
-            .map(|fc| {
-                if fc.trusted() {
-                    look(&fc)
-                } else {
-                    Look::default()
-                }
-            })
-            .collect()
-    };
+    names
+}
 
-    let user: CardDir = sources::user_dir()
-        .map(|d| sources::read_dir(&d, CardScope::User, src.cache_dir, &Always))
-        .unwrap_or_default();
-    let user_looks = looks(&user);
+/// The project's cards and the look at each: from the cache's summary or a
+/// glance at the directory where the call allows, else read in full.
+fn project_cards(
+    root: &Path,
+    user: &CardDir,
+    user_looks: &[Look],
+    looker: &Looker,
+    src: &Sources,
+    out: &mut Resolved,
+) -> (CardDir, Vec<Look>) {
     // The names a project card is chosen by: the listed ones, and those of
     // the user's cards that join (a project card of that name overrides the
     // user's, whatever its own events and reach).
     let joining: Vec<String> = user
         .files()
-        .zip(&user_looks)
+        .zip(user_looks)
         .filter(|(_, seen)| seen.joins)
         .map(|(fc, _)| fc.name())
         .collect();
-    let selecting = || names.iter().chain(&joining);
-    let (project, project_looks) = match src.project_root {
-        None => (CardDir::default(), Vec::new()),
-        Some(root) => {
-            let dir = sources::project_dir(root);
-            // A call of one event may be answered from the cache's summary.
-            let quiet = |summary: &str| match events {
-                [event] => cache::quiet(summary, selecting(), event, src.admits),
-                _ => None,
-            };
-            let glance = src
-                .cache_dir
-                .filter(|_| src.quick)
-                .and_then(|c| sources::glance(&dir, c, src.vouch, &quiet));
-            let quick = match glance {
-                Some(Glance::Quiet(passed)) => {
-                    out.passed_over += passed;
-                    Some((CardDir::default(), Vec::new()))
-                }
-                Some(Glance::Cards(cards)) => {
-                    let seen = looks(&cards);
-                    let matters = |i: usize, fc: &FileCard| {
-                        !fc.trusted() || seen[i].joins || selecting().any(|n| fc.is_named(n))
-                    };
-                    cards.verify(&dir, &matters).then_some((cards, seen))
-                }
-                None => None,
-            };
-            quick.unwrap_or_else(|| {
-                let cards = sources::read_dir(&dir, CardScope::Project, src.cache_dir, src.vouch);
-                let seen = looks(&cards);
-                (cards, seen)
-            })
-        }
+    let selecting = || looker.names.iter().chain(&joining);
+    let dir = sources::project_dir(root);
+    // A call of one event may be answered from the cache's summary.
+    let quiet = |summary: &str| match looker.events {
+        [event] => cache::quiet(summary, selecting(), event, src.admits),
+        _ => None,
     };
-    // Trusted project cards first, then the user's: the first card of a
-    // name wins.
-    let mut active: Vec<(CardScope, FileCard, Look)> = Vec::new();
+    let glance = src
+        .cache_dir
+        .filter(|_| src.quick)
+        .and_then(|c| sources::glance(&dir, c, src.vouch, &quiet));
+    let quick = match glance {
+        Some(Glance::Quiet(passed)) => {
+            out.passed_over += passed;
+            Some((CardDir::default(), Vec::new()))
+        }
+        Some(Glance::Cards(cards)) => {
+            let seen = looker.looks(&cards);
+            let matters = |i: usize, fc: &FileCard| {
+                !fc.trusted() || seen[i].joins || selecting().any(|n| fc.is_named(n))
+            };
+            cards.verify(&dir, &matters).then_some((cards, seen))
+        }
+        None => None,
+    };
+    quick.unwrap_or_else(|| {
+        let cards = sources::read_dir(&dir, CardScope::Project, src.cache_dir, src.vouch);
+        let seen = looker.looks(&cards);
+        (cards, seen)
+    })
+}
+
+/// Trusted project cards first, then the user's: the first card of a name
+/// wins. Untrusted project cards and cards that failed to load are noted.
+fn active_cards<'a>(
+    project: &'a CardDir,
+    project_looks: Vec<Look>,
+    user: &'a CardDir,
+    user_looks: Vec<Look>,
+    out: &mut Resolved,
+) -> Vec<Active<'a>> {
+    let mut active: Vec<Active> = Vec::new();
     for (fc, seen) in project.files().zip(project_looks) {
         if fc.trusted() {
             active.push((CardScope::Project, fc, seen));
@@ -178,9 +234,14 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             out.errors.push((*scope, e));
         }
     }
+    active
+}
 
+/// The names of the bound, unlisted cards that join the call, by order;
+/// those that cannot fire on it are counted as passed over.
+fn joining_names(active: &[Active], names: &[String], out: &mut Resolved) -> Vec<String> {
     let mut extra: Vec<(u8, String)> = Vec::new();
-    for (_, fc, seen) in &active {
+    for (_, fc, seen) in active {
         if !seen.bound || seen.listed {
             continue;
         }
@@ -197,56 +258,46 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
             extra_names.push(name);
         }
     }
-    // The cards a name (listed or joined) selects, in precedence order.
-    let named: Vec<&(CardScope, FileCard, Look)> = active
-        .iter()
-        .filter(|(_, fc, seen)| seen.listed || extra_names.iter().any(|n| fc.is_named(n)))
-        .collect();
-    names.extend(extra_names);
+    extra_names
+}
 
-    for name in names {
-        let hits: Vec<&&(CardScope, FileCard, Look)> = named
-            .iter()
-            .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none())
-            .collect();
-        let shipped = embedded::is_shipped(&name).then_some(CardScope::Embedded);
-        let won = precedence::winner(hits.iter().map(|(s, _, _)| *s).chain(shipped));
-        let mine = won.and_then(|w| hits.iter().find(|(s, _, _)| *s == w.scope));
-        match mine {
-            Some((scope, fc, _)) => {
-                let card = match fc.card() {
-                    Ok(card) => card,
-                    Err(message) => {
-                        out.errors.push((
-                            *scope,
-                            CardError {
-                                card: name,
-                                message,
-                            },
-                        ));
-                        continue;
-                    }
-                };
-                out.chosen.push(Chosen {
-                    scope: *scope,
-                    card,
-                    overrides: won.and_then(|w| w.overrides),
-                });
-            }
-            None => match embedded::card(&name) {
-                Some(Ok(card)) => out.chosen.push(Chosen {
-                    scope: CardScope::Embedded,
-                    card,
-                    overrides: None,
-                }),
-                Some(Err(e)) => out.errors.push((CardScope::Embedded, e)),
-                None => {
-                    if !out.errors.iter().any(|(_, e)| e.card == name) {
-                        out.unknown.push(name);
-                    }
+/// The card `name` resolves to by precedence among `named` and the shipped
+/// ones, or why there is none.
+fn choose(name: String, named: &[&Active], out: &mut Resolved) {
+    let hits: Vec<&&Active> = named
+        .iter()
+        .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none())
+        .collect();
+    let shipped = embedded::is_shipped(&name).then_some(CardScope::Embedded);
+    let won = precedence::winner(hits.iter().map(|(s, _, _)| *s).chain(shipped));
+    let mine = won.and_then(|w| hits.iter().find(|(s, _, _)| *s == w.scope));
+    match mine {
+        Some((scope, fc, _)) => match fc.card() {
+            Ok(card) => out.chosen.push(Chosen {
+                scope: *scope,
+                card,
+                overrides: won.and_then(|w| w.overrides),
+            }),
+            Err(message) => out.errors.push((
+                *scope,
+                CardError {
+                    card: name,
+                    message,
+                },
+            )),
+        },
+        None => match embedded::card(&name) {
+            Some(Ok(card)) => out.chosen.push(Chosen {
+                scope: CardScope::Embedded,
+                card,
+                overrides: None,
+            }),
+            Some(Err(e)) => out.errors.push((CardScope::Embedded, e)),
+            None => {
+                if !out.errors.iter().any(|(_, e)| e.card == name) {
+                    out.unknown.push(name);
                 }
-            },
-        }
+            }
+        },
     }
-    out
 }
