@@ -1,44 +1,29 @@
-//! The per-invocation context a guard reads: the event, the payload, the
-//! environment, and the expensive parts (the project root, session state)
-//! computed lazily, only when a guard asks for them.
+//! The per-invocation context a guard reads: the event, the call (the
+//! payload and what is computed from it lazily, only when a guard asks:
+//! see [`Call`], which a `Ctx` dereferences to) and the session state.
 
 use crate::event::EventSpec;
 use crate::payload::Payload;
 use crate::state::Session;
-use std::cell::{OnceCell, Ref, RefCell, RefMut};
-use std::path::{Path, PathBuf};
+use crate::target::Call;
+use std::cell::{Ref, RefCell, RefMut};
 use std::rc::Rc;
 
-/// How many parent directories the project-root search climbs at most.
-const MAX_ROOT_DEPTH: usize = 64;
+pub use crate::target::{cwd_of, find_project_root, project_root_here};
 
 pub struct Ctx<'a> {
     pub event: &'static EventSpec,
-    pub payload: &'a Payload,
     /// What is computed from the call alone, shared by the contexts of one
     /// call (see [`Ctx::for_event`]).
-    memo: Rc<Memo>,
+    call: Rc<Call<'a>>,
     session: Option<&'a RefCell<Session>>,
 }
 
-/// A call's lazily computed parts: none depends on the event, so the cheap
-/// look at the user's and project's cards and every guard of every event
-/// share one of each.
-#[derive(Default)]
-struct Memo {
-    project_root: OnceCell<PathBuf>,
-    /// The paths the call names, relative to the project root where inside
-    /// it: computed once, read by every trigger card.
-    call_paths: OnceCell<Vec<String>>,
-    /// The shell command's simple commands (see
-    /// [`crate::target::shell_commands`]): parsed once, read by every guard
-    /// that looks at commands and by trigger cards.
-    shell_commands: OnceCell<Vec<crate::shell::SimpleCommand>>,
-    /// The same, words joined, for `command:` patterns.
-    simple_commands: OnceCell<Vec<String>>,
-    /// The files the call writes (see [`crate::target::write_targets`]):
-    /// resolved once, read by several guards and by trigger cards.
-    write_targets: OnceCell<Vec<crate::target::Target>>,
+impl<'a> std::ops::Deref for Ctx<'a> {
+    type Target = Call<'a>;
+    fn deref(&self) -> &Call<'a> {
+        &self.call
+    }
 }
 
 impl<'a> Ctx<'a> {
@@ -49,8 +34,7 @@ impl<'a> Ctx<'a> {
     ) -> Self {
         Ctx {
             event,
-            payload,
-            memo: Rc::default(),
+            call: Rc::new(Call::new(payload)),
             session,
         }
     }
@@ -64,44 +48,9 @@ impl<'a> Ctx<'a> {
     ) -> Self {
         Ctx {
             event,
-            payload: self.payload,
-            memo: Rc::clone(&self.memo),
+            call: Rc::clone(&self.call),
             session,
         }
-    }
-
-    /// The files the call writes, resolved on first use.
-    pub fn write_targets(&self) -> &[crate::target::Target] {
-        self.memo
-            .write_targets
-            .get_or_init(|| crate::target::write_targets(self))
-    }
-
-    /// The paths the call names (see [`crate::trigger::call_paths`]),
-    /// computed on first use.
-    pub fn call_paths(&self) -> &[String] {
-        self.memo
-            .call_paths
-            .get_or_init(|| crate::trigger::call_paths(self))
-    }
-
-    /// The simple commands of the call's shell command, read with the
-    /// quoting rules of its shell (wrappers and chains split, see
-    /// [`crate::shell`]); parsed once.
-    pub fn shell_commands(&self) -> &[crate::shell::SimpleCommand] {
-        self.memo
-            .shell_commands
-            .get_or_init(|| crate::target::shell_commands(self))
-    }
-
-    /// Each of [`Ctx::shell_commands`], its words joined by spaces.
-    pub fn simple_commands(&self) -> &[String] {
-        self.memo.simple_commands.get_or_init(|| {
-            self.shell_commands()
-                .iter()
-                .map(|s| s.argv.join(" "))
-                .collect()
-        })
     }
 
     /// Whether the call's tool has already run: the context's event, or the
@@ -111,40 +60,6 @@ impl<'a> Ctx<'a> {
     pub fn tool_has_run(&self) -> bool {
         let pre = |e: &str| e.starts_with("Pre");
         !pre(self.event.name) || self.payload.hook_event_name().is_some_and(|e| !pre(e))
-    }
-
-    /// An environment variable.
-    pub fn var(&self, key: &str) -> Option<String> {
-        std::env::var(key).ok()
-    }
-
-    /// An on/off environment switch: 1, true, yes, on (any case).
-    pub fn flag(&self, key: &str) -> bool {
-        crate::env::flag(key)
-    }
-
-    /// The call's working directory (the payload's `cwd`, else the harness's
-    /// project variable, else this process's).
-    pub fn cwd(&self) -> PathBuf {
-        cwd_of(self.payload)
-    }
-
-    /// The project root: the git root above the call's `cwd` (a `.git`
-    /// directory or file), else the `cwd` itself. Found without spawning git.
-    pub fn project_root(&self) -> &Path {
-        self.memo
-            .project_root
-            .get_or_init(|| find_project_root(&self.cwd()))
-    }
-
-    /// Resolves a path the payload names: absolute as is, relative to `cwd`.
-    pub fn resolve(&self, path: &str) -> PathBuf {
-        let p = Path::new(path);
-        if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            self.cwd().join(p)
-        }
     }
 
     /// Whether a once-per-session key was already spent in this session.
@@ -162,64 +77,5 @@ impl<'a> Ctx<'a> {
     /// they change is saved only when the call's answer was written.
     pub fn session_mut(&self) -> Option<RefMut<'_, Session>> {
         self.session.and_then(|s| s.try_borrow_mut().ok())
-    }
-}
-
-/// A payload's working directory: its `cwd`, else the harness's project
-/// variable, else this process's.
-pub fn cwd_of(payload: &Payload) -> PathBuf {
-    if let Some(c) = payload.cwd() {
-        return PathBuf::from(c);
-    }
-    for key in [
-        "CLAUDE_PROJECT_DIR",
-        "GEMINI_PROJECT_DIR",
-        "CURSOR_PROJECT_DIR",
-    ] {
-        if let Some(v) = std::env::var_os(key).filter(|v| !v.is_empty()) {
-            return PathBuf::from(v);
-        }
-    }
-    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
-}
-
-/// Walks up from `start` to the first directory holding `.git`.
-pub fn find_project_root(start: &Path) -> PathBuf {
-    let mut dir = start;
-    for _ in 0..MAX_ROOT_DEPTH {
-        if dir.join(".git").symlink_metadata().is_ok() {
-            return dir.to_path_buf();
-        }
-        match dir.parent() {
-            Some(p) => dir = p,
-            None => break,
-        }
-    }
-    start.to_path_buf()
-}
-
-/// The project root for commands run by a person: the git root above the
-/// current directory.
-pub fn project_root_here() -> std::path::PathBuf {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
-    find_project_root(&cwd)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn root_is_the_git_dir_or_file_above_cwd() {
-        let t = tempfile::tempdir().unwrap();
-        let sub = t.path().join("a/b");
-        std::fs::create_dir_all(&sub).unwrap();
-        assert_eq!(find_project_root(&sub), sub, "no git root: cwd itself");
-        std::fs::write(t.path().join("a/.git"), "gitdir: elsewhere").unwrap();
-        assert_eq!(
-            find_project_root(&sub),
-            t.path().join("a"),
-            "a .git file (worktree) counts"
-        );
     }
 }

@@ -4,10 +4,10 @@
 //! prints the trace beside the answer, so what a human is shown is what the
 //! hook does.
 
-use crate::card::resolve::{self, Chosen};
-use crate::card::sources::CardScope;
 use crate::card::{self, Card};
 use crate::context::Ctx;
+use crate::deck::resolve::{self, Chosen};
+use crate::deck::sources::CardScope;
 use crate::diag::{self, Kind};
 use crate::envelope::{self, Outcome};
 use crate::event::{self, EventSpec, Matcher};
@@ -479,7 +479,7 @@ fn choose_cards(
         normalized.get_or_init(|| crate::trigger::normalized(probe.call_paths()))
     };
     let admits = |reach: &str| crate::trigger::reach_admits(reach, tool, paths);
-    let may_fire = |fc: &crate::card::sources::FileCard| {
+    let may_fire = |fc: &crate::deck::sources::FileCard| {
         admits(fc.reach()) && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
     };
     resolve::resolve(

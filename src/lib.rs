@@ -16,6 +16,7 @@ pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod deadline;
+pub mod deck;
 pub mod diag;
 pub mod dirs;
 pub mod dispatch;

@@ -86,7 +86,7 @@ pub fn for_install(
     project_root: &std::path::Path,
     state_root: Option<&std::path::Path>,
 ) -> Vec<Registration> {
-    use crate::card::sources::{self, CardScope};
+    use crate::deck::sources::{self, CardScope};
     let vouch = crate::trust::ProjectTrust::new(state_root, project_root);
     let set = sources::load_all(Some(project_root), state_root, &vouch);
     let mut listed = Vec::new();

@@ -1,6 +1,6 @@
 //! What a tool call targets: the files a write lands on, the content it
 //! writes, the shell command it runs, and where a path named in a command
-//! points. Read from the canonical (Claude Code) payload through [`Ctx`].
+//! points. Read from the canonical (Claude Code) payload through [`Call`].
 //!
 //! Paths are resolved lexically (no file system access, symlinks are not
 //! followed): `~`, `$HOME`/`${HOME}` (and other leading `$VAR`s that are set),
@@ -8,8 +8,10 @@
 //! taken from the payload's `cwd`, Windows backslashes become `/`, and `.`
 //! and `..` are folded.
 
-use crate::context::Ctx;
+mod call;
+
 use crate::shell::{self, SimpleCommand};
+pub use call::{Call, cwd_of, find_project_root, project_root_here};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -40,6 +42,29 @@ impl Target {
     }
 }
 
+/// The paths a call names, relative to the project root when inside it.
+pub fn call_paths(ctx: &Call) -> Vec<String> {
+    let mut out: Vec<String> = ctx
+        .write_targets()
+        .iter()
+        .map(|t| t.shown.clone())
+        .collect();
+    let written = written_path_input(ctx);
+    if let Some(input) = ctx.payload.tool_input() {
+        for key in ["file_path", "notebook_path", "path"] {
+            if let Some(p) = input.get(key).and_then(|v| v.as_str())
+                && written != Some(p)
+            {
+                let t = target_for(ctx, p).shown;
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Tools that write one file named in `file_path` / `notebook_path`.
 const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
@@ -47,7 +72,7 @@ const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 /// (added, updated, deleted or moved to).
 /// The path a file-writing tool's input names (as given), for the tools
 /// that name one.
-pub fn written_path_input<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+pub fn written_path_input<'a>(ctx: &Call<'a>) -> Option<&'a str> {
     let tool = ctx.payload.tool_name()?;
     if !FILE_TOOLS.contains(&tool) {
         return None;
@@ -63,7 +88,7 @@ pub fn written_path_input<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
         .filter(|p| !p.trim().is_empty())
 }
 
-pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
+pub fn write_targets(ctx: &Call) -> Vec<Target> {
     let Some(tool) = ctx.payload.tool_name() else {
         return Vec::new();
     };
@@ -95,7 +120,7 @@ pub fn write_targets(ctx: &Ctx) -> Vec<Target> {
 /// patch (an `apply_patch`, or a Write/Edit a contract translated from one,
 /// which carries the whole patch: every file of it is judged, not only the
 /// first).
-pub fn written_content(ctx: &Ctx) -> Vec<(Target, String)> {
+pub fn written_content(ctx: &Call) -> Vec<(Target, String)> {
     if let Some(patch) = patch_of(ctx) {
         return patch_texts(ctx, patch, |f| f.added);
     }
@@ -119,7 +144,7 @@ pub fn written_content(ctx: &Ctx) -> Vec<(Target, String)> {
 /// `edits[].old_string` (joined), and the removed (`-`) lines of each file
 /// of a patch. A guard uses it to tell what an edit introduces from what was
 /// already there.
-pub fn replaced_content(ctx: &Ctx) -> Vec<(Target, String)> {
+pub fn replaced_content(ctx: &Call) -> Vec<(Target, String)> {
     if let Some(patch) = patch_of(ctx) {
         return patch_texts(ctx, patch, |f| f.removed);
     }
@@ -135,7 +160,7 @@ pub fn replaced_content(ctx: &Ctx) -> Vec<(Target, String)> {
 }
 
 /// A MultiEdit's `edits[].<key>`, joined by newlines.
-fn edits(ctx: &Ctx, key: &str) -> Option<String> {
+fn edits(ctx: &Call, key: &str) -> Option<String> {
     let edits = ctx.payload.tool_input()?.get("edits")?.as_array()?;
     Some(
         edits
@@ -149,7 +174,7 @@ fn edits(ctx: &Ctx, key: &str) -> Option<String> {
 /// Per target, one text of each patch file (`pick`), files of the same
 /// target joined by newlines; in the patch's order, linear in its size.
 fn patch_texts(
-    ctx: &Ctx,
+    ctx: &Call,
     patch: &str,
     pick: impl Fn(crate::patch::PatchFile) -> String,
 ) -> Vec<(Target, String)> {
@@ -177,7 +202,7 @@ fn patch_texts(
 }
 
 /// The command line of a Bash or PowerShell call.
-pub fn shell_command<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+pub fn shell_command<'a>(ctx: &Call<'a>) -> Option<&'a str> {
     match ctx.payload.tool_name()? {
         "Bash" | "PowerShell" => ctx.payload.input_str("command"),
         _ => None,
@@ -186,7 +211,7 @@ pub fn shell_command<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
 
 /// The simple commands of a Bash or PowerShell call, read with the quoting
 /// rules of its shell (see [`shell::parse`]).
-pub fn shell_commands(ctx: &Ctx) -> Vec<SimpleCommand> {
+pub fn shell_commands(ctx: &Call) -> Vec<SimpleCommand> {
     match (shell_command(ctx), ctx.payload.tool_name()) {
         (Some(c), Some("PowerShell")) => shell::parse_powershell(c),
         (Some(c), _) => shell::parse(c),
@@ -195,7 +220,7 @@ pub fn shell_commands(ctx: &Ctx) -> Vec<SimpleCommand> {
 }
 
 /// Where a path named in a call points.
-pub fn target_for(ctx: &Ctx, raw: &str) -> Target {
+pub fn target_for(ctx: &Call, raw: &str) -> Target {
     let home = ctx
         .var("HOME")
         .filter(|h| !h.is_empty())
@@ -229,13 +254,13 @@ pub fn is_under(path: &Path, dir: &Path) -> bool {
 
 /// Whether the call carries a whole patch (an `apply_patch`, or a Write/Edit
 /// translated from one): its added lines are not numbered as the file's.
-pub fn carries_patch(ctx: &Ctx) -> bool {
+pub fn carries_patch(ctx: &Call) -> bool {
     patch_of(ctx).is_some()
 }
 
 /// The patch a call carries: an `apply_patch`'s text, or the whole patch a
 /// contract kept beside the Write/Edit it translated the patch into.
-fn patch_of<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+fn patch_of<'a>(ctx: &Call<'a>) -> Option<&'a str> {
     let tool = ctx.payload.tool_name()?;
     let keys: &[&str] = if tool == "apply_patch" {
         &["command", "input", "patch"]

@@ -138,7 +138,7 @@ impl<'a> ProjectTrust<'a> {
     }
 }
 
-impl crate::card::sources::Vouch for ProjectTrust<'_> {
+impl crate::deck::sources::Vouch for ProjectTrust<'_> {
     fn stamp(&self) -> String {
         self.state_root.map_or_else(String::new, TrustStore::stamp)
     }
@@ -156,11 +156,11 @@ fn key(project_root: &Path) -> String {
 /// The project's card files with their hashes (bounded like the dispatcher's
 /// read), for `cuecard trust`.
 pub fn current_project_cards(project_root: &Path) -> Vec<(String, String)> {
-    crate::card::sources::read_dir(
-        &crate::card::sources::project_dir(project_root),
-        crate::card::sources::CardScope::Project,
+    crate::deck::sources::read_dir(
+        &crate::deck::sources::project_dir(project_root),
+        crate::deck::sources::CardScope::Project,
         None,
-        &crate::card::sources::Always,
+        &crate::deck::sources::Always,
     )
     .files()
     .map(|fc| (fc.file().into_owned(), fc.sha256().to_string()))

@@ -19,8 +19,9 @@
 //! In every string, `${PROJECT}` and `${HOME}` become the sandbox's project
 //! and home directories.
 //!
-//! Guards whose card does not exist yet are skipped (their fixture file may
-//! land before or after the guard).
+//! A fixture file whose guard no shipped PreToolUse card names fails the
+//! test (a guard renamed or its card dropped must not silently lose its
+//! cases).
 //!
 //! The figures of issue 13 are printed and enforced: recall on firing cases
 //! at least 97% for each of destructive, secrets, protected-branch and
@@ -30,36 +31,27 @@
 
 mod support;
 
+use cuecard::card::{Origin, parse_card};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use support::Sandbox;
 
-/// The PreToolUse cards shipped in messages/, each with its guard.
+/// The PreToolUse cards shipped in messages/, each with its guard, read by
+/// cuecard's own card parser.
 fn pretooluse_cards() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("messages");
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "md") {
+        if !path.is_file() || path.extension().is_none_or(|e| e != "md") {
             continue;
         }
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
-        let Some((_, bindings)) = text.split_once("## Bindings") else {
-            continue;
-        };
-        let mut pre = false;
-        let mut guard = None;
-        for line in bindings.lines() {
-            let line = line.trim().trim_start_matches("- ");
-            if let Some(ev) = line.strip_prefix("event:") {
-                pre |= ev.split([',', '|']).any(|e| e.trim() == "PreToolUse");
-            } else if let Some(g) = line.strip_prefix("guard:") {
-                guard = Some(g.trim().to_string());
-            }
-        }
-        if let (true, Some(g)) = (pre, guard) {
+        let card = parse_card(&name, &text, Origin::Embedded)
+            .unwrap_or_else(|e| panic!("messages/{name}.md: {e}"));
+        if let (true, Some(g)) = (card.binds("PreToolUse"), card.bindings.guard) {
             out.push((name, g));
         }
     }
@@ -241,10 +233,10 @@ fn every_guard_case_fires_or_stays_quiet_as_written() {
         String::from("guard                 fire  quiet  recall  false alarms  kept misses\n");
     let (mut all_cases, mut all_quiet, mut all_false) = (0usize, 0usize, 0usize);
     for (guard, path) in &files {
-        if !guards.contains(guard) {
-            eprintln!("skipping {guard}.jsonl: no PreToolUse card names guard `{guard}` yet");
-            continue;
-        }
+        assert!(
+            guards.contains(guard),
+            "tests/fixtures/guards/{guard}.jsonl: no PreToolUse card in messages/ names guard `{guard}`"
+        );
         let cases = load(path);
         let fire = cases.iter().filter(|c| c.expect == Some(true)).count();
         let quiet = cases.iter().filter(|c| c.expect == Some(false)).count();

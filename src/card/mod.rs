@@ -6,17 +6,13 @@
 //! emitted). See DESIGN §3.
 
 mod bindings;
-mod cache;
 pub mod embedded;
 mod parse;
-pub mod precedence;
-pub mod resolve;
-pub mod sources;
 
 pub use bindings::{Bindings, TRIGGER_KEYS, has_trigger};
 pub use parse::{is_valid_name, parse_card, placeholders};
 
-use crate::{event, guards};
+use crate::event;
 use std::path::PathBuf;
 
 /// Where a card came from.
@@ -55,9 +51,10 @@ impl std::fmt::Display for CardError {
 }
 
 impl Card {
-    /// The checks that make a card safe to emit at run time. Shipped cards
-    /// are checked by a unit test, so a malformed one fails the test suite,
-    /// never a hook.
+    /// The checks that make a card safe to emit at run time that need no
+    /// guard; [`crate::deck::validate::guarded`] adds the guard's. Shipped
+    /// cards are checked by a unit test, so a malformed one fails the test
+    /// suite, never a hook.
     pub fn validate(&self) -> Result<(), String> {
         let b = &self.bindings;
         if b.events.is_empty() {
@@ -77,28 +74,9 @@ impl Card {
             .map(placeholders)
             .unwrap_or_default();
         match &b.guard {
-            Some(g) => {
-                let guard = guards::lookup(g).ok_or_else(|| format!("unknown guard `{g}`"))?;
-                if self.advisory.is_none() {
-                    return Err("a guarded card needs an `## Advisory` section".into());
-                }
-                for p in &advisory_placeholders {
-                    if !guard.placeholders().contains(p) {
-                        return Err(format!(
-                            "unknown placeholder `{{{p}}}` (guard `{g}` fills: {})",
-                            guard.placeholders().join(", ")
-                        ));
-                    }
-                }
-                for name in &b.events {
-                    if !guard.events().contains(&name.as_str()) {
-                        return Err(format!(
-                            "guard `{g}` does not run on `{name}` (it runs on: {})",
-                            guard.events().join(", ")
-                        ));
-                    }
-                }
-            }
+            // The guard's half (its name, events and placeholders) is
+            // checked above the guards: `deck::validate::guarded`.
+            Some(_) => {}
             None if b.has_trigger() => {
                 for p in &advisory_placeholders {
                     if !bindings::TRIGGER_PLACEHOLDERS.contains(p) {

@@ -75,8 +75,10 @@ fn malformed_cards_are_errors() {
             "does not run on",
         ),
     ];
+    // The card's checks and its guard's (`deck::validate`), as a card is
+    // loaded.
     for (src, want) in cases {
-        let e = parse(&src).unwrap_err();
+        let e = crate::deck::validate::parse_checked("t", &src, Origin::Embedded).unwrap_err();
         assert!(
             e.message.contains(want),
             "wanted {want:?}, got {:?}",

@@ -1,8 +1,8 @@
 //! `cuecard cards list | show <card> | new <name> | check [<file>]`.
 
 use super::ExitStatus;
-use crate::card::sources::{self, CardScope, CardSet};
-use crate::card::{self, Card, Origin, parse_card};
+use crate::card::{self, Card, Origin};
+use crate::deck::sources::{self, CardScope, CardSet};
 use crate::printer::Printer;
 use crate::{text, tokens};
 use std::path::Path;
@@ -216,7 +216,7 @@ pub fn check_source(name: &str, src: &str, origin: Origin) -> (Vec<String>, Vec<
         warnings
             .push("contains control characters; they are removed before the card is used".into());
     }
-    let card = match parse_card(name, &text::clean_block(src), origin) {
+    let card = match crate::deck::validate::parse_checked(name, &text::clean_block(src), origin) {
         Ok(c) => c,
         Err(e) => {
             errors.push(e.message);

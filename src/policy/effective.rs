@@ -202,7 +202,7 @@ pub fn read_file(
             None,
         );
     }
-    let sha = crate::card::sources::sha256_hex(&bytes);
+    let sha = crate::deck::sources::sha256_hex(&bytes);
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return (Read::Malformed("not UTF-8".into()), Some(sha));
     };

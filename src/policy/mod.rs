@@ -25,7 +25,7 @@ pub fn known(key: &str) -> bool {
 /// The user's config file: `CUECARD_CONFIG_DIR/config.toml`, else the
 /// platform config directory's (`$XDG_CONFIG_HOME/cuecard/config.toml`).
 pub fn user_file() -> Option<PathBuf> {
-    crate::card::sources::config_dir().map(|d| d.join("config.toml"))
+    crate::deck::sources::config_dir().map(|d| d.join("config.toml"))
 }
 
 /// A project's config file.

@@ -1,5 +1,4 @@
 use super::*;
-use crate::event;
 use crate::payload::Payload;
 use serde_json::json;
 
@@ -19,12 +18,12 @@ fn fixture() -> Fixture {
     }
 }
 
-fn with_ctx<R>(payload: serde_json::Value, f: impl FnOnce(&Ctx) -> R) -> R {
+fn with_ctx<R>(payload: serde_json::Value, f: impl FnOnce(&Call) -> R) -> R {
     let Value::Object(map) = payload else {
         panic!("object")
     };
     let p = Payload::from_map(map);
-    let ctx = Ctx::new(event::lookup("PreToolUse").unwrap(), &p, None);
+    let ctx = Call::new(&p);
     f(&ctx)
 }
 

@@ -11,8 +11,8 @@
 //! `content`; `not-paths` / `not-command` veto.
 
 use crate::card::Bindings;
-use crate::context::Ctx;
 use crate::finding::Finding;
+use crate::target::Call;
 use regex::{Regex, RegexBuilder};
 use std::time::Duration;
 
@@ -87,7 +87,7 @@ impl Trigger {
     }
 
     /// Evaluates the trigger on a call.
-    pub fn check(&self, ctx: &Ctx) -> Option<Finding> {
+    pub fn check(&self, ctx: &Call) -> Option<Finding> {
         let tool = ctx.payload.tool_name();
         if !self.tools.is_empty() && !tool.is_some_and(|t| self.tools.iter().any(|x| x == t)) {
             return None;
@@ -389,29 +389,6 @@ pub fn parse_duration(v: &str) -> Result<Duration, String> {
         _ => return Err(format!("`cooldown: {v}` must be like 30s, 10m, 2h")),
     };
     Ok(Duration::from_secs(secs))
-}
-
-/// The paths a call names, relative to the project root when inside it.
-pub fn call_paths(ctx: &Ctx) -> Vec<String> {
-    let mut out: Vec<String> = ctx
-        .write_targets()
-        .iter()
-        .map(|t| t.shown.clone())
-        .collect();
-    let written = crate::target::written_path_input(ctx);
-    if let Some(input) = ctx.payload.tool_input() {
-        for key in ["file_path", "notebook_path", "path"] {
-            if let Some(p) = input.get(key).and_then(|v| v.as_str())
-                && written != Some(p)
-            {
-                let t = crate::target::target_for(ctx, p).shown;
-                if !out.contains(&t) {
-                    out.push(t);
-                }
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

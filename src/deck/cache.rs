@@ -23,7 +23,7 @@
 //! <0|1> ok <events> <reach> <file> <sha256> <size> <mtime-ns> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
 //! ```
 
-use super::{Bindings, Card, Origin};
+use crate::card::{Bindings, Card, Origin};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;

@@ -16,8 +16,8 @@
 //! from the cache's summary line when no card concerns the call, and
 //! otherwise [`CardDir::verify`] checks only the cards that matter to it.
 
-use super::cache::Header;
-use super::{Card, CardError, Origin, cache, embedded, is_valid_name, parse_card};
+use super::cache::{self, Header};
+use crate::card::{Card, CardError, Origin, embedded, is_valid_name};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -574,7 +574,7 @@ fn read_card(
         CardScope::Project => Origin::Project(path.to_path_buf()),
         _ => Origin::User(path.to_path_buf()),
     };
-    let card = parse_card(name, &crate::text::clean_block(&src), origin)
+    let card = super::validate::parse_checked(name, &crate::text::clean_block(&src), origin)
         .and_then(|c| {
             crate::trigger::validate(&c)
                 .map(|()| c)
