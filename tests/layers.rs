@@ -186,3 +186,34 @@ fn the_scanner_reads_grouped_and_plain_imports() {
         "x "
     );
 }
+
+/// The commands print only through the one `Printer` value `commands::main`
+/// hands them (uv's model): no free printing function, no `println!`, no
+/// stream of their own. The hook (`commands/dispatch.rs`) writes its one
+/// answer through `printer::hook_answer` instead.
+#[test]
+fn the_commands_print_through_the_printer_they_are_handed() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/commands");
+    let mut offenders = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.file_name().is_some_and(|n| n == "dispatch.rs") {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(&path).unwrap());
+        for bad in [
+            "printer::err(",
+            "printer::out(",
+            "println!",
+            "print!(",
+            "eprint",
+            "io::stdout(",
+            "io::stderr(",
+        ] {
+            if text.contains(bad) {
+                offenders.push(format!("{}: {bad}", path.display()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{offenders:#?}");
+}
