@@ -37,7 +37,7 @@ pub enum Kind {
 
 /// One skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct CatalogEntry {
     pub kind: Kind,
     pub name: String,
     pub description: String,
@@ -48,7 +48,7 @@ pub struct Entry {
     pub manual: bool,
 }
 
-impl Entry {
+impl CatalogEntry {
     /// How the skill index shows the entry: its name in backticks, and for a
     /// manual-only skill a word saying it is the user's to start (the form
     /// differs by harness: `/<name>` in Claude Code, the skill list
@@ -93,7 +93,7 @@ pub fn classify(rel: &str) -> Option<(Kind, &str)> {
 
 /// Parses one entry. `name` comes from its path and must equal the front
 /// matter's `name`.
-pub fn parse_entry(kind: Kind, name: &str, src: &str) -> Result<Entry, String> {
+pub fn parse_entry(kind: Kind, name: &str, src: &str) -> Result<CatalogEntry, String> {
     let fields = front_matter(src)?;
     let get = |k: &str| {
         fields
@@ -141,7 +141,7 @@ pub fn parse_entry(kind: Kind, name: &str, src: &str) -> Result<Entry, String> {
             ));
         }
     };
-    Ok(Entry {
+    Ok(CatalogEntry {
         kind,
         name: name.to_string(),
         description: description.trim().to_string(),
@@ -219,7 +219,7 @@ fn unquote(v: &str) -> Result<String, String> {
 /// with `/` separators, and their text), sorted by kind then name.
 pub fn parse_all<'a>(
     files: impl IntoIterator<Item = (String, &'a str)>,
-) -> Result<Vec<Entry>, String> {
+) -> Result<Vec<CatalogEntry>, String> {
     let mut out = Vec::new();
     for (rel, src) in files {
         if rel.starts_with("commands/") {
@@ -237,7 +237,7 @@ pub fn parse_all<'a>(
 }
 
 /// The catalogue embedded in the binary.
-pub fn embedded() -> Result<Vec<Entry>, String> {
+pub fn embedded() -> Result<Vec<CatalogEntry>, String> {
     let mut files = Vec::new();
     collect_embedded(&crate::card::embedded::MESSAGES, &mut files);
     parse_all(files)
@@ -259,7 +259,7 @@ fn collect_embedded(
 
 /// The catalogue as it stands on disk under `messages` (for xtask, which
 /// must see edits the binary was not rebuilt with).
-pub fn from_dir(messages: &Path) -> Result<Vec<Entry>, String> {
+pub fn from_dir(messages: &Path) -> Result<Vec<CatalogEntry>, String> {
     let mut texts: Vec<(String, String)> = Vec::new();
     for sub in ["skills", "commands"] {
         let base = messages.join(sub);

@@ -53,7 +53,7 @@ mod parsed {
     #[allow(unused_imports)]
     use crate::card::{Bindings, Card, Origin};
     /// A card's name, the source it was parsed from, and its builder.
-    pub type Entry = (&'static str, &'static str, fn() -> Card);
+    pub type ShippedCard = (&'static str, &'static str, fn() -> Card);
     include!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/generated/embedded_cards.rs"
@@ -117,7 +117,7 @@ pub fn generated_table() -> String {
          // (name, the source it was parsed from, a builder of the parsed card)\n\
          // If the build fails here after a change to `Card` or `Bindings`, replace the\n\
          // table with `&[]` and run `cargo xtask gen` (cards are parsed from source meanwhile).\n\
-         pub static PARSED: &[Entry] = &[\n",
+         pub static PARSED: &[ShippedCard] = &[\n",
     );
     for (name, src) in sources() {
         if let Ok(card) = parse_card(name, src, Origin::Embedded) {

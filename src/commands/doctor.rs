@@ -6,7 +6,7 @@
 use super::ExitStatus;
 use crate::cli::DoctorArgs;
 use crate::harness::config::{Roots, Scope};
-use crate::install::document::Target;
+use crate::install::document::ConfigFile;
 use crate::install::{double, inspect, probe, roots};
 use crate::printer::Printer;
 
@@ -33,7 +33,7 @@ pub fn run(p: &Printer, a: DoctorArgs) -> ExitStatus {
     let mut ran = 0;
     for spec in specs {
         for scope in [Scope::User, Scope::Project] {
-            let Some(t) = Target::new(spec, scope, &roots) else {
+            let Some(t) = ConfigFile::new(spec, scope, &roots) else {
                 continue;
             };
             let st = inspect::inspect(&t, &bin, &roots);

@@ -4,7 +4,7 @@ use super::ExitStatus;
 use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::{Host, Roots, Scope};
-use crate::install::document::{self, Action, Target};
+use crate::install::document::{self, Action, ConfigFile};
 use crate::install::{double, entries, materialise, roots};
 use crate::printer::Printer;
 
@@ -68,7 +68,7 @@ fn install(
     let program = spec.program(scope, &bin);
     let host = Host::current();
     entries::check_program(spec, host, &program)?;
-    let target = Target::new(spec, scope, &roots)
+    let target = ConfigFile::new(spec, scope, &roots)
         .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
     let (wanted, skipped) = entries::for_harness(spec, &program, host);
     let plan = match document::plan_install(&target, &bin, &wanted) {
@@ -150,7 +150,7 @@ fn install(
     out.push_str(&program_note(&program, &bin, &roots));
     // An older form of the harness's hooks that holds cuecard's entries
     // (Kiro's agent file): they move to the form just written.
-    let legacy = match spec.legacy.and_then(|l| Target::new(l, scope, &roots)) {
+    let legacy = match spec.legacy.and_then(|l| ConfigFile::new(l, scope, &roots)) {
         Some(t) => {
             let p = document::plan_uninstall(&t, &bin)?;
             (p.action != Action::Unchanged).then_some((t, p))

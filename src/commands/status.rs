@@ -46,7 +46,7 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
     failures::fold_pending(&store, std::time::Duration::from_millis(200));
     let record = failures::load(&store);
     let unreported = record.unreported().count();
-    let fails: Vec<&failures::Entry> = record
+    let fails: Vec<&failures::RecordedFailure> = record
         .entries
         .iter()
         .rev()
@@ -78,7 +78,7 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
 fn render(
     store: &Store,
     sessions: &[(String, Session)],
-    fails: &[&failures::Entry],
+    fails: &[&failures::RecordedFailure],
     unreported: usize,
     detail: bool,
 ) -> String {

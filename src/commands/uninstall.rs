@@ -6,7 +6,7 @@
 use super::ExitStatus;
 use crate::cli::UninstallArgs;
 use crate::harness::config::{Roots, Scope};
-use crate::install::document::{self, Action, Target};
+use crate::install::document::{self, Action, ConfigFile};
 use crate::install::{materialise, roots};
 use crate::printer::Printer;
 
@@ -26,7 +26,7 @@ pub fn run(p: &Printer, a: UninstallArgs) -> ExitStatus {
         let mut out = String::new();
         for scope in scopes {
             for form in std::iter::once(spec).chain(spec.legacy) {
-                let Some(t) = Target::new(form, scope, &roots) else {
+                let Some(t) = ConfigFile::new(form, scope, &roots) else {
                     continue;
                 };
                 let plan = document::plan_uninstall(&t, &bin)?;
@@ -79,7 +79,7 @@ pub fn run(p: &Printer, a: UninstallArgs) -> ExitStatus {
             }
             // The folders install created, now empty.
             for form in std::iter::once(spec).chain(spec.legacy) {
-                if let Some(t) = Target::new(form, scope, &roots) {
+                if let Some(t) = ConfigFile::new(form, scope, &roots) {
                     document::finish_uninstall(&t)?;
                 }
             }
@@ -117,7 +117,7 @@ fn installed_anywhere(roots: &Roots, bin: &str) -> bool {
     crate::install::all_specs().into_iter().any(|spec| {
         std::iter::once(spec).chain(spec.legacy).any(|form| {
             [Scope::User, Scope::Project].into_iter().any(|scope| {
-                Target::new(form, scope, roots).is_some_and(|t| {
+                ConfigFile::new(form, scope, roots).is_some_and(|t| {
                     matches!(document::load(&t), Ok(Some((_, doc)))
                         if !crate::install::merge::ours(&doc, form.layout, bin).is_empty())
                 })

@@ -4,7 +4,7 @@ use super::ExitStatus;
 use crate::cli::VerifyArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::{Roots, Scope};
-use crate::install::document::Target;
+use crate::install::document::ConfigFile;
 use crate::install::inspect::{self, Status};
 use crate::install::{double, roots};
 use crate::printer::Printer;
@@ -47,7 +47,7 @@ pub fn run(p: &Printer, a: VerifyArgs) -> ExitStatus {
         };
         for scope in [Scope::User, Scope::Project] {
             for form in std::iter::once(spec).chain(spec.legacy) {
-                if let Some(t) = Target::new(form, scope, &roots) {
+                if let Some(t) = ConfigFile::new(form, scope, &roots) {
                     statuses.push(inspect::inspect(&t, &bin, &roots));
                 }
             }

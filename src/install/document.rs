@@ -4,14 +4,14 @@
 
 use super::fsio;
 use super::lossless;
-use super::merge::{self, Entry, Outcome};
+use super::merge::{self, HookEntry, Outcome};
 use super::style::Style;
 use crate::harness::config::{Config, Roots, Scope};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
 /// A harness's config file in one scope.
-pub struct Target {
+pub struct ConfigFile {
     pub spec: &'static Config,
     pub scope: Scope,
     pub path: PathBuf,
@@ -20,8 +20,8 @@ pub struct Target {
     pub base: PathBuf,
 }
 
-impl Target {
-    pub fn new(spec: &'static Config, scope: Scope, roots: &Roots) -> Option<Target> {
+impl ConfigFile {
+    pub fn new(spec: &'static Config, scope: Scope, roots: &Roots) -> Option<ConfigFile> {
         let path = (spec.path)(scope, roots)?;
         let base = match scope {
             Scope::User => roots.home.clone(),
@@ -34,7 +34,7 @@ impl Target {
         } else {
             path.parent().map(PathBuf::from).unwrap_or(base)
         };
-        Some(Target {
+        Some(ConfigFile {
             spec,
             scope,
             path,
@@ -74,7 +74,7 @@ pub struct Plan {
 }
 
 /// The file's text and document, `None` when it does not exist.
-pub fn load(t: &Target) -> Result<Option<(String, Value)>, String> {
+pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, String> {
     fsio::refuse_symlinks(&t.base, &t.path)?;
     let Some(text) = fsio::read(&t.path)? else {
         return Ok(None);
@@ -105,7 +105,7 @@ fn rewrite(before: &str, old: &Value, new: &Value) -> String {
 }
 
 /// Plans writing `entries` (and the keys the harness needs) into the file.
-pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, String> {
+pub fn plan_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<Plan, String> {
     let loaded = load(t)?;
     let (before, mut doc) = match &loaded {
         Some((text, doc)) => (Some(text.clone()), doc.clone()),
@@ -161,7 +161,7 @@ pub fn plan_install(t: &Target, bin: &str, entries: &[Entry]) -> Result<Plan, St
 
 /// What install would write into an empty file of this harness: the
 /// entries to merge by hand into a file cuecard refuses to rewrite.
-pub fn by_hand(spec: &Config, bin: &str, entries: &[Entry]) -> Result<String, String> {
+pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String, String> {
     let mut doc = (spec.skeleton)();
     merge::install(&mut doc, spec.layout, bin, entries)?;
     for (key, value) in (spec.required)() {
@@ -171,7 +171,7 @@ pub fn by_hand(spec: &Config, bin: &str, entries: &[Entry]) -> Result<String, St
 }
 
 /// Plans taking cuecard's entries out of the file.
-pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
+pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, String> {
     let unchanged = Plan {
         action: Action::Unchanged,
         outcome: Outcome::default(),
@@ -245,7 +245,7 @@ pub fn plan_uninstall(t: &Target, bin: &str) -> Result<Plan, String> {
 
 /// Applies an install plan, recording the keys it switched and the
 /// folders it created (with `extra_dirs`, the skills' folders it created).
-pub fn apply_install(t: &Target, plan: &Plan, extra_dirs: &[PathBuf]) -> Result<(), String> {
+pub fn apply_install(t: &ConfigFile, plan: &Plan, extra_dirs: &[PathBuf]) -> Result<(), String> {
     let mut dirs = match t.path.parent() {
         Some(dir) if plan.action != Action::Unchanged => super::record::missing_dirs(dir, &t.base),
         _ => Vec::new(),
@@ -258,7 +258,7 @@ pub fn apply_install(t: &Target, plan: &Plan, extra_dirs: &[PathBuf]) -> Result<
 /// Applies an uninstall plan leaving no trace: no backup of the file
 /// cuecard just took its entries out of, and the backup install made
 /// removed. [`finish_uninstall`] then removes the folders install created.
-pub fn apply_uninstall(t: &Target, plan: &Plan) -> Result<(), String> {
+pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), String> {
     fsio::refuse_symlinks(&t.base, &t.path)?;
     match &plan.action {
         Action::Unchanged => return Ok(()),
@@ -275,13 +275,13 @@ pub fn apply_uninstall(t: &Target, plan: &Plan) -> Result<(), String> {
 /// After an uninstall of `t` (and of the skills it installed): removes the
 /// folders install created for them, now that they are empty, and forgets
 /// the record.
-pub fn finish_uninstall(t: &Target) -> Result<(), String> {
+pub fn finish_uninstall(t: &ConfigFile) -> Result<(), String> {
     super::record::remove_empty(&super::record::dirs(&t.path));
     super::record::forget(&t.path)
 }
 
 /// Applies a plan.
-pub fn apply(t: &Target, plan: &Plan) -> Result<(), String> {
+pub fn apply(t: &ConfigFile, plan: &Plan) -> Result<(), String> {
     // Checked again right before writing: nothing may have become a symlink.
     fsio::refuse_symlinks(&t.base, &t.path)?;
     match &plan.action {
@@ -296,7 +296,7 @@ pub fn apply(t: &Target, plan: &Plan) -> Result<(), String> {
 
 /// The keys (dotted paths) install sets in this file, with their value: the
 /// harness's own, and in managed settings `allowManagedHooksOnly`.
-fn required(t: &Target) -> Vec<(&'static str, Value)> {
+fn required(t: &ConfigFile) -> Vec<(&'static str, Value)> {
     let mut keys = (t.spec.required)();
     if t.scope == Scope::Managed {
         keys.push(("allowManagedHooksOnly", Value::Bool(true)));
@@ -307,7 +307,7 @@ fn required(t: &Target) -> Vec<(&'static str, Value)> {
 /// The document without the keys install adds for the harness to run hooks
 /// (when they hold the value install writes), for comparing what is the
 /// operator's.
-fn strip_required(t: &Target, doc: &Value) -> Value {
+fn strip_required(t: &ConfigFile, doc: &Value) -> Value {
     let mut d = doc.clone();
     for (key, value) in required(t) {
         if get(&d, key) == Some(&value) {

@@ -4,7 +4,7 @@
 //! (plugin hook files, local settings, Codex's `config.toml`, the other
 //! Copilot hook files and the Claude Code settings Copilot reads).
 
-use super::document::{self, Target};
+use super::document::{self, ConfigFile};
 use super::merge::Layout;
 use super::ownership;
 use crate::harness::config::{Config, Roots, Scope};
@@ -38,7 +38,7 @@ pub fn dispatched_event(argv: &[String]) -> Option<String> {
 pub fn find_all(spec: &'static Config, roots: &Roots, bin: &str) -> Vec<Found> {
     let mut out = Vec::new();
     for scope in [Scope::User, Scope::Project] {
-        if let Some(t) = Target::new(spec, scope, roots)
+        if let Some(t) = ConfigFile::new(spec, scope, roots)
             && let Some(f) = in_json(&t.path, &t, bin, spec.layout)
         {
             out.push(f);
@@ -51,7 +51,7 @@ pub fn find_all(spec: &'static Config, roots: &Roots, bin: &str) -> Vec<Found> {
         let found = if p.extension().is_some_and(|x| x == "toml") {
             in_toml(&p, bin)
         } else {
-            let t = Target {
+            let t = ConfigFile {
                 spec,
                 scope: Scope::Project,
                 path: p.clone(),
@@ -81,7 +81,7 @@ pub fn find_all(spec: &'static Config, roots: &Roots, bin: &str) -> Vec<Found> {
     out
 }
 
-fn in_json(path: &Path, t: &Target, bin: &str, layout: Layout) -> Option<Found> {
+fn in_json(path: &Path, t: &ConfigFile, bin: &str, layout: Layout) -> Option<Found> {
     let (_, doc) = document::load(t).ok()??;
     // Devin's hooks.v1.json holds the events at its top level.
     let doc = if path.ends_with("hooks.v1.json") {

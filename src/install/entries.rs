@@ -6,8 +6,8 @@
 //! and Gemini carry PreToolUse cards on their after-tool event) share one
 //! entry: one process per call, one answer.
 
-use super::merge::Entry;
-use super::words;
+use super::merge::HookEntry;
+use super::shell_words;
 use crate::harness::config::{Config, Form, Host, Shell};
 use crate::harness::{self, HarnessId};
 use crate::registration::{self, Registration};
@@ -36,7 +36,7 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
 /// The entries for the cards visible from the current project: the shipped
 /// cards, and the events and matchers the user's and this project's trusted
 /// cards need (see `registration::for_install`).
-pub fn for_harness(spec: &Config, bin: &str, host: Host) -> (Vec<Entry>, Vec<Skipped>) {
+pub fn for_harness(spec: &Config, bin: &str, host: Host) -> (Vec<HookEntry>, Vec<Skipped>) {
     let project = crate::context::project_root_here();
     let state = crate::state::store::root_for_commands();
     // With a policy set (DESIGN §4a), the cards are also registered where
@@ -66,10 +66,10 @@ fn program_for(shell: Shell, host: Host, program: &str) -> String {
 
 /// Refuses a program path that a shell the harness runs entries through on
 /// `host` would interpret (DESIGN §9; the characters follow the shell, see
-/// [`words::unsafe_chars`]). The exec form takes any path.
+/// [`shell_words::unsafe_chars`]). The exec form takes any path.
 pub fn check_program(spec: &Config, host: Host, program: &str) -> Result<(), String> {
     for (_, shell) in spec.shells(host) {
-        words::check_safe(shell, &program_for(shell, host, program))?;
+        shell_words::check_safe(shell, &program_for(shell, host, program))?;
     }
     Ok(())
 }
@@ -80,7 +80,7 @@ pub fn build(
     bin: &str,
     host: Host,
     regs: &[Registration],
-) -> (Vec<Entry>, Vec<Skipped>) {
+) -> (Vec<HookEntry>, Vec<Skipped>) {
     build_deciding(spec, bin, host, regs, false)
 }
 
@@ -92,7 +92,7 @@ pub fn build_deciding(
     host: Host,
     regs: &[Registration],
     decide: bool,
-) -> (Vec<Entry>, Vec<Skipped>) {
+) -> (Vec<HookEntry>, Vec<Skipped>) {
     let h = spec.harness;
     // Group by native event, keeping first-seen order.
     let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
@@ -139,7 +139,7 @@ pub fn build_deciding(
             if spec.layout == super::merge::Layout::List {
                 handler = list_item(native, matcher.as_deref(), handler);
             }
-            Entry {
+            HookEntry {
                 event: native.to_string(),
                 handler,
                 matcher,
@@ -198,7 +198,7 @@ pub fn handler(
             for (key, shell) in spec.shells(host) {
                 let mut words = argv.to_vec();
                 words[0] = program_for(shell, host, &argv[0]);
-                m.insert(key.into(), Value::from(words::command(shell, &words)));
+                m.insert(key.into(), Value::from(shell_words::command(shell, &words)));
             }
         }
     }

@@ -2,7 +2,7 @@
 //! snapshot per harness × host, and an install → verify → uninstall round
 //! trip per harness with a Windows-shaped home and binary path.
 
-use super::document::{self, Action, Target};
+use super::document::{self, Action, ConfigFile};
 use super::{double, entries, merge};
 use crate::harness::HarnessId;
 use crate::harness::config::{Config, Host, Roots, Scope};
@@ -196,8 +196,8 @@ fn windows_roots(t: &std::path::Path) -> Roots {
 
 /// The user-scope target, under the test's home even when the harness's
 /// own `*_HOME` variable points elsewhere on this machine.
-fn user_target(spec: &'static Config, roots: &Roots) -> Target {
-    let mut t = Target::new(spec, Scope::User, roots).unwrap();
+fn user_target(spec: &'static Config, roots: &Roots) -> ConfigFile {
+    let mut t = ConfigFile::new(spec, Scope::User, roots).unwrap();
     if !t.path.starts_with(&roots.home) {
         t.path = roots.home.join(t.path.file_name().unwrap());
         t.base = roots.home.clone();
@@ -205,7 +205,7 @@ fn user_target(spec: &'static Config, roots: &Roots) -> Target {
     t
 }
 
-fn ours(t: &Target, bin: &str) -> Vec<(String, Option<String>, Value)> {
+fn ours(t: &ConfigFile, bin: &str) -> Vec<(String, Option<String>, Value)> {
     let (_, doc) = document::load(t).unwrap().expect("the file is there");
     merge::ours(&doc, t.spec.layout, bin)
 }
@@ -246,7 +246,7 @@ fn windows_install_verify_uninstall_round_trip() {
         assert_eq!(again.action, Action::Unchanged, "{id}");
 
         // Double registration: the same entries in the project file.
-        if let Some(p) = Target::new(spec, Scope::Project, &roots) {
+        if let Some(p) = ConfigFile::new(spec, Scope::Project, &roots) {
             let text = std::fs::read_to_string(&t.path).unwrap();
             std::fs::create_dir_all(p.path.parent().unwrap()).unwrap();
             std::fs::write(&p.path, &text).unwrap();

@@ -1,7 +1,7 @@
 //! What is installed in one config file, compared with what install would
 //! write now (for `verify` and `doctor`).
 
-use super::document::{self, Target};
+use super::document::{self, ConfigFile};
 use super::entries;
 use super::merge;
 use crate::harness::config::{Host, Roots, TrustCheck};
@@ -55,12 +55,12 @@ fn program_of(handler: &Value) -> Result<String, String> {
 
 /// The state of one target on this host. `roots.project` is the project
 /// tree no counted program may live in.
-pub fn inspect(t: &Target, bin: &str, roots: &Roots) -> Status {
+pub fn inspect(t: &ConfigFile, bin: &str, roots: &Roots) -> Status {
     inspect_for(t, bin, roots, Host::current())
 }
 
 /// The state of one target, compared with what install renders for `host`.
-pub fn inspect_for(t: &Target, bin: &str, roots: &Roots, host: Host) -> Status {
+pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
     let project = roots.project.as_path();
     let mut st = Status {
         harness: t.spec.harness.id(),
@@ -163,7 +163,7 @@ pub fn inspect_for(t: &Target, bin: &str, roots: &Roots, host: Host) -> Status {
 /// installed events: one registered before the policy was set is missing,
 /// and a deny there would pass silently. A decisions-only harness with no
 /// policy has entries that never do anything.
-fn unenforced(t: &Target, installed: &[String], wanted: &[merge::Entry]) -> Vec<String> {
+fn unenforced(t: &ConfigFile, installed: &[String], wanted: &[merge::HookEntry]) -> Vec<String> {
     let h = t.spec.harness;
     let state = crate::state::store::root_for_commands();
     let project = crate::context::project_root_here();

@@ -17,7 +17,7 @@ pub use crate::harness::config::Layout;
 
 /// One hook entry cuecard wants.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct HookEntry {
     pub event: String,
     /// The group's matcher (Grouped) or the handler's (Flat); `None` = no key.
     pub matcher: Option<String>,
@@ -40,7 +40,7 @@ pub fn install(
     doc: &mut Value,
     layout: Layout,
     bin: &str,
-    entries: &[Entry],
+    entries: &[HookEntry],
 ) -> Result<Outcome, String> {
     if layout == Layout::List {
         return install_list(doc, bin, entries);
@@ -71,7 +71,7 @@ pub fn install(
     }
     let mut out = Outcome::default();
     let mut claimed: Vec<(String, usize, Option<usize>)> = Vec::new();
-    let mut pending: Vec<&Entry> = Vec::new();
+    let mut pending: Vec<&HookEntry> = Vec::new();
     for e in entries {
         match find_slot(hooks, layout, bin, e, &claimed) {
             Some((gi, hi)) => {
@@ -124,7 +124,7 @@ pub fn install(
 /// name their event in `trigger`. The same rules: the operator's items stay
 /// in order, cuecard's are replaced in place, stale ones go, new ones are
 /// appended, and a list cuecard's removals emptied goes too.
-fn install_list(doc: &mut Value, bin: &str, entries: &[Entry]) -> Result<Outcome, String> {
+fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Outcome, String> {
     let root = doc
         .as_object_mut()
         .ok_or("the file's top level is not a JSON object")?;
@@ -144,7 +144,7 @@ fn install_list(doc: &mut Value, bin: &str, entries: &[Entry]) -> Result<Outcome
         .expect("checked above");
     let mut out = Outcome::default();
     let mut claimed: Vec<usize> = Vec::new();
-    let mut pending: Vec<&Entry> = Vec::new();
+    let mut pending: Vec<&HookEntry> = Vec::new();
     for e in entries {
         let slot = (0..list.len()).find(|&i| {
             let item = &list[i];
@@ -253,7 +253,7 @@ fn find_slot(
     hooks: &Map<String, Value>,
     layout: Layout,
     bin: &str,
-    e: &Entry,
+    e: &HookEntry,
     claimed: &[(String, usize, Option<usize>)],
 ) -> Option<(usize, Option<usize>)> {
     let list = hooks.get(&e.event)?.as_array()?;

@@ -3,7 +3,7 @@
 //!
 //! The engine (one concern per file): [`lossless`] refuses what cannot be
 //! rewritten without loss, [`style`] keeps the file's formatting, [`fsio`]
-//! writes atomically with a backup and refuses symlinks, [`words`] and
+//! writes atomically with a backup and refuses symlinks, [`shell_words`] and
 //! [`ownership`] recognise cuecard's own entries, [`merge`] puts them in and
 //! takes them out.
 
@@ -14,8 +14,8 @@ pub mod ownership;
 pub mod patch;
 pub mod program;
 pub mod record;
+pub mod shell_words;
 pub mod style;
-pub mod words;
 
 pub mod document;
 pub mod double;

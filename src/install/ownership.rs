@@ -8,7 +8,7 @@
 //! when it is the installed binary or any file named `cuecard` (or
 //! `cuecard.exe`, in any case), with `/` or `\` as the separator.
 
-use super::words;
+use super::shell_words;
 use crate::harness::config::Host;
 use serde_json::{Map, Value};
 
@@ -33,7 +33,7 @@ pub fn argv(handler: &Map<String, Value>) -> Option<Vec<String>> {
     ["command", "bash", "powershell", "exec"]
         .iter()
         .find_map(|k| handler.get(*k).and_then(Value::as_str).map(|c| (*k, c)))
-        .and_then(|(k, c)| words::split_for(k, c))
+        .and_then(|(k, c)| shell_words::split_for(k, c))
 }
 
 /// The words the harness starts on `host`: as [`argv`], except that a
@@ -41,7 +41,7 @@ pub fn argv(handler: &Map<String, Value>) -> Option<Vec<String>> {
 /// Windows (`doctor` runs what the harness would).
 pub fn argv_on(handler: &Map<String, Value>, host: Host) -> Option<Vec<String>> {
     match handler.get("powershell").and_then(Value::as_str) {
-        Some(line) if host == Host::Windows => words::split_for("powershell", line),
+        Some(line) if host == Host::Windows => shell_words::split_for("powershell", line),
         _ => argv(handler),
     }
 }

@@ -76,7 +76,7 @@ enum Line {
         e: String,
         t: u64,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        i: Vec<ledger::Entry>,
+        i: Vec<ledger::LedgerEntry>,
     },
 }
 

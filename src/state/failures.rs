@@ -20,11 +20,11 @@ pub struct Record {
     #[serde(default)]
     pub reported: u64,
     #[serde(default)]
-    pub entries: Vec<Entry>,
+    pub entries: Vec<RecordedFailure>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Entry {
+pub struct RecordedFailure {
     pub seq: u64,
     /// Unix seconds.
     pub time: u64,
@@ -37,7 +37,7 @@ pub struct Entry {
 }
 
 impl Record {
-    pub fn unreported(&self) -> impl Iterator<Item = &Entry> {
+    pub fn unreported(&self) -> impl Iterator<Item = &RecordedFailure> {
         self.entries.iter().filter(|e| e.seq >= self.reported)
     }
 }
@@ -82,7 +82,7 @@ pub fn append(
     let time = super::now();
     update(store, wait, |r| {
         for f in failures {
-            r.entries.push(Entry {
+            r.entries.push(RecordedFailure {
                 seq: r.next,
                 time,
                 event: crate::text::sanitize(event, 40),
@@ -140,7 +140,7 @@ pub fn fold_pending(store: &Store, wait: Duration) -> bool {
     }
     update(store, wait, |r| {
         for (time, event, session) in lines {
-            r.entries.push(Entry {
+            r.entries.push(RecordedFailure {
                 seq: r.next,
                 time,
                 event: crate::text::sanitize(&event, 40),
@@ -159,7 +159,7 @@ pub fn fold_pending(store: &Store, wait: Duration) -> bool {
 
 /// The one-line note for the user about failures not yet told, if any.
 pub fn unreported_note(r: &Record) -> Option<String> {
-    let fresh: Vec<&Entry> = r.unreported().collect();
+    let fresh: Vec<&RecordedFailure> = r.unreported().collect();
     let last = fresh.last()?;
     Some(format!(
         "cuecard: {} hook failure(s) since the last session start (latest: {}); it failed open. Details: run cuecard status.",

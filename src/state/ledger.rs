@@ -11,7 +11,7 @@ pub const MAX_ENTRIES: usize = 100;
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Ledger {
     #[serde(default)]
-    pub entries: Vec<Entry>,
+    pub entries: Vec<LedgerEntry>,
     #[serde(default)]
     pub injections: u64,
     #[serde(default)]
@@ -31,7 +31,7 @@ pub struct Ledger {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Entry {
+pub struct LedgerEntry {
     /// Unix seconds.
     pub time: u64,
     pub event: String,
@@ -89,7 +89,7 @@ impl Ledger {
     pub fn record(&mut self, time: u64, event: &str, card: &str, kind: LedgerKind, text: &str) {
         let chars = crate::text::len16(text) as u64;
         let tokens = estimate_tokens(text);
-        self.add(Entry {
+        self.add(LedgerEntry {
             time,
             event: event.to_string(),
             card: card.to_string(),
@@ -100,7 +100,7 @@ impl Ledger {
     }
 
     /// Adds an entry and counts it in the totals.
-    pub fn add(&mut self, e: Entry) {
+    pub fn add(&mut self, e: LedgerEntry) {
         let kind = LedgerKind::parse(&e.kind);
         match kind {
             // A decision is not an injection: it is counted on its own.

@@ -4,13 +4,13 @@
 //! [`INDEX_MAX_CHARS`](cuecard::catalog::INDEX_MAX_CHARS) in total. An
 //! index that would be longer is an error, never a truncation.
 
-use cuecard::catalog::{self, Entry, INDEX_HEADER, INDEX_MAX_CHARS};
+use cuecard::catalog::{self, CatalogEntry, INDEX_HEADER, INDEX_MAX_CHARS};
 use std::path::Path;
 
 pub const INDEX_PATH: &str = "generated/skill-index.md";
 
 /// Renders the index for `entries`.
-pub fn render(entries: &[Entry]) -> Result<String, String> {
+pub fn render(entries: &[CatalogEntry]) -> Result<String, String> {
     let mut groups: Vec<&str> = entries.iter().map(|e| e.group.as_str()).collect();
     groups.sort_unstable();
     groups.dedup();

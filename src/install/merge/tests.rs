@@ -13,8 +13,8 @@ fn handler(event: &str, cards: &[&str]) -> Map<String, Value> {
         .clone()
 }
 
-fn entry(event: &str, matcher: &str, cards: &[&str]) -> Entry {
-    Entry {
+fn entry(event: &str, matcher: &str, cards: &[&str]) -> HookEntry {
+    HookEntry {
         event: event.into(),
         matcher: Some(matcher.into()),
         handler: handler(event, cards),
@@ -130,7 +130,7 @@ fn flat_layout() {
     let orig = doc.clone();
     let mut h = handler("postToolUse", &["x"]);
     h.insert("matcher".into(), json!("Shell"));
-    let e = Entry {
+    let e = HookEntry {
         event: "postToolUse".into(),
         matcher: Some("Shell".into()),
         handler: h,
@@ -267,7 +267,7 @@ fn grouped_config() -> impl Strategy<Value = Value> {
     })
 }
 
-fn wanted() -> impl Strategy<Value = Vec<Entry>> {
+fn wanted() -> impl Strategy<Value = Vec<HookEntry>> {
     proptest::collection::vec(
         (
             event(),
@@ -276,7 +276,7 @@ fn wanted() -> impl Strategy<Value = Vec<Entry>> {
         0..4,
     )
     .prop_map(|v| {
-        let mut out: Vec<Entry> = Vec::new();
+        let mut out: Vec<HookEntry> = Vec::new();
         for (e, m) in v {
             if !out
                 .iter()
