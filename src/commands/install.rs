@@ -71,96 +71,17 @@ fn install(
     let target = ConfigFile::new(spec, scope, &roots)
         .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
     let (wanted, skipped) = entries::for_harness(spec, &program, host);
-    let plan = match document::plan_install(&target, &bin, &wanted) {
-        Ok(p) => p,
-        // A refused file: say why, and show what to add by hand.
-        Err(e) if dry_run && e.contains("othing was written") => {
-            return Err(format!(
-                "{e}\n--- what cuecard would add, for you to merge by hand \
-                 (its `hooks`{}):\n{}",
-                spec.required_keys_hint(),
-                document::by_hand(spec, &bin, &wanted)?
-            ));
-        }
-        Err(e) => return Err(e),
-    };
-    let h = spec.harness;
-    let mut out = format!(
-        "{} ({} scope): {}\n",
-        h.name(),
-        scope.id(),
-        target.path.display()
-    );
-    let o = &plan.outcome;
-    let verb = |done: &str, would: &str| {
-        if dry_run {
-            would.to_string()
-        } else {
-            done.to_string()
-        }
-    };
-    let summary = format!(
-        "{} added, {} replaced, {} removed",
-        o.added, o.replaced, o.removed
-    );
-    match &plan.action {
-        Action::Unchanged => {
-            out.push_str("  unchanged: cuecard's entries are already as install writes them\n")
-        }
-        Action::Create(_) => out.push_str(&format!(
-            "  {} ({summary})\n",
-            verb("created", "would create")
-        )),
-        _ => out.push_str(&format!(
-            "  {} ({summary}); the previous file {} {}\n",
-            verb("updated", "would update"),
-            verb("is kept in", "would be kept in"),
-            crate::install::fsio::backup_path(&target.path).display()
-        )),
-    }
-    for e in &wanted {
-        let cards: Vec<String> = crate::install::ownership::argv(&e.handler)
-            .unwrap_or_default()
-            .into_iter()
-            .skip_while(|w| *w != e.event)
-            .skip(1)
-            .collect();
-        let cards = cards.join(", ");
-        out.push_str(&format!(
-            "  {} [{}]: {}\n",
-            e.event,
-            e.matcher.as_deref().unwrap_or("every call"),
-            cards
-        ));
-    }
-    for s in &skipped {
-        out.push_str(&format!(
-            "  not registered: {} ({}): {} does not deliver what a hook prints there to the model\n",
-            s.event,
-            s.cards.join(", "),
-            h.name()
-        ));
-    }
-    for n in &plan.notes {
-        out.push_str(&format!("  {n}\n"));
-    }
-    if !spec.form_name.is_empty() {
-        out.push_str(&format!("  form: {}\n", spec.form_name));
-    }
+    let plan = plan_or_by_hand(&target, &bin, &wanted, dry_run)?;
+    let verb = Verb { dry_run };
+    let mut out = describe_plan(&target, &plan, &wanted, &skipped, verb);
     out.push_str(&program_note(&program, &bin, &roots));
     // An older form of the harness's hooks that holds cuecard's entries
     // (Kiro's agent file): they move to the form just written.
-    let legacy = match spec.legacy.and_then(|l| ConfigFile::new(l, scope, &roots)) {
-        Some(t) => {
-            let p = document::plan_uninstall(&t, &bin)?;
-            (p.action != Action::Unchanged).then_some((t, p))
-        }
-        None => None,
-    };
+    let legacy = legacy_plan(spec, scope, &roots, &bin)?;
     if let Some((t, p)) = &legacy {
         out.push_str(&format!(
             "  {} {} entries from {} ({})\n",
-            verb("moved", "would move"),
+            verb.say("moved", "would move"),
             p.outcome.removed,
             t.path.display(),
             t.spec.form_name
@@ -188,28 +109,7 @@ fn install(
         document::apply_uninstall(t, p)?;
         document::finish_uninstall(t)?;
     }
-    // The cards the "Full procedure" pointers name, and the skills.
-    if let Some(dir) = crate::paths::data_dir() {
-        let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;
-        out.push_str(&format!(
-            "  cards: {} written, {} unchanged in {}\n",
-            w.written.len(),
-            w.unchanged,
-            dir.join("cards").display()
-        ));
-    }
-    let skills = materialise::skill_files();
-    if !skills.is_empty()
-        && let Some(dir) = (spec.skills_dir)(scope, &roots)
-    {
-        let w = materialise::write_files(&dir, &skills, false)?;
-        out.push_str(&format!(
-            "  skills: {} written, {} unchanged in {}\n",
-            w.written.len(),
-            w.unchanged,
-            dir.display()
-        ));
-    }
+    write_cards_and_skills(spec, scope, &roots, &mut out)?;
     for n in (spec.notes)(scope, &target.path) {
         out.push_str(&format!("  note: {n}\n"));
     }
@@ -221,6 +121,153 @@ fn install(
         managed_warnings(&bin, &mut out);
     }
     p.out(&out);
+    Ok(())
+}
+
+/// Whether install's report speaks of what it did or of what it would do.
+#[derive(Clone, Copy)]
+struct Verb {
+    dry_run: bool,
+}
+
+impl Verb {
+    fn say(self, done: &str, would: &str) -> String {
+        if self.dry_run { would } else { done }.to_string()
+    }
+}
+
+/// The change to the config file; for a file install refuses to touch, on
+/// a dry run, the reason with what to add by hand.
+fn plan_or_by_hand(
+    target: &ConfigFile,
+    bin: &str,
+    wanted: &[crate::install::merge::HookEntry],
+    dry_run: bool,
+) -> Result<document::Plan, String> {
+    match document::plan_install(target, bin, wanted) {
+        Ok(p) => Ok(p),
+        Err(e) if dry_run && e.contains("othing was written") => Err(format!(
+            "{e}\n--- what cuecard would add, for you to merge by hand \
+             (its `hooks`{}):\n{}",
+            target.spec.required_keys_hint(),
+            document::by_hand(target.spec, bin, wanted)?
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// The report's first part: the file, what changes in it, each entry with
+/// its cards, the events left out and why, and the plan's notes.
+fn describe_plan(
+    target: &ConfigFile,
+    plan: &document::Plan,
+    wanted: &[crate::install::merge::HookEntry],
+    skipped: &[entries::Skipped],
+    verb: Verb,
+) -> String {
+    let spec = target.spec;
+    let h = spec.harness;
+    let mut out = format!(
+        "{} ({} scope): {}\n",
+        h.name(),
+        target.scope.id(),
+        target.path.display()
+    );
+    let o = &plan.outcome;
+    let summary = format!(
+        "{} added, {} replaced, {} removed",
+        o.added, o.replaced, o.removed
+    );
+    match &plan.action {
+        Action::Unchanged => {
+            out.push_str("  unchanged: cuecard's entries are already as install writes them\n")
+        }
+        Action::Create(_) => out.push_str(&format!(
+            "  {} ({summary})\n",
+            verb.say("created", "would create")
+        )),
+        _ => out.push_str(&format!(
+            "  {} ({summary}); the previous file {} {}\n",
+            verb.say("updated", "would update"),
+            verb.say("is kept in", "would be kept in"),
+            crate::install::fsio::backup_path(&target.path).display()
+        )),
+    }
+    for e in wanted {
+        let cards: Vec<String> = crate::install::ownership::argv(&e.handler)
+            .unwrap_or_default()
+            .into_iter()
+            .skip_while(|w| *w != e.event)
+            .skip(1)
+            .collect();
+        out.push_str(&format!(
+            "  {} [{}]: {}\n",
+            e.event,
+            e.matcher.as_deref().unwrap_or("every call"),
+            cards.join(", ")
+        ));
+    }
+    for s in skipped {
+        out.push_str(&format!(
+            "  not registered: {} ({}): {} does not deliver what a hook prints there to the model\n",
+            s.event,
+            s.cards.join(", "),
+            h.name()
+        ));
+    }
+    for n in &plan.notes {
+        out.push_str(&format!("  {n}\n"));
+    }
+    if !spec.form_name.is_empty() {
+        out.push_str(&format!("  form: {}\n", spec.form_name));
+    }
+    out
+}
+
+/// The older form's file and the removal of cuecard's entries from it,
+/// when it holds any.
+fn legacy_plan(
+    spec: &'static crate::harness::config::Config,
+    scope: Scope,
+    roots: &Roots,
+    bin: &str,
+) -> Result<Option<(ConfigFile, document::Plan)>, String> {
+    let Some(t) = spec.legacy.and_then(|l| ConfigFile::new(l, scope, roots)) else {
+        return Ok(None);
+    };
+    let p = document::plan_uninstall(&t, bin)?;
+    Ok((p.action != Action::Unchanged).then_some((t, p)))
+}
+
+/// The cards the "Full procedure" pointers name, and the skills, written
+/// where they lead; what was written goes into the report.
+fn write_cards_and_skills(
+    spec: &crate::harness::config::Config,
+    scope: Scope,
+    roots: &Roots,
+    out: &mut String,
+) -> Result<(), String> {
+    if let Some(dir) = crate::paths::data_dir() {
+        let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;
+        out.push_str(&format!(
+            "  cards: {} written, {} unchanged in {}\n",
+            w.written.len(),
+            w.unchanged,
+            dir.join("cards").display()
+        ));
+    }
+    let skills = materialise::skill_files();
+    if !skills.is_empty()
+        && let Some(dir) = (spec.skills_dir)(scope, roots)
+    {
+        let w = materialise::write_files(&dir, &skills, false)?;
+        out.push_str(&format!(
+            "  skills: {} written, {} unchanged in {}\n",
+            w.written.len(),
+            w.unchanged,
+            dir.display()
+        ));
+    }
     Ok(())
 }
 
