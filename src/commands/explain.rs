@@ -10,19 +10,7 @@ use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
-    let payload_line = match &input {
-        Ok(p) => format!(
-            "payload: ok ({} field(s){}{})",
-            p.raw.len(),
-            p.tool_name()
-                .map(|t| format!(", tool {t}"))
-                .unwrap_or_default(),
-            p.source()
-                .map(|s| format!(", source {s}"))
-                .unwrap_or_default(),
-        ),
-        Err(e) => format!("payload: none ({})", e.describe()),
-    };
+    let payload_line = payload_line(&input);
     let mut out = String::new();
     let contract = a.contract.as_deref().map(|id| (id, HarnessId::parse(id)));
     if let Some((id, h)) = contract {
@@ -43,6 +31,35 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
         p.out(&out);
         return ExitStatus::Success;
     }
+    event_lines(&run, &a.event, &mut out);
+    out.push_str(&payload_line);
+    out.push('\n');
+    verdict_lines(&run, &mut out);
+    answer_lines(&run, &mut out);
+    p.out(&out);
+    ExitStatus::Success
+}
+
+/// What the payload was: its fields, tool and source, or why there is none.
+fn payload_line(input: &Result<payload::Payload, payload::Unusable>) -> String {
+    match input {
+        Ok(p) => format!(
+            "payload: ok ({} field(s){}{})",
+            p.raw.len(),
+            p.tool_name()
+                .map(|t| format!(", tool {t}"))
+                .unwrap_or_default(),
+            p.source()
+                .map(|s| format!(", source {s}"))
+                .unwrap_or_default(),
+        ),
+        Err(e) => format!("payload: none ({})", e.describe()),
+    }
+}
+
+/// The native event's mapping, and the event's class, channel, decision
+/// and policy enforcement (from the event table).
+fn event_lines(run: &dispatch::Run, event: &str, out: &mut String) {
     if let Some((h, row)) = run.contract {
         out.push_str(&format!(
             "native event: {} → {} (cards evaluated as: {})\n",
@@ -87,10 +104,12 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
                 harness::enforcement(on, spec.event).describe()
             ));
         }
-        None => out.push_str(&format!("event: {} (unknown: no output)\n", a.event)),
+        None => out.push_str(&format!("event: {} (unknown: no output)\n", event)),
     }
-    out.push_str(&payload_line);
-    out.push('\n');
+}
+
+/// Why the call was decision-only or stopped, and each card's verdict.
+fn verdict_lines(run: &dispatch::Run, out: &mut String) {
     if let (true, Some((h, row))) = (run.decision_only, run.contract) {
         out.push_str(&format!(
             "decision only: {} does not deliver what a hook prints on `{}` ({}): only an ask or deny under a policy is sent\n",
@@ -115,6 +134,10 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
             out.push_str(&format!("  {:width$}  {verdict:7}  {}\n", t.card, t.why));
         }
     }
+}
+
+/// The decision, an exit-2 block, and the line dispatch would print.
+fn answer_lines(run: &dispatch::Run, out: &mut String) {
     match (&run.decided, &run.outcome.ruling) {
         (Some((level, reason)), _) => out.push_str(&format!(
             "decision: {level} — {}\n",
@@ -140,6 +163,4 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
         }
         None => out.push_str("(nothing)\n"),
     }
-    p.out(&out);
-    ExitStatus::Success
 }
