@@ -34,28 +34,12 @@ pub fn run(p: &Printer, a: VerifyArgs) -> ExitStatus {
             return ExitStatus::Failure;
         }
     };
-    let mut statuses: Vec<Status> = Vec::new();
-    let mut notes: Vec<(HarnessId, String)> = Vec::new();
-    let mut doubles: Vec<(HarnessId, String)> = Vec::new();
-    for h in &harnesses {
-        let Some(spec) = h.config() else {
-            notes.push((
-                *h,
-                h.limitation().unwrap_or("not installed into").to_string(),
-            ));
-            continue;
-        };
-        for scope in [Scope::User, Scope::Project] {
-            for form in std::iter::once(spec).chain(spec.legacy) {
-                if let Some(t) = ConfigFile::new(form, scope, &roots) {
-                    statuses.push(inspect::inspect(&t, &bin, &roots));
-                }
-            }
-        }
-        for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
-            doubles.push((*h, d));
-        }
-    }
+    let found = gather(&harnesses, &roots, &bin);
+    let Found {
+        statuses,
+        notes,
+        doubles,
+    } = &found;
     let bad = statuses
         .iter()
         .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty() || !s.unenforced.is_empty())
@@ -70,59 +54,110 @@ pub fn run(p: &Printer, a: VerifyArgs) -> ExitStatus {
         });
         p.out(&serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        let mut out = String::new();
-        for s in &statuses {
-            if !s.installed() && s.problems.is_empty() {
-                continue;
-            }
-            let state = if !s.problems.is_empty() && s.installed() {
-                "STALE"
-            } else if !s.problems.is_empty() {
-                "UNREADABLE"
-            } else if !s.untrusted.is_empty() {
-                "UNTRUSTED"
-            } else if !s.unenforced.is_empty() {
-                "UNENFORCED"
-            } else {
-                "ok"
-            };
-            let form = if s.form.is_empty() {
-                String::new()
-            } else {
-                format!("; {}", s.form)
-            };
-            out.push_str(&format!(
-                "{state:10} {} ({}): {} ({} entries{form})\n",
-                s.harness, s.scope, s.path, s.entries
-            ));
-            for p in s.problems.iter().chain(&s.untrusted).chain(&s.unenforced) {
-                out.push_str(&format!("           {p}\n"));
-            }
-        }
-        for (h, d) in &doubles {
-            out.push_str(&format!("DOUBLE     {}: {d}\n", h.id()));
-        }
-        let missing: Vec<&str> = harnesses
-            .iter()
-            .filter(|h| h.config().is_some())
-            .filter(|h| {
-                !statuses
-                    .iter()
-                    .any(|s| s.harness == h.id() && s.installed())
-            })
-            .map(|h| h.id())
-            .collect();
-        if !missing.is_empty() {
-            out.push_str(&format!("not installed: {}\n", missing.join(", ")));
-        }
-        for (h, n) in &notes {
-            out.push_str(&format!("{}: not installable: {n}\n", h.id()));
-        }
-        p.out(&out);
+        p.out(&text(&harnesses, &found));
     }
     if bad {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
     }
+}
+
+/// What verify found: each config file's state, the harnesses it cannot
+/// install into (and why), and double registrations.
+struct Found {
+    statuses: Vec<Status>,
+    notes: Vec<(HarnessId, String)>,
+    doubles: Vec<(HarnessId, String)>,
+}
+
+/// Inspects every scope and form of each harness's config.
+fn gather(harnesses: &[HarnessId], roots: &Roots, bin: &str) -> Found {
+    let mut statuses: Vec<Status> = Vec::new();
+    let mut notes: Vec<(HarnessId, String)> = Vec::new();
+    let mut doubles: Vec<(HarnessId, String)> = Vec::new();
+    for h in harnesses {
+        let Some(spec) = h.config() else {
+            notes.push((
+                *h,
+                h.limitation().unwrap_or("not installed into").to_string(),
+            ));
+            continue;
+        };
+        for scope in [Scope::User, Scope::Project] {
+            for form in std::iter::once(spec).chain(spec.legacy) {
+                if let Some(t) = ConfigFile::new(form, scope, roots) {
+                    statuses.push(inspect::inspect(&t, bin, roots));
+                }
+            }
+        }
+        for d in double::doubles(&double::find_all(spec, roots, bin)) {
+            doubles.push((*h, d));
+        }
+    }
+    Found {
+        statuses,
+        notes,
+        doubles,
+    }
+}
+
+/// The report for a person: one line per installed file with its state and
+/// problems, the double registrations, what is not installed, and why some
+/// harnesses cannot be.
+fn text(harnesses: &[HarnessId], found: &Found) -> String {
+    let Found {
+        statuses,
+        notes,
+        doubles,
+    } = found;
+    let mut out = String::new();
+    for s in statuses {
+        if !s.installed() && s.problems.is_empty() {
+            continue;
+        }
+        let state = if !s.problems.is_empty() && s.installed() {
+            "STALE"
+        } else if !s.problems.is_empty() {
+            "UNREADABLE"
+        } else if !s.untrusted.is_empty() {
+            "UNTRUSTED"
+        } else if !s.unenforced.is_empty() {
+            "UNENFORCED"
+        } else {
+            "ok"
+        };
+        let form = if s.form.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", s.form)
+        };
+        out.push_str(&format!(
+            "{state:10} {} ({}): {} ({} entries{form})\n",
+            s.harness, s.scope, s.path, s.entries
+        ));
+        for p in s.problems.iter().chain(&s.untrusted).chain(&s.unenforced) {
+            out.push_str(&format!("           {p}\n"));
+        }
+    }
+    for (h, d) in doubles {
+        out.push_str(&format!("DOUBLE     {}: {d}\n", h.id()));
+    }
+    let missing: Vec<&str> = harnesses
+        .iter()
+        .filter(|h| h.config().is_some())
+        .filter(|h| {
+            !statuses
+                .iter()
+                .any(|s| s.harness == h.id() && s.installed())
+        })
+        .map(|h| h.id())
+        .collect();
+    if !missing.is_empty() {
+        out.push_str(&format!("not installed: {}\n", missing.join(", ")));
+    }
+    for (h, n) in notes {
+        out.push_str(&format!("{}: not installable: {n}\n", h.id()));
+    }
+    out
 }
