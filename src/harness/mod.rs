@@ -32,6 +32,7 @@ mod factory;
 mod gemini;
 mod kiro;
 pub mod once;
+mod opencode;
 pub mod plugin;
 mod qoder;
 mod qwen;
@@ -60,6 +61,7 @@ pub enum HarnessId {
     Kiro,
     Factory,
     Qoder,
+    Opencode,
     Windsurf,
 }
 
@@ -76,6 +78,7 @@ impl HarnessId {
         HarnessId::Kiro,
         HarnessId::Factory,
         HarnessId::Qoder,
+        HarnessId::Opencode,
         HarnessId::Windsurf,
     ];
 
@@ -130,6 +133,7 @@ impl HarnessId {
             HarnessId::Kiro => &kiro::SPEC,
             HarnessId::Factory => &factory::SPEC,
             HarnessId::Qoder => &qoder::SPEC,
+            HarnessId::Opencode => &opencode::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }
     }
