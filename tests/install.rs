@@ -1477,3 +1477,18 @@ fn doctor_runs_the_crush_entry_with_a_crush_payload() {
         .run();
     assert!(out.stdout.contains("FAIL"), "{}", out.stdout);
 }
+
+#[test]
+fn a_crush_user_install_follows_crush_global_config() {
+    // Crush reads the user's file from `$CRUSH_GLOBAL_CONFIG` when it is
+    // set, before `$XDG_CONFIG_HOME/crush`.
+    let sb = Sandbox::new();
+    let dir = sb.home().join("crush-elsewhere");
+    sb.test()
+        .args(["install", "--harness", "crush", "--scope", "user"])
+        .env("CRUSH_GLOBAL_CONFIG", dir.to_str().unwrap())
+        .run();
+    let doc = read_json(dir.join("crush.json"));
+    assert_eq!(our_handlers(&doc).len(), 1, "{doc:#}");
+    assert!(!sb.home().join(".config/crush/crush.json").exists());
+}

@@ -128,15 +128,22 @@ static CONFIG: Config = Config {
     plugin: None,
 };
 
-/// `$CRUSH_GLOBAL_CONFIG`, else `$XDG_CONFIG_HOME/crush`, else
-/// `~/.config/crush` (Crush's `GlobalConfig`, the same on Windows).
+/// A directory from the environment variable `var`, when set and not empty.
+fn var_dir(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// `$XDG_CONFIG_HOME`, else `~/.config` (Crush's `home.Config`, Windows too).
+fn config_home(r: &Roots) -> PathBuf {
+    var_dir("XDG_CONFIG_HOME").unwrap_or_else(|| r.home.join(".config"))
+}
+
+/// `$CRUSH_GLOBAL_CONFIG`, else `<config home>/crush` (Crush's
+/// `GlobalConfig`).
 fn user_dir(r: &Roots) -> PathBuf {
-    for (var, sub) in [("CRUSH_GLOBAL_CONFIG", ""), ("XDG_CONFIG_HOME", "crush")] {
-        if let Some(d) = std::env::var_os(var).filter(|v| !v.is_empty()) {
-            return PathBuf::from(d).join(sub);
-        }
-    }
-    r.home.join(".config/crush")
+    var_dir("CRUSH_GLOBAL_CONFIG").unwrap_or_else(|| config_home(r).join("crush"))
 }
 
 /// The project's JSON config: `.crush.json` when it exists (Crush prefers
@@ -155,15 +162,12 @@ fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
     config::user_or_project(scope, user_dir(r).join("crush.json"), project_file(r))
 }
 
-/// Crush's own skills directories (`$XDG_CONFIG_HOME/crush/skills`, not
-/// moved by `$CRUSH_GLOBAL_CONFIG`; `.crush/skills` in the project).
+/// Crush's own skills directories (`<config home>/crush/skills`, not moved
+/// by `$CRUSH_GLOBAL_CONFIG`; `.crush/skills` in the project).
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
-    let config = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| r.home.join(".config"), PathBuf::from);
     config::user_or_project(
         scope,
-        config.join("crush/skills"),
+        config_home(r).join("crush/skills"),
         r.project.join(".crush/skills"),
     )
 }
@@ -173,14 +177,8 @@ fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
 /// its global data file (`$CRUSH_GLOBAL_DATA`, `$XDG_DATA_HOME/crush`,
 /// `~/.local/share/crush`).
 fn other_sources(r: &Roots) -> Vec<PathBuf> {
-    let data = std::env::var_os("CRUSH_GLOBAL_DATA")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("XDG_DATA_HOME")
-                .filter(|v| !v.is_empty())
-                .map(|d| PathBuf::from(d).join("crush"))
-        })
+    let data = var_dir("CRUSH_GLOBAL_DATA")
+        .or_else(|| var_dir("XDG_DATA_HOME").map(|d| d.join("crush")))
         .unwrap_or_else(|| r.home.join(".local/share/crush"));
     let mine = project_file(r);
     let mut out: Vec<PathBuf> = [".crush.json", "crush.json"]
