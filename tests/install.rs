@@ -1402,7 +1402,16 @@ fn a_crush_project_install_writes_crush_json_unless_a_dot_crush_json_is_there() 
     // Crush reads both names; `.crush.json` wins a conflict, so an existing
     // one is where cuecard's entry goes, and a new file is `crush.json`.
     let sb = Sandbox::new();
-    install(&sb, "crush", "project");
+    let out = install(&sb, "crush", "project");
+    // What Crush cannot get is named for what it is: no such event (not
+    // "dropped", as on Qoder's PreToolUse).
+    assert!(
+        out.stdout
+            .contains("not registered: SessionStart (session-start")
+            && out.stdout.contains("Crush has no such event"),
+        "{}",
+        out.stdout
+    );
     assert!(sb.project().join("crush.json").is_file());
     assert!(!sb.project().join(".crush.json").exists());
     sb.test()
