@@ -26,6 +26,7 @@ mod codebuddy;
 mod codex;
 pub mod config;
 mod copilot;
+mod crush;
 mod cursor;
 mod devin;
 mod factory;
@@ -62,6 +63,7 @@ pub enum HarnessId {
     Factory,
     Qoder,
     Opencode,
+    Crush,
     Windsurf,
 }
 
@@ -79,6 +81,7 @@ impl HarnessId {
         HarnessId::Factory,
         HarnessId::Qoder,
         HarnessId::Opencode,
+        HarnessId::Crush,
         HarnessId::Windsurf,
     ];
 
@@ -134,6 +137,7 @@ impl HarnessId {
             HarnessId::Factory => &factory::SPEC,
             HarnessId::Qoder => &qoder::SPEC,
             HarnessId::Opencode => &opencode::SPEC,
+            HarnessId::Crush => &crush::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }
     }
