@@ -159,6 +159,15 @@ fn node() -> Option<PathBuf> {
     out.status.success().then(|| PathBuf::from("node"))
 }
 
+/// Whether the machine has no node (the test then says it is skipped).
+fn no_node() -> bool {
+    let missing = node().is_none();
+    if missing {
+        eprintln!("skipped: no node on this machine");
+    }
+    missing
+}
+
 /// Runs the stand-in host on `plugin` (copied to `.mjs`, as node wants an
 /// ES module) in the sandbox's environment, bounded.
 fn host(sb: &Sandbox, plugin: &Path) -> Value {
@@ -200,8 +209,7 @@ fn host(sb: &Sandbox, plugin: &Path) -> Value {
 
 #[test]
 fn the_plugin_puts_the_answers_where_opencode_hands_them_to_the_model() {
-    if node().is_none() {
-        eprintln!("skipped: no node on this machine");
+    if no_node() {
         return;
     }
     let sb = Sandbox::new();
@@ -248,8 +256,7 @@ fn the_plugin_puts_the_answers_where_opencode_hands_them_to_the_model() {
 
 #[test]
 fn the_plugin_fails_open_on_a_missing_binary_a_hang_and_garbage() {
-    if node().is_none() {
-        eprintln!("skipped: no node on this machine");
+    if no_node() {
         return;
     }
     let sb = Sandbox::new();
