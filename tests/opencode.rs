@@ -126,6 +126,12 @@ fn a_users_own_plugin_at_that_path_is_refused_and_kept() {
         "{}",
         install.stderr
     );
+    let verify = fails(&sb, &["verify", "--harness", "opencode"]);
+    assert!(
+        verify.stdout.contains("is not cuecard's"),
+        "verify names the file: {}",
+        verify.stdout
+    );
     let out = run(&sb, &["uninstall", "--harness", "opencode"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(std::fs::read_to_string(user_plugin(&sb)).unwrap(), theirs);
