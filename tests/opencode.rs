@@ -312,3 +312,30 @@ fn the_plugin_fails_open_on_a_missing_binary_a_hang_and_garbage() {
         assert_eq!(got["after"], "removed", "{what}: {got}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_or_a_fifo_at_the_plugin_path_is_refused_and_not_followed() {
+    let sb = Sandbox::new();
+    let elsewhere = put(sb.path().join("dotfiles/cuecard.js"), "mine\n");
+    std::fs::create_dir_all(user_plugin(&sb).parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, user_plugin(&sb)).unwrap();
+    let install = fails(&sb, &["install", "--harness", "opencode"]);
+    assert!(install.stderr.contains("symlink"), "{}", install.stderr);
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine\n");
+    let out = fails(&sb, &["uninstall", "--harness", "opencode"]);
+    assert!(out.stderr.contains("symlink"), "{}", out.stderr);
+    assert!(elsewhere.exists());
+
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(user_plugin(&sb).parent().unwrap()).unwrap();
+    let path = std::ffi::CString::new(user_plugin(&sb).to_string_lossy().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
+    let install = fails(&sb, &["install", "--harness", "opencode"]);
+    assert!(
+        install.stderr.contains("not a regular file"),
+        "{}",
+        install.stderr
+    );
+}
