@@ -31,6 +31,7 @@ mod cursor;
 mod devin;
 mod factory;
 mod gemini;
+mod kilo;
 mod kiro;
 pub mod once;
 mod opencode;
@@ -63,6 +64,7 @@ pub enum HarnessId {
     Factory,
     Qoder,
     Opencode,
+    Kilo,
     Crush,
     Windsurf,
 }
@@ -81,6 +83,7 @@ impl HarnessId {
         HarnessId::Factory,
         HarnessId::Qoder,
         HarnessId::Opencode,
+        HarnessId::Kilo,
         HarnessId::Crush,
         HarnessId::Windsurf,
     ];
@@ -137,6 +140,7 @@ impl HarnessId {
             HarnessId::Factory => &factory::SPEC,
             HarnessId::Qoder => &qoder::SPEC,
             HarnessId::Opencode => &opencode::SPEC,
+            HarnessId::Kilo => &kilo::SPEC,
             HarnessId::Crush => &crush::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }

@@ -129,7 +129,7 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     }
 }
 
-static CONFIG: Config = Config {
+pub(super) static CONFIG: Config = Config {
     harness: HarnessId::Opencode,
     layout: config::Layout::Grouped,
     form: config::Form::Exec,
@@ -158,27 +158,27 @@ static PLUGIN_FILE: OwnedFile = OwnedFile {
     entries_line: ENTRIES_LINE,
 };
 
-const ENTRIES_LINE: &str = "const HOOKS = ";
+pub(super) const ENTRIES_LINE: &str = "const HOOKS = ";
 const TEMPLATE: &str = include_str!("opencode_plugin.js");
 
-fn plugin_js(entries: &str) -> String {
+pub(super) fn plugin_js(entries: &str) -> String {
     TEMPLATE.replace("__CUECARD_HOOKS__", entries)
 }
 
-/// OpenCode's config directory: `$XDG_CONFIG_HOME/opencode` (when set and
-/// absolute), else `~/.config/opencode`.
-fn user_dir(r: &Roots) -> PathBuf {
+/// An OpenCode-family config directory: `$XDG_CONFIG_HOME/<app>` (when set
+/// and absolute), else `~/.config/<app>` (`opencode`; Kilo Code's `kilo`).
+pub(super) fn user_dir(r: &Roots, app: &str) -> PathBuf {
     std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .unwrap_or_else(|| r.home.join(".config"))
-        .join("opencode")
+        .join(app)
 }
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
     config::user_or_project(
         scope,
-        user_dir(r).join("plugins/cuecard.js"),
+        user_dir(r, "opencode").join("plugins/cuecard.js"),
         r.project.join(".opencode/plugins/cuecard.js"),
     )
 }
@@ -186,7 +186,7 @@ fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
 fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
     config::user_or_project(
         scope,
-        user_dir(r).join("skills"),
+        user_dir(r, "opencode").join("skills"),
         r.project.join(".opencode/skills"),
     )
 }

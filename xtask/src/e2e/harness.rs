@@ -31,6 +31,7 @@ pub const HARNESSES: &[Harness] = &[
     drivers::QWEN,
     drivers::COPILOT,
     drivers::OPENCODE,
+    drivers::KILO,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this

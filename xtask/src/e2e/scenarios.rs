@@ -702,8 +702,8 @@ fn cannot_compact(h: &Harness) -> Option<&'static str> {
         "qwen" => {
             Some("Qwen Code fires SessionStart(compact), but its context never reaches the model")
         }
-        "opencode" => Some(
-            "OpenCode compacts on reported usage and the recovery card reaches the first request after it, \
+        "opencode" | "kilo" => Some(
+            "OpenCode (and Kilo Code, its fork) compacts on reported usage and the recovery card reaches the first request after it, \
              but its plugin payload carries no transcript, so cuecard only estimates usage and the warning \
              comes too late for the scripted hand-off",
         ),

@@ -8,6 +8,7 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod gemini;
+mod kilo;
 mod opencode;
 mod qwen;
 
@@ -18,6 +19,7 @@ pub use claude_code::HARNESS as CLAUDE_CODE;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
 pub use gemini::HARNESS as GEMINI;
+pub use kilo::HARNESS as KILO;
 pub use opencode::HARNESS as OPENCODE;
 pub use qwen::HARNESS as QWEN;
 
@@ -86,6 +88,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &qwen::Qwen,
     &copilot::Copilot,
     &opencode::Opencode,
+    &kilo::Kilo,
 ];
 
 /// The driver of a harness the e2e runs.

@@ -1,0 +1,89 @@
+//! Kilo Code's CLI (`@kilocode/cli`, an OpenCode fork): `kilo run -m
+//! mock/<model> "<prompt>"` with the same custom OpenAI-compatible provider
+//! as OpenCode's driver (`@ai-sdk/openai-compatible`, bundled in the binary:
+//! nothing is fetched), in `~/.config/kilo/kilo.json`; every tool allowed;
+//! no models.dev fetch, no default plugins, no autoupdate, no Claude Code
+//! compatibility layer. cuecard's plugin is installed by `cuecard install
+//! --harness kilo` into `~/.config/kilo/plugins/`, like every other
+//! registration.
+//!
+//! Pinned to 7.7.7: the newest `@kilocode/cli` whose Linux x64 binary
+//! package is on the registry (7.8.1's `@kilocode/cli-linux-x64` is not
+//! published there; its postinstall fails).
+
+use super::{Driver, kv, s};
+use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, merge, write_json};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// The pinned CLI (see `harness::HARNESSES`).
+pub const HARNESS: Harness = Harness {
+    id: "kilo",
+    package: "@kilocode/cli",
+    pinned: "7.7.7",
+    bin: "kilo",
+    in_ci: false,
+};
+
+pub struct Kilo;
+
+impl Driver for Kilo {
+    fn id(&self) -> &'static str {
+        HARNESS.id
+    }
+
+    fn configure(
+        &self,
+        dirs: &RunDirs,
+        base_url: &str,
+        inv: &Invocation,
+    ) -> Result<(Vec<String>, Env), String> {
+        let model = inv.model.unwrap_or("mock-model");
+        let mut config = json!({
+            "$schema": "https://app.kilo.ai/config.json",
+            "autoupdate": false,
+            "share": "disabled",
+            "permission": {
+                "edit": "allow",
+                "bash": "allow",
+                "webfetch": "allow",
+                "external_directory": "allow",
+                "doom_loop": "allow"
+            },
+            "provider": {
+                "mock": {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": "Mock",
+                    "options": {"baseURL": format!("{base_url}/v1"), "apiKey": "dummy"},
+                    "models": {
+                        model: {
+                            "name": model,
+                            "tool_call": true,
+                            "limit": {"context": 200000, "output": 8192}
+                        }
+                    }
+                }
+            },
+            "model": format!("mock/{model}")
+        });
+        merge(&mut config, inv.user_settings);
+        write_json(&dirs.home.join(".config/kilo/kilo.json"), &config)?;
+        Ok((
+            vec![s("run"), s("-m"), format!("mock/{model}"), s(inv.prompt)],
+            vec![
+                kv("KILO_DISABLE_AUTOUPDATE", "1"),
+                kv("KILO_DISABLE_MODELS_FETCH", "1"),
+                kv("KILO_DISABLE_DEFAULT_PLUGINS", "1"),
+                kv("KILO_DISABLE_LSP_DOWNLOAD", "1"),
+                kv("KILO_DISABLE_SHARE", "1"),
+                kv("KILO_DISABLE_CLAUDE_CODE", "1"),
+                kv("KILO_DISABLE_SESSION_INGEST", "1"),
+                kv("KILO_DISABLE_CODEBASE_INDEXING", "1"),
+            ],
+        ))
+    }
+
+    fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {
+        vec![dirs.home.join(".local/share/kilo")]
+    }
+}
