@@ -1,9 +1,10 @@
 //! Kilo Code's CLI (`@kilocode/cli`, an OpenCode fork): `kilo run -m
 //! mock/<model> "<prompt>"` with the same custom OpenAI-compatible provider
 //! as OpenCode's driver (`@ai-sdk/openai-compatible`, bundled in the binary:
-//! nothing is fetched), in `~/.config/kilo/kilo.json`; every tool allowed;
-//! no models.dev fetch, no default plugins, no autoupdate, no Claude Code
-//! compatibility layer. cuecard's plugin is installed by `cuecard install
+//! nothing is fetched), in `~/.config/kilo/kilo.json`, the only provider
+//! enabled (Kilo's own gateways would try to list their models); every tool
+//! allowed; no models.dev fetch, no default plugins, no autoupdate, no
+//! Claude Code compatibility layer. cuecard's plugin is installed by `cuecard install
 //! --harness kilo` into `~/.config/kilo/plugins/`, like every other
 //! registration.
 //!
@@ -43,6 +44,7 @@ impl Driver for Kilo {
             "$schema": "https://app.kilo.ai/config.json",
             "autoupdate": false,
             "share": "disabled",
+            "enabled_providers": ["mock"],
             "permission": {
                 "edit": "allow",
                 "bash": "allow",
