@@ -22,6 +22,7 @@
 mod answer;
 mod capabilities;
 mod claude_code;
+mod cline;
 mod codebuddy;
 mod codex;
 pub mod config;
@@ -60,6 +61,7 @@ pub enum HarnessId {
     Kiro,
     Factory,
     Qoder,
+    Cline,
     Windsurf,
 }
 
@@ -76,6 +78,7 @@ impl HarnessId {
         HarnessId::Kiro,
         HarnessId::Factory,
         HarnessId::Qoder,
+        HarnessId::Cline,
         HarnessId::Windsurf,
     ];
 
@@ -130,6 +133,7 @@ impl HarnessId {
             HarnessId::Kiro => &kiro::SPEC,
             HarnessId::Factory => &factory::SPEC,
             HarnessId::Qoder => &qoder::SPEC,
+            HarnessId::Cline => &cline::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }
     }

@@ -5,6 +5,7 @@
 //! each driver's file; `harness::HARNESSES` lists them.
 
 mod claude_code;
+mod cline;
 mod codex;
 mod copilot;
 mod gemini;
@@ -14,6 +15,7 @@ use super::harness::{Env, Harness, Invocation, RunDirs};
 use std::path::{Path, PathBuf};
 
 pub use claude_code::HARNESS as CLAUDE_CODE;
+pub use cline::HARNESS as CLINE;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
 pub use gemini::HARNESS as GEMINI;
@@ -83,6 +85,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &gemini::Gemini,
     &qwen::Qwen,
     &copilot::Copilot,
+    &cline::Cline,
 ];
 
 /// The driver of a harness the e2e runs.
