@@ -100,6 +100,7 @@ static CONFIG: Config = Config {
     trust: config::no_trust_check,
     legacy: None,
     plugin: Some(&PLUGIN),
+    owned: None,
 };
 
 /// The Claude Code plugin: `.claude-plugin/plugin.json`, `hooks/hooks.json`

@@ -27,11 +27,12 @@
 //! finding on Cline stays advice (docs/decisions.md).
 
 use super::answer::Shape;
+use super::config::{self, Config, OwnedFile, Roots, Scope};
 use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
 use serde_json::{Map, Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The one shape Cline reads: a top-level `context`.
 const CONTEXT: Shape = Shape::Flat {
@@ -88,7 +89,7 @@ pub static SPEC: Spec = Spec {
     limitation: "only PreToolUse and PostToolUse are read, and both reach the model after the \
                  tool ran: no session-start or prompt cards; no decision is honoured (`cancel` \
                  ends the whole run and tells no one why), so findings stay advice.",
-    config: None,
+    config: Some(&CONFIG),
     decides: &[],
     probe,
 };
@@ -162,6 +163,14 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
         _ => {}
     }
     t::map_tool(&TOOLS, map);
+    if row.canonical == Event::SessionStart {
+        let source = if row.native == "TaskResume" {
+            "resume"
+        } else {
+            "startup"
+        };
+        t::default_source(map, source);
+    }
 }
 
 fn input(map: &mut Map<String, Value>) -> Option<&mut Map<String, Value>> {
@@ -264,4 +273,102 @@ fn probe(o: &mut Map<String, Value>, project: &Path) {
     o.insert("taskId".into(), json!("cuecard-doctor"));
     o.insert("workspaceRoots".into(), json!([project]));
     o.insert("clineVersion".into(), json!(""));
+}
+
+static CONFIG: Config = Config {
+    harness: HarnessId::Cline,
+    layout: config::Layout::Flat,
+    // Cline runs the file with `bash` on every host (no shebang, no
+    // extension): the command in it is a POSIX one, Git Bash's on Windows.
+    form: config::Form::Shell {
+        windows: config::Shell::Posix,
+    },
+    typed: false,
+    // The file has no place for one; Cline's own 120 s applies.
+    timeout: None,
+    path,
+    required: config::nothing_required,
+    skeleton: config::empty_object,
+    skills_dir: no_skills,
+    other_sources,
+    notes,
+    default_scope: Scope::User,
+    local_project_file: false,
+    form_name: "",
+    trust: config::no_trust_check,
+    legacy: None,
+    plugin: None,
+    owned: Some(&HOOK_FILE),
+};
+
+/// The one event cuecard registers: Cline reads no other hook's output,
+/// and PreToolUse's cards ride on it. The file is named after it.
+const HOOK_EVENT: &str = "PostToolUse";
+
+/// The hook file: a bash script that `exec`s cuecard, with the entries on
+/// its `# cuecard-entries:` line.
+static HOOK_FILE: OwnedFile = OwnedFile {
+    what: "Cline hook",
+    comment: "#",
+    render: hook_script,
+    entries_line: ENTRIES_LINE,
+};
+
+const ENTRIES_LINE: &str = "# cuecard-entries: ";
+
+/// The script's body: what it is, the entries, and the `exec` of the one
+/// registered command (none: it exits quietly, which Cline reads as no
+/// answer).
+fn hook_script(entries: &str) -> String {
+    let command = serde_json::from_str::<Value>(entries).ok().and_then(|doc| {
+        doc.get("hooks")?
+            .get(HOOK_EVENT)?
+            .as_array()?
+            .iter()
+            .find_map(|h| h.get("command").and_then(Value::as_str).map(str::to_string))
+    });
+    let run = command.map_or_else(|| "exit 0".to_string(), |c| format!("exec {c}"));
+    format!(
+        "# Cline runs this file (no shebang) as `bash <file>`, payload on stdin; it reads one JSON\n\
+         # object on stdout. cuecard answers on {HOOK_EVENT} only (Cline reads no other hook's output).\n\
+         {ENTRIES_LINE}{entries}\n\
+         {run}\n"
+    )
+}
+
+/// Cline's user folder: `$CLINE_DIR` when set, else `~/.cline`.
+fn cline_dir(r: &Roots) -> PathBuf {
+    config::env_dir("CLINE_DIR", &r.home, ".cline")
+}
+
+fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {
+    config::user_or_project(
+        scope,
+        cline_dir(r).join("hooks").join(HOOK_EVENT),
+        r.project.join(".clinerules/hooks").join(HOOK_EVENT),
+    )
+}
+
+/// The other folders Cline reads hook files from (every one runs), for
+/// the double-registration check.
+fn other_sources(r: &Roots) -> Vec<PathBuf> {
+    vec![
+        r.project.join(".cline/hooks").join(HOOK_EVENT),
+        r.home.join("Documents/Cline/Hooks").join(HOOK_EVENT),
+    ]
+}
+
+/// cuecard installs no skills for Cline (its CLI offers no skills tool in
+/// act mode, measured).
+fn no_skills(_: Scope, _: &Roots) -> Option<PathBuf> {
+    None
+}
+
+fn notes(_: Scope, _: &Path) -> Vec<String> {
+    vec![
+        "Cline reads hook files when a task starts: tasks already running do not run this one"
+            .into(),
+        "Cline shows tool advisories to the model after the tool ran; it reads no session-start or prompt cards, and no decision (findings stay advice)"
+            .into(),
+    ]
 }

@@ -202,6 +202,7 @@ static CONFIG: Config = Config {
     trust,
     legacy: None,
     plugin: Some(&PLUGIN),
+    owned: None,
 };
 
 /// The Codex plugin: `.codex-plugin/plugin.json`, `hooks/hooks.json` whose

@@ -194,6 +194,7 @@ static CONFIG: Config = Config {
     trust,
     legacy: None,
     plugin: None,
+    owned: None,
 };
 
 fn home(r: &Roots) -> PathBuf {

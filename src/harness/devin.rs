@@ -106,6 +106,7 @@ static CONFIG: Config = Config {
     trust: config::no_trust_check,
     legacy: None,
     plugin: None,
+    owned: None,
 };
 
 fn user_dir(r: &Roots) -> PathBuf {

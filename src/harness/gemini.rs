@@ -113,6 +113,7 @@ static CONFIG: Config = Config {
     trust,
     legacy: None,
     plugin: Some(&PLUGIN),
+    owned: None,
 };
 
 /// The Gemini CLI extension: `gemini-extension.json` and `hooks/hooks.json`

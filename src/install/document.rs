@@ -5,8 +5,9 @@
 use super::fsio;
 use super::lossless;
 use super::merge::{self, HookEntry, Outcome};
+use super::owned::{self, Owned};
 use super::style::Style;
-use crate::harness::config::{Config, Roots, Scope};
+use crate::harness::config::{Config, OwnedFile, Roots, Scope};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
@@ -79,6 +80,13 @@ pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, String> {
     let Some(text) = fsio::read(&t.path)? else {
         return Ok(None);
     };
+    if let Some(o) = t.spec.owned {
+        // A whole file cuecard owns: its entries are the JSON line it carries.
+        return match super::owned::parse(o, &text) {
+            Owned::Ours { doc, .. } => Ok(Some((text, doc))),
+            Owned::Foreign => Err(super::owned::refusal(o, &t.path, &text).unwrap_or_default()),
+        };
+    }
     if text.trim().is_empty() {
         return Ok(Some((text, Value::Object(Map::new()))));
     }
@@ -106,6 +114,9 @@ fn rewrite(before: &str, old: &Value, new: &Value) -> String {
 
 /// Plans writing `entries` (and the keys the harness needs) into the file.
 pub fn plan_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<Plan, String> {
+    if t.spec.owned.is_some() {
+        return plan_owned_install(t, bin, entries);
+    }
     let loaded = load(t)?;
     let (before, mut doc) = match &loaded {
         Some((text, doc)) => (Some(text.clone()), doc.clone()),
@@ -159,11 +170,82 @@ pub fn plan_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<
     })
 }
 
+/// [`plan_install`] for a whole file cuecard owns: rendered anew around
+/// the entries; a file of the user's own at that path, or cuecard's edited
+/// by hand, is refused (see [`owned`]).
+fn plan_owned_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<Plan, String> {
+    let Some(o) = t.spec.owned else {
+        return Err("not an owned file".into());
+    };
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    let before = fsio::read(&t.path)?;
+    if let Some(why) = before
+        .as_deref()
+        .and_then(|text| owned::refusal(o, &t.path, text))
+    {
+        return Err(why);
+    }
+    let mut doc = match before.as_deref().map(|text| owned::parse(o, text)) {
+        Some(Owned::Ours { doc, .. }) => doc,
+        _ => (t.spec.skeleton)(),
+    };
+    let outcome = merge::install(&mut doc, t.spec.layout, bin, entries)
+        .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
+    let after = owned::render(o, &doc);
+    let action = match before {
+        Some(before) if before == after => Action::Unchanged,
+        Some(before) => Action::Update { before, after },
+        None if entries.is_empty() => Action::Unchanged,
+        None => Action::Create(after),
+    };
+    Ok(Plan {
+        action,
+        outcome,
+        notes: Vec::new(),
+        switched: Vec::new(),
+    })
+}
+
+/// [`plan_uninstall`] for a whole file cuecard owns: removed when it is
+/// cuecard's and unedited; a file of the user's own, or cuecard's edited
+/// by hand, stays (with a note saying why).
+fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan, String> {
+    let mut plan = Plan {
+        action: Action::Unchanged,
+        outcome: Outcome::default(),
+        notes: Vec::new(),
+        switched: Vec::new(),
+    };
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    let Some(before) = fsio::read(&t.path)? else {
+        return Ok(plan);
+    };
+    match owned::parse(o, &before) {
+        Owned::Foreign => plan.notes.push(format!(
+            "left {}: not cuecard's (no `{}` marker)",
+            t.path.display(),
+            owned::MARKER
+        )),
+        Owned::Ours { edited: true, .. } => plan.notes.push(format!(
+            "left {}: edited by hand since install, so it is yours now; delete it yourself",
+            t.path.display()
+        )),
+        Owned::Ours { doc, .. } => {
+            plan.outcome.removed = merge::ours(&doc, t.spec.layout, bin).len();
+            plan.action = Action::Delete { before };
+        }
+    }
+    Ok(plan)
+}
+
 /// What install would write into an empty file of this harness: the
 /// entries to merge by hand into a file cuecard refuses to rewrite.
 pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String, String> {
     let mut doc = (spec.skeleton)();
     merge::install(&mut doc, spec.layout, bin, entries)?;
+    if let Some(o) = spec.owned {
+        return Ok(owned::render(o, &doc));
+    }
     for (key, value) in (spec.required)() {
         set(&mut doc, key, &value)?;
     }
@@ -172,6 +254,9 @@ pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String
 
 /// Plans taking cuecard's entries out of the file.
 pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, String> {
+    if let Some(o) = t.spec.owned {
+        return plan_owned_uninstall(t, bin, o);
+    }
     let unchanged = Plan {
         action: Action::Unchanged,
         outcome: Outcome::default(),

@@ -76,8 +76,8 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         installed: Vec::new(),
         not_cuecard: Vec::new(),
     };
-    let doc = match document::load(t) {
-        Ok(Some((_, doc))) => doc,
+    let (text, doc) = match document::load(t) {
+        Ok(Some(loaded)) => loaded,
         Ok(None) => return st,
         Err(e) => {
             st.problems.push(e);
@@ -146,6 +146,14 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
              or edited by hand): run `cuecard install` again"
                 .into(),
         );
+    }
+    if let Some(why) = t
+        .spec
+        .owned
+        .and_then(|o| super::owned::problem(o, &t.path, &text))
+    {
+        st.current = false;
+        st.problems.push(why);
     }
     for (k, v) in (t.spec.required)() {
         if document::get(&doc, k) != Some(&v) {

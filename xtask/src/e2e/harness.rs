@@ -50,6 +50,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
         "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
     ),
     (
+        "opencode",
+        "not driven yet: the driver is not written; the contract and the generated plugin are tested from recorded payloads and under node",
+    ),
+    (
         "windsurf",
         "an IDE, not on npm; installed only for decisions (with a policy set)",
     ),
