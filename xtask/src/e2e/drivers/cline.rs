@@ -46,7 +46,13 @@ impl Driver for Cline {
                 "version": 1,
                 "lastUsedProvider": "openai-compatible",
                 "modes": {},
-                "providers": {"openai-compatible": {"settings": settings, "tokenSource": "manual"}}
+                // Without `updatedAt` Cline drops the entry and rewrites the
+                // file without the key and URL (measured on 3.0.65).
+                "providers": {"openai-compatible": {
+                    "settings": settings,
+                    "updatedAt": "2026-12-02T00:00:00.000Z",
+                    "tokenSource": "manual"
+                }}
             }),
         )?;
         Ok((
