@@ -13,7 +13,7 @@ mod support;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::Sandbox;
+use support::{Sandbox, put};
 
 fn user_hook(sb: &Sandbox) -> PathBuf {
     sb.home().join(".cline/hooks/PostToolUse")
@@ -21,20 +21,6 @@ fn user_hook(sb: &Sandbox) -> PathBuf {
 
 fn project_hook(sb: &Sandbox) -> PathBuf {
     sb.project().join(".clinerules/hooks/PostToolUse")
-}
-
-fn run(sb: &Sandbox, args: &[&str]) -> support::Output {
-    sb.test().args(args).run()
-}
-
-fn fails(sb: &Sandbox, args: &[&str]) -> support::Output {
-    sb.test().args(args).status(1)
-}
-
-fn put(path: PathBuf, text: &str) -> PathBuf {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 fn read(p: &Path) -> String {
@@ -45,7 +31,7 @@ fn read(p: &Path) -> String {
 fn install_verify_doctor_reinstall_uninstall_leave_the_users_other_hooks_alone() {
     let sb = Sandbox::new();
     let mine = put(sb.home().join(".cline/hooks/PreToolUse.sh"), "echo '{}'\n");
-    let out = run(&sb, &["install", "--harness", "cline"]);
+    let out = sb.cmd(&["install", "--harness", "cline"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let text = read(&user_hook(&sb));
     assert!(
@@ -74,13 +60,13 @@ fn install_verify_doctor_reinstall_uninstall_leave_the_users_other_hooks_alone()
         );
     }
 
-    let verify = run(&sb, &["verify", "--harness", "cline"]);
+    let verify = sb.cmd(&["verify", "--harness", "cline"]);
     assert!(
         verify.stdout.starts_with("ok         cline (user)"),
         "{}",
         verify.stdout
     );
-    let doctor = run(&sb, &["doctor", "--harness", "cline"]);
+    let doctor = sb.cmd(&["doctor", "--harness", "cline"]);
     assert!(
         doctor.stdout.contains("ok   PostToolUse"),
         "{}",
@@ -92,15 +78,15 @@ fn install_verify_doctor_reinstall_uninstall_leave_the_users_other_hooks_alone()
         doctor.stdout
     );
 
-    let again = run(&sb, &["install", "--harness", "cline"]);
+    let again = sb.cmd(&["install", "--harness", "cline"]);
     assert!(again.stdout.contains("unchanged"), "{}", again.stdout);
     assert_eq!(read(&user_hook(&sb)), text);
 
-    let out = run(&sb, &["uninstall", "--harness", "cline"]);
+    let out = sb.cmd(&["uninstall", "--harness", "cline"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(!user_hook(&sb).exists(), "{}", out.stdout);
     assert_eq!(read(&mine), "echo '{}'\n");
-    let verify = run(&sb, &["verify", "--harness", "cline"]);
+    let verify = sb.cmd(&["verify", "--harness", "cline"]);
     assert!(
         verify.stdout.contains("not installed: cline"),
         "{}",
@@ -127,7 +113,7 @@ fn a_users_own_hook_file_of_that_name_is_refused_and_kept() {
     let sb = Sandbox::new();
     let theirs = "#!/usr/bin/env bash\necho '{\"context\":\"mine\"}'\n";
     put(user_hook(&sb), theirs);
-    let install = fails(&sb, &["install", "--harness", "cline"]);
+    let install = sb.cmd_fails(&["install", "--harness", "cline"]);
     assert!(
         install.stderr.contains("is not cuecard's"),
         "{}",
@@ -139,7 +125,7 @@ fn a_users_own_hook_file_of_that_name_is_refused_and_kept() {
         install.stderr
     );
     assert_eq!(read(&user_hook(&sb)), theirs);
-    let out = run(&sb, &["uninstall", "--harness", "cline"]);
+    let out = sb.cmd(&["uninstall", "--harness", "cline"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(read(&user_hook(&sb)), theirs);
 }
@@ -147,30 +133,30 @@ fn a_users_own_hook_file_of_that_name_is_refused_and_kept() {
 #[test]
 fn an_edited_hook_is_reported_kept_and_not_written_over() {
     let sb = Sandbox::new();
-    assert_eq!(run(&sb, &["install", "--harness", "cline"]).code, 0);
+    assert_eq!(sb.cmd(&["install", "--harness", "cline"]).code, 0);
     let edited = read(&user_hook(&sb)) + "# my change\n";
     std::fs::write(user_hook(&sb), &edited).unwrap();
-    let verify = fails(&sb, &["verify", "--harness", "cline"]);
+    let verify = sb.cmd_fails(&["verify", "--harness", "cline"]);
     assert!(
         verify.stdout.contains("edited by hand"),
         "{}",
         verify.stdout
     );
-    let install = fails(&sb, &["install", "--harness", "cline"]);
+    let install = sb.cmd_fails(&["install", "--harness", "cline"]);
     assert!(
         install.stderr.contains("was edited since cuecard wrote it"),
         "{}",
         install.stderr
     );
     assert_eq!(read(&user_hook(&sb)), edited);
-    run(&sb, &["uninstall", "--harness", "cline"]);
+    sb.cmd(&["uninstall", "--harness", "cline"]);
     assert_eq!(read(&user_hook(&sb)), edited);
 }
 
 #[test]
 fn a_hook_written_by_another_cuecard_is_stale_and_reinstalled() {
     let sb = Sandbox::new();
-    assert_eq!(run(&sb, &["install", "--harness", "cline"]).code, 0);
+    assert_eq!(sb.cmd(&["install", "--harness", "cline"]).code, 0);
     let text = read(&user_hook(&sb));
     let old = text.replacen(
         &format!("written by cuecard {}", env!("CARGO_PKG_VERSION")),
@@ -179,13 +165,13 @@ fn a_hook_written_by_another_cuecard_is_stale_and_reinstalled() {
     );
     assert_ne!(old, text);
     std::fs::write(user_hook(&sb), &old).unwrap();
-    let verify = fails(&sb, &["verify", "--harness", "cline"]);
+    let verify = sb.cmd_fails(&["verify", "--harness", "cline"]);
     assert!(
         verify.stdout.contains("written by cuecard 0.0.1"),
         "{}",
         verify.stdout
     );
-    assert_eq!(run(&sb, &["install", "--harness", "cline"]).code, 0);
+    assert_eq!(sb.cmd(&["install", "--harness", "cline"]).code, 0);
     assert_eq!(read(&user_hook(&sb)), text);
 }
 
@@ -195,7 +181,7 @@ fn a_symlinked_hook_is_refused_and_its_target_untouched() {
     let target = put(sb.path().join("elsewhere.sh"), "echo target\n");
     std::fs::create_dir_all(user_hook(&sb).parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&target, user_hook(&sb)).unwrap();
-    let out = fails(&sb, &["install", "--harness", "cline"]);
+    let out = sb.cmd_fails(&["install", "--harness", "cline"]);
     assert!(out.stderr.contains("is a symlink"), "{}", out.stderr);
     assert_eq!(read(&target), "echo target\n");
     assert!(
@@ -231,10 +217,7 @@ fn run_hook(sb: &Sandbox, hook: &Path, payload: &Value, path: &str) -> (String, 
 #[test]
 fn the_project_hook_names_cuecard_through_path_answers_as_cline_reads_and_fails_open() {
     let sb = Sandbox::new();
-    let out = run(
-        &sb,
-        &["install", "--harness", "cline", "--scope", "project"],
-    );
+    let out = sb.cmd(&["install", "--harness", "cline", "--scope", "project"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let text = read(&project_hook(&sb));
     assert!(
