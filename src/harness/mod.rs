@@ -27,6 +27,7 @@ mod codebuddy;
 mod codex;
 pub mod config;
 mod copilot;
+mod crush;
 mod cursor;
 mod devin;
 mod factory;
@@ -64,6 +65,7 @@ pub enum HarnessId {
     Qoder,
     Opencode,
     Cline,
+    Crush,
     Windsurf,
 }
 
@@ -82,6 +84,7 @@ impl HarnessId {
         HarnessId::Qoder,
         HarnessId::Opencode,
         HarnessId::Cline,
+        HarnessId::Crush,
         HarnessId::Windsurf,
     ];
 
@@ -138,6 +141,7 @@ impl HarnessId {
             HarnessId::Qoder => &qoder::SPEC,
             HarnessId::Opencode => &opencode::SPEC,
             HarnessId::Cline => &cline::SPEC,
+            HarnessId::Crush => &crush::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }
     }

@@ -54,6 +54,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
         "not driven yet: the driver is not written; the contract and the generated plugin are tested from recorded payloads and under node",
     ),
     (
+        "crush",
+        "cannot run offline here: npm `@charmland/crush` (0.96.1) downloads its binary from GitHub releases in its postinstall, and only package registries are reachable; contract tested from its source and docs",
+    ),
+    (
         "windsurf",
         "an IDE, not on npm; installed only for decisions (with a policy set)",
     ),
