@@ -243,6 +243,9 @@ pub fn transcripts(h: &Harness, dirs: &RunDirs) -> Vec<PathBuf> {
             collect_files(&r, "json", 6, &mut out);
         }
     }
+    for r in d.log_roots(dirs) {
+        collect_files(&r, "log", 3, &mut out);
+    }
     out
 }
 

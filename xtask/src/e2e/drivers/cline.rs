@@ -78,4 +78,10 @@ impl Driver for Cline {
     fn transcripts_in_json(&self) -> bool {
         true
     }
+
+    /// `cline.log` reports a hook whose stdout is not JSON ("hook command
+    /// returned invalid JSON control output", measured) or that timed out.
+    fn log_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {
+        vec![dirs.home.join(".cline/data/logs")]
+    }
 }

@@ -41,6 +41,11 @@ pub trait Driver: Sync {
     }
     /// Where the harness writes its transcripts in the run.
     fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf>;
+    /// Where the harness writes `.log` files that report hook failures (read
+    /// with the transcripts, for the hook-error check).
+    fn log_roots(&self, _dirs: &RunDirs) -> Vec<PathBuf> {
+        Vec::new()
+    }
     /// Whether its transcripts include `.json` files (besides `.jsonl`).
     fn transcripts_in_json(&self) -> bool {
         false
