@@ -126,6 +126,12 @@ fn a_users_own_plugin_at_that_path_is_refused_and_kept() {
         "{}",
         install.stderr
     );
+    let verify = fails(&sb, &["verify", "--harness", "opencode"]);
+    assert!(
+        verify.stdout.contains("is not cuecard's"),
+        "verify names the file: {}",
+        verify.stdout
+    );
     let out = run(&sb, &["uninstall", "--harness", "opencode"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(std::fs::read_to_string(user_plugin(&sb)).unwrap(), theirs);
@@ -157,6 +163,15 @@ fn node() -> Option<PathBuf> {
         .output()
         .ok()?;
     out.status.success().then(|| PathBuf::from("node"))
+}
+
+/// Whether the machine has no node (the test then says it is skipped).
+fn no_node() -> bool {
+    let missing = node().is_none();
+    if missing {
+        eprintln!("skipped: no node on this machine");
+    }
+    missing
 }
 
 /// Runs the stand-in host on `plugin` (copied to `.mjs`, as node wants an
@@ -200,8 +215,7 @@ fn host(sb: &Sandbox, plugin: &Path) -> Value {
 
 #[test]
 fn the_plugin_puts_the_answers_where_opencode_hands_them_to_the_model() {
-    if node().is_none() {
-        eprintln!("skipped: no node on this machine");
+    if no_node() {
         return;
     }
     let sb = Sandbox::new();
@@ -248,8 +262,7 @@ fn the_plugin_puts_the_answers_where_opencode_hands_them_to_the_model() {
 
 #[test]
 fn the_plugin_fails_open_on_a_missing_binary_a_hang_and_garbage() {
-    if node().is_none() {
-        eprintln!("skipped: no node on this machine");
+    if no_node() {
         return;
     }
     let sb = Sandbox::new();
@@ -298,4 +311,31 @@ fn the_plugin_fails_open_on_a_missing_binary_a_hang_and_garbage() {
         assert_eq!(got["before"], "allowed", "{what}: {got}");
         assert_eq!(got["after"], "removed", "{what}: {got}");
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_or_a_fifo_at_the_plugin_path_is_refused_and_not_followed() {
+    let sb = Sandbox::new();
+    let elsewhere = put(sb.path().join("dotfiles/cuecard.js"), "mine\n");
+    std::fs::create_dir_all(user_plugin(&sb).parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, user_plugin(&sb)).unwrap();
+    let install = fails(&sb, &["install", "--harness", "opencode"]);
+    assert!(install.stderr.contains("symlink"), "{}", install.stderr);
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine\n");
+    let out = fails(&sb, &["uninstall", "--harness", "opencode"]);
+    assert!(out.stderr.contains("symlink"), "{}", out.stderr);
+    assert!(elsewhere.exists());
+
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(user_plugin(&sb).parent().unwrap()).unwrap();
+    let path = std::ffi::CString::new(user_plugin(&sb).to_string_lossy().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
+    let install = fails(&sb, &["install", "--harness", "opencode"]);
+    assert!(
+        install.stderr.contains("not a regular file"),
+        "{}",
+        install.stderr
+    );
 }

@@ -43,10 +43,10 @@ pub static SPEC: Spec = Spec {
     id: "opencode",
     name: "OpenCode",
     events: &[
-        row!("session.created" => SessionStart, Context(FLAT), "appended to the system prompt through experimental.chat.system.transform, on a session's first model call and again after session.compacted [DOC]"),
+        row!("session.created" => SessionStart, Context(FLAT), "a system message, through experimental.chat.system.transform, on a session's first model call and again after session.compacted [RIG]"),
         row!("chat.message" => UserPromptSubmit, Context(FLAT), "joins the system prompt of that turn's model calls [DOC]"),
-        row!("tool.execute.before" => PreToolUse, Deferred(Event::PostToolUse), "the plugin API has no context channel before a tool runs; a deny is thrown, which becomes the tool's error result [DOC]"),
-        row!("tool.execute.after" => PostToolUse, Context(FLAT), "appended to the tool's output [DOC]"),
+        row!("tool.execute.before" => PreToolUse, Deferred(Event::PostToolUse), "the plugin API has no context channel before a tool runs; a thrown deny becomes the tool's error result, and the call is not run [RIG]"),
+        row!("tool.execute.after" => PostToolUse, Context(FLAT), "appended to the tool's output, the tool message [RIG]"),
         row!("experimental.session.compacting" => PreCompact, Dropped, "goes to the summariser, not the model [DOC]"),
         row!("permission.ask" => PermissionRequest, Dropped, "decision only; not wired [DOC]"),
     ],

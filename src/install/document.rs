@@ -82,9 +82,9 @@ pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, String> {
     };
     if let Some(o) = t.spec.owned {
         // A whole file cuecard owns: its entries are the JSON line it carries.
-        return match super::owned::parse(o, &text) {
+        return match owned::parse(o, &text) {
             Owned::Ours { doc, .. } => Ok(Some((text, doc))),
-            Owned::Foreign => Err(super::owned::refusal(o, &t.path, &text).unwrap_or_default()),
+            Owned::Foreign => Err(owned::foreign(o, &t.path)),
         };
     }
     if text.trim().is_empty() {

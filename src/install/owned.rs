@@ -85,15 +85,23 @@ pub fn parse(o: &OwnedFile, text: &str) -> Owned {
     }
 }
 
+/// What a file at the owned path without the marker is.
+pub fn foreign(o: &OwnedFile, path: &std::path::Path) -> String {
+    format!(
+        "{} is not cuecard's (its first line has no `{MARKER}` marker): it is a {} of your own, \
+         and cuecard never writes over it",
+        path.display(),
+        o.what
+    )
+}
+
 /// Why install will not write a file that is there, `None` when it may.
 pub fn refusal(o: &OwnedFile, path: &std::path::Path, text: &str) -> Option<String> {
     match parse(o, text) {
         Owned::Foreign => Some(format!(
-            "{} is not cuecard's (its first line has no `{MARKER}` marker): it is a {} of your own, \
-             and cuecard never writes over it. Nothing was written. Rename yours (or move it to the \
-             other scope's folder) and run install again",
-            path.display(),
-            o.what
+            "{}. Nothing was written. Rename yours (or move it to the other scope's folder) and \
+             run install again",
+            foreign(o, path)
         )),
         Owned::Ours { edited: true, .. } => Some(format!(
             "{} was edited since cuecard wrote it (it no longer matches the hash on its first line), \
@@ -109,7 +117,7 @@ pub fn refusal(o: &OwnedFile, path: &std::path::Path, text: &str) -> Option<Stri
 /// install writes now: edited by hand, or written by another cuecard.
 pub fn problem(o: &OwnedFile, path: &std::path::Path, text: &str) -> Option<String> {
     match parse(o, text) {
-        Owned::Foreign => refusal(o, path, text),
+        Owned::Foreign => Some(foreign(o, path)),
         Owned::Ours { edited: true, .. } => Some(format!(
             "{} was edited by hand since install (its hash does not match): cuecard leaves it as it \
              is; delete it and run `cuecard install` to get cuecard's again",

@@ -30,6 +30,7 @@ pub const HARNESSES: &[Harness] = &[
     drivers::GEMINI,
     drivers::QWEN,
     drivers::COPILOT,
+    drivers::OPENCODE,
     drivers::CLINE,
 ];
 
@@ -48,10 +49,6 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
     (
         "qoder",
         "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
-    ),
-    (
-        "opencode",
-        "not driven yet: the driver is not written; the contract and the generated plugin are tested from recorded payloads and under node",
     ),
     (
         "crush",

@@ -716,6 +716,11 @@ fn cannot_compact(h: &Harness) -> Option<&'static str> {
         "cline" => Some(
             "Cline reads no hook output before a turn (TaskStart is run detached), so nothing can carry the recovery card",
         ),
+        "opencode" => Some(
+            "OpenCode compacts on reported usage and the recovery card reaches the first request after it, \
+             but its plugin payload carries no transcript, so cuecard only estimates usage and the warning \
+             comes too late for the scripted hand-off",
+        ),
         _ => None,
     }
 }

@@ -2,8 +2,8 @@
 //! first candidate whose name the request offers, so one script serves every
 //! harness (Claude Code `Bash`/`Write`/`Edit`/`Read`, Codex `exec_command`
 //! and `apply_patch`, Gemini and Qwen `run_shell_command`/`write_file`/
-//! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, Cline `run_commands`/`editor`/
-//! `read_files`).
+//! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, OpenCode
+//! `bash`/`write`/`edit`/`read`, Cline `run_commands`/`editor`/`read_files`).
 
 use serde_json::{Value, json};
 
@@ -33,6 +33,7 @@ pub fn write(path: &str, content: &str) -> Value {
         json!({"name": "Write", "input": {"file_path": path, "content": content}}),
         json!({"name": "write_file", "input": {"file_path": path, "content": content}}),
         json!({"name": "create", "input": {"path": path, "file_text": content}}),
+        json!({"name": "write", "input": {"filePath": path, "content": content}}),
         json!({"name": "apply_patch", "input": patch}),
         json!({"name": "editor", "input": {"path": path, "new_text": content}}),
     ];
@@ -49,7 +50,8 @@ pub fn edit(path: &str, old: &str, new: &str) -> Value {
     let mut c = vec![
         json!({"name": "Edit", "input": {"file_path": path, "old_string": old, "new_string": new}}),
         json!({"name": "replace", "input": {"file_path": path, "old_string": old, "new_string": new, "instruction": "update the line"}}),
-        json!({"name": "edit", "input": {"file_path": path, "old_string": old, "new_string": new, "path": path, "old_str": old, "new_str": new}}),
+        json!({"name": "edit", "input": {"file_path": path, "old_string": old, "new_string": new, "path": path, "old_str": old, "new_str": new,
+                                         "filePath": path, "oldString": old, "newString": new}}),
         json!({"name": "apply_patch", "input": patch}),
         json!({"name": "editor", "input": {"path": path, "old_text": old, "new_text": new}}),
     ];
@@ -65,6 +67,7 @@ pub fn read(path: &str) -> Value {
         json!({"name": "Read", "input": {"file_path": path}}),
         json!({"name": "read_file", "input": {"file_path": path, "absolute_path": path}}),
         json!({"name": "view", "input": {"path": path}}),
+        json!({"name": "read", "input": {"filePath": path}}),
         json!({"name": "read_files", "input": {"files": [{"path": path}]}}),
     ];
     c.extend(fallback(&format!("cat '{path}'")));

@@ -9,6 +9,7 @@ mod cline;
 mod codex;
 mod copilot;
 mod gemini;
+mod opencode;
 mod qwen;
 
 use super::harness::{Env, Harness, Invocation, RunDirs};
@@ -19,6 +20,7 @@ pub use cline::HARNESS as CLINE;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
 pub use gemini::HARNESS as GEMINI;
+pub use opencode::HARNESS as OPENCODE;
 pub use qwen::HARNESS as QWEN;
 
 /// What the e2e needs to drive one harness CLI.
@@ -90,6 +92,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &gemini::Gemini,
     &qwen::Qwen,
     &copilot::Copilot,
+    &opencode::Opencode,
     &cline::Cline,
 ];
 
