@@ -256,3 +256,31 @@ fn the_project_hook_names_cuecard_through_path_answers_as_cline_reads_and_fails_
     let (stdout, _) = run_hook(&sb, &project_hook(&sb), &payload, "/usr/bin:/bin");
     assert_eq!(stdout, "");
 }
+
+/// Garbled Cline payloads (wrong types where Cline's keys should be) are
+/// answered with nothing or advice, exit 0, never a crash.
+#[test]
+fn garbled_cline_payloads_fail_open() {
+    let sb = Sandbox::new();
+    let project = sb.project();
+    for payload in [
+        serde_json::json!({"hookName": "tool_result", "tool_result": "garbage"}),
+        serde_json::json!({"hookName": "tool_result", "workspaceRoots": 5, "sessionContext": [],
+                           "tool_result": {"name": "run_commands", "input": {"commands": [1, {}, null]}}}),
+        serde_json::json!({"hookName": "tool_result", "workspaceRoots": [project],
+                           "tool_result": {"name": "run_commands", "input": {"commands": []}}}),
+        serde_json::json!({"hookName": "tool_result", "workspaceRoots": [project],
+                           "tool_result": {"name": "editor", "input": {"path": 7, "new_text": {}}}}),
+        serde_json::json!({"hookName": "tool_result", "workspaceRoots": [project],
+                           "tool_result": {"name": "read_files", "input": {"files": "a.rs"}}}),
+        serde_json::json!({"hookName": "tool_result", "tool_result": {"name": 3, "input": "x"}}),
+    ] {
+        let out = sb
+            .test()
+            .args(["dispatch", "--contract", "cline", "PostToolUse"])
+            .json(&payload)
+            .run();
+        assert_eq!(out.code, 0, "{payload}: {}", out.stderr);
+        support::assert_hook_stdout(&out.stdout);
+    }
+}
