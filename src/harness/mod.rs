@@ -22,6 +22,7 @@
 mod answer;
 mod capabilities;
 mod claude_code;
+mod cline;
 mod codebuddy;
 mod codex;
 pub mod config;
@@ -65,6 +66,7 @@ pub enum HarnessId {
     Qoder,
     Opencode,
     Kilo,
+    Cline,
     Crush,
     Windsurf,
 }
@@ -84,6 +86,7 @@ impl HarnessId {
         HarnessId::Qoder,
         HarnessId::Opencode,
         HarnessId::Kilo,
+        HarnessId::Cline,
         HarnessId::Crush,
         HarnessId::Windsurf,
     ];
@@ -141,6 +144,7 @@ impl HarnessId {
             HarnessId::Qoder => &qoder::SPEC,
             HarnessId::Opencode => &opencode::SPEC,
             HarnessId::Kilo => &kilo::SPEC,
+            HarnessId::Cline => &cline::SPEC,
             HarnessId::Crush => &crush::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }
