@@ -12,7 +12,7 @@
 //! package is on the registry (7.8.1's `@kilocode/cli-linux-x64` is not
 //! published there; its postinstall fails).
 
-use super::{Driver, kv, s};
+use super::{Driver, kv, opencode};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, merge, write_json};
 use serde_json::json;
 use std::path::PathBuf;
@@ -40,49 +40,15 @@ impl Driver for Kilo {
         inv: &Invocation,
     ) -> Result<(Vec<String>, Env), String> {
         let model = inv.model.unwrap_or("mock-model");
-        let mut config = json!({
-            "$schema": "https://app.kilo.ai/config.json",
-            "autoupdate": false,
-            "share": "disabled",
-            "enabled_providers": ["mock"],
-            "permission": {
-                "edit": "allow",
-                "bash": "allow",
-                "webfetch": "allow",
-                "external_directory": "allow",
-                "doom_loop": "allow"
-            },
-            "provider": {
-                "mock": {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": "Mock",
-                    "options": {"baseURL": format!("{base_url}/v1"), "apiKey": "dummy"},
-                    "models": {
-                        model: {
-                            "name": model,
-                            "tool_call": true,
-                            "limit": {"context": 200000, "output": 8192}
-                        }
-                    }
-                }
-            },
-            "model": format!("mock/{model}")
-        });
+        let mut config = opencode::config("https://app.kilo.ai/config.json", base_url, model);
+        config["enabled_providers"] = json!(["mock"]);
         merge(&mut config, inv.user_settings);
         write_json(&dirs.home.join(".config/kilo/kilo.json"), &config)?;
-        Ok((
-            vec![s("run"), s("-m"), format!("mock/{model}"), s(inv.prompt)],
-            vec![
-                kv("KILO_DISABLE_AUTOUPDATE", "1"),
-                kv("KILO_DISABLE_MODELS_FETCH", "1"),
-                kv("KILO_DISABLE_DEFAULT_PLUGINS", "1"),
-                kv("KILO_DISABLE_LSP_DOWNLOAD", "1"),
-                kv("KILO_DISABLE_SHARE", "1"),
-                kv("KILO_DISABLE_CLAUDE_CODE", "1"),
-                kv("KILO_DISABLE_SESSION_INGEST", "1"),
-                kv("KILO_DISABLE_CODEBASE_INDEXING", "1"),
-            ],
-        ))
+        let mut env = opencode::disabled("KILO");
+        for f in ["CLAUDE_CODE", "SESSION_INGEST", "CODEBASE_INDEXING"] {
+            env.push(kv(&format!("KILO_DISABLE_{f}"), "1"));
+        }
+        Ok((opencode::run_argv(model, inv), env))
     }
 
     fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {

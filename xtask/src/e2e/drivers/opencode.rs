@@ -8,7 +8,7 @@
 
 use super::{Driver, kv, s};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, merge, write_json};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::path::PathBuf;
 
 /// The pinned CLI (see `harness::HARNESSES`).
@@ -34,48 +34,67 @@ impl Driver for Opencode {
         inv: &Invocation,
     ) -> Result<(Vec<String>, Env), String> {
         let model = inv.model.unwrap_or("mock-model");
-        let mut config = json!({
-            "$schema": "https://opencode.ai/config.json",
-            "autoupdate": false,
-            "share": "disabled",
-            "permission": {
-                "edit": "allow",
-                "bash": "allow",
-                "webfetch": "allow",
-                "external_directory": "allow",
-                "doom_loop": "allow"
-            },
-            "provider": {
-                "mock": {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": "Mock",
-                    "options": {"baseURL": format!("{base_url}/v1"), "apiKey": "dummy"},
-                    "models": {
-                        model: {
-                            "name": model,
-                            "tool_call": true,
-                            "limit": {"context": 200000, "output": 8192}
-                        }
-                    }
-                }
-            },
-            "model": format!("mock/{model}")
-        });
+        let mut config = config("https://opencode.ai/config.json", base_url, model);
         merge(&mut config, inv.user_settings);
         write_json(&dirs.home.join(".config/opencode/opencode.json"), &config)?;
-        Ok((
-            vec![s("run"), s("-m"), format!("mock/{model}"), s(inv.prompt)],
-            vec![
-                kv("OPENCODE_DISABLE_AUTOUPDATE", "1"),
-                kv("OPENCODE_DISABLE_MODELS_FETCH", "1"),
-                kv("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1"),
-                kv("OPENCODE_DISABLE_LSP_DOWNLOAD", "1"),
-                kv("OPENCODE_DISABLE_SHARE", "1"),
-            ],
-        ))
+        Ok((run_argv(model, inv), disabled("OPENCODE")))
     }
 
     fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {
         vec![dirs.home.join(".local/share/opencode")]
     }
+}
+
+/// The config both OpenCode and its fork Kilo Code read: the mock as a
+/// custom OpenAI-compatible provider, its model the default, every tool
+/// allowed (`external_directory` too: without it `rm` of a path outside
+/// the project is auto-rejected in `run` mode), no autoupdate or sharing.
+pub(super) fn config(schema: &str, base_url: &str, model: &str) -> Value {
+    json!({
+        "$schema": schema,
+        "autoupdate": false,
+        "share": "disabled",
+        "permission": {
+            "edit": "allow",
+            "bash": "allow",
+            "webfetch": "allow",
+            "external_directory": "allow",
+            "doom_loop": "allow"
+        },
+        "provider": {
+            "mock": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "Mock",
+                "options": {"baseURL": format!("{base_url}/v1"), "apiKey": "dummy"},
+                "models": {
+                    model: {
+                        "name": model,
+                        "tool_call": true,
+                        "limit": {"context": 200000, "output": 8192}
+                    }
+                }
+            }
+        },
+        "model": format!("mock/{model}")
+    })
+}
+
+/// `run -m mock/<model> "<prompt>"`.
+pub(super) fn run_argv(model: &str, inv: &Invocation) -> Vec<String> {
+    vec![s("run"), s("-m"), format!("mock/{model}"), s(inv.prompt)]
+}
+
+/// `<PREFIX>_DISABLE_*` for autoupdate, the models.dev fetch, default
+/// plugins, LSP downloads and sharing (`OPENCODE`; Kilo Code's `KILO`).
+pub(super) fn disabled(prefix: &str) -> Env {
+    [
+        "AUTOUPDATE",
+        "MODELS_FETCH",
+        "DEFAULT_PLUGINS",
+        "LSP_DOWNLOAD",
+        "SHARE",
+    ]
+    .iter()
+    .map(|f| kv(&format!("{prefix}_DISABLE_{f}"), "1"))
+    .collect()
 }
