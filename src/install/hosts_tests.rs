@@ -179,6 +179,17 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         Host::Windows,
         r#"{"command":"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe","args":["dispatch","--contract","opencode","session.created","session-start","kb-drift"],"timeout":10}"#,
     ),
+    // Kilo Code: OpenCode's entries, naming the kilo contract.
+    (
+        "kilo",
+        Host::Unix,
+        r#"{"command":"/home/zoë doe/.local/bin/cuecard","args":["dispatch","--contract","kilo","session.created","session-start","kb-drift"],"timeout":10}"#,
+    ),
+    (
+        "kilo",
+        Host::Windows,
+        r#"{"command":"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe","args":["dispatch","--contract","kilo","session.created","session-start","kb-drift"],"timeout":10}"#,
+    ),
     (
         "cline",
         Host::Unix,
