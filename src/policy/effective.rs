@@ -8,6 +8,7 @@
 //! malformed source counts for nothing (recorded; `doctor` names it): a
 //! broken config never denies.
 
+use super::error::PolicyError;
 use super::{Level, Rules};
 use std::path::{Path, PathBuf};
 
@@ -38,7 +39,7 @@ pub enum Read {
     Absent,
     Rules(Rules),
     /// Not understood or not readable: counts for nothing.
-    Malformed(String),
+    Malformed(PolicyError),
     /// A project file that is not pinned by `cuecard trust` (new or changed
     /// since): counts for nothing until trusted.
     Untrusted,
@@ -190,21 +191,23 @@ pub fn read_file(
     let (f, _) = match crate::fsutil::open_regular(path, follow) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Read::Absent, None),
-        Err(e) => return (Read::Malformed(format!("cannot be read: {e}")), None),
+        Err(e) => {
+            return (
+                Read::Malformed(PolicyError::Unreadable(e.to_string())),
+                None,
+            );
+        }
     };
     let mut bytes = Vec::new();
     if f.take(MAX_BYTES + 1).read_to_end(&mut bytes).is_err() {
-        return (Read::Malformed("cannot be read".into()), None);
+        return (Read::Malformed(PolicyError::ReadFailed), None);
     }
     if bytes.len() as u64 > MAX_BYTES {
-        return (
-            Read::Malformed(format!("larger than {MAX_BYTES} bytes")),
-            None,
-        );
+        return (Read::Malformed(PolicyError::TooLarge), None);
     }
     let sha = crate::deck::sources::sha256_hex(&bytes);
     let Ok(text) = std::str::from_utf8(&bytes) else {
-        return (Read::Malformed("not UTF-8".into()), Some(sha));
+        return (Read::Malformed(PolicyError::NotUtf8), Some(sha));
     };
     match Rules::from_toml(text, known) {
         Ok(r) => (Read::Rules(r), Some(sha)),
@@ -320,11 +323,11 @@ mod tests {
         let p = Policy::from_sources(
             Source {
                 origin: Origin::Env,
-                read: Read::Malformed("x".into()),
+                read: Read::Malformed(PolicyError::NotUtf8),
             },
             Source {
                 origin: user(),
-                read: Read::Malformed("y".into()),
+                read: Read::Malformed(PolicyError::TooLarge),
             },
             Source {
                 origin: project(),

@@ -6,10 +6,12 @@
 
 pub mod defeats;
 mod effective;
+mod error;
 mod rules;
 
 pub use crate::level::Level;
 pub use effective::{CardDecision, MAX_BYTES, Origin, Policy, Read, Resolved, Source, read_file};
+pub use error::PolicyError;
 pub use rules::Rules;
 
 use std::path::{Path, PathBuf};
