@@ -1,6 +1,6 @@
 //! `cuecard cards list | show <card> | new <name> | check [<file>]`.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::card::{self, Card, Origin};
 use crate::deck::sources::{self, CardScope, CardSet};
 use crate::printer::Printer;
@@ -81,7 +81,7 @@ pub fn list(p: &Printer) -> ExitStatus {
     }
 }
 
-pub fn show(p: &Printer, name: &str) -> ExitStatus {
+pub fn show(p: &Printer, name: &str) -> Result<ExitStatus, CommandError> {
     let set = visible();
     match set.get(name) {
         Some((_, c)) => {
@@ -100,18 +100,12 @@ pub fn show(p: &Printer, name: &str) -> ExitStatus {
                     ids.trim_end()
                 ));
             }
-            ExitStatus::Success
+            Ok(ExitStatus::Success)
         }
-        None => {
-            if let Some((_, e)) = set.errors.iter().find(|(_, e)| e.card == name) {
-                p.err(&e.to_string());
-            } else {
-                p.err(&format!(
-                    "cuecard: no card named {name:?} (see `cuecard cards list`)"
-                ));
-            }
-            ExitStatus::Failure
-        }
+        None => Err(match set.errors.into_iter().find(|(_, e)| e.card == name) {
+            Some((_, e)) => CommandError::BrokenCard(e),
+            None => CommandError::NoSuchCard(name.to_string()),
+        }),
     }
 }
 
@@ -145,39 +139,25 @@ const TEMPLATE: &str = r#"<!-- A cuecard card. The name of this file (without .m
 - paths: {example_glob}
 "#;
 
-pub fn new(p: &Printer, name: &str, project: bool) -> ExitStatus {
+pub fn new(p: &Printer, name: &str, project: bool) -> Result<ExitStatus, CommandError> {
     if !card::is_valid_name(name) {
-        p.err(
-            "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
-        );
-        return ExitStatus::Usage;
+        return Err(CommandError::BadCardName);
     }
     let dir = if project {
         sources::project_dir(&crate::context::project_root_here())
     } else {
-        match sources::user_dir() {
-            Some(d) => d,
-            None => {
-                p.err("cuecard: no user configuration directory on this platform");
-                return ExitStatus::Failure;
-            }
-        }
+        sources::user_dir().ok_or(CommandError::NoUserConfigDir)?
     };
     let path = dir.join(format!("{name}.md"));
     if path.exists() {
-        p.err(&format!(
-            "cuecard: {} exists; not overwritten",
-            path.display()
-        ));
-        return ExitStatus::Failure;
+        return Err(CommandError::CardExists(path));
     }
     let title = name.replace('-', " ");
     let body = TEMPLATE
         .replace("{title}", &title)
         .replace("{example_glob}", "migrations/**");
-    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
-        p.err(&format!("cuecard: cannot write {}: {e}", path.display()));
-        return ExitStatus::Failure;
+    if let Err(error) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
+        return Err(CommandError::CannotWrite { path, error });
     }
     let mut msg = format!(
         "wrote {}\nedit it, then run `cuecard cards check {}`",
@@ -191,7 +171,7 @@ pub fn new(p: &Printer, name: &str, project: bool) -> ExitStatus {
         "\nif it binds an event or tool cuecard is not registered for yet, run `cuecard install --harness <id>` again (`cuecard verify` says STALE until then)",
     );
     p.out(&msg);
-    ExitStatus::Success
+    Ok(ExitStatus::Success)
 }
 
 /// Words that make an Advisory read as an order rather than advice.

@@ -3,28 +3,20 @@
 //! whose program is not an installed cuecard binary (one a cloned
 //! repository ships, say) is reported and never run.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::cli::DoctorArgs;
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::ConfigFile;
 use crate::install::{double, inspect, probe, roots};
 use crate::printer::Printer;
 
-pub fn run(p: &Printer, a: DoctorArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
     let specs = match &a.harness {
-        Some(id) => match super::harness_spec(p, id) {
-            Ok(s) => vec![s],
-            Err(code) => return code,
-        },
+        Some(id) => vec![super::harness_spec(id)?],
         None => crate::install::all_specs(),
     };
-    let (roots, bin) = match Roots::from_env().and_then(|r| Ok((r, roots::installed_binary()?))) {
-        Ok(x) => x,
-        Err(e) => {
-            p.err(&format!("cuecard: {e}"));
-            return ExitStatus::Failure;
-        }
-    };
+    let roots = Roots::from_env()?;
+    let bin = roots::installed_binary()?;
     let specs_ids: Vec<_> = specs.iter().map(|s| s.harness).collect();
     let scratch = std::env::temp_dir().join(format!("cuecard-doctor-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&scratch);
@@ -101,11 +93,11 @@ pub fn run(p: &Printer, a: DoctorArgs) -> ExitStatus {
         out.push_str(&format!("{ran} entries run, {failed} failed\n"));
     }
     p.out(&out);
-    if failed > 0 {
+    Ok(if failed > 0 {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
-    }
+    })
 }
 
 /// The policy's sources (a malformed or untrusted one counts for nothing)

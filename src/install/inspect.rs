@@ -4,6 +4,7 @@
 use super::document::{self, ConfigFile};
 use super::entries;
 use super::merge;
+use super::program::ProgramRefused;
 use crate::harness::config::{Host, Roots, TrustCheck};
 use serde::Serialize;
 use serde_json::Value;
@@ -45,12 +46,12 @@ impl Status {
 }
 
 /// The program an entry starts.
-fn program_of(handler: &Value) -> Result<String, String> {
+fn program_of(handler: &Value) -> Result<String, ProgramRefused> {
     handler
         .as_object()
         .and_then(super::ownership::argv)
         .and_then(|a| a.into_iter().next())
-        .ok_or_else(|| "no program".to_string())
+        .ok_or(ProgramRefused::NoProgram)
 }
 
 /// The state of one target on this host. `roots.project` is the project
@@ -80,7 +81,7 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         Ok(Some((_, doc))) => doc,
         Ok(None) => return st,
         Err(e) => {
-            st.problems.push(e);
+            st.problems.push(e.to_string());
             return st;
         }
     };
@@ -93,16 +94,16 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         .partition(|(_, why)| why.is_none());
     st.installed = installed.into_iter().map(|(e, _)| e).collect();
     for ((event, _, _), why) in not_cuecard {
-        let why = why.unwrap_or_default();
+        let why = why.unwrap_or(ProgramRefused::NoProgram);
         st.problems.push(format!(
             "{event}: not run: not an installed cuecard binary ({why}); left as it is{}",
-            if why.contains("not on PATH") {
+            if matches!(why, ProgramRefused::NotOnPath(_)) {
                 "; put the folder holding cuecard on PATH (or link it into ~/.local/bin)"
             } else {
                 ""
             }
         ));
-        st.not_cuecard.push((event, why));
+        st.not_cuecard.push((event, why.to_string()));
     }
     st.entries = st.installed.len();
     if st.entries == 0 {
