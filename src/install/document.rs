@@ -5,7 +5,7 @@
 use super::error::InstallError;
 use super::fsio;
 use super::lossless;
-use super::merge::{self, HookEntry, Outcome};
+use super::merge::{self, HookEntry, MergeCounts};
 use super::shape::BadShape;
 use super::style::Style;
 use crate::harness::config::{Config, Roots, Scope};
@@ -67,7 +67,7 @@ pub enum Action {
 
 pub struct Plan {
     pub action: Action,
-    pub outcome: Outcome,
+    pub outcome: MergeCounts,
     /// Things the user should know (a switch turned on, a setting left).
     pub notes: Vec<String>,
     /// The keys install switches, with the operator's value before (`None`:
@@ -186,7 +186,7 @@ pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String
 pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
     let unchanged = Plan {
         action: Action::Unchanged,
-        outcome: Outcome::default(),
+        outcome: MergeCounts::default(),
         notes: Vec::new(),
         switched: Vec::new(),
     };

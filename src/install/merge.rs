@@ -28,7 +28,7 @@ pub struct HookEntry {
 
 /// What a merge did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Outcome {
+pub struct MergeCounts {
     pub added: usize,
     pub replaced: usize,
     pub removed: usize,
@@ -42,7 +42,7 @@ pub fn install(
     layout: Layout,
     bin: &str,
     entries: &[HookEntry],
-) -> Result<Outcome, BadShape> {
+) -> Result<MergeCounts, BadShape> {
     if layout == Layout::List {
         return install_list(doc, bin, entries);
     }
@@ -53,7 +53,7 @@ pub fn install(
         return Err(BadShape::HooksNotObject);
     }
     if entries.is_empty() && !root.contains_key(HOOKS) {
-        return Ok(Outcome::default());
+        return Ok(MergeCounts::default());
     }
     let had_hooks = root.contains_key(HOOKS);
     let hooks = root
@@ -68,7 +68,7 @@ pub fn install(
             return Err(BadShape::EventNotList(e.event.clone()));
         }
     }
-    let mut out = Outcome::default();
+    let mut out = MergeCounts::default();
     let mut claimed: Vec<(String, usize, Option<usize>)> = Vec::new();
     let mut pending: Vec<&HookEntry> = Vec::new();
     for e in entries {
@@ -123,7 +123,11 @@ pub fn install(
 /// name their event in `trigger`. The same rules: the operator's items stay
 /// in order, cuecard's are replaced in place, stale ones go, new ones are
 /// appended, and a list cuecard's removals emptied goes too.
-fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Outcome, BadShape> {
+fn install_list(
+    doc: &mut Value,
+    bin: &str,
+    entries: &[HookEntry],
+) -> Result<MergeCounts, BadShape> {
     let root = doc.as_object_mut().ok_or(BadShape::TopNotObject)?;
     if let Some(h) = root.get(HOOKS)
         && !h.is_array()
@@ -131,7 +135,7 @@ fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Out
         return Err(BadShape::HooksNotList);
     }
     if entries.is_empty() && !root.contains_key(HOOKS) {
-        return Ok(Outcome::default());
+        return Ok(MergeCounts::default());
     }
     let had_hooks = root.contains_key(HOOKS);
     let list = root
@@ -139,7 +143,7 @@ fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Out
         .or_insert_with(|| Value::Array(Vec::new()))
         .as_array_mut()
         .expect("checked above");
-    let mut out = Outcome::default();
+    let mut out = MergeCounts::default();
     let mut claimed: Vec<usize> = Vec::new();
     let mut pending: Vec<&HookEntry> = Vec::new();
     for e in entries {
@@ -182,7 +186,7 @@ fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Out
 }
 
 /// Takes every cuecard entry out of `doc`.
-pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<Outcome, BadShape> {
+pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<MergeCounts, BadShape> {
     install(doc, layout, bin, &[])
 }
 
