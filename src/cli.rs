@@ -108,8 +108,9 @@ pub enum Command {
     /// Start every installed entry the way its harness would, feed it a
     /// realistic payload, and report exit code, output shape and latency.
     Doctor(DoctorArgs),
-    /// Build cuecard as a harness plugin (Claude Code or Codex plugin, Gemini
-    /// CLI extension), with this binary inside: no settings file is touched.
+    /// Build cuecard as a harness plugin (Claude Code, Codex or Copilot CLI
+    /// plugin, Gemini CLI extension), with this binary inside: no settings
+    /// file is touched.
     Plugin {
         #[command(subcommand)]
         command: PluginCommand,

@@ -146,6 +146,34 @@ fn check_flat(stdout: &str, field: &str, what: &str) -> String {
     m[field].as_str().expect(field).to_string()
 }
 
+/// Crush (internal/hooks/input.go `parseClaudeCodeOutput`): an object with
+/// `hookSpecificOutput` is read from that object alone, and from it only
+/// `permissionDecision`, `permissionDecisionReason`, `updatedInput` and
+/// `additionalContext` (`hookEventName` is ignored); a top-level key beside
+/// it (a `systemMessage`) would be lost.
+fn check_crush(stdout: &str, native: &str, what: &str) -> String {
+    let m = obj(stdout);
+    assert_only(&m, &["hookSpecificOutput"], what);
+    let s = m["hookSpecificOutput"]
+        .as_object()
+        .expect("hookSpecificOutput");
+    assert_only(
+        s,
+        &[
+            "hookEventName",
+            "additionalContext",
+            "permissionDecision",
+            "permissionDecisionReason",
+        ],
+        what,
+    );
+    assert_eq!(s["hookEventName"], native, "{what}");
+    s["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Which native events may carry context, per harness (its documentation
 /// and the rig measurements), and how the answer is checked.
 fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
@@ -170,6 +198,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "codebuddy" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
         "factory" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
         "qoder" => &["SessionStart", "UserPromptSubmit"],
+        "crush" => &["PreToolUse"],
         "gemini" => &["SessionStart", "BeforeAgent", "AfterTool"],
         "copilot" => &[
             "sessionStart",
@@ -204,6 +233,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "copilot" if native == "PreToolUse" => check_envelope(stdout, native, &what),
         "copilot" => check_flat(stdout, "additionalContext", &what),
         "cursor" => check_flat(stdout, "additional_context", &what),
+        "crush" => check_crush(stdout, native, &what),
         "kiro" => stdout.trim_end_matches('\n').to_string(),
         _ => check_envelope(stdout, native, &what),
     })
@@ -215,6 +245,7 @@ const HARNESSES: &[&str] = &[
     "codebuddy",
     "factory",
     "qoder",
+    "crush",
     "gemini",
     "copilot",
     "cursor",
@@ -590,6 +621,13 @@ fn dependency_advisory_round_trips_through_each_dialect() {
                    "tool_response": {"llmContent": "ok"}}),
         ),
         (
+            "crush",
+            "PreToolUse",
+            // Crush's `write` tool, its payload keyed `event`, no transcript.
+            json!({"event": "PreToolUse", "session_id": "k1", "cwd": project, "tool_name": "write",
+                   "tool_input": {"file_path": format!("{}/package.json", project.display()), "content": "{}"}}),
+        ),
+        (
             "qwen",
             "PostToolUse",
             json!({"session_id": "q1", "cwd": project, "hook_event_name": "PostToolUse", "tool_name": "run_shell_command",
@@ -633,6 +671,7 @@ fn search_and_question_cards_fire_on_each_harness_tool_names() {
     for (h, stem, event, card) in [
         ("qwen", "PostToolUse.grep_search", "PostToolUse", "secrets"),
         ("copilot", "preToolUse.grep", "preToolUse", "secrets"),
+        ("crush", "PreToolUse.grep", "PreToolUse", "secrets"),
         (
             "qwen",
             "PostToolUse.ask_user_question",
@@ -733,6 +772,29 @@ fn qoder_carries_session_start_and_prompt_context_only() {
         ("PostToolUse.Write", "PostToolUse"),
     ] {
         let out = dispatch("qoder", stem, event, &[]);
+        assert!(out.is_empty(), "{event}: {out}");
+    }
+}
+
+#[test]
+fn crush_tool_names_reach_the_guards_and_the_advisory_rides_on_pre_tool_use() {
+    // Crush's shell tool is `bash`: mapped to Bash, the dependency card
+    // answers on PreToolUse (the one event Crush fires through 0.96.1), in
+    // the Claude Code envelope Crush reads and appends to the tool's result.
+    let out = dispatch("crush", "PreToolUse.bash.npm", "PreToolUse", &[]);
+    let context = check("crush", "PreToolUse", &out).expect("an answer on PreToolUse");
+    assert!(context.contains("left-pad"), "{context}");
+    // A plain call gets nothing: no noise in the tool's result.
+    let quiet = dispatch("crush", "PreToolUse.bash", "PreToolUse", &[]);
+    assert!(quiet.is_empty(), "{quiet}");
+}
+
+#[test]
+fn crush_events_it_does_not_fire_get_no_answer() {
+    // Crush 0.96.1 has no SessionStart or PostToolUse: a call naming one
+    // (a newer Crush, or a hand-written entry) is answered with nothing.
+    for event in ["SessionStart", "PostToolUse", "UserPromptSubmit"] {
+        let out = dispatch("crush", "PreToolUse.bash.npm", event, &[]);
         assert!(out.is_empty(), "{event}: {out}");
     }
 }

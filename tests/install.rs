@@ -25,6 +25,7 @@ const QWEN: &str = "{\n  \"security\": {\"auth\": {\"selectedType\": \"openai\"}
 const CODEBUDDY: &str = "{\n \"hooks\": {\"SessionStart\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/cuecard-wrapper dispatch SessionStart\"}]}]},\n \"env\": {\"FOO\": \"1\"}\n}\n";
 const FACTORY: &str = "{\n  \"model\": \"claude-opus-5\",\n  \"hooks\": {\"PostToolUse\": [{\"matcher\": \"Create|Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"\\\"$FACTORY_PROJECT_DIR\\\"/fmt.sh\", \"timeout\": 30}]}]}\n}\n";
 const QODER: &str = "{\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/.qoder/hooks/block-rm.sh\"}]}]}\n}\n";
+const CRUSH: &str = "{\n  \"$schema\": \"https://charm.land/crush.json\",\n  \"providers\": {\"local\": {\"type\": \"openai-compat\", \"base_url\": \"http://127.0.0.1:11434/v1\", \"api_key\": \"$LOCAL_KEY\", \"models\": [{\"id\": \"qwen3\", \"name\": \"Qwen 3\"}]}},\n  \"hooks\": {\n    \"PreToolUse\": [{\"name\": \"no-haskell\", \"matcher\": \"^bash$\", \"command\": \"./hooks/no-haskell.sh\", \"timeout\": 5}]\n  },\n  \"options\": {\"debug\": false}\n}\n";
 const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"sessionStart\": [{\"command\": \"./hooks/welcome.sh\"}],\n    \"afterFileEdit\": [{\"command\": \"./hooks/format.sh\", \"timeout\": 20}]\n  }\n}\n";
 const DEVIN: &str = "{\n  \"permissions\": {\"allow\": [\"Read(**)\", \"Exec(git)\"]},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./scripts/hello.sh\", \"timeout\": 10}]}]}\n}\n";
 const KIRO: &str = "{\n  \"version\": \"v1\",\n  \"hooks\": [\n    {\"name\": \"lint-on-save\", \"trigger\": \"PostFileSave\", \"matcher\": \"\\\\.ts$\", \"action\": {\"type\": \"command\", \"command\": \"npm run lint\"}, \"timeout\": 30, \"enabled\": true},\n    {\"name\": \"remind-tests\", \"trigger\": \"PreToolUse\", \"action\": {\"type\": \"agent\", \"prompt\": \"cuecard dispatch is not a command here\"}}\n  ]\n}\n";
@@ -80,6 +81,18 @@ fn cases() -> Vec<Case> {
             scope: "user",
             rel: ".qoder/settings.json",
             foreign: QODER,
+        },
+        Case {
+            harness: "crush",
+            scope: "user",
+            rel: ".config/crush/crush.json",
+            foreign: CRUSH,
+        },
+        Case {
+            harness: "crush",
+            scope: "project",
+            rel: "crush.json",
+            foreign: CRUSH,
         },
         Case {
             harness: "gemini",
@@ -296,7 +309,7 @@ fn check_format(c: &Case, doc: &Value) {
             }
         }
         match c.harness {
-            "codex" | "codebuddy" | "devin" | "cursor" | "factory" | "qoder" => {
+            "codex" | "codebuddy" | "devin" | "cursor" | "factory" | "qoder" | "crush" => {
                 assert_eq!(h["timeout"], 10, "{}: seconds", c.harness)
             }
             "gemini" => assert_eq!(h["timeout"], 10000, "gemini: milliseconds"),
@@ -330,6 +343,20 @@ fn check_format(c: &Case, doc: &Value) {
         }
         "gemini" => assert_eq!(doc["hooksConfig"]["enabled"], true, "hooks enabled"),
         "cursor" => assert_eq!(doc["version"], 1),
+        // Flat `{command, matcher, timeout}` entries, no `type`, and only
+        // PreToolUse: the one event Crush fires through 0.96.1 (0.99 rejects
+        // an event name it does not know).
+        "crush" => {
+            for (event, h) in &ours {
+                assert_eq!(event, "PreToolUse", "crush: {doc:#}");
+                assert!(h.get("type").is_none(), "crush: untyped {h}");
+                assert!(h.get("hooks").is_none(), "crush: flat {h}");
+                assert_eq!(
+                    h["matcher"], "^(?:bash|write|edit|multiedit|view|grep)$",
+                    "crush: an anchored regex of Crush's tool names"
+                );
+            }
+        }
         "kiro" => assert_eq!(doc["version"], "v1"),
         _ => {}
     }
@@ -1368,4 +1395,109 @@ fn a_factory_install_says_when_droid_reads_a_hooks_json_instead() {
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn a_crush_project_install_writes_crush_json_unless_a_dot_crush_json_is_there() {
+    // Crush reads both names; `.crush.json` wins a conflict, so an existing
+    // one is where cuecard's entry goes, and a new file is `crush.json`.
+    let sb = Sandbox::new();
+    let out = install(&sb, "crush", "project");
+    // What Crush cannot get is named for what it is: no such event (not
+    // "dropped", as on Qoder's PreToolUse).
+    assert!(
+        out.stdout
+            .contains("not registered: SessionStart (session-start")
+            && out.stdout.contains("Crush has no such event"),
+        "{}",
+        out.stdout
+    );
+    assert!(sb.project().join("crush.json").is_file());
+    assert!(!sb.project().join(".crush.json").exists());
+    sb.test()
+        .args(["uninstall", "--harness", "crush", "--scope", "project"])
+        .run();
+
+    let sb = Sandbox::new();
+    put(&sb.project().join(".crush.json"), "{}\n");
+    install(&sb, "crush", "project");
+    assert!(!sb.project().join("crush.json").exists());
+    let doc = read_json(sb.project().join(".crush.json"));
+    let ours = our_handlers(&doc);
+    assert_eq!(ours.len(), 1, "{doc:#}");
+    // A project file a team commits names `cuecard` through PATH.
+    assert!(
+        ours[0].1["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("cuecard dispatch --contract crush PreToolUse "),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn a_crush_registration_at_user_and_project_scope_is_reported_twice() {
+    // Crush merges its user and project files (their hook lists add up) and
+    // runs each distinct command: this machine's binary at user scope and
+    // `cuecard` through PATH in the project are two, so cuecard would run
+    // twice. verify names both files.
+    let sb = Sandbox::new();
+    install(&sb, "crush", "user");
+    install(&sb, "crush", "project");
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "crush"])
+        .exit(1)
+        .run();
+    let user = sb.home().join(".config/crush/crush.json");
+    let project = sb.project().join("crush.json");
+    assert!(
+        out.stdout.contains("registered twice on PreToolUse")
+            && out.stdout.contains(&user.display().to_string())
+            && out.stdout.contains(&project.display().to_string()),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn doctor_runs_the_crush_entry_with_a_crush_payload() {
+    let sb = Sandbox::new();
+    install(&sb, "crush", "project");
+    let out = sb.test().args(["doctor", "--harness", "crush"]).run();
+    assert!(out.stdout.contains("crush (project)"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("PreToolUse") && out.stdout.contains(", 0 failed"),
+        "{}",
+        out.stdout
+    );
+    // An entry whose program is gone is reported as failing.
+    let path = sb.project().join("crush.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("\"cuecard dispatch", "\"/nonexistent/cuecard dispatch"),
+    )
+    .unwrap();
+    let out = sb
+        .test()
+        .args(["doctor", "--harness", "crush"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("FAIL"), "{}", out.stdout);
+}
+
+#[test]
+fn a_crush_user_install_follows_crush_global_config() {
+    // Crush reads the user's file from `$CRUSH_GLOBAL_CONFIG` when it is
+    // set, before `$XDG_CONFIG_HOME/crush`.
+    let sb = Sandbox::new();
+    let dir = sb.home().join("crush-elsewhere");
+    sb.test()
+        .args(["install", "--harness", "crush", "--scope", "user"])
+        .env("CRUSH_GLOBAL_CONFIG", dir.to_str().unwrap())
+        .run();
+    let doc = read_json(dir.join("crush.json"));
+    assert_eq!(our_handlers(&doc).len(), 1, "{doc:#}");
+    assert!(!sb.home().join(".config/crush/crush.json").exists());
 }

@@ -227,3 +227,95 @@ fn a_codex_plugin_holds_the_install_entries_and_a_cached_one_is_a_double_registr
         .run();
     assert!(out.stdout.contains("DOUBLE"), "{}", out.stdout);
 }
+
+#[test]
+fn a_copilot_plugin_holds_the_install_entries_on_the_bash_key_only() {
+    let sb = Sandbox::new();
+    let dir = sb.path().join("copilot-plugin");
+    build(&sb, &dir, "copilot");
+    let manifest = read_json(dir.join("plugin.json"));
+    assert_eq!(manifest["name"], "cuecard");
+    assert_eq!(manifest["hooks"], "hooks.json");
+    assert_eq!(
+        read_json(dir.join(".claude-plugin/marketplace.json"))["plugins"][0]["source"],
+        "./"
+    );
+    assert!(dir.join("skills/cuecard-status/SKILL.md").is_file());
+    sb.test()
+        .args(["install", "--harness", "copilot", "--scope", "user"])
+        .run();
+    let installed = read_json(sb.home().join(".copilot/hooks/cuecard.json"));
+    let plugin = read_json(dir.join("hooks.json"));
+    // Copilot's own hook-file format, events and all.
+    assert_eq!(plugin["version"], 1);
+    let events =
+        |v: &Value| -> Vec<String> { v["hooks"].as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(events(&plugin), events(&installed));
+    for (event, entries) in plugin["hooks"].as_object().unwrap() {
+        let h = &entries[0];
+        let cmd = h["bash"].as_str().unwrap();
+        let theirs = installed["hooks"][event][0]["bash"].as_str().unwrap();
+        let (prog, rest) = cmd.split_at(cmd.find(" dispatch ").unwrap());
+        assert_eq!(prog, "\"${COPILOT_PLUGIN_ROOT}/bin/cuecard\"", "{event}");
+        assert!(theirs.ends_with(rest), "{event}: {theirs} vs {rest}");
+        // The plugin ships a Unix binary: no PowerShell line naming a
+        // program it does not have.
+        assert!(h.get("powershell").is_none(), "{event}: {h}");
+        assert_eq!(h["matcher"], installed["hooks"][event][0]["matcher"]);
+    }
+}
+
+#[test]
+fn a_copilot_plugin_it_records_beside_a_settings_install_is_a_double_registration() {
+    // Installed from a GitHub marketplace: copied under installed-plugins.
+    let sb = Sandbox::new();
+    build(
+        &sb,
+        &sb.home().join(".copilot/installed-plugins/cuecard/cuecard"),
+        "copilot",
+    );
+    sb.test().args(["verify", "--harness", "copilot"]).run();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "copilot", "--scope", "user"])
+        .run();
+    assert!(
+        out.stdout.contains("registered twice on SessionStart"),
+        "{}",
+        out.stdout
+    );
+    sb.test()
+        .args(["verify", "--harness", "copilot"])
+        .exit(1)
+        .run();
+
+    // Loaded live from a local marketplace that settings.json names.
+    let sb = Sandbox::new();
+    let market = sb.path().join("market");
+    build(&sb, &market, "copilot");
+    std::fs::create_dir_all(sb.home().join(".copilot")).unwrap();
+    std::fs::write(
+        sb.home().join(".copilot/settings.json"),
+        serde_json::json!({
+            "extraKnownMarketplaces": {"cuecard": {"source": {"source": "directory", "path": market}}},
+            "enabledPlugins": {"cuecard@cuecard": false}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    sb.test()
+        .args(["install", "--harness", "copilot", "--scope", "user"])
+        .run();
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "copilot"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("DOUBLE"), "{}", out.stdout);
+    let out = sb
+        .test()
+        .args(["doctor", "--harness", "copilot"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.contains("registered twice"), "{}", out.stdout);
+}

@@ -148,6 +148,7 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
     ("codebuddy", "PreToolUse", Some("PreToolUse.Bash")),
     ("codex", "PreToolUse", Some("PreToolUse.Bash")),
     ("copilot", "preToolUse", Some("preToolUse.bash")),
+    ("crush", "PreToolUse", Some("PreToolUse.bash")),
     ("cursor", "preToolUse", Some("preToolUse.Shell")),
     (
         "cursor",

@@ -192,10 +192,10 @@ fn describe_plan(
     }
     for s in skipped {
         out.push_str(&format!(
-            "  not registered: {} ({}): {} does not deliver what a hook prints there to the model\n",
+            "  not registered: {} ({}): {}\n",
             s.event,
             s.cards.join(", "),
-            h.name()
+            s.why(h)
         ));
     }
     for n in &plan.notes {

@@ -14,10 +14,10 @@ pub fn build(p: &Printer, a: PluginBuildArgs) -> Result<ExitStatus, CommandError
     }
     for s in &b.skipped {
         out.push_str(&format!(
-            "  not registered: {} ({}): {} does not deliver what a hook prints there to the model\n",
+            "  not registered: {} ({}): {}\n",
             s.event,
             s.cards.join(", "),
-            spec.harness.name()
+            s.why(spec.harness)
         ));
     }
     out.push_str(&format!("  {}\n", b.format.usage));

@@ -183,7 +183,7 @@ pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
 }
 
 /// The harness's own settings and hook files (Claude Code, Codex, Cursor,
-/// Copilot, Qwen, Gemini, CodeBuddy, Factory, Qoder, Devin, Kiro, Windsurf), at user or
+/// Copilot, Qwen, Gemini, CodeBuddy, Factory, Qoder, Crush, Devin, Kiro, Windsurf), at user or
 /// project level.
 pub fn is_harness_config(p: &str) -> bool {
     const FILES: &[&str] = &[
@@ -201,6 +201,12 @@ pub fn is_harness_config(p: &str) -> bool {
         "/.factory/hooks.json",
         "/.qoder/settings.json",
         "/.qoder/settings.local.json",
+        // Crush's JSON and shell configs (project, user, its data
+        // directory): every one can hold hooks, and a crushrc is run as Bash.
+        "/crush.json",
+        "/.crush.json",
+        "/crushrc",
+        "/.crushrc",
         "/.devin/config.json",
         "/.devin/config.local.json",
         "/.windsurf/hooks.json",
@@ -488,5 +494,10 @@ mod tests {
         assert!(!is_harness_config("/p/.claude/hooks/README.md"));
         assert!(is_harness_config("/p/.claude/hooks/pre.sh"));
         assert!(!is_harness_config("/p/src/settings.json"));
+        assert!(is_harness_config("/p/crush.json"));
+        assert!(is_harness_config("/p/.crush.json"));
+        assert!(is_harness_config("/home/u/.config/crush/crush.json"));
+        assert!(is_harness_config("/p/.crushrc"));
+        assert!(!is_harness_config("/p/src/mycrush.json"));
     }
 }

@@ -23,6 +23,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
+use super::plugin::{Meta, PluginFormat};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
 use crate::event::Event;
@@ -193,8 +194,41 @@ static CONFIG: Config = Config {
     form_name: "",
     trust,
     legacy: None,
-    plugin: None,
+    plugin: Some(&PLUGIN),
 };
+
+/// The Copilot CLI plugin: `plugin.json` at the root naming `hooks.json`
+/// (Copilot's own hook format, version 1) and `skills/`. Copilot sets
+/// `COPILOT_PLUGIN_ROOT` (and `CLAUDE_PLUGIN_ROOT`, `PLUGIN_ROOT`) and
+/// `COPILOT_PLUGIN_DATA`/`CLAUDE_PLUGIN_DATA` for a plugin's hooks (measured
+/// with 1.0.102 `--plugin-dir`), and reads `.claude-plugin/marketplace.json`
+/// for `copilot plugin marketplace add <dir>`. The entries carry only the
+/// `bash` key: the plugin ships the Unix binary of the machine that built it
+/// (docs/decisions.md).
+static PLUGIN: PluginFormat = PluginFormat {
+    manifest: "plugin.json",
+    manifest_json: plugin_manifest,
+    hooks: "hooks.json",
+    root: "${COPILOT_PLUGIN_ROOT}",
+    skills: Some("skills"),
+    marketplace: Some((
+        ".claude-plugin/marketplace.json",
+        super::claude_code::marketplace,
+    )),
+    usage: "try it with `copilot --plugin-dir <dir>`; install it with `copilot plugin marketplace add <dir>` \
+            then `copilot plugin install cuecard@cuecard`",
+};
+
+/// Copilot's manifest: Claude Code's keys, and where the hooks and skills are.
+fn plugin_manifest(m: &Meta) -> Value {
+    let mut v = super::claude_code::plugin_manifest(m);
+    if let Value::Object(o) = &mut v {
+        o.remove("network");
+        o.insert("hooks".into(), json!("hooks.json"));
+        o.insert("skills".into(), json!("skills/"));
+    }
+    v
+}
 
 fn home(r: &Roots) -> PathBuf {
     config::env_dir("COPILOT_HOME", &r.home, ".copilot")
@@ -243,7 +277,62 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
     }
     out.push(r.project.join(".claude/settings.json"));
     out.push(r.project.join(".claude/settings.local.json"));
+    out.extend(plugin_hook_files(r));
     out
+}
+
+/// The hook files of the plugins Copilot records: those copied under
+/// `installed-plugins/`, and those loaded live from a local marketplace
+/// directory named in `settings.json` (`extraKnownMarketplaces`). A plugin
+/// recorded as disabled is still counted (enabling it would double cuecard).
+fn plugin_hook_files(r: &Roots) -> Vec<PathBuf> {
+    let mut roots = vec![home(r).join("installed-plugins")];
+    roots.extend(local_marketplaces(&home(r).join("settings.json")));
+    let mut out = Vec::new();
+    for root in roots.iter().take(50) {
+        if !root.is_dir() {
+            continue;
+        }
+        for e in walkdir::WalkDir::new(root)
+            .max_depth(5)
+            .follow_links(false)
+            .into_iter()
+            .take(5000)
+            .flatten()
+        {
+            let p = e.path();
+            if p.file_name().is_some_and(|n| n == "hooks.json")
+                && p.with_file_name("plugin.json").is_file()
+                && !out.iter().any(|o| o == p)
+            {
+                out.push(p.to_path_buf());
+            }
+        }
+    }
+    out
+}
+
+/// The directories of the local marketplaces Copilot's `settings.json`
+/// names (read with a size bound, never through a symlink).
+fn local_marketplaces(settings: &Path) -> Vec<PathBuf> {
+    use std::io::Read;
+    let Ok((f, _)) = crate::fsutil::open_regular(settings, false) else {
+        return Vec::new();
+    };
+    let mut text = String::new();
+    if f.take(1 << 20).read_to_string(&mut text).is_err() {
+        return Vec::new();
+    }
+    let Ok(v) = serde_json::from_str::<Value>(&text) else {
+        return Vec::new();
+    };
+    v.get("extraKnownMarketplaces")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|m| m.values())
+        .filter_map(|m| m.pointer("/source/path").and_then(Value::as_str))
+        .map(PathBuf::from)
+        .collect()
 }
 
 fn notes(scope: Scope, _: &Path) -> Vec<String> {

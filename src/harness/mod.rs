@@ -26,6 +26,7 @@ mod codebuddy;
 mod codex;
 pub mod config;
 mod copilot;
+mod crush;
 mod cursor;
 mod devin;
 mod factory;
@@ -60,6 +61,7 @@ pub enum HarnessId {
     Kiro,
     Factory,
     Qoder,
+    Crush,
     Windsurf,
 }
 
@@ -76,6 +78,7 @@ impl HarnessId {
         HarnessId::Kiro,
         HarnessId::Factory,
         HarnessId::Qoder,
+        HarnessId::Crush,
         HarnessId::Windsurf,
     ];
 
@@ -130,6 +133,7 @@ impl HarnessId {
             HarnessId::Kiro => &kiro::SPEC,
             HarnessId::Factory => &factory::SPEC,
             HarnessId::Qoder => &qoder::SPEC,
+            HarnessId::Crush => &crush::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }
     }

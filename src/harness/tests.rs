@@ -351,6 +351,10 @@ fn every_fixture_translates_into_the_canonical_shape() {
                         assert!(input["new_string"].is_string(), "{what}");
                     }
                     "Grep" => assert!(input["pattern"].is_string(), "{what}"),
+                    "MultiEdit" => {
+                        assert!(input["file_path"].is_string(), "{what}");
+                        assert!(input["edits"][0]["new_string"].is_string(), "{what}");
+                    }
                     "AskUserQuestion" => {
                         let q = &input["questions"][0];
                         assert!(q["question"].is_string(), "{what}");

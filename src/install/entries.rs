@@ -21,6 +21,24 @@ pub struct Skipped {
     pub cards: Vec<String>,
 }
 
+impl Skipped {
+    /// Why `h` does not get it, for install's and plugin build's report:
+    /// the harness has no such event (Crush's SessionStart), or drops what
+    /// a hook prints there.
+    pub fn why(&self, h: HarnessId) -> String {
+        let absent = crate::event::Event::parse(self.event)
+            .is_some_and(|e| h.spec().natives(e).next().is_none());
+        if absent {
+            format!("{} has no such event", h.name())
+        } else {
+            format!(
+                "{} does not deliver what a hook prints there to the model",
+                h.name()
+            )
+        }
+    }
+}
+
 /// The command line of one entry: the binary, `dispatch`, the contract
 /// (none for Claude Code), the native event, the cards.
 pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<String> {

@@ -156,6 +156,19 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         Host::Windows,
         r#"{"name":"cuecard SessionStart","trigger":"SessionStart","action":{"type":"command","command":"& \"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe\" dispatch --contract kiro SessionStart session-start kb-drift"},"timeout":10,"enabled":true}"#,
     ),
+    // Crush runs every hook through its own POSIX shell, Windows too: the
+    // Windows path goes to sh with forward slashes, and only PreToolUse is
+    // registered.
+    (
+        "crush",
+        Host::Unix,
+        r#"{"command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract crush PreToolUse destructive","matcher":"^(?:bash)$","timeout":10}"#,
+    ),
+    (
+        "crush",
+        Host::Windows,
+        r#"{"command":"\"C:/Users/Zoë Doe/AppData/Local/cuecard/bin/cuecard.exe\" dispatch --contract crush PreToolUse destructive","matcher":"^(?:bash)$","timeout":10}"#,
+    ),
     (
         "windsurf",
         Host::Unix,
@@ -289,7 +302,7 @@ fn the_refusal_follows_the_shell_each_harness_uses_on_the_host() {
     assert!(ok("codex", Host::Windows, percent));
     assert!(ok("cursor", Host::Windows, percent));
     // `$` is refused for every shell, never for the exec form.
-    for id in ["codex", "codebuddy", "copilot", "cursor", "kiro"] {
+    for id in ["codex", "codebuddy", "copilot", "cursor", "kiro", "crush"] {
         assert!(!ok(id, Host::Windows, dollar), "{id}");
     }
     assert!(ok("claude-code", Host::Windows, dollar));

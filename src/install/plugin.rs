@@ -9,7 +9,7 @@ use super::entries;
 use super::error::InstallError;
 use super::merge;
 use super::style::Style;
-use crate::harness::config::{Config, Form, Host, PATH_PROGRAM};
+use crate::harness::config::{Config, Form, Host, PATH_PROGRAM, Shell};
 use crate::harness::plugin::{META, PluginFormat};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -40,7 +40,7 @@ pub fn files(spec: &Config) -> Result<Files, InstallError> {
     for e in &mut wanted {
         rebase(spec, format, &mut e.handler);
     }
-    let mut hooks = Value::Object(Default::default());
+    let mut hooks = (spec.skeleton)();
     merge::install(&mut hooks, spec.layout, PATH_PROGRAM, &wanted)?;
     let render = |v: &Value| Style::new_file().render(v);
     let mut out = vec![
@@ -89,7 +89,14 @@ fn rebase(spec: &Config, format: &PluginFormat, h: &mut serde_json::Map<String, 
             h.insert("command".into(), Value::from(program));
         }
         Form::Shell { .. } | Form::PerShell(_) => {
-            for (key, _) in spec.shells(Host::Unix) {
+            for (key, shell) in spec.shells(Host::Unix) {
+                // The plugin ships this machine's Unix binary: a line for
+                // another shell (Copilot's `powershell`) would name a
+                // program the plugin does not have.
+                if shell != Shell::Posix {
+                    h.remove(key);
+                    continue;
+                }
                 if let Some(line) = h.get(key).and_then(Value::as_str)
                     && let Some(rest) = line.strip_prefix(PATH_PROGRAM)
                 {

@@ -40,15 +40,22 @@ impl Words {
     }
 }
 
+/// The plugin-root variable `rest` starts with (after its `$`), from the
+/// harnesses' plugin formats (`harness::plugin::PluginFormat::root`): the
+/// roots a plugin's entries start from, each expanded by its harness.
+fn plugin_root(rest: &str) -> Option<&'static str> {
+    crate::harness::HarnessId::ALL
+        .iter()
+        .filter_map(|h| h.config().and_then(|c| c.plugin))
+        .map(|p| p.root)
+        .find(|r| rest.starts_with(&r[1..]))
+}
+
 /// Splits `cmd` into words: blanks separate, single quotes are literal,
 /// double quotes allow `\"` `\\` `\$` and `` \` ``, a backslash outside quotes
 /// escapes the next character. `None` when the command uses anything a word
 /// split cannot judge (unclosed quotes, `;`, `|`, `&`, redirections,
 /// substitutions): such a command is never cuecard's.
-/// The plugin-root variables a plugin's entries start from, each expanded
-/// by its harness (`harness::plugin::PluginFormat::root`).
-const PLUGIN_ROOTS: &[&str] = &["${CLAUDE_PLUGIN_ROOT}", "${extensionPath}"];
-
 pub fn split(cmd: &str) -> Option<Vec<String>> {
     let mut w = Words::default();
     let mut chars = cmd.chars();
@@ -83,7 +90,7 @@ pub fn split(cmd: &str) -> Option<Vec<String>> {
                         // expansion cannot be judged.
                         '$' => {
                             let rest = chars.as_str();
-                            let root = PLUGIN_ROOTS.iter().find(|r| rest.starts_with(&r[1..]))?;
+                            let root = plugin_root(rest)?;
                             w.push_str(root);
                             chars = rest[root.len() - 1..].chars();
                         }
@@ -280,6 +287,10 @@ mod tests {
         assert_eq!(
             w("\"${CLAUDE_PLUGIN_ROOT}/bin/cuecard\" dispatch"),
             Some("${CLAUDE_PLUGIN_ROOT}/bin/cuecard|dispatch".into())
+        );
+        assert_eq!(
+            w("\"${COPILOT_PLUGIN_ROOT}/bin/cuecard\" dispatch"),
+            Some("${COPILOT_PLUGIN_ROOT}/bin/cuecard|dispatch".into())
         );
         assert_eq!(w("\"${HOME}/bin/cuecard\" dispatch"), None);
         assert_eq!(w("\"$extensionPath/bin/cuecard\" dispatch"), None);

@@ -49,6 +49,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
         "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
     ),
     (
+        "crush",
+        "cannot run offline here: npm `@charmland/crush` (0.96.1) downloads its binary from GitHub releases in its postinstall, and only package registries are reachable; contract tested from its source and docs",
+    ),
+    (
         "windsurf",
         "an IDE, not on npm; installed only for decisions (with a policy set)",
     ),

@@ -436,15 +436,19 @@ fn run_one(
             dirs.home.join(".claude/settings.json"),
             dirs.project.join(".gemini/settings.json"),
             dirs.home.join(".gemini/settings.json"),
+            dirs.project.join(".github/hooks/cuecard.json"),
+            dirs.home.join(".copilot/hooks/cuecard.json"),
         ] {
             if std::fs::read_to_string(&f).is_ok_and(|t| t.contains("cuecard")) {
                 problems.push(format!("{} names cuecard in a plugin run", f.display()));
             }
         }
         // Its state lives where the harness gives the plugin its data
-        // (CLAUDE_PLUGIN_DATA, set by Claude Code and Codex).
+        // (CLAUDE_PLUGIN_DATA, set by Claude Code, Codex and Copilot CLI;
+        // Copilot's for a `--plugin-dir` plugin is under `_direct/`).
         let data = match h.id {
             "codex" => dirs.codex_home().join("plugins/data"),
+            "copilot" => dirs.home.join(".copilot/plugin-data/_direct"),
             _ => dirs.home.join(".claude/plugins/data"),
         };
         let states = std::fs::read_dir(&data)
@@ -453,7 +457,7 @@ fn run_one(
             .flatten()
             .filter(|e| e.path().join("state").is_dir())
             .count();
-        if matches!(h.id, "claude-code" | "codex") && states == 0 {
+        if matches!(h.id, "claude-code" | "codex" | "copilot") && states == 0 {
             problems.push(format!(
                 "no cuecard state under {} (CLAUDE_PLUGIN_DATA)",
                 data.display()

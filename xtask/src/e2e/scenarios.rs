@@ -112,10 +112,10 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "plugin",
-            about: "cuecard loaded as a plugin (`cuecard plugin build`; Claude Code `--plugin-dir`, Gemini CLI's extensions directory), no settings install: the session-start cards and, after a package-add, the dependency advisory reach the model",
+            about: "cuecard loaded as a plugin (`cuecard plugin build`; Claude Code's and Copilot CLI's `--plugin-dir`, Codex's plugin marketplace, Gemini CLI's extensions directory), no settings install: the session-start cards and, after a package-add, the dependency advisory reach the model",
             cannot: |h| {
-                (!matches!(h.id, "claude-code" | "codex" | "gemini")).then_some(
-                    "no plugin format built for it yet (Claude Code's and Codex's plugins and Gemini CLI's extension are)",
+                (!matches!(h.id, "claude-code" | "codex" | "gemini" | "copilot")).then_some(
+                    "no plugin format built for it yet (Claude Code's, Codex's and Copilot CLI's plugins and Gemini CLI's extension are)",
                 )
             },
             needs: || {

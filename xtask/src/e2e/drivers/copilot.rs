@@ -1,10 +1,11 @@
 //! Copilot CLI: `copilot -p` through a BYOK OpenAI provider (Chat
-//! Completions) on the mock, the folder trusted.
+//! Completions) on the mock, the folder trusted; `--plugin-dir` loads a
+//! plugin directory.
 
 use super::{Driver, kv, s};
 use crate::e2e::harness::{Env, Harness, Invocation, RunDirs, merge, write_json};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The pinned CLI (see `harness::HARNESSES`).
 pub const HARNESS: Harness = Harness {
@@ -48,5 +49,13 @@ impl Driver for Copilot {
 
     fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf> {
         vec![dirs.home.join(".copilot/session-state")]
+    }
+
+    fn plugin_dir(&self, dirs: &RunDirs) -> Option<PathBuf> {
+        Some(dirs.root.join("plugin"))
+    }
+
+    fn plugin_argv(&self, dir: &Path) -> Vec<String> {
+        vec!["--plugin-dir".into(), dir.to_string_lossy().to_string()]
     }
 }
