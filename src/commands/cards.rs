@@ -240,34 +240,10 @@ fn audit_wording(card: &Card, warnings: &mut Vec<String>) {
 }
 
 pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
-    let mut targets: Vec<(String, std::path::PathBuf, CardScope)> = Vec::new();
-    match file {
-        Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), CardScope::User)),
-        None => {
-            let mut dirs = Vec::new();
-            if let Some(d) = sources::user_dir() {
-                dirs.push((d, CardScope::User));
-            }
-            dirs.push((
-                sources::project_dir(&crate::context::project_root_here()),
-                CardScope::Project,
-            ));
-            for (d, scope) in dirs {
-                let Ok(rd) = std::fs::read_dir(&d) else {
-                    continue;
-                };
-                let mut files: Vec<_> = rd
-                    .flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "md"))
-                    .collect();
-                files.sort();
-                for p in files {
-                    targets.push((p.display().to_string(), p, scope));
-                }
-            }
-        }
-    }
+    let targets = match file {
+        Some(f) => vec![(f.display().to_string(), f.to_path_buf(), CardScope::User)],
+        None => card_files(),
+    };
     if targets.is_empty() {
         p.out("no user or project cards to check");
         return ExitStatus::Success;
@@ -275,31 +251,7 @@ pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
     let mut failed = 0;
     let mut out = String::new();
     for (shown, path, scope) in targets {
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let (errors, warnings) = match std::fs::metadata(&path) {
-            Ok(m) if m.len() > sources::MAX_CARD_BYTES => (
-                vec![format!(
-                    "larger than {} KiB: the dispatcher will not load it",
-                    sources::MAX_CARD_BYTES / 1024
-                )],
-                vec![],
-            ),
-            Ok(_) => match std::fs::read_to_string(&path) {
-                Ok(src) => {
-                    let origin = if scope == CardScope::Project {
-                        Origin::Project(path.clone())
-                    } else {
-                        Origin::User(path.clone())
-                    };
-                    check_source(&name, &src, origin)
-                }
-                Err(e) => (vec![format!("cannot be read as UTF-8 text: {e}")], vec![]),
-            },
-            Err(e) => (vec![format!("cannot be read: {e}")], vec![]),
-        };
+        let (errors, warnings) = check_file(&path, scope);
         if errors.is_empty() {
             out.push_str(&format!("{shown}: ok\n"));
         } else {
@@ -318,5 +270,64 @@ pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
+    }
+}
+
+/// Every `.md` file of the user's and this project's card directories, by
+/// name within each: (shown path, path, scope).
+fn card_files() -> Vec<(String, std::path::PathBuf, CardScope)> {
+    let mut targets = Vec::new();
+    let mut dirs = Vec::new();
+    if let Some(d) = sources::user_dir() {
+        dirs.push((d, CardScope::User));
+    }
+    dirs.push((
+        sources::project_dir(&crate::context::project_root_here()),
+        CardScope::Project,
+    ));
+    for (d, scope) in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut files: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "md"))
+            .collect();
+        files.sort();
+        for p in files {
+            targets.push((p.display().to_string(), p, scope));
+        }
+    }
+    targets
+}
+
+/// One card file's errors and warnings (a file too large or unreadable is
+/// one error).
+fn check_file(path: &Path, scope: CardScope) -> (Vec<String>, Vec<String>) {
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > sources::MAX_CARD_BYTES => (
+            vec![format!(
+                "larger than {} KiB: the dispatcher will not load it",
+                sources::MAX_CARD_BYTES / 1024
+            )],
+            vec![],
+        ),
+        Ok(_) => match std::fs::read_to_string(path) {
+            Ok(src) => {
+                let origin = if scope == CardScope::Project {
+                    Origin::Project(path.to_path_buf())
+                } else {
+                    Origin::User(path.to_path_buf())
+                };
+                check_source(&name, &src, origin)
+            }
+            Err(e) => (vec![format!("cannot be read as UTF-8 text: {e}")], vec![]),
+        },
+        Err(e) => (vec![format!("cannot be read: {e}")], vec![]),
     }
 }
