@@ -222,6 +222,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
             "agentSpawn",
             "userPromptSubmit",
         ],
+        "opencode" => &["session.created", "chat.message", "tool.execute.after"],
         other => panic!("no schema for {other}"),
     };
     assert!(
@@ -233,6 +234,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "copilot" if native == "PreToolUse" => check_envelope(stdout, native, &what),
         "copilot" => check_flat(stdout, "additionalContext", &what),
         "cursor" => check_flat(stdout, "additional_context", &what),
+        "opencode" => check_flat(stdout, "additionalContext", &what),
         "crush" => check_crush(stdout, native, &what),
         "kiro" => stdout.trim_end_matches('\n').to_string(),
         _ => check_envelope(stdout, native, &what),
@@ -251,6 +253,7 @@ const HARNESSES: &[&str] = &[
     "cursor",
     "devin",
     "kiro",
+    "opencode",
 ];
 
 #[test]

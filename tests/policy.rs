@@ -159,6 +159,11 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
     ("gemini", "BeforeTool", Some("BeforeTool.run_shell_command")),
     ("kiro", "preToolUse", Some("preToolUse.execute_bash")),
     ("qwen", "PreToolUse", Some("PreToolUse.run_shell_command")),
+    (
+        "opencode",
+        "tool.execute.before",
+        Some("tool.execute.before.echo"),
+    ),
     ("windsurf", "pre_run_command", None),
 ];
 

@@ -166,6 +166,31 @@ pub struct Config {
     /// The harness's plugin (or extension) format, for `cuecard plugin
     /// build`; `None` where it has none cuecard builds.
     pub plugin: Option<&'static super::plugin::PluginFormat>,
+    /// When cuecard's registration is a whole file cuecard owns (OpenCode's
+    /// plugin; later Cline's hook scripts) rather than entries merged into
+    /// the user's settings: how that file is rendered around the entries.
+    /// `None`: entries in a JSON settings file.
+    pub owned: Option<&'static OwnedFile>,
+}
+
+/// A registration that is one whole file cuecard writes and owns: the
+/// entries (in [`Config::layout`], as they would stand in a settings file)
+/// are rendered into it, one JSON line the file carries and cuecard reads
+/// back, so verify, uninstall, doctor and the double-registration check
+/// see the same entries as in a settings file. The engine (the marker line
+/// that names the file cuecard's, with the hash that tells an edited file
+/// from an unedited one) is `install::owned`.
+pub struct OwnedFile {
+    /// What the file is, for messages ("OpenCode plugin").
+    pub what: &'static str,
+    /// The line comment of the file's language (`//`, `#`).
+    pub comment: &'static str,
+    /// The file's body around `entries` (the entries document as one line
+    /// of JSON), without the marker line.
+    pub render: fn(entries: &str) -> String,
+    /// The prefix of the body line that holds the entries; the JSON runs
+    /// from after it to the end of the line (a trailing `;` is dropped).
+    pub entries_line: &'static str,
 }
 
 impl Config {
@@ -175,8 +200,8 @@ impl Config {
     /// (PowerShell on Windows); nothing required in the file, a new file an
     /// empty object, user scope by default, a project file the team shares,
     /// one form, no other sources, notes or trust store to read, no legacy
-    /// form, no plugin. A harness built on it (`..Config::claude_like(..)`)
-    /// states only its files and what differs.
+    /// form, no plugin, not a whole file cuecard owns. A harness built on it
+    /// (`..Config::claude_like(..)`) states only its files and what differs.
     pub const fn claude_like(
         harness: HarnessId,
         path: fn(Scope, &Roots) -> Option<PathBuf>,
@@ -202,6 +227,7 @@ impl Config {
             trust: no_trust_check,
             legacy: None,
             plugin: None,
+            owned: None,
         }
     }
 

@@ -195,6 +195,7 @@ static CONFIG: Config = Config {
     trust,
     legacy: None,
     plugin: Some(&PLUGIN),
+    owned: None,
 };
 
 /// The Copilot CLI plugin: `plugin.json` at the root naming `hooks.json`

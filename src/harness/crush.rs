@@ -126,6 +126,7 @@ static CONFIG: Config = Config {
     trust: config::no_trust_check,
     legacy: None,
     plugin: None,
+    owned: None,
 };
 
 /// A directory from the environment variable `var`, when set and not empty.

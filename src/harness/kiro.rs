@@ -131,6 +131,7 @@ static CONFIG: Config = Config {
     trust: config::no_trust_check,
     legacy: Some(&LEGACY),
     plugin: None,
+    owned: None,
 };
 
 /// Kiro's legacy form: hooks inside the agent `cuecard`.
@@ -155,6 +156,7 @@ static LEGACY: Config = Config {
     trust: config::no_trust_check,
     legacy: None,
     plugin: None,
+    owned: None,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

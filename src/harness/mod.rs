@@ -33,6 +33,7 @@ mod factory;
 mod gemini;
 mod kiro;
 pub mod once;
+mod opencode;
 pub mod plugin;
 mod qoder;
 mod qwen;
@@ -61,6 +62,7 @@ pub enum HarnessId {
     Kiro,
     Factory,
     Qoder,
+    Opencode,
     Crush,
     Windsurf,
 }
@@ -78,6 +80,7 @@ impl HarnessId {
         HarnessId::Kiro,
         HarnessId::Factory,
         HarnessId::Qoder,
+        HarnessId::Opencode,
         HarnessId::Crush,
         HarnessId::Windsurf,
     ];
@@ -133,6 +136,7 @@ impl HarnessId {
             HarnessId::Kiro => &kiro::SPEC,
             HarnessId::Factory => &factory::SPEC,
             HarnessId::Qoder => &qoder::SPEC,
+            HarnessId::Opencode => &opencode::SPEC,
             HarnessId::Crush => &crush::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }

@@ -140,6 +140,7 @@ static CONFIG: Config = Config {
     trust: config::no_trust_check,
     legacy: None,
     plugin: None,
+    owned: None,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

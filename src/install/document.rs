@@ -6,9 +6,10 @@ use super::error::InstallError;
 use super::fsio;
 use super::lossless;
 use super::merge::{self, HookEntry, MergeCounts};
+use super::owned::{self, Owned};
 use super::shape::BadShape;
 use super::style::Style;
-use crate::harness::config::{Config, Roots, Scope};
+use crate::harness::config::{Config, OwnedFile, Roots, Scope};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
@@ -81,6 +82,16 @@ pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, InstallError> {
     let Some(text) = fsio::read(&t.path)? else {
         return Ok(None);
     };
+    if let Some(o) = t.spec.owned {
+        // A whole file cuecard owns: its entries are the JSON line it carries.
+        return match owned::parse(o, &text) {
+            Owned::Ours { doc, .. } => Ok(Some((text, doc))),
+            Owned::Foreign => Err(InstallError::ForeignOwned {
+                path: t.path.clone(),
+                what: o.what,
+            }),
+        };
+    }
     if text.trim().is_empty() {
         return Ok(Some((text, Value::Object(Map::new()))));
     }
@@ -118,6 +129,9 @@ pub fn plan_install(
     bin: &str,
     entries: &[HookEntry],
 ) -> Result<Plan, InstallError> {
+    if let Some(o) = t.spec.owned {
+        return plan_owned_install(t, o, bin, entries);
+    }
     let loaded = load(t)?;
     let (before, mut doc) = match &loaded {
         Some((text, doc)) => (Some(text.clone()), doc.clone()),
@@ -171,11 +185,84 @@ pub fn plan_install(
     })
 }
 
+/// [`plan_install`] for a whole file cuecard owns: rendered anew around
+/// the entries; a file of the user's own at that path, or cuecard's edited
+/// by hand, is refused (see [`owned`]).
+fn plan_owned_install(
+    t: &ConfigFile,
+    o: &OwnedFile,
+    bin: &str,
+    entries: &[HookEntry],
+) -> Result<Plan, InstallError> {
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    let before = fsio::read(&t.path)?;
+    if let Some(why) = before
+        .as_deref()
+        .and_then(|text| owned::refusal(o, &t.path, text))
+    {
+        return Err(why);
+    }
+    let mut doc = match before.as_deref().map(|text| owned::parse(o, text)) {
+        Some(Owned::Ours { doc, .. }) => doc,
+        _ => (t.spec.skeleton)(),
+    };
+    let outcome =
+        merge::install(&mut doc, t.spec.layout, bin, entries).map_err(|why| unmergeable(t, why))?;
+    let after = owned::render(o, &doc);
+    let action = match before {
+        Some(before) if before == after => Action::Unchanged,
+        Some(before) => Action::Update { before, after },
+        None if entries.is_empty() => Action::Unchanged,
+        None => Action::Create(after),
+    };
+    Ok(Plan {
+        action,
+        outcome,
+        notes: Vec::new(),
+        switched: Vec::new(),
+    })
+}
+
+/// [`plan_uninstall`] for a whole file cuecard owns: removed when it is
+/// cuecard's and unedited; a file of the user's own, or cuecard's edited
+/// by hand, stays (with a note saying why).
+fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan, InstallError> {
+    let mut plan = Plan {
+        action: Action::Unchanged,
+        outcome: MergeCounts::default(),
+        notes: Vec::new(),
+        switched: Vec::new(),
+    };
+    fsio::refuse_symlinks(&t.base, &t.path)?;
+    let Some(before) = fsio::read(&t.path)? else {
+        return Ok(plan);
+    };
+    match owned::parse(o, &before) {
+        Owned::Foreign => plan.notes.push(format!(
+            "left {}: not cuecard's (no `{}` marker)",
+            t.path.display(),
+            owned::MARKER
+        )),
+        Owned::Ours { edited: true, .. } => plan.notes.push(format!(
+            "left {}: edited by hand since install, so it is yours now; delete it yourself",
+            t.path.display()
+        )),
+        Owned::Ours { doc, .. } => {
+            plan.outcome.removed = merge::ours(&doc, t.spec.layout, bin).len();
+            plan.action = Action::Delete { before };
+        }
+    }
+    Ok(plan)
+}
+
 /// What install would write into an empty file of this harness: the
 /// entries to merge by hand into a file cuecard refuses to rewrite.
 pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String, BadShape> {
     let mut doc = (spec.skeleton)();
     merge::install(&mut doc, spec.layout, bin, entries)?;
+    if let Some(o) = spec.owned {
+        return Ok(owned::render(o, &doc));
+    }
     for (key, value) in (spec.required)() {
         set(&mut doc, key, &value)?;
     }
@@ -184,6 +271,9 @@ pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String
 
 /// Plans taking cuecard's entries out of the file.
 pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
+    if let Some(o) = t.spec.owned {
+        return plan_owned_uninstall(t, bin, o);
+    }
     let unchanged = Plan {
         action: Action::Unchanged,
         outcome: MergeCounts::default(),

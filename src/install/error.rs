@@ -72,6 +72,14 @@ pub enum InstallError {
     Unmergeable { path: PathBuf, why: BadShape },
     /// A document of cuecard's own making has no place for its entries.
     Shape(BadShape),
+    /// A file at the path of a file cuecard owns that is not cuecard's (it
+    /// has no marker line): a `what` of the user's own.
+    ForeignOwned { path: PathBuf, what: &'static str },
+    /// Install would write over such a file (nothing was written).
+    WouldOverwriteForeign { path: PathBuf, what: &'static str },
+    /// Install would write over a file of cuecard's edited by hand since
+    /// (nothing was written).
+    WouldOverwriteEdited(PathBuf),
     /// The harness has no plugin format cuecard builds.
     NoPluginFormat(HarnessId),
     /// The plugin directory is a symlink.
@@ -91,6 +99,8 @@ impl InstallError {
             InstallError::Lossy { .. }
                 | InstallError::InvalidJson { .. }
                 | InstallError::Unmergeable { .. }
+                | InstallError::WouldOverwriteForeign { .. }
+                | InstallError::WouldOverwriteEdited(_)
         )
     }
 }
@@ -105,6 +115,16 @@ fn refuse(
         "{} cannot be rewritten without loss: {why}. Nothing was written. \
          Fix that line (or add cuecard's entries by hand: `cuecard install --dry-run` shows them) and run again.",
         path.display()
+    )
+}
+
+fn foreign(f: &mut fmt::Formatter<'_>, path: &std::path::Path, what: &str) -> fmt::Result {
+    write!(
+        f,
+        "{} is not cuecard's (its first line has no `{}` marker): it is a {what} of your own, \
+         and cuecard never writes over it",
+        path.display(),
+        super::owned::MARKER
     )
 }
 
@@ -187,6 +207,21 @@ impl fmt::Display for InstallError {
                 write!(f, "{}: {why}; nothing was written", path.display())
             }
             E::Shape(why) => write!(f, "{why}"),
+            E::ForeignOwned { path, what } => foreign(f, path, what),
+            E::WouldOverwriteForeign { path, what } => {
+                foreign(f, path, what)?;
+                f.write_str(
+                    ". Nothing was written. Rename yours (or move it to the other scope's folder) and \
+                     run install again",
+                )
+            }
+            E::WouldOverwriteEdited(p) => write!(
+                f,
+                "{} was edited since cuecard wrote it (it no longer matches the hash on its first line), \
+                 so it is yours now and cuecard does not write over it. Nothing was written. Delete it \
+                 (keep your changes in a file of your own) and run install again",
+                p.display()
+            ),
             E::NoPluginFormat(h) => {
                 write!(f, "{} has no plugin format cuecard builds", h.name())
             }

@@ -170,6 +170,16 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         r#"{"command":"\"C:/Users/Zoë Doe/AppData/Local/cuecard/bin/cuecard.exe\" dispatch --contract crush PreToolUse destructive","matcher":"^(?:bash)$","timeout":10}"#,
     ),
     (
+        "opencode",
+        Host::Unix,
+        r#"{"command":"/home/zoë doe/.local/bin/cuecard","args":["dispatch","--contract","opencode","session.created","session-start","kb-drift"],"timeout":10}"#,
+    ),
+    (
+        "opencode",
+        Host::Windows,
+        r#"{"command":"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe","args":["dispatch","--contract","opencode","session.created","session-start","kb-drift"],"timeout":10}"#,
+    ),
+    (
         "windsurf",
         Host::Unix,
         r#"{"command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract windsurf pre_run_command destructive"}"#,

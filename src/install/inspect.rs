@@ -78,8 +78,8 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         installed: Vec::new(),
         not_cuecard: Vec::new(),
     };
-    let doc = match document::load(t) {
-        Ok(Some((_, doc))) => doc,
+    let (text, doc) = match document::load(t) {
+        Ok(Some(loaded)) => loaded,
         Ok(None) => return st,
         Err(e) => {
             st.problems.push(e.to_string());
@@ -114,7 +114,7 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         // nothing, which `unenforced` already says.
         return st;
     }
-    compare_with_install(&mut st, &doc, t, &wanted);
+    compare_with_install(&mut st, &text, &doc, t, &wanted);
     st
 }
 
@@ -144,8 +144,15 @@ fn split_by_program(st: &mut Status, doc: &Value, t: &ConfigFile, bin: &str, pro
 }
 
 /// Whether the installed entries are what install would write now
-/// (`wanted`), and the file has the keys the harness needs for hooks.
-fn compare_with_install(st: &mut Status, doc: &Value, t: &ConfigFile, wanted: &[HookEntry]) {
+/// (`wanted`), a file cuecard owns is its unedited own (`text`), and the
+/// file has the keys the harness needs for hooks.
+fn compare_with_install(
+    st: &mut Status,
+    text: &str,
+    doc: &Value,
+    t: &ConfigFile,
+    wanted: &[HookEntry],
+) {
     let key = |e: &str, m: &Option<String>, h: &Value| format!("{e}\u{1}{m:?}\u{1}{h}");
     let mut have: Vec<String> = st.installed.iter().map(|(e, m, h)| key(e, m, h)).collect();
     let mut want: Vec<String> = wanted
@@ -161,6 +168,14 @@ fn compare_with_install(st: &mut Status, doc: &Value, t: &ConfigFile, wanted: &[
              or edited by hand): run `cuecard install` again"
                 .into(),
         );
+    }
+    if let Some(why) = t
+        .spec
+        .owned
+        .and_then(|o| super::owned::problem(o, &t.path, text))
+    {
+        st.current = false;
+        st.problems.push(why);
     }
     for (k, v) in (t.spec.required)() {
         if document::get(doc, k) != Some(&v) {

@@ -11,6 +11,7 @@ pub mod error;
 pub mod fsio;
 pub mod lossless;
 pub mod merge;
+pub mod owned;
 pub mod ownership;
 pub mod patch;
 pub mod program;

@@ -30,6 +30,7 @@ pub const HARNESSES: &[Harness] = &[
     drivers::GEMINI,
     drivers::QWEN,
     drivers::COPILOT,
+    drivers::OPENCODE,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this

@@ -702,6 +702,11 @@ fn cannot_compact(h: &Harness) -> Option<&'static str> {
         "qwen" => {
             Some("Qwen Code fires SessionStart(compact), but its context never reaches the model")
         }
+        "opencode" => Some(
+            "OpenCode compacts on reported usage and the recovery card reaches the first request after it, \
+             but its plugin payload carries no transcript, so cuecard only estimates usage and the warning \
+             comes too late for the scripted hand-off",
+        ),
         _ => None,
     }
 }

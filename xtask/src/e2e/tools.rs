@@ -2,7 +2,7 @@
 //! first candidate whose name the request offers, so one script serves every
 //! harness (Claude Code `Bash`/`Write`/`Edit`/`Read`, Codex `exec_command`
 //! and `apply_patch`, Gemini and Qwen `run_shell_command`/`write_file`/
-//! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`).
+//! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, OpenCode `bash`/`write`/`edit`/`read`).
 
 use serde_json::{Value, json};
 
@@ -31,6 +31,7 @@ pub fn write(path: &str, content: &str) -> Value {
         json!({"name": "Write", "input": {"file_path": path, "content": content}}),
         json!({"name": "write_file", "input": {"file_path": path, "content": content}}),
         json!({"name": "create", "input": {"path": path, "file_text": content}}),
+        json!({"name": "write", "input": {"filePath": path, "content": content}}),
         json!({"name": "apply_patch", "input": patch}),
     ];
     c.extend(fallback(&format!(
@@ -46,7 +47,8 @@ pub fn edit(path: &str, old: &str, new: &str) -> Value {
     let mut c = vec![
         json!({"name": "Edit", "input": {"file_path": path, "old_string": old, "new_string": new}}),
         json!({"name": "replace", "input": {"file_path": path, "old_string": old, "new_string": new, "instruction": "update the line"}}),
-        json!({"name": "edit", "input": {"file_path": path, "old_string": old, "new_string": new, "path": path, "old_str": old, "new_str": new}}),
+        json!({"name": "edit", "input": {"file_path": path, "old_string": old, "new_string": new, "path": path, "old_str": old, "new_str": new,
+                                         "filePath": path, "oldString": old, "newString": new}}),
         json!({"name": "apply_patch", "input": patch}),
     ];
     c.extend(fallback(&format!(
@@ -61,6 +63,7 @@ pub fn read(path: &str) -> Value {
         json!({"name": "Read", "input": {"file_path": path}}),
         json!({"name": "read_file", "input": {"file_path": path, "absolute_path": path}}),
         json!({"name": "view", "input": {"path": path}}),
+        json!({"name": "read", "input": {"filePath": path}}),
     ];
     c.extend(fallback(&format!("cat '{path}'")));
     Value::Array(c)

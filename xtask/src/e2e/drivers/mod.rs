@@ -8,6 +8,7 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod gemini;
+mod opencode;
 mod qwen;
 
 use super::harness::{Env, Harness, Invocation, RunDirs};
@@ -17,6 +18,7 @@ pub use claude_code::HARNESS as CLAUDE_CODE;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
 pub use gemini::HARNESS as GEMINI;
+pub use opencode::HARNESS as OPENCODE;
 pub use qwen::HARNESS as QWEN;
 
 /// What the e2e needs to drive one harness CLI.
@@ -83,6 +85,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &gemini::Gemini,
     &qwen::Qwen,
     &copilot::Copilot,
+    &opencode::Opencode,
 ];
 
 /// The driver of a harness the e2e runs.

@@ -21,6 +21,11 @@ pub(super) const BUILTIN_RULES: &[(&str, &str)] = &[
         "<state_snapshot>",
         "<state_snapshot>MOCK-COMPACTION-SUMMARY</state_snapshot>",
     ),
+    // OpenCode (1.18.33: the transcript in one user message)
+    (
+        "Here is the conversation so far:\n\n<conversation>",
+        "MOCK-COMPACTION-SUMMARY: the user asked for a few tool calls; they ran.",
+    ),
 ];
 
 /// The scripted conversation.

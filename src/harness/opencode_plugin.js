@@ -1,0 +1,193 @@
+// cuecard for OpenCode: on the events in HOOKS it runs each entry's command
+// (`cuecard dispatch --contract opencode <event> <cards>`) with the event as
+// JSON on stdin, reads the one JSON object it prints, and puts the answer
+// where OpenCode hands it to the model. Written by `cuecard install --harness
+// opencode` from the cards' Bindings. It fails open: a missing binary, a
+// hang (killed after the entry's timeout), a crash or garbage output leaves
+// OpenCode as if this file were not here.
+import { spawn } from "node:child_process";
+
+const HOOKS = __CUECARD_HOOKS__;
+const MAX_OUTPUT = 256 * 1024;
+
+// The entries registered for a native event (for a tool, those whose
+// matcher, an anchored regex, matches it).
+function entries(event, subject) {
+  const groups = (HOOKS && HOOKS.hooks && HOOKS.hooks[event]) || [];
+  const out = [];
+  for (const g of Array.isArray(groups) ? groups : []) {
+    if (subject !== undefined && g && typeof g.matcher === "string" && g.matcher !== "") {
+      try {
+        if (!new RegExp(g.matcher).test(String(subject))) continue;
+      } catch {
+        continue;
+      }
+    }
+    for (const h of (g && g.hooks) || []) {
+      if (h && typeof h.command === "string") out.push(h);
+    }
+  }
+  return out;
+}
+
+const wired = (event) => entries(event).length > 0;
+
+// One entry's answer: the JSON object it printed, or null (nothing, a
+// failure, a timeout, output that is not one object).
+function run(h, payload) {
+  return new Promise((resolve) => {
+    let done = false;
+    let out = "";
+    let child;
+    const secs = Number(h.timeout) > 0 ? Number(h.timeout) : 10;
+    const finish = (v) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const kill = () => {
+      try {
+        if (child) child.kill("SIGKILL");
+      } catch {}
+    };
+    const timer = setTimeout(() => {
+      kill();
+      finish(null);
+    }, secs * 1000);
+    try {
+      child = spawn(h.command, Array.isArray(h.args) ? h.args.map(String) : [], {
+        stdio: ["pipe", "pipe", "ignore"],
+        windowsHide: true,
+      });
+    } catch {
+      return finish(null);
+    }
+    child.on("error", () => finish(null));
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.length > MAX_OUTPUT) {
+        kill();
+        finish(null);
+      }
+    });
+    child.on("close", () => {
+      try {
+        const v = JSON.parse(out.trim() || "null");
+        finish(v && typeof v === "object" && !Array.isArray(v) ? v : null);
+      } catch {
+        finish(null);
+      }
+    });
+    child.stdin.on("error", () => {});
+    try {
+      child.stdin.end(JSON.stringify(payload));
+    } catch {}
+  });
+}
+
+async function dispatch(event, payload, subject) {
+  const answers = [];
+  for (const h of entries(event, subject)) {
+    const a = await run(h, { ...payload, hook_event_name: event });
+    if (a) answers.push(a);
+  }
+  return answers;
+}
+
+const context = (answers) =>
+  answers
+    .map((a) => (typeof a.additionalContext === "string" ? a.additionalContext : ""))
+    .filter((s) => s !== "")
+    .join("\n\n");
+
+export const CuecardPlugin = async (input) => {
+  const cwd = (input && (input.directory || input.worktree)) || process.cwd();
+  const base = (sessionID) => ({ session_id: String(sessionID || ""), cwd });
+  const started = new Map(); // session -> its SessionStart context
+  const compacted = new Set(); // sessions whose next start is after a compaction
+  const turn = new Map(); // session -> the current prompt's context
+  const hooks = {};
+
+  if (wired("session.created") || wired("chat.message")) {
+    hooks["experimental.chat.system.transform"] = async (i, output) => {
+      try {
+        const id = i && i.sessionID;
+        if (!id || !output || !Array.isArray(output.system)) return;
+        if (wired("session.created") && !started.has(id)) {
+          started.set(id, "");
+          const source = compacted.delete(id) ? "compact" : "startup";
+          started.set(id, context(await dispatch("session.created", { ...base(id), source }, source)));
+        }
+        for (const text of [started.get(id), turn.get(id)]) {
+          if (text) output.system.push(text);
+        }
+      } catch {}
+    };
+  }
+
+  if (wired("session.created")) {
+    hooks.event = async ({ event } = {}) => {
+      try {
+        const id = event && event.type === "session.compacted" && event.properties && event.properties.sessionID;
+        if (id) {
+          started.delete(id);
+          compacted.add(id);
+        }
+      } catch {}
+    };
+  }
+
+  if (wired("chat.message")) {
+    hooks["chat.message"] = async (i, output) => {
+      try {
+        const id = i && i.sessionID;
+        if (!id) return;
+        const prompt = ((output && output.parts) || [])
+          .filter((p) => p && p.type === "text" && !p.synthetic && typeof p.text === "string")
+          .map((p) => p.text)
+          .join("\n");
+        turn.set(id, context(await dispatch("chat.message", { ...base(id), prompt })));
+      } catch {}
+    };
+  }
+
+  if (wired("tool.execute.before")) {
+    hooks["tool.execute.before"] = async (i, output) => {
+      let deny;
+      try {
+        const answers = await dispatch(
+          "tool.execute.before",
+          { ...base(i.sessionID), tool_name: i.tool, tool_input: output && output.args, tool_use_id: i.callID },
+          i.tool,
+        );
+        const d = answers.find((a) => a.permissionDecision === "deny");
+        if (d) deny = String(d.permissionDecisionReason || "denied by the cuecard policy");
+      } catch {}
+      if (deny) throw new Error(deny);
+    };
+  }
+
+  if (wired("tool.execute.after")) {
+    hooks["tool.execute.after"] = async (i, output) => {
+      try {
+        const text = context(
+          await dispatch(
+            "tool.execute.after",
+            {
+              ...base(i.sessionID),
+              tool_name: i.tool,
+              tool_input: i.args,
+              tool_response: output && output.output,
+              tool_use_id: i.callID,
+            },
+            i.tool,
+          ),
+        );
+        if (text && output && typeof output.output === "string") output.output += "\n\n" + text;
+      } catch {}
+    };
+  }
+
+  return hooks;
+};
