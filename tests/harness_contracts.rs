@@ -135,6 +135,19 @@ fn check_codex(stdout: &str, native: &str, what: &str) -> String {
 
 /// A flat object with only `field` (Copilot camelCase: top-level
 /// `additionalContext`; Cursor: top-level `additional_context`).
+/// Cline: exactly one JSON object with a top-level `context` and nothing
+/// else (never `cancel`, which ends the whole run; never `overrideInput`).
+fn check_cline(stdout: &str, what: &str) -> String {
+    assert_eq!(
+        stdout.trim_end().lines().count(),
+        1,
+        "{what}: one line: {stdout:?}"
+    );
+    let m = obj(stdout);
+    assert_eq!(keys(&m), ["context"], "{what}: {stdout}");
+    m["context"].as_str().expect("context").to_string()
+}
+
 fn check_flat(stdout: &str, field: &str, what: &str) -> String {
     let m = obj(stdout);
     assert_only(
@@ -198,6 +211,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "codebuddy" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
         "factory" => &["SessionStart", "UserPromptSubmit", "PostToolUse"],
         "qoder" => &["SessionStart", "UserPromptSubmit"],
+        "cline" => &["PostToolUse"],
         "crush" => &["PreToolUse"],
         "gemini" => &["SessionStart", "BeforeAgent", "AfterTool"],
         "copilot" => &[
@@ -235,6 +249,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "copilot" => check_flat(stdout, "additionalContext", &what),
         "cursor" => check_flat(stdout, "additional_context", &what),
         "opencode" => check_flat(stdout, "additionalContext", &what),
+        "cline" => check_cline(stdout, &what),
         "crush" => check_crush(stdout, native, &what),
         "kiro" => stdout.trim_end_matches('\n').to_string(),
         _ => check_envelope(stdout, native, &what),
@@ -247,6 +262,7 @@ const HARNESSES: &[&str] = &[
     "codebuddy",
     "factory",
     "qoder",
+    "cline",
     "crush",
     "gemini",
     "copilot",
@@ -779,6 +795,101 @@ fn qoder_carries_session_start_and_prompt_context_only() {
     }
 }
 
+/// What Cline reads from each recorded payload, as a snapshot: only
+/// PostToolUse answers (a top-level `context`); every other event,
+/// PreToolUse included, prints nothing.
+#[test]
+fn cline_recorded_payloads_answer_as_cline_reads_them() {
+    for (stem, event) in fixtures("cline") {
+        let out = dispatch("cline", &stem, &event, &[("CUECARD_STOP_CARD", "1")]);
+        if event != "PostToolUse" {
+            assert!(out.is_empty(), "{stem}: {out}");
+        }
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/snapshots/cline")
+            .join(format!("{stem}.txt"));
+        let got = format!("stdout: {}\n", out.trim_end());
+        if std::env::var_os("CUECARD_UPDATE_SNAPSHOTS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (CUECARD_UPDATE_SNAPSHOTS=1 writes it)",
+                path.display()
+            )
+        });
+        assert_eq!(got, want, "snapshot {}", path.display());
+    }
+}
+
+#[test]
+fn cline_package_add_advisory_rides_on_post_tool_use_in_context() {
+    // run_commands is mapped to Bash; the dependency card (a PreToolUse
+    // card) is judged when PostToolUse fires and answers in `context`.
+    let out = dispatch("cline", "PostToolUse.run_commands.npm", "PostToolUse", &[]);
+    let context = check("cline", "PostToolUse", &out).expect("an answer on PostToolUse");
+    assert!(context.contains("left-pad"), "{context}");
+    assert!(
+        context.contains("cuecard cards show dependency"),
+        "{context}"
+    );
+}
+
+/// Every command of one `run_commands` call is judged: a later command
+/// cannot hide behind an earlier one, not even behind an unclosed quote or
+/// heredoc (each is read as its own script).
+#[test]
+fn cline_every_command_of_a_run_commands_call_is_judged() {
+    let sb = Sandbox::new();
+    let project = sb.project();
+    for first in ["echo hi", "echo 'unclosed", "cat <<EOF", "echo \\"] {
+        let payload = json!({
+            "clineVersion": "", "taskId": "conv_1", "sessionContext": {"rootSessionId": format!("s-{first}")},
+            "workspaceRoots": [project], "hookName": "tool_result",
+            "tool_result": {"id": "call_1", "name": "run_commands",
+                            "input": {"commands": [first, "npm install left-pad@1.3.0"]},
+                            "output": [{"query": first, "result": "", "success": true}]}
+        });
+        let out = sb
+            .test()
+            .args(["dispatch", "--contract", "cline", "PostToolUse"])
+            .json(&payload)
+            .run()
+            .stdout;
+        let context = check("cline", "PostToolUse", &out)
+            .unwrap_or_else(|| panic!("after {first:?}: the second command was not judged"));
+        assert!(context.contains("left-pad"), "after {first:?}: {context}");
+    }
+}
+
+/// Cline's editor: a new file (no `old_text`) is a Write, so the manifest
+/// card sees the content it writes.
+#[test]
+fn cline_editor_writing_a_manifest_gets_the_dependency_advisory() {
+    let sb = Sandbox::new();
+    let project = sb.project();
+    let payload = json!({
+        "taskId": "conv_2", "sessionContext": {"rootSessionId": "s-editor"},
+        "workspaceRoots": [project], "hookName": "tool_result",
+        "tool_result": {"id": "call_1", "name": "editor",
+                        "input": {"path": format!("{}/package.json", project.display()),
+                                  "new_text": "{\"dependencies\": {\"left-pad\": \"1.3.0\"}}\n"},
+                        "output": {"query": "edit:package.json", "result": "File created", "success": true}}
+    });
+    let out = sb
+        .test()
+        .args(["dispatch", "--contract", "cline", "PostToolUse"])
+        .json(&payload)
+        .run()
+        .stdout;
+    let context = check("cline", "PostToolUse", &out).expect("an answer");
+    assert!(
+        context.contains("cuecard cards show dependency"),
+        "{context}"
+    );
+}
 #[test]
 fn crush_tool_names_reach_the_guards_and_the_advisory_rides_on_pre_tool_use() {
     // Crush's shell tool is `bash`: mapped to Bash, the dependency card

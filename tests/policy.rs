@@ -584,3 +584,47 @@ fn a_policy_set_after_install_is_reported_until_install_runs_again() {
     assert!(!t.stdout.contains("not registered here"), "{}", t.stdout);
     assert!(t.stdout.contains(", 0 failed"), "{}", t.stdout);
 }
+
+/// Cline honours no decision a hook could give without ending the whole run
+/// (`cancel: true` aborts it and shows the reason to no one, measured on
+/// 3.0.65), so under a deny policy the finding is still advice: one object
+/// with `context` only, never `cancel`, exit 0 (docs/decisions.md).
+#[test]
+fn cline_never_cancels_the_run_a_denied_finding_stays_advice() {
+    for policy in ["destructive=deny", "destructive=ask"] {
+        let sb = Sandbox::new();
+        let text = sb
+            .fixture("cline", "PostToolUse.run_commands")
+            .to_string()
+            .replace("echo hi", "rm -rf /srv/canary");
+        let payload: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let t = sb
+            .test()
+            .args(["dispatch", "--contract", "cline", "PostToolUse"])
+            .env("CUECARD_POLICY", policy)
+            .json(&payload)
+            .run();
+        let v: serde_json::Value = serde_json::from_str(t.stdout.trim_end()).unwrap();
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["context"], "{policy}: {}", t.stdout);
+        let context = v["context"].as_str().unwrap();
+        assert!(context.contains("/srv/canary"), "{policy}: {context}");
+        assert!(
+            !context.contains(cuecard::envelope::POLICY_MARK),
+            "{policy}: no decision is claimed: {context}"
+        );
+        let path = sb.path().to_string_lossy().into_owned();
+        snapshot(
+            &format!(
+                "cline.PostToolUse.{}",
+                policy.trim_start_matches("destructive=")
+            ),
+            &format!(
+                "exit: {}\nstdout: {}\nstderr: {}\n",
+                t.code,
+                t.stdout.trim_end().replace(&path, "${SANDBOX}"),
+                t.stderr.trim_end().replace(&path, "${SANDBOX}")
+            ),
+        );
+    }
+}

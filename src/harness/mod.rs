@@ -22,6 +22,7 @@
 mod answer;
 mod capabilities;
 mod claude_code;
+mod cline;
 mod codebuddy;
 mod codex;
 pub mod config;
@@ -63,6 +64,7 @@ pub enum HarnessId {
     Factory,
     Qoder,
     Opencode,
+    Cline,
     Crush,
     Windsurf,
 }
@@ -81,6 +83,7 @@ impl HarnessId {
         HarnessId::Factory,
         HarnessId::Qoder,
         HarnessId::Opencode,
+        HarnessId::Cline,
         HarnessId::Crush,
         HarnessId::Windsurf,
     ];
@@ -137,6 +140,7 @@ impl HarnessId {
             HarnessId::Factory => &factory::SPEC,
             HarnessId::Qoder => &qoder::SPEC,
             HarnessId::Opencode => &opencode::SPEC,
+            HarnessId::Cline => &cline::SPEC,
             HarnessId::Crush => &crush::SPEC,
             HarnessId::Windsurf => &windsurf::SPEC,
         }

@@ -180,6 +180,16 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         r#"{"command":"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe","args":["dispatch","--contract","opencode","session.created","session-start","kb-drift"],"timeout":10}"#,
     ),
     (
+        "cline",
+        Host::Unix,
+        r#"{"command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract cline PostToolUse destructive"}"#,
+    ),
+    (
+        "cline",
+        Host::Windows,
+        r#"{"command":"\"C:/Users/Zoë Doe/AppData/Local/cuecard/bin/cuecard.exe\" dispatch --contract cline PostToolUse destructive"}"#,
+    ),
+    (
         "windsurf",
         Host::Unix,
         r#"{"command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract windsurf pre_run_command destructive"}"#,

@@ -103,6 +103,21 @@ impl Sandbox {
     pub fn test(&self) -> Test<'_> {
         Test::new(self)
     }
+    /// Runs `cuecard <args>` expecting success.
+    pub fn cmd(&self, args: &[&str]) -> Output {
+        self.test().args(args).run()
+    }
+    /// Runs `cuecard <args>` expecting it to fail (exit 1).
+    pub fn cmd_fails(&self, args: &[&str]) -> Output {
+        self.test().args(args).status(1)
+    }
+}
+
+/// Writes `text` at `path`, its folders created; returns the path.
+pub fn put(path: PathBuf, text: &str) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    path
 }
 
 pub enum Input {

@@ -31,6 +31,7 @@ pub const HARNESSES: &[Harness] = &[
     drivers::QWEN,
     drivers::COPILOT,
     drivers::OPENCODE,
+    drivers::CLINE,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this
@@ -238,6 +239,9 @@ pub fn transcripts(h: &Harness, dirs: &RunDirs) -> Vec<PathBuf> {
         if d.transcripts_in_json() {
             collect_files(&r, "json", 6, &mut out);
         }
+    }
+    for r in d.log_roots(dirs) {
+        collect_files(&r, "log", 3, &mut out);
     }
     out
 }

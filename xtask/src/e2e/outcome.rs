@@ -132,6 +132,9 @@ impl Outcome {
             "invalid hook output",
             "hook returned",
             "hook timed out",
+            // Cline's log (measured on 3.0.65).
+            "invalid json control output",
+            "hook command timed out",
         ];
         let mut found = Vec::new();
         let sources: Vec<(&str, String)> = vec![
@@ -244,5 +247,18 @@ mod tests {
         );
         let invalid = "hook JSON output validation failed: cuecard policy";
         assert!(!o(invalid).hook_errors().is_empty());
+    }
+
+    #[test]
+    fn clines_log_line_for_a_hook_that_printed_no_json_is_a_hook_error() {
+        let log = r#"{"level":40,"msg":"hook command returned invalid JSON control output: bash /p/.clinerules/hooks/PostToolUse (JSON Parse error)"}"#;
+        let o = Outcome::new(
+            Vec::new(),
+            vec![Some(0)],
+            String::new(),
+            String::new(),
+            log.to_string(),
+        );
+        assert_eq!(o.hook_errors().len(), 1, "{:?}", o.hook_errors());
     }
 }

@@ -269,7 +269,7 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "policy-deny",
             about: "CUECARD_POLICY=destructive=deny,protected-branch=deny: the scripted model deletes a canary directory outside the project, then force-pushes; both calls are denied, the canary survives, the reason reaches the model",
-            cannot: |_| None,
+            cannot: cannot_decide,
             needs: policy_cards,
             setup: setup_canary,
             plan: |_, p| plan_policy(p, Some("destructive=deny,protected-branch=deny")),
@@ -278,7 +278,7 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "policy-ask",
             about: "CUECARD_POLICY=destructive=ask,protected-branch=ask, in a non-interactive run: what the harness does with an ask (measured; docs/policy.md): the canary must survive",
-            cannot: |_| None,
+            cannot: cannot_decide,
             needs: policy_cards,
             setup: setup_canary,
             plan: |_, p| plan_policy(p, Some("destructive=ask,protected-branch=ask")),
@@ -689,6 +689,17 @@ fn compaction_scenario(
     }
 }
 
+/// Why a harness cannot run the policy scenarios that expect a decision:
+/// its contract honours none on PreToolUse (the findings stay advice).
+fn cannot_decide(h: &Harness) -> Option<&'static str> {
+    let id = cuecard::harness::HarnessId::parse(h.id)?;
+    (cuecard::harness::enforcement(Some(id), cuecard::event::Event::PreToolUse)
+        == cuecard::harness::Enforcement::AdviceOnly)
+        .then_some(
+            "its hooks cannot refuse one call (Cline: `cancel` ends the whole run and shows the reason to no one, measured): findings stay advice",
+        )
+}
+
 /// Why a harness cannot run the compaction scenarios (evidence in
 /// docs/e2e.md).
 fn cannot_compact(h: &Harness) -> Option<&'static str> {
@@ -702,6 +713,9 @@ fn cannot_compact(h: &Harness) -> Option<&'static str> {
         "qwen" => {
             Some("Qwen Code fires SessionStart(compact), but its context never reaches the model")
         }
+        "cline" => Some(
+            "Cline reads no hook output before a turn (TaskStart is run detached), so nothing can carry the recovery card",
+        ),
         "opencode" => Some(
             "OpenCode compacts on reported usage and the recovery card reaches the first request after it, \
              but its plugin payload carries no transcript, so cuecard only estimates usage and the warning \

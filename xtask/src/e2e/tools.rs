@@ -2,7 +2,8 @@
 //! first candidate whose name the request offers, so one script serves every
 //! harness (Claude Code `Bash`/`Write`/`Edit`/`Read`, Codex `exec_command`
 //! and `apply_patch`, Gemini and Qwen `run_shell_command`/`write_file`/
-//! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, OpenCode `bash`/`write`/`edit`/`read`).
+//! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, OpenCode
+//! `bash`/`write`/`edit`/`read`, Cline `run_commands`/`editor`/`read_files`).
 
 use serde_json::{Value, json};
 
@@ -14,7 +15,8 @@ pub fn shell(cmd: &str) -> Value {
         {"name": "exec_command", "input": {"cmd": cmd}},
         {"name": "shell_command", "input": {"command": cmd}},
         {"name": "shell", "input": {"command": ["bash", "-lc", cmd]}},
-        {"name": "bash", "input": {"command": cmd, "description": "run a command"}}
+        {"name": "bash", "input": {"command": cmd, "description": "run a command"}},
+        {"name": "run_commands", "input": {"commands": [cmd]}}
     ])
 }
 
@@ -33,6 +35,7 @@ pub fn write(path: &str, content: &str) -> Value {
         json!({"name": "create", "input": {"path": path, "file_text": content}}),
         json!({"name": "write", "input": {"filePath": path, "content": content}}),
         json!({"name": "apply_patch", "input": patch}),
+        json!({"name": "editor", "input": {"path": path, "new_text": content}}),
     ];
     c.extend(fallback(&format!(
         "cat > '{path}' <<'CUECARD_E2E_EOF'\n{content}CUECARD_E2E_EOF"
@@ -50,6 +53,7 @@ pub fn edit(path: &str, old: &str, new: &str) -> Value {
         json!({"name": "edit", "input": {"file_path": path, "old_string": old, "new_string": new, "path": path, "old_str": old, "new_str": new,
                                          "filePath": path, "oldString": old, "newString": new}}),
         json!({"name": "apply_patch", "input": patch}),
+        json!({"name": "editor", "input": {"path": path, "old_text": old, "new_text": new}}),
     ];
     c.extend(fallback(&format!(
         "python3 - <<'CUECARD_E2E_EOF'\nimport pathlib\np = pathlib.Path('{path}')\np.write_text(p.read_text().replace({old:?}, {new:?}))\nCUECARD_E2E_EOF"
@@ -64,6 +68,7 @@ pub fn read(path: &str) -> Value {
         json!({"name": "read_file", "input": {"file_path": path, "absolute_path": path}}),
         json!({"name": "view", "input": {"path": path}}),
         json!({"name": "read", "input": {"filePath": path}}),
+        json!({"name": "read_files", "input": {"files": [{"path": path}]}}),
     ];
     c.extend(fallback(&format!("cat '{path}'")));
     Value::Array(c)

@@ -5,6 +5,7 @@
 //! each driver's file; `harness::HARNESSES` lists them.
 
 mod claude_code;
+mod cline;
 mod codex;
 mod copilot;
 mod gemini;
@@ -15,6 +16,7 @@ use super::harness::{Env, Harness, Invocation, RunDirs};
 use std::path::{Path, PathBuf};
 
 pub use claude_code::HARNESS as CLAUDE_CODE;
+pub use cline::HARNESS as CLINE;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
 pub use gemini::HARNESS as GEMINI;
@@ -41,6 +43,11 @@ pub trait Driver: Sync {
     }
     /// Where the harness writes its transcripts in the run.
     fn transcript_roots(&self, dirs: &RunDirs) -> Vec<PathBuf>;
+    /// Where the harness writes `.log` files that report hook failures (read
+    /// with the transcripts, for the hook-error check).
+    fn log_roots(&self, _dirs: &RunDirs) -> Vec<PathBuf> {
+        Vec::new()
+    }
     /// Whether its transcripts include `.json` files (besides `.jsonl`).
     fn transcripts_in_json(&self) -> bool {
         false
@@ -86,6 +93,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &qwen::Qwen,
     &copilot::Copilot,
     &opencode::Opencode,
+    &cline::Cline,
 ];
 
 /// The driver of a harness the e2e runs.
