@@ -30,7 +30,7 @@ use std::path::Path;
 
 /// Where a catalogue entry lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
+pub enum CatalogKind {
     /// `messages/skills/<name>/SKILL.md`.
     Skill,
 }
@@ -38,7 +38,7 @@ pub enum Kind {
 /// One skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogEntry {
-    pub kind: Kind,
+    pub kind: CatalogKind,
     pub name: String,
     pub description: String,
     /// The task group of the skill index.
@@ -83,17 +83,17 @@ pub const INDEX_HEADER: &str =
 
 /// The catalogue-relative path of an entry's file, or `None` for a path
 /// that is not part of the catalogue (cards, other files).
-pub fn classify(rel: &str) -> Option<(Kind, &str)> {
+pub fn classify(rel: &str) -> Option<(CatalogKind, &str)> {
     let parts: Vec<&str> = rel.split('/').collect();
     match parts.as_slice() {
-        ["skills", name, "SKILL.md"] => Some((Kind::Skill, name)),
+        ["skills", name, "SKILL.md"] => Some((CatalogKind::Skill, name)),
         _ => None,
     }
 }
 
 /// Parses one entry. `name` comes from its path and must equal the front
 /// matter's `name`.
-pub fn parse_entry(kind: Kind, name: &str, src: &str) -> Result<CatalogEntry, String> {
+pub fn parse_entry(kind: CatalogKind, name: &str, src: &str) -> Result<CatalogEntry, String> {
     let fields = front_matter(src)?;
     let get = |k: &str| {
         fields
@@ -304,9 +304,9 @@ mod tests {
                 .find(|e| e.name == n)
                 .unwrap_or_else(|| panic!("{n}"))
         };
-        assert_eq!(find("knowledge-wiki").kind, Kind::Skill);
+        assert_eq!(find("knowledge-wiki").kind, CatalogKind::Skill);
         assert!(!find("knowledge-wiki").manual);
-        assert_eq!(find("compaction-handoff").kind, Kind::Skill);
+        assert_eq!(find("compaction-handoff").kind, CatalogKind::Skill);
         for c in ["cuecard-status", "cuecard-explain"] {
             assert!(find(c).manual, "{c} is manual-only");
             assert_eq!(find(c).shown_name(), format!("`{c}` (user-invoked)"));
@@ -321,7 +321,7 @@ mod tests {
 
     #[test]
     fn front_matter_fields_and_metadata() {
-        let e = parse_entry(Kind::Skill, "demo", SKILL).unwrap();
+        let e = parse_entry(CatalogKind::Skill, "demo", SKILL).unwrap();
         assert_eq!(e.description, "Does a thing.");
         assert_eq!(e.group, "Tools");
         assert!(e.manual);
@@ -353,14 +353,17 @@ mod tests {
             ),
         ];
         for (src, want) in cases {
-            let err = parse_entry(Kind::Skill, "demo", &src).unwrap_err();
+            let err = parse_entry(CatalogKind::Skill, "demo", &src).unwrap_err();
             assert!(err.contains(want), "{want:?} not in {err:?}");
         }
     }
 
     #[test]
     fn only_catalogue_paths_are_entries() {
-        assert_eq!(classify("skills/a/SKILL.md"), Some((Kind::Skill, "a")));
+        assert_eq!(
+            classify("skills/a/SKILL.md"),
+            Some((CatalogKind::Skill, "a"))
+        );
         assert_eq!(classify("commands/b.md"), None);
         assert_eq!(classify("session-start.md"), None);
         assert_eq!(classify("skills/a/notes.md"), None);
@@ -391,11 +394,11 @@ mod tests {
         ] {
             assert!(!is_skill_name(bad), "{bad}");
             let src = SKILL.replace("name: demo", &format!("name: {bad}"));
-            assert!(parse_entry(Kind::Skill, bad, &src).is_err(), "{bad}");
+            assert!(parse_entry(CatalogKind::Skill, bad, &src).is_err(), "{bad}");
         }
         let long = SKILL.replace("\"Does a thing.\"", &"d".repeat(1025));
         assert!(
-            parse_entry(Kind::Skill, "demo", &long)
+            parse_entry(CatalogKind::Skill, "demo", &long)
                 .unwrap_err()
                 .contains("1024")
         );
@@ -405,7 +408,7 @@ mod tests {
             "  cuecard-group: Tools\n",
             "  cuecard-group: Tools\n  cuecard-invocation: manual\n",
         );
-        assert!(parse_entry(Kind::Skill, "demo", &old).is_err());
+        assert!(parse_entry(CatalogKind::Skill, "demo", &old).is_err());
     }
 
     /// Every shipped skill is one install puts where the harness finds it,

@@ -27,49 +27,11 @@ pub fn parse_card(name: &str, src: &str, origin: Origin) -> Result<Card, CardErr
             "card name {name:?} must be lower-case letters, digits and dashes"
         )));
     }
-
-    let mut title: Option<String> = None;
-    let mut title_end = 0usize;
-    let mut sections: Vec<Section> = Vec::new();
-    let mut in_heading: Option<(HeadingLevel, usize)> = None;
-    let mut heading_text = String::new();
-
-    for (event, range) in Parser::new(src).into_offset_iter() {
-        match event {
-            Event::Start(Tag::Heading { level, .. }) => {
-                in_heading = Some((level, range.start));
-                heading_text.clear();
-            }
-            Event::End(TagEnd::Heading(level)) => {
-                let start = in_heading.take().map(|(_, s)| s).unwrap_or(range.start);
-                let end = range.end;
-                let text = heading_text.trim().to_string();
-                match level {
-                    HeadingLevel::H1 => {
-                        if title.is_some() || !sections.is_empty() {
-                            return Err(err("more than one `# Title` heading".into()));
-                        }
-                        title = Some(text);
-                        title_end = end;
-                    }
-                    HeadingLevel::H2 => {
-                        if let Some(prev) = sections.last_mut() {
-                            prev.body.end = start;
-                        }
-                        sections.push(Section {
-                            title: text,
-                            heading: start..end,
-                            body: end..src.len(),
-                        });
-                    }
-                    _ => {}
-                }
-            }
-            Event::Text(t) | Event::Code(t) if in_heading.is_some() => heading_text.push_str(&t),
-            _ => {}
-        }
-    }
-
+    let Outline {
+        title,
+        title_end,
+        sections,
+    } = outline(src).map_err(err)?;
     let title = title.ok_or_else(|| err("no `# Title` heading".into()))?;
     if title.is_empty() {
         return Err(err("empty title".into()));
@@ -97,8 +59,78 @@ pub fn parse_card(name: &str, src: &str, origin: Origin) -> Result<Card, CardErr
         return Err(err("`## Advisory` is empty".into()));
     }
 
-    // The stripped body: the title and every section but Bindings, with
-    // HTML comments (the license line among them) removed.
+    let body = stripped_body(src, &title, title_end, &sections);
+    let card = Card {
+        name: name.to_string(),
+        title,
+        advisory,
+        body,
+        bindings,
+        origin,
+    };
+    card.validate().map_err(err)?;
+    Ok(card)
+}
+
+/// A card's headings: the H1 title (and where its line ends) and the H2
+/// sections, in order.
+struct Outline {
+    title: Option<String>,
+    title_end: usize,
+    sections: Vec<Section>,
+}
+
+/// The headings of `src`; more than one H1, or an H1 after a section, is
+/// refused.
+fn outline(src: &str) -> Result<Outline, String> {
+    let mut o = Outline {
+        title: None,
+        title_end: 0,
+        sections: Vec::new(),
+    };
+    let mut in_heading: Option<(HeadingLevel, usize)> = None;
+    let mut heading_text = String::new();
+    for (event, range) in Parser::new(src).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                in_heading = Some((level, range.start));
+                heading_text.clear();
+            }
+            Event::End(TagEnd::Heading(level)) => {
+                let start = in_heading.take().map(|(_, s)| s).unwrap_or(range.start);
+                let end = range.end;
+                let text = heading_text.trim().to_string();
+                match level {
+                    HeadingLevel::H1 => {
+                        if o.title.is_some() || !o.sections.is_empty() {
+                            return Err("more than one `# Title` heading".into());
+                        }
+                        o.title = Some(text);
+                        o.title_end = end;
+                    }
+                    HeadingLevel::H2 => {
+                        if let Some(prev) = o.sections.last_mut() {
+                            prev.body.end = start;
+                        }
+                        o.sections.push(Section {
+                            title: text,
+                            heading: start..end,
+                            body: end..src.len(),
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            Event::Text(t) | Event::Code(t) if in_heading.is_some() => heading_text.push_str(&t),
+            _ => {}
+        }
+    }
+    Ok(o)
+}
+
+/// The stripped body: the title and every section but Bindings, with HTML
+/// comments (the license line among them) removed.
+fn stripped_body(src: &str, title: &str, title_end: usize, sections: &[Section]) -> String {
     let mut body = format!("# {title}\n");
     let preamble =
         strip_comments(&src[title_end..sections.first().map_or(src.len(), |s| s.heading.start)]);
@@ -118,17 +150,7 @@ pub fn parse_card(name: &str, src: &str, origin: Origin) -> Result<Card, CardErr
         body.push_str(text.trim());
         body.push('\n');
     }
-
-    let card = Card {
-        name: name.to_string(),
-        title,
-        advisory,
-        body: body.trim_end().to_string(),
-        bindings,
-        origin,
-    };
-    card.validate().map_err(err)?;
-    Ok(card)
+    body.trim_end().to_string()
 }
 
 /// Card names are file-name safe and shell safe: `[a-z0-9-]`, 1..=64.

@@ -1,6 +1,6 @@
 //! `cuecard cards list | show <card> | new <name> | check [<file>]`.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::card::{self, Card, Origin};
 use crate::deck::sources::{self, CardScope, CardSet};
 use crate::printer::Printer;
@@ -81,7 +81,7 @@ pub fn list(p: &Printer) -> ExitStatus {
     }
 }
 
-pub fn show(p: &Printer, name: &str) -> ExitStatus {
+pub fn show(p: &Printer, name: &str) -> Result<ExitStatus, CommandError> {
     let set = visible();
     match set.get(name) {
         Some((_, c)) => {
@@ -100,18 +100,12 @@ pub fn show(p: &Printer, name: &str) -> ExitStatus {
                     ids.trim_end()
                 ));
             }
-            ExitStatus::Success
+            Ok(ExitStatus::Success)
         }
-        None => {
-            if let Some((_, e)) = set.errors.iter().find(|(_, e)| e.card == name) {
-                p.err(&e.to_string());
-            } else {
-                p.err(&format!(
-                    "cuecard: no card named {name:?} (see `cuecard cards list`)"
-                ));
-            }
-            ExitStatus::Failure
-        }
+        None => Err(match set.errors.into_iter().find(|(_, e)| e.card == name) {
+            Some((_, e)) => CommandError::BrokenCard(e),
+            None => CommandError::NoSuchCard(name.to_string()),
+        }),
     }
 }
 
@@ -145,39 +139,25 @@ const TEMPLATE: &str = r#"<!-- A cuecard card. The name of this file (without .m
 - paths: {example_glob}
 "#;
 
-pub fn new(p: &Printer, name: &str, project: bool) -> ExitStatus {
+pub fn new(p: &Printer, name: &str, project: bool) -> Result<ExitStatus, CommandError> {
     if !card::is_valid_name(name) {
-        p.err(
-            "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
-        );
-        return ExitStatus::Usage;
+        return Err(CommandError::BadCardName);
     }
     let dir = if project {
         sources::project_dir(&crate::context::project_root_here())
     } else {
-        match sources::user_dir() {
-            Some(d) => d,
-            None => {
-                p.err("cuecard: no user configuration directory on this platform");
-                return ExitStatus::Failure;
-            }
-        }
+        sources::user_dir().ok_or(CommandError::NoUserConfigDir)?
     };
     let path = dir.join(format!("{name}.md"));
     if path.exists() {
-        p.err(&format!(
-            "cuecard: {} exists; not overwritten",
-            path.display()
-        ));
-        return ExitStatus::Failure;
+        return Err(CommandError::CardExists(path));
     }
     let title = name.replace('-', " ");
     let body = TEMPLATE
         .replace("{title}", &title)
         .replace("{example_glob}", "migrations/**");
-    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
-        p.err(&format!("cuecard: cannot write {}: {e}", path.display()));
-        return ExitStatus::Failure;
+    if let Err(error) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, body)) {
+        return Err(CommandError::CannotWrite { path, error });
     }
     let mut msg = format!(
         "wrote {}\nedit it, then run `cuecard cards check {}`",
@@ -191,7 +171,7 @@ pub fn new(p: &Printer, name: &str, project: bool) -> ExitStatus {
         "\nif it binds an event or tool cuecard is not registered for yet, run `cuecard install --harness <id>` again (`cuecard verify` says STALE until then)",
     );
     p.out(&msg);
-    ExitStatus::Success
+    Ok(ExitStatus::Success)
 }
 
 /// Words that make an Advisory read as an order rather than advice.
@@ -260,34 +240,10 @@ fn audit_wording(card: &Card, warnings: &mut Vec<String>) {
 }
 
 pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
-    let mut targets: Vec<(String, std::path::PathBuf, CardScope)> = Vec::new();
-    match file {
-        Some(f) => targets.push((f.display().to_string(), f.to_path_buf(), CardScope::User)),
-        None => {
-            let mut dirs = Vec::new();
-            if let Some(d) = sources::user_dir() {
-                dirs.push((d, CardScope::User));
-            }
-            dirs.push((
-                sources::project_dir(&crate::context::project_root_here()),
-                CardScope::Project,
-            ));
-            for (d, scope) in dirs {
-                let Ok(rd) = std::fs::read_dir(&d) else {
-                    continue;
-                };
-                let mut files: Vec<_> = rd
-                    .flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "md"))
-                    .collect();
-                files.sort();
-                for p in files {
-                    targets.push((p.display().to_string(), p, scope));
-                }
-            }
-        }
-    }
+    let targets = match file {
+        Some(f) => vec![(f.display().to_string(), f.to_path_buf(), CardScope::User)],
+        None => card_files(),
+    };
     if targets.is_empty() {
         p.out("no user or project cards to check");
         return ExitStatus::Success;
@@ -295,31 +251,7 @@ pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
     let mut failed = 0;
     let mut out = String::new();
     for (shown, path, scope) in targets {
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let (errors, warnings) = match std::fs::metadata(&path) {
-            Ok(m) if m.len() > sources::MAX_CARD_BYTES => (
-                vec![format!(
-                    "larger than {} KiB: the dispatcher will not load it",
-                    sources::MAX_CARD_BYTES / 1024
-                )],
-                vec![],
-            ),
-            Ok(_) => match std::fs::read_to_string(&path) {
-                Ok(src) => {
-                    let origin = if scope == CardScope::Project {
-                        Origin::Project(path.clone())
-                    } else {
-                        Origin::User(path.clone())
-                    };
-                    check_source(&name, &src, origin)
-                }
-                Err(e) => (vec![format!("cannot be read as UTF-8 text: {e}")], vec![]),
-            },
-            Err(e) => (vec![format!("cannot be read: {e}")], vec![]),
-        };
+        let (errors, warnings) = check_file(&path, scope);
         if errors.is_empty() {
             out.push_str(&format!("{shown}: ok\n"));
         } else {
@@ -338,5 +270,64 @@ pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
+    }
+}
+
+/// Every `.md` file of the user's and this project's card directories, by
+/// name within each: (shown path, path, scope).
+fn card_files() -> Vec<(String, std::path::PathBuf, CardScope)> {
+    let mut targets = Vec::new();
+    let mut dirs = Vec::new();
+    if let Some(d) = sources::user_dir() {
+        dirs.push((d, CardScope::User));
+    }
+    dirs.push((
+        sources::project_dir(&crate::context::project_root_here()),
+        CardScope::Project,
+    ));
+    for (d, scope) in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut files: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "md"))
+            .collect();
+        files.sort();
+        for p in files {
+            targets.push((p.display().to_string(), p, scope));
+        }
+    }
+    targets
+}
+
+/// One card file's errors and warnings (a file too large or unreadable is
+/// one error).
+fn check_file(path: &Path, scope: CardScope) -> (Vec<String>, Vec<String>) {
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > sources::MAX_CARD_BYTES => (
+            vec![format!(
+                "larger than {} KiB: the dispatcher will not load it",
+                sources::MAX_CARD_BYTES / 1024
+            )],
+            vec![],
+        ),
+        Ok(_) => match std::fs::read_to_string(path) {
+            Ok(src) => {
+                let origin = if scope == CardScope::Project {
+                    Origin::Project(path.to_path_buf())
+                } else {
+                    Origin::User(path.to_path_buf())
+                };
+                check_source(&name, &src, origin)
+            }
+            Err(e) => (vec![format!("cannot be read as UTF-8 text: {e}")], vec![]),
+        },
+        Err(e) => (vec![format!("cannot be read: {e}")], vec![]),
     }
 }

@@ -3,82 +3,29 @@
 //! whose program is not an installed cuecard binary (one a cloned
 //! repository ships, say) is reported and never run.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::cli::DoctorArgs;
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::ConfigFile;
 use crate::install::{double, inspect, probe, roots};
 use crate::printer::Printer;
 
-pub fn run(p: &Printer, a: DoctorArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
     let specs = match &a.harness {
-        Some(id) => match super::harness_spec(p, id) {
-            Ok(s) => vec![s],
-            Err(code) => return code,
-        },
+        Some(id) => vec![super::harness_spec(id)?],
         None => crate::install::all_specs(),
     };
-    let (roots, bin) = match Roots::from_env().and_then(|r| Ok((r, roots::installed_binary()?))) {
-        Ok(x) => x,
-        Err(e) => {
-            p.err(&format!("cuecard: {e}"));
-            return ExitStatus::Failure;
-        }
-    };
+    let roots = Roots::from_env()?;
+    let bin = roots::installed_binary()?;
     let specs_ids: Vec<_> = specs.iter().map(|s| s.harness).collect();
     let scratch = std::env::temp_dir().join(format!("cuecard-doctor-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&scratch);
     let mut out = String::new();
-    let mut failed = 0;
-    let mut ran = 0;
+    let mut tally = Tally::default();
     for spec in specs {
         for scope in [Scope::User, Scope::Project] {
-            let Some(t) = ConfigFile::new(spec, scope, &roots) else {
-                continue;
-            };
-            let st = inspect::inspect(&t, &bin, &roots);
-            if !st.installed() && st.not_cuecard.is_empty() {
-                continue;
-            }
-            out.push_str(&format!(
-                "{} ({}): {}\n",
-                spec.harness.id(),
-                scope.id(),
-                st.path
-            ));
-            for why in &st.untrusted {
-                failed += 1;
-                out.push_str(&format!("  {:4} {why}\n", "WAIT"));
-            }
-            for why in &st.unenforced {
-                failed += 1;
-                out.push_str(&format!("  {:4} {why}\n", "FAIL"));
-            }
-            for (event, why) in &st.not_cuecard {
-                failed += 1;
-                out.push_str(&format!(
-                    "  {:4} {:22} not run: not an installed cuecard binary ({why})\n",
-                    "FAIL", event
-                ));
-            }
-            for (event, _, handler) in &st.installed {
-                // A fresh state directory per probe: no once-marker of one
-                // entry silences the next.
-                ran += 1;
-                let dir = scratch.join(ran.to_string());
-                let p = probe::payload(spec.harness, event, &roots.project, &dir);
-                let r = probe::run(spec.harness, handler, event, &p, &roots.project, &dir);
-                if !r.ok {
-                    failed += 1;
-                }
-                out.push_str(&format!(
-                    "  {:4} {:22} exit {:>4}  {:16} {:>5} ms\n",
-                    if r.ok { "ok" } else { "FAIL" },
-                    r.event,
-                    r.exit.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
-                    r.shape,
-                    r.millis
-                ));
+            if let Some(t) = ConfigFile::new(spec, scope, &roots) {
+                probe_file(&t, &bin, &roots, &scratch, &mut tally, &mut out);
             }
         }
     }
@@ -90,21 +37,86 @@ pub fn run(p: &Printer, a: DoctorArgs) -> ExitStatus {
         .filter(|s| a.harness.is_none() || specs_ids.contains(&s.harness))
     {
         for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
-            failed += 1;
+            tally.failed += 1;
             out.push_str(&format!("{}: {:4} {d}\n", spec.harness.id(), "FAIL"));
         }
     }
-    failed += policy_report(&roots, &mut out);
+    tally.failed += policy_report(&roots, &mut out);
+    let Tally { ran, failed } = tally;
     if ran == 0 && failed == 0 {
         out.push_str("nothing installed to check (see `cuecard install --help`)\n");
     } else {
         out.push_str(&format!("{ran} entries run, {failed} failed\n"));
     }
     p.out(&out);
-    if failed > 0 {
+    Ok(if failed > 0 {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
+    })
+}
+
+/// Entries run and problems found so far.
+#[derive(Default)]
+struct Tally {
+    ran: usize,
+    failed: usize,
+}
+
+/// One config file: its problems, then each installed entry run as the
+/// harness would (skipped when the file holds nothing of cuecard's).
+fn probe_file(
+    t: &ConfigFile,
+    bin: &str,
+    roots: &Roots,
+    scratch: &std::path::Path,
+    tally: &mut Tally,
+    out: &mut String,
+) {
+    let spec = t.spec;
+    let st = inspect::inspect(t, bin, roots);
+    if !st.installed() && st.not_cuecard.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "{} ({}): {}\n",
+        spec.harness.id(),
+        t.scope.id(),
+        st.path
+    ));
+    for why in &st.untrusted {
+        tally.failed += 1;
+        out.push_str(&format!("  {:4} {why}\n", "WAIT"));
+    }
+    for why in &st.unenforced {
+        tally.failed += 1;
+        out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+    }
+    for (event, why) in &st.not_cuecard {
+        tally.failed += 1;
+        out.push_str(&format!(
+            "  {:4} {:22} not run: not an installed cuecard binary ({why})\n",
+            "FAIL", event
+        ));
+    }
+    for (event, _, handler) in &st.installed {
+        // A fresh state directory per probe: no once-marker of one
+        // entry silences the next.
+        tally.ran += 1;
+        let dir = scratch.join(tally.ran.to_string());
+        let p = probe::payload(spec.harness, event, &roots.project, &dir);
+        let r = probe::run(spec.harness, handler, event, &p, &roots.project, &dir);
+        if !r.ok {
+            tally.failed += 1;
+        }
+        out.push_str(&format!(
+            "  {:4} {:22} exit {:>4}  {:16} {:>5} ms\n",
+            if r.ok { "ok" } else { "FAIL" },
+            r.event,
+            r.exit.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
+            r.shape,
+            r.millis
+        ));
     }
 }
 

@@ -1,6 +1,9 @@
-//! How a command other than the hook ends, and the one place that maps it
-//! to the process's exit code (the hook path exits 0, or 2 for a configured
-//! deny: see `commands::dispatch`).
+//! How a command other than the hook ends, and the one place that maps it,
+//! and every error it can end with, to the process's exit code (the hook
+//! path exits 0, or 2 for a configured deny: see `commands::dispatch`).
+
+use super::error::CommandError;
+use crate::install::Unresolved;
 
 /// The outcome of a non-hook command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +22,34 @@ impl ExitStatus {
             ExitStatus::Success => 0,
             ExitStatus::Failure => 1,
             ExitStatus::Usage => 2,
+        }
+    }
+}
+
+impl From<&CommandError> for ExitStatus {
+    fn from(e: &CommandError) -> Self {
+        use CommandError as E;
+        match e {
+            // The command line itself was wrong.
+            E::Unresolved(Unresolved::Unknown(_))
+            | E::UnknownScope
+            | E::ManagedNeedsClaudeCode
+            | E::BadCardName => ExitStatus::Usage,
+            // A harness cuecard knows but does not install into, and every
+            // refusal or failure of a command that was asked right.
+            E::Unresolved(Unresolved::NotInstallable(_))
+            | E::Install(_)
+            | E::ByHand { .. }
+            | E::NoUserConfigDir
+            | E::CardExists(_)
+            | E::CannotWrite { .. }
+            | E::NoSuchCard(_)
+            | E::BrokenCard(_)
+            | E::NoStateDir
+            | E::ReplayNoTempDir(_)
+            | E::ReplayOpen { .. }
+            | E::ReplayNoRecords { .. }
+            | E::Replay(_) => ExitStatus::Failure,
         }
     }
 }

@@ -1,35 +1,22 @@
 //! `cuecard install --harness <id> [--scope user|project|managed] [--dry-run]`.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::{Host, Roots, Scope};
 use crate::install::document::{self, Action, ConfigFile};
+use crate::install::error::InstallError;
 use crate::install::{double, entries, materialise, roots};
 use crate::printer::Printer;
 
-pub fn run(p: &Printer, a: InstallArgs) -> ExitStatus {
-    let spec = match super::harness_spec(p, &a.harness) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let scope = match super::scope_arg(p, a.scope.as_deref()) {
-        Ok(s) => s.unwrap_or(spec.default_scope),
-        Err(code) => return code,
-    };
+pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
+    let spec = super::harness_spec(&a.harness)?;
+    let scope = super::scope_arg(a.scope.as_deref())?.unwrap_or(spec.default_scope);
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
-        p.err(
-            "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
-        );
-        return ExitStatus::Usage;
+        return Err(CommandError::ManagedNeedsClaudeCode);
     }
-    match install(p, spec, scope, a.dry_run) {
-        Ok(()) => ExitStatus::Success,
-        Err(e) => {
-            p.err(&format!("cuecard: {e}"));
-            ExitStatus::Failure
-        }
-    }
+    install(p, spec, scope, a.dry_run)?;
+    Ok(ExitStatus::Success)
 }
 
 /// A harness installed into only for decisions (Windsurf) with no policy
@@ -37,23 +24,18 @@ pub fn run(p: &Printer, a: InstallArgs) -> ExitStatus {
 fn decisions_need_a_policy(
     spec: &crate::harness::config::Config,
     roots: &Roots,
-) -> Result<(), String> {
+) -> Result<(), InstallError> {
     let h = spec.harness;
     let state = crate::state::store::root_for_commands();
     if !h.decisions_only() || crate::policy::load(&roots.project, state.as_deref()).is_set() {
         return Ok(());
     }
-    Err(format!(
-        "{} is installed into only with a policy set: nothing its hooks print reaches the \
-         model, so cuecard's entries there can only deny a call (exit 2, the reason on stderr), \
-         and with no policy they would never do anything. Set one in {} (a `[policy]` table, \
-         e.g. `destructive = \"deny\"`; the hook reads it on every call, CUECARD_POLICY only \
-         where the harness's environment has it), then run install again; nothing was written",
-        h.name(),
-        crate::policy::user_file()
+    Err(InstallError::NeedsPolicy {
+        harness: h,
+        policy_file: crate::policy::user_file()
             .map(|p| p.display().to_string())
-            .unwrap_or_else(|| "config.toml".into())
-    ))
+            .unwrap_or_else(|| "config.toml".into()),
+    })
 }
 
 fn install(
@@ -61,15 +43,17 @@ fn install(
     spec: &'static crate::harness::config::Config,
     scope: Scope,
     dry_run: bool,
-) -> Result<(), String> {
+) -> Result<(), CommandError> {
     let roots = Roots::from_env()?;
     decisions_need_a_policy(spec, &roots)?;
     let bin = roots::installed_binary()?;
     let program = spec.program(scope, &bin);
     let host = Host::current();
     entries::check_program(spec, host, &program)?;
-    let target = ConfigFile::new(spec, scope, &roots)
-        .ok_or_else(|| format!("{} has no {} scope", spec.harness.name(), scope.id()))?;
+    let target = ConfigFile::new(spec, scope, &roots).ok_or(InstallError::NoScope {
+        harness: spec.harness,
+        scope,
+    })?;
     let (wanted, skipped) = entries::for_harness(spec, &program, host);
     let plan = plan_or_by_hand(&target, &bin, &wanted, dry_run)?;
     let verb = Verb { dry_run };
@@ -143,16 +127,15 @@ fn plan_or_by_hand(
     bin: &str,
     wanted: &[crate::install::merge::HookEntry],
     dry_run: bool,
-) -> Result<document::Plan, String> {
+) -> Result<document::Plan, CommandError> {
     match document::plan_install(target, bin, wanted) {
         Ok(p) => Ok(p),
-        Err(e) if dry_run && e.contains("othing was written") => Err(format!(
-            "{e}\n--- what cuecard would add, for you to merge by hand \
-             (its `hooks`{}):\n{}",
-            target.spec.required_keys_hint(),
-            document::by_hand(target.spec, bin, wanted)?
-        )),
-        Err(e) => Err(e),
+        Err(refused) if dry_run && refused.refuses_rewrite() => Err(CommandError::ByHand {
+            refused,
+            keys: target.spec.required_keys_hint(),
+            entries: document::by_hand(target.spec, bin, wanted).map_err(InstallError::from)?,
+        }),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -231,7 +214,7 @@ fn legacy_plan(
     scope: Scope,
     roots: &Roots,
     bin: &str,
-) -> Result<Option<(ConfigFile, document::Plan)>, String> {
+) -> Result<Option<(ConfigFile, document::Plan)>, InstallError> {
     let Some(t) = spec.legacy.and_then(|l| ConfigFile::new(l, scope, roots)) else {
         return Ok(None);
     };
@@ -246,7 +229,7 @@ fn write_cards_and_skills(
     scope: Scope,
     roots: &Roots,
     out: &mut String,
-) -> Result<(), String> {
+) -> Result<(), InstallError> {
     if let Some(dir) = crate::paths::data_dir() {
         let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;
         out.push_str(&format!(

@@ -5,6 +5,7 @@
 mod cards;
 pub mod dispatch;
 mod doctor;
+mod error;
 mod exit;
 mod explain;
 mod install;
@@ -20,6 +21,7 @@ use crate::cli::{CardsCommand, Cli, Command, PluginCommand};
 use clap::Parser;
 use std::ffi::OsString;
 
+pub use error::CommandError;
 pub use exit::ExitStatus;
 
 use crate::printer::Printer;
@@ -47,20 +49,20 @@ pub fn main(args: Vec<OsString>) -> i32 {
     // The one printer of this run: every command prints through it.
     let printer = Printer::new();
     let p = &printer;
-    let status = match cli.command {
+    let result = match cli.command {
         // Reached only through `cuecard -v dispatch ...` (its own exit code).
         Command::Dispatch(a) => return dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
-        Command::Explain(a) => explain::run(p, a),
+        Command::Explain(a) => Ok(explain::run(p, a)),
         Command::Replay(a) => replay::run(p, a),
-        Command::Status { session, json } => status::run(p, session.as_deref(), json),
+        Command::Status { session, json } => Ok(status::run(p, session.as_deref(), json)),
         Command::Cards { command } => match command {
-            CardsCommand::List => cards::list(p),
+            CardsCommand::List => Ok(cards::list(p)),
             CardsCommand::Show { card } => cards::show(p, &card),
             CardsCommand::New { name, project } => cards::new(p, &name, project),
-            CardsCommand::Check { file } => cards::check(p, file.as_deref()),
+            CardsCommand::Check { file } => Ok(cards::check(p, file.as_deref())),
         },
         Command::Trust(a) => trust::run(p, &a),
-        Command::Policy { ids } => policy::run(p, ids),
+        Command::Policy { ids } => Ok(policy::run(p, ids)),
         Command::Install(a) => install::run(p, a),
         Command::Verify(a) => verify::run(p, a),
         Command::Uninstall(a) => uninstall::run(p, a),
@@ -69,37 +71,22 @@ pub fn main(args: Vec<OsString>) -> i32 {
             PluginCommand::Build(a) => plugin::build(p, a),
         },
     };
-    status.code()
+    // The one place a command's error is printed and becomes an exit code.
+    result.unwrap_or_else(|e| e.report(p)).code()
 }
 
-/// The installer's description of `--harness <id>`. On failure the reason
-/// is printed and the exit code returned: a usage error for an id that is
-/// no harness, a problem for one this build cannot install.
-pub fn harness_spec(
-    p: &Printer,
-    id: &str,
-) -> Result<&'static crate::harness::config::Config, ExitStatus> {
-    crate::install::resolve(id).map_err(|e| {
-        p.err(&format!("cuecard: {e}"));
-        match e {
-            crate::install::Unresolved::Unknown(_) => ExitStatus::Usage,
-            crate::install::Unresolved::NotInstallable(_) => ExitStatus::Failure,
-        }
-    })
+/// The installer's description of `--harness <id>`, or why there is none.
+pub fn harness_spec(id: &str) -> Result<&'static crate::harness::config::Config, CommandError> {
+    Ok(crate::install::resolve(id)?)
 }
 
-/// `--scope`: `None` when not given; an unknown one is a usage error,
-/// printed, its exit code returned.
+/// `--scope`: `None` when not given.
 pub fn scope_arg(
-    p: &Printer,
     scope: Option<&str>,
-) -> Result<Option<crate::harness::config::Scope>, ExitStatus> {
+) -> Result<Option<crate::harness::config::Scope>, CommandError> {
     match scope.map(crate::harness::config::Scope::parse) {
         None => Ok(None),
         Some(Some(s)) => Ok(Some(s)),
-        Some(None) => {
-            p.err("cuecard: --scope is one of user, project, managed");
-            Err(ExitStatus::Usage)
-        }
+        Some(None) => Err(CommandError::UnknownScope),
     }
 }

@@ -6,20 +6,14 @@
 //! dispatcher's state, failure records and once-per-session marks all land
 //! there.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::cli::ReplayArgs;
 use crate::printer::Printer;
 use crate::replay::{self, WorkDir, report};
 use std::io::BufReader;
 
-pub fn run(p: &Printer, a: ReplayArgs) -> ExitStatus {
-    let work = match WorkDir::new() {
-        Ok(w) => w,
-        Err(e) => {
-            p.err(&format!("cuecard replay: no temporary directory: {e}"));
-            return ExitStatus::Failure;
-        }
-    };
+pub fn run(p: &Printer, a: ReplayArgs) -> Result<ExitStatus, CommandError> {
+    let work = WorkDir::new().map_err(CommandError::ReplayNoTempDir)?;
     // SAFETY: set once, before any thread exists in this process (replay
     // starts no thread and arms no deadline); every later read of the state
     // root sees the private directory.
@@ -36,31 +30,22 @@ pub fn run(p: &Printer, a: ReplayArgs) -> ExitStatus {
                 BufReader::with_capacity(256 << 10, f),
                 &work.0,
             ),
-            Err(e) => {
-                p.err(&format!("cuecard replay: {}: {e}", path.display()));
-                return ExitStatus::Failure;
+            Err(error) => {
+                return Err(CommandError::ReplayOpen {
+                    path: path.clone(),
+                    error,
+                });
             }
         },
     };
-    match result {
-        Ok(r) if r.records == 0 => {
-            p.err(&format!(
-                "cuecard replay: {}: no transcript records (expected JSON lines from Claude Code or Codex)",
-                r.source
-            ));
-            ExitStatus::Failure
-        }
-        Ok(r) => {
-            p.out(&if a.json {
-                report::json(&r)
-            } else {
-                report::human(&r)
-            });
-            ExitStatus::Success
-        }
-        Err(e) => {
-            p.err(&format!("cuecard replay: {e}"));
-            ExitStatus::Failure
-        }
+    let r = result.map_err(CommandError::Replay)?;
+    if r.records == 0 {
+        return Err(CommandError::ReplayNoRecords { source: r.source });
     }
+    p.out(&if a.json {
+        report::json(&r)
+    } else {
+        report::human(&r)
+    });
+    Ok(ExitStatus::Success)
 }

@@ -93,45 +93,7 @@ fn render(
         .iter()
         .take(if detail { usize::MAX } else { SHOWN })
     {
-        let c = &s.compaction;
-        let l = &s.ledger;
-        out.push_str(&format!(
-            "  {}  ({}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} time(s) ({} reminder(s)): {} characters, ~{} tokens\n",
-            s.id,
-            s.model.as_deref().unwrap_or("model unknown"),
-            age(now, s.updated),
-            s.project,
-            s.calls,
-            c.number,
-            c.warned,
-            c.warnings_total,
-            c.last_tokens
-                .map(|t| format!(", last size {t} tokens"))
-                .unwrap_or_default(),
-            l.injections,
-            l.reminders,
-            l.chars,
-            l.tokens,
-        ));
-        if l.denies + l.asks > 0 {
-            out.push_str(&format!(
-                "    policy decisions: {} denied, {} asked (cuecard policy)\n",
-                l.denies, l.asks
-            ));
-        }
-        if detail {
-            for e in l.entries.iter().rev() {
-                out.push_str(&format!(
-                    "      {:>8}  {:16} {:8} {:24} {} chars, ~{} tokens\n",
-                    age(now, e.time),
-                    e.event,
-                    e.kind,
-                    e.card,
-                    e.chars,
-                    e.tokens
-                ));
-            }
-        }
+        session_lines(&mut out, s, now, detail);
     }
     if sessions.len() > SHOWN && !detail {
         out.push_str(&format!(
@@ -139,6 +101,61 @@ fn render(
             sessions.len() - SHOWN
         ));
     }
+    failure_lines(&mut out, fails, unreported, now);
+    out
+}
+
+/// One session: its model, project, calls, compaction cycle, what was
+/// injected and decided, and with `detail` every ledger entry.
+fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
+    let c = &s.compaction;
+    let l = &s.ledger;
+    out.push_str(&format!(
+        "  {}  ({}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} time(s) ({} reminder(s)): {} characters, ~{} tokens\n",
+        s.id,
+        s.model.as_deref().unwrap_or("model unknown"),
+        age(now, s.updated),
+        s.project,
+        s.calls,
+        c.number,
+        c.warned,
+        c.warnings_total,
+        c.last_tokens
+            .map(|t| format!(", last size {t} tokens"))
+            .unwrap_or_default(),
+        l.injections,
+        l.reminders,
+        l.chars,
+        l.tokens,
+    ));
+    if l.denies + l.asks > 0 {
+        out.push_str(&format!(
+            "    policy decisions: {} denied, {} asked (cuecard policy)\n",
+            l.denies, l.asks
+        ));
+    }
+    if detail {
+        for e in l.entries.iter().rev() {
+            out.push_str(&format!(
+                "      {:>8}  {:16} {:8} {:24} {} chars, ~{} tokens\n",
+                age(now, e.time),
+                e.event,
+                e.kind,
+                e.card,
+                e.chars,
+                e.tokens
+            ));
+        }
+    }
+}
+
+/// The failure record, newest first (at most 50).
+fn failure_lines(
+    out: &mut String,
+    fails: &[&failures::RecordedFailure],
+    unreported: usize,
+    now: u64,
+) {
     if fails.is_empty() {
         out.push_str("failures: none recorded\n");
     } else {
@@ -156,7 +173,6 @@ fn render(
             ));
         }
     }
-    out
 }
 
 /// "12s ago", "5m ago", "3h ago", "2d ago".

@@ -3,110 +3,118 @@
 //! empty, the skills it wrote if unedited); the operator's file comes back
 //! byte for byte when nothing else changed since install.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::cli::UninstallArgs;
-use crate::harness::config::{Roots, Scope};
+use crate::harness::config::{Config, Roots, Scope};
 use crate::install::document::{self, Action, ConfigFile};
+use crate::install::error::InstallError;
 use crate::install::{materialise, roots};
 use crate::printer::Printer;
 
-pub fn run(p: &Printer, a: UninstallArgs) -> ExitStatus {
-    let spec = match super::harness_spec(p, &a.harness) {
-        Ok(s) => s,
-        Err(code) => return code,
+pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
+    let spec = super::harness_spec(&a.harness)?;
+    let scopes = match super::scope_arg(a.scope.as_deref())? {
+        Some(s) => vec![s],
+        None => vec![Scope::User, Scope::Project],
     };
-    let scopes = match super::scope_arg(p, a.scope.as_deref()) {
-        Ok(Some(s)) => vec![s],
-        Ok(None) => vec![Scope::User, Scope::Project],
-        Err(code) => return code,
-    };
-    let result = (|| -> Result<String, String> {
-        let roots = Roots::from_env()?;
-        let bin = roots::installed_binary()?;
-        let mut out = String::new();
-        for scope in scopes {
-            for form in std::iter::once(spec).chain(spec.legacy) {
-                let Some(t) = ConfigFile::new(form, scope, &roots) else {
-                    continue;
-                };
-                let plan = document::plan_uninstall(&t, &bin)?;
-                document::apply_uninstall(&t, &plan)?;
-                let what = match &plan.action {
-                    Action::Unchanged => "nothing of cuecard's there".to_string(),
-                    Action::Restore { .. } => format!(
-                        "removed {} entries; the file is back exactly as it was before install",
-                        plan.outcome.removed
-                    ),
-                    Action::Delete { .. } => format!(
-                        "removed {} entries and the file, which held nothing else",
-                        plan.outcome.removed
-                    ),
-                    _ => format!(
-                        "removed {} entries; everything else kept",
-                        plan.outcome.removed
-                    ),
-                };
-                if !std::ptr::eq(form, spec) && plan.action == Action::Unchanged {
-                    // The legacy form is reported only where cuecard was.
-                    continue;
-                }
-                let which = if form.form_name.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {}", form.form_name)
-                };
-                out.push_str(&format!(
-                    "{} ({} scope{which}): {}: {what}\n",
-                    spec.harness.name(),
-                    scope.id(),
-                    t.path.display()
-                ));
-                for n in &plan.notes {
-                    out.push_str(&format!("  {n}\n"));
-                }
-            }
-            let skills = materialise::skill_files();
-            if !skills.is_empty()
-                && let Some(dir) = (spec.skills_dir)(scope, &roots)
-            {
-                let n = materialise::remove_files(&dir, &skills);
-                if n > 0 {
-                    out.push_str(&format!(
-                        "  skills: {n} files removed from {}\n",
-                        dir.display()
-                    ));
-                }
-            }
-            // The folders install created, now empty.
-            for form in std::iter::once(spec).chain(spec.legacy) {
-                if let Some(t) = ConfigFile::new(form, scope, &roots) {
-                    document::finish_uninstall(&t)?;
-                }
-            }
+    let roots = Roots::from_env()?;
+    let bin = roots::installed_binary()?;
+    let mut out = String::new();
+    for scope in scopes {
+        uninstall_scope(spec, scope, &roots, &bin, &mut out)?;
+    }
+    remove_card_copies(&roots, &bin, &mut out);
+    p.out(&out);
+    Ok(ExitStatus::Success)
+}
+
+/// One scope: cuecard's entries out of each form's file, the skills it
+/// wrote, then the folders install created there, now empty.
+fn uninstall_scope(
+    spec: &'static Config,
+    scope: Scope,
+    roots: &Roots,
+    bin: &str,
+    out: &mut String,
+) -> Result<(), InstallError> {
+    for form in std::iter::once(spec).chain(spec.legacy) {
+        let Some(t) = ConfigFile::new(form, scope, roots) else {
+            continue;
+        };
+        let plan = document::plan_uninstall(&t, bin)?;
+        document::apply_uninstall(&t, &plan)?;
+        if !std::ptr::eq(form, spec) && plan.action == Action::Unchanged {
+            // The legacy form is reported only where cuecard was.
+            continue;
         }
-        // The card copies go with the last install anywhere.
-        if !installed_anywhere(&roots, &bin)
-            && let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards"))
-        {
-            let n = materialise::remove_files(&dir, &materialise::card_files());
-            let _ = std::fs::remove_dir(&dir);
-            if n > 0 {
-                out.push_str(&format!(
-                    "cards: {n} copies removed from {} (cuecard is installed nowhere else)\n",
-                    dir.display()
-                ));
-            }
+        let which = if form.form_name.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", form.form_name)
+        };
+        out.push_str(&format!(
+            "{} ({} scope{which}): {}: {}\n",
+            spec.harness.name(),
+            scope.id(),
+            t.path.display(),
+            what_was_removed(&plan)
+        ));
+        for n in &plan.notes {
+            out.push_str(&format!("  {n}\n"));
         }
-        Ok(out)
-    })();
-    match result {
-        Ok(out) => {
-            p.out(&out);
-            ExitStatus::Success
+    }
+    let skills = materialise::skill_files();
+    if !skills.is_empty()
+        && let Some(dir) = (spec.skills_dir)(scope, roots)
+    {
+        let n = materialise::remove_files(&dir, &skills);
+        if n > 0 {
+            out.push_str(&format!(
+                "  skills: {n} files removed from {}\n",
+                dir.display()
+            ));
         }
-        Err(e) => {
-            p.err(&format!("cuecard: {e}"));
-            ExitStatus::Failure
+    }
+    // The folders install created, now empty.
+    for form in std::iter::once(spec).chain(spec.legacy) {
+        if let Some(t) = ConfigFile::new(form, scope, roots) {
+            document::finish_uninstall(&t)?;
+        }
+    }
+    Ok(())
+}
+
+/// What the plan did to the file, in words.
+fn what_was_removed(plan: &document::Plan) -> String {
+    match &plan.action {
+        Action::Unchanged => "nothing of cuecard's there".to_string(),
+        Action::Restore { .. } => format!(
+            "removed {} entries; the file is back exactly as it was before install",
+            plan.outcome.removed
+        ),
+        Action::Delete { .. } => format!(
+            "removed {} entries and the file, which held nothing else",
+            plan.outcome.removed
+        ),
+        _ => format!(
+            "removed {} entries; everything else kept",
+            plan.outcome.removed
+        ),
+    }
+}
+
+/// The card copies go with the last install anywhere.
+fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
+    if !installed_anywhere(roots, bin)
+        && let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards"))
+    {
+        let n = materialise::remove_files(&dir, &materialise::card_files());
+        let _ = std::fs::remove_dir(&dir);
+        if n > 0 {
+            out.push_str(&format!(
+                "cards: {n} copies removed from {} (cuecard is installed nowhere else)\n",
+                dir.display()
+            ));
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `cuecard verify [--harness <id>] [--json] [--capabilities]`.
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::cli::VerifyArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::{Roots, Scope};
@@ -9,31 +9,21 @@ use crate::install::inspect::{self, Status};
 use crate::install::{double, roots};
 use crate::printer::Printer;
 
-pub fn run(p: &Printer, a: VerifyArgs) -> ExitStatus {
+pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
     if a.capabilities {
         p.out(&crate::harness::capability_table());
-        return ExitStatus::Success;
+        return Ok(ExitStatus::Success);
     }
     let harnesses: Vec<HarnessId> = match &a.harness {
-        Some(id) => match HarnessId::parse(id) {
-            Some(h) => vec![h],
-            None => {
-                p.err(&format!(
-                    "cuecard: {}",
-                    crate::install::Unresolved::Unknown(id.to_string())
-                ));
-                return ExitStatus::Usage;
-            }
-        },
+        // Any harness cuecard knows, installable or not.
+        Some(id) => vec![
+            HarnessId::parse(id)
+                .ok_or_else(|| crate::install::Unresolved::Unknown(id.to_string()))?,
+        ],
         None => HarnessId::ALL.to_vec(),
     };
-    let (roots, bin) = match Roots::from_env().and_then(|r| Ok((r, roots::installed_binary()?))) {
-        Ok(x) => x,
-        Err(e) => {
-            p.err(&format!("cuecard: {e}"));
-            return ExitStatus::Failure;
-        }
-    };
+    let roots = Roots::from_env()?;
+    let bin = roots::installed_binary()?;
     let found = gather(&harnesses, &roots, &bin);
     let Found {
         statuses,
@@ -56,11 +46,11 @@ pub fn run(p: &Printer, a: VerifyArgs) -> ExitStatus {
     } else {
         p.out(&text(&harnesses, &found));
     }
-    if bad {
+    Ok(if bad {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
-    }
+    })
 }
 
 /// What verify found: each config file's state, the harnesses it cannot

@@ -224,37 +224,10 @@ pub fn read_dir(
     let Ok(listing) = std::fs::read_dir(dir) else {
         return CardDir::default();
     };
-    let mut files: Vec<(String, cache::FileFields)> = Vec::new();
-    for entry in listing.flatten().take(MAX_CARDS_PER_DIR * 4) {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.ends_with(".md") || name.starts_with('.') {
-            continue;
-        }
-        // DirEntry::metadata does not follow a link (lstat semantics), so a
-        // link is not followed out of the directory; it stats relative to
-        // the open directory, without walking the path again.
-        let Ok(meta) = entry.metadata() else {
-            continue;
-        };
-        if meta.is_file() {
-            let (size, mtime_ns) = (meta.len(), mtime_ns(&meta));
-            files.push((name, cache::FileFields { size, mtime_ns }));
-        }
-    }
-    // An empty directory is cached too: its summary answers every call.
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files.truncate(MAX_CARDS_PER_DIR);
-
+    let files = card_files(listing);
     let dir_s = dir.to_string_lossy().into_owned();
     let cache_path = cache_dir.map(|c| cache_file(c, &dir_s));
-    // A cache that ends inside a line was cut short: none of it is reused
-    // (its last line could pass for a whole one up to its file's size and
-    // mtime, and be served damaged until the file changes).
-    let old_text = cache_path
-        .as_deref()
-        .and_then(read_cache)
-        .filter(|t| t.ends_with('\n'))
-        .unwrap_or_default();
+    let old_text = whole_cache(cache_path.as_deref());
     let stamp = vouch.stamp();
     let now = Header {
         stamp: Cow::Borrowed(&stamp),
@@ -294,17 +267,14 @@ pub fn read_dir(
                     .is_some_and(|cached| unchanged(cached, *fields, cached_at))
         });
         let fields = match hit {
-            // The line is copied as it is, so its fields stand where they
-            // stood: no second parse.
             Some((l, f)) => {
                 reused += 1;
-                body.push_str(l);
-                body.push('\n');
-                if !verdicts_current {
-                    let trusted = vouch.trusted(file, f.sha256(l));
-                    let at = start + cache::VERDICT_AT;
-                    body.replace_range(at..=at, if trusted { "1" } else { "0" });
-                }
+                copy_line(
+                    &mut body,
+                    l,
+                    &f,
+                    (!verdicts_current).then_some((vouch, file)),
+                );
                 Some(f)
             }
             None => {
@@ -333,19 +303,81 @@ pub fn read_dir(
         }
     }
     changed |= reused != cache::lines(old_lines).count();
+    let d = assemble(&dir_s, &now, &body, lines);
+    if changed && let Some(p) = cache_path {
+        let _ = crate::fsutil::write_atomic(&p, d.text.as_bytes(), false, crate::fsutil::private());
+    }
+    d
+}
 
+/// The `.md` regular files of a listing (links not followed), with their
+/// size and mtime, sorted by name, at most [`MAX_CARDS_PER_DIR`].
+fn card_files(listing: std::fs::ReadDir) -> Vec<(String, cache::FileFields)> {
+    let mut files: Vec<(String, cache::FileFields)> = Vec::new();
+    for entry in listing.flatten().take(MAX_CARDS_PER_DIR * 4) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".md") || name.starts_with('.') {
+            continue;
+        }
+        // DirEntry::metadata does not follow a link (lstat semantics), so a
+        // link is not followed out of the directory; it stats relative to
+        // the open directory, without walking the path again.
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        if meta.is_file() {
+            let (size, mtime_ns) = (meta.len(), mtime_ns(&meta));
+            files.push((name, cache::FileFields { size, mtime_ns }));
+        }
+    }
+    // An empty directory is cached too: its summary answers every call.
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files.truncate(MAX_CARDS_PER_DIR);
+    files
+}
+
+/// The cache's text, empty when there is none or it ends inside a line: a
+/// cache cut short is not reused at all (its last line could pass for a
+/// whole one up to its file's size and mtime, and be served damaged until
+/// the file changes).
+fn whole_cache(cache_path: Option<&Path>) -> String {
+    cache_path
+        .and_then(read_cache)
+        .filter(|t| t.ends_with('\n'))
+        .unwrap_or_default()
+}
+
+/// Copies a cached line as it is, so its fields stand where they stood (no
+/// second parse); with `revouch`, its trust verdict is asked again (the
+/// trust store changed).
+fn copy_line(body: &mut String, l: &str, f: &cache::Line, revouch: Option<(&dyn Vouch, &str)>) {
+    let start = body.len();
+    body.push_str(l);
+    body.push('\n');
+    if let Some((vouch, file)) = revouch {
+        let trusted = vouch.trusted(file, f.sha256(l));
+        let at = start + cache::VERDICT_AT;
+        body.replace_range(at..=at, if trusted { "1" } else { "0" });
+    }
+}
+
+/// The directory's cache text: the header, the summary of `lines`, then
+/// `body`; each line's range moved to where it stands in that text.
+fn assemble(
+    dir_s: &str,
+    now: &Header<'_>,
+    body: &str,
+    lines: Vec<(std::ops::Range<usize>, cache::Line)>,
+) -> CardDir {
     let mut summary = cache::Summary::default();
     for (range, f) in &lines {
         summary.add(&body[range.clone()], f);
     }
     let mut text = String::with_capacity(body.len() + 1024);
-    cache::header(&mut text, &dir_s, &now);
+    cache::header(&mut text, dir_s, now);
     summary.write(&mut text);
     let at = text.len();
-    text.push_str(&body);
-    if changed && let Some(p) = cache_path {
-        let _ = crate::fsutil::write_atomic(&p, text.as_bytes(), false, crate::fsutil::private());
-    }
+    text.push_str(body);
     CardDir {
         text,
         lines: lines

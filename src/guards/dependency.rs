@@ -216,9 +216,28 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
     let args = cmd.args();
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
-    // Operands after the subcommand: the packages.
-    let pkgs = || operands(args).len() > 1;
     match prog.as_str() {
+        "npm" | "pnpm" | "yarn" | "bun" | "deno" => javascript(&prog, args, sub, global),
+        "pip" | "pip3" | "python" | "python3" | "py" | "uv" | "poetry" | "pdm" | "pipenv"
+        | "conda" | "mamba" | "micromamba" => python(&prog, args, sub),
+        _ => other(&prog, args, sub),
+    }
+}
+
+/// Operands after the subcommand: the packages.
+fn names_packages(args: &[String]) -> bool {
+    operands(args).len() > 1
+}
+
+/// npm, pnpm, Yarn, Bun, Deno (a global install changes no project).
+fn javascript(
+    prog: &str,
+    args: &[String],
+    sub: &str,
+    global: bool,
+) -> Option<(&'static str, &'static str)> {
+    let pkgs = || names_packages(args);
+    match prog {
         "npm" => match sub {
             "install" | "i" | "in" | "ins" | "inst" | "insta" | "instal" | "isnt" | "isntall"
             | "add" => (!global && pkgs()).then_some(("JavaScript (npm)", ADDS)),
@@ -245,11 +264,14 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
             _ => None,
         },
         "deno" => (sub == "add").then_some(("Deno", ADDS)),
-        "cargo" => match sub {
-            "add" => Some(("Rust (Cargo)", ADDS)),
-            "update" | "upgrade" => Some(("Rust (Cargo)", UPGRADES)),
-            _ => None,
-        },
+        _ => None,
+    }
+}
+
+/// pip (also as `python -m pip` and `uv pip`), uv, Poetry, PDM, Pipenv, conda.
+fn python(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'static str)> {
+    let pkgs = || names_packages(args);
+    match prog {
         "pip" | "pip3" => pip(args),
         "python" | "python3" | "py" => match args {
             [m, module, rest @ ..] if m == "-m" && (module == "pip" || module == "pip3") => {
@@ -281,6 +303,20 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
         "conda" | "mamba" | "micromamba" => match sub {
             "install" if pkgs() => Some(("Python (conda)", ADDS)),
             "update" | "upgrade" => Some(("Python (conda)", UPGRADES)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Every other ecosystem: Cargo, Go, Ruby, PHP, .NET, Java, Elixir, Swift,
+/// Dart, CocoaPods.
+fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'static str)> {
+    let pkgs = || names_packages(args);
+    match prog {
+        "cargo" => match sub {
+            "add" => Some(("Rust (Cargo)", ADDS)),
+            "update" | "upgrade" => Some(("Rust (Cargo)", UPGRADES)),
             _ => None,
         },
         "go" => match sub {

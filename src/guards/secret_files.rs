@@ -6,7 +6,7 @@
 
 /// What a path is, as far as secrets go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
+pub enum SecretClass {
     /// A secret whatever its contents: the kind, as the advisory names it.
     Secret(&'static str),
     /// A config file that holds secrets only when it carries a token
@@ -42,7 +42,7 @@ const SSH_PUBLIC: &[&str] = &[
 ];
 
 /// Classifies a path (absolute, relative, `~/...`, Windows or POSIX).
-pub fn classify(path: &str) -> Option<Class> {
+pub fn classify(path: &str) -> Option<SecretClass> {
     let norm = path.replace('\\', "/");
     let trimmed = norm.trim_end_matches('/');
     if trimmed.is_empty() {
@@ -55,11 +55,11 @@ pub fn classify(path: &str) -> Option<Class> {
 
     // Whole credential directories.
     match name {
-        ".ssh" => return Some(Class::Secret("SSH keys directory")),
-        ".aws" => return Some(Class::Secret("AWS credentials directory")),
-        ".azure" => return Some(Class::Secret("Azure credentials directory")),
-        ".kube" => return Some(Class::Secret("Kubernetes configs directory")),
-        ".gnupg" => return Some(Class::Secret("GnuPG keyring")),
+        ".ssh" => return Some(SecretClass::Secret("SSH keys directory")),
+        ".aws" => return Some(SecretClass::Secret("AWS credentials directory")),
+        ".azure" => return Some(SecretClass::Secret("Azure credentials directory")),
+        ".kube" => return Some(SecretClass::Secret("Kubernetes configs directory")),
+        ".gnupg" => return Some(SecretClass::Secret("GnuPG keyring")),
         _ => {}
     }
     if lower == ".env" || lower.ends_with(".env") && lower.len() > 4 && !lower.starts_with('.') {
@@ -70,13 +70,13 @@ pub fn classify(path: &str) -> Option<Class> {
         }) {
             return None;
         }
-        return Some(Class::Secret("environment file (.env)"));
+        return Some(SecretClass::Secret("environment file (.env)"));
     }
     if name == "environ"
         && (parent == "self" || parent.bytes().all(|c| c.is_ascii_digit()))
         && norm.contains("/proc/")
     {
-        return Some(Class::Secret("a process's environment"));
+        return Some(SecretClass::Secret("a process's environment"));
     }
     if let Some(suffix) = lower.strip_prefix(".env.") {
         if ENV_TEMPLATES
@@ -85,52 +85,52 @@ pub fn classify(path: &str) -> Option<Class> {
         {
             return None;
         }
-        return Some(Class::Secret("environment file (.env)"));
+        return Some(SecretClass::Secret("environment file (.env)"));
     }
     if parent == ".ssh" {
         if lower.ends_with(".pub") || SSH_PUBLIC.contains(&lower.as_str()) {
             return None;
         }
-        return Some(Class::Secret("SSH private key"));
+        return Some(SecretClass::Secret("SSH private key"));
     }
     if matches!(
         lower.as_str(),
         "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
     ) {
-        return Some(Class::Secret("SSH private key"));
+        return Some(SecretClass::Secret("SSH private key"));
     }
     if let Some((_, ext)) = lower.rsplit_once('.')
         && KEY_EXTENSIONS.contains(&ext)
         && lower.len() > ext.len() + 1
     {
-        return Some(Class::Secret("private key or certificate file"));
+        return Some(SecretClass::Secret("private key or certificate file"));
     }
     if parent == ".aws" && (name == "credentials" || name == "config") {
-        return Some(Class::Secret("AWS credentials"));
+        return Some(SecretClass::Secret("AWS credentials"));
     }
     if norm.contains(".config/gcloud") || lower == "application_default_credentials.json" {
-        return Some(Class::Secret("Google Cloud credentials"));
+        return Some(SecretClass::Secret("Google Cloud credentials"));
     }
     if norm.contains("/.azure/") || norm.starts_with(".azure/") {
-        return Some(Class::Secret("Azure credentials"));
+        return Some(SecretClass::Secret("Azure credentials"));
     }
     if parent == ".docker" && name == "config.json" {
-        return Some(Class::Secret("Docker registry credentials"));
+        return Some(SecretClass::Secret("Docker registry credentials"));
     }
     if (parent == ".kube" && name == "config")
         || lower == "kubeconfig"
         || lower.ends_with(".kubeconfig")
         || lower.starts_with("kubeconfig.y")
     {
-        return Some(Class::Secret("Kubernetes config"));
+        return Some(SecretClass::Secret("Kubernetes config"));
     }
     match lower.as_str() {
-        ".netrc" | "_netrc" => Some(Class::Secret(".netrc credentials")),
-        ".git-credentials" => Some(Class::Secret("git credentials")),
-        ".pgpass" => Some(Class::Secret("PostgreSQL password file")),
-        ".npmrc" => Some(Class::IfTokens(".npmrc with an auth token")),
-        ".pypirc" => Some(Class::IfTokens(".pypirc with a password or token")),
-        ".yarnrc.yml" => Some(Class::IfTokens(".yarnrc.yml with an auth token")),
+        ".netrc" | "_netrc" => Some(SecretClass::Secret(".netrc credentials")),
+        ".git-credentials" => Some(SecretClass::Secret("git credentials")),
+        ".pgpass" => Some(SecretClass::Secret("PostgreSQL password file")),
+        ".npmrc" => Some(SecretClass::IfTokens(".npmrc with an auth token")),
+        ".pypirc" => Some(SecretClass::IfTokens(".pypirc with a password or token")),
+        ".yarnrc.yml" => Some(SecretClass::IfTokens(".yarnrc.yml with an auth token")),
         _ => None,
     }
 }
@@ -164,7 +164,7 @@ mod tests {
 
     fn kind(p: &str) -> Option<&'static str> {
         match classify(p)? {
-            Class::Secret(k) | Class::IfTokens(k) => Some(k),
+            SecretClass::Secret(k) | SecretClass::IfTokens(k) => Some(k),
         }
     }
 
@@ -199,7 +199,7 @@ mod tests {
         }
         assert_eq!(
             classify("~/.npmrc"),
-            Some(Class::IfTokens(".npmrc with an auth token"))
+            Some(SecretClass::IfTokens(".npmrc with an auth token"))
         );
     }
 

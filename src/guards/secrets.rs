@@ -12,7 +12,7 @@
 //!
 //! The advisory never repeats the secret: it names the kind and the file.
 
-use super::secret_files::{self, Class};
+use super::secret_files::{self, SecretClass};
 use super::{Finding, Guard};
 use super::{secret_commands, secret_tokens};
 use crate::context::Ctx;
@@ -156,8 +156,8 @@ fn file_finding(ctx: &Ctx, raw: &str, kind: &'static str) -> Finding {
 /// files (bounded) to see whether they carry a token.
 fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
     match secret_files::classify(raw)? {
-        Class::Secret(kind) => Some(kind),
-        Class::IfTokens(kind) => {
+        SecretClass::Secret(kind) => Some(kind),
+        SecretClass::IfTokens(kind) => {
             let path = target::target_for(ctx, raw).path;
             let mut head = Vec::new();
             crate::fsutil::open_regular(&path, true)

@@ -18,6 +18,17 @@ pub fn capability_table() -> String {
          before a tool runs, so the advisory arrives with the tool's result); \
          `✗` the harness drops it (nothing is registered); `—` no such event.\n\n",
     );
+    delivery_grid(&mut md);
+    answers(&mut md);
+    md.push_str(&policy_section());
+    limits(&mut md);
+    native_events(&mut md);
+    md
+}
+
+/// Per harness and shown canonical event: the native event(s) and whether
+/// a card's text reaches the model there.
+fn delivery_grid(md: &mut String) {
     let shown: Vec<_> = EVENTS.iter().filter(|e| e.shown).collect();
     md.push_str("| harness |");
     for e in &shown {
@@ -52,6 +63,11 @@ pub fn capability_table() -> String {
         }
         md.push('\n');
     }
+}
+
+/// How each harness reads an answer, matches tools, and whether it loads
+/// Claude Code's hooks.
+fn answers(md: &mut String) {
     md.push_str("\n## How each harness reads an answer\n\n| harness | answer | tool matcher | loads Claude Code hooks |\n|---|---|---|---|\n");
     for h in HarnessId::ALL {
         let spec = h.spec();
@@ -85,7 +101,10 @@ pub fn capability_table() -> String {
             if spec.loads_claude_hooks { "yes" } else { "no" }
         ));
     }
-    md.push_str(&policy_section());
+}
+
+/// Each harness's limitation, in a sentence.
+fn limits(md: &mut String) {
     md.push_str("\n## Limits\n\n");
     for h in HarnessId::ALL {
         md.push_str(&format!(
@@ -95,6 +114,10 @@ pub fn capability_table() -> String {
             h.spec().limitation
         ));
     }
+}
+
+/// Every native event with its canonical event, delivery and the evidence.
+fn native_events(md: &mut String) {
     md.push_str("\n## Every native event\n\n| harness | native | canonical | delivery | why |\n|---|---|---|---|---|\n");
     for h in HarnessId::ALL {
         let spec = h.spec();
@@ -114,7 +137,6 @@ pub fn capability_table() -> String {
             ));
         }
     }
-    md
 }
 
 /// Which policies (DESIGN §4a) each harness can enforce: per canonical

@@ -83,24 +83,11 @@ static ROWS: [EventRow; COUNT] = {
 fn translate(_row: &EventRow, _map: &mut Map<String, Value>) {}
 
 static CONFIG: Config = Config {
-    harness: HarnessId::ClaudeCode,
-    layout: config::Layout::Grouped,
     form: config::Form::Exec,
-    typed: true,
-    timeout: Some(("timeout", config::Unit::Seconds)),
-    path,
-    required: config::nothing_required,
-    skeleton: config::empty_object,
-    skills_dir,
     other_sources,
     notes,
-    default_scope: Scope::User,
-    local_project_file: false,
-    form_name: "",
-    trust: config::no_trust_check,
-    legacy: None,
     plugin: Some(&PLUGIN),
-    owned: None,
+    ..Config::claude_like(HarnessId::ClaudeCode, path, skills_dir)
 };
 
 /// The Claude Code plugin: `.claude-plugin/plugin.json`, `hooks/hooks.json`

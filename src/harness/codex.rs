@@ -183,26 +183,11 @@ pub(super) fn apply_patch(map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
-    harness: HarnessId::Codex,
-    layout: config::Layout::Grouped,
-    form: config::Form::Shell {
-        windows: config::Shell::PowerShell,
-    },
-    typed: true,
-    timeout: Some(("timeout", config::Unit::Seconds)),
-    path,
-    required: config::nothing_required,
-    skeleton: config::empty_object,
-    skills_dir,
     other_sources,
     notes,
-    default_scope: Scope::User,
-    local_project_file: false,
-    form_name: "",
     trust,
-    legacy: None,
     plugin: Some(&PLUGIN),
-    owned: None,
+    ..Config::claude_like(HarnessId::Codex, path, skills_dir)
 };
 
 /// The Codex plugin: `.codex-plugin/plugin.json`, `hooks/hooks.json` whose

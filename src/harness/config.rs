@@ -194,6 +194,43 @@ pub struct OwnedFile {
 }
 
 impl Config {
+    /// Claude Code's settings shape, which most harnesses took: entries
+    /// grouped under each event's matcher, handlers with `"type":
+    /// "command"` and a `timeout` in seconds, run through a shell
+    /// (PowerShell on Windows); nothing required in the file, a new file an
+    /// empty object, user scope by default, a project file the team shares,
+    /// one form, no other sources, notes or trust store to read, no legacy
+    /// form, no plugin, not a whole file cuecard owns. A harness built on it
+    /// (`..Config::claude_like(..)`) states only its files and what differs.
+    pub const fn claude_like(
+        harness: HarnessId,
+        path: fn(Scope, &Roots) -> Option<PathBuf>,
+        skills_dir: fn(Scope, &Roots) -> Option<PathBuf>,
+    ) -> Config {
+        Config {
+            harness,
+            layout: Layout::Grouped,
+            form: Form::Shell {
+                windows: Shell::PowerShell,
+            },
+            typed: true,
+            timeout: Some(("timeout", Unit::Seconds)),
+            path,
+            required: nothing_required,
+            skeleton: empty_object,
+            skills_dir,
+            other_sources: no_sources,
+            notes: no_notes,
+            default_scope: Scope::User,
+            local_project_file: false,
+            form_name: "",
+            trust: no_trust_check,
+            legacy: None,
+            plugin: None,
+            owned: None,
+        }
+    }
+
     /// The program entries in `scope` start: this machine's binary, except
     /// in a project file a team commits, where it is `cuecard` through PATH.
     pub fn program(&self, scope: Scope, bin: &str) -> String {

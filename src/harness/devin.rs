@@ -87,26 +87,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
-    harness: HarnessId::Devin,
-    layout: config::Layout::Grouped,
-    form: config::Form::Shell {
-        windows: config::Shell::PowerShell,
-    },
-    typed: true,
-    timeout: Some(("timeout", config::Unit::Seconds)),
-    path,
-    required: config::nothing_required,
-    skeleton: config::empty_object,
-    skills_dir,
     other_sources,
-    notes: config::no_notes,
     default_scope: Scope::Project,
     local_project_file: true,
-    form_name: "",
-    trust: config::no_trust_check,
-    legacy: None,
-    plugin: None,
-    owned: None,
+    ..Config::claude_like(HarnessId::Devin, path, skills_dir)
 };
 
 fn user_dir(r: &Roots) -> PathBuf {

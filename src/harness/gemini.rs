@@ -94,26 +94,13 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
-    harness: HarnessId::Gemini,
-    layout: config::Layout::Grouped,
-    form: config::Form::Shell {
-        windows: config::Shell::PowerShell,
-    },
-    typed: true,
     timeout: Some(("timeout", config::Unit::Millis)),
-    path,
     required,
-    skeleton: config::empty_object,
-    skills_dir,
     other_sources,
     notes,
-    default_scope: Scope::User,
-    local_project_file: false,
-    form_name: "",
     trust,
-    legacy: None,
     plugin: Some(&PLUGIN),
-    owned: None,
+    ..Config::claude_like(HarnessId::Gemini, path, skills_dir)
 };
 
 /// The Gemini CLI extension: `gemini-extension.json` and `hooks/hooks.json`

@@ -75,26 +75,9 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
-    harness: HarnessId::Qoder,
-    layout: config::Layout::Grouped,
-    form: config::Form::Shell {
-        windows: config::Shell::PowerShell,
-    },
-    typed: true,
-    timeout: Some(("timeout", config::Unit::Seconds)),
-    path,
-    required: config::nothing_required,
-    skeleton: config::empty_object,
-    skills_dir,
     other_sources,
     notes,
-    default_scope: Scope::User,
-    local_project_file: false,
-    form_name: "",
-    trust: config::no_trust_check,
-    legacy: None,
-    plugin: None,
-    owned: None,
+    ..Config::claude_like(HarnessId::Qoder, path, skills_dir)
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

@@ -2,10 +2,12 @@
 //! plan an install or an uninstall, apply the plan. A plan that changes
 //! nothing writes nothing, so a reinstall leaves the file byte-identical.
 
+use super::error::InstallError;
 use super::fsio;
 use super::lossless;
-use super::merge::{self, HookEntry, Outcome};
+use super::merge::{self, HookEntry, MergeCounts};
 use super::owned::{self, Owned};
+use super::shape::BadShape;
 use super::style::Style;
 use crate::harness::config::{Config, OwnedFile, Roots, Scope};
 use serde_json::{Map, Value};
@@ -66,7 +68,7 @@ pub enum Action {
 
 pub struct Plan {
     pub action: Action,
-    pub outcome: Outcome,
+    pub outcome: MergeCounts,
     /// Things the user should know (a switch turned on, a setting left).
     pub notes: Vec<String>,
     /// The keys install switches, with the operator's value before (`None`:
@@ -75,7 +77,7 @@ pub struct Plan {
 }
 
 /// The file's text and document, `None` when it does not exist.
-pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, String> {
+pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, InstallError> {
     fsio::refuse_symlinks(&t.base, &t.path)?;
     let Some(text) = fsio::read(&t.path)? else {
         return Ok(None);
@@ -84,23 +86,32 @@ pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, String> {
         // A whole file cuecard owns: its entries are the JSON line it carries.
         return match owned::parse(o, &text) {
             Owned::Ours { doc, .. } => Ok(Some((text, doc))),
-            Owned::Foreign => Err(owned::foreign(o, &t.path)),
+            Owned::Foreign => Err(InstallError::ForeignOwned {
+                path: t.path.clone(),
+                what: o.what,
+            }),
         };
     }
     if text.trim().is_empty() {
         return Ok(Some((text, Value::Object(Map::new()))));
     }
-    let refuse = |why: String| {
-        format!(
-            "{} cannot be rewritten without loss: {why}. Nothing was written. \
-             Fix that line (or add cuecard's entries by hand: `cuecard install --dry-run` shows them) and run again.",
-            t.path.display()
-        )
-    };
-    lossless::check(&text).map_err(|l| refuse(l.to_string()))?;
-    let doc: Value =
-        serde_json::from_str(&text).map_err(|e| refuse(format!("it is not valid JSON ({e})")))?;
+    lossless::check(&text).map_err(|why| InstallError::Lossy {
+        path: t.path.clone(),
+        why,
+    })?;
+    let doc: Value = serde_json::from_str(&text).map_err(|error| InstallError::InvalidJson {
+        path: t.path.clone(),
+        error,
+    })?;
     Ok(Some((text, doc)))
+}
+
+/// `t`'s shape has no place for cuecard's entries: nothing was written.
+fn unmergeable(t: &ConfigFile, why: BadShape) -> InstallError {
+    InstallError::Unmergeable {
+        path: t.path.clone(),
+        why,
+    }
 }
 
 /// The file's text `before` (which parses to `old`) rewritten to hold
@@ -113,9 +124,13 @@ fn rewrite(before: &str, old: &Value, new: &Value) -> String {
 }
 
 /// Plans writing `entries` (and the keys the harness needs) into the file.
-pub fn plan_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<Plan, String> {
-    if t.spec.owned.is_some() {
-        return plan_owned_install(t, bin, entries);
+pub fn plan_install(
+    t: &ConfigFile,
+    bin: &str,
+    entries: &[HookEntry],
+) -> Result<Plan, InstallError> {
+    if let Some(o) = t.spec.owned {
+        return plan_owned_install(t, o, bin, entries);
     }
     let loaded = load(t)?;
     let (before, mut doc) = match &loaded {
@@ -123,8 +138,8 @@ pub fn plan_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<
         None => (None, (t.spec.skeleton)()),
     };
     let original = doc.clone();
-    let outcome = merge::install(&mut doc, t.spec.layout, bin, entries)
-        .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
+    let outcome =
+        merge::install(&mut doc, t.spec.layout, bin, entries).map_err(|why| unmergeable(t, why))?;
     let mut notes = Vec::new();
     let mut switched = Vec::new();
     for (key, value) in required(t) {
@@ -146,7 +161,7 @@ pub fn plan_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<
                 t.path.display()
             )),
             Ok(None) => {}
-            Err(e) => return Err(format!("{}: {e}; nothing was written", t.path.display())),
+            Err(why) => return Err(unmergeable(t, why)),
         }
         if before.as_ref() != Some(&value) && loaded.is_some() {
             switched.push((key.to_string(), before));
@@ -173,10 +188,12 @@ pub fn plan_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<
 /// [`plan_install`] for a whole file cuecard owns: rendered anew around
 /// the entries; a file of the user's own at that path, or cuecard's edited
 /// by hand, is refused (see [`owned`]).
-fn plan_owned_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Result<Plan, String> {
-    let Some(o) = t.spec.owned else {
-        return Err("not an owned file".into());
-    };
+fn plan_owned_install(
+    t: &ConfigFile,
+    o: &OwnedFile,
+    bin: &str,
+    entries: &[HookEntry],
+) -> Result<Plan, InstallError> {
     fsio::refuse_symlinks(&t.base, &t.path)?;
     let before = fsio::read(&t.path)?;
     if let Some(why) = before
@@ -189,8 +206,8 @@ fn plan_owned_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Resul
         Some(Owned::Ours { doc, .. }) => doc,
         _ => (t.spec.skeleton)(),
     };
-    let outcome = merge::install(&mut doc, t.spec.layout, bin, entries)
-        .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
+    let outcome =
+        merge::install(&mut doc, t.spec.layout, bin, entries).map_err(|why| unmergeable(t, why))?;
     let after = owned::render(o, &doc);
     let action = match before {
         Some(before) if before == after => Action::Unchanged,
@@ -209,10 +226,10 @@ fn plan_owned_install(t: &ConfigFile, bin: &str, entries: &[HookEntry]) -> Resul
 /// [`plan_uninstall`] for a whole file cuecard owns: removed when it is
 /// cuecard's and unedited; a file of the user's own, or cuecard's edited
 /// by hand, stays (with a note saying why).
-fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan, String> {
+fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan, InstallError> {
     let mut plan = Plan {
         action: Action::Unchanged,
-        outcome: Outcome::default(),
+        outcome: MergeCounts::default(),
         notes: Vec::new(),
         switched: Vec::new(),
     };
@@ -240,7 +257,7 @@ fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan
 
 /// What install would write into an empty file of this harness: the
 /// entries to merge by hand into a file cuecard refuses to rewrite.
-pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String, String> {
+pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String, BadShape> {
     let mut doc = (spec.skeleton)();
     merge::install(&mut doc, spec.layout, bin, entries)?;
     if let Some(o) = spec.owned {
@@ -253,13 +270,13 @@ pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String
 }
 
 /// Plans taking cuecard's entries out of the file.
-pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, String> {
+pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
     if let Some(o) = t.spec.owned {
         return plan_owned_uninstall(t, bin, o);
     }
     let unchanged = Plan {
         action: Action::Unchanged,
-        outcome: Outcome::default(),
+        outcome: MergeCounts::default(),
         notes: Vec::new(),
         switched: Vec::new(),
     };
@@ -267,8 +284,8 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, String> {
         return Ok(unchanged);
     };
     let mut after_doc = doc.clone();
-    let outcome = merge::uninstall(&mut after_doc, t.spec.layout, bin)
-        .map_err(|e| format!("{}: {e}; nothing was written", t.path.display()))?;
+    let outcome =
+        merge::uninstall(&mut after_doc, t.spec.layout, bin).map_err(|why| unmergeable(t, why))?;
     if outcome.removed == 0 {
         return Ok(unchanged);
     }
@@ -283,7 +300,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, String> {
         }
         match &before {
             Some(old) => {
-                set(&mut after_doc, &key, old)?;
+                set(&mut after_doc, &key, old).map_err(|why| unmergeable(t, why))?;
                 notes.push(format!("put {key} back to {old}, as it was before install"));
             }
             None => {
@@ -330,7 +347,11 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, String> {
 
 /// Applies an install plan, recording the keys it switched and the
 /// folders it created (with `extra_dirs`, the skills' folders it created).
-pub fn apply_install(t: &ConfigFile, plan: &Plan, extra_dirs: &[PathBuf]) -> Result<(), String> {
+pub fn apply_install(
+    t: &ConfigFile,
+    plan: &Plan,
+    extra_dirs: &[PathBuf],
+) -> Result<(), InstallError> {
     let mut dirs = match t.path.parent() {
         Some(dir) if plan.action != Action::Unchanged => super::record::missing_dirs(dir, &t.base),
         _ => Vec::new(),
@@ -343,7 +364,7 @@ pub fn apply_install(t: &ConfigFile, plan: &Plan, extra_dirs: &[PathBuf]) -> Res
 /// Applies an uninstall plan leaving no trace: no backup of the file
 /// cuecard just took its entries out of, and the backup install made
 /// removed. [`finish_uninstall`] then removes the folders install created.
-pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), String> {
+pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
     fsio::refuse_symlinks(&t.base, &t.path)?;
     match &plan.action {
         Action::Unchanged => return Ok(()),
@@ -351,8 +372,12 @@ pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), String> {
         Action::Update { after, .. } | Action::Restore { after, .. } => {
             fsio::write_atomic(&t.path, after, None)?
         }
-        Action::Delete { .. } => std::fs::remove_file(&t.path)
-            .map_err(|e| format!("removing {}: {e}", t.path.display()))?,
+        Action::Delete { .. } => {
+            std::fs::remove_file(&t.path).map_err(|error| InstallError::Removing {
+                path: t.path.clone(),
+                error,
+            })?
+        }
     }
     fsio::remove_backup(&t.path)
 }
@@ -360,13 +385,13 @@ pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), String> {
 /// After an uninstall of `t` (and of the skills it installed): removes the
 /// folders install created for them, now that they are empty, and forgets
 /// the record.
-pub fn finish_uninstall(t: &ConfigFile) -> Result<(), String> {
+pub fn finish_uninstall(t: &ConfigFile) -> Result<(), InstallError> {
     super::record::remove_empty(&super::record::dirs(&t.path));
     super::record::forget(&t.path)
 }
 
 /// Applies a plan.
-pub fn apply(t: &ConfigFile, plan: &Plan) -> Result<(), String> {
+pub fn apply(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
     // Checked again right before writing: nothing may have become a symlink.
     fsio::refuse_symlinks(&t.base, &t.path)?;
     match &plan.action {
@@ -408,13 +433,13 @@ pub fn get<'a>(doc: &'a Value, dotted: &str) -> Option<&'a Value> {
 }
 
 /// Sets a dotted path; returns the previous value when one was replaced.
-fn set(doc: &mut Value, dotted: &str, value: &Value) -> Result<Option<Value>, String> {
+fn set(doc: &mut Value, dotted: &str, value: &Value) -> Result<Option<Value>, BadShape> {
     let mut cur = doc;
     let parts: Vec<&str> = dotted.split('.').collect();
     for (i, k) in parts.iter().enumerate() {
         let obj = cur
             .as_object_mut()
-            .ok_or_else(|| format!("`{}` is not an object", parts[..i].join(".")))?;
+            .ok_or_else(|| BadShape::NotObject(parts[..i].join(".")))?;
         if i == parts.len() - 1 {
             return Ok(match obj.get(*k) {
                 Some(v) if v == value => None,

@@ -6,6 +6,7 @@
 //! and Gemini carry PreToolUse cards on their after-tool event) share one
 //! entry: one process per call, one answer.
 
+use super::error::InstallError;
 use super::merge::HookEntry;
 use super::shell_words;
 use crate::harness::config::{Config, Form, Host, Shell};
@@ -85,7 +86,7 @@ fn program_for(shell: Shell, host: Host, program: &str) -> String {
 /// Refuses a program path that a shell the harness runs entries through on
 /// `host` would interpret (DESIGN §9; the characters follow the shell, see
 /// [`shell_words::unsafe_chars`]). The exec form takes any path.
-pub fn check_program(spec: &Config, host: Host, program: &str) -> Result<(), String> {
+pub fn check_program(spec: &Config, host: Host, program: &str) -> Result<(), InstallError> {
     for (_, shell) in spec.shells(host) {
         shell_words::check_safe(shell, &program_for(shell, host, program))?;
     }

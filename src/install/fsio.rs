@@ -2,6 +2,7 @@
 //! any change, atomic replacement (a temp file in the same directory, fsync,
 //! rename, fsync of the directory), the file's permissions kept.
 
+use super::error::InstallError;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -19,7 +20,7 @@ pub fn backup_path(path: &Path) -> PathBuf {
 /// (the home directory or the project root, included) are symlinks: writing
 /// through them would change a file somewhere else (a dotfiles repository, a
 /// shared directory) that the user did not name.
-pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), String> {
+pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), InstallError> {
     let mut dir = path.to_path_buf();
     let mut first = true;
     loop {
@@ -27,15 +28,9 @@ pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), String> {
             && m.file_type().is_symlink()
         {
             return Err(if first {
-                format!(
-                    "{} is a symlink; cuecard does not write through symlinks (edit its target yourself, or replace the link with a file)",
-                    dir.display()
-                )
+                InstallError::Symlink(dir)
             } else {
-                format!(
-                    "{} is a symlinked directory; cuecard does not write through symlinks",
-                    dir.display()
-                )
+                InstallError::SymlinkedDir(dir)
             });
         }
         first = false;
@@ -50,35 +45,42 @@ pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), String> {
 }
 
 /// The text of a config, `None` when it does not exist.
-pub fn read(path: &Path) -> Result<Option<String>, String> {
+pub fn read(path: &Path) -> Result<Option<String>, InstallError> {
     let meta = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(error) => {
+            return Err(InstallError::Io {
+                path: path.to_path_buf(),
+                error,
+            });
+        }
     };
     if !meta.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
+        return Err(InstallError::NotRegularFile(path.to_path_buf()));
     }
     if meta.len() > MAX_CONFIG_BYTES {
-        return Err(format!(
-            "{} is larger than {} bytes; not a config cuecard will rewrite",
-            path.display(),
-            MAX_CONFIG_BYTES
-        ));
+        return Err(InstallError::TooLarge(path.to_path_buf()));
     }
-    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = fs::read(path).map_err(|error| InstallError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
     String::from_utf8(bytes)
         .map(Some)
-        .map_err(|_| format!("{} is not UTF-8 text", path.display()))
+        .map_err(|_| InstallError::NotUtf8(path.to_path_buf()))
 }
 
 /// Replaces (or creates) `path` with `text` atomically. When the file existed,
 /// its previous bytes are first saved to [`backup_path`].
-pub fn write_atomic(path: &Path, text: &str, previous: Option<&str>) -> Result<(), String> {
+pub fn write_atomic(path: &Path, text: &str, previous: Option<&str>) -> Result<(), InstallError> {
     let dir = path
         .parent()
-        .ok_or_else(|| format!("{} has no directory", path.display()))?;
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        .ok_or_else(|| InstallError::NoDirectory(path.to_path_buf()))?;
+    fs::create_dir_all(dir).map_err(|error| InstallError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
     // A file that exists keeps its mode; a new one is 0644, what the usual
     // umask gives (the temp it is written through starts private).
     let mode = fs::metadata(path)
@@ -101,26 +103,33 @@ fn default_mode() -> Option<fs::Permissions> {
     None
 }
 
-fn replace(path: &Path, text: &str, perms: Option<fs::Permissions>) -> Result<(), String> {
-    crate::fsutil::write_atomic(path, text.as_bytes(), true, perms)
-        .map_err(|e| format!("writing {}: {e}", path.display()))
+fn replace(path: &Path, text: &str, perms: Option<fs::Permissions>) -> Result<(), InstallError> {
+    crate::fsutil::write_atomic(path, text.as_bytes(), true, perms).map_err(|error| {
+        InstallError::Writing {
+            path: path.to_path_buf(),
+            error,
+        }
+    })
 }
 
 /// Removes the backup install kept of `path`, if there is one.
-pub fn remove_backup(path: &Path) -> Result<(), String> {
+pub fn remove_backup(path: &Path) -> Result<(), InstallError> {
     let b = backup_path(path);
     match fs::remove_file(&b) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(format!("removing {}: {e}", b.display()))
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+            Err(InstallError::Removing { path: b, error })
         }
         _ => Ok(()),
     }
 }
 
 /// Removes a file cuecard created, with a backup of what it held.
-pub fn remove(path: &Path, previous: &str) -> Result<(), String> {
+pub fn remove(path: &Path, previous: &str) -> Result<(), InstallError> {
     replace(&backup_path(path), previous, None)?;
-    fs::remove_file(path).map_err(|e| format!("removing {}: {e}", path.display()))
+    fs::remove_file(path).map_err(|error| InstallError::Removing {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 #[cfg(all(test, unix))]
@@ -161,11 +170,17 @@ mod tests {
         fs::write(base.join("real/settings.json"), "{}").unwrap();
         std::os::unix::fs::symlink(base.join("real"), base.join(".claude")).unwrap();
         let e = refuse_symlinks(&base, &base.join(".claude/settings.json")).unwrap_err();
-        assert!(e.contains("symlinked directory"), "{e}");
+        assert!(
+            matches!(&e, InstallError::SymlinkedDir(d) if *d == base.join(".claude")),
+            "{e}"
+        );
         std::os::unix::fs::symlink(base.join("real/settings.json"), base.join("real/link.json"))
             .unwrap();
         let e = refuse_symlinks(&base, &base.join("real/link.json")).unwrap_err();
-        assert!(e.contains("is a symlink"), "{e}");
+        assert!(
+            matches!(&e, InstallError::Symlink(f) if *f == base.join("real/link.json")),
+            "{e}"
+        );
         refuse_symlinks(&base, &base.join("real/settings.json")).unwrap();
         refuse_symlinks(&base, &base.join("missing/dir/x.json")).unwrap();
     }

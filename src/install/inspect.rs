@@ -3,10 +3,12 @@
 
 use super::document::{self, ConfigFile};
 use super::entries;
-use super::merge;
+use super::merge::{self, HookEntry};
+use super::program::ProgramRefused;
 use crate::harness::config::{Host, Roots, TrustCheck};
 use serde::Serialize;
 use serde_json::Value;
+use std::path::Path;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Status {
@@ -45,12 +47,12 @@ impl Status {
 }
 
 /// The program an entry starts.
-fn program_of(handler: &Value) -> Result<String, String> {
+fn program_of(handler: &Value) -> Result<String, ProgramRefused> {
     handler
         .as_object()
         .and_then(super::ownership::argv)
         .and_then(|a| a.into_iter().next())
-        .ok_or_else(|| "no program".to_string())
+        .ok_or(ProgramRefused::NoProgram)
 }
 
 /// The state of one target on this host. `roots.project` is the project
@@ -80,30 +82,11 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         Ok(Some(loaded)) => loaded,
         Ok(None) => return st,
         Err(e) => {
-            st.problems.push(e);
+            st.problems.push(e.to_string());
             return st;
         }
     };
-    let (installed, not_cuecard): (Vec<_>, Vec<_>) = merge::ours(&doc, t.spec.layout, bin)
-        .into_iter()
-        .map(|entry| {
-            let why = program_of(&entry.2).and_then(|p| super::program::resolve(&p, project));
-            (entry, why.err())
-        })
-        .partition(|(_, why)| why.is_none());
-    st.installed = installed.into_iter().map(|(e, _)| e).collect();
-    for ((event, _, _), why) in not_cuecard {
-        let why = why.unwrap_or_default();
-        st.problems.push(format!(
-            "{event}: not run: not an installed cuecard binary ({why}); left as it is{}",
-            if why.contains("not on PATH") {
-                "; put the folder holding cuecard on PATH (or link it into ~/.local/bin)"
-            } else {
-                ""
-            }
-        ));
-        st.not_cuecard.push((event, why));
-    }
+    split_by_program(&mut st, &doc, t, bin, project);
     st.entries = st.installed.len();
     if st.entries == 0 {
         return st;
@@ -131,6 +114,45 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         // nothing, which `unenforced` already says.
         return st;
     }
+    compare_with_install(&mut st, &text, &doc, t, &wanted);
+    st
+}
+
+/// cuecard's entries in `doc` into those whose program is an installed
+/// cuecard binary and those whose program is not (with why, a problem).
+fn split_by_program(st: &mut Status, doc: &Value, t: &ConfigFile, bin: &str, project: &Path) {
+    let (installed, not_cuecard): (Vec<_>, Vec<_>) = merge::ours(doc, t.spec.layout, bin)
+        .into_iter()
+        .map(|entry| {
+            let why = program_of(&entry.2).and_then(|p| super::program::resolve(&p, project));
+            (entry, why.err())
+        })
+        .partition(|(_, why)| why.is_none());
+    st.installed = installed.into_iter().map(|(e, _)| e).collect();
+    for ((event, _, _), why) in not_cuecard {
+        let why = why.unwrap_or(ProgramRefused::NoProgram);
+        st.problems.push(format!(
+            "{event}: not run: not an installed cuecard binary ({why}); left as it is{}",
+            if matches!(why, ProgramRefused::NotOnPath(_)) {
+                "; put the folder holding cuecard on PATH (or link it into ~/.local/bin)"
+            } else {
+                ""
+            }
+        ));
+        st.not_cuecard.push((event, why.to_string()));
+    }
+}
+
+/// Whether the installed entries are what install would write now
+/// (`wanted`), a file cuecard owns is its unedited own (`text`), and the
+/// file has the keys the harness needs for hooks.
+fn compare_with_install(
+    st: &mut Status,
+    text: &str,
+    doc: &Value,
+    t: &ConfigFile,
+    wanted: &[HookEntry],
+) {
     let key = |e: &str, m: &Option<String>, h: &Value| format!("{e}\u{1}{m:?}\u{1}{h}");
     let mut have: Vec<String> = st.installed.iter().map(|(e, m, h)| key(e, m, h)).collect();
     let mut want: Vec<String> = wanted
@@ -150,19 +172,18 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
     if let Some(why) = t
         .spec
         .owned
-        .and_then(|o| super::owned::problem(o, &t.path, &text))
+        .and_then(|o| super::owned::problem(o, &t.path, text))
     {
         st.current = false;
         st.problems.push(why);
     }
     for (k, v) in (t.spec.required)() {
-        if document::get(&doc, k) != Some(&v) {
+        if document::get(doc, k) != Some(&v) {
             st.current = false;
             st.problems
                 .push(format!("{k} is not {v}: the harness may run no hooks"));
         }
     }
-    st
 }
 
 /// The policy lines these entries cannot enforce. With a policy set, every

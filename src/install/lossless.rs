@@ -31,123 +31,148 @@ enum Frame {
 /// Checks `text` for anything a parse-and-rewrite would lose or refuse.
 /// Structural errors are left to the parser, which reports them precisely.
 pub fn check(text: &str) -> Result<(), Lossy> {
-    let b = text.as_bytes();
-    let mut line = 1usize;
-    let at = |line: usize, what: &str| Lossy {
-        line,
-        what: what.to_string(),
-    };
     if text.starts_with('\u{feff}') {
-        return Err(at(1, "starts with a byte-order mark"));
+        return Err(lossy(1, "starts with a byte-order mark"));
     }
-    let mut stack: Vec<Frame> = Vec::new();
-    // The last significant token, to catch trailing commas and keys.
-    let mut last: u8 = 0;
-    let mut expecting_key = false;
+    let b = text.as_bytes();
+    let mut s = Scan {
+        line: 1,
+        stack: Vec::new(),
+        last: 0,
+        expecting_key: false,
+    };
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        match c {
+        i = match c {
             b'\n' => {
-                line += 1;
-                i += 1;
+                s.line += 1;
+                i + 1
             }
-            b' ' | b'\t' | b'\r' => i += 1,
+            b' ' | b'\t' | b'\r' => i + 1,
             b'/' if matches!(b.get(i + 1), Some(b'/') | Some(b'*')) => {
-                return Err(at(line, "has a comment (JSONC/JSON5)"));
+                return Err(lossy(s.line, "has a comment (JSONC/JSON5)"));
             }
-            b'#' => return Err(at(line, "has a `#` comment")),
-            b'"' => {
-                let start = i;
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    if i < b.len() && b[i] == b'\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-                let raw = &text[start..i.min(text.len())];
-                if expecting_key {
-                    if let Some(Frame::Object(keys)) = stack.last_mut() {
-                        // Keys are compared decoded: "a" and "\u0061" are the same key.
-                        let key =
-                            serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string());
-                        if !keys.insert(key.clone()) {
-                            return Err(at(
-                                line,
-                                &format!(
-                                    "repeats the key {raw} (only the last value would survive)"
-                                ),
-                            ));
-                        }
-                    }
-                    expecting_key = false;
-                }
-                last = b'"';
+            b'#' => return Err(lossy(s.line, "has a `#` comment")),
+            b'"' => s.string(text, i)?,
+            b'\'' => return Err(lossy(s.line, "has a single-quoted string (JSON5)")),
+            b'{' | b'[' | b'}' | b']' | b',' | b':' => {
+                s.punctuation(c)?;
+                i + 1
             }
-            b'\'' => return Err(at(line, "has a single-quoted string (JSON5)")),
-            b'{' => {
-                stack.push(Frame::Object(Default::default()));
-                expecting_key = true;
-                last = c;
-                i += 1;
-            }
-            b'[' => {
-                stack.push(Frame::Array);
-                expecting_key = false;
-                last = c;
-                i += 1;
-            }
-            b'}' | b']' => {
-                if last == b',' {
-                    return Err(at(line, "has a trailing comma (JSON5)"));
-                }
-                stack.pop();
-                expecting_key = false;
-                last = c;
-                i += 1;
-            }
-            b',' => {
-                expecting_key = matches!(stack.last(), Some(Frame::Object(_)));
-                last = c;
-                i += 1;
-            }
-            b':' => {
-                expecting_key = false;
-                last = c;
-                i += 1;
-            }
-            b'-' | b'0'..=b'9' | b'+' | b'.' => {
-                let start = i;
-                while i < b.len()
-                    && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9' | b'x' | b'X' | b'a'..=b'd' | b'f' | b'A'..=b'D' | b'F')
-                {
-                    i += 1;
-                }
-                number(&text[start..i]).map_err(|w| at(line, &w))?;
-                last = b'0';
-            }
-            _ => {
-                // Literals (true, false, null) and anything else: the parser judges.
-                let start = i;
-                while i < b.len() && b[i].is_ascii_alphanumeric() {
-                    i += 1;
-                }
-                if i == start {
-                    i += 1;
-                }
-                if expecting_key {
-                    return Err(at(line, "has an unquoted key (JSON5)"));
-                }
-                last = b'a';
-            }
-        }
+            b'-' | b'0'..=b'9' | b'+' | b'.' => s.number(text, i)?,
+            _ => s.word(b, i)?,
+        };
     }
     Ok(())
+}
+
+fn lossy(line: usize, what: &str) -> Lossy {
+    Lossy {
+        line,
+        what: what.to_string(),
+    }
+}
+
+/// Where the scan stands: the line, the open objects (with their keys) and
+/// arrays, the last significant token (to catch trailing commas and keys),
+/// and whether a key comes next.
+struct Scan {
+    line: usize,
+    stack: Vec<Frame>,
+    last: u8,
+    expecting_key: bool,
+}
+
+impl Scan {
+    /// The string starting at `i` (a key is checked against its object's
+    /// keys); returns where it ends.
+    fn string(&mut self, text: &str, start: usize) -> Result<usize, Lossy> {
+        let b = text.as_bytes();
+        let mut i = start + 1;
+        while i < b.len() && b[i] != b'"' {
+            if b[i] == b'\\' {
+                i += 1;
+            }
+            if i < b.len() && b[i] == b'\n' {
+                self.line += 1;
+            }
+            i += 1;
+        }
+        i += 1;
+        let raw = &text[start..i.min(text.len())];
+        if self.expecting_key {
+            if let Some(Frame::Object(keys)) = self.stack.last_mut() {
+                // Keys are compared decoded: "a" and "\u0061" are the same key.
+                let key = serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string());
+                if !keys.insert(key.clone()) {
+                    return Err(lossy(
+                        self.line,
+                        &format!("repeats the key {raw} (only the last value would survive)"),
+                    ));
+                }
+            }
+            self.expecting_key = false;
+        }
+        self.last = b'"';
+        Ok(i)
+    }
+
+    /// `{ [ } ] , :`: the nesting and whether a key comes next.
+    fn punctuation(&mut self, c: u8) -> Result<(), Lossy> {
+        match c {
+            b'{' => {
+                self.stack.push(Frame::Object(Default::default()));
+                self.expecting_key = true;
+            }
+            b'[' => {
+                self.stack.push(Frame::Array);
+                self.expecting_key = false;
+            }
+            b'}' | b']' => {
+                if self.last == b',' {
+                    return Err(lossy(self.line, "has a trailing comma (JSON5)"));
+                }
+                self.stack.pop();
+                self.expecting_key = false;
+            }
+            b',' => self.expecting_key = matches!(self.stack.last(), Some(Frame::Object(_))),
+            _ => self.expecting_key = false,
+        }
+        self.last = c;
+        Ok(())
+    }
+
+    /// The number literal starting at `i`; returns where it ends.
+    fn number(&mut self, text: &str, start: usize) -> Result<usize, Lossy> {
+        let b = text.as_bytes();
+        let mut i = start;
+        while i < b.len()
+            && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9' | b'x' | b'X' | b'a'..=b'd' | b'f' | b'A'..=b'D' | b'F')
+        {
+            i += 1;
+        }
+        number(&text[start..i]).map_err(|w| lossy(self.line, &w))?;
+        self.last = b'0';
+        Ok(i)
+    }
+
+    /// Literals (true, false, null) and anything else: the parser judges,
+    /// but not as a key. Returns where it ends.
+    fn word(&mut self, b: &[u8], start: usize) -> Result<usize, Lossy> {
+        let mut i = start;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if i == start {
+            i += 1;
+        }
+        if self.expecting_key {
+            return Err(lossy(self.line, "has an unquoted key (JSON5)"));
+        }
+        self.last = b'a';
+        Ok(i)
+    }
 }
 
 /// A number literal that a double cannot carry exactly is refused.

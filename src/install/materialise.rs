@@ -5,6 +5,7 @@
 //! harness looks for skills. Files are rewritten only when their content
 //! differs, so a reinstall touches nothing.
 
+use super::error::InstallError;
 use crate::card::embedded::MESSAGES;
 use include_dir::Dir;
 use std::path::{Path, PathBuf};
@@ -21,7 +22,7 @@ pub fn write_files(
     dir: &Path,
     files: &[(PathBuf, String)],
     dry_run: bool,
-) -> Result<Written, String> {
+) -> Result<Written, InstallError> {
     let mut out = Written::default();
     for (rel, text) in files {
         let p = dir.join(rel);

@@ -11,6 +11,7 @@
 //!   too; one the operator left empty stays.
 
 use super::ownership::is_ours;
+use super::shape::BadShape;
 use serde_json::{Map, Value};
 
 pub use crate::harness::config::Layout;
@@ -27,7 +28,7 @@ pub struct HookEntry {
 
 /// What a merge did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Outcome {
+pub struct MergeCounts {
     pub added: usize,
     pub replaced: usize,
     pub removed: usize,
@@ -41,20 +42,18 @@ pub fn install(
     layout: Layout,
     bin: &str,
     entries: &[HookEntry],
-) -> Result<Outcome, String> {
+) -> Result<MergeCounts, BadShape> {
     if layout == Layout::List {
         return install_list(doc, bin, entries);
     }
-    let root = doc
-        .as_object_mut()
-        .ok_or("the file's top level is not a JSON object")?;
+    let root = doc.as_object_mut().ok_or(BadShape::TopNotObject)?;
     if let Some(h) = root.get(HOOKS)
         && !h.is_object()
     {
-        return Err("its `hooks` is not an object".into());
+        return Err(BadShape::HooksNotObject);
     }
     if entries.is_empty() && !root.contains_key(HOOKS) {
-        return Ok(Outcome::default());
+        return Ok(MergeCounts::default());
     }
     let had_hooks = root.contains_key(HOOKS);
     let hooks = root
@@ -66,10 +65,10 @@ pub fn install(
         if let Some(v) = hooks.get(&e.event)
             && !v.is_array()
         {
-            return Err(format!("its `hooks.{}` is not a list", e.event));
+            return Err(BadShape::EventNotList(e.event.clone()));
         }
     }
-    let mut out = Outcome::default();
+    let mut out = MergeCounts::default();
     let mut claimed: Vec<(String, usize, Option<usize>)> = Vec::new();
     let mut pending: Vec<&HookEntry> = Vec::new();
     for e in entries {
@@ -124,17 +123,19 @@ pub fn install(
 /// name their event in `trigger`. The same rules: the operator's items stay
 /// in order, cuecard's are replaced in place, stale ones go, new ones are
 /// appended, and a list cuecard's removals emptied goes too.
-fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Outcome, String> {
-    let root = doc
-        .as_object_mut()
-        .ok_or("the file's top level is not a JSON object")?;
+fn install_list(
+    doc: &mut Value,
+    bin: &str,
+    entries: &[HookEntry],
+) -> Result<MergeCounts, BadShape> {
+    let root = doc.as_object_mut().ok_or(BadShape::TopNotObject)?;
     if let Some(h) = root.get(HOOKS)
         && !h.is_array()
     {
-        return Err("its `hooks` is not a list".into());
+        return Err(BadShape::HooksNotList);
     }
     if entries.is_empty() && !root.contains_key(HOOKS) {
-        return Ok(Outcome::default());
+        return Ok(MergeCounts::default());
     }
     let had_hooks = root.contains_key(HOOKS);
     let list = root
@@ -142,7 +143,7 @@ fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Out
         .or_insert_with(|| Value::Array(Vec::new()))
         .as_array_mut()
         .expect("checked above");
-    let mut out = Outcome::default();
+    let mut out = MergeCounts::default();
     let mut claimed: Vec<usize> = Vec::new();
     let mut pending: Vec<&HookEntry> = Vec::new();
     for e in entries {
@@ -185,7 +186,7 @@ fn install_list(doc: &mut Value, bin: &str, entries: &[HookEntry]) -> Result<Out
 }
 
 /// Takes every cuecard entry out of `doc`.
-pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<Outcome, String> {
+pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<MergeCounts, BadShape> {
     install(doc, layout, bin, &[])
 }
 

@@ -7,6 +7,7 @@
 //! [`ownership`] recognise cuecard's own entries, [`merge`] puts them in and
 //! takes them out.
 
+pub mod error;
 pub mod fsio;
 pub mod lossless;
 pub mod merge;
@@ -15,6 +16,7 @@ pub mod ownership;
 pub mod patch;
 pub mod program;
 pub mod record;
+pub mod shape;
 pub mod shell_words;
 pub mod style;
 

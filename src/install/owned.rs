@@ -13,6 +13,7 @@
 //! verify says so. A marked, unedited file is cuecard's to rewrite (a newer
 //! cuecard's template) and to remove.
 
+use super::error::InstallError;
 use crate::harness::config::OwnedFile;
 use serde_json::{Map, Value};
 
@@ -85,30 +86,12 @@ pub fn parse(o: &OwnedFile, text: &str) -> Owned {
     }
 }
 
-/// What a file at the owned path without the marker is.
-pub fn foreign(o: &OwnedFile, path: &std::path::Path) -> String {
-    format!(
-        "{} is not cuecard's (its first line has no `{MARKER}` marker): it is a {} of your own, \
-         and cuecard never writes over it",
-        path.display(),
-        o.what
-    )
-}
-
 /// Why install will not write a file that is there, `None` when it may.
-pub fn refusal(o: &OwnedFile, path: &std::path::Path, text: &str) -> Option<String> {
+pub fn refusal(o: &OwnedFile, path: &std::path::Path, text: &str) -> Option<InstallError> {
+    let path = path.to_path_buf();
     match parse(o, text) {
-        Owned::Foreign => Some(format!(
-            "{}. Nothing was written. Rename yours (or move it to the other scope's folder) and \
-             run install again",
-            foreign(o, path)
-        )),
-        Owned::Ours { edited: true, .. } => Some(format!(
-            "{} was edited since cuecard wrote it (it no longer matches the hash on its first line), \
-             so it is yours now and cuecard does not write over it. Nothing was written. Delete it \
-             (keep your changes in a file of your own) and run install again",
-            path.display()
-        )),
+        Owned::Foreign => Some(InstallError::WouldOverwriteForeign { path, what: o.what }),
+        Owned::Ours { edited: true, .. } => Some(InstallError::WouldOverwriteEdited(path)),
         Owned::Ours { .. } => None,
     }
 }
@@ -117,7 +100,13 @@ pub fn refusal(o: &OwnedFile, path: &std::path::Path, text: &str) -> Option<Stri
 /// install writes now: edited by hand, or written by another cuecard.
 pub fn problem(o: &OwnedFile, path: &std::path::Path, text: &str) -> Option<String> {
     match parse(o, text) {
-        Owned::Foreign => Some(foreign(o, path)),
+        Owned::Foreign => Some(
+            InstallError::ForeignOwned {
+                path: path.to_path_buf(),
+                what: o.what,
+            }
+            .to_string(),
+        ),
         Owned::Ours { edited: true, .. } => Some(format!(
             "{} was edited by hand since install (its hash does not match): cuecard leaves it as it \
              is; delete it and run `cuecard install` to get cuecard's again",
@@ -162,7 +151,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(refusal(&FILE, "p".as_ref(), &text), None);
+        assert!(refusal(&FILE, "p".as_ref(), &text).is_none());
         assert_eq!(problem(&FILE, "p".as_ref(), &text), None);
     }
 
@@ -174,7 +163,10 @@ mod tests {
             parse(&FILE, &edited),
             Owned::Ours { edited: true, .. }
         ));
-        assert!(refusal(&FILE, "p".as_ref(), &edited).is_some());
+        assert!(matches!(
+            refusal(&FILE, "p".as_ref(), &edited),
+            Some(InstallError::WouldOverwriteEdited(_))
+        ));
         assert!(
             problem(&FILE, "p".as_ref(), &edited)
                 .unwrap()
@@ -186,11 +178,12 @@ mod tests {
     fn a_file_without_the_marker_is_foreign() {
         assert_eq!(parse(&FILE, "export const Mine = 1\n"), Owned::Foreign);
         assert_eq!(parse(&FILE, ""), Owned::Foreign);
+        let why = refusal(&FILE, "p".as_ref(), "x\n").unwrap();
         assert!(
-            refusal(&FILE, "p".as_ref(), "x\n")
-                .unwrap()
-                .contains("of your own")
+            matches!(why, InstallError::WouldOverwriteForeign { .. }),
+            "{why}"
         );
+        assert!(why.to_string().contains("of your own"), "{why}");
     }
 
     #[test]
@@ -202,7 +195,7 @@ mod tests {
             parse(&FILE, &text),
             Owned::Ours { edited: false, .. }
         ));
-        assert_eq!(refusal(&FILE, "p".as_ref(), &text), None);
+        assert!(refusal(&FILE, "p".as_ref(), &text).is_none());
         assert!(
             problem(&FILE, "p".as_ref(), &text)
                 .unwrap()

@@ -6,6 +6,7 @@
 //! the copy through the variable the harness expands for its plugin root.
 
 use super::entries;
+use super::error::InstallError;
 use super::merge;
 use super::style::Style;
 use crate::harness::config::{Config, Form, Host, PATH_PROGRAM, Shell};
@@ -29,13 +30,10 @@ pub type Files = (Vec<(PathBuf, String)>, Vec<entries::Skipped>);
 
 /// The files of `spec`'s plugin (relative path, content), without the
 /// binary.
-pub fn files(spec: &Config) -> Result<Files, String> {
-    let format = spec.plugin.ok_or_else(|| {
-        format!(
-            "{} has no plugin format cuecard builds",
-            spec.harness.name()
-        )
-    })?;
+pub fn files(spec: &Config) -> Result<Files, InstallError> {
+    let format = spec
+        .plugin
+        .ok_or(InstallError::NoPluginFormat(spec.harness))?;
     let regs = crate::registration::shipped();
     // A plugin's hook commands run through `sh` or no shell: the Unix form.
     let (mut wanted, skipped) = entries::build(spec, PATH_PROGRAM, Host::Unix, &regs);
@@ -112,13 +110,10 @@ fn rebase(spec: &Config, format: &PluginFormat, h: &mut serde_json::Map<String, 
 
 /// Writes `spec`'s plugin into `dir` (absent or empty), with `binary`
 /// copied to `bin/cuecard`.
-pub fn build(spec: &Config, dir: &Path, binary: &Path) -> Result<Built, String> {
-    let format = spec.plugin.ok_or_else(|| {
-        format!(
-            "{} has no plugin format cuecard builds",
-            spec.harness.name()
-        )
-    })?;
+pub fn build(spec: &Config, dir: &Path, binary: &Path) -> Result<Built, InstallError> {
+    let format = spec
+        .plugin
+        .ok_or(InstallError::NoPluginFormat(spec.harness))?;
     check_empty(dir)?;
     let (files, skipped) = files(spec)?;
     let mut written = Vec::new();
@@ -128,14 +123,24 @@ pub fn build(spec: &Config, dir: &Path, binary: &Path) -> Result<Built, String> 
     }
     let rel_bin = PathBuf::from(format!("bin/cuecard{}", std::env::consts::EXE_SUFFIX));
     let dest = dir.join(&rel_bin);
-    std::fs::create_dir_all(dir.join("bin")).map_err(|e| format!("{}: {e}", dir.display()))?;
-    std::fs::copy(binary, &dest)
-        .map_err(|e| format!("copying {} to {}: {e}", binary.display(), dest.display()))?;
+    std::fs::create_dir_all(dir.join("bin")).map_err(|error| InstallError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    std::fs::copy(binary, &dest).map_err(|error| InstallError::Copying {
+        from: binary.to_path_buf(),
+        to: dest.clone(),
+        error,
+    })?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| format!("{}: {e}", dest.display()))?;
+        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o755)).map_err(
+            |error| InstallError::Io {
+                path: dest.clone(),
+                error,
+            },
+        )?;
     }
     written.push(rel_bin);
     Ok(Built {
@@ -147,22 +152,24 @@ pub fn build(spec: &Config, dir: &Path, binary: &Path) -> Result<Built, String> 
 
 /// A plugin is written only into a directory that does not exist yet or is
 /// empty, and never through a symlink: nothing of the user's is replaced.
-fn check_empty(dir: &Path) -> Result<(), String> {
+fn check_empty(dir: &Path) -> Result<(), InstallError> {
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("{}: {e}", dir.display())),
-        Ok(m) if m.file_type().is_symlink() => Err(format!(
-            "{} is a symlink (refused); give a plain directory",
-            dir.display()
-        )),
-        Ok(m) if !m.is_dir() => Err(format!("{} is not a directory", dir.display())),
+        Err(error) => Err(InstallError::Io {
+            path: dir.to_path_buf(),
+            error,
+        }),
+        Ok(m) if m.file_type().is_symlink() => {
+            Err(InstallError::PluginDirSymlink(dir.to_path_buf()))
+        }
+        Ok(m) if !m.is_dir() => Err(InstallError::NotADirectory(dir.to_path_buf())),
         Ok(_) => {
-            let mut it = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let mut it = std::fs::read_dir(dir).map_err(|error| InstallError::Io {
+                path: dir.to_path_buf(),
+                error,
+            })?;
             if it.next().is_some() {
-                Err(format!(
-                    "{} is not empty; a plugin is built into an empty directory (nothing was written)",
-                    dir.display()
-                ))
+                Err(InstallError::NotEmpty(dir.to_path_buf()))
             } else {
                 Ok(())
             }

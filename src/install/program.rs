@@ -6,19 +6,73 @@
 //! absolute entries of PATH) to a regular file outside the project tree,
 //! owned by the user or by root.
 
+use std::fmt;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+/// Why an entry's program is not an installed cuecard binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgramRefused {
+    /// The entry names no program.
+    NoProgram,
+    /// A relative path: it resolves against the project the harness runs in.
+    Relative(String),
+    /// A bare name PATH does not find.
+    NotOnPath(String),
+    /// The path cannot be resolved (links followed).
+    Unresolvable {
+        path: PathBuf,
+        kind: ErrorKind,
+    },
+    /// The resolved file cannot be read.
+    Unreadable {
+        path: PathBuf,
+        kind: ErrorKind,
+    },
+    NotRegularFile(PathBuf),
+    /// The file is in the project tree, where a repository could put one.
+    InsideProject(PathBuf),
+    /// Owned by someone other than the user or root.
+    ForeignOwner {
+        path: PathBuf,
+        uid: u32,
+    },
+}
+
+impl fmt::Display for ProgramRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ProgramRefused as R;
+        match self {
+            R::NoProgram => f.write_str("no program"),
+            R::Relative(program) => write!(
+                f,
+                "{program} is a relative path (it resolves against the project the harness runs in)"
+            ),
+            R::NotOnPath(program) => write!(f, "{program} is not on PATH"),
+            R::Unresolvable { path, kind } => {
+                write!(f, "{} cannot be resolved ({kind})", path.display())
+            }
+            R::Unreadable { path, kind } => {
+                write!(f, "{} cannot be read ({kind})", path.display())
+            }
+            R::NotRegularFile(path) => write!(f, "{} is not a regular file", path.display()),
+            R::InsideProject(path) => write!(f, "{} is inside the project", path.display()),
+            R::ForeignOwner { path, uid } => {
+                write!(f, "{} is owned by another user (uid {uid})", path.display())
+            }
+        }
+    }
+}
+
 /// The resolved program, or why the entry is not an installed cuecard.
-pub fn resolve(program: &str, project: &Path) -> Result<PathBuf, String> {
+pub fn resolve(program: &str, project: &Path) -> Result<PathBuf, ProgramRefused> {
     let given = Path::new(program);
     let found = if given.is_absolute() {
         given.to_path_buf()
     } else if program.contains('/') || program.contains('\\') {
-        return Err(format!(
-            "{program} is a relative path (it resolves against the project the harness runs in)"
-        ));
+        return Err(ProgramRefused::Relative(program.to_string()));
     } else {
-        on_path(program).ok_or_else(|| format!("{program} is not on PATH"))?
+        on_path(program).ok_or_else(|| ProgramRefused::NotOnPath(program.to_string()))?
     };
     let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
     let real = match std::fs::canonicalize(&found) {
@@ -30,31 +84,31 @@ pub fn resolve(program: &str, project: &Path) -> Result<PathBuf, String> {
             return Ok(found);
         }
         Err(e) => {
-            return Err(format!(
-                "{} cannot be resolved ({})",
-                found.display(),
-                e.kind()
-            ));
+            return Err(ProgramRefused::Unresolvable {
+                path: found,
+                kind: e.kind(),
+            });
         }
     };
-    let meta = std::fs::metadata(&real)
-        .map_err(|e| format!("{} cannot be read ({})", real.display(), e.kind()))?;
+    let meta = std::fs::metadata(&real).map_err(|e| ProgramRefused::Unreadable {
+        path: real.clone(),
+        kind: e.kind(),
+    })?;
     if !meta.is_file() {
-        return Err(format!("{} is not a regular file", real.display()));
+        return Err(ProgramRefused::NotRegularFile(real));
     }
     if real.starts_with(&project) {
-        return Err(format!("{} is inside the project", real.display()));
+        return Err(ProgramRefused::InsideProject(real));
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
         let me = crate::fsutil::euid();
         if meta.uid() != me && meta.uid() != 0 {
-            return Err(format!(
-                "{} is owned by another user (uid {})",
-                real.display(),
-                meta.uid()
-            ));
+            return Err(ProgramRefused::ForeignOwner {
+                path: real,
+                uid: meta.uid(),
+            });
         }
     }
     Ok(real)
@@ -95,11 +149,13 @@ mod tests {
         assert!(
             resolve(inside.to_str().unwrap(), &project)
                 .unwrap_err()
+                .to_string()
                 .contains("inside")
         );
         assert!(
             resolve("./bin/cuecard", &project)
                 .unwrap_err()
+                .to_string()
                 .contains("relative")
         );
         // A link outside the project to a file inside it is inside.
@@ -108,6 +164,7 @@ mod tests {
         assert!(
             resolve(link.to_str().unwrap(), &project)
                 .unwrap_err()
+                .to_string()
                 .contains("inside")
         );
         assert!(resolve(t.path().join("opt").to_str().unwrap(), &project).is_err());

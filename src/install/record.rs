@@ -7,6 +7,7 @@
 //! "dirs": ["<folder>", ...]}}`), never in the operator's file. The first
 //! value recorded for a key is the operator's and is never overwritten.
 
+use super::error::InstallError;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -25,11 +26,14 @@ fn load(store: &Path) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-fn save(store: &Path, all: &Map<String, Value>) -> Result<(), String> {
+fn save(store: &Path, all: &Map<String, Value>) -> Result<(), InstallError> {
     if all.is_empty() {
         match std::fs::remove_file(store) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(format!("{}: {e}", store.display()));
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                return Err(InstallError::Io {
+                    path: store.to_path_buf(),
+                    error,
+                });
             }
             _ => {}
         }
@@ -53,7 +57,7 @@ pub fn record(
     config: &Path,
     switched: &[(String, Option<Value>)],
     dirs: &[PathBuf],
-) -> Result<(), String> {
+) -> Result<(), InstallError> {
     let Some(store) = store() else { return Ok(()) };
     if switched.is_empty() && dirs.is_empty() {
         return Ok(());
@@ -113,7 +117,7 @@ pub fn dirs(config: &Path) -> Vec<PathBuf> {
 }
 
 /// Forgets `config`'s record, once uninstall undid it.
-pub fn forget(config: &Path) -> Result<(), String> {
+pub fn forget(config: &Path) -> Result<(), InstallError> {
     let Some(store) = store() else { return Ok(()) };
     let mut all = load(&store);
     if all.shift_remove(&key(config)).is_some() {

@@ -4,18 +4,19 @@
 //! root above the working directory), the working directory, and the
 //! installed binary.
 
+use super::error::InstallError;
 use crate::harness::config::Roots;
 use std::path::PathBuf;
 
 impl Roots {
     /// The roots from the environment.
-    pub fn from_env() -> Result<Roots, String> {
+    pub fn from_env() -> Result<Roots, InstallError> {
         let home = std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
             .map(PathBuf::from)
             .or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()))
-            .ok_or("HOME is not set; cuecard needs it to find the harnesses' user configuration")?;
-        let cwd = std::env::current_dir().map_err(|e| format!("the working directory: {e}"))?;
+            .ok_or(InstallError::NoHome)?;
+        let cwd = std::env::current_dir().map_err(InstallError::WorkingDir)?;
         let project = crate::context::find_project_root(&cwd);
         Ok(Roots { home, project, cwd })
     }
@@ -24,23 +25,20 @@ impl Roots {
 /// The absolute path of the running cuecard binary, which every hook entry
 /// names: `CUECARD_BIN` when set (a packaged install whose binary is reached
 /// through a stable link), else the running executable, symlinks resolved.
-pub fn installed_binary() -> Result<String, String> {
+pub fn installed_binary() -> Result<String, InstallError> {
     let path = match std::env::var_os("CUECARD_BIN").filter(|v| !v.is_empty()) {
         Some(p) => PathBuf::from(p),
         None => std::env::current_exe()
             .and_then(|p| p.canonicalize())
-            .map_err(|e| format!("cannot find the cuecard binary's own path: {e}"))?,
+            .map_err(InstallError::OwnPath)?,
     };
     if !path.is_absolute() {
-        return Err(format!(
-            "CUECARD_BIN must be an absolute path, not {}",
-            path.display()
-        ));
+        return Err(InstallError::RelativeBin(path));
     }
     path.into_os_string()
         .into_string()
         .map(|p| plain_windows_path(&p))
-        .map_err(|p| format!("the binary's path {p:?} is not UTF-8; hook configs are JSON text"))
+        .map_err(InstallError::BinNotUtf8)
 }
 
 /// A Windows path without the `\\?\` prefix `canonicalize` gives it there

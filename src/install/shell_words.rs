@@ -3,6 +3,7 @@
 //! quoting the install path for the shell a harness runs commands through
 //! on the host it is installed on.
 
+use super::error::InstallError;
 use crate::harness::config::Shell;
 
 /// The words of a split so far: the finished ones and the one being read.
@@ -129,7 +130,7 @@ pub fn unsafe_chars(shell: Shell) -> &'static [char] {
     }
 }
 
-fn shell_name(shell: Shell) -> &'static str {
+pub fn shell_name(shell: Shell) -> &'static str {
     match shell {
         Shell::Posix => "sh",
         Shell::PowerShell => "PowerShell",
@@ -139,16 +140,14 @@ fn shell_name(shell: Shell) -> &'static str {
 
 /// Refuses an install path that cannot be put safely in a command line for
 /// `shell` (the shell the harness runs it through on this host).
-pub fn check_safe(shell: Shell, path: &str) -> Result<(), String> {
+pub fn check_safe(shell: Shell, path: &str) -> Result<(), InstallError> {
     let refused = unsafe_chars(shell);
-    if let Some(c) = path.chars().find(|c| refused.contains(c) || c.is_control()) {
-        let list: Vec<String> = refused.iter().map(|c| c.to_string()).collect();
-        return Err(format!(
-            "the install path {path:?} contains {c:?}, which {} (the shell this harness runs hooks \
-             through here) would interpret; move the cuecard binary to a path without {} and install again",
-            shell_name(shell),
-            list.join(" ")
-        ));
+    if let Some(found) = path.chars().find(|c| refused.contains(c) || c.is_control()) {
+        return Err(InstallError::UnsafePath {
+            path: path.to_string(),
+            found,
+            shell,
+        });
     }
     Ok(())
 }

@@ -8,6 +8,7 @@
 //! malformed source counts for nothing (recorded; `doctor` names it): a
 //! broken config never denies.
 
+use super::error::PolicyError;
 use super::{Level, Rules};
 use std::path::{Path, PathBuf};
 
@@ -16,17 +17,17 @@ pub const MAX_BYTES: u64 = 64 * 1024;
 
 /// Where one source's lines come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub enum PolicyOrigin {
     Env,
     User(PathBuf),
     Project(PathBuf),
 }
 
-impl Origin {
+impl PolicyOrigin {
     pub fn label(&self) -> String {
         match self {
-            Origin::Env => "CUECARD_POLICY".into(),
-            Origin::User(p) | Origin::Project(p) => p.display().to_string(),
+            PolicyOrigin::Env => "CUECARD_POLICY".into(),
+            PolicyOrigin::User(p) | PolicyOrigin::Project(p) => p.display().to_string(),
         }
     }
 }
@@ -38,7 +39,7 @@ pub enum Read {
     Absent,
     Rules(Rules),
     /// Not understood or not readable: counts for nothing.
-    Malformed(String),
+    Malformed(PolicyError),
     /// A project file that is not pinned by `cuecard trust` (new or changed
     /// since): counts for nothing until trusted.
     Untrusted,
@@ -46,7 +47,7 @@ pub enum Read {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Source {
-    pub origin: Origin,
+    pub origin: PolicyOrigin,
     pub read: Read,
 }
 
@@ -70,7 +71,7 @@ pub struct CardDecision<'a> {
 
 /// The answer for one finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolved {
+pub struct ResolvedLevel {
     pub level: Level,
     /// The line it came from (`CUECARD_POLICY: destructive=deny`), or
     /// `default` for advise by default.
@@ -90,15 +91,15 @@ impl Policy {
     pub fn none() -> Policy {
         Policy {
             env: Source {
-                origin: Origin::Env,
+                origin: PolicyOrigin::Env,
                 read: Read::Absent,
             },
             user: Source {
-                origin: Origin::User(PathBuf::new()),
+                origin: PolicyOrigin::User(PathBuf::new()),
                 read: Read::Absent,
             },
             project: Source {
-                origin: Origin::Project(PathBuf::new()),
+                origin: PolicyOrigin::Project(PathBuf::new()),
                 read: Read::Absent,
             },
         }
@@ -111,27 +112,29 @@ impl Policy {
 
     /// The policy for finding `id` (`guard.kind`, or `guard`) of a card
     /// with its own `decision`, if any.
-    pub fn resolve(&self, id: &str, card: Option<CardDecision>) -> Resolved {
+    pub fn resolve(&self, id: &str, card: Option<CardDecision>) -> ResolvedLevel {
         let line = |s: &Source| {
-            s.rules().and_then(|r| r.get(id)).map(|(k, l)| Resolved {
-                level: l,
-                from: format!("{}: {k} = {l}", s.origin.label()),
-            })
+            s.rules()
+                .and_then(|r| r.get(id))
+                .map(|(k, l)| ResolvedLevel {
+                    level: l,
+                    from: format!("{}: {k} = {l}", s.origin.label()),
+                })
         };
-        let own = card.filter(|c| !c.project).map(|c| Resolved {
+        let own = card.filter(|c| !c.project).map(|c| ResolvedLevel {
             level: c.level,
             from: format!("card {}: decision: {}", c.card, c.level),
         });
         let mut out = line(&self.env)
             .or_else(|| line(&self.user))
             .or(own)
-            .unwrap_or(Resolved {
+            .unwrap_or(ResolvedLevel {
                 level: Level::Advise,
                 from: "default".into(),
             });
         let tighten = [
             line(&self.project),
-            card.filter(|c| c.project).map(|c| Resolved {
+            card.filter(|c| c.project).map(|c| ResolvedLevel {
                 level: c.level,
                 from: format!("project card {}: decision: {}", c.card, c.level),
             }),
@@ -190,21 +193,23 @@ pub fn read_file(
     let (f, _) = match crate::fsutil::open_regular(path, follow) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Read::Absent, None),
-        Err(e) => return (Read::Malformed(format!("cannot be read: {e}")), None),
+        Err(e) => {
+            return (
+                Read::Malformed(PolicyError::Unreadable(e.to_string())),
+                None,
+            );
+        }
     };
     let mut bytes = Vec::new();
     if f.take(MAX_BYTES + 1).read_to_end(&mut bytes).is_err() {
-        return (Read::Malformed("cannot be read".into()), None);
+        return (Read::Malformed(PolicyError::ReadFailed), None);
     }
     if bytes.len() as u64 > MAX_BYTES {
-        return (
-            Read::Malformed(format!("larger than {MAX_BYTES} bytes")),
-            None,
-        );
+        return (Read::Malformed(PolicyError::TooLarge), None);
     }
     let sha = crate::deck::sources::sha256_hex(&bytes);
     let Ok(text) = std::str::from_utf8(&bytes) else {
-        return (Read::Malformed("not UTF-8".into()), Some(sha));
+        return (Read::Malformed(PolicyError::NotUtf8), Some(sha));
     };
     match Rules::from_toml(text, known) {
         Ok(r) => (Read::Rules(r), Some(sha)),
@@ -216,23 +221,23 @@ pub fn read_file(
 mod tests {
     use super::*;
 
-    fn src(origin: Origin, text: &str) -> Source {
+    fn src(origin: PolicyOrigin, text: &str) -> Source {
         Source {
             origin,
             read: Read::Rules(Rules::from_env(text, &|_| true).unwrap()),
         }
     }
-    fn absent(origin: Origin) -> Source {
+    fn absent(origin: PolicyOrigin) -> Source {
         Source {
             origin,
             read: Read::Absent,
         }
     }
-    fn user() -> Origin {
-        Origin::User("u.toml".into())
+    fn user() -> PolicyOrigin {
+        PolicyOrigin::User("u.toml".into())
     }
-    fn project() -> Origin {
-        Origin::Project("p.toml".into())
+    fn project() -> PolicyOrigin {
+        PolicyOrigin::Project("p.toml".into())
     }
     const ID: &str = "destructive.outside-project";
 
@@ -250,16 +255,16 @@ mod tests {
             level: Level::Ask,
             project: false,
         });
-        let p = Policy::from_sources(absent(Origin::Env), absent(user()), absent(project()));
+        let p = Policy::from_sources(absent(PolicyOrigin::Env), absent(user()), absent(project()));
         assert_eq!(p.resolve(ID, card).level, Level::Ask);
         let p = Policy::from_sources(
-            absent(Origin::Env),
+            absent(PolicyOrigin::Env),
             src(user(), "destructive=deny"),
             absent(project()),
         );
         assert_eq!(p.resolve(ID, card).level, Level::Deny);
         let p = Policy::from_sources(
-            src(Origin::Env, "destructive.outside-project=advise"),
+            src(PolicyOrigin::Env, "destructive.outside-project=advise"),
             src(user(), "destructive=deny"),
             absent(project()),
         );
@@ -271,7 +276,7 @@ mod tests {
         );
         // The user's line for the guard still holds for its other kinds.
         let p = Policy::from_sources(
-            src(Origin::Env, "destructive.outside-project=ask"),
+            src(PolicyOrigin::Env, "destructive.outside-project=ask"),
             src(user(), "destructive=deny"),
             absent(project()),
         );
@@ -284,13 +289,13 @@ mod tests {
     #[test]
     fn the_project_only_tightens() {
         let p = Policy::from_sources(
-            absent(Origin::Env),
+            absent(PolicyOrigin::Env),
             src(user(), "destructive=deny"),
             src(project(), "destructive=advise"),
         );
         assert_eq!(p.resolve(ID, None).level, Level::Deny);
         let p = Policy::from_sources(
-            src(Origin::Env, "destructive=advise"),
+            src(PolicyOrigin::Env, "destructive=advise"),
             absent(user()),
             src(project(), "destructive=ask"),
         );
@@ -306,7 +311,7 @@ mod tests {
             })
         };
         let p = Policy::from_sources(
-            absent(Origin::Env),
+            absent(PolicyOrigin::Env),
             src(user(), "destructive=deny"),
             absent(project()),
         );
@@ -319,12 +324,12 @@ mod tests {
     fn malformed_and_untrusted_sources_count_for_nothing() {
         let p = Policy::from_sources(
             Source {
-                origin: Origin::Env,
-                read: Read::Malformed("x".into()),
+                origin: PolicyOrigin::Env,
+                read: Read::Malformed(PolicyError::NotUtf8),
             },
             Source {
                 origin: user(),
-                read: Read::Malformed("y".into()),
+                read: Read::Malformed(PolicyError::TooLarge),
             },
             Source {
                 origin: project(),

@@ -6,10 +6,14 @@
 
 pub mod defeats;
 mod effective;
+mod error;
 mod rules;
 
 pub use crate::level::Level;
-pub use effective::{CardDecision, MAX_BYTES, Origin, Policy, Read, Resolved, Source, read_file};
+pub use effective::{
+    CardDecision, MAX_BYTES, Policy, PolicyOrigin, Read, ResolvedLevel, Source, read_file,
+};
+pub use error::PolicyError;
 pub use rules::Rules;
 
 use std::path::{Path, PathBuf};
@@ -43,7 +47,7 @@ pub fn project_file_sha(root: &Path) -> Option<String> {
 /// malformed source is recorded as a failure and counts for nothing.
 pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
     let env = Source {
-        origin: Origin::Env,
+        origin: PolicyOrigin::Env,
         read: match std::env::var(ENV) {
             Ok(v) if !v.trim().is_empty() => match Rules::from_env(&v, &known) {
                 Ok(r) => Read::Rules(r),
@@ -56,10 +60,10 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
         // The user's own file may be a link into their dotfiles.
         Some(p) => Source {
             read: read_file(&p, true, &known).0,
-            origin: Origin::User(p),
+            origin: PolicyOrigin::User(p),
         },
         None => Source {
-            origin: Origin::User(PathBuf::new()),
+            origin: PolicyOrigin::User(PathBuf::new()),
             read: Read::Absent,
         },
     };
@@ -79,7 +83,7 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
         env,
         user,
         Source {
-            origin: Origin::Project(path),
+            origin: PolicyOrigin::Project(path),
             read,
         },
     );

@@ -6,6 +6,7 @@
 //! leave a guard at `advise` while its owner believes it denies.
 
 use super::Level;
+use super::error::PolicyError;
 
 /// The lines of one source, in the order written (a key given twice is
 /// malformed).
@@ -29,39 +30,47 @@ impl Rules {
         self.lines.is_empty()
     }
 
-    fn add(&mut self, key: &str, value: &str, known: &dyn Fn(&str) -> bool) -> Result<(), String> {
-        let level = Level::parse(value)
-            .ok_or_else(|| format!("`{key}`: `{value}` is not advise, ask or deny"))?;
+    fn add(
+        &mut self,
+        key: &str,
+        value: &str,
+        known: &dyn Fn(&str) -> bool,
+    ) -> Result<(), PolicyError> {
+        let level = Level::parse(value).ok_or_else(|| PolicyError::NotALevel {
+            key: key.to_string(),
+            value: value.to_string(),
+        })?;
         if !known(key) {
-            return Err(format!(
-                "`{key}` is not a guard or a finding id (see `cuecard policy --ids`)"
-            ));
+            return Err(PolicyError::UnknownId(key.to_string()));
         }
         if self.lines.iter().any(|(k, _)| k == key) {
-            return Err(format!("`{key}` is given twice"));
+            return Err(PolicyError::Twice(key.to_string()));
         }
         self.lines.push((key.to_string(), level));
         Ok(())
     }
 
     /// `CUECARD_POLICY`: `guard[.kind]=policy`, comma-separated.
-    pub fn from_env(text: &str, known: &dyn Fn(&str) -> bool) -> Result<Rules, String> {
+    pub fn from_env(text: &str, known: &dyn Fn(&str) -> bool) -> Result<Rules, PolicyError> {
         let mut r = Rules::default();
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = item
                 .split_once('=')
-                .ok_or_else(|| format!("`{item}` is not `guard[.kind]=policy`"))?;
+                .ok_or_else(|| PolicyError::NotAnItem(item.to_string()))?;
             r.add(k.trim(), v.trim(), known)?;
         }
         Ok(r)
     }
 
     /// The `[policy]` table of a config file's text.
-    pub fn from_toml(text: &str, known: &dyn Fn(&str) -> bool) -> Result<Rules, String> {
+    pub fn from_toml(text: &str, known: &dyn Fn(&str) -> bool) -> Result<Rules, PolicyError> {
         let mut r = Rules::default();
         let mut in_policy = false;
         for (n, raw) in text.lines().enumerate() {
-            let at = |m: String| format!("line {}: {m}", n + 1);
+            let at = |why: PolicyError| PolicyError::AtLine {
+                line: n + 1,
+                why: Box::new(why),
+            };
             let line = strip_comment(raw).trim();
             if line.is_empty() {
                 continue;
@@ -70,7 +79,7 @@ impl Rules {
                 let name = line
                     .strip_prefix('[')
                     .and_then(|l| l.strip_suffix(']'))
-                    .ok_or_else(|| at(format!("`{line}` is not a table header")))?
+                    .ok_or_else(|| at(PolicyError::NotAHeader(line.to_string())))?
                     .trim();
                 in_policy = name == "policy";
                 continue;
@@ -80,12 +89,12 @@ impl Rules {
             }
             let (k, v) = line
                 .split_once('=')
-                .ok_or_else(|| at(format!("`{line}` is not `key = \"value\"`")))?;
+                .ok_or_else(|| at(PolicyError::NotAnAssignment(line.to_string())))?;
             let key = unquote(k.trim())
                 .or_else(|| bare(k.trim()))
-                .ok_or_else(|| at(format!("`{}` is not a key", k.trim())))?;
-            let value = unquote(v.trim())
-                .ok_or_else(|| at(format!("the value of `{key}` must be a quoted string")))?;
+                .ok_or_else(|| at(PolicyError::NotAKey(k.trim().to_string())))?;
+            let value =
+                unquote(v.trim()).ok_or_else(|| at(PolicyError::NotQuoted(key.to_string())))?;
             r.add(key, value, known).map_err(at)?;
         }
         Ok(r)
@@ -148,18 +157,50 @@ mod tests {
 
     #[test]
     fn anything_not_understood_is_malformed() {
-        for bad in [
-            "[policy]\ndestrutive = \"deny\"\n",
-            "[policy]\ndestructive = deny\n",
-            "[policy]\ndestructive = \"block\"\n",
-            "[policy]\ndestructive = \"ask\"\ndestructive = \"deny\"\n",
-            "[policy\n",
-            "[policy]\njust words\n",
+        let at = |line, why| PolicyError::AtLine {
+            line,
+            why: Box::new(why),
+        };
+        let s = |t: &str| t.to_string();
+        for (bad, why) in [
+            (
+                "[policy]\ndestrutive = \"deny\"\n",
+                at(2, PolicyError::UnknownId(s("destrutive"))),
+            ),
+            (
+                "[policy]\ndestructive = deny\n",
+                at(2, PolicyError::NotQuoted(s("destructive"))),
+            ),
+            (
+                "[policy]\ndestructive = \"block\"\n",
+                at(
+                    2,
+                    PolicyError::NotALevel {
+                        key: s("destructive"),
+                        value: s("block"),
+                    },
+                ),
+            ),
+            (
+                "[policy]\ndestructive = \"ask\"\ndestructive = \"deny\"\n",
+                at(3, PolicyError::Twice(s("destructive"))),
+            ),
+            ("[policy\n", at(1, PolicyError::NotAHeader(s("[policy")))),
+            (
+                "[policy]\njust words\n",
+                at(2, PolicyError::NotAnAssignment(s("just words"))),
+            ),
         ] {
-            assert!(Rules::from_toml(bad, &known).is_err(), "{bad:?}");
+            assert_eq!(Rules::from_toml(bad, &known), Err(why), "{bad:?}");
         }
-        assert!(Rules::from_env("destructive=deny,secrets", &known).is_err());
-        assert!(Rules::from_env("nope=deny", &known).is_err());
+        assert_eq!(
+            Rules::from_env("destructive=deny,secrets", &known),
+            Err(PolicyError::NotAnItem(s("secrets")))
+        );
+        assert_eq!(
+            Rules::from_env("nope=deny", &known),
+            Err(PolicyError::UnknownId(s("nope")))
+        );
         let r = Rules::from_env(" destructive=deny , secrets=ask,", &known).unwrap();
         assert_eq!(r.lines.len(), 2);
     }

@@ -5,7 +5,7 @@
 //! non-following, regular-file-only read ([`read`]).
 //!
 //! Only what this session was seen writing counts (see
-//! [`crate::state::Handoff`] and docs/decisions.md): a note committed by
+//! [`crate::state::HandoffState`] and docs/decisions.md): a note committed by
 //! someone else is never carried into a fresh session.
 
 pub mod excerpt;
@@ -14,4 +14,4 @@ pub mod plan;
 pub mod read;
 
 pub use excerpt::{Excerpt, MAX_CARRIED_BYTES, MAX_EXCERPT_BYTES};
-pub use read::Read;
+pub use read::FileHead;

@@ -11,7 +11,7 @@ pub const MAX_READ_BYTES: u64 = 64 * 1024;
 
 /// A file's head and when it was last modified.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Read {
+pub struct FileHead {
     /// At most [`MAX_READ_BYTES`], invalid UTF-8 replaced.
     pub text: String,
     /// Unix milliseconds, when the file system tells.
@@ -20,7 +20,7 @@ pub struct Read {
 
 /// Reads the head of `path`: `None` when it is missing, a link, not a
 /// regular file, or unreadable.
-pub fn read(path: &Path) -> Option<Read> {
+pub fn read(path: &Path) -> Option<FileHead> {
     let (f, meta) = crate::fsutil::open_regular(path, false).ok()?;
     let mut buf = Vec::with_capacity(meta.len().min(MAX_READ_BYTES) as usize);
     f.take(MAX_READ_BYTES).read_to_end(&mut buf).ok()?;
@@ -29,7 +29,7 @@ pub fn read(path: &Path) -> Option<Read> {
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    Some(Read {
+    Some(FileHead {
         text: String::from_utf8_lossy(&buf).into_owned(),
         modified_ms,
     })

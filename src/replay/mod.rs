@@ -172,23 +172,26 @@ pub fn detect(first: &Value) -> Format {
 pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Result<Replay> {
     let copy_path = work_dir.join("transcript.jsonl");
     let mut copy = std::io::BufWriter::new(std::fs::File::create(&copy_path)?);
-    // The state root the caller pointed at a private directory.
-    let store = Store::open().ok();
-    let regs = crate::registration::shipped();
-    let mut r = Replay {
-        source: source.to_string(),
-        format: Format::ClaudeCode,
-        records: 0,
-        skipped_lines: 0,
-        hook_calls: 0,
-        tool_calls: 0,
-        turns: vec![Turn::default()],
-        total_chars: 0,
-        total_tokens: 0,
-        warnings_at: Vec::new(),
-        compactions_at: Vec::new(),
+    let mut rp = Replayer {
+        // The state root the caller pointed at a private directory.
+        store: Store::open().ok(),
+        regs: crate::registration::shipped(),
+        tracker: recovery::Tracker::default(),
+        transcript: copy_path,
+        r: Replay {
+            source: source.to_string(),
+            format: Format::ClaudeCode,
+            records: 0,
+            skipped_lines: 0,
+            hook_calls: 0,
+            tool_calls: 0,
+            turns: vec![Turn::default()],
+            total_chars: 0,
+            total_tokens: 0,
+            warnings_at: Vec::new(),
+            compactions_at: Vec::new(),
+        },
     };
-    let mut tracker = recovery::Tracker::default();
     let mut reader: Option<Box<dyn Reader>> = None;
     let mut steps = Vec::new();
     let mut started = false;
@@ -200,23 +203,14 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
         if n == 0 {
             break;
         }
-        if line.len() > MAX_LINE_BYTES {
-            r.skipped_lines += 1;
-            continue;
-        }
-        let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(trim(&line)) else {
-            if !trim(&line).is_empty() {
-                r.skipped_lines += 1;
-            }
+        let Some(record) = rp.record_of(&line) else {
             continue;
         };
-        let record = Value::Object(map);
-        r.records += 1;
         copy.write_all(trim(&line))?;
         copy.write_all(b"\n")?;
         let rd = reader.get_or_insert_with(|| {
-            r.format = detect(&record);
-            match r.format {
+            rp.r.format = detect(&record);
+            match rp.r.format {
                 Format::ClaudeCode => Box::new(claude::Claude::default()) as Box<dyn Reader>,
                 Format::Codex => Box::new(codex::Codex::default()),
             }
@@ -232,34 +226,22 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
                 payload: obj(json!({"source": "startup"})),
                 label: "startup".into(),
             };
-            apply(
-                store.as_ref(),
-                &mut r,
-                &start,
-                &regs,
-                &mut tracker,
-                &session,
-                &cwd,
-                &copy_path,
-            );
+            rp.apply(&start, &session, &cwd);
         }
         if steps.is_empty() {
             continue;
         }
         copy.flush()?;
         for s in std::mem::take(&mut steps) {
-            apply(
-                store.as_ref(),
-                &mut r,
-                &s,
-                &regs,
-                &mut tracker,
-                &session,
-                &cwd,
-                &copy_path,
-            );
+            rp.apply(&s, &session, &cwd);
         }
     }
+    Ok(totals(rp.r))
+}
+
+/// The replay's totals, and without its first turn when nothing happened
+/// before the first prompt.
+fn totals(mut r: Replay) -> Replay {
     if r.turns
         .first()
         .is_some_and(|t| t.hook_calls == 0 && t.firings.is_empty() && t.compactions.is_empty())
@@ -278,7 +260,17 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
         .flat_map(|t| &t.firings)
         .map(|f| f.tokens)
         .sum();
-    Ok(r)
+    r
+}
+
+/// One replay's running state: the private store, the registrations, the
+/// recovery tracker, the transcript copy so far, and the report.
+struct Replayer {
+    store: Option<Store>,
+    regs: Vec<Registration>,
+    tracker: recovery::Tracker,
+    transcript: PathBuf,
+    r: Replay,
 }
 
 fn trim(line: &[u8]) -> &[u8] {
@@ -315,110 +307,134 @@ fn read_line_bounded(r: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn apply(
-    store: Option<&Store>,
-    r: &mut Replay,
-    step: &Step,
-    regs: &[Registration],
-    tracker: &mut recovery::Tracker,
-    session: &Option<String>,
-    cwd: &Option<String>,
-    transcript: &Path,
-) {
-    match step {
-        Step::Prompt(p) => {
-            let n = r.turns.len();
-            r.turns.push(Turn {
-                turn: n,
-                prompt: text::sanitize(p, 80),
-                ..Turn::default()
-            });
+impl Replayer {
+    /// A line's record: a JSON object (counted), else `None` (a non-empty
+    /// line that is not one, or one over the bound, is counted as skipped).
+    fn record_of(&mut self, line: &[u8]) -> Option<Value> {
+        if line.len() > MAX_LINE_BYTES {
+            self.r.skipped_lines += 1;
+            return None;
         }
-        Step::Usage { tokens, .. } => {
-            let t = r.turns.last_mut().expect("one turn at least");
-            t.context_tokens = Some(t.context_tokens.map_or(*tokens, |c| c.max(*tokens)));
-            t.context_last = Some(*tokens);
-        }
-        Step::Compaction(trigger) => {
-            let t = r.turns.last_mut().expect("one turn at least");
-            t.compactions.push(trigger.clone());
-            let turn = t.turn;
-            r.compactions_at.push(turn);
-        }
-        Step::Hook {
-            event,
-            payload,
-            label,
-        } => {
-            let mut p = payload.clone();
-            p.insert(
-                "session_id".into(),
-                json!(session.clone().unwrap_or_else(|| "replay".into())),
-            );
-            p.insert("transcript_path".into(), json!(transcript));
-            if let Some(c) = cwd {
-                p.insert("cwd".into(), json!(c));
+        let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(trim(line)) else {
+            if !trim(line).is_empty() {
+                self.r.skipped_lines += 1;
             }
-            p.insert("hook_event_name".into(), json!(event));
-            let cards = registered_cards(regs, event);
-            if *event == "PreToolUse" {
-                r.tool_calls += 1;
-                r.turns.last_mut().expect("one turn").tool_calls += 1;
-            }
-            r.hook_calls += 1;
-            let turn = r.turns.last_mut().expect("one turn");
-            turn.hook_calls += 1;
-            let Some(cards) = cards else {
-                return; // nothing registered on this event: the hook never runs
-            };
-            let req = Request {
-                event: event.to_string(),
-                cards,
-                contract: match r.format {
-                    Format::ClaudeCode => None,
-                    Format::Codex => Some(crate::harness::HarnessId::Codex),
-                },
-                // One recorded run: no second copy of a hook to silence.
-                once: false,
-                state_root: store.map(|s| s.root().to_path_buf()),
-            };
-            if *event == "PostToolUse" {
-                tracker.saw_call(&p, cwd.as_deref(), !r.warnings_at.is_empty());
-            }
-            let run = crate::hook::answer(
-                store,
-                &req,
-                Ok(crate::payload::Payload::from_map(p)),
-                |_| true,
-            );
-            if *event == "SessionStart" && label == "compact" {
-                let turn = r.turns.last_mut().expect("one turn");
-                turn.recoveries
-                    .push(tracker.at_compaction(&run.outcome.fragments));
-            }
-            let turn = r.turns.last_mut().expect("one turn");
-            for f in &run.outcome.fragments {
-                let why = run
-                    .trace
-                    .iter()
-                    .find(|t| t.card == f.card && t.verdict == Verdict::Fired)
-                    .map(|t| t.why.clone())
-                    .unwrap_or_default();
-                let rendered = rendered(f);
-                let warning = run.is_warning(&f.card);
-                turn.firings.push(Firing {
-                    event: event.to_string(),
-                    call: label.clone(),
-                    card: f.card.clone(),
-                    why,
-                    chars: text::len16(&rendered),
-                    tokens: crate::tokens::count(&rendered),
-                    warning,
+            return None;
+        };
+        self.r.records += 1;
+        Some(Value::Object(map))
+    }
+
+    fn apply(&mut self, step: &Step, session: &Option<String>, cwd: &Option<String>) {
+        let r = &mut self.r;
+        match step {
+            Step::Prompt(p) => {
+                let n = r.turns.len();
+                r.turns.push(Turn {
+                    turn: n,
+                    prompt: text::sanitize(p, 80),
+                    ..Turn::default()
                 });
-                if warning {
-                    r.warnings_at.push(turn.turn);
-                }
+            }
+            Step::Usage { tokens, .. } => {
+                let t = r.turns.last_mut().expect("one turn at least");
+                t.context_tokens = Some(t.context_tokens.map_or(*tokens, |c| c.max(*tokens)));
+                t.context_last = Some(*tokens);
+            }
+            Step::Compaction(trigger) => {
+                let t = r.turns.last_mut().expect("one turn at least");
+                t.compactions.push(trigger.clone());
+                let turn = t.turn;
+                r.compactions_at.push(turn);
+            }
+            Step::Hook {
+                event,
+                payload,
+                label,
+            } => self.hook(event, payload, label, session, cwd),
+        }
+    }
+
+    /// One hook call: the payload as the harness would send it, counted,
+    /// run through the hook's core (when the event has cards registered),
+    /// and what fired recorded on the turn.
+    fn hook(
+        &mut self,
+        event: &'static str,
+        payload: &Map<String, Value>,
+        label: &str,
+        session: &Option<String>,
+        cwd: &Option<String>,
+    ) {
+        let mut p = payload.clone();
+        p.insert(
+            "session_id".into(),
+            json!(session.clone().unwrap_or_else(|| "replay".into())),
+        );
+        p.insert("transcript_path".into(), json!(self.transcript));
+        if let Some(c) = cwd {
+            p.insert("cwd".into(), json!(c));
+        }
+        p.insert("hook_event_name".into(), json!(event));
+        let cards = registered_cards(&self.regs, event);
+        let r = &mut self.r;
+        if event == "PreToolUse" {
+            r.tool_calls += 1;
+            r.turns.last_mut().expect("one turn").tool_calls += 1;
+        }
+        r.hook_calls += 1;
+        let turn = r.turns.last_mut().expect("one turn");
+        turn.hook_calls += 1;
+        let Some(cards) = cards else {
+            return; // nothing registered on this event: the hook never runs
+        };
+        let req = Request {
+            event: event.to_string(),
+            cards,
+            contract: match r.format {
+                Format::ClaudeCode => None,
+                Format::Codex => Some(crate::harness::HarnessId::Codex),
+            },
+            // One recorded run: no second copy of a hook to silence.
+            once: false,
+            state_root: self.store.as_ref().map(|s| s.root().to_path_buf()),
+        };
+        if event == "PostToolUse" {
+            self.tracker
+                .saw_call(&p, cwd.as_deref(), !r.warnings_at.is_empty());
+        }
+        let run = crate::hook::answer(
+            self.store.as_ref(),
+            &req,
+            Ok(crate::payload::Payload::from_map(p)),
+            |_| true,
+        );
+        if event == "SessionStart" && label == "compact" {
+            let turn = r.turns.last_mut().expect("one turn");
+            turn.recoveries
+                .push(self.tracker.at_compaction(&run.outcome.fragments));
+        }
+        let turn = r.turns.last_mut().expect("one turn");
+        for f in &run.outcome.fragments {
+            let why = run
+                .trace
+                .iter()
+                .find(|t| t.card == f.card && t.verdict == Verdict::Fired)
+                .map(|t| t.why.clone())
+                .unwrap_or_default();
+            let rendered = rendered(f);
+            let warning = run.is_warning(&f.card);
+            turn.firings.push(Firing {
+                event: event.to_string(),
+                call: label.to_string(),
+                card: f.card.clone(),
+                why,
+                chars: text::len16(&rendered),
+                tokens: crate::tokens::count(&rendered),
+                warning,
+            });
+            if warning {
+                r.warnings_at.push(turn.turn);
             }
         }
     }

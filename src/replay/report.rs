@@ -32,56 +32,69 @@ pub fn human(r: &Replay) -> String {
         thousands(r.hook_calls as u64)
     ));
     for t in &r.turns {
-        o.push('\n');
-        let head = if t.turn == 0 {
-            "before the first prompt".to_string()
-        } else {
-            format!("turn {}  \"{}\"", t.turn, t.prompt)
-        };
-        o.push_str(&head);
-        match (t.context_tokens, t.context_last) {
-            (Some(peak), Some(last)) if last < peak => o.push_str(&format!(
-                "  (context peaked at {} tokens, ended at {})",
-                thousands(peak),
-                thousands(last)
-            )),
-            (Some(peak), _) => o.push_str(&format!("  (context up to {} tokens)", thousands(peak))),
-            _ => {}
-        }
-        o.push('\n');
-        for (i, c) in t.compactions.iter().enumerate() {
-            o.push_str(&format!("  compaction ({c})\n"));
-            if let Some(rec) = t.recoveries.get(i) {
-                o.push_str(&recovery(rec));
-            }
-        }
-        if t.firings.is_empty() {
-            o.push_str(&format!(
-                "  nothing fired ({} hook call(s))\n",
-                t.hook_calls
-            ));
-        }
-        let w = t.firings.iter().map(|f| f.card.len()).max().unwrap_or(0);
-        for f in &t.firings {
-            let call = if f.call.is_empty() {
-                f.event.clone()
-            } else {
-                format!("{} {}", f.event, f.call)
-            };
-            o.push_str(&format!(
-                "  {:w$}  +{} chars, ~{} tokens  on {call}{}\n      why: {}\n",
-                f.card,
-                thousands(f.chars as u64),
-                thousands(f.tokens as u64),
-                if f.warning {
-                    "  [compaction warning]"
-                } else {
-                    ""
-                },
-                f.why
-            ));
+        turn(&mut o, t);
+    }
+    totals(&mut o, r, fired);
+    o
+}
+
+/// One turn: its prompt and context size, its compactions (with what the
+/// recovery carried), and each card that fired, with why.
+fn turn(o: &mut String, t: &super::Turn) {
+    o.push('\n');
+    let head = if t.turn == 0 {
+        "before the first prompt".to_string()
+    } else {
+        format!("turn {}  \"{}\"", t.turn, t.prompt)
+    };
+    o.push_str(&head);
+    match (t.context_tokens, t.context_last) {
+        (Some(peak), Some(last)) if last < peak => o.push_str(&format!(
+            "  (context peaked at {} tokens, ended at {})",
+            thousands(peak),
+            thousands(last)
+        )),
+        (Some(peak), _) => o.push_str(&format!("  (context up to {} tokens)", thousands(peak))),
+        _ => {}
+    }
+    o.push('\n');
+    for (i, c) in t.compactions.iter().enumerate() {
+        o.push_str(&format!("  compaction ({c})\n"));
+        if let Some(rec) = t.recoveries.get(i) {
+            o.push_str(&recovery(rec));
         }
     }
+    if t.firings.is_empty() {
+        o.push_str(&format!(
+            "  nothing fired ({} hook call(s))\n",
+            t.hook_calls
+        ));
+    }
+    let w = t.firings.iter().map(|f| f.card.len()).max().unwrap_or(0);
+    for f in &t.firings {
+        let call = if f.call.is_empty() {
+            f.event.clone()
+        } else {
+            format!("{} {}", f.event, f.call)
+        };
+        o.push_str(&format!(
+            "  {:w$}  +{} chars, ~{} tokens  on {call}{}\n      why: {}\n",
+            f.card,
+            thousands(f.chars as u64),
+            thousands(f.tokens as u64),
+            if f.warning {
+                "  [compaction warning]"
+            } else {
+                ""
+            },
+            f.why
+        ));
+    }
+}
+
+/// The replay's totals: cards fired, what they added, and the turns of the
+/// compaction warnings and compactions.
+fn totals(o: &mut String, r: &Replay, fired: usize) {
     o.push_str(&format!(
         "\ntotal: {fired} card(s) fired, {} characters (~{} tokens) added over {} hook call(s)\n",
         thousands(r.total_chars as u64),
@@ -104,7 +117,6 @@ pub fn human(r: &Replay) -> String {
             format!("turn(s) {}", turns_list(&r.compactions_at))
         }
     ));
-    o
 }
 
 /// What the recovery after a compaction carried, indented under it.

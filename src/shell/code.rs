@@ -11,7 +11,7 @@
 //! only string literals and lists of them are taken as values. Bounded: at
 //! most [`MAX_CODE`] bytes of code and [`MAX_CALLS`] calls.
 
-use super::unwrap::Effect;
+use super::unwrap::CodeEffect;
 
 /// How much of a one-liner is read.
 const MAX_CODE: usize = 16 * 1024;
@@ -206,7 +206,7 @@ fn ident(b: u8) -> bool {
 }
 
 /// What the code does, call by call, in the order written.
-pub(super) fn effects(lang: Lang, code: &str) -> Vec<Effect> {
+pub(super) fn effects(lang: Lang, code: &str) -> Vec<CodeEffect> {
     let code = crate::text::prefix_bytes(code, MAX_CODE);
     // Cheap test first: most one-liners name none of the calls.
     let calls = table(lang);
@@ -215,7 +215,7 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<Effect> {
     }
     let b = code.as_bytes();
     // (start, end, effect) of each call found.
-    let mut found: Vec<(usize, usize, Effect)> = Vec::new();
+    let mut found: Vec<(usize, usize, CodeEffect)> = Vec::new();
     let mut looks = 0usize;
     for (name, does) in calls {
         for (at, _) in code.match_indices(name) {
@@ -261,7 +261,7 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<Effect> {
 
 /// The command a call amounts to (`after`: the code after the call, for
 /// the method called on what it returns).
-fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<Effect> {
+fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<CodeEffect> {
     let strs: Vec<&str> = args
         .iter()
         .filter_map(|a| match a {
@@ -280,13 +280,13 @@ fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<Effect> {
         }
         _ => false,
     });
-    let argv = |words: &[&str]| Effect::Argv(words.iter().map(|w| w.to_string()).collect());
+    let argv = |words: &[&str]| CodeEffect::Argv(words.iter().map(|w| w.to_string()).collect());
     match does {
-        Shell => first_str.map(|s| Effect::Shell(s.to_string())),
+        Shell => first_str.map(|s| CodeEffect::Shell(s.to_string())),
         Run => match args.first()? {
-            Arg::List(words) if !words.is_empty() => Some(Effect::Argv(words.clone())),
+            Arg::List(words) if !words.is_empty() => Some(CodeEffect::Argv(words.clone())),
             Arg::Str(_) if matches!(args.get(1), Some(Arg::Str(_))) => Some(argv(&strs)),
-            Arg::Str(s) => Some(Effect::Shell(s.clone())),
+            Arg::Str(s) => Some(CodeEffect::Shell(s.clone())),
             _ => None,
         },
         Spawn => {
@@ -299,7 +299,7 @@ fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<Effect> {
                     Arg::Other(_) => {}
                 }
             }
-            Some(Effect::Argv(words))
+            Some(CodeEffect::Argv(words))
         }
         // shelljs: `rm('-rf', path)`.
         Delete | DeleteFile if first_str.is_some_and(|f| f.starts_with('-')) && strs.len() > 1 => {
@@ -326,15 +326,15 @@ fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<Effect> {
                 .unwrap_or(method.len());
             match &method[..name_end] {
                 "unlink" | "rmdir" => Some(argv(&["rm", "-f", p])),
-                "write_text" | "write_bytes" | "touch" => Some(Effect::Write(p.to_string())),
+                "write_text" | "write_bytes" | "touch" => Some(CodeEffect::Write(p.to_string())),
                 "rename" | "replace" => literal_after(method).map(|to| argv(&["mv", p, &to])),
                 _ => None,
             }
         }
-        Write => first_str.map(|p| Effect::Write(p.to_string())),
+        Write => first_str.map(|p| CodeEffect::Write(p.to_string())),
         Open => match (first_str, args.get(1)) {
             (Some(p), Some(Arg::Str(mode))) if mode.contains(['w', 'a', 'x', '+']) => {
-                Some(Effect::Write(p.to_string()))
+                Some(CodeEffect::Write(p.to_string()))
             }
             _ => None,
         },
@@ -501,13 +501,13 @@ fn read_delimited(code: &str, at: usize) -> Option<(String, usize)> {
 mod tests {
     use super::*;
 
-    fn argv(words: &[&str]) -> Effect {
-        Effect::Argv(words.iter().map(|w| w.to_string()).collect())
+    fn argv(words: &[&str]) -> CodeEffect {
+        CodeEffect::Argv(words.iter().map(|w| w.to_string()).collect())
     }
 
     #[test]
     fn calls_become_commands() {
-        let cases: &[(Lang, &str, Vec<Effect>)] = &[
+        let cases: &[(Lang, &str, Vec<CodeEffect>)] = &[
             (
                 Lang::Python,
                 "import shutil; shutil.rmtree('/srv/data')",
@@ -516,7 +516,7 @@ mod tests {
             (
                 Lang::Python,
                 "import os; os.system('rm -rf ~/x')",
-                vec![Effect::Shell("rm -rf ~/x".into())],
+                vec![CodeEffect::Shell("rm -rf ~/x".into())],
             ),
             (
                 Lang::Python,
@@ -526,7 +526,7 @@ mod tests {
             (
                 Lang::Python,
                 "open(r'/etc/hosts', 'a').write('x')",
-                vec![Effect::Write("/etc/hosts".into())],
+                vec![CodeEffect::Write("/etc/hosts".into())],
             ),
             (Lang::Python, "print(open('README').read())", vec![]),
             (
@@ -537,7 +537,7 @@ mod tests {
             (
                 Lang::JavaScript,
                 "require('child_process').execSync('git push -f origin main')",
-                vec![Effect::Shell("git push -f origin main".into())],
+                vec![CodeEffect::Shell("git push -f origin main".into())],
             ),
             (
                 Lang::JavaScript,
@@ -553,7 +553,7 @@ mod tests {
             (
                 Lang::Python,
                 "from pathlib import Path; Path('/etc/motd').write_text('hi'); Path('a').exists()",
-                vec![Effect::Write("/etc/motd".into())],
+                vec![CodeEffect::Write("/etc/motd".into())],
             ),
             (
                 Lang::Python,
@@ -568,14 +568,14 @@ mod tests {
             (
                 Lang::Perl,
                 "system(\"rm -rf /opt/app\")",
-                vec![Effect::Shell("rm -rf /opt/app".into())],
+                vec![CodeEffect::Shell("rm -rf /opt/app".into())],
             ),
             (
                 Lang::Perl,
                 "unlink \"/etc/passwd\"; print `ls`",
                 vec![
                     argv(&["rm", "-f", "/etc/passwd"]),
-                    Effect::Shell("ls".into()),
+                    CodeEffect::Shell("ls".into()),
                 ],
             ),
             (
@@ -602,12 +602,12 @@ mod tests {
             (
                 Lang::Php,
                 "shell_exec('rm -rf /var/www');",
-                vec![Effect::Shell("rm -rf /var/www".into())],
+                vec![CodeEffect::Shell("rm -rf /var/www".into())],
             ),
             (
                 Lang::AppleScript,
                 "do shell script \"rm -rf ~/Library\"",
-                vec![Effect::Shell("rm -rf ~/Library".into())],
+                vec![CodeEffect::Shell("rm -rf ~/Library".into())],
             ),
         ];
         for (lang, code, want) in cases {

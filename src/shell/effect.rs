@@ -3,7 +3,7 @@
 
 /// One thing a command does that is written inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Effect {
+pub(super) enum CodeEffect {
     /// A shell command line it runs (`os.system('…')`).
     Shell(String),
     /// A program it runs with these words (`subprocess.run([…])`), or the

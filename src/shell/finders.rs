@@ -4,7 +4,7 @@
 //! `{}` standing for what it found: the start directory (or the name it
 //! looks for under it, when that is a plain name).
 
-use super::unwrap::{Effect, Unwrapped};
+use super::unwrap::{CodeEffect, Unwrapped};
 
 /// The most commands one finder stands for (one per start directory or
 /// input).
@@ -124,7 +124,7 @@ fn find(argv: &[String]) -> Unwrapped {
             "-delete" => {
                 let mut rm = vec!["rm".to_string(), "-r".to_string()];
                 rm.extend(found.iter().cloned());
-                effects.push(Effect::Argv(rm));
+                effects.push(CodeEffect::Argv(rm));
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
                 let from = i;
@@ -137,7 +137,7 @@ fn find(argv: &[String]) -> Unwrapped {
                     continue;
                 }
                 for f in found.iter().take(MAX_EFFECTS) {
-                    effects.push(Effect::Argv(fill(words, f, false)));
+                    effects.push(CodeEffect::Argv(fill(words, f, false)));
                 }
             }
             _ => {}
@@ -231,7 +231,7 @@ fn fd(argv: &[String]) -> Unwrapped {
         search
             .iter()
             .take(MAX_EFFECTS)
-            .map(|s| Effect::Argv(fill(words, &found(s, narrow.as_deref()), true)))
+            .map(|s| CodeEffect::Argv(fill(words, &found(s, narrow.as_deref()), true)))
             .collect(),
     )
 }
@@ -289,7 +289,7 @@ fn parallel(argv: &[String]) -> Unwrapped {
                     .iter()
                     .filter(|w| !w.starts_with(":::"))
                     .take(MAX_EFFECTS)
-                    .map(|input| Effect::Argv(fill(words, input, true)))
+                    .map(|input| CodeEffect::Argv(fill(words, input, true)))
                     .collect(),
             )
         }

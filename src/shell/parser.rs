@@ -195,9 +195,7 @@ impl Parser<'_> {
                 continue;
             }
             if c == '#' {
-                while self.peek(0).is_some_and(|c| c != '\n') {
-                    self.i += 1;
-                }
+                self.skip_comment();
                 continue;
             }
             match c {
@@ -240,10 +238,7 @@ impl Parser<'_> {
                     self.finish(&mut cur, depth);
                     if parens > 0 {
                         parens -= 1;
-                        if let Some((cwd, dirs)) = self.saved.pop() {
-                            self.cwd = cwd;
-                            self.dirs = dirs;
-                        }
+                        self.leave_subshell();
                     } else if in_subst {
                         return;
                     }
@@ -255,25 +250,7 @@ impl Parser<'_> {
                 cur.piped = next_piped;
             }
             if let Some(op) = self.redirect_op() {
-                self.skip_blanks();
-                if op == "<<" || op == "<<-" {
-                    let delimiter = self.word(depth);
-                    let id = self.heredocs.len();
-                    self.heredocs.push(String::new());
-                    self.pending.push(PendingHeredoc {
-                        id,
-                        delimiter: delimiter.clone(),
-                        strip_tabs: op == "<<-",
-                    });
-                    cur.heredoc_ids.push(id);
-                    cur.redirects.push(Redirect {
-                        op: "<<".into(),
-                        target: delimiter,
-                    });
-                } else {
-                    let target = self.word(depth);
-                    cur.redirects.push(Redirect { op, target });
-                }
+                self.redirect(op, &mut cur, depth);
                 continue;
             }
             let before = self.i;
@@ -283,6 +260,45 @@ impl Parser<'_> {
                 continue;
             }
             cur.argv.push(w);
+        }
+    }
+
+    /// A `#` comment, up to (not including) the end of its line.
+    fn skip_comment(&mut self) {
+        while self.peek(0).is_some_and(|c| c != '\n') {
+            self.i += 1;
+        }
+    }
+
+    /// The `)` of a subshell: the directory is the one before its `(`.
+    fn leave_subshell(&mut self) {
+        if let Some((cwd, dirs)) = self.saved.pop() {
+            self.cwd = cwd;
+            self.dirs = dirs;
+        }
+    }
+
+    /// A redirection's target onto `cur`; a here-document's delimiter is
+    /// queued, its body read at the end of the line.
+    fn redirect(&mut self, op: String, cur: &mut RawCmd, depth: usize) {
+        self.skip_blanks();
+        if op == "<<" || op == "<<-" {
+            let delimiter = self.word(depth);
+            let id = self.heredocs.len();
+            self.heredocs.push(String::new());
+            self.pending.push(PendingHeredoc {
+                id,
+                delimiter: delimiter.clone(),
+                strip_tabs: op == "<<-",
+            });
+            cur.heredoc_ids.push(id);
+            cur.redirects.push(Redirect {
+                op: "<<".into(),
+                target: delimiter,
+            });
+        } else {
+            let target = self.word(depth);
+            cur.redirects.push(Redirect { op, target });
         }
     }
 

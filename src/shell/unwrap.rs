@@ -2,7 +2,7 @@
 //! [`super::wrappers`] table) and hands the scripts given to an interpreter
 //! (the [`super::interpreters`] table) back to the parser one level deeper.
 
-pub(super) use super::effect::Effect;
+pub(super) use super::effect::CodeEffect;
 use super::parser::parse_at;
 use super::{MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, finders, interpreters, wrappers};
 
@@ -21,7 +21,7 @@ pub(super) enum Unwrapped {
     /// What the command does, read from its own words (`find -exec`, an
     /// interpreter's one-liner): judged as commands one level deeper, after
     /// the command itself.
-    Effects(Vec<Effect>),
+    Effects(Vec<CodeEffect>),
     /// Not a wrapper (or nothing left to unwrap).
     No,
 }
@@ -86,7 +86,7 @@ pub(super) fn peeled(argv: &[String]) -> &[String] {
 fn record_effects(
     cmd: &SimpleCommand,
     name: &str,
-    effects: Vec<Effect>,
+    effects: Vec<CodeEffect>,
     depth: usize,
     out: &mut Vec<SimpleCommand>,
 ) {
@@ -101,8 +101,8 @@ fn record_effects(
         }
         let before = out.len();
         match effect {
-            Effect::Shell(script) => parse_at(&script, depth + 1, &cmd.cwd, out),
-            Effect::Argv(argv) => {
+            CodeEffect::Shell(script) => parse_at(&script, depth + 1, &cmd.cwd, out),
+            CodeEffect::Argv(argv) => {
                 let inner = SimpleCommand {
                     argv,
                     cwd: cmd.cwd.clone(),
@@ -110,7 +110,7 @@ fn record_effects(
                 };
                 unwrap(inner, depth + 1, out);
             }
-            Effect::Write(path) => out.push(SimpleCommand {
+            CodeEffect::Write(path) => out.push(SimpleCommand {
                 argv: vec![":".into()],
                 redirects: vec![Redirect {
                     op: ">".into(),

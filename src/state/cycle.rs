@@ -41,12 +41,12 @@ pub struct Cycle {
 
 /// A refused transition.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refused {
+pub struct RefusedTransition {
     pub from: u8,
     pub to: u8,
 }
 
-impl std::fmt::Display for Refused {
+impl std::fmt::Display for RefusedTransition {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
@@ -58,9 +58,9 @@ impl std::fmt::Display for Refused {
 
 impl Cycle {
     /// Moves the warning level up to `to`. Only rises within 1..=2 are valid.
-    pub fn advance(&mut self, to: u8) -> Result<(), Refused> {
+    pub fn advance(&mut self, to: u8) -> Result<(), RefusedTransition> {
         if to > MAX_LEVEL || to <= self.warned {
-            return Err(Refused {
+            return Err(RefusedTransition {
                 from: self.warned,
                 to,
             });
@@ -80,11 +80,11 @@ impl Cycle {
     }
 
     /// Checks a loaded cycle; an impossible level is reset and reported.
-    pub fn validate(&mut self) -> Result<(), Refused> {
+    pub fn validate(&mut self) -> Result<(), RefusedTransition> {
         if self.warned > MAX_LEVEL {
             let bad = self.warned;
             self.warned = MAX_LEVEL;
-            return Err(Refused {
+            return Err(RefusedTransition {
                 from: bad,
                 to: MAX_LEVEL,
             });

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_PATH_BYTES: usize = 1024;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Handoff {
+pub struct HandoffState {
     /// Unix milliseconds of the session's first compaction warning.
     #[serde(default)]
     pub first_warning_ms: Option<u64>,
@@ -22,7 +22,7 @@ pub struct Handoff {
     pub plan: Option<String>,
 }
 
-impl Handoff {
+impl HandoffState {
     /// Records the session's first compaction warning (later ones change
     /// nothing).
     pub fn warned(&mut self, now_ms: u64) {
@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn only_a_note_after_the_first_warning_counts() {
-        let mut h = Handoff::default();
+        let mut h = HandoffState::default();
         h.note_written(5);
         assert!(!h.note_counts(Some(10)), "no warning: nothing counts");
         assert_eq!(h.note_written_ms, None, "a write before the warning");

@@ -26,7 +26,7 @@ pub mod sweep;
 
 pub use cycle::Cycle;
 pub use estimate::Estimate;
-pub use handoff::Handoff;
+pub use handoff::HandoffState;
 pub use ledger::Ledger;
 pub use marker::first_within;
 pub use observe::observe;
@@ -83,7 +83,7 @@ pub struct Session {
     pub stamps: BTreeMap<String, u64>,
     /// The hand-off note and plan this session wrote (issue 20).
     #[serde(default)]
-    pub handoff: Handoff,
+    pub handoff: HandoffState,
 }
 
 impl Session {

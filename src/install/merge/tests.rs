@@ -47,7 +47,7 @@ fn install_appends_after_the_operators_and_reinstall_changes_nothing() {
     let out = install(&mut doc, Layout::Grouped, BIN, &want).unwrap();
     assert_eq!(
         out,
-        Outcome {
+        MergeCounts {
             added: 2,
             replaced: 0,
             removed: 0
@@ -60,7 +60,7 @@ fn install_appends_after_the_operators_and_reinstall_changes_nothing() {
     assert_eq!(keys, ["SessionStart", "PreToolUse", "Stop"]);
     let once = doc.clone();
     let out = install(&mut doc, Layout::Grouped, BIN, &want).unwrap();
-    assert_eq!(out, Outcome::default());
+    assert_eq!(out, MergeCounts::default());
     assert_eq!(doc, once);
     uninstall(&mut doc, Layout::Grouped, BIN).unwrap();
     assert_eq!(doc, foreign());
@@ -93,7 +93,7 @@ fn a_changed_card_list_replaces_in_place_and_stale_entries_go() {
     .unwrap();
     assert_eq!(
         out,
-        Outcome {
+        MergeCounts {
             added: 0,
             replaced: 1,
             removed: 1
@@ -140,7 +140,7 @@ fn flat_layout() {
     let once = doc.clone();
     assert_eq!(
         install(&mut doc, Layout::Flat, BIN, &[e]).unwrap(),
-        Outcome::default()
+        MergeCounts::default()
     );
     assert_eq!(doc, once);
     assert_eq!(ours(&doc, Layout::Flat, BIN).len(), 1);
@@ -297,7 +297,7 @@ proptest! {
         prop_assert_eq!(ours(&doc, Layout::Grouped, BIN).len(), want.len());
         let once = doc.clone();
         let again = install(&mut doc, Layout::Grouped, BIN, &want).unwrap();
-        prop_assert_eq!(again, Outcome::default());
+        prop_assert_eq!(again, MergeCounts::default());
         prop_assert_eq!(&doc, &once);
         uninstall(&mut doc, Layout::Grouped, BIN).unwrap();
         prop_assert_eq!(doc, orig);

@@ -1,0 +1,125 @@
+//! What a command other than the hook can end with: one variant per case a
+//! user can meet, carrying what the message names, and one message per
+//! variant (the whole line printed on stderr). `exit.rs` maps each to the
+//! exit code; `report` prints it and returns that code.
+
+use crate::card::CardError;
+use crate::install::Unresolved;
+use crate::install::error::InstallError;
+use crate::printer::Printer;
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+#[derive(Debug)]
+pub enum CommandError {
+    /// `--harness <id>` names no harness, or one cuecard does not install.
+    Unresolved(Unresolved),
+    /// `--scope` is not one of user, project, managed.
+    UnknownScope,
+    /// `--scope managed` with a harness other than Claude Code.
+    ManagedNeedsClaudeCode,
+    /// Install, uninstall or a plugin build refused or failed.
+    Install(InstallError),
+    /// A dry run on a file install refuses to rewrite: the refusal, with
+    /// what to merge by hand (`keys`: the keys the harness also needs).
+    ByHand {
+        refused: InstallError,
+        keys: String,
+        entries: String,
+    },
+    /// `cards new` with a name that is no card name.
+    BadCardName,
+    /// `cards new` where the platform has no user configuration directory.
+    NoUserConfigDir,
+    /// `cards new` onto a file that exists.
+    CardExists(PathBuf),
+    /// A file a command writes could not be written.
+    CannotWrite { path: PathBuf, error: io::Error },
+    /// `cards show` of a card that exists nowhere.
+    NoSuchCard(String),
+    /// `cards show` of a card that does not load.
+    BrokenCard(CardError),
+    /// `trust` with no usable state directory.
+    NoStateDir,
+    /// `replay` could not make its private directory.
+    ReplayNoTempDir(io::Error),
+    /// `replay` could not open the transcript.
+    ReplayOpen { path: PathBuf, error: io::Error },
+    /// `replay` read a file holding no transcript records.
+    ReplayNoRecords { source: String },
+    /// `replay` failed while reading or copying the transcript.
+    Replay(io::Error),
+}
+
+impl CommandError {
+    /// Prints the error and returns its exit code.
+    pub fn report(self, p: &Printer) -> super::ExitStatus {
+        p.err(&self.to_string());
+        super::ExitStatus::from(&self)
+    }
+}
+
+impl From<InstallError> for CommandError {
+    fn from(e: InstallError) -> Self {
+        CommandError::Install(e)
+    }
+}
+
+impl From<Unresolved> for CommandError {
+    fn from(e: Unresolved) -> Self {
+        CommandError::Unresolved(e)
+    }
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use CommandError as E;
+        match self {
+            E::Unresolved(e) => write!(f, "cuecard: {e}"),
+            E::UnknownScope => f.write_str("cuecard: --scope is one of user, project, managed"),
+            E::ManagedNeedsClaudeCode => f.write_str(
+                "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
+            ),
+            E::Install(e) => write!(f, "cuecard: {e}"),
+            E::ByHand {
+                refused,
+                keys,
+                entries,
+            } => write!(
+                f,
+                "cuecard: {refused}\n--- what cuecard would add, for you to merge by hand \
+                 (its `hooks`{keys}):\n{entries}"
+            ),
+            E::BadCardName => f.write_str(
+                "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
+            ),
+            E::NoUserConfigDir => {
+                f.write_str("cuecard: no user configuration directory on this platform")
+            }
+            E::CardExists(path) => {
+                write!(f, "cuecard: {} exists; not overwritten", path.display())
+            }
+            E::CannotWrite { path, error } => {
+                write!(f, "cuecard: cannot write {}: {error}", path.display())
+            }
+            E::NoSuchCard(name) => write!(
+                f,
+                "cuecard: no card named {name:?} (see `cuecard cards list`)"
+            ),
+            E::BrokenCard(e) => write!(f, "{e}"),
+            E::NoStateDir => f.write_str(
+                "cuecard: no usable state directory (see `cuecard status`); trust cannot be recorded",
+            ),
+            E::ReplayNoTempDir(e) => write!(f, "cuecard replay: no temporary directory: {e}"),
+            E::ReplayOpen { path, error } => {
+                write!(f, "cuecard replay: {}: {error}", path.display())
+            }
+            E::ReplayNoRecords { source } => write!(
+                f,
+                "cuecard replay: {source}: no transcript records (expected JSON lines from Claude Code or Codex)"
+            ),
+            E::Replay(e) => write!(f, "cuecard replay: {e}"),
+        }
+    }
+}

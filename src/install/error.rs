@@ -1,0 +1,247 @@
+//! What can stop install, uninstall and `plugin build`: one variant per
+//! case, carrying what the message names, and one message per variant. The
+//! command line maps them to an exit code (`commands::exit`).
+
+use super::lossless::Lossy;
+use super::shape::BadShape;
+use crate::harness::HarnessId;
+use crate::harness::config::{Scope, Shell};
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+#[derive(Debug)]
+pub enum InstallError {
+    /// No home directory: neither `HOME` nor the platform's own.
+    NoHome,
+    /// The working directory cannot be read.
+    WorkingDir(io::Error),
+    /// The running binary cannot find its own path.
+    OwnPath(io::Error),
+    /// `CUECARD_BIN` names a relative path.
+    RelativeBin(PathBuf),
+    /// The binary's path is not UTF-8 (hook configs are JSON text).
+    BinNotUtf8(OsString),
+    /// The install path holds a character the harness's shell would read.
+    UnsafePath {
+        path: String,
+        found: char,
+        shell: Shell,
+    },
+    /// The harness has no such scope.
+    NoScope { harness: HarnessId, scope: Scope },
+    /// A harness installed into only for decisions, with no policy set.
+    NeedsPolicy {
+        harness: HarnessId,
+        policy_file: String,
+    },
+    /// The config file is a symlink.
+    Symlink(PathBuf),
+    /// A directory on the way to the config file is a symlink.
+    SymlinkedDir(PathBuf),
+    /// The config file is there but not a regular file.
+    NotRegularFile(PathBuf),
+    /// The config file is larger than [`super::fsio::MAX_CONFIG_BYTES`].
+    TooLarge(PathBuf),
+    /// The config file is not UTF-8 text.
+    NotUtf8(PathBuf),
+    /// A path to write has no parent directory.
+    NoDirectory(PathBuf),
+    /// Reading, or making a directory at, `path` failed.
+    Io { path: PathBuf, error: io::Error },
+    /// Writing `path` failed.
+    Writing { path: PathBuf, error: io::Error },
+    /// Removing `path` failed.
+    Removing { path: PathBuf, error: io::Error },
+    /// Copying the binary into a plugin failed.
+    Copying {
+        from: PathBuf,
+        to: PathBuf,
+        error: io::Error,
+    },
+    /// The file holds what a rewrite would lose (nothing was written).
+    Lossy { path: PathBuf, why: Lossy },
+    /// The file is not JSON (nothing was written).
+    InvalidJson {
+        path: PathBuf,
+        error: serde_json::Error,
+    },
+    /// The file's shape leaves no place for cuecard's entries (nothing was
+    /// written).
+    Unmergeable { path: PathBuf, why: BadShape },
+    /// A document of cuecard's own making has no place for its entries.
+    Shape(BadShape),
+    /// A file at the path of a file cuecard owns that is not cuecard's (it
+    /// has no marker line): a `what` of the user's own.
+    ForeignOwned { path: PathBuf, what: &'static str },
+    /// Install would write over such a file (nothing was written).
+    WouldOverwriteForeign { path: PathBuf, what: &'static str },
+    /// Install would write over a file of cuecard's edited by hand since
+    /// (nothing was written).
+    WouldOverwriteEdited(PathBuf),
+    /// The harness has no plugin format cuecard builds.
+    NoPluginFormat(HarnessId),
+    /// The plugin directory is a symlink.
+    PluginDirSymlink(PathBuf),
+    /// The plugin directory is a file.
+    NotADirectory(PathBuf),
+    /// The plugin directory holds something already.
+    NotEmpty(PathBuf),
+}
+
+impl InstallError {
+    /// The file is fine to read but install refuses to rewrite it (the
+    /// entries can still be added by hand: `install --dry-run` shows them).
+    pub fn refuses_rewrite(&self) -> bool {
+        matches!(
+            self,
+            InstallError::Lossy { .. }
+                | InstallError::InvalidJson { .. }
+                | InstallError::Unmergeable { .. }
+                | InstallError::WouldOverwriteForeign { .. }
+                | InstallError::WouldOverwriteEdited(_)
+        )
+    }
+}
+
+fn refuse(
+    f: &mut fmt::Formatter<'_>,
+    path: &std::path::Path,
+    why: &dyn fmt::Display,
+) -> fmt::Result {
+    write!(
+        f,
+        "{} cannot be rewritten without loss: {why}. Nothing was written. \
+         Fix that line (or add cuecard's entries by hand: `cuecard install --dry-run` shows them) and run again.",
+        path.display()
+    )
+}
+
+fn foreign(f: &mut fmt::Formatter<'_>, path: &std::path::Path, what: &str) -> fmt::Result {
+    write!(
+        f,
+        "{} is not cuecard's (its first line has no `{}` marker): it is a {what} of your own, \
+         and cuecard never writes over it",
+        path.display(),
+        super::owned::MARKER
+    )
+}
+
+impl fmt::Display for InstallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InstallError as E;
+        match self {
+            E::NoHome => f.write_str(
+                "HOME is not set; cuecard needs it to find the harnesses' user configuration",
+            ),
+            E::WorkingDir(e) => write!(f, "the working directory: {e}"),
+            E::OwnPath(e) => write!(f, "cannot find the cuecard binary's own path: {e}"),
+            E::RelativeBin(p) => write!(
+                f,
+                "CUECARD_BIN must be an absolute path, not {}",
+                p.display()
+            ),
+            E::BinNotUtf8(p) => write!(
+                f,
+                "the binary's path {p:?} is not UTF-8; hook configs are JSON text"
+            ),
+            E::UnsafePath { path, found, shell } => {
+                let list: Vec<String> = super::shell_words::unsafe_chars(*shell)
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect();
+                write!(
+                    f,
+                    "the install path {path:?} contains {found:?}, which {} (the shell this harness runs hooks \
+                     through here) would interpret; move the cuecard binary to a path without {} and install again",
+                    super::shell_words::shell_name(*shell),
+                    list.join(" ")
+                )
+            }
+            E::NoScope { harness, scope } => {
+                write!(f, "{} has no {} scope", harness.name(), scope.id())
+            }
+            E::NeedsPolicy {
+                harness,
+                policy_file,
+            } => write!(
+                f,
+                "{} is installed into only with a policy set: nothing its hooks print reaches the \
+                 model, so cuecard's entries there can only deny a call (exit 2, the reason on stderr), \
+                 and with no policy they would never do anything. Set one in {policy_file} (a `[policy]` table, \
+                 e.g. `destructive = \"deny\"`; the hook reads it on every call, CUECARD_POLICY only \
+                 where the harness's environment has it), then run install again; nothing was written",
+                harness.name()
+            ),
+            E::Symlink(p) => write!(
+                f,
+                "{} is a symlink; cuecard does not write through symlinks (edit its target yourself, or replace the link with a file)",
+                p.display()
+            ),
+            E::SymlinkedDir(p) => write!(
+                f,
+                "{} is a symlinked directory; cuecard does not write through symlinks",
+                p.display()
+            ),
+            E::NotRegularFile(p) => write!(f, "{} is not a regular file", p.display()),
+            E::TooLarge(p) => write!(
+                f,
+                "{} is larger than {} bytes; not a config cuecard will rewrite",
+                p.display(),
+                super::fsio::MAX_CONFIG_BYTES
+            ),
+            E::NotUtf8(p) => write!(f, "{} is not UTF-8 text", p.display()),
+            E::NoDirectory(p) => write!(f, "{} has no directory", p.display()),
+            E::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            E::Writing { path, error } => write!(f, "writing {}: {error}", path.display()),
+            E::Removing { path, error } => write!(f, "removing {}: {error}", path.display()),
+            E::Copying { from, to, error } => {
+                write!(f, "copying {} to {}: {error}", from.display(), to.display())
+            }
+            E::Lossy { path, why } => refuse(f, path, why),
+            E::InvalidJson { path, error } => {
+                refuse(f, path, &format_args!("it is not valid JSON ({error})"))
+            }
+            E::Unmergeable { path, why } => {
+                write!(f, "{}: {why}; nothing was written", path.display())
+            }
+            E::Shape(why) => write!(f, "{why}"),
+            E::ForeignOwned { path, what } => foreign(f, path, what),
+            E::WouldOverwriteForeign { path, what } => {
+                foreign(f, path, what)?;
+                f.write_str(
+                    ". Nothing was written. Rename yours (or move it to the other scope's folder) and \
+                     run install again",
+                )
+            }
+            E::WouldOverwriteEdited(p) => write!(
+                f,
+                "{} was edited since cuecard wrote it (it no longer matches the hash on its first line), \
+                 so it is yours now and cuecard does not write over it. Nothing was written. Delete it \
+                 (keep your changes in a file of your own) and run install again",
+                p.display()
+            ),
+            E::NoPluginFormat(h) => {
+                write!(f, "{} has no plugin format cuecard builds", h.name())
+            }
+            E::PluginDirSymlink(p) => write!(
+                f,
+                "{} is a symlink (refused); give a plain directory",
+                p.display()
+            ),
+            E::NotADirectory(p) => write!(f, "{} is not a directory", p.display()),
+            E::NotEmpty(p) => write!(
+                f,
+                "{} is not empty; a plugin is built into an empty directory (nothing was written)",
+                p.display()
+            ),
+        }
+    }
+}
+
+impl From<BadShape> for InstallError {
+    fn from(why: BadShape) -> Self {
+        InstallError::Shape(why)
+    }
+}

@@ -1,0 +1,66 @@
+//! Why a policy source counts for nothing: one variant per case, carrying
+//! what the message names (the whole source is malformed: a typo must never
+//! quietly leave a guard at `advise`).
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PolicyError {
+    /// The file cannot be opened (the system's reason).
+    Unreadable(String),
+    /// Reading the opened file failed.
+    ReadFailed,
+    /// Larger than [`super::effective::MAX_BYTES`].
+    TooLarge,
+    NotUtf8,
+    /// A value that is not advise, ask or deny.
+    NotALevel {
+        key: String,
+        value: String,
+    },
+    /// A key that names no guard or finding id.
+    UnknownId(String),
+    /// A key given twice.
+    Twice(String),
+    /// A `CUECARD_POLICY` item without `=`.
+    NotAnItem(String),
+    /// A `[...` line that is not a table header.
+    NotAHeader(String),
+    /// A `[policy]` line that is not `key = "value"`.
+    NotAnAssignment(String),
+    /// A key that is neither quoted nor bare.
+    NotAKey(String),
+    /// A value that is not a quoted string.
+    NotQuoted(String),
+    /// What is wrong, and the config file's line it is on.
+    AtLine {
+        line: usize,
+        why: Box<PolicyError>,
+    },
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PolicyError as E;
+        match self {
+            E::Unreadable(e) => write!(f, "cannot be read: {e}"),
+            E::ReadFailed => f.write_str("cannot be read"),
+            E::TooLarge => write!(f, "larger than {} bytes", super::effective::MAX_BYTES),
+            E::NotUtf8 => f.write_str("not UTF-8"),
+            E::NotALevel { key, value } => {
+                write!(f, "`{key}`: `{value}` is not advise, ask or deny")
+            }
+            E::UnknownId(key) => write!(
+                f,
+                "`{key}` is not a guard or a finding id (see `cuecard policy --ids`)"
+            ),
+            E::Twice(key) => write!(f, "`{key}` is given twice"),
+            E::NotAnItem(item) => write!(f, "`{item}` is not `guard[.kind]=policy`"),
+            E::NotAHeader(line) => write!(f, "`{line}` is not a table header"),
+            E::NotAnAssignment(line) => write!(f, "`{line}` is not `key = \"value\"`"),
+            E::NotAKey(k) => write!(f, "`{k}` is not a key"),
+            E::NotQuoted(key) => write!(f, "the value of `{key}` must be a quoted string"),
+            E::AtLine { line, why } => write!(f, "line {line}: {why}"),
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! The errors a user can meet on the command line: each prints one line
+//! (`cuecard: ...`) on stderr, nothing on stdout, and ends with the exit
+//! code `commands/exit.rs` maps it to: 2 for a command line that is wrong,
+//! 1 for a command asked right that could not do it.
+
+mod support;
+
+use support::Sandbox;
+
+#[test]
+fn a_wrong_command_line_exits_2_with_its_reason() {
+    let sb = Sandbox::new();
+    let unknown = "cuecard: unknown harness \"nosuch\"; one of: ";
+    for (args, stderr) in [
+        (&["install", "--harness", "nosuch"][..], unknown),
+        (&["uninstall", "--harness", "nosuch"], unknown),
+        (&["verify", "--harness", "nosuch"], unknown),
+        (&["doctor", "--harness", "nosuch"], unknown),
+        (&["plugin", "build", "out", "--harness", "nosuch"], unknown),
+        (
+            &["install", "--harness", "claude-code", "--scope", "bogus"],
+            "cuecard: --scope is one of user, project, managed\n",
+        ),
+        (
+            &["uninstall", "--harness", "claude-code", "--scope", "bogus"],
+            "cuecard: --scope is one of user, project, managed\n",
+        ),
+        (
+            &["install", "--harness", "codex", "--scope", "managed"],
+            "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code\n",
+        ),
+        (
+            &["cards", "new", "Bad_Name"],
+            "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)\n",
+        ),
+    ] {
+        let out = sb.test().args(args).stderr_contains(stderr).status(2);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn a_command_that_cannot_do_what_it_was_asked_exits_1_with_its_reason() {
+    let sb = Sandbox::new();
+    sb.write("plugin/taken", "mine");
+    let plugin_dir = sb.project().join("plugin");
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            vec!["cards".into(), "show".into(), "nosuch".into()],
+            "cuecard: no card named \"nosuch\" (see `cuecard cards list`)\n".into(),
+        ),
+        (
+            vec![
+                "plugin".into(),
+                "build".into(),
+                plugin_dir.display().to_string(),
+                "--harness".into(),
+                "claude-code".into(),
+            ],
+            format!(
+                "cuecard: {} is not empty; a plugin is built into an empty directory (nothing was written)\n",
+                plugin_dir.display()
+            ),
+        ),
+        (
+            vec![
+                "plugin".into(),
+                "build".into(),
+                "out".into(),
+                "--harness".into(),
+                "cursor".into(),
+            ],
+            "cuecard: Cursor has no plugin format cuecard builds\n".into(),
+        ),
+        (
+            vec!["replay".into(), "no-such.jsonl".into()],
+            "cuecard replay: no-such.jsonl: No such file or directory (os error 2)\n".into(),
+        ),
+    ];
+    for (args, stderr) in cases {
+        let out = sb.test().args(&args).stderr(stderr).status(1);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+    }
+}
