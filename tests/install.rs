@@ -1501,3 +1501,17 @@ fn a_crush_user_install_follows_crush_global_config() {
     assert_eq!(our_handlers(&doc).len(), 1, "{doc:#}");
     assert!(!sb.home().join(".config/crush/crush.json").exists());
 }
+
+#[test]
+fn a_relative_crush_global_config_is_ignored_not_written_relative_to_the_cwd() {
+    // A relative directory would land wherever install runs from (here the
+    // project): it counts as unset, as Crush's own default then applies.
+    let sb = Sandbox::new();
+    sb.test()
+        .args(["install", "--harness", "crush", "--scope", "user"])
+        .env("CRUSH_GLOBAL_CONFIG", "crush-here")
+        .run();
+    assert!(!sb.project().join("crush-here").exists());
+    let doc = read_json(sb.home().join(".config/crush/crush.json"));
+    assert_eq!(our_handlers(&doc).len(), 1, "{doc:#}");
+}

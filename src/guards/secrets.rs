@@ -99,12 +99,24 @@ impl Guard for Secrets {
         }
         match ctx.payload.tool_name()? {
             "Read" | "NotebookRead" => {
-                let p = ctx
+                // One file, or several (`file_paths`: a harness whose read
+                // tool takes a list, Cline's `read_files`): each is judged.
+                let first = ctx
                     .payload
                     .input_str("file_path")
-                    .or_else(|| ctx.payload.input_str("notebook_path"))?;
-                let kind = judge_path(ctx, p)?;
-                return Some(file_finding(ctx, p, kind));
+                    .or_else(|| ctx.payload.input_str("notebook_path"));
+                let more = ctx
+                    .payload
+                    .tool_input()
+                    .and_then(|i| i.get("file_paths"))
+                    .and_then(serde_json::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(serde_json::Value::as_str);
+                return first
+                    .into_iter()
+                    .chain(more)
+                    .find_map(|p| judge_path(ctx, p).map(|kind| file_finding(ctx, p, kind)));
             }
             "Grep" => {
                 let p = ctx.payload.input_str("path")?;

@@ -183,9 +183,7 @@ fn input(map: &mut Map<String, Value>) -> Option<&mut Map<String, Value>> {
 /// unclosed quote or heredoc in one cannot swallow the next.
 fn commands(map: &mut Map<String, Value>) {
     let Some(i) = input(map) else { return };
-    if i.get("command").is_some_and(Value::is_string) {
-        return;
-    }
+    // Cline runs `commands`; a `command` beside it is the model's decoy.
     let list: Vec<&str> = match i.get("commands") {
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
         Some(Value::String(s)) => vec![s.as_str()],
@@ -207,7 +205,7 @@ fn commands(map: &mut Map<String, Value>) {
 /// `new_text`, else a Write of the whole file.
 fn editor(map: &mut Map<String, Value>) {
     let Some(i) = input(map) else { return };
-    t::rename(i, "path", "file_path");
+    t::rename_over(i, "path", "file_path");
     let new = i.get("new_text").cloned().unwrap_or(json!(""));
     let tool = if let Some(old) = i.get("old_text").filter(|v| v.is_string()).cloned() {
         i.insert("old_string".into(), old);
@@ -235,7 +233,7 @@ fn read_files(map: &mut Map<String, Value>) {
         _ => return,
     };
     if let Some(first) = paths.first() {
-        i.entry("file_path").or_insert_with(|| first.clone());
+        i.insert("file_path".into(), first.clone());
     }
     i.insert("file_paths".into(), Value::Array(paths));
 }

@@ -129,11 +129,14 @@ static CONFIG: Config = Config {
     owned: None,
 };
 
-/// A directory from the environment variable `var`, when set and not empty.
+/// A directory from the environment variable `var`, when set to an
+/// absolute path (a relative one would land in whatever directory install
+/// runs from).
 fn var_dir(var: &str) -> Option<PathBuf> {
     std::env::var_os(var)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
 }
 
 /// `$XDG_CONFIG_HOME`, else `~/.config` (Crush's `home.Config`, Windows too).

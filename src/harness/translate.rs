@@ -1,6 +1,8 @@
 //! Small helpers the contracts use to bring a harness's payload into the
-//! canonical (Claude Code) shape. Each moves a value only when the canonical
-//! key is absent, so a payload that is already canonical passes unchanged.
+//! canonical (Claude Code) shape. A payload that is already canonical passes
+//! unchanged. The harness's own keys move only where the canonical key is
+//! absent, except inside a tool's input, where the native key wins: the
+//! model writes those keys, and the tool runs on the native one.
 
 use super::EventRow;
 use serde_json::{Map, Value};
@@ -45,11 +47,22 @@ pub fn unstring(map: &mut Map<String, Value>, key: &str) {
     }
 }
 
-/// Renames keys inside `tool_input` (an object).
+/// Moves `from` to `to`, over a `to` already there. For a tool's input,
+/// whose keys the model writes: the harness runs the tool on its native
+/// key, so a canonical-named decoy beside it must not be what the guards
+/// judge.
+pub fn rename_over(map: &mut Map<String, Value>, from: &str, to: &str) {
+    if let Some(v) = map.remove(from) {
+        map.insert(to.to_string(), v);
+    }
+}
+
+/// Renames keys inside `tool_input` (an object); the native key wins over
+/// a canonical one beside it ([`rename_over`]).
 pub fn rename_input(map: &mut Map<String, Value>, pairs: &[(&str, &str)]) {
     if let Some(Value::Object(input)) = map.get_mut("tool_input") {
         for (from, to) in pairs {
-            rename(input, from, to);
+            rename_over(input, from, to);
         }
     }
 }
