@@ -153,23 +153,12 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
         r.project.join(".claude/settings.local.json"),
         r.home.join(".claude/settings.local.json"),
     ];
-    let plugins = r.home.join(".claude/plugins");
-    if plugins.is_dir() {
-        for e in walkdir::WalkDir::new(&plugins)
-            .max_depth(6)
-            .follow_links(false)
-            .into_iter()
-            .take(5000)
-            .flatten()
-        {
-            let p = e.path();
-            if p.file_name().is_some_and(|n| n == "hooks.json")
-                && p.parent().is_some_and(|d| d.ends_with("hooks"))
-            {
-                out.push(p.to_path_buf());
-            }
-        }
-    }
+    // A plugin's hook file is `hooks/hooks.json`.
+    out.extend(config::plugin_hook_files(
+        &r.home.join(".claude/plugins"),
+        6,
+        |p| p.parent().is_some_and(|d| d.ends_with("hooks")),
+    ));
     out
 }
 

@@ -297,20 +297,35 @@ pub fn no_trust_check(_: &TrustCheck) -> Vec<String> {
 }
 
 /// A harness's own small file (a trust store, a config), read with a bound;
-/// `None` when absent, unreadable, not a regular file, or over 1 MiB.
+/// `None` when absent, unreadable, not a regular file (a symlink or a FIFO
+/// is refused as it is opened, not in a check before), or over 1 MiB.
 pub fn read_small(path: &Path) -> Option<String> {
     use std::io::Read;
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > 1 << 20 {
+    let (f, meta) = crate::fsutil::open_regular(path, false).ok()?;
+    if meta.len() > 1 << 20 {
         return None;
     }
     let mut text = String::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(1 << 20)
-        .read_to_string(&mut text)
-        .ok()?;
+    f.take(1 << 20).read_to_string(&mut text).ok()?;
     Some(text)
+}
+
+/// The `hooks.json` files of the plugins a harness keeps under `root`
+/// (at most `depth` levels down, never through a link, at most 5,000
+/// entries looked at) that `is_plugins` accepts, for [`Config::other_sources`].
+pub fn plugin_hook_files(root: &Path, depth: usize, is_plugins: fn(&Path) -> bool) -> Vec<PathBuf> {
+    if !root.is_dir() {
+        return Vec::new();
+    }
+    walkdir::WalkDir::new(root)
+        .max_depth(depth)
+        .follow_links(false)
+        .into_iter()
+        .take(5000)
+        .flatten()
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.file_name().is_some_and(|n| n == "hooks.json") && is_plugins(p))
+        .collect()
 }
 
 /// Whether `dir` is `trusted` or lies below it.

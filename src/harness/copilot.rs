@@ -289,24 +289,12 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
 fn plugin_hook_files(r: &Roots) -> Vec<PathBuf> {
     let mut roots = vec![home(r).join("installed-plugins")];
     roots.extend(local_marketplaces(&home(r).join("settings.json")));
-    let mut out = Vec::new();
+    let mut out: Vec<PathBuf> = Vec::new();
     for root in roots.iter().take(50) {
-        if !root.is_dir() {
-            continue;
-        }
-        for e in walkdir::WalkDir::new(root)
-            .max_depth(5)
-            .follow_links(false)
-            .into_iter()
-            .take(5000)
-            .flatten()
-        {
-            let p = e.path();
-            if p.file_name().is_some_and(|n| n == "hooks.json")
-                && p.with_file_name("plugin.json").is_file()
-                && !out.iter().any(|o| o == p)
-            {
-                out.push(p.to_path_buf());
+        // A plugin's hook file sits beside its `plugin.json`.
+        for p in config::plugin_hook_files(root, 5, |p| p.with_file_name("plugin.json").is_file()) {
+            if !out.contains(&p) {
+                out.push(p);
             }
         }
     }
@@ -316,14 +304,9 @@ fn plugin_hook_files(r: &Roots) -> Vec<PathBuf> {
 /// The directories of the local marketplaces Copilot's `settings.json`
 /// names (read with a size bound, never through a symlink).
 fn local_marketplaces(settings: &Path) -> Vec<PathBuf> {
-    use std::io::Read;
-    let Ok((f, _)) = crate::fsutil::open_regular(settings, false) else {
+    let Some(text) = config::read_small(settings) else {
         return Vec::new();
     };
-    let mut text = String::new();
-    if f.take(1 << 20).read_to_string(&mut text).is_err() {
-        return Vec::new();
-    }
     let Ok(v) = serde_json::from_str::<Value>(&text) else {
         return Vec::new();
     };
