@@ -89,7 +89,7 @@ pub fn main(args: &[OsString]) -> i32 {
     if let Some(store) = STORE.get() {
         let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
     }
-    // The one exception to exit 0 (DESIGN §2): an explicit deny the user
+    // The one exception to exit 0 (docs/design.md §2): an explicit deny the user
     // configured, on a harness whose only decision channel is exit code 2.
     if blocked { 2 } else { 0 }
 }
