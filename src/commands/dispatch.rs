@@ -1,9 +1,9 @@
 //! `cuecard dispatch [--contract <harness>] [-v] <Event> [<card> ...]`
 //!
-//! The hook path's command-line layer: argv, the watchdog, the panic hook.
+//! The hook path's command-line layer: argv, the deadline, the panic hook.
 //! The transaction itself is the library's ([`crate::hook::answer`]). Exit
-//! code 0 on every path; stdout empty or one JSON object and a newline; a
-//! deadline; no process spawned.
+//! code 0, or 2 for a configured deny on an exit-code harness (see `main`);
+//! stdout empty or one JSON object and a newline; no process spawned.
 
 use crate::cli::EventArgs;
 use crate::diag::{self, Kind};
