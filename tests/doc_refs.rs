@@ -133,3 +133,79 @@ fn every_design_citation_names_a_section_of_docs_design_md() {
         "only {count} citations found: the scan is broken"
     );
 }
+
+/// The `CUECARD_*` names in string literals of the code and tests (where a
+/// variable is read or set): `"CUECARD_X"`, and `"CUECARD_X_{` for a
+/// formatted family, kept as its prefix `CUECARD_X_`.
+fn variables_in_code() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for f in files() {
+        if f.extension().is_none_or(|x| x != "rs") || f.ends_with("doc_refs.rs") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let name = f.strip_prefix(ROOT).unwrap_or(&f).display().to_string();
+        for (i, _) in text.match_indices("\"CUECARD_") {
+            let rest = &text[i + 1..];
+            let var: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                .collect();
+            if matches!(rest[var.len()..].chars().next(), Some('"' | '{')) {
+                out.push((var, name.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The variables named in the first column of design.md §11's table.
+fn variables_in_table() -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("docs/design.md"))
+        .expect("docs/design.md exists");
+    let section = text
+        .split("\n## 11. ")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("design.md has a §11");
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `CUECARD_"))
+        .filter_map(|l| l.split_once('`'))
+        .map(|(v, _)| format!("CUECARD_{v}"))
+        .collect()
+}
+
+#[test]
+fn every_cuecard_variable_is_in_the_table_of_design_md_section_11() {
+    let table = variables_in_table();
+    let code = variables_in_code();
+    assert!(table.len() >= 15 && code.len() >= 15, "{table:?} {code:?}");
+    // A family such as `CUECARD_E2E_VERSION_<HARNESS>` covers its members.
+    let listed = |v: &str| {
+        table.iter().any(|t| match t.split_once('<') {
+            Some((prefix, _)) => v.starts_with(prefix),
+            None => t == v,
+        })
+    };
+    let missing: Vec<String> = code
+        .iter()
+        .filter(|(v, _)| !listed(v))
+        .map(|(v, f)| format!("{v} (read in {f})"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/design.md §11: {}",
+        missing.join(", ")
+    );
+    let stale: Vec<&String> = table
+        .iter()
+        .filter(|t| {
+            let prefix = t.split('<').next().unwrap_or(t);
+            !code.iter().any(|(v, _)| v.starts_with(prefix))
+        })
+        .collect();
+    assert!(stale.is_empty(), "in §11 but read nowhere: {stale:?}");
+}
