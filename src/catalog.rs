@@ -1,4 +1,4 @@
-//! The skill catalogue under messages/ (DESIGN §8), in the Agent Skills
+//! The skill catalogue under messages/ (docs/design.md §8), in the Agent Skills
 //! format (agentskills.io/specification): `messages/skills/<name>/SKILL.md`,
 //! each opening with front matter:
 //!
@@ -74,7 +74,7 @@ pub fn is_skill_name(name: &str) -> bool {
 pub const MAX_DESCRIPTION: usize = 1024;
 
 /// The skill index (generated/skill-index.md) must stay under this many
-/// characters, its generated-file comment included (DESIGN §8).
+/// characters, its generated-file comment included (docs/design.md §8).
 pub const INDEX_MAX_CHARS: usize = 1600;
 
 /// The first line of generated/skill-index.md; it never reaches a model.

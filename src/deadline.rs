@@ -111,7 +111,7 @@ pub fn record_to(root: &std::path::Path, event: &str, session: &str) {
         let tail = format!("\t{}\t{}\n", clean(event, 40), clean(session, 80)).into_bytes();
         let new = Box::into_raw(Box::new(Pending { path, tail }));
         // The previous value is leaked, not freed: the handler may be
-        // reading it (a few bytes, at most a few times per process).
+        // reading it (a few bytes, twice per hook call; once per call replayed).
         PENDING.swap(new, std::sync::atomic::Ordering::SeqCst);
     }
     #[cfg(not(unix))]

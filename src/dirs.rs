@@ -1,4 +1,4 @@
-//! The per-user directories (DESIGN §6, §4a), by each platform's convention
+//! The per-user directories (docs/design.md §6, §4a), by each platform's convention
 //! through the `directories` crate, kept apart where a platform gives two
 //! of them the same place:
 //!

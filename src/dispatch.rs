@@ -761,7 +761,7 @@ fn judge(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) -> Result<Str
         }
         None => Judge::Guard(judge),
     };
-    // The finding's policy (DESIGN §4a): its id, the card's own
+    // The finding's policy (docs/design.md §4a): its id, the card's own
     // decision, the configured sources; only an explicit ask or deny
     // decides, with the filled advisory as the reason.
     let id = match judged_by {

@@ -1,7 +1,7 @@
 //! The hook's core, one payload's transaction: load the session's state,
 //! run the cards, add the failure record's one-time note, hand the answer to
 //! the caller to deliver, and, once it was delivered, commit and save the
-//! state. `cuecard dispatch` (the command-line layer: argv, the watchdog)
+//! state. `cuecard dispatch` (the command-line layer: argv, the deadline)
 //! and `cuecard replay` (against a private store) both call [`answer`].
 
 use crate::deadline;

@@ -3,7 +3,7 @@
 //!
 //! The three policies a finding can have, ordered from loosest to strictest.
 
-/// What cuecard does with a finding (DESIGN §4a).
+/// What cuecard does with a finding (docs/design.md §4a).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Level {
     /// Today's behaviour: the finding is advice for the model.

@@ -1,5 +1,5 @@
 //! cuecard: one fast hook binary that carries short guidance cards into AI
-//! coding agents' context. See DESIGN.md for the contract.
+//! coding agents' context. See docs/design.md for the contract.
 //!
 //! Where things live:
 //! - [`event`]: the event table every other part reads.

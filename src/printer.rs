@@ -1,14 +1,14 @@
 //! All output goes through here, so stdout discipline on the hook path cannot
 //! be broken by accident: `dispatch` writes at most one JSON object and a
-//! newline, once, and the deadline watchdog can seal stdout so that nothing
-//! is written after it gave up.
+//! newline, once, and (where the deadline is a thread, not a signal) the
+//! deadline can seal stdout so that nothing is written after it gave up.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 /// The hook's one answer: not yet written, being written, or written (or
-/// sealed). An atomic, not a lock: the deadline watchdog must never wait on
+/// sealed). An atomic, not a lock: the deadline's [`seal`] must never wait on
 /// a writer that a full pipe has stopped.
 static HOOK_STDOUT: AtomicU8 = AtomicU8::new(OPEN);
 const OPEN: u8 = 0;

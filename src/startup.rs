@@ -9,7 +9,7 @@
 //! them itself:
 //!
 //! - SIGPIPE is ignored, so that a harness that stops reading gets no
-//!   answer rather than a process killed by a signal (exit 0 always);
+//!   answer rather than a process killed by a signal (exit 0, the hook's contract);
 //! - file descriptors 0, 1 and 2 are open: one a harness left closed is
 //!   opened on `/dev/null` (on `/`, path-only, where there is none), so
 //!   that the first file cuecard opens (a state file) can never be taken
@@ -26,9 +26,8 @@
 /// a sandbox has none, on the root directory as a path-only descriptor
 /// (reads and writes on it fail). Either way the descriptor is taken, so no
 /// file cuecard opens later can become stdout. With glibc it also keeps
-/// every thread on the one malloc arena: the deadline watchdog would
-/// otherwise reserve a 128 MiB arena of its own on every call (three more
-/// system calls and fresh pages, for a thread that barely allocates).
+/// every thread on the one malloc arena, a leftover of the deadline thread
+/// the SIGALRM timer replaced: the hook starts no thread on Linux now.
 ///
 /// # Safety
 ///

@@ -68,8 +68,6 @@ pub fn call_paths(ctx: &Call) -> Vec<String> {
 /// Tools that write one file named in `file_path` / `notebook_path`.
 const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
-/// The files a Write/Edit/MultiEdit/NotebookEdit or an `apply_patch` writes
-/// (added, updated, deleted or moved to).
 /// The path a file-writing tool's input names (as given), for the tools
 /// that name one.
 pub fn written_path_input<'a>(ctx: &Call<'a>) -> Option<&'a str> {
@@ -88,6 +86,8 @@ pub fn written_path_input<'a>(ctx: &Call<'a>) -> Option<&'a str> {
         .filter(|p| !p.trim().is_empty())
 }
 
+/// The files a Write/Edit/MultiEdit/NotebookEdit or an `apply_patch` writes
+/// (added, updated, deleted or moved to).
 pub fn write_targets(ctx: &Call) -> Vec<Target> {
     let Some(tool) = ctx.payload.tool_name() else {
         return Vec::new();

@@ -1,4 +1,4 @@
-//! Measuring the context size from the harness's transcript (DESIGN §7).
+//! Measuring the context size from the harness's transcript (docs/design.md §7).
 //!
 //! The file is read backwards from its end in bounded chunks, stopping at the
 //! first qualifying record or after [`MAX_SCAN`] bytes, so the cost does not

@@ -1,5 +1,5 @@
 //! The runtime contract of `cuecard dispatch`, against the real binary:
-//! exit 0 always, stdout empty or one JSON object, context only where the
+//! exit 0 (or 2 for a configured deny), stdout empty or one JSON object, context only where the
 //! event table says it reaches the model, a deadline, no process spawned.
 
 mod support;

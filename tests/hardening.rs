@@ -438,7 +438,7 @@ const DEADLINE_MS: &str = "200";
 const OUTER: Duration = Duration::from_secs(5);
 
 /// A failure record, its lock and its temp as FIFOs, and a stdin that never
-/// closes: the watchdog must record the deadline without blocking on them.
+/// closes: the deadline's handler must record it without blocking on them.
 #[test]
 fn fifos_at_the_failure_record_do_not_keep_the_process_alive() {
     let sb = Sandbox::outside_tmp();

@@ -1,4 +1,4 @@
-//! Opt-in policy (DESIGN §4a), through the real binary: where a policy is
+//! Opt-in policy (docs/design.md §4a), through the real binary: where a policy is
 //! set and in which order the sources count (`cuecard policy`), and what
 //! `cards show` lists as finding ids.
 

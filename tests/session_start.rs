@@ -1,4 +1,4 @@
-//! DESIGN §8 through the real binary: the SessionStart envelope (its order,
+//! docs/design.md §8 through the real binary: the SessionStart envelope (its order,
 //! the skill index, the token budget) and knowledge-base drift.
 
 mod support;
@@ -33,7 +33,7 @@ fn start_with(sb: &Sandbox, p: &Value) -> Output {
     let cards = start_cards();
     let cards: Vec<&str> = cards.iter().map(String::as_str).collect();
     // Each start is a session of its own: SessionStart is answered once per
-    // session and source within ten seconds (DESIGN §5).
+    // session and source within ten seconds (docs/design.md §5).
     static STARTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = STARTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut p = p.clone();

@@ -12,7 +12,7 @@ pub const TRIGGER_KEYS: &[&str] = &[
     "content",
     "once",
     "cooldown",
-    // Not a trigger: the card's policy (`ask` or `deny`, DESIGN §4a), kept
+    // Not a trigger: the card's policy (`ask` or `deny`, docs/design.md §4a), kept
     // with the modifiers so the parsed-card cache carries it as they are.
     "decision",
 ];

@@ -3,7 +3,7 @@
 //! A card has a title, an `## Advisory` (what reaches the model when its
 //! guard fires), other sections such as `## Procedure` (read on demand), and
 //! `## Bindings` (for maintainers and the registration generator; never
-//! emitted). See DESIGN §3.
+//! emitted). See docs/design.md §3.
 
 mod bindings;
 pub mod embedded;

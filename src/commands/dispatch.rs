@@ -1,9 +1,9 @@
 //! `cuecard dispatch [--contract <harness>] [-v] <Event> [<card> ...]`
 //!
-//! The hook path's command-line layer: argv, the watchdog, the panic hook.
+//! The hook path's command-line layer: argv, the deadline, the panic hook.
 //! The transaction itself is the library's ([`crate::hook::answer`]). Exit
-//! code 0 on every path; stdout empty or one JSON object and a newline; a
-//! deadline; no process spawned.
+//! code 0, or 2 for a configured deny on an exit-code harness (see `main`);
+//! stdout empty or one JSON object and a newline; no process spawned.
 
 use crate::cli::EventArgs;
 use crate::diag::{self, Kind};
@@ -89,7 +89,7 @@ pub fn main(args: &[OsString]) -> i32 {
     if let Some(store) = STORE.get() {
         let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
     }
-    // The one exception to exit 0 (DESIGN §2): an explicit deny the user
+    // The one exception to exit 0 (docs/design.md §2): an explicit deny the user
     // configured, on a harness whose only decision channel is exit code 2.
     if blocked { 2 } else { 0 }
 }

@@ -7,7 +7,7 @@
 //! marker (`[Recommended]`, `(Rec)`, `( Recommended )`, a marker that does
 //! not end the label), several recommendations in a single-select question,
 //! a recommendation on a destructive option. With `CUECARD_STRICT=1` these
-//! become the one decision cuecard makes: `permissionDecision: "deny"` with a
+//! become a deny the user opted into: `permissionDecision: "deny"` with a
 //! reason listing them. The gentle nudge (a single-select question with two
 //! or more real options and no recommendation) is advice only, never a deny.
 

@@ -1,5 +1,5 @@
 //! `compaction`: warns before the harness compacts the conversation, from the
-//! real context size (DESIGN §7).
+//! real context size (docs/design.md §7).
 //!
 //! - Size: the transcript's latest main-chain usage (see [`transcript`]), or,
 //!   with no usable transcript, an estimate from tool calls and output sizes

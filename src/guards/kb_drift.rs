@@ -1,5 +1,5 @@
 //! `kb-drift`: notices at session start that the project's knowledge base
-//! changed since its last baseline (DESIGN §8).
+//! changed since its last baseline (docs/design.md §8).
 //!
 //! - The base is the first of [`CANDIDATES`] under the project root that
 //!   holds both `index.md` and `log.md`. A candidate (or its `log.md`,

@@ -139,7 +139,7 @@ fn native_events(md: &mut String) {
     }
 }
 
-/// Which policies (DESIGN §4a) each harness can enforce: per canonical
+/// Which policies (docs/design.md §4a) each harness can enforce: per canonical
 /// event a guard judges, ask / deny / advice only.
 fn policy_section() -> String {
     use crate::event::Event;

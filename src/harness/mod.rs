@@ -1,4 +1,4 @@
-//! Harnesses (DESIGN §5): one file per harness, each one [`Spec`]: its
+//! Harnesses (docs/design.md §5): one file per harness, each one [`Spec`]: its
 //! event names (each row with the answer shape the harness reads there),
 //! tool names, matcher style, the function that translates its payload into
 //! the canonical (Claude Code) shape, and its configuration files

@@ -1,4 +1,4 @@
-//! SessionStart once (DESIGN §5). Cursor and Devin run Claude Code's hook
+//! SessionStart once (docs/design.md §5). Cursor and Devin run Claude Code's hook
 //! files as well as their own, so one session start can reach cuecard twice
 //! (once through `.claude/settings.json`, once through the harness's own
 //! config, with or without `--contract`). The first SessionStart of a

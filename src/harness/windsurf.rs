@@ -4,7 +4,7 @@
 //! the model. No documented field or stream carries context to the model on
 //! any event, and cuecard never blocks to smuggle text through stderr, so
 //! Windsurf cannot carry context. It is installed into only for decisions
-//! (DESIGN §4a): with a policy set, the PreToolUse cards are registered on
+//! (docs/design.md §4a): with a policy set, the PreToolUse cards are registered on
 //! the four pre-hooks, where an explicit deny exits 2 with the reason on
 //! stderr; without one `install` refuses and says why. Devin CLI, its
 //! successor agent, is `devin`.

@@ -58,7 +58,7 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
 pub fn for_harness(spec: &Config, bin: &str, host: Host) -> (Vec<HookEntry>, Vec<Skipped>) {
     let project = crate::context::project_root_here();
     let state = crate::state::store::root_for_commands();
-    // With a policy set (DESIGN §4a), the cards are also registered where
+    // With a policy set (docs/design.md §4a), the cards are also registered where
     // the harness honours a decision but drops context; without one
     // nothing changes.
     let decide = crate::policy::load(&project, state.as_deref()).is_set();
@@ -84,7 +84,7 @@ fn program_for(shell: Shell, host: Host, program: &str) -> String {
 }
 
 /// Refuses a program path that a shell the harness runs entries through on
-/// `host` would interpret (DESIGN §9; the characters follow the shell, see
+/// `host` would interpret (docs/design.md §9; the characters follow the shell, see
 /// [`shell_words::unsafe_chars`]). The exec form takes any path.
 pub fn check_program(spec: &Config, host: Host, program: &str) -> Result<(), InstallError> {
     for (_, shell) in spec.shells(host) {

@@ -1,5 +1,5 @@
 //! Installation: writing cuecard's hook entries into each harness's own
-//! configuration without disturbing anything else there (DESIGN §9).
+//! configuration without disturbing anything else there (docs/design.md §9).
 //!
 //! The engine (one concern per file): [`lossless`] refuses what cannot be
 //! rewritten without loss, [`style`] keeps the file's formatting, [`fsio`]

@@ -119,7 +119,7 @@ pub fn split(cmd: &str) -> Option<Vec<String>> {
 /// Characters refused in an install path for a shell, because that shell
 /// treats them specially inside the double quotes the program is written in
 /// (and a `$` would be expanded by some harnesses before any shell runs):
-/// POSIX `sh` (DESIGN §9: `$`, backtick, `"`, `\\`); PowerShell (`$`,
+/// POSIX `sh` (docs/design.md §9: `$`, backtick, `"`, `\\`); PowerShell (`$`,
 /// backtick, `"` and the typographic double quotes it reads as `"`); cmd
 /// (`"`, `%` and `!`, which expand variables even inside quotes, and `$`).
 pub fn unsafe_chars(shell: Shell) -> &'static [char] {

@@ -3,8 +3,8 @@
 //! documented (docs/policy.md), never assumed.
 //!
 //! - Claude Code `disableAllHooks: true` (user, project or local settings)
-//!   turns every hook off, cuecard's decisions with them [DOC].
-//! - Gemini CLI `hooksConfig.enabled: false` does the same [DOC].
+//!   turns every hook off, cuecard's decisions with them \[DOC\].
+//! - Gemini CLI `hooksConfig.enabled: false` does the same \[DOC\].
 //! - Claude Code `permissions.allow` rules that pre-approve a call
 //!   (`Bash(rm:*)`) and `defaultMode: "bypassPermissions"` do *not* defeat
 //!   a hook's ask or deny (measured, 2.1.332: e2e `policy-ask-preapproved`):

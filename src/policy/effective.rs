@@ -1,7 +1,7 @@
 //! The effective policy of one call: its sources, read in order of
 //! precedence, and the answer for one finding with the line it came from.
 //!
-//! Precedence (DESIGN §4a): `CUECARD_POLICY` over the user's
+//! Precedence (docs/design.md §4a): `CUECARD_POLICY` over the user's
 //! `config.toml` over the card's own `- decision:` over `advise`; then a
 //! trusted project's `.cuecard/config.toml` (and a project card's
 //! `- decision:`) may only make the result stricter, never looser. A

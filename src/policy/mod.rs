@@ -1,4 +1,4 @@
-//! Opt-in policy (DESIGN §4a): per guard and per kind of finding, `advise`
+//! Opt-in policy (docs/design.md §4a): per guard and per kind of finding, `advise`
 //! (the default), `ask` or `deny`. [`Level`] is the policy, [`Rules`] one
 //! source's lines, [`Policy`] the sources of one call and the answer for a
 //! finding. Read only when a guard found something, so a call with no

@@ -14,11 +14,11 @@
 //! `zsh -c`, `dash -c`, `su -c`, `pwsh -Command`, `powershell -Command`,
 //! `cmd /c`, `eval`, a heredoc or here-string fed to a shell).
 //!
-//! The reader is split along what it does: [`lexer`] reads words and
-//! quoting, [`parser`] the command structure (separators, subshells,
-//! redirections, heredocs), [`unwrap`] peels wrappers off with the knowledge
-//! of [`wrappers`] and hands interpreters' scripts back to the parser with
-//! the knowledge of [`interpreters`].
+//! The reader is split along what it does: `lexer` reads words and
+//! quoting, `parser` the command structure (separators, subshells,
+//! redirections, heredocs), `unwrap` peels wrappers off with the knowledge
+//! of `wrappers` and hands interpreters' scripts back to the parser with
+//! the knowledge of `interpreters`.
 //!
 //! Bounds: only the first [`MAX_INPUT`] bytes are read; nested scripts
 //! (substitutions, backticks, `-c` scripts, `eval`, heredocs fed to a shell)

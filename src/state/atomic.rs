@@ -1,4 +1,4 @@
-//! Atomic writes: a temp file in the same directory, fsync, rename. A reader
+//! Atomic writes: a temp file in the same directory, an fsync when durable, a replace. A reader
 //! sees the old file or the new one, never half of one; a process killed
 //! between the two leaves the old file and a stray temp. Writers of one file
 //! are serialised by that file's lock, so the temp has a fixed name

@@ -1,4 +1,4 @@
-//! The compaction cycle and its checked counter (DESIGN §6, §7). Within one
+//! The compaction cycle and its checked counter (docs/design.md §6, §7). Within one
 //! cycle the warning level goes 0 → 1 → 2 (or 0 → 2 when both thresholds are
 //! crossed at once) and returns to 0 only when a new cycle starts (a
 //! `compact_boundary`, a sharp drop, SessionStart with `source: "compact"`).

@@ -1,4 +1,4 @@
-//! The context-size estimate for calls without a usable transcript (DESIGN
+//! The context-size estimate for calls without a usable transcript (docs/design.md
 //! §7): a base for the system prompt and tools, a per-call overhead, and the
 //! bytes of tool inputs, tool outputs and prompts, converted to tokens with a
 //! ratio that starts at 4 bytes per token and is calibrated with the real

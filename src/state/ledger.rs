@@ -22,7 +22,7 @@ pub struct Ledger {
     pub chars: u64,
     #[serde(default)]
     pub tokens: u64,
-    /// Calls denied under a policy (DESIGN §4a).
+    /// Calls denied under a policy (docs/design.md §4a).
     #[serde(default)]
     pub denies: u64,
     /// Calls put to a person under an `ask` policy.

@@ -1,4 +1,4 @@
-//! Per-session state (DESIGN §6). The dispatcher loads a [`Session`] for the
+//! Per-session state (docs/design.md §6). The dispatcher loads a [`Session`] for the
 //! call's session when a state root is usable, and runs stateless otherwise.
 //!
 //! One concern per file: [`root`] (where, and the security checks), [`key`]

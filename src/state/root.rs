@@ -1,4 +1,4 @@
-//! Where state lives (DESIGN §6): `CUECARD_STATE_DIR`, else
+//! Where state lives (docs/design.md §6): `CUECARD_STATE_DIR`, else
 //! `$CLAUDE_PLUGIN_DATA/state`, else the platform state directory
 //! (`$XDG_STATE_HOME/cuecard`, `~/.local/state/cuecard`), else `state` in the
 //! platform's local data directory (`%LOCALAPPDATA%\cuecard\data\state` on

@@ -63,7 +63,7 @@ pub fn matches(glob: &str, path: &str) -> Option<bool> {
 /// The literal start every path `glob` matches must have: the text before
 /// its first wildcard (`*`, `?`, `[`, `{`), for an anchored glob (one with a
 /// `/`); `None` when there is none to speak of (an unanchored glob, or one
-/// that starts with a wildcard). See [`has_prefix`].
+/// that starts with a wildcard). See `has_prefix` (its tests).
 pub fn literal_prefix(glob: &str) -> Option<String> {
     let g = normalize(glob);
     if !g.contains('/') {
@@ -83,7 +83,7 @@ pub fn has_prefix(path: &str, prefix: &str) -> bool {
     has_prefix_normalized(&normalize(path), prefix.as_bytes())
 }
 
-/// [`has_prefix`] of a path already [`normalize`]d. Run for every card of
+/// `has_prefix` of a path already [`normalize`]d. Run for every card of
 /// the user's or the project's on every tool call, so it works on bytes,
 /// one segment of each side at a time.
 pub fn has_prefix_normalized(path: &str, prefix: &[u8]) -> bool {

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [--quick]`: DESIGN §10's figures, measured in one run on
+//! `cargo xtask bench [--quick]`: docs/design.md §10's figures, measured in one run on
 //! this machine and printed as ratios (absolute times on shared machines are
 //! noise; ratios measured side by side are not).
 

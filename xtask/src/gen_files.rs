@@ -47,8 +47,8 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
         ));
     }
     md.push_str(
-        "\n## Policy ids\n\nWhat a `[policy]` table or `CUECARD_POLICY` can name (DESIGN §4a): a guard \
-         (every finding of it) or one kind of finding. Every id is `advise` unless set.\n\n\
+        "\n## Policy ids\n\nWhat a `[policy]` table or `CUECARD_POLICY` can name \
+         (docs/design.md §4a): a guard (every finding of it) or one kind of finding. Every id is `advise` unless set.\n\n\
          | id | finding |\n|---|---|\n",
     );
     for g in cuecard::guards::GUARDS {

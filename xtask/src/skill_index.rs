@@ -1,7 +1,7 @@
 //! `cargo xtask gen-skill-index [--check]`: generated/skill-index.md from the
 //! catalogue (messages/skills): one line per task group, manual-only skills
 //! marked `(user-invoked)`, under
-//! [`INDEX_MAX_CHARS`](cuecard::catalog::INDEX_MAX_CHARS) in total. An
+//! [`INDEX_MAX_CHARS`] in total. An
 //! index that would be longer is an error, never a truncation.
 
 use cuecard::catalog::{self, CatalogEntry, INDEX_HEADER, INDEX_MAX_CHARS};
