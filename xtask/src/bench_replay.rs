@@ -1,6 +1,6 @@
 //! The `replay` row of `cargo xtask bench`: a synthetic Claude Code session
 //! of 5,000 tool calls (reads, shell commands, edits, manifest writes, usage
-//! climbing to compaction three times), replayed by the release binary.
+//! climbing to compaction three times), replayed by the `cargo xtask dist` binary.
 
 use crate::bench::{Row, measure};
 use std::fmt::Write as _;
@@ -86,7 +86,7 @@ pub fn session(dir: &Path) -> Result<std::path::PathBuf, String> {
     Ok(path)
 }
 
-/// Replays the session with the release binary: tool calls per second.
+/// Replays the session with the `cargo xtask dist` binary: tool calls per second.
 /// `t_dispatch`: the median of one `dispatch PreToolUse` process, for the
 /// ratio of spawning the hook per call to replaying in one process.
 pub fn rows(

@@ -3,7 +3,7 @@
 //! - `gen [--check]`: generated/ from the cards' Bindings.
 //! - `gen-skill-index [--check]`: generated/skill-index.md from the catalogue.
 //! - `bench`: the performance ratios of docs/design.md §10.
-//! - `dist`: the release binary users install (static on Linux/glibc).
+//! - `dist`: the binary users install (the `dist` profile: fat LTO; static on Linux/glibc).
 //! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;

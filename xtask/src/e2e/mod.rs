@@ -223,7 +223,7 @@ fn report_line(h: &str, s: &str, v: &Verdict, t: Duration) {
     }
 }
 
-/// Builds the cuecard binary the hooks run: the release build `cargo xtask
+/// Builds the cuecard binary the hooks run: the `dist` build `cargo xtask
 /// dist` gives users (a debug build is slower, and once missed the deadline
 /// on a loaded machine without the e2e noticing).
 fn build_cuecard() -> Result<PathBuf, String> {
