@@ -347,7 +347,14 @@ fn stages(
     // written files, paths) the cheap look and then every guard share.
     let probe = Ctx::new(spec, &payload, None);
     let project_root = probe.project_root().to_path_buf();
-    let resolved = choose_cards(req, &events, &probe, &project_root);
+    // The policy is read only once a guard found something, or a trusted
+    // project card would displace a card of a lower scope.
+    let policy = Lazy {
+        cell: std::cell::OnceCell::new(),
+        project_root: &project_root,
+        state_root: req.state_root.as_deref(),
+    };
+    let resolved = choose_cards(req, &events, &probe, &project_root, &policy);
     trace_resolution(&resolved, run);
     let session: Option<&mut Session> = match source {
         Source::Given(s) => s,
@@ -356,12 +363,6 @@ fn stages(
             locked.as_mut().map(|l| &mut l.session)
         }
         Source::Load(_) => None,
-    };
-    // The policy is read only once a guard found something.
-    let policy = Lazy {
-        cell: std::cell::OnceCell::new(),
-        project_root: &project_root,
-        state_root: req.state_root.as_deref(),
     };
     judge_each(spec, &events, &probe, &resolved, session, &policy, run);
     run.render();
@@ -468,6 +469,7 @@ fn choose_cards(
     events: &[&'static EventSpec],
     probe: &Ctx,
     project_root: &std::path::Path,
+    policy: &Lazy,
 ) -> resolve::Resolved {
     // The trust store is read only when the project has cards whose
     // verdicts are not already cached under the store's current stamp.
@@ -482,6 +484,7 @@ fn choose_cards(
     let may_fire = |fc: &crate::deck::sources::FileCard| {
         admits(fc.reach()) && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
     };
+    let keep = |c: &Card| policy.get().holds(c);
     resolve::resolve(
         &req.cards,
         &names,
@@ -489,6 +492,7 @@ fn choose_cards(
             project_root: Some(project_root),
             cache_dir: req.state_root.as_deref(),
             vouch: &vouch,
+            keep: &keep,
             may_fire: &may_fire,
             admits: &admits,
             quick: events.iter().all(|e| e.is_tool_event()),
@@ -503,6 +507,13 @@ fn trace_resolution(resolved: &resolve::Resolved, run: &mut Run) {
             card: format!("({} more)", resolved.passed_over),
             verdict: Verdict::Skipped,
             why: "user or project cards whose tools or paths cannot match this call".into(),
+        });
+    }
+    for (name, why) in &resolved.held {
+        run.trace.push(CardTrace {
+            card: name.clone(),
+            verdict: Verdict::Skipped,
+            why: format!("the trusted project card of this name is not used: {why}"),
         });
     }
     for (scope, e) in &resolved.errors {

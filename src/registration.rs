@@ -88,7 +88,10 @@ pub fn for_install(
 ) -> Vec<Registration> {
     use crate::deck::sources::{self, CardScope};
     let vouch = crate::trust::ProjectTrust::new(state_root, project_root);
-    let set = sources::load_all(Some(project_root), state_root, &vouch);
+    // A project card never switches off a card a policy from outside the
+    // project holds (issue 26).
+    let policy = crate::policy::load(project_root, state_root);
+    let set = sources::load_all(Some(project_root), state_root, &vouch, &|c| policy.holds(c));
     let mut listed = Vec::new();
     let mut unlisted = Vec::new();
     for (scope, card) in set.cards {

@@ -7,6 +7,7 @@
 pub mod defeats;
 mod effective;
 mod error;
+mod project;
 mod rules;
 
 pub use crate::level::Level;
@@ -14,6 +15,7 @@ pub use effective::{
     CardDecision, MAX_BYTES, Policy, PolicyOrigin, Read, ResolvedLevel, Source, read_file,
 };
 pub use error::PolicyError;
+pub use project::project_changes;
 pub use rules::Rules;
 
 use std::path::{Path, PathBuf};
