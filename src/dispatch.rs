@@ -346,6 +346,9 @@ fn stages(
     // One context of the call, whose lazily computed parts (project root,
     // written files, paths) the cheap look and then every guard share.
     let probe = Ctx::new(spec, &payload, None);
+    if let Some(root) = pinned_root(req, &source, &payload, &probe) {
+        probe.fix_project_root(root);
+    }
     let project_root = probe.project_root().to_path_buf();
     // The policy is read only once a guard found something, or a trusted
     // project card would displace a card of a lower scope.
@@ -367,6 +370,26 @@ fn stages(
     judge_each(spec, &events, &probe, &resolved, session, &policy, run);
     run.render();
     once_gate(req, spec, &payload, run)
+}
+
+/// The session's project root as its first call found it (issue 26: the
+/// root stays put), recorded on the hook path; `None` without a state root.
+fn pinned_root(
+    req: &Request,
+    source: &Source,
+    payload: &Payload,
+    probe: &Ctx,
+) -> Option<std::path::PathBuf> {
+    let store = state::Store::at(req.state_root.as_deref()?).ok()?;
+    let (part, _) =
+        state::key::session_part(payload.raw.get("session_id"), payload.transcript_path());
+    let record = matches!(source, Source::Load(_));
+    Some(state::pin::project_root(
+        &store,
+        &part,
+        &crate::target::find_project_root(&probe.cwd()),
+        record,
+    ))
 }
 
 /// The contract's row for the registered event (`None` without a contract).

@@ -13,8 +13,9 @@ fn user_config(sb: &Sandbox, text: &str) {
 }
 
 fn bash_call(sb: &Sandbox, command: &str) -> serde_json::Value {
-    let v = sb.fixture("claude-code", "PreToolUse.Bash");
-    serde_json::from_str(&v.to_string().replace("echo rig-hello", command)).unwrap()
+    let mut v = sb.fixture("claude-code", "PreToolUse.Bash");
+    v["tool_input"]["command"] = serde_json::json!(command);
+    v
 }
 
 /// The permission decision Claude Code's envelope carries for `command`.
@@ -120,4 +121,109 @@ fn with_no_policy_outside_the_project_a_project_card_still_overrides() {
     );
     sb.test().arg("trust").run();
     assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("ask"));
+}
+
+// ---- 5. the root stays put ----
+
+/// The decision for `command` run from `cwd` in session `session`.
+fn decision_in(
+    sb: &Sandbox,
+    cwd: &std::path::Path,
+    session: &str,
+    command: &str,
+) -> Option<String> {
+    let mut p = bash_call(sb, command);
+    p["cwd"] = serde_json::json!(cwd);
+    p["session_id"] = serde_json::json!(session);
+    sb.test()
+        .dispatch("PreToolUse", &[])
+        .json(&p)
+        .run()
+        .json()
+        .and_then(|v| {
+            v["hookSpecificOutput"]["permissionDecision"]
+                .as_str()
+                .map(String::from)
+        })
+}
+
+#[test]
+fn creating_a_repository_in_home_or_above_the_project_is_an_outside_project_finding() {
+    let sb = Sandbox::outside_tmp();
+    user_config(&sb, "[policy]\noutside-project = \"deny\"\n");
+    let project = sb.project();
+    for cmd in [
+        "git init ~",
+        "git init ..",
+        "git -C ~ init",
+        "git init --initial-branch main \"$HOME\"",
+        "cd .. && git init",
+        "git -C .. init .",
+    ] {
+        assert_eq!(
+            decision_in(&sb, &project, "s-init", cmd).as_deref(),
+            Some("deny"),
+            "{cmd}"
+        );
+    }
+    for cmd in ["git init", "git init sub", "git -C src init", "git status"] {
+        assert_eq!(decision_in(&sb, &project, "s-init", cmd), None, "{cmd}");
+    }
+}
+
+#[test]
+fn home_and_its_parents_are_never_inside_the_project() {
+    let sb = Sandbox::outside_tmp();
+    user_config(
+        &sb,
+        "[policy]\n\"destructive.outside-project\" = \"deny\"\n",
+    );
+    std::fs::create_dir_all(sb.home().join(".ssh")).unwrap();
+    // A session in HOME itself (no repository anywhere).
+    assert_eq!(
+        decision_in(&sb, &sb.home(), "s-home", "rm -rf ~/.ssh").as_deref(),
+        Some("deny")
+    );
+    // A repository made in HOME (`git init ~`): a non-git directory under
+    // HOME does not become part of it.
+    std::fs::create_dir_all(sb.home().join(".git")).unwrap();
+    let notes = sb.home().join("work/notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    assert_eq!(
+        decision_in(&sb, &notes, "s-notes", "rm -rf ~/.ssh").as_deref(),
+        Some("deny")
+    );
+    assert_eq!(
+        decision_in(&sb, &sb.home(), "s-home2", "rm -rf ~/.ssh").as_deref(),
+        Some("deny")
+    );
+}
+
+#[test]
+fn a_session_keeps_the_project_root_of_its_first_call() {
+    let sb = Sandbox::outside_tmp();
+    user_config(
+        &sb,
+        "[policy]\n\"destructive.outside-project\" = \"deny\"\n",
+    );
+    let app = sb.home().join("work/app");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::create_dir_all(sb.home().join("work/other")).unwrap();
+    assert_eq!(
+        decision_in(&sb, &app, "s-pinned", "rm -rf ~/work/other").as_deref(),
+        Some("deny")
+    );
+    // `git init ~/work` mid-session: the root does not move up to it.
+    std::fs::create_dir_all(sb.home().join("work/.git")).unwrap();
+    assert_eq!(
+        decision_in(&sb, &app, "s-pinned", "rm -rf ~/work/other").as_deref(),
+        Some("deny"),
+        "the session's root stays ~/work/app"
+    );
+    // A session that starts now finds ~/work as its root (a real
+    // repository the user made before it started).
+    assert_eq!(
+        decision_in(&sb, &app, "s-later", "rm -rf ~/work/other"),
+        None
+    );
 }

@@ -38,6 +38,9 @@ impl Guard for OutsideProject {
             .map(|t| (t.clone(), false))
             .collect();
         for cmd in ctx.shell_commands() {
+            if let Some(f) = repository_above(ctx, cmd) {
+                return Some(f);
+            }
             let paths = shell_write_paths(cmd).into_iter().chain(delete_paths(cmd));
             for raw in paths {
                 if raw.is_empty() || raw.starts_with("/dev/") {
@@ -71,6 +74,93 @@ impl Guard for OutsideProject {
         }
         None
     }
+}
+
+/// `git init` (or `git -C dir init`) making a repository in HOME, above
+/// HOME, or in a directory above the project: it would move what counts as
+/// the project (issue 26). The root a session found stays put regardless
+/// (`state::pin`), and HOME is never inside a project, but the repository
+/// itself is worth a word.
+fn repository_above(ctx: &Ctx, cmd: &SimpleCommand) -> Option<Finding> {
+    let (sub, rest) = argv::git_subcommand(cmd)?;
+    if sub != "init" {
+        return None;
+    }
+    let dir = init_dir(rest).unwrap_or(".");
+    // Each `-C dir` before the subcommand is taken from the one before.
+    let args = cmd.args();
+    let mut base: Option<String> = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a == "-C"
+            && let Some(d) = args.get(i + 1)
+        {
+            base = Some(match base {
+                Some(b) if !is_rooted(d) => format!("{b}/{d}"),
+                _ => d.clone(),
+            });
+            i += 2;
+            continue;
+        }
+        if a == "init" {
+            break;
+        }
+        i += 1;
+    }
+    let raw = match base {
+        Some(b) if !is_rooted(dir) => format!("{b}/{dir}"),
+        _ => dir.to_string(),
+    };
+    let t = argv::target_of(ctx, cmd, &raw);
+    let home = target::target_for(ctx, "~").path;
+    let root = target::target_for(ctx, &ctx.project_root().to_string_lossy()).path;
+    let reason = if home.starts_with(&t.path) {
+        "HOME or a directory above it: a new git repository there would make HOME part of a project"
+    } else if root.starts_with(&t.path) && root != t.path {
+        "a directory above the project: a new git repository there would move the project root"
+    } else {
+        return None;
+    };
+    let shown = if raw == "." {
+        t.as_str().to_string()
+    } else {
+        raw.clone()
+    };
+    Some(
+        Finding::new(t.as_str().to_string(), format!("{shown} is {reason}"))
+            .var("path", shown)
+            .var("reason", reason),
+    )
+}
+
+/// The directory `git init` is given (its first operand), if any.
+fn init_dir(args: &[String]) -> Option<&str> {
+    const WITH_VALUE: &[&str] = &[
+        "--template",
+        "--separate-git-dir",
+        "-b",
+        "--initial-branch",
+        "--object-format",
+        "--ref-format",
+    ];
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            return args.get(i).map(String::as_str);
+        }
+        if WITH_VALUE.contains(&a.as_str()) {
+            i += 1;
+        } else if !a.starts_with('-') {
+            return Some(a);
+        }
+    }
+    None
+}
+
+/// `/…`, `~…`, `$…`: not taken from another directory.
+fn is_rooted(p: &str) -> bool {
+    p.starts_with('/') || p.starts_with('~') || p.starts_with('$') || p.starts_with('\\')
 }
 
 /// The target family of a finding on a file: the directory it is in.

@@ -92,6 +92,10 @@ pub fn sweep(store: &Store, age: Duration) -> usize {
     if let Ok(d) = store.dir("markers") {
         removed += sweep_dir(&d, |_, _, idle| idle > DAY);
     }
+    // A session's pinned project root (touched while the session runs).
+    if let Ok(d) = store.dir("roots") {
+        removed += sweep_dir(&d, |_, _, idle| idle > age);
+    }
     // The root holds the card caches and the trust store, written through
     // temps unique to their process (`.<name>.<pid>.tmp`): a process killed
     // mid-write leaves one.
