@@ -227,3 +227,49 @@ fn a_session_keeps_the_project_root_of_its_first_call() {
         None
     );
 }
+
+// ---- 6. one list of hook files ----
+
+#[test]
+fn a_write_to_any_harness_hook_file_is_an_outside_project_finding() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[policy]\noutside-project = \"deny\"\n");
+    let p = sb.project();
+    let h = sb.home();
+    let write = |path: std::path::PathBuf| {
+        let mut v = sb.fixture("claude-code", "PreToolUse.Bash");
+        v["tool_name"] = serde_json::json!("Write");
+        v["tool_input"] = serde_json::json!({"file_path": path, "content": "x"});
+        sb.test()
+            .dispatch("PreToolUse", &[])
+            .json(&v)
+            .run()
+            .json()
+            .and_then(|v| {
+                v["hookSpecificOutput"]["permissionDecision"]
+                    .as_str()
+                    .map(String::from)
+            })
+    };
+    for path in [
+        p.join(".opencode/plugins/evil.js"),
+        p.join(".kilo/plugins/evil.js"),
+        p.join(".clinerules/hooks/PostToolUse"),
+        h.join(".gemini/extensions/x/hooks.json"),
+        p.join(".claude/settings.json"),
+        h.join(".config/opencode/plugins/cuecard.js"),
+    ] {
+        assert_eq!(
+            write(path.clone()).as_deref(),
+            Some("deny"),
+            "{}",
+            path.display()
+        );
+    }
+    assert_eq!(write(p.join("src/plugins/x.js")), None);
+    // Through the shell too.
+    assert_eq!(
+        decision_for(&sb, "echo 'x' > .opencode/plugins/evil.js", &[]).as_deref(),
+        Some("deny")
+    );
+}

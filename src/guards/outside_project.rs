@@ -198,8 +198,8 @@ fn delete_paths(cmd: &SimpleCommand) -> Vec<&str> {
 /// Why a write to `t` deserves a word, or `None`.
 pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
     let p = t.as_str();
-    if is_harness_config(p) {
-        return Some("the harness's own settings or hook configuration");
+    if let Some(e) = crate::hookfiles::lookup(p, &|k| ctx.var(k)) {
+        return Some(e.kind.reason());
     }
     if t.inside_project || argv::in_or_is_temp(ctx, t) {
         return None;
@@ -270,54 +270,6 @@ pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
         return Some("a system area");
     }
     Some("outside the project")
-}
-
-/// The harness's own settings and hook files (Claude Code, Codex, Cursor,
-/// Copilot, Qwen, Gemini, CodeBuddy, Factory, Qoder, Crush, Devin, Kiro, Windsurf), at user or
-/// project level.
-pub fn is_harness_config(p: &str) -> bool {
-    const FILES: &[&str] = &[
-        "/.claude/settings.json",
-        "/.claude/settings.local.json",
-        "/.codex/hooks.json",
-        "/.codex/config.toml",
-        "/.cursor/hooks.json",
-        "/.qwen/settings.json",
-        "/.gemini/settings.json",
-        "/.codebuddy/settings.json",
-        "/.codebuddy/settings.local.json",
-        "/.factory/settings.json",
-        "/.factory/settings.local.json",
-        "/.factory/hooks.json",
-        "/.qoder/settings.json",
-        "/.qoder/settings.local.json",
-        // Crush's JSON and shell configs (project, user, its data
-        // directory): every one can hold hooks, and a crushrc is run as Bash.
-        "/crush.json",
-        "/.crush.json",
-        "/crushrc",
-        "/.crushrc",
-        "/.devin/config.json",
-        "/.devin/config.local.json",
-        "/.windsurf/hooks.json",
-        "/.codeium/windsurf/hooks.json",
-        "/claude-code/managed-settings.json",
-    ];
-    const DIRS: &[&str] = &[
-        "/.claude/hooks/",
-        "/.github/hooks/",
-        "/.kiro/hooks/",
-        "/.kiro/settings/",
-        "/.cursor/hooks/",
-        "/.codex/hooks/",
-    ];
-    // Documentation kept beside hooks is not configuration.
-    const DOCS: &[&str] = &[".md", ".markdown", ".txt", ".rst"];
-    let lower = p.to_ascii_lowercase();
-    if DOCS.iter().any(|d| lower.ends_with(d)) {
-        return false;
-    }
-    FILES.iter().any(|f| p.ends_with(f)) || DIRS.iter().any(|d| p.contains(d))
 }
 
 /// The paths a shell command writes, as written in the command.
@@ -577,17 +529,19 @@ mod tests {
 
     #[test]
     fn harness_config() {
-        assert!(is_harness_config("/home/u/.claude/settings.json"));
-        assert!(is_harness_config("/p/.claude/settings.local.json"));
-        assert!(is_harness_config("/p/.github/hooks/cuecard.json"));
-        assert!(!is_harness_config("/p/.claude/commands/x.md"));
-        assert!(!is_harness_config("/p/.claude/hooks/README.md"));
-        assert!(is_harness_config("/p/.claude/hooks/pre.sh"));
-        assert!(!is_harness_config("/p/src/settings.json"));
-        assert!(is_harness_config("/p/crush.json"));
-        assert!(is_harness_config("/p/.crush.json"));
-        assert!(is_harness_config("/home/u/.config/crush/crush.json"));
-        assert!(is_harness_config("/p/.crushrc"));
-        assert!(!is_harness_config("/p/src/mycrush.json"));
+        // The one list (`hookfiles::TABLE`), as `judge` reads it.
+        let h = |p: &str| crate::hookfiles::lookup(p, &|_| None).is_some();
+        assert!(h("/home/u/.claude/settings.json"));
+        assert!(h("/p/.claude/settings.local.json"));
+        assert!(h("/p/.github/hooks/cuecard.json"));
+        assert!(!h("/p/.claude/commands/x.md"));
+        assert!(!h("/p/.claude/hooks/README.md"));
+        assert!(h("/p/.claude/hooks/pre.sh"));
+        assert!(!h("/p/src/settings.json"));
+        assert!(h("/p/crush.json"));
+        assert!(h("/p/.crush.json"));
+        assert!(h("/home/u/.config/crush/crush.json"));
+        assert!(h("/p/.crushrc"));
+        assert!(!h("/p/src/mycrush.json"));
     }
 }
