@@ -273,3 +273,50 @@ fn a_write_to_any_harness_hook_file_is_an_outside_project_finding() {
         Some("deny")
     );
 }
+
+// ---- 8. the hook's environment ----
+
+#[test]
+fn no_variable_a_repository_can_set_undoes_the_users_own_policy() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    let elsewhere = sb.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    for env in [
+        vec![("CUECARD_DISABLE", "1")],
+        vec![("CUECARD_POLICY", "destructive=advise")],
+        vec![("CUECARD_CONFIG_DIR", elsewhere.to_str().unwrap())],
+        vec![("XDG_CONFIG_HOME", elsewhere.to_str().unwrap())],
+        vec![("CUECARD_STATE_DIR", elsewhere.to_str().unwrap())],
+        vec![("CUECARD_DATA_DIR", elsewhere.to_str().unwrap())],
+        vec![
+            ("CUECARD_DISABLE", "true"),
+            ("CUECARD_POLICY", "destructive=advise"),
+            ("CUECARD_CONFIG_DIR", elsewhere.to_str().unwrap()),
+            ("XDG_CONFIG_HOME", elsewhere.to_str().unwrap()),
+        ],
+    ] {
+        assert_eq!(
+            decision_for(&sb, RM, &env).as_deref(),
+            Some("deny"),
+            "{env:?}"
+        );
+    }
+    // With nothing decided in the user's file, CUECARD_DISABLE is honoured.
+    user_config(&sb, "[policy]\ndestructive = \"advise\"\n");
+    let out = sb
+        .test()
+        .dispatch("PreToolUse", &[])
+        .json(&bash_call(&sb, RM))
+        .env("CUECARD_DISABLE", "1")
+        .run();
+    assert_eq!(out.stdout, "");
+    // A config the variable points to adds to the user's own.
+    std::fs::write(
+        elsewhere.join("config.toml"),
+        "[policy]\n\"destructive.outside-project\" = \"ask\"\n",
+    )
+    .unwrap();
+    let env = [("CUECARD_CONFIG_DIR", elsewhere.to_str().unwrap())];
+    assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("ask"));
+}

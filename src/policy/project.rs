@@ -16,7 +16,7 @@ impl Policy {
     pub fn holds(&self, card: &Card) -> Option<String> {
         if let Some(g) = card.bindings.guard.as_deref() {
             for (id, _) in super::ids_of(g) {
-                for s in [&self.env, &self.user] {
+                for s in [&self.env, &self.user].into_iter().chain(&self.floors) {
                     if let Some(why) = deciding_line(s, &id) {
                         return Some(why);
                     }
