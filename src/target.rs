@@ -236,7 +236,7 @@ pub fn target_for(ctx: &Call, raw: &str) -> Target {
     // HOME itself and its parents are never inside a project (issue 26): a
     // root there (a session started in HOME, a repository made in it)
     // holds nothing, and no path there is inside a project below it.
-    let home_n = home.as_deref().map(|h| normalise(h));
+    let home_n = home.as_deref().map(normalise);
     let holds_home = |p: &str| {
         home_n
             .as_deref()

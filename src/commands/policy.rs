@@ -47,8 +47,9 @@ pub fn project_cards(project: &std::path::Path, policy: &policy::Policy) -> Stri
 
 /// The sources, then every id whose policy is not `advise`, with its line.
 pub fn describe(p: &policy::Policy) -> String {
-    let mut out =
-        String::from("sources (the user's file first; CUECARD_POLICY, the user's file at its default place and the project file only tighten):\n");
+    let mut out = String::from(
+        "sources (the user's file first; CUECARD_POLICY, the user's file at its default place and the project file only tighten):\n",
+    );
     for s in p.sources() {
         let state = match &s.read {
             Read::Absent => "not set".to_string(),
