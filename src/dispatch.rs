@@ -380,15 +380,19 @@ fn pinned_root(
     payload: &Payload,
     probe: &Ctx,
 ) -> Option<std::path::PathBuf> {
-    let store = state::Store::at(req.state_root.as_deref()?).ok()?;
+    let state_root = req.state_root.as_deref()?;
     let (part, _) =
         state::key::session_part(payload.raw.get("session_id"), payload.transcript_path());
-    let record = matches!(source, Source::Load(_));
+    if !matches!(source, Source::Load(_)) {
+        // `explain` and tests: read a pin, never make one.
+        return state::pin::recorded(state_root, &part);
+    }
+    let store = state::Store::at(state_root).ok()?;
     Some(state::pin::project_root(
         &store,
         &part,
         &crate::target::find_project_root(&probe.cwd()),
-        record,
+        true,
     ))
 }
 

@@ -159,6 +159,7 @@ fn creating_a_repository_in_home_or_above_the_project_is_an_outside_project_find
         "git init --initial-branch main \"$HOME\"",
         "cd .. && git init",
         "git -C .. init .",
+        "git --git-dir=$HOME/.git init",
     ] {
         assert_eq!(
             decision_in(&sb, &project, "s-init", cmd).as_deref(),

@@ -86,9 +86,20 @@ fn repository_above(ctx: &Ctx, cmd: &SimpleCommand) -> Option<Finding> {
     if sub != "init" {
         return None;
     }
-    let dir = init_dir(rest).unwrap_or(".");
-    // Each `-C dir` before the subcommand is taken from the one before.
     let args = cmd.args();
+    // `--git-dir=X/.git init` makes the repository of X.
+    let git_dir = args.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--git-dir=").or_else(|| {
+            (a == "--git-dir")
+                .then(|| args.get(i + 1).map(String::as_str))
+                .flatten()
+        })
+    });
+    let dir = match git_dir {
+        Some(g) => g.strip_suffix("/.git").unwrap_or(g),
+        None => init_dir(rest).unwrap_or("."),
+    };
+    // Each `-C dir` before the subcommand is taken from the one before.
     let mut base: Option<String> = None;
     let mut i = 0;
     while let Some(a) = args.get(i) {

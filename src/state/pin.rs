@@ -41,6 +41,15 @@ pub fn project_root(store: &Store, part: &SessionPart, found: &Path, record: boo
     }
 }
 
+/// The root a session's first call recorded under `state_root`, read
+/// only (nothing is created: `cuecard explain`).
+pub fn recorded(state_root: &Path, part: &SessionPart) -> Option<PathBuf> {
+    if part.is_anonymous() && part.as_str() == "n-anon" {
+        return None;
+    }
+    read(&state_root.join("roots").join(part.as_str()))
+}
+
 /// A pin: a private regular file (not through a link) holding an absolute
 /// path.
 fn read(path: &Path) -> Option<PathBuf> {
