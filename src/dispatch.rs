@@ -387,12 +387,14 @@ fn pinned_root(
         // `explain` and tests: read a pin, never make one.
         return state::pin::recorded(state_root, &part);
     }
+    if let Some(root) = state::pin::recorded(state_root, &part) {
+        return Some(root);
+    }
     let store = state::Store::at(state_root).ok()?;
     Some(state::pin::project_root(
         &store,
         &part,
         &crate::target::find_project_root(&probe.cwd()),
-        true,
     ))
 }
 

@@ -1,80 +1,59 @@
 //! A session's project root, fixed at its first call (issue 26): what is
 //! "inside the project" cannot be moved in the middle of a session by
-//! creating a repository above it (`git init ..`) or anywhere else. One
-//! small file per session under `<root>/roots/`, named by the session part
+//! creating a repository above it (`git init ..`) or anywhere else.
+//!
+//! One entry per session under `<root>/roots/`, named by the session part
 //! of the key (a payload's id or transcript, never the project: that is
-//! what is being fixed), holding the root the first call found. A session
-//! with no id and no transcript (the shared `n-anon` key) is not pinned.
-//! Any trouble reading or writing falls back to the root found now.
+//! what is being fixed). The entry is a symbolic link whose target is the
+//! root the first call found: it is read with one `readlink` (never
+//! followed), so a call pays one system call for it. A session with no id
+//! and no transcript (the shared `n-anon` key) is not pinned. Any trouble
+//! reading or writing falls back to the root found now. The sweep removes
+//! the pins of sessions whose state is gone.
 
 use super::Store;
 use super::key::SessionPart;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
-/// The most of a pin file that is read.
-const MAX_PIN_BYTES: u64 = 4096;
+/// The folder of the pins, under the state root.
+pub const DIR: &str = "roots";
 
-/// A pin read longer ago than this is touched, so the sweep (which removes
-/// pins idle longer than the session age) keeps it while the session runs.
-const TOUCH_AFTER: Duration = Duration::from_secs(3600);
+/// Whether a session part is pinned at all.
+fn pinned(part: &SessionPart) -> bool {
+    !(part.is_anonymous() && part.as_str() == "n-anon")
+}
 
 /// The project root of the session `part` names: the one its first call
-/// recorded, else `found` (recorded now when `record` is set).
-pub fn project_root(store: &Store, part: &SessionPart, found: &Path, record: bool) -> PathBuf {
-    if part.is_anonymous() && part.as_str() == "n-anon" {
+/// recorded, else `found`, recorded now.
+pub fn project_root(store: &Store, part: &SessionPart, found: &Path) -> PathBuf {
+    if !pinned(part) {
         return found.to_path_buf();
     }
-    let Ok(dir) = store.dir("roots") else {
-        return found.to_path_buf();
-    };
-    let path = dir.join(part.as_str());
-    match read(&path) {
-        Some(root) => root,
-        None => {
-            if record {
-                let _ = super::atomic::write_with(&path, found.to_string_lossy().as_bytes(), false);
-            }
-            found.to_path_buf()
-        }
+    if let Some(root) = read(&store.root().join(DIR).join(part.as_str())) {
+        return root;
     }
+    #[cfg(unix)]
+    if let Ok(dir) = store.dir(DIR) {
+        let _ = std::os::unix::fs::symlink(found, dir.join(part.as_str()));
+    }
+    found.to_path_buf()
 }
 
 /// The root a session's first call recorded under `state_root`, read
 /// only (nothing is created: `cuecard explain`).
 pub fn recorded(state_root: &Path, part: &SessionPart) -> Option<PathBuf> {
-    if part.is_anonymous() && part.as_str() == "n-anon" {
+    if !pinned(part) {
         return None;
     }
-    read(&state_root.join("roots").join(part.as_str()))
+    read(&state_root.join(DIR).join(part.as_str()))
 }
 
-/// A pin: a private regular file (not through a link) holding an absolute
-/// path.
+/// A pin: a link's target (never followed), an absolute path.
 fn read(path: &Path) -> Option<PathBuf> {
-    let (f, meta) = crate::fsutil::open_regular(path, false).ok()?;
-    if !crate::fsutil::is_private(&meta) {
-        return None;
-    }
-    let mut buf = String::new();
-    (&f).take(MAX_PIN_BYTES).read_to_string(&mut buf).ok()?;
-    let root = PathBuf::from(buf.trim_end_matches('\n'));
-    if !root.is_absolute() {
-        return None;
-    }
-    if meta
-        .modified()
-        .ok()
-        .and_then(|m| SystemTime::now().duration_since(m).ok())
-        .is_some_and(|age| age > TOUCH_AFTER)
-    {
-        let _ = f.set_modified(SystemTime::now());
-    }
-    Some(root)
+    std::fs::read_link(path).ok().filter(|p| p.is_absolute())
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -85,13 +64,16 @@ mod tests {
         let part = SessionPart::Named("s-abc".into());
         let a = Path::new("/w/project");
         let b = Path::new("/w");
-        assert_eq!(project_root(&s, &part, a, true), a);
-        assert_eq!(project_root(&s, &part, b, true), a, "pinned");
+        assert_eq!(recorded(s.root(), &part), None);
+        assert_eq!(project_root(&s, &part, a), a);
+        assert_eq!(project_root(&s, &part, b), a, "pinned");
+        assert_eq!(recorded(s.root(), &part).as_deref(), Some(a));
         let anon = SessionPart::Anonymous("n-anon".into());
-        assert_eq!(project_root(&s, &anon, a, true), a);
-        assert_eq!(project_root(&s, &anon, b, true), b, "never pinned");
+        assert_eq!(project_root(&s, &anon, a), a);
+        assert_eq!(project_root(&s, &anon, b), b, "never pinned");
+        // A file planted in a pin's place is no pin.
         let other = SessionPart::Named("s-other".into());
-        assert_eq!(project_root(&s, &other, b, false), b);
-        assert_eq!(project_root(&s, &other, a, false), a, "not recorded");
+        std::fs::write(s.root().join(DIR).join("s-other"), "/").unwrap();
+        assert_eq!(project_root(&s, &other, b), b);
     }
 }
