@@ -79,7 +79,8 @@ fn effective_matcher(c: &Card) -> String {
 }
 
 /// The registrations `cuecard install` writes from a project: the shipped
-/// cards (minus those a user or trusted project card disables), plus the
+/// cards (minus those a user card disables; a project card never removes
+/// one), plus the
 /// events and matchers the user's cards and this project's trusted cards
 /// need.
 pub fn for_install(
@@ -97,7 +98,18 @@ pub fn for_install(
     for (scope, card) in set.cards {
         let shipped_name =
             scope == CardScope::Embedded || crate::card::embedded::is_shipped(&card.name);
-        if shipped_name {
+        if scope == CardScope::Project
+            && shipped_name
+            && let Some(Ok(shipped)) = crate::card::embedded::card(&card.name)
+        {
+            // A project card never takes a shipped card out of the entries
+            // (issue 26): the dispatcher decides at each call whether the
+            // project's card is used, and a policy set after this install
+            // can hold the shipped one in place. The project card's own
+            // events and matcher are registered beside it.
+            listed.push(shipped);
+            unlisted.push(card);
+        } else if shipped_name {
             listed.push(card);
         } else {
             unlisted.push(card);

@@ -321,3 +321,32 @@ fn no_variable_a_repository_can_set_undoes_the_users_own_policy() {
     let env = [("CUECARD_CONFIG_DIR", elsewhere.to_str().unwrap())];
     assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("ask"));
 }
+
+#[test]
+fn a_project_card_never_takes_a_shipped_card_out_of_the_installed_entries() {
+    // Installed with no policy while a trusted project card switches the
+    // guard off: a deny the user sets later must still reach the card.
+    let sb = Sandbox::new();
+    sb.write(".cuecard/cards/destructive.md", OFF);
+    sb.test().arg("trust").run();
+    sb.test()
+        .args(["install", "--harness", "claude-code", "--scope", "user"])
+        .run();
+    let settings = std::fs::read_to_string(sb.home().join(".claude/settings.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    // Exec form: the program, then its arguments.
+    let args: Vec<String> = v["hooks"]["PreToolUse"][0]["hooks"][0]["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    assert!(args.iter().any(|a| a == "destructive"), "{args:?}");
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    let out = sb.test().args(&args).json(&bash_call(&sb, RM)).run();
+    assert!(
+        out.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{}",
+        out.stdout
+    );
+}
