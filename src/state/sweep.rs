@@ -102,9 +102,9 @@ pub fn sweep(store: &Store, age: Duration) -> usize {
     removed
 }
 
-/// Removes the pinned project roots (`super::pin`, links never followed)
-/// of sessions that have no state left (the session files are swept
-/// above), and anything else in their folder.
+/// Removes the pinned project roots (`super::pin`) of sessions that have
+/// no state left (the session files are swept above), not in their first
+/// hour, and anything in their folder that is not a regular file.
 fn sweep_pins(store: &Store) -> usize {
     let Ok(pins) = std::fs::read_dir(store.root().join(super::pin::DIR)) else {
         return 0;
@@ -125,14 +125,14 @@ fn sweep_pins(store: &Store) -> usize {
     let mut removed = 0;
     for e in pins.flatten().take(MAX_ENTRIES) {
         let name = e.file_name().to_string_lossy().into_owned();
-        let is_link = e.file_type().is_ok_and(|t| t.is_symlink());
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
         // A pin made a moment ago may precede its session's first save.
         let old = e
             .metadata()
             .ok()
             .and_then(|m| idle(&m, SystemTime::now()))
             .is_some_and(|i| i > Duration::from_secs(3600));
-        if old && (!is_link || !live.contains(&name)) && std::fs::remove_file(e.path()).is_ok() {
+        if old && (!is_file || !live.contains(&name)) && std::fs::remove_file(e.path()).is_ok() {
             removed += 1;
         }
     }
@@ -173,7 +173,7 @@ fn sweep_dir(dir: &Path, stale: impl Fn(&Path, &str, Duration) -> bool) -> usize
 mod tests {
     use super::*;
 
-    /// Sets a link's own mtime (never its target's) to an hour and more ago.
+    /// Sets an entry's own mtime (a link's, never its target's) to long ago.
     fn age_link(p: &Path) {
         let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
         let t = libc::timespec {
@@ -199,7 +199,7 @@ mod tests {
         let pins = s.dir(super::super::pin::DIR).unwrap();
         let sessions = s.dir("sessions").unwrap();
         for part in ["s-live", "s-gone", "s-new"] {
-            std::os::unix::fs::symlink("/w/p", pins.join(part)).unwrap();
+            std::fs::write(pins.join(part), "/w/p").unwrap();
         }
         std::fs::write(sessions.join("s-live@0123456789ab.json"), "{}").unwrap();
         age_link(&pins.join("s-live"));
