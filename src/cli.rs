@@ -88,9 +88,10 @@ pub enum Command {
     /// (.cuecard/config.toml), pinned by SHA-256.
     Trust(TrustArgs),
     /// The effective policy (advise, ask or deny per guard and finding id)
-    /// and where each line came from: CUECARD_POLICY, the user's
-    /// config.toml, a trusted project's .cuecard/config.toml (stricter
-    /// only), a card's own `decision`.
+    /// and where each line came from: the user's config.toml, a card's own
+    /// `decision`, then CUECARD_POLICY and a trusted project's
+    /// .cuecard/config.toml (each stricter only); and what the project's
+    /// cards would change.
     Policy {
         /// List every finding id a policy can name.
         #[arg(long)]

@@ -346,8 +346,18 @@ fn stages(
     // One context of the call, whose lazily computed parts (project root,
     // written files, paths) the cheap look and then every guard share.
     let probe = Ctx::new(spec, &payload, None);
+    if let Some(root) = pinned_root(req, &source, &payload, &probe) {
+        probe.fix_project_root(root);
+    }
     let project_root = probe.project_root().to_path_buf();
-    let resolved = choose_cards(req, &events, &probe, &project_root);
+    // The policy is read only once a guard found something, or a trusted
+    // project card would displace a card of a lower scope.
+    let policy = Lazy {
+        cell: std::cell::OnceCell::new(),
+        project_root: &project_root,
+        state_root: req.state_root.as_deref(),
+    };
+    let resolved = choose_cards(req, &events, &probe, &project_root, &policy);
     trace_resolution(&resolved, run);
     let session: Option<&mut Session> = match source {
         Source::Given(s) => s,
@@ -357,15 +367,35 @@ fn stages(
         }
         Source::Load(_) => None,
     };
-    // The policy is read only once a guard found something.
-    let policy = Lazy {
-        cell: std::cell::OnceCell::new(),
-        project_root: &project_root,
-        state_root: req.state_root.as_deref(),
-    };
     judge_each(spec, &events, &probe, &resolved, session, &policy, run);
     run.render();
     once_gate(req, spec, &payload, run)
+}
+
+/// The session's project root as its first call found it (issue 26: the
+/// root stays put), recorded on the hook path; `None` without a state root.
+fn pinned_root(
+    req: &Request,
+    source: &Source,
+    payload: &Payload,
+    probe: &Ctx,
+) -> Option<std::path::PathBuf> {
+    let state_root = req.state_root.as_deref()?;
+    let (part, _) =
+        state::key::session_part(payload.raw.get("session_id"), payload.transcript_path());
+    if !matches!(source, Source::Load(_)) {
+        // `explain` and tests: read a pin, never make one.
+        return state::pin::recorded(state_root, &part);
+    }
+    if let Some(root) = state::pin::recorded(state_root, &part) {
+        return Some(root);
+    }
+    let store = state::Store::at(state_root).ok()?;
+    Some(state::pin::project_root(
+        &store,
+        &part,
+        &crate::target::find_project_root(&probe.cwd()),
+    ))
 }
 
 /// The contract's row for the registered event (`None` without a contract).
@@ -468,6 +498,7 @@ fn choose_cards(
     events: &[&'static EventSpec],
     probe: &Ctx,
     project_root: &std::path::Path,
+    policy: &Lazy,
 ) -> resolve::Resolved {
     // The trust store is read only when the project has cards whose
     // verdicts are not already cached under the store's current stamp.
@@ -482,6 +513,7 @@ fn choose_cards(
     let may_fire = |fc: &crate::deck::sources::FileCard| {
         admits(fc.reach()) && crate::trigger::may_fire(&fc.triggers(), tool, probe.call_paths())
     };
+    let keep = |c: &Card| policy.get().holds(c);
     resolve::resolve(
         &req.cards,
         &names,
@@ -489,6 +521,7 @@ fn choose_cards(
             project_root: Some(project_root),
             cache_dir: req.state_root.as_deref(),
             vouch: &vouch,
+            keep: &keep,
             may_fire: &may_fire,
             admits: &admits,
             quick: events.iter().all(|e| e.is_tool_event()),
@@ -503,6 +536,13 @@ fn trace_resolution(resolved: &resolve::Resolved, run: &mut Run) {
             card: format!("({} more)", resolved.passed_over),
             verdict: Verdict::Skipped,
             why: "user or project cards whose tools or paths cannot match this call".into(),
+        });
+    }
+    for (name, why) in &resolved.held {
+        run.trace.push(CardTrace {
+            card: name.clone(),
+            verdict: Verdict::Skipped,
+            why: format!("the trusted project card of this name is not used: {why}"),
         });
     }
     for (scope, e) in &resolved.errors {

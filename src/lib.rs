@@ -29,6 +29,7 @@ pub mod guards;
 pub mod harness;
 pub mod hash;
 pub mod hook;
+pub mod hookfiles;
 pub mod install;
 pub mod level;
 pub mod patch;

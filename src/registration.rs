@@ -79,7 +79,8 @@ fn effective_matcher(c: &Card) -> String {
 }
 
 /// The registrations `cuecard install` writes from a project: the shipped
-/// cards (minus those a user or trusted project card disables), plus the
+/// cards (minus those a user card disables; a project card never removes
+/// one), plus the
 /// events and matchers the user's cards and this project's trusted cards
 /// need.
 pub fn for_install(
@@ -88,13 +89,27 @@ pub fn for_install(
 ) -> Vec<Registration> {
     use crate::deck::sources::{self, CardScope};
     let vouch = crate::trust::ProjectTrust::new(state_root, project_root);
-    let set = sources::load_all(Some(project_root), state_root, &vouch);
+    // A project card never switches off a card a policy from outside the
+    // project holds (issue 26).
+    let policy = crate::policy::load(project_root, state_root);
+    let set = sources::load_all(Some(project_root), state_root, &vouch, &|c| policy.holds(c));
     let mut listed = Vec::new();
     let mut unlisted = Vec::new();
     for (scope, card) in set.cards {
         let shipped_name =
             scope == CardScope::Embedded || crate::card::embedded::is_shipped(&card.name);
-        if shipped_name {
+        if scope == CardScope::Project
+            && shipped_name
+            && let Some(Ok(shipped)) = crate::card::embedded::card(&card.name)
+        {
+            // A project card never takes a shipped card out of the entries
+            // (issue 26): the dispatcher decides at each call whether the
+            // project's card is used, and a policy set after this install
+            // can hold the shipped one in place. The project card's own
+            // events and matcher are registered beside it.
+            listed.push(shipped);
+            unlisted.push(card);
+        } else if shipped_name {
             listed.push(card);
         } else {
             unlisted.push(card);

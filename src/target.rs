@@ -233,7 +233,21 @@ pub fn target_for(ctx: &Call, raw: &str) -> Target {
         normalise(&format!("{}/{}", cwd.to_string_lossy(), expanded))
     };
     let root = normalise(&ctx.project_root().to_string_lossy());
-    match relative_to(&path, &root) {
+    // HOME itself and its parents are never inside a project (issue 26): a
+    // root there (a session started in HOME, a repository made in it)
+    // holds nothing, and no path there is inside a project below it.
+    let home_n = home.as_deref().map(normalise);
+    let holds_home = |p: &str| {
+        home_n
+            .as_deref()
+            .is_some_and(|h| relative_to(h, p).is_some())
+    };
+    let inside = if holds_home(&root) || holds_home(&path) {
+        None
+    } else {
+        relative_to(&path, &root)
+    };
+    match inside {
         Some(rel) => Target {
             shown: if rel.is_empty() { ".".into() } else { rel },
             path: PathBuf::from(path),

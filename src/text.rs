@@ -69,16 +69,47 @@ pub fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str>
         .then(|| &s[prefix.len()..])
 }
 
+/// Whether `c` ends a line for some reader other than `str::lines`: the
+/// Unicode line and paragraph separators (U+2028, U+2029), NEL (U+0085),
+/// a carriage return (alone, or before a newline), vertical tab and form
+/// feed. Quoted text must never open a line of its own, so every one of
+/// them is neutralised before quoting ([`clean_block`], [`sanitize`]).
+pub fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
 /// Cleans a block of Markdown from a user or project card: control
 /// characters other than newline and tab, and bidirectional overrides, are
-/// removed, so a card cannot smuggle terminal escapes or reorder text.
+/// removed, so a card cannot smuggle terminal escapes or reorder text;
+/// every other line break ([`is_line_break`]) becomes a space, so the only
+/// lines are those `\n` ends.
 pub fn clean_block(s: &str) -> String {
-    s.chars()
-        .filter(|&c| {
-            c == '\n'
-                || c == '\t'
-                || !(c.is_control()
-                    || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'))
+    let mut chars = s.chars().peekable();
+    std::iter::from_fn(|| {
+        let c = chars.next()?;
+        // A CRLF is one newline.
+        Some(if c == '\r' && chars.peek() == Some(&'\n') {
+            None
+        } else {
+            Some(c)
+        })
+    })
+    .flatten()
+        .filter_map(|c| {
+            if c == '\n' || c == '\t' {
+                Some(c)
+            } else if is_line_break(c) {
+                Some(' ')
+            } else if c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+            {
+                None
+            } else {
+                Some(c)
+            }
         })
         .collect()
 }
@@ -94,7 +125,7 @@ pub fn sanitize(value: &str, max: usize) -> String {
     for c in value.chars() {
         let c = match c {
             '`' => '\'',
-            c if c.is_control() => ' ',
+            c if c.is_control() || is_line_break(c) => ' ',
             '\u{200b}'..='\u{200f}'
             | '\u{202a}'..='\u{202e}'
             | '\u{2066}'..='\u{2069}'
@@ -223,6 +254,16 @@ mod tests {
         assert_eq!(sanitize("a\nb\u{1b}[31mc`d", 100), "a b [31mc'd");
         assert_eq!(sanitize("abcdef", 3), "abc…");
         assert_eq!(sanitize("x\u{202e}y", 10), "x y");
+    }
+
+    #[test]
+    fn no_line_break_survives_either_sanitiser() {
+        for sep in ["\u{2028}", "\u{2029}", "\u{85}", "\r", "\u{0b}", "\u{0c}"] {
+            let v = format!("a{sep}## Do this");
+            assert_eq!(sanitize(&v, 100), "a ## Do this", "{sep:?}");
+            assert_eq!(clean_block(&v), "a ## Do this", "{sep:?}");
+        }
+        assert_eq!(clean_block("a\r\nb\n"), "a\nb\n", "a CRLF is one newline");
     }
 
     #[test]

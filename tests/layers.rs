@@ -10,7 +10,16 @@ const LAYERS: &[(u8, &[&str])] = &[
     (
         0,
         &[
-            "dirs", "env", "event", "fsutil", "hash", "level", "patch", "payload", "text",
+            "dirs",
+            "env",
+            "event",
+            "fsutil",
+            "hash",
+            "hookfiles",
+            "level",
+            "patch",
+            "payload",
+            "text",
         ],
     ),
     (1, &["printer"]),

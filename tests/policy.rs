@@ -18,7 +18,7 @@ fn effective_line<'a>(out: &'a str, id: &str) -> Option<&'a str> {
 }
 
 #[test]
-fn the_policy_command_shows_each_line_with_its_source_env_over_user() {
+fn the_policy_command_shows_each_line_with_its_source_env_only_tightening() {
     let sb = Sandbox::new();
     user_config(
         &sb,
@@ -39,7 +39,7 @@ fn the_policy_command_shows_each_line_with_its_source_env_over_user() {
         effective_line(&out, "secrets.exfiltration").is_none(),
         "advise is not listed"
     );
-    // CUECARD_POLICY counts over the user's file.
+    // CUECARD_POLICY adds to the user's file, never takes from it.
     let out = sb
         .test()
         .arg("policy")
@@ -49,8 +49,9 @@ fn the_policy_command_shows_each_line_with_its_source_env_over_user() {
         )
         .run()
         .stdout;
+    let l = effective_line(&out, "destructive.outside-project").unwrap();
     assert!(
-        effective_line(&out, "destructive.outside-project").is_none(),
+        l.contains("deny") && l.contains("config.toml: destructive.outside-project = deny"),
         "{out}"
     );
     let l = effective_line(&out, "secrets.exfiltration").unwrap();
@@ -304,15 +305,18 @@ fn decision_for(sb: &Sandbox, command: &str, env: &[(&str, &str)]) -> Option<Str
 const RM: &str = "rm -rf /srv/canary";
 
 #[test]
-fn the_hook_takes_env_over_user_over_default() {
+fn the_hook_takes_user_over_default_and_env_only_tightens() {
     let sb = Sandbox::new();
     assert_eq!(decision_for(&sb, RM, &[]), None, "advice by default");
-    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
-    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
     let env = [("CUECARD_POLICY", "destructive.outside-project=ask")];
     assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("ask"));
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+    // Issue 26: a repository can set the hook's environment, so a looser
+    // variable never undoes the user's own file.
+    assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("deny"));
     let env = [("CUECARD_POLICY", "destructive=advise")];
-    assert_eq!(decision_for(&sb, RM, &env), None);
+    assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("deny"));
     // A kind the line does not name is not decided by it.
     let env = [("CUECARD_POLICY", "destructive.git-discard=deny")];
     user_config(&sb, "");

@@ -13,8 +13,9 @@ fn visible() -> CardSet {
     let project = crate::context::project_root_here();
     let state = crate::state::store::root_for_commands();
     let vouch = crate::trust::ProjectTrust::new(state.as_deref(), &project);
+    let policy = crate::policy::load(&project, state.as_deref());
     // No parsed-card cache here: it keeps only what the hook path reads.
-    sources::load_all(Some(&project), None, &vouch)
+    sources::load_all(Some(&project), None, &vouch, &|c| policy.holds(c))
 }
 
 pub fn list(p: &Printer) -> ExitStatus {

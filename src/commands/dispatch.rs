@@ -71,7 +71,8 @@ pub fn reassemble(a: &EventArgs, verbose: bool) -> Vec<OsString> {
 }
 
 pub fn main(args: &[OsString]) -> i32 {
-    if env::disabled() {
+    // Not while the user's own config sets ask or deny (issue 26).
+    if env::disabled() && crate::policy::disable_honoured() {
         return 0;
     }
     // A panic anywhere below is caught; its message is recorded, not printed.

@@ -19,7 +19,9 @@ pub fn run(p: &Printer, ids: bool) -> ExitStatus {
     let project = crate::context::project_root_here();
     let state = crate::state::store::root_for_commands();
     let policy = policy::load(&project, state.as_deref());
-    p.out(&describe(&policy));
+    let mut out = describe(&policy);
+    out.push_str(&project_cards(&project, &policy));
+    p.out(&out);
     if policy.problems().is_empty() {
         ExitStatus::Success
     } else {
@@ -27,10 +29,27 @@ pub fn run(p: &Printer, ids: bool) -> ExitStatus {
     }
 }
 
+/// What the project's cards change (issue 26: the project can only
+/// tighten, so a card a policy from outside the project holds stays).
+pub fn project_cards(project: &std::path::Path, policy: &policy::Policy) -> String {
+    let changes = policy::project_changes(project, policy);
+    if changes.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\nproject cards (.cuecard/cards; they count only once `cuecard trust` pinned them):\n",
+    );
+    for c in changes {
+        out.push_str(&format!("  {}\n", crate::text::sanitize(&c, 300)));
+    }
+    out
+}
+
 /// The sources, then every id whose policy is not `advise`, with its line.
 pub fn describe(p: &policy::Policy) -> String {
-    let mut out =
-        String::from("sources (highest precedence first; the project file only tightens):\n");
+    let mut out = String::from(
+        "sources (the user's file first; CUECARD_POLICY, the user's file at its default place and the project file only tighten):\n",
+    );
     for s in p.sources() {
         let state = match &s.read {
             Read::Absent => "not set".to_string(),

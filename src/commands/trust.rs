@@ -13,8 +13,10 @@ pub fn run(p: &Printer, a: &TrustArgs) -> Result<ExitStatus, CommandError> {
     let project = crate::context::project_root_here();
     let mut store = TrustStore::load(&state_root);
     let cards = trust::current_project_cards(&project);
+    let policy = crate::policy::load(&project, Some(&state_root));
+    let changes = super::policy::project_cards(&project, &policy);
     if a.list {
-        p.out(&list(&store, &project, &cards));
+        p.out(&format!("{}{changes}", list(&store, &project, &cards)));
         return Ok(ExitStatus::Success);
     }
     if a.revoke {
@@ -43,7 +45,10 @@ pub fn run(p: &Printer, a: &TrustArgs) -> Result<ExitStatus, CommandError> {
         .map_or(0, |d| d.as_secs());
     store.trust(&project, &cards, config.clone(), now);
     save(&store, &state_root)?;
-    p.out(&trusted(&project, &cards, config.as_deref()));
+    p.out(&format!(
+        "{}{changes}",
+        trusted(&project, &cards, config.as_deref())
+    ));
     Ok(ExitStatus::Success)
 }
 

@@ -29,6 +29,9 @@ pub struct Resolved {
     pub errors: Vec<(CardScope, CardError)>,
     /// Project cards that are present but not trusted.
     pub untrusted: Vec<String>,
+    /// Trusted project cards not used because the lower card of their name
+    /// is held by a policy from outside the project: (name, why).
+    pub held: Vec<(String, String)>,
     /// User and project cards on the event passed over because their tools
     /// or paths cannot match this call.
     pub passed_over: usize,
@@ -48,11 +51,25 @@ pub struct Sources<'a> {
     /// part of `may_fire`, asked of the reaches a cache's summary line
     /// gathers (see `cache::quiet`).
     pub admits: &'a dyn Fn(&str) -> bool,
+    /// Whether a card of the user's or a shipped one holds its place
+    /// against a project card of its name, and why (its guard is set to
+    /// ask or deny by a policy from outside the project): see
+    /// [`precedence::winner_held`]. Asked only when a trusted project card
+    /// would win, so a call without one never reads the policy.
+    pub keep: Keep<'a>,
     /// The hook path of a tool call: the project's cards are checked
     /// against the file system only as far as this call needs (see
     /// [`sources::glance`]). Off where everything must be current (the
     /// session start's note on untrusted cards).
     pub quick: bool,
+}
+
+/// Whether a lower card holds its place against the project's, and why.
+pub type Keep<'a> = &'a dyn Fn(&Card) -> Option<String>;
+
+/// A [`Keep`] that holds nothing (no policy).
+pub fn keep_nothing(_: &Card) -> Option<String> {
+    None
 }
 
 /// What one look at a card of the user's or the project's says about a call.
@@ -129,7 +146,7 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
         .collect();
     names.extend(extra_names);
     for name in names {
-        choose(name, &named, &mut out);
+        choose(name, &named, src.keep, &mut out);
     }
     out
 }
@@ -263,13 +280,36 @@ fn joining_names(active: &[Active], names: &[String], out: &mut Resolved) -> Vec
 
 /// The card `name` resolves to by precedence among `named` and the shipped
 /// ones, or why there is none.
-fn choose(name: String, named: &[&Active], out: &mut Resolved) {
+fn choose(name: String, named: &[&Active], keep: Keep, out: &mut Resolved) {
     let hits: Vec<&&Active> = named
         .iter()
         .filter(|(_, fc, _)| fc.is_named(&name) && fc.error().is_none())
         .collect();
     let shipped = embedded::is_shipped(&name).then_some(CardScope::Embedded);
-    let won = precedence::winner(hits.iter().map(|(s, _, _)| *s).chain(shipped));
+    // Why a lower card holds its place against the project's (asked only
+    // when a project card would win).
+    let why: std::cell::RefCell<Option<String>> = std::cell::RefCell::new(None);
+    let held = |scope: CardScope| {
+        let card = match scope {
+            CardScope::Embedded => embedded::card(&name).and_then(Result::ok),
+            s => hits
+                .iter()
+                .find(|(h, _, _)| *h == s)
+                .and_then(|(_, fc, _)| fc.card().ok()),
+        };
+        let reason = card.as_ref().and_then(keep);
+        let is = reason.is_some();
+        if is && why.borrow().is_none() {
+            *why.borrow_mut() = reason.map(|r| format!("{r}: the {} card stays", scope.label()));
+        }
+        is
+    };
+    let (won, passed) =
+        precedence::winner_held(hits.iter().map(|(s, _, _)| *s).chain(shipped), held);
+    if passed {
+        out.held
+            .push((name.clone(), why.into_inner().unwrap_or_default()));
+    }
     let mine = won.and_then(|w| hits.iter().find(|(s, _, _)| *s == w.scope));
     match mine {
         Some((scope, fc, _)) => match fc.card() {

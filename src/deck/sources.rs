@@ -637,13 +637,19 @@ pub struct CardSet {
     pub errors: Vec<(CardScope, CardError)>,
     /// Project cards present but not trusted (new or changed).
     pub untrusted: Vec<String>,
+    /// Trusted project cards not used because a policy from outside the
+    /// project holds the lower card of their name: (name, why).
+    pub held: Vec<(String, String)>,
 }
 
-/// Loads every scope; `vouch` judges the project's cards.
+/// Loads every scope; `vouch` judges the project's cards, `keep` says
+/// which lower cards a project card may not displace (see
+/// [`super::precedence::winner_held`]).
 pub fn load_all(
     project_root: Option<&Path>,
     cache_dir: Option<&Path>,
     vouch: &dyn Vouch,
+    keep: super::resolve::Keep,
 ) -> CardSet {
     let mut set = CardSet::default();
     // Every usable card of each name, by scope; precedence picks one.
@@ -688,7 +694,24 @@ pub fn load_all(
         }
     }
     for (name, mut cards) in by_name {
-        let Some(won) = super::precedence::winner(cards.iter().map(|(s, _)| *s)) else {
+        let why = std::cell::RefCell::new(None);
+        let held = |scope: CardScope| {
+            let r = cards
+                .iter()
+                .find(|(s, _)| *s == scope)
+                .and_then(|(_, c)| keep(c));
+            let is = r.is_some();
+            if is && why.borrow().is_none() {
+                *why.borrow_mut() = r.map(|r| format!("{r}: the {} card stays", scope.label()));
+            }
+            is
+        };
+        let (won, passed) = super::precedence::winner_held(cards.iter().map(|(s, _)| *s), held);
+        if passed {
+            set.held
+                .push((name.clone(), why.into_inner().unwrap_or_default()));
+        }
+        let Some(won) = won else {
             continue;
         };
         if let Some(lost) = won.overrides {

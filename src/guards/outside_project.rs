@@ -38,6 +38,9 @@ impl Guard for OutsideProject {
             .map(|t| (t.clone(), false))
             .collect();
         for cmd in ctx.shell_commands() {
+            if let Some(f) = repository_above(ctx, cmd) {
+                return Some(f);
+            }
             let paths = shell_write_paths(cmd).into_iter().chain(delete_paths(cmd));
             for raw in paths {
                 if raw.is_empty() || raw.starts_with("/dev/") {
@@ -71,6 +74,104 @@ impl Guard for OutsideProject {
         }
         None
     }
+}
+
+/// `git init` (or `git -C dir init`) making a repository in HOME, above
+/// HOME, or in a directory above the project: it would move what counts as
+/// the project (issue 26). The root a session found stays put regardless
+/// (`state::pin`), and HOME is never inside a project, but the repository
+/// itself is worth a word.
+fn repository_above(ctx: &Ctx, cmd: &SimpleCommand) -> Option<Finding> {
+    let (sub, rest) = argv::git_subcommand(cmd)?;
+    if sub != "init" {
+        return None;
+    }
+    let args = cmd.args();
+    // `--git-dir=X/.git init` makes the repository of X.
+    let git_dir = args.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--git-dir=").or_else(|| {
+            (a == "--git-dir")
+                .then(|| args.get(i + 1).map(String::as_str))
+                .flatten()
+        })
+    });
+    let dir = match git_dir {
+        Some(g) => g.strip_suffix("/.git").unwrap_or(g),
+        None => init_dir(rest).unwrap_or("."),
+    };
+    // Each `-C dir` before the subcommand is taken from the one before.
+    let mut base: Option<String> = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a == "-C"
+            && let Some(d) = args.get(i + 1)
+        {
+            base = Some(match base {
+                Some(b) if !is_rooted(d) => format!("{b}/{d}"),
+                _ => d.clone(),
+            });
+            i += 2;
+            continue;
+        }
+        if a == "init" {
+            break;
+        }
+        i += 1;
+    }
+    let raw = match base {
+        Some(b) if !is_rooted(dir) => format!("{b}/{dir}"),
+        _ => dir.to_string(),
+    };
+    let t = argv::target_of(ctx, cmd, &raw);
+    let home = target::target_for(ctx, "~").path;
+    let root = target::target_for(ctx, &ctx.project_root().to_string_lossy()).path;
+    let reason = if home.starts_with(&t.path) {
+        "HOME or a directory above it: a new git repository there would make HOME part of a project"
+    } else if root.starts_with(&t.path) && root != t.path {
+        "a directory above the project: a new git repository there would move the project root"
+    } else {
+        return None;
+    };
+    let shown = if raw == "." {
+        t.as_str().to_string()
+    } else {
+        raw.clone()
+    };
+    Some(
+        Finding::new(t.as_str().to_string(), format!("{shown} is {reason}"))
+            .var("path", shown)
+            .var("reason", reason),
+    )
+}
+
+/// The directory `git init` is given (its first operand), if any.
+fn init_dir(args: &[String]) -> Option<&str> {
+    const WITH_VALUE: &[&str] = &[
+        "--template",
+        "--separate-git-dir",
+        "-b",
+        "--initial-branch",
+        "--object-format",
+        "--ref-format",
+    ];
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            return args.get(i).map(String::as_str);
+        }
+        if WITH_VALUE.contains(&a.as_str()) {
+            i += 1;
+        } else if !a.starts_with('-') {
+            return Some(a);
+        }
+    }
+    None
+}
+
+/// `/…`, `~…`, `$…`: not taken from another directory.
+fn is_rooted(p: &str) -> bool {
+    p.starts_with('/') || p.starts_with('~') || p.starts_with('$') || p.starts_with('\\')
 }
 
 /// The target family of a finding on a file: the directory it is in.
@@ -108,8 +209,8 @@ fn delete_paths(cmd: &SimpleCommand) -> Vec<&str> {
 /// Why a write to `t` deserves a word, or `None`.
 pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
     let p = t.as_str();
-    if is_harness_config(p) {
-        return Some("the harness's own settings or hook configuration");
+    if let Some(e) = crate::hookfiles::lookup(p, &|k| ctx.var(k)) {
+        return Some(e.kind.reason());
     }
     if t.inside_project || argv::in_or_is_temp(ctx, t) {
         return None;
@@ -180,54 +281,6 @@ pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
         return Some("a system area");
     }
     Some("outside the project")
-}
-
-/// The harness's own settings and hook files (Claude Code, Codex, Cursor,
-/// Copilot, Qwen, Gemini, CodeBuddy, Factory, Qoder, Crush, Devin, Kiro, Windsurf), at user or
-/// project level.
-pub fn is_harness_config(p: &str) -> bool {
-    const FILES: &[&str] = &[
-        "/.claude/settings.json",
-        "/.claude/settings.local.json",
-        "/.codex/hooks.json",
-        "/.codex/config.toml",
-        "/.cursor/hooks.json",
-        "/.qwen/settings.json",
-        "/.gemini/settings.json",
-        "/.codebuddy/settings.json",
-        "/.codebuddy/settings.local.json",
-        "/.factory/settings.json",
-        "/.factory/settings.local.json",
-        "/.factory/hooks.json",
-        "/.qoder/settings.json",
-        "/.qoder/settings.local.json",
-        // Crush's JSON and shell configs (project, user, its data
-        // directory): every one can hold hooks, and a crushrc is run as Bash.
-        "/crush.json",
-        "/.crush.json",
-        "/crushrc",
-        "/.crushrc",
-        "/.devin/config.json",
-        "/.devin/config.local.json",
-        "/.windsurf/hooks.json",
-        "/.codeium/windsurf/hooks.json",
-        "/claude-code/managed-settings.json",
-    ];
-    const DIRS: &[&str] = &[
-        "/.claude/hooks/",
-        "/.github/hooks/",
-        "/.kiro/hooks/",
-        "/.kiro/settings/",
-        "/.cursor/hooks/",
-        "/.codex/hooks/",
-    ];
-    // Documentation kept beside hooks is not configuration.
-    const DOCS: &[&str] = &[".md", ".markdown", ".txt", ".rst"];
-    let lower = p.to_ascii_lowercase();
-    if DOCS.iter().any(|d| lower.ends_with(d)) {
-        return false;
-    }
-    FILES.iter().any(|f| p.ends_with(f)) || DIRS.iter().any(|d| p.contains(d))
 }
 
 /// The paths a shell command writes, as written in the command.
@@ -487,17 +540,19 @@ mod tests {
 
     #[test]
     fn harness_config() {
-        assert!(is_harness_config("/home/u/.claude/settings.json"));
-        assert!(is_harness_config("/p/.claude/settings.local.json"));
-        assert!(is_harness_config("/p/.github/hooks/cuecard.json"));
-        assert!(!is_harness_config("/p/.claude/commands/x.md"));
-        assert!(!is_harness_config("/p/.claude/hooks/README.md"));
-        assert!(is_harness_config("/p/.claude/hooks/pre.sh"));
-        assert!(!is_harness_config("/p/src/settings.json"));
-        assert!(is_harness_config("/p/crush.json"));
-        assert!(is_harness_config("/p/.crush.json"));
-        assert!(is_harness_config("/home/u/.config/crush/crush.json"));
-        assert!(is_harness_config("/p/.crushrc"));
-        assert!(!is_harness_config("/p/src/mycrush.json"));
+        // The one list (`hookfiles::TABLE`), as `judge` reads it.
+        let h = |p: &str| crate::hookfiles::lookup(p, &|_| None).is_some();
+        assert!(h("/home/u/.claude/settings.json"));
+        assert!(h("/p/.claude/settings.local.json"));
+        assert!(h("/p/.github/hooks/cuecard.json"));
+        assert!(!h("/p/.claude/commands/x.md"));
+        assert!(!h("/p/.claude/hooks/README.md"));
+        assert!(h("/p/.claude/hooks/pre.sh"));
+        assert!(!h("/p/src/settings.json"));
+        assert!(h("/p/crush.json"));
+        assert!(h("/p/.crush.json"));
+        assert!(h("/home/u/.config/crush/crush.json"));
+        assert!(h("/p/.crushrc"));
+        assert!(!h("/p/src/mycrush.json"));
     }
 }

@@ -546,3 +546,76 @@ fn every_decision_field_sits_on_an_event_whose_mechanism_is_a_permission_decisio
         }
     }
 }
+
+/// Issue 26, point 6: every file a harness reads hooks, plugins,
+/// extensions or skills from, as install writes or reads it (each scope's
+/// config file, an owned file, a skill, every other source, an older form,
+/// an installed plugin's files), is one the outside-project guard knows
+/// (`hookfiles::TABLE`, the one list the guard reads).
+#[test]
+fn every_hook_file_a_harness_has_is_one_the_guard_knows() {
+    use super::config::{Roots, Scope};
+    use std::path::{Path, PathBuf};
+    let roots = Roots {
+        home: PathBuf::from("/h"),
+        project: PathBuf::from("/p"),
+        cwd: PathBuf::from("/c"),
+    };
+    let var = |k: &str| std::env::var(k).ok();
+    let mut unknown: Vec<String> = Vec::new();
+    let mut check = |h: HarnessId, what: &str, p: &Path| {
+        let s = p.to_string_lossy();
+        if crate::hookfiles::lookup(&s, &var).is_none() {
+            unknown.push(format!("{}: {what} {s}", h.id()));
+        }
+    };
+    // Where each plugin format is installed for its harness to load it.
+    let installed = |h: HarnessId| -> Option<PathBuf> {
+        Some(PathBuf::from(match h {
+            HarnessId::ClaudeCode => "/h/.claude/plugins/cache/m/cuecard/1.0",
+            HarnessId::Codex => "/h/.codex/plugins/cache/m/cuecard/1.0",
+            HarnessId::Copilot => "/h/.copilot/installed-plugins/m/cuecard",
+            HarnessId::Gemini => "/h/.gemini/extensions/cuecard",
+            _ => return None,
+        }))
+    };
+    let mut counted = 0;
+    for &h in HarnessId::ALL {
+        let Some(c) = h.spec().config else { continue };
+        let forms = std::iter::once(c).chain(c.legacy);
+        for c in forms {
+            for scope in [Scope::User, Scope::Project, Scope::Managed] {
+                if let Some(p) = (c.path)(scope, &roots) {
+                    check(h, "config file", &p);
+                    counted += 1;
+                }
+                if let Some(d) = (c.skills_dir)(scope, &roots) {
+                    check(h, "skill", &d.join("cuecard-recover/SKILL.md"));
+                    check(h, "skill script", &d.join("cuecard-recover/run.sh"));
+                    counted += 1;
+                }
+            }
+            for p in (c.other_sources)(&roots) {
+                check(h, "other source", &p);
+                counted += 1;
+            }
+            if let (Some(f), Some(dir)) = (c.plugin, installed(h)) {
+                check(h, "plugin hooks", &dir.join(f.hooks));
+                check(h, "plugin manifest", &dir.join(f.manifest));
+                counted += 1;
+            } else {
+                assert!(
+                    c.plugin.is_none(),
+                    "{}: where is its plugin installed?",
+                    h.id()
+                );
+            }
+        }
+    }
+    assert!(counted > 40, "{counted}");
+    assert!(
+        unknown.is_empty(),
+        "files the outside-project guard does not know (add them to hookfiles::TABLE):\n{}",
+        unknown.join("\n")
+    );
+}

@@ -1,10 +1,14 @@
 //! The effective policy of one call: its sources, read in order of
 //! precedence, and the answer for one finding with the line it came from.
 //!
-//! Precedence (docs/design.md §4a): `CUECARD_POLICY` over the user's
-//! `config.toml` over the card's own `- decision:` over `advise`; then a
-//! trusted project's `.cuecard/config.toml` (and a project card's
-//! `- decision:`) may only make the result stricter, never looser. A
+//! Precedence (docs/design.md §4a, issue 26): the user's `config.toml` over the
+//! card's own `- decision:` over `advise`; then `CUECARD_POLICY`, the
+//! user's config file at its default place when a variable moved the one
+//! read (`floors`), a trusted project's `.cuecard/config.toml` and a
+//! project card's `- decision:` may each only make the result stricter,
+//! never looser. A repository can set the environment a hook runs with
+//! (Claude Code's project `env`, Gemini's `.env`), so no variable undoes a
+//! line of the user's own file. A
 //! malformed source counts for nothing (recorded; `doctor` names it): a
 //! broken config never denies.
 
@@ -84,6 +88,10 @@ pub struct Policy {
     pub env: Source,
     pub user: Source,
     pub project: Source,
+    /// The user's config file at its default place(s), when
+    /// `CUECARD_CONFIG_DIR` or `XDG_CONFIG_HOME` made `user` another file:
+    /// a variable can add a config, never hide the user's own.
+    pub floors: Vec<Source>,
 }
 
 impl Policy {
@@ -102,12 +110,24 @@ impl Policy {
                 origin: PolicyOrigin::Project(PathBuf::new()),
                 read: Read::Absent,
             },
+            floors: Vec::new(),
         }
     }
 
     /// The sources as given (tests, `explain`).
     pub fn from_sources(env: Source, user: Source, project: Source) -> Policy {
-        Policy { env, user, project }
+        Policy {
+            env,
+            user,
+            project,
+            floors: Vec::new(),
+        }
+    }
+
+    /// The same, with the user's files at their default places.
+    pub fn with_floors(mut self, floors: Vec<Source>) -> Policy {
+        self.floors = floors;
+        self
     }
 
     /// The policy for finding `id` (`guard.kind`, or `guard`) of a card
@@ -125,21 +145,20 @@ impl Policy {
             level: c.level,
             from: format!("card {}: decision: {}", c.card, c.level),
         });
-        let mut out = line(&self.env)
-            .or_else(|| line(&self.user))
-            .or(own)
-            .unwrap_or(ResolvedLevel {
-                level: Level::Advise,
-                from: "default".into(),
-            });
+        let mut out = line(&self.user).or(own).unwrap_or(ResolvedLevel {
+            level: Level::Advise,
+            from: "default".into(),
+        });
         let tighten = [
+            line(&self.env),
             line(&self.project),
             card.filter(|c| c.project).map(|c| ResolvedLevel {
                 level: c.level,
                 from: format!("project card {}: decision: {}", c.card, c.level),
             }),
         ];
-        for t in tighten.into_iter().flatten() {
+        let floors = self.floors.iter().map(line);
+        for t in tighten.into_iter().chain(floors).flatten() {
             if t.level > out.level {
                 out = t;
             }
@@ -147,10 +166,20 @@ impl Policy {
         out
     }
 
+    /// Whether the user's own config file (or one at its default place)
+    /// sets anything to ask or deny: then `CUECARD_DISABLE` is not
+    /// honoured (issue 26).
+    pub fn user_decides(&self) -> bool {
+        std::iter::once(&self.user)
+            .chain(&self.floors)
+            .filter_map(Source::rules)
+            .any(|r| r.lines.iter().any(|(_, l)| l.decides()))
+    }
+
     /// Whether any source sets anything (an unset policy costs nothing
     /// and `explain` says so).
     pub fn is_set(&self) -> bool {
-        [&self.env, &self.user, &self.project]
+        self.sources()
             .iter()
             .any(|s| s.rules().is_some_and(|r| !r.is_empty()))
     }
@@ -159,7 +188,7 @@ impl Policy {
     /// failure record.
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        for s in [&self.env, &self.user, &self.project] {
+        for s in self.sources() {
             match &s.read {
                 Read::Malformed(why) => out.push(format!(
                     "{} is malformed and counts for nothing (every finding stays advice): {why}",
@@ -177,8 +206,11 @@ impl Policy {
 
     /// Every source as read, one line each, and every line it sets, for
     /// `cuecard policy`.
-    pub fn sources(&self) -> [&Source; 3] {
-        [&self.env, &self.user, &self.project]
+    pub fn sources(&self) -> Vec<&Source> {
+        let mut out = vec![&self.env, &self.user];
+        out.extend(&self.floors);
+        out.push(&self.project);
+        out
     }
 }
 
@@ -249,7 +281,7 @@ mod tests {
     }
 
     #[test]
-    fn env_over_user_over_card_over_default() {
+    fn user_over_card_over_default_and_the_environment_only_tightens() {
         let card = Some(CardDecision {
             card: "c",
             level: Level::Ask,
@@ -263,27 +295,46 @@ mod tests {
             absent(project()),
         );
         assert_eq!(p.resolve(ID, card).level, Level::Deny);
+        // Issue 26: a looser CUECARD_POLICY does not undo the user's file.
+        for env in [
+            "destructive.outside-project=advise",
+            "destructive.outside-project=ask",
+            "destructive=advise",
+        ] {
+            let p = Policy::from_sources(
+                src(PolicyOrigin::Env, env),
+                src(user(), "destructive=deny"),
+                absent(project()),
+            );
+            let r = p.resolve(ID, card);
+            assert_eq!(r.level, Level::Deny, "{env}");
+            assert_eq!(r.from, "u.toml: destructive = deny");
+        }
+        // Nor a card's own decision.
         let p = Policy::from_sources(
-            src(PolicyOrigin::Env, "destructive.outside-project=advise"),
-            src(user(), "destructive=deny"),
+            src(PolicyOrigin::Env, "destructive=advise"),
+            absent(user()),
             absent(project()),
         );
-        let r = p.resolve(ID, card);
-        assert_eq!(r.level, Level::Advise);
-        assert_eq!(
-            r.from,
-            "CUECARD_POLICY: destructive.outside-project = advise"
-        );
-        // The user's line for the guard still holds for its other kinds.
+        assert_eq!(p.resolve(ID, card).level, Level::Ask);
+        // A stricter one counts.
         let p = Policy::from_sources(
-            src(PolicyOrigin::Env, "destructive.outside-project=ask"),
-            src(user(), "destructive=deny"),
+            src(PolicyOrigin::Env, "destructive.outside-project=deny"),
+            src(user(), "destructive=ask"),
             absent(project()),
         );
-        assert_eq!(
-            p.resolve("destructive.git-discard", None).level,
-            Level::Deny
-        );
+        let r = p.resolve(ID, None);
+        assert_eq!(r.level, Level::Deny);
+        assert_eq!(r.from, "CUECARD_POLICY: destructive.outside-project = deny");
+        assert_eq!(p.resolve("destructive.git-discard", None).level, Level::Ask);
+        // The user's file at its default place is a floor.
+        let p = Policy::from_sources(absent(PolicyOrigin::Env), absent(user()), absent(project()))
+            .with_floors(vec![src(
+                PolicyOrigin::User("home.toml".into()),
+                "destructive=deny",
+            )]);
+        assert_eq!(p.resolve(ID, None).level, Level::Deny);
+        assert!(p.user_decides());
     }
 
     #[test]

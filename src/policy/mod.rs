@@ -7,6 +7,7 @@
 pub mod defeats;
 mod effective;
 mod error;
+mod project;
 mod rules;
 
 pub use crate::level::Level;
@@ -14,6 +15,7 @@ pub use effective::{
     CardDecision, MAX_BYTES, Policy, PolicyOrigin, Read, ResolvedLevel, Source, read_file,
 };
 pub use error::PolicyError;
+pub use project::project_changes;
 pub use rules::Rules;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +32,67 @@ pub fn known(key: &str) -> bool {
 /// platform config directory's (`$XDG_CONFIG_HOME/cuecard/config.toml`).
 pub fn user_file() -> Option<PathBuf> {
     crate::deck::sources::config_dir().map(|d| d.join("config.toml"))
+}
+
+/// The user's config file at its default places, whatever
+/// `CUECARD_CONFIG_DIR` and `XDG_CONFIG_HOME` say: the platform config
+/// directory's, and `$HOME/.config/cuecard/config.toml`. A repository can
+/// set the environment a hook runs with (Claude Code's project `env`,
+/// Gemini's `.env`), so a variable that moves the config must not hide
+/// the user's own file (issue 26).
+pub fn default_user_files() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let platform = directories::ProjectDirs::from("", "", "cuecard")
+        .map(|p| p.config_dir().join("config.toml"));
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".config/cuecard/config.toml"));
+    for p in [platform, home].into_iter().flatten() {
+        if p.is_absolute() && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The user's files at their default places other than `primary` (the
+/// one read as the user's), each as read.
+fn floors(primary: Option<&Path>) -> Vec<Source> {
+    default_user_files()
+        .into_iter()
+        .filter(|p| Some(p.as_path()) != primary)
+        .filter_map(|p| {
+            let read = read_file(&p, true, &known).0;
+            (read != Read::Absent).then_some(Source {
+                origin: PolicyOrigin::User(p),
+                read,
+            })
+        })
+        .collect()
+}
+
+/// Whether `CUECARD_DISABLE` is honoured: not while the user's own config
+/// file sets anything to ask or deny (issue 26: a repository can set the
+/// variable; only the user's file can take a decision back).
+pub fn disable_honoured() -> bool {
+    let primary = user_file();
+    let user = match &primary {
+        Some(p) => Source {
+            read: read_file(p, true, &known).0,
+            origin: PolicyOrigin::User(p.clone()),
+        },
+        None => Source {
+            origin: PolicyOrigin::User(PathBuf::new()),
+            read: Read::Absent,
+        },
+    };
+    let none = || Source {
+        origin: PolicyOrigin::Env,
+        read: Read::Absent,
+    };
+    !Policy::from_sources(none(), user, none())
+        .with_floors(floors(primary.as_deref()))
+        .user_decides()
 }
 
 /// A project's config file.
@@ -56,7 +119,8 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
             _ => Read::Absent,
         },
     };
-    let user = match user_file() {
+    let primary = user_file();
+    let user = match primary.clone() {
         // The user's own file may be a link into their dotfiles.
         Some(p) => Source {
             read: read_file(&p, true, &known).0,
@@ -86,7 +150,8 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
             origin: PolicyOrigin::Project(path),
             read,
         },
-    );
+    )
+    .with_floors(floors(primary.as_deref()));
     for p in policy.problems() {
         crate::diag::record(crate::diag::Kind::BadConfig, p);
     }

@@ -1,6 +1,8 @@
 //! The one way the recovery reads a file: [`crate::fsutil::open_regular`]
 //! without following a link in the last place (O_NOFOLLOW), refusing
-//! anything that is not a regular file, at most [`MAX_READ_BYTES`].
+//! anything that is not a regular file or that has more than one hard link
+//! (a `HANDOFF.md` hard-linked to `~/.ssh/id_rsa` is the key's own inode:
+//! no symlink check sees it), at most [`MAX_READ_BYTES`].
 
 use std::io::Read as _;
 use std::path::Path;
@@ -19,9 +21,12 @@ pub struct FileHead {
 }
 
 /// Reads the head of `path`: `None` when it is missing, a link, not a
-/// regular file, or unreadable.
+/// regular file, a file with more than one hard link, or unreadable.
 pub fn read(path: &Path) -> Option<FileHead> {
     let (f, meta) = crate::fsutil::open_regular(path, false).ok()?;
+    if links(&meta) > 1 {
+        return None;
+    }
     let mut buf = Vec::with_capacity(meta.len().min(MAX_READ_BYTES) as usize);
     f.take(MAX_READ_BYTES).read_to_end(&mut buf).ok()?;
     let modified_ms = meta
@@ -33,6 +38,20 @@ pub fn read(path: &Path) -> Option<FileHead> {
         text: String::from_utf8_lossy(&buf).into_owned(),
         modified_ms,
     })
+}
+
+/// The hard links of an open file (the `fstat` of the file read, so no
+/// swap between the check and the read).
+fn links(meta: &std::fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::MetadataExt::nlink(meta)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        1
+    }
 }
 
 #[cfg(test)]
@@ -54,6 +73,10 @@ mod tests {
             let link = t.path().join("link.md");
             std::os::unix::fs::symlink(&big, &link).unwrap();
             assert_eq!(read(&link), None, "a link is not followed");
+            let hard = t.path().join("hard.md");
+            std::fs::hard_link(&big, &hard).unwrap();
+            assert_eq!(read(&hard), None, "a second hard link is refused");
+            assert_eq!(read(&big), None, "and so is the first");
         }
     }
 }

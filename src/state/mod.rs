@@ -20,6 +20,7 @@ pub mod ledger;
 pub mod lock;
 pub mod marker;
 pub mod observe;
+pub mod pin;
 pub mod root;
 pub mod store;
 pub mod sweep;

@@ -92,12 +92,50 @@ pub fn sweep(store: &Store, age: Duration) -> usize {
     if let Ok(d) = store.dir("markers") {
         removed += sweep_dir(&d, |_, _, idle| idle > DAY);
     }
+    removed += sweep_pins(store);
     // The root holds the card caches and the trust store, written through
     // temps unique to their process (`.<name>.<pid>.tmp`): a process killed
     // mid-write leaves one.
     removed += sweep_dir(store.root(), |_, name, idle| {
         name.starts_with('.') && name.ends_with(".tmp") && idle > Duration::from_secs(3600)
     });
+    removed
+}
+
+/// Removes the pinned project roots (`super::pin`) of sessions that have
+/// no state left (the session files are swept above), not in their first
+/// hour, and anything in their folder that is not a regular file.
+fn sweep_pins(store: &Store) -> usize {
+    let Ok(pins) = std::fs::read_dir(store.root().join(super::pin::DIR)) else {
+        return 0;
+    };
+    let live: std::collections::BTreeSet<String> = store
+        .dir("sessions")
+        .ok()
+        .and_then(|d| std::fs::read_dir(d).ok())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(MAX_ENTRIES)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.split_once('@').map(|(part, _)| part.to_string())
+        })
+        .collect();
+    let mut removed = 0;
+    for e in pins.flatten().take(MAX_ENTRIES) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        // A pin made a moment ago may precede its session's first save.
+        let old = e
+            .metadata()
+            .ok()
+            .and_then(|m| idle(&m, SystemTime::now()))
+            .is_some_and(|i| i > Duration::from_secs(3600));
+        if old && (!is_file || !live.contains(&name)) && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
     removed
 }
 
@@ -129,4 +167,49 @@ fn sweep_dir(dir: &Path, stale: impl Fn(&Path, &str, Duration) -> bool) -> usize
         }
     }
     removed
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// Sets an entry's own mtime (a link's, never its target's) to long ago.
+    fn age_link(p: &Path) {
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        let t = libc::timespec {
+            tv_sec: 1_000_000_000,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid C string and two timespecs.
+        let r = unsafe {
+            libc::utimensat(
+                libc::AT_FDCWD,
+                c.as_ptr(),
+                [t, t].as_ptr(),
+                libc::AT_SYMLINK_NOFOLLOW,
+            )
+        };
+        assert_eq!(r, 0);
+    }
+
+    #[test]
+    fn pins_go_with_their_sessions() {
+        let t = tempfile::tempdir().unwrap();
+        let s = Store::at(&t.path().join("state")).unwrap();
+        let pins = s.dir(super::super::pin::DIR).unwrap();
+        let sessions = s.dir("sessions").unwrap();
+        for part in ["s-live", "s-gone", "s-new"] {
+            std::fs::write(pins.join(part), "/w/p").unwrap();
+        }
+        std::fs::write(sessions.join("s-live@0123456789ab.json"), "{}").unwrap();
+        age_link(&pins.join("s-live"));
+        age_link(&pins.join("s-gone"));
+        assert_eq!(sweep_pins(&s), 1);
+        assert!(pins.join("s-live").symlink_metadata().is_ok());
+        assert!(pins.join("s-gone").symlink_metadata().is_err());
+        assert!(
+            pins.join("s-new").symlink_metadata().is_ok(),
+            "a fresh pin may precede its session's first save"
+        );
+    }
 }

@@ -101,6 +101,13 @@ impl<'a> Call<'a> {
             .get_or_init(|| find_project_root(&self.cwd()))
     }
 
+    /// Fixes the project root before anything reads it: the session's
+    /// root as its first call found it (see `state::pin`). A root already
+    /// read stays.
+    pub fn fix_project_root(&self, root: PathBuf) {
+        let _ = self.memo.project_root.set(root);
+    }
+
     /// Resolves a path the payload names: absolute as is, relative to `cwd`.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let p = Path::new(path);
@@ -130,10 +137,20 @@ pub fn cwd_of(payload: &Payload) -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
-/// Walks up from `start` to the first directory holding `.git`.
+/// Walks up from `start` to the first directory holding `.git`, stopping
+/// below HOME: a repository in HOME or above it (`git init ~`) never makes
+/// HOME part of a project (issue 26).
 pub fn find_project_root(start: &Path) -> PathBuf {
+    let home = ["HOME", "USERPROFILE"]
+        .iter()
+        .find_map(|k| std::env::var_os(k).filter(|v| !v.is_empty()))
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute());
     let mut dir = start;
     for _ in 0..MAX_ROOT_DEPTH {
+        if home.as_deref().is_some_and(|h| h.starts_with(dir)) {
+            break;
+        }
         if dir.join(".git").symlink_metadata().is_ok() {
             return dir.to_path_buf();
         }
