@@ -871,9 +871,19 @@ fn install_materialises_the_cards_for_their_pointers() {
         .join(".claude/skills")
         .join(&skill)
         .join("SKILL.md");
+    // The shipped text, then the line that marks it cuecard's.
+    let written = std::fs::read_to_string(&installed).unwrap();
+    let (body, marker) = written
+        .trim_end()
+        .rsplit_once('\n')
+        .expect("a marker line last");
     assert_eq!(
-        std::fs::read_to_string(&installed).unwrap(),
+        format!("{body}\n"),
         std::fs::read_to_string(catalogue.join(&skill).join("SKILL.md")).unwrap()
+    );
+    assert!(
+        marker.starts_with("<!-- cuecard-owned-file: skill"),
+        "{marker}"
     );
     sb.test()
         .args(["uninstall", "--harness", "claude-code"])

@@ -72,6 +72,7 @@ fn install(
         ));
     }
     if dry_run {
+        write_cards_and_skills(&target, &roots, true, &mut out)?;
         if let Action::Create(text) | Action::Update { after: text, .. } = &plan.action {
             out.push_str(&format!(
                 "--- {} would hold:\n{text}",
@@ -93,7 +94,7 @@ fn install(
         document::apply_uninstall(t, p)?;
         document::finish_uninstall(t)?;
     }
-    write_cards_and_skills(spec, scope, &roots, &mut out)?;
+    write_cards_and_skills(&target, &roots, false, &mut out)?;
     for n in (spec.notes)(scope, &target.path) {
         out.push_str(&format!("  note: {n}\n"));
     }
@@ -223,33 +224,54 @@ fn legacy_plan(
 }
 
 /// The cards the "Full procedure" pointers name, and the skills, written
-/// where they lead; what was written goes into the report.
+/// where they lead; what was written (or would be, on a dry run) goes into
+/// the report, with each skill file left because it is the user's. The
+/// folders the skills needed are recorded with `target` for uninstall.
 fn write_cards_and_skills(
-    spec: &crate::harness::config::Config,
-    scope: Scope,
+    target: &ConfigFile,
     roots: &Roots,
+    dry_run: bool,
     out: &mut String,
 ) -> Result<(), InstallError> {
+    let verb = Verb { dry_run };
     if let Some(dir) = crate::paths::data_dir() {
-        let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;
+        let dir = dir.join("cards");
+        let w = materialise::write_files(&dir, None, &materialise::card_files(), dry_run)?;
         out.push_str(&format!(
-            "  cards: {} written, {} unchanged in {}\n",
+            "  cards: {} {}, {} unchanged in {}\n",
             w.written.len(),
+            verb.say("written", "would be written"),
             w.unchanged,
-            dir.join("cards").display()
+            dir.display()
         ));
     }
     let skills = materialise::skill_files();
     if !skills.is_empty()
-        && let Some(dir) = (spec.skills_dir)(scope, roots)
+        && let Some(dir) = (target.spec.skills_dir)(target.scope, roots)
     {
-        let w = materialise::write_files(&dir, &skills, false)?;
+        let w = materialise::write_files(&dir, Some("skill"), &skills, dry_run)?;
         out.push_str(&format!(
-            "  skills: {} written, {} unchanged in {}\n",
+            "  skills: {} {}, {} unchanged in {}\n",
             w.written.len(),
+            verb.say("written", "would be written"),
             w.unchanged,
             dir.display()
         ));
+        if dry_run {
+            for p in &w.written {
+                out.push_str(&format!("    would write {}\n", p.display()));
+            }
+        }
+        for (p, why) in &w.refused {
+            out.push_str(&format!(
+                "  warning: skill file {} {}: {why}; rename yours to get cuecard's\n",
+                verb.say("not written", "would not be written"),
+                p.display()
+            ));
+        }
+        if !dry_run {
+            crate::install::record::record(&target.path, &[], &w.created_dirs)?;
+        }
     }
     Ok(())
 }

@@ -67,12 +67,16 @@ fn uninstall_scope(
     if !skills.is_empty()
         && let Some(dir) = (spec.skills_dir)(scope, roots)
     {
-        let n = materialise::remove_files(&dir, &skills);
-        if n > 0 {
+        let r = materialise::remove_files(&dir, &skills);
+        if r.removed > 0 {
             out.push_str(&format!(
-                "  skills: {n} files removed from {}\n",
+                "  skills: {} files removed from {}\n",
+                r.removed,
                 dir.display()
             ));
+        }
+        for (p, why) in &r.left {
+            out.push_str(&format!("  skills: left {}: {why}\n", p.display()));
         }
     }
     // The folders install created, now empty.
@@ -108,7 +112,7 @@ fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
     if !installed_anywhere(roots, bin)
         && let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards"))
     {
-        let n = materialise::remove_files(&dir, &materialise::card_files());
+        let n = materialise::remove_files(&dir, &materialise::card_files()).removed;
         let _ = std::fs::remove_dir(&dir);
         if n > 0 {
             out.push_str(&format!(

@@ -1,0 +1,87 @@
+//! Install and uninstall never lose or change a byte that is the user's
+//! (issue 28), through the real binary: a skill of the user's by a shipped
+//! skill's name, an edited skill, hand-written entries that run cuecard,
+//! files and folders the user made, HOME that is not real.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use support::{Sandbox, put};
+
+fn read(p: impl AsRef<Path>) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
+fn skill(sb: &Sandbox, name: &str) -> PathBuf {
+    sb.home().join(".claude/skills").join(name).join("SKILL.md")
+}
+
+/// A skill of the user's by the name of one cuecard ships is neither
+/// written over by install nor removed by uninstall; both say so, and the
+/// other skills are written and removed as usual.
+#[test]
+fn a_users_skill_of_the_same_name_is_never_written_over_nor_removed() {
+    let sb = Sandbox::new();
+    let mine = "---\nname: knowledge-wiki\ndescription: mine\n---\nMine.\n";
+    let p = put(skill(&sb, "knowledge-wiki"), mine);
+    let notes = put(
+        sb.home().join(".claude/skills/knowledge-wiki/reference.md"),
+        "my notes\n",
+    );
+    let dry = sb
+        .cmd(&["install", "--harness", "claude-code", "--dry-run"])
+        .stdout;
+    assert!(
+        dry.contains("would write") && dry.contains("compaction-handoff/SKILL.md"),
+        "{dry}"
+    );
+    assert!(dry.contains("knowledge-wiki/SKILL.md"), "{dry}");
+    let out = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
+    assert_eq!(read(&p), mine);
+    assert!(
+        out.contains("warning: skill file not written") && out.contains("knowledge-wiki"),
+        "{out}"
+    );
+    assert!(
+        skill(&sb, "compaction-handoff").is_file(),
+        "the rest written"
+    );
+    let out = sb.cmd(&["uninstall", "--harness", "claude-code"]).stdout;
+    assert_eq!(read(&p), mine);
+    assert_eq!(read(&notes), "my notes\n");
+    assert!(
+        out.contains("skills: left") && out.contains("yours"),
+        "{out}"
+    );
+    assert!(!skill(&sb, "compaction-handoff").exists());
+}
+
+/// A folder of the user's by a skill's name, even an empty one, gets no
+/// file of cuecard's.
+#[test]
+fn a_users_empty_skill_folder_gets_nothing() {
+    let sb = Sandbox::new();
+    let dir = sb.home().join(".claude/skills/cuecard-status");
+    std::fs::create_dir_all(&dir).unwrap();
+    sb.cmd(&["install", "--harness", "claude-code"]);
+    assert!(!dir.join("SKILL.md").exists());
+    sb.cmd(&["uninstall", "--harness", "claude-code"]);
+    assert!(dir.is_dir(), "the user's folder stays");
+}
+
+/// An installed skill the user edited is theirs: a reinstall does not undo
+/// the edit, and uninstall leaves it.
+#[test]
+fn an_edited_skill_survives_reinstall_and_uninstall() {
+    let sb = Sandbox::new();
+    sb.cmd(&["install", "--harness", "claude-code"]);
+    let p = skill(&sb, "knowledge-wiki");
+    let edited = read(&p).replacen("# Knowledge wiki", "# Knowledge wiki (mine)", 1);
+    std::fs::write(&p, &edited).unwrap();
+    let out = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
+    assert_eq!(read(&p), edited);
+    assert!(out.contains("edited by hand"), "{out}");
+    let out = sb.cmd(&["uninstall", "--harness", "claude-code"]).stdout;
+    assert_eq!(read(&p), edited);
+    assert!(out.contains("left") && out.contains("edited"), "{out}");
+}
