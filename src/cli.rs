@@ -155,6 +155,11 @@ pub struct InstallArgs {
     /// Show what would be written, write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Hand install the entries that run this program's `dispatch` though
+    /// install did not write them (an older install, a dev build): they are
+    /// replaced. Without it such entries are yours: kept and named.
+    #[arg(long, value_name = "PROGRAM")]
+    pub replace: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -176,6 +181,11 @@ pub struct UninstallArgs {
     /// user, project or managed (default: every scope where cuecard is found).
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
+    /// Also remove the entries that run this program's `dispatch` though
+    /// install did not write them. Without it such entries are yours: kept
+    /// and named.
+    #[arg(long, value_name = "PROGRAM")]
+    pub replace: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -700,11 +700,12 @@ fn install_with(sb: &Sandbox, copy: &Path, harness: &str) -> std::process::Outpu
 }
 
 #[test]
-fn entries_in_a_windows_hosts_form_are_cuecards_own() {
+fn entries_in_a_windows_hosts_form_are_recognised() {
     // Files as an install on Windows writes them (PowerShell for Cursor,
     // cmd for CodeBuddy, Copilot's two keys), beside the operator's hooks:
-    // verify counts none as installed here (no such binary), and uninstall
-    // takes exactly them out.
+    // verify sees each as running cuecard and counts none as installed
+    // here (no record, no such binary), and uninstall with `--replace`
+    // naming the program takes exactly them out.
     let sb = Sandbox::new();
     let exe = r"C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe";
     let cursor = sb.home().join(".cursor/hooks.json");
@@ -735,7 +736,9 @@ fn entries_in_a_windows_hosts_form_are_cuecards_own() {
         }]}})
         .to_string(),
     );
-    // Exit 1: problems found (and nothing installed).
+    // Not written by this install (no record of them): the user's, named,
+    // not counted as installed; uninstall keeps them unless `--replace`
+    // names their program. Exit 1: their programs are no binary here.
     let out = sb.test().args(["verify", "--json"]).exit(1).run();
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     for (harness, path) in [
@@ -750,15 +753,34 @@ fn entries_in_a_windows_hosts_form_are_cuecards_own() {
             .flatten()
             .find(|s| s["harness"] == harness && s["path"] == path.to_str().unwrap())
             .unwrap_or_else(|| panic!("{harness} in {v:#}"));
-        let problems = st["problems"].to_string();
+        let yours = st["yours"].to_string();
         assert!(
-            problems.contains("not an installed cuecard binary"),
-            "{harness}: seen as cuecard's, not counted: {st:#}"
+            yours.contains("runs cuecard") && yours.contains("cuecard.exe"),
+            "{harness}: seen as running cuecard, not counted: {st:#}"
         );
         assert_eq!(st["entries"], 0, "{harness}: {st:#}");
     }
+    let before = std::fs::read_to_string(&cursor).unwrap();
+    let out = sb.test().args(["uninstall", "--harness", "cursor"]).run();
+    assert!(
+        out.stdout.contains("kept an entry of yours"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&cursor).unwrap(), before);
+    let slashed = exe.replace('\\', "/");
     for h in ["cursor", "codebuddy", "copilot"] {
-        sb.test().args(["uninstall", "--harness", h]).run();
+        sb.test()
+            .args([
+                "uninstall",
+                "--harness",
+                h,
+                "--replace",
+                exe,
+                "--replace",
+                &slashed,
+            ])
+            .run();
     }
     assert_eq!(
         read_json(&cursor),
@@ -954,22 +976,34 @@ fn a_claude_plugin_registering_cuecard_is_reported() {
     assert!(out.stdout.contains("plugins"), "{}", out.stdout);
 }
 
+/// An install from another place (an upgrade that moved the binary) is
+/// what cuecard wrote: verify calls it stale, and a reinstall replaces it
+/// in place. An entry running a cuecard binary that no install recorded
+/// writing is the user's: kept and named, replaced only when `--replace`
+/// names its program.
 #[test]
 fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
     let sb = Sandbox::new();
     let path = sb.home().join(".claude/settings.json");
-    put(&path, &json!({"hooks": {"SessionStart": [{"matcher": "*", "hooks": [{"type": "command", "command": "/old/place/cuecard", "args": ["dispatch", "SessionStart", "session-start"]}]}]}}).to_string());
+    let old = copy_bin(&sb, "old-place");
+    let done = install_with(&sb, &old, "claude-code");
+    assert!(done.status.success(), "{done:?}");
+    std::fs::remove_file(&old).unwrap();
     let out = sb
         .test()
         .args(["verify", "--harness", "claude-code"])
         .exit(1)
         .run();
-    assert!(out.stdout.contains("STALE"), "{}", out.stdout);
+    assert!(out.stdout.contains("claude-code (user)"), "{}", out.stdout);
+    let before = read_json(&path)["hooks"]["SessionStart"]
+        .as_array()
+        .unwrap()
+        .len();
     install(&sb, "claude-code", "user");
     let doc = read_json(&path);
     assert_eq!(
         doc["hooks"]["SessionStart"].as_array().unwrap().len(),
-        1,
+        before,
         "replaced, not doubled"
     );
     assert_eq!(
@@ -977,6 +1011,38 @@ fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
         bin()
     );
     sb.test().args(["verify", "--harness", "claude-code"]).run();
+
+    // Written by hand (no record of it): the user's.
+    let sb = Sandbox::new();
+    let mine = json!({"type": "command", "command": "/old/place/cuecard", "args": ["dispatch", "SessionStart", "session-start"]});
+    put(
+        &path_in(&sb),
+        &json!({"hooks": {"SessionStart": [{"matcher": "*", "hooks": [mine]}]}}).to_string(),
+    );
+    let out = install(&sb, "claude-code", "user");
+    assert!(
+        out.stdout.contains("kept an entry of yours")
+            && out.stdout.contains("--replace /old/place/cuecard"),
+        "{}",
+        out.stdout
+    );
+    let doc = read_json(path_in(&sb));
+    assert_eq!(doc["hooks"]["SessionStart"][0]["hooks"][0], mine);
+    sb.test()
+        .args([
+            "install",
+            "--harness",
+            "claude-code",
+            "--replace",
+            "/old/place/cuecard",
+        ])
+        .run();
+    let doc = read_json(path_in(&sb));
+    assert!(!doc.to_string().contains("/old/place"), "{doc}");
+}
+
+fn path_in(sb: &Sandbox) -> PathBuf {
+    sb.home().join(".claude/settings.json")
 }
 
 #[test]

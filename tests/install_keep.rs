@@ -85,3 +85,25 @@ fn an_edited_skill_survives_reinstall_and_uninstall() {
     assert_eq!(read(&p), edited);
     assert!(out.contains("left") && out.contains("edited"), "{out}");
 }
+
+/// A hook entry the user wrote that runs `cuecard dispatch` (a card of
+/// their own, a dev build) is theirs: install keeps it and names it,
+/// uninstall keeps it, and their file comes back byte for byte.
+#[test]
+fn a_hand_written_cuecard_entry_is_the_users() {
+    let sb = Sandbox::new();
+    let mine = "{ \"hooks\": { \"Notification\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"/usr/local/bin/cuecard\",\n  \"args\": [\"dispatch\", \"Notification\", \"my-notify-card\"] } ] } ] } }\n";
+    let p = put(sb.home().join(".claude/settings.json"), mine);
+    let out = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
+    assert!(
+        out.contains("kept an entry of yours: Notification")
+            && out.contains("/usr/local/bin/cuecard dispatch Notification my-notify-card"),
+        "{out}"
+    );
+    assert!(read(&p).contains("my-notify-card"));
+    let v = sb.cmd(&["verify", "--harness", "claude-code"]).stdout;
+    assert!(v.contains("yours: Notification"), "{v}");
+    let out = sb.cmd(&["uninstall", "--harness", "claude-code"]).stdout;
+    assert!(out.contains("kept an entry of yours"), "{out}");
+    assert_eq!(read(&p), mine);
+}

@@ -75,7 +75,7 @@ fn probe_file(
 ) {
     let spec = t.spec;
     let st = inspect::inspect(t, bin, roots);
-    if !st.installed() && st.not_cuecard.is_empty() {
+    if !st.installed() && st.not_cuecard.is_empty() && st.yours_entries.is_empty() {
         return;
     }
     out.push_str(&format!(
@@ -99,7 +99,22 @@ fn probe_file(
             "FAIL", event
         ));
     }
-    for (event, _, handler) in &st.installed {
+    let yours_run: Vec<(String, Option<String>, serde_json::Value)> = st
+        .yours_entries
+        .iter()
+        .filter(|(_, _, why)| why.is_none())
+        .map(|(e, h, _)| (e.clone(), None, h.clone()))
+        .collect();
+    for (event, _, why) in &st.yours_entries {
+        if let Some(why) = why {
+            tally.failed += 1;
+            out.push_str(&format!(
+                "  {:4} {:22} not run: not an installed cuecard binary ({why}); an entry of yours\n",
+                "FAIL", event
+            ));
+        }
+    }
+    for (event, _, handler) in st.installed.iter().chain(&yours_run) {
         // A fresh state directory per probe: no once-marker of one
         // entry silences the next.
         tally.ran += 1;

@@ -15,7 +15,7 @@ pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
         return Err(CommandError::ManagedNeedsClaudeCode);
     }
-    install(p, spec, scope, a.dry_run)?;
+    install(p, spec, scope, a.dry_run, &a.replace)?;
     Ok(ExitStatus::Success)
 }
 
@@ -43,6 +43,7 @@ fn install(
     spec: &'static crate::harness::config::Config,
     scope: Scope,
     dry_run: bool,
+    replace: &[String],
 ) -> Result<(), CommandError> {
     let roots = Roots::from_env()?;
     decisions_need_a_policy(spec, &roots)?;
@@ -50,10 +51,11 @@ fn install(
     let program = spec.program(scope, &bin);
     let host = Host::current();
     entries::check_program(spec, host, &program)?;
-    let target = ConfigFile::new(spec, scope, &roots).ok_or(InstallError::NoScope {
+    let mut target = ConfigFile::new(spec, scope, &roots).ok_or(InstallError::NoScope {
         harness: spec.harness,
         scope,
     })?;
+    target.replace = replace.to_vec();
     let (wanted, skipped) = entries::for_harness(spec, &program, host);
     let plan = plan_or_by_hand(&target, &bin, &wanted, dry_run)?;
     let verb = Verb { dry_run };

@@ -21,7 +21,7 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
     let bin = roots::installed_binary()?;
     let mut out = String::new();
     for scope in scopes {
-        uninstall_scope(spec, scope, &roots, &bin, &mut out)?;
+        uninstall_scope(spec, scope, &roots, &bin, &a.replace, &mut out)?;
     }
     remove_card_copies(&roots, &bin, &mut out);
     p.out(&out);
@@ -35,12 +35,14 @@ fn uninstall_scope(
     scope: Scope,
     roots: &Roots,
     bin: &str,
+    replace: &[String],
     out: &mut String,
 ) -> Result<(), InstallError> {
     for form in std::iter::once(spec).chain(spec.legacy) {
-        let Some(t) = ConfigFile::new(form, scope, roots) else {
+        let Some(mut t) = ConfigFile::new(form, scope, roots) else {
             continue;
         };
+        t.replace = replace.to_vec();
         let plan = document::plan_uninstall(&t, bin)?;
         document::apply_uninstall(&t, &plan)?;
         if !std::ptr::eq(form, spec) && plan.action == Action::Unchanged {
@@ -131,7 +133,7 @@ fn installed_anywhere(roots: &Roots, bin: &str) -> bool {
             [Scope::User, Scope::Project].into_iter().any(|scope| {
                 ConfigFile::new(form, scope, roots).is_some_and(|t| {
                     matches!(document::load(&t), Ok(Some((_, doc)))
-                        if !crate::install::merge::ours(&doc, form.layout, bin).is_empty())
+                        if !crate::install::merge::ours(&doc, form.layout, &document::owner(&t, bin, None)).is_empty())
                 })
             })
         })

@@ -104,6 +104,12 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
     let mut out = String::new();
     for s in statuses {
         if !s.installed() && s.problems.is_empty() {
+            for y in &s.yours {
+                out.push_str(&format!(
+                    "{:10} {} ({}): {}: {y}\n",
+                    "YOURS", s.harness, s.scope, s.path
+                ));
+            }
             continue;
         }
         let state = if !s.problems.is_empty() && s.installed() {
@@ -126,7 +132,13 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
             "{state:10} {} ({}): {} ({} entries{form})\n",
             s.harness, s.scope, s.path, s.entries
         ));
-        for p in s.problems.iter().chain(&s.untrusted).chain(&s.unenforced) {
+        for p in s
+            .problems
+            .iter()
+            .chain(&s.untrusted)
+            .chain(&s.unenforced)
+            .chain(&s.yours)
+        {
             out.push_str(&format!("           {p}\n"));
         }
     }

@@ -7,6 +7,7 @@ use super::fsio;
 use super::lossless;
 use super::merge::{self, HookEntry, MergeCounts};
 use super::owned::{self, Owned};
+use super::ownership::{Owner, Recorded};
 use super::shape::BadShape;
 use super::style::Style;
 use crate::harness::config::{Config, OwnedFile, Roots, Scope};
@@ -21,6 +22,9 @@ pub struct ConfigFile {
     /// The directory below which no symlink is accepted (home, project root,
     /// or the working directory for managed settings).
     pub base: PathBuf,
+    /// The programs `--replace` named: their `dispatch` entries are
+    /// cuecard's to replace or remove though install did not write them.
+    pub replace: Vec<String>,
 }
 
 impl ConfigFile {
@@ -42,6 +46,7 @@ impl ConfigFile {
             scope,
             path,
             base,
+            replace: Vec::new(),
         })
     }
 }
@@ -74,6 +79,76 @@ pub struct Plan {
     /// The keys install switches, with the operator's value before (`None`:
     /// absent), for [`super::record`].
     pub switched: Vec<(String, Option<Value>)>,
+    /// The handlers install writes, for [`super::record::set_entries`].
+    pub entries: Vec<Value>,
+}
+
+/// Who owns the entries in `t`: what install recorded writing there (see
+/// [`Recorded`]); in a form cuecard no longer writes (Kiro's legacy agent
+/// file), any entry running a cuecard binary's `dispatch`.
+pub enum FileOwner<'a> {
+    Name(&'a str),
+    Recorded(Recorded),
+}
+
+impl Owner for FileOwner<'_> {
+    fn owns(&self, handler: &Value) -> bool {
+        match self {
+            FileOwner::Name(bin) => bin.owns(handler),
+            FileOwner::Recorded(r) => r.owns(handler),
+        }
+    }
+}
+
+/// The owner of `t`'s entries; `wanted` is what install writes there now
+/// (`None`: computed for this host).
+pub fn owner<'a>(t: &ConfigFile, bin: &'a str, wanted: Option<&[HookEntry]>) -> FileOwner<'a> {
+    if t.spec
+        .harness
+        .config()
+        .is_some_and(|c| !std::ptr::eq(c, t.spec))
+    {
+        return FileOwner::Name(bin);
+    }
+    let wanted: Vec<Value> = match wanted {
+        Some(w) => w.iter().map(|e| Value::Object(e.handler.clone())).collect(),
+        None => super::entries::for_harness(
+            t.spec,
+            &t.spec.program(t.scope, bin),
+            crate::harness::config::Host::current(),
+        )
+        .0
+        .into_iter()
+        .map(|e| Value::Object(e.handler))
+        .collect(),
+    };
+    FileOwner::Recorded(Recorded {
+        recorded: super::record::entries(&t.path),
+        wanted,
+        replace: t.replace.clone(),
+    })
+}
+
+/// The entries in `doc` that run a cuecard binary's `dispatch` but that
+/// `owner` does not own: the user's, kept, each named in a note.
+fn kept_notes(t: &ConfigFile, doc: &Value, bin: &str, owner: &FileOwner) -> Vec<String> {
+    merge::ours(doc, t.spec.layout, bin)
+        .into_iter()
+        .filter(|(_, _, h)| !owner.owns(h))
+        .map(|(event, matcher, h)| {
+            let words = h
+                .as_object()
+                .and_then(super::ownership::argv)
+                .unwrap_or_default();
+            format!(
+                "kept an entry of yours: {event} [{}]: `{}` runs cuecard but install did not write it; \
+                 `--replace {}` hands it to install",
+                matcher.as_deref().unwrap_or("every call"),
+                words.join(" "),
+                words.first().map(String::as_str).unwrap_or("<program>")
+            )
+        })
+        .collect()
 }
 
 /// The file's text and document, `None` when it does not exist.
@@ -138,9 +213,10 @@ pub fn plan_install(
         None => (None, (t.spec.skeleton)()),
     };
     let original = doc.clone();
-    let outcome =
-        merge::install(&mut doc, t.spec.layout, bin, entries).map_err(|why| unmergeable(t, why))?;
-    let mut notes = Vec::new();
+    let owner = owner(t, bin, Some(entries));
+    let outcome = merge::install(&mut doc, t.spec.layout, &owner, entries)
+        .map_err(|why| unmergeable(t, why))?;
+    let mut notes = kept_notes(t, &doc, bin, &owner);
     let mut switched = Vec::new();
     for (key, value) in required(t) {
         let managed_off = key == "allowManagedHooksOnly"
@@ -182,6 +258,10 @@ pub fn plan_install(
         outcome,
         notes,
         switched,
+        entries: entries
+            .iter()
+            .map(|e| Value::Object(e.handler.clone()))
+            .collect(),
     })
 }
 
@@ -220,6 +300,7 @@ fn plan_owned_install(
         outcome,
         notes: Vec::new(),
         switched: Vec::new(),
+        entries: Vec::new(),
     })
 }
 
@@ -232,6 +313,7 @@ fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan
         outcome: MergeCounts::default(),
         notes: Vec::new(),
         switched: Vec::new(),
+        entries: Vec::new(),
     };
     fsio::refuse_symlinks(&t.base, &t.path)?;
     let Some(before) = fsio::read(&t.path)? else {
@@ -274,23 +356,26 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
     if let Some(o) = t.spec.owned {
         return plan_owned_uninstall(t, bin, o);
     }
-    let unchanged = Plan {
+    let mut unchanged = Plan {
         action: Action::Unchanged,
         outcome: MergeCounts::default(),
         notes: Vec::new(),
         switched: Vec::new(),
+        entries: Vec::new(),
     };
     let Some((before, doc)) = load(t)? else {
         return Ok(unchanged);
     };
+    let owner = owner(t, bin, None);
     let mut after_doc = doc.clone();
-    let outcome =
-        merge::uninstall(&mut after_doc, t.spec.layout, bin).map_err(|why| unmergeable(t, why))?;
+    let outcome = merge::uninstall(&mut after_doc, t.spec.layout, &owner)
+        .map_err(|why| unmergeable(t, why))?;
+    // The keys install switched go back to the operator's values.
+    let mut notes = kept_notes(t, &after_doc, bin, &owner);
     if outcome.removed == 0 {
+        unchanged.notes = notes;
         return Ok(unchanged);
     }
-    // The keys install switched go back to the operator's values.
-    let mut notes = Vec::new();
     for (key, before) in super::record::keys(&t.path) {
         let Some((_, value)) = required(t).into_iter().find(|(k, _)| *k == key) else {
             continue;
@@ -318,7 +403,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
         } else {
             &backup
         })
-        && merge::ours(&bdoc, t.spec.layout, bin).is_empty()
+        && merge::ours(&bdoc, t.spec.layout, &owner).is_empty()
         && plain(&bdoc) == plain(&after_doc)
     {
         return Ok(Plan {
@@ -329,6 +414,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
             outcome,
             notes,
             switched: Vec::new(),
+            entries: Vec::new(),
         });
     }
     let action = if plain(&after_doc) == plain(&(t.spec.skeleton)()) {
@@ -342,6 +428,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
         outcome,
         notes,
         switched: Vec::new(),
+        entries: Vec::new(),
     })
 }
 
@@ -358,7 +445,11 @@ pub fn apply_install(
     };
     dirs.extend(extra_dirs.iter().cloned());
     apply(t, plan)?;
-    super::record::record(&t.path, &plan.switched, &dirs)
+    super::record::record(&t.path, &plan.switched, &dirs)?;
+    if t.spec.owned.is_none() {
+        super::record::set_entries(&t.path, &plan.entries)?;
+    }
+    Ok(())
 }
 
 /// Applies an uninstall plan leaving no trace: no backup of the file

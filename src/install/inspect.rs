@@ -4,6 +4,7 @@
 use super::document::{self, ConfigFile};
 use super::entries;
 use super::merge::{self, HookEntry};
+use super::ownership::Owner;
 use super::program::ProgramRefused;
 use crate::harness::config::{Host, Roots, TrustCheck};
 use serde::Serialize;
@@ -38,6 +39,14 @@ pub struct Status {
     /// installed cuecard binary (see [`super::program`]): never counted as
     /// installed, never run; the event and why.
     pub not_cuecard: Vec<(String, String)>,
+    /// What is the user's and left as it is: an entry that runs cuecard
+    /// but that install did not write, a skill of theirs or one they
+    /// edited. Not a fault.
+    pub yours: Vec<String>,
+    /// The user's entries that run cuecard (for `doctor`, which probes
+    /// them too): (event, handler, why its program is not run, if not).
+    #[serde(skip)]
+    pub yours_entries: Vec<(String, Value, Option<String>)>,
 }
 
 impl Status {
@@ -77,6 +86,8 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         unenforced: Vec::new(),
         installed: Vec::new(),
         not_cuecard: Vec::new(),
+        yours: Vec::new(),
+        yours_entries: Vec::new(),
     };
     let (text, doc) = match document::load(t) {
         Ok(Some(loaded)) => loaded,
@@ -121,7 +132,32 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
 /// cuecard's entries in `doc` into those whose program is an installed
 /// cuecard binary and those whose program is not (with why, a problem).
 fn split_by_program(st: &mut Status, doc: &Value, t: &ConfigFile, bin: &str, project: &Path) {
-    let (installed, not_cuecard): (Vec<_>, Vec<_>) = merge::ours(doc, t.spec.layout, bin)
+    let owner = document::owner(t, bin, None);
+    for (event, matcher, h) in merge::ours(doc, t.spec.layout, bin) {
+        if !owner.owns(&h) {
+            let words = h
+                .as_object()
+                .and_then(super::ownership::argv)
+                .unwrap_or_default();
+            st.yours.push(format!(
+                "yours: {event} [{}]: `{}` runs cuecard, but install did not write it (or it was \
+                 edited since); kept as it is",
+                matcher.as_deref().unwrap_or("every call"),
+                words.join(" ")
+            ));
+            let why = program_of(&h)
+                .and_then(|p| super::program::resolve(&p, project))
+                .err()
+                .map(|e| e.to_string());
+            if let Some(why) = &why {
+                st.problems.push(format!(
+                    "{event}: not run: not an installed cuecard binary ({why}); an entry of yours, left as it is"
+                ));
+            }
+            st.yours_entries.push((event, h, why));
+        }
+    }
+    let (installed, not_cuecard): (Vec<_>, Vec<_>) = merge::ours(doc, t.spec.layout, &owner)
         .into_iter()
         .map(|entry| {
             let why = program_of(&entry.2).and_then(|p| super::program::resolve(&p, project));

@@ -1,10 +1,12 @@
 //! What an install did that its uninstall must undo and that the
 //! operator's file cannot say: the keys install switched (Gemini's
 //! `hooksConfig.enabled`, managed settings' `allowManagedHooksOnly`), with
-//! the value each had before, and the folders install created for a file or
-//! the skills. Kept in the data directory (`<data>/install/record.json`,
-//! `{"<config path>": {"keys": {"<key>": <value, or null for absent>},
-//! "dirs": ["<folder>", ...]}}`), never in the operator's file. The first
+//! the value each had before, the folders install created for a file or
+//! the skills, and the hook handlers it wrote (what makes an entry
+//! cuecard's: see [`super::ownership::Recorded`]). Kept in the data
+//! directory (`<data>/install/record.json`, `{"<config path>": {"keys":
+//! {"<key>": <value, or null for absent>}, "dirs": ["<folder>", ...],
+//! "entries": [<handler>, ...]}}`), never in the operator's file. The first
 //! value recorded for a key is the operator's and is never overwritten.
 
 use super::error::InstallError;
@@ -81,6 +83,34 @@ pub fn record(
         }
     }
     save(&store, &all)
+}
+
+/// Records the hook handlers install wrote into `config` (replacing the
+/// previous list): what uninstall and the next install take as cuecard's.
+pub fn set_entries(config: &Path, entries: &[Value]) -> Result<(), InstallError> {
+    let Some(store) = store() else { return Ok(()) };
+    let mut all = load(&store);
+    if entries.is_empty() && !all.contains_key(&key(config)) {
+        return Ok(());
+    }
+    let entry = all
+        .entry(key(config))
+        .or_insert_with(|| json!({"keys": {}, "dirs": []}));
+    if let Some(e) = entry.as_object_mut() {
+        e.insert("entries".into(), Value::Array(entries.to_vec()));
+    }
+    save(&store, &all)
+}
+
+/// The hook handlers install recorded writing into `config`; `None` when
+/// there is no record of them.
+pub fn entries(config: &Path) -> Option<Vec<Value>> {
+    let store = store()?;
+    load(&store)
+        .get(&key(config))
+        .and_then(|e| e.get("entries"))
+        .and_then(Value::as_array)
+        .cloned()
 }
 
 /// What install switched in `config`: (key, the operator's value, `None`
