@@ -145,6 +145,24 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// Where install keeps the backup of `path`: beside it, or, for a file in
+/// a repository, in the data directory under the FNV-1a of its path.
+fn backup_of(sb: &Sandbox, path: &Path) -> PathBuf {
+    let name = format!(
+        "{}.cuecard.bak",
+        path.file_name().unwrap().to_string_lossy()
+    );
+    if !path.starts_with(sb.project()) {
+        return path.with_file_name(name);
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.to_string_lossy().as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    sb.data().join(format!("install/backups/{h:016x}-{name}"))
+}
+
 fn path_of(sb: &Sandbox, c: &Case) -> PathBuf {
     match c.scope {
         "user" => sb.home().join(c.rel),
@@ -426,8 +444,9 @@ fn every_harness_install_reinstall_verify_uninstall_over_foreign_config() {
                 c.harness
             );
         }
-        // A backup of the operator's file.
-        let backup = PathBuf::from(format!("{}.cuecard.bak", path.display()));
+        // A backup of the operator's file (kept out of the repository for
+        // a project's file).
+        let backup = backup_of(&sb, &path);
         assert_eq!(
             std::fs::read_to_string(&backup).unwrap(),
             c.foreign,

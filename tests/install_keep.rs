@@ -107,3 +107,69 @@ fn a_hand_written_cuecard_entry_is_the_users() {
     assert!(out.contains("kept an entry of yours"), "{out}");
     assert_eq!(read(&p), mine);
 }
+
+/// Uninstall gives back exactly what the user had: a file holding only an
+/// empty `hooks` (or an empty event list), an empty file, `{}`; the file
+/// is never deleted, and no backup is left.
+#[test]
+fn uninstall_gives_back_empty_containers_and_files_the_user_made() {
+    for mine in [
+        "{\n  \"hooks\": {}\n}\n",
+        "{\"hooks\": {\"PreToolUse\": []}}",
+        "{\"hooks\": {\"SessionStart\": []}}\n",
+        "",
+        "{}",
+    ] {
+        let sb = Sandbox::new();
+        let p = put(sb.home().join(".claude/settings.json"), mine);
+        sb.cmd(&["install", "--harness", "claude-code"]);
+        assert_ne!(read(&p), mine);
+        let out = sb.cmd(&["uninstall", "--harness", "claude-code"]).stdout;
+        assert!(p.is_file(), "{mine:?}: the user's file was deleted: {out}");
+        assert_eq!(read(&p), mine, "{out}");
+        let bak = sb.home().join(".claude/settings.json.cuecard.bak");
+        assert!(!bak.exists(), "{mine:?}: a backup is left");
+    }
+}
+
+/// An empty `hooks` the user had stays even when they edited the file
+/// after install (uninstall patches the file instead of restoring it).
+#[test]
+fn the_users_empty_hooks_key_survives_an_edit_after_install() {
+    let sb = Sandbox::new();
+    let mine = "{\n  \"permissions\": {\"allow\": []},\n  \"hooks\": {}\n}\n";
+    let p = sb.write(".claude/settings.json", mine);
+    sb.cmd(&["install", "--harness", "claude-code", "--scope", "project"]);
+    let edited = read(&p).replace("\"allow\": []", "\"allow\": [\"Bash(ls)\"]");
+    std::fs::write(&p, &edited).unwrap();
+    sb.cmd(&[
+        "uninstall",
+        "--harness",
+        "claude-code",
+        "--scope",
+        "project",
+    ]);
+    assert_eq!(
+        read(&p),
+        "{\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\n  \"hooks\": {}\n}\n"
+    );
+}
+
+/// A project install keeps its backup out of the repository.
+#[test]
+fn no_backup_file_lands_in_a_repository() {
+    let sb = Sandbox::new();
+    let mine = "{\n  \"version\": 1,\n  \"hooks\": {}\n}\n";
+    let p = sb.write(".cursor/hooks.json", mine);
+    sb.cmd(&["install", "--harness", "cursor", "--scope", "project"]);
+    let leftovers: Vec<_> = std::fs::read_dir(sb.project().join(".cursor"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().contains("bak"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?} beside the file");
+    sb.cmd(&["uninstall", "--harness", "cursor", "--scope", "project"]);
+    assert_eq!(read(&p), mine);
+    assert!(!sb.data().join("install").exists(), "the backup went too");
+}

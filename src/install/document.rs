@@ -79,8 +79,12 @@ pub struct Plan {
     /// The keys install switches, with the operator's value before (`None`:
     /// absent), for [`super::record`].
     pub switched: Vec<(String, Option<Value>)>,
-    /// The handlers install writes, for [`super::record::set_entries`].
+    /// The handlers install writes, for the record.
     pub entries: Vec<Value>,
+    /// The containers install created in the file, this time or before
+    /// (for the record; see [`merge::containers`]), and whether it created
+    /// the file; `None` for a plan that records nothing.
+    pub created: Option<(Vec<String>, bool)>,
 }
 
 /// Who owns the entries in `t`: what install recorded writing there (see
@@ -127,6 +131,15 @@ pub fn owner<'a>(t: &ConfigFile, bin: &'a str, wanted: Option<&[HookEntry]>) -> 
         wanted,
         replace: t.replace.clone(),
     })
+}
+
+/// The containers in `doc` install did not create (`created`): the user's,
+/// kept when removals empty them.
+fn users_containers(doc: &Value, created: &[String]) -> Vec<String> {
+    merge::containers(doc)
+        .into_iter()
+        .filter(|c| !created.contains(c))
+        .collect()
 }
 
 /// The entries in `doc` that run a cuecard binary's `dispatch` but that
@@ -214,8 +227,17 @@ pub fn plan_install(
     };
     let original = doc.clone();
     let owner = owner(t, bin, Some(entries));
-    let outcome = merge::install(&mut doc, t.spec.layout, &owner, entries)
+    let recorded = super::record::created(&t.path);
+    let keep = users_containers(&original, recorded.as_deref().unwrap_or_default());
+    let outcome = merge::install_keeping(&mut doc, t.spec.layout, &owner, entries, &keep)
         .map_err(|why| unmergeable(t, why))?;
+    let mut created = recorded.unwrap_or_default();
+    for c in merge::containers(&doc) {
+        if !merge::containers(&original).contains(&c) && !created.contains(&c) {
+            created.push(c);
+        }
+    }
+    let created_file = super::record::created_file(&t.path).unwrap_or(false) || loaded.is_none();
     let mut notes = kept_notes(t, &doc, bin, &owner);
     let mut switched = Vec::new();
     for (key, value) in required(t) {
@@ -262,6 +284,7 @@ pub fn plan_install(
             .iter()
             .map(|e| Value::Object(e.handler.clone()))
             .collect(),
+        created: Some((created, created_file)),
     })
 }
 
@@ -301,6 +324,7 @@ fn plan_owned_install(
         notes: Vec::new(),
         switched: Vec::new(),
         entries: Vec::new(),
+        created: None,
     })
 }
 
@@ -314,6 +338,7 @@ fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan
         notes: Vec::new(),
         switched: Vec::new(),
         entries: Vec::new(),
+        created: None,
     };
     fsio::refuse_symlinks(&t.base, &t.path)?;
     let Some(before) = fsio::read(&t.path)? else {
@@ -362,13 +387,18 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
         notes: Vec::new(),
         switched: Vec::new(),
         entries: Vec::new(),
+        created: None,
     };
     let Some((before, doc)) = load(t)? else {
         return Ok(unchanged);
     };
     let owner = owner(t, bin, None);
     let mut after_doc = doc.clone();
-    let outcome = merge::uninstall(&mut after_doc, t.spec.layout, &owner)
+    // With a record, the containers install did not create are the user's.
+    let keep = super::record::created(&t.path)
+        .map(|c| users_containers(&doc, &c))
+        .unwrap_or_default();
+    let outcome = merge::install_keeping(&mut after_doc, t.spec.layout, &owner, &[], &keep)
         .map_err(|why| unmergeable(t, why))?;
     // The keys install switched go back to the operator's values.
     let mut notes = kept_notes(t, &after_doc, bin, &owner);
@@ -415,9 +445,12 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
             notes,
             switched: Vec::new(),
             entries: Vec::new(),
+            created: None,
         });
     }
-    let action = if plain(&after_doc) == plain(&(t.spec.skeleton)()) {
+    // A file the user had before install is never deleted.
+    let ours_alone = super::record::created_file(&t.path) != Some(false);
+    let action = if ours_alone && plain(&after_doc) == plain(&(t.spec.skeleton)()) {
         Action::Delete { before }
     } else {
         let after = rewrite(&before, &doc, &after_doc);
@@ -429,6 +462,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
         notes,
         switched: Vec::new(),
         entries: Vec::new(),
+        created: None,
     })
 }
 
@@ -446,8 +480,13 @@ pub fn apply_install(
     dirs.extend(extra_dirs.iter().cloned());
     apply(t, plan)?;
     super::record::record(&t.path, &plan.switched, &dirs)?;
-    if t.spec.owned.is_none() {
-        super::record::set_entries(&t.path, &plan.entries)?;
+    if t.spec.owned.is_none()
+        && let Some((created, created_file)) = &plan.created
+        && (plan.action != Action::Unchanged || t.path.exists())
+    {
+        super::record::set(&t.path, "entries", Value::from(plan.entries.clone()))?;
+        super::record::set(&t.path, "created", Value::from(created.clone()))?;
+        super::record::set(&t.path, "created_file", Value::Bool(*created_file))?;
     }
     Ok(())
 }

@@ -9,7 +9,8 @@
 //!   matcher in place, so a reinstall is a no-op; stale cuecard handlers go;
 //!   new entries are appended after the operator's.
 //! - A matcher group or an event list that cuecard's removals emptied goes
-//!   too; one the operator left empty stays.
+//!   too, unless the caller names it the operator's (`keep`: one they had
+//!   before install, even empty); one the operator left empty stays.
 
 use super::ownership::Owner;
 use super::shape::BadShape;
@@ -44,8 +45,21 @@ pub fn install<O: Owner + ?Sized>(
     bin: &O,
     entries: &[HookEntry],
 ) -> Result<MergeCounts, BadShape> {
+    install_keeping(doc, layout, bin, entries, &[])
+}
+
+/// [`install`], keeping the containers named in `keep` (`hooks`,
+/// `hooks.<event>`: the user's, not install's) when removals empty them.
+pub fn install_keeping<O: Owner + ?Sized>(
+    doc: &mut Value,
+    layout: Layout,
+    bin: &O,
+    entries: &[HookEntry],
+    keep: &[String],
+) -> Result<MergeCounts, BadShape> {
+    let keep_hooks = keep.iter().any(|k| k == HOOKS);
     if layout == Layout::List {
-        return install_list(doc, bin, entries);
+        return install_list(doc, bin, entries, keep_hooks);
     }
     let root = doc.as_object_mut().ok_or(BadShape::TopNotObject)?;
     if let Some(h) = root.get(HOOKS)
@@ -90,7 +104,7 @@ pub fn install<O: Owner + ?Sized>(
             None => pending.push(e),
         }
     }
-    out.removed = remove_unclaimed(hooks, layout, bin, &claimed);
+    out.removed = remove_unclaimed(hooks, layout, bin, &claimed, keep);
     for e in pending {
         let item = match layout {
             Layout::Grouped => {
@@ -114,7 +128,7 @@ pub fn install<O: Owner + ?Sized>(
             .push(item);
         out.added += 1;
     }
-    if hooks.is_empty() && (!had_hooks || out.removed > 0) {
+    if hooks.is_empty() && (!had_hooks || out.removed > 0) && !keep_hooks {
         root.shift_remove(HOOKS);
     }
     Ok(out)
@@ -128,6 +142,7 @@ fn install_list<O: Owner + ?Sized>(
     doc: &mut Value,
     bin: &O,
     entries: &[HookEntry],
+    keep_hooks: bool,
 ) -> Result<MergeCounts, BadShape> {
     let root = doc.as_object_mut().ok_or(BadShape::TopNotObject)?;
     if let Some(h) = root.get(HOOKS)
@@ -180,7 +195,7 @@ fn install_list<O: Owner + ?Sized>(
         list.push(Value::Object(e.handler.clone()));
         out.added += 1;
     }
-    if list.is_empty() && (!had_hooks || out.removed > 0) {
+    if list.is_empty() && (!had_hooks || out.removed > 0) && !keep_hooks {
         root.shift_remove(HOOKS);
     }
     Ok(out)
@@ -304,6 +319,7 @@ fn remove_unclaimed<O: Owner + ?Sized>(
     layout: Layout,
     bin: &O,
     claimed: &[(String, usize, Option<usize>)],
+    kept: &[String],
 ) -> usize {
     let mut removed = 0;
     let mut emptied_events = Vec::new();
@@ -347,7 +363,7 @@ fn remove_unclaimed<O: Owner + ?Sized>(
             }
         }
         *list = keep;
-        if removed > before && list.is_empty() {
+        if removed > before && list.is_empty() && !kept.contains(&format!("{HOOKS}.{event}")) {
             emptied_events.push(event.clone());
         }
     }
@@ -359,3 +375,18 @@ fn remove_unclaimed<O: Owner + ?Sized>(
 
 #[cfg(test)]
 mod tests;
+
+/// The containers in `doc` entries can empty: `hooks`, and
+/// `hooks.<event>` for each event list (not for a [`Layout::List`]).
+pub fn containers(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    match doc.get(HOOKS) {
+        Some(Value::Object(h)) => {
+            out.push(HOOKS.to_string());
+            out.extend(h.keys().map(|e| format!("{HOOKS}.{e}")));
+        }
+        Some(_) => out.push(HOOKS.to_string()),
+        None => {}
+    }
+    out
+}
