@@ -173,3 +173,68 @@ fn no_backup_file_lands_in_a_repository() {
     assert_eq!(read(&p), mine);
     assert!(!sb.data().join("install").exists(), "the backup went too");
 }
+
+/// Run with the platform's own folders (no `CUECARD_*_DIR`).
+fn plain(sb: &Sandbox, args: &[&str]) -> support::Output {
+    sb.test()
+        .args(args)
+        .env("CUECARD_DATA_DIR", "")
+        .env("CUECARD_STATE_DIR", "")
+        .run()
+}
+
+/// Commands that only read create no folder, and after the last uninstall
+/// nothing cuecard made is left in the home: not the data folder, not
+/// `~/.local/share` it had to create.
+#[test]
+fn the_last_uninstall_leaves_the_home_as_it_was() {
+    let sb = Sandbox::new();
+    for args in [
+        &["explain", "SessionStart"][..],
+        &["policy"],
+        &["cards", "list"],
+        &["verify"],
+    ] {
+        let _ = sb
+            .test()
+            .args(args)
+            .env("CUECARD_DATA_DIR", "")
+            .env("CUECARD_STATE_DIR", "")
+            .run();
+    }
+    let listing = |sb: &Sandbox| -> Vec<String> {
+        let mut out: Vec<String> = walk(&sb.home())
+            .into_iter()
+            .map(|p| p.strip_prefix(sb.home()).unwrap().display().to_string())
+            .collect();
+        out.sort();
+        out
+    };
+    assert_eq!(listing(&sb), Vec::<String>::new(), "read-only commands");
+    plain(&sb, &["install", "--harness", "claude-code"]);
+    plain(&sb, &["install", "--harness", "codex"]);
+    assert!(sb.home().join(".local/share/cuecard/cards").is_dir());
+    plain(&sb, &["uninstall", "--harness", "claude-code"]);
+    assert!(
+        sb.home().join(".local/share/cuecard/cards").is_dir(),
+        "codex is still installed"
+    );
+    let out = plain(&sb, &["uninstall", "--harness", "codex"]);
+    assert!(
+        out.stdout.contains("removed cuecard's empty folders"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(listing(&sb), Vec::<String>::new(), "{}", out.stdout);
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        out.push(e.path());
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            out.extend(walk(&e.path()));
+        }
+    }
+    out
+}

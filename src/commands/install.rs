@@ -91,7 +91,16 @@ fn install(
         }
         _ => Vec::new(),
     };
+    // The folders cuecard's data needs that are not there yet (the data
+    // folder, `~/.local/share` on a fresh home): the last uninstall removes
+    // them again when empty.
+    let data_dirs = crate::paths::data_dir()
+        .map(|d| crate::install::record::missing_dirs(&d.join("cards"), &roots.home))
+        .unwrap_or_default();
     document::apply_install(&target, &plan, &new_skill_dirs)?;
+    if let Some(data) = crate::paths::data_dir() {
+        crate::install::record::record(&data, &[], &data_dirs)?;
+    }
     if let Some((t, p)) = &legacy {
         document::apply_uninstall(t, p)?;
         document::finish_uninstall(t)?;
@@ -236,8 +245,8 @@ fn write_cards_and_skills(
     out: &mut String,
 ) -> Result<(), InstallError> {
     let verb = Verb { dry_run };
-    if let Some(dir) = crate::paths::data_dir() {
-        let dir = dir.join("cards");
+    if let Some(data) = crate::paths::data_dir() {
+        let dir = data.join("cards");
         let w = materialise::write_files(&dir, None, &materialise::card_files(), dry_run)?;
         out.push_str(&format!(
             "  cards: {} {}, {} unchanged in {}\n",

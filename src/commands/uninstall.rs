@@ -109,11 +109,19 @@ fn what_was_removed(plan: &document::Plan) -> String {
     }
 }
 
-/// The card copies go with the last install anywhere.
+/// The card copies go with the last install anywhere, and then the data
+/// and state folders when they hold nothing (no session, no trust record,
+/// nothing of the user's); a folder an environment variable names stays.
 fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
-    if !installed_anywhere(roots, bin)
-        && let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards"))
-    {
+    if installed_anywhere(roots, bin) {
+        return;
+    }
+    let mut made = Vec::new();
+    if let Some(data) = crate::paths::data_dir() {
+        made = crate::install::record::dirs(&data);
+        let _ = crate::install::record::forget(&data);
+    }
+    if let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards")) {
         let n = materialise::remove_files(&dir, &materialise::card_files()).removed;
         let _ = std::fs::remove_dir(&dir);
         if n > 0 {
@@ -123,6 +131,44 @@ fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
             ));
         }
     }
+    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    let Some(dirs) = crate::dirs::Dirs::current() else {
+        return;
+    };
+    let mut gone = Vec::new();
+    if !set("CUECARD_DATA_DIR") && remove_if_empty(&dirs.data, &[]) {
+        gone.push(dirs.data.display().to_string());
+    }
+    if !set("CUECARD_STATE_DIR")
+        && !set("CLAUDE_PLUGIN_DATA")
+        && remove_if_empty(&dirs.state, &["sessions"])
+    {
+        gone.push(dirs.state.display().to_string());
+    }
+    // The folders above them install created (`~/.local/share` on a
+    // fresh home), when empty.
+    crate::install::record::remove_empty(&made);
+    if !gone.is_empty() {
+        out.push_str(&format!(
+            "removed cuecard's empty folders: {}\n",
+            gone.join(", ")
+        ));
+    }
+}
+
+/// Removes `dir` when it holds nothing but the empty folders named in
+/// `empty_subdirs`; never follows a symlink. Whether it went.
+fn remove_if_empty(dir: &std::path::Path, empty_subdirs: &[&str]) -> bool {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return false;
+    }
+    for sub in empty_subdirs {
+        let p = dir.join(sub);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
+            let _ = std::fs::remove_dir(&p);
+        }
+    }
+    std::fs::remove_dir(dir).is_ok()
 }
 
 /// Whether any harness's configuration, in any scope and form, still holds
