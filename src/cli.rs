@@ -101,12 +101,14 @@ pub enum Command {
     /// "Full procedure" pointers lead.
     Install(InstallArgs),
     /// What is installed where, and whether it matches what install would
-    /// write now.
+    /// write now. Exit 0: all is well; 1: a problem; 3: only waiting on you
+    /// (hooks the harness has yet to be told to trust).
     Verify(VerifyArgs),
     /// Remove exactly what install added.
     Uninstall(UninstallArgs),
     /// Start every installed entry the way its harness would, feed it a
     /// realistic payload, and report exit code, output shape and latency.
+    /// Exit 0: all is well; 1: a failure; 3: only waiting on you (trust).
     Doctor(DoctorArgs),
     /// Build cuecard as a harness plugin (Claude Code, Codex or Copilot CLI
     /// plugin, Gemini CLI extension), with this binary inside: no settings

@@ -1309,7 +1309,8 @@ fn untrusted_hooks_are_reported_with_the_fix() {
         &sb.home().join(".gemini/trustedFolders.json"),
         &json!({"/elsewhere": "TRUST_FOLDER"}).to_string(),
     );
-    let out = sb.test().args(["verify"]).exit(1).run();
+    // Exit 3: nothing is wrong, the hooks wait on the user's trust.
+    let out = sb.test().args(["verify"]).exit(3).run();
     for (h, fix) in [
         ("codex (user)", "type `/hooks` and trust them"),
         ("copilot (project)", "trusted_folders"),
@@ -1325,10 +1326,11 @@ fn untrusted_hooks_are_reported_with_the_fix() {
     let out = sb
         .test()
         .args(["doctor", "--harness", "codex"])
-        .exit(1)
+        .exit(3)
         .run();
     assert!(
-        out.stdout.contains("WAIT Codex has not trusted"),
+        out.stdout.contains("WAIT Codex has not trusted")
+            && out.stdout.contains("0 failed, 1 waiting on you"),
         "{}",
         out.stdout
     );

@@ -238,3 +238,94 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A project install whose `cuecard` is not on PATH is installed, and
+/// verify says what is wrong in those words, with the entries counted.
+#[test]
+fn verify_names_a_cuecard_not_on_path() {
+    let sb = Sandbox::new();
+    sb.write(".claude/settings.json", "{\"permissions\":{\"allow\":[]}}");
+    let nobin = sb.path().join("nobin");
+    std::fs::create_dir_all(&nobin).unwrap();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code", "--scope", "project"])
+        .path_prefix(&nobin)
+        .run();
+    assert!(out.stdout.contains("not on PATH"), "{}", out.stdout);
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "claude-code"])
+        .path_prefix(&nobin)
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout.contains("NOT-ON-PATH claude-code (project)"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("not run"), "{}", out.stdout);
+    assert!(!out.stdout.contains("UNREADABLE"), "{}", out.stdout);
+    assert!(!out.stdout.contains("not installed"), "{}", out.stdout);
+}
+
+/// The program the entries run was removed (a `cargo clean`): verify says
+/// it is missing, not "another binary path".
+#[test]
+fn verify_names_a_missing_program_as_missing() {
+    let sb = Sandbox::new();
+    let dir = sb.path().join("gone");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("cuecard");
+    std::fs::copy(support::bin(), &copy).unwrap();
+    let done = support::output_of(
+        std::process::Command::new(&copy)
+            .args(["install", "--harness", "claude-code"])
+            .current_dir(sb.project())
+            .env_clear()
+            .env("HOME", sb.home())
+            .env("CUECARD_DATA_DIR", sb.data())
+            .env("CUECARD_STATE_DIR", sb.state()),
+    );
+    assert!(done.status.success(), "{done:?}");
+    std::fs::remove_file(&copy).unwrap();
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "claude-code"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.starts_with("MISSING"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("does not exist") && out.stdout.contains("cargo install --path ."),
+        "{}",
+        out.stdout
+    );
+}
+
+/// doctor in a working directory whose path is not UTF-8 answers, no panic.
+#[test]
+fn doctor_in_a_non_utf8_directory_does_not_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let sb = Sandbox::new();
+    sb.cmd(&["install", "--harness", "claude-code"]);
+    let dir = sb.path().join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = support::output_of(
+        std::process::Command::new(support::bin())
+            .arg("doctor")
+            .current_dir(&dir)
+            .env_clear()
+            .env("HOME", sb.home())
+            .env("CUECARD_DATA_DIR", sb.data())
+            .env("CUECARD_STATE_DIR", sb.state())
+            .env("PATH", "/usr/bin:/bin"),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("0 failed"), "{stdout}");
+}

@@ -42,15 +42,25 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
         }
     }
     tally.failed += policy_report(&roots, &mut out);
-    let Tally { ran, failed } = tally;
-    if ran == 0 && failed == 0 {
+    let Tally {
+        ran,
+        failed,
+        waiting,
+    } = tally;
+    if ran == 0 && failed == 0 && waiting == 0 {
         out.push_str("nothing installed to check (see `cuecard install --help`)\n");
+    } else if waiting > 0 {
+        out.push_str(&format!(
+            "{ran} entries run, {failed} failed, {waiting} waiting on you (WAIT: the fix is named above)\n"
+        ));
     } else {
         out.push_str(&format!("{ran} entries run, {failed} failed\n"));
     }
     p.out(&out);
     Ok(if failed > 0 {
         ExitStatus::Failure
+    } else if waiting > 0 {
+        ExitStatus::Waiting
     } else {
         ExitStatus::Success
     })
@@ -61,6 +71,8 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
 struct Tally {
     ran: usize,
     failed: usize,
+    /// Things that wait on the user (trust), not failures.
+    waiting: usize,
 }
 
 /// One config file: its problems, then each installed entry run as the
@@ -85,7 +97,7 @@ fn probe_file(
         st.path
     ));
     for why in &st.untrusted {
-        tally.failed += 1;
+        tally.waiting += 1;
         out.push_str(&format!("  {:4} {why}\n", "WAIT"));
     }
     for why in &st.unenforced {

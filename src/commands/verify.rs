@@ -32,12 +32,15 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
     } = &found;
     let bad = statuses
         .iter()
-        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty() || !s.unenforced.is_empty())
+        .any(|s| !s.problems.is_empty() || !s.unenforced.is_empty())
         || !doubles.is_empty();
+    // Trust the user has yet to give: its own exit code, not a failure.
+    let waiting = statuses.iter().any(|s| !s.untrusted.is_empty());
     if a.json {
         let v = serde_json::json!({
             "binary": bin,
-            "ok": !bad,
+            "ok": !bad && !waiting,
+            "waiting": waiting,
             "targets": statuses,
             "double_registrations": doubles.iter().map(|(h, d)| serde_json::json!({"harness": h.id(), "problem": d})).collect::<Vec<_>>(),
             "not_installable": notes.iter().map(|(h, n)| serde_json::json!({"harness": h.id(), "why": n})).collect::<Vec<_>>(),
@@ -48,6 +51,8 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
     }
     Ok(if bad {
         ExitStatus::Failure
+    } else if waiting {
+        ExitStatus::Waiting
     } else {
         ExitStatus::Success
     })
@@ -103,34 +108,26 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
     } = found;
     let mut out = String::new();
     for s in statuses {
-        if !s.installed() && s.problems.is_empty() {
-            for y in &s.yours {
-                out.push_str(&format!(
-                    "{:10} {} ({}): {}: {y}\n",
-                    "YOURS", s.harness, s.scope, s.path
-                ));
-            }
+        if s.state.is_empty() {
             continue;
         }
-        let state = if !s.problems.is_empty() && s.installed() {
-            "STALE"
-        } else if !s.problems.is_empty() {
-            "UNREADABLE"
-        } else if !s.untrusted.is_empty() {
-            "UNTRUSTED"
-        } else if !s.unenforced.is_empty() {
-            "UNENFORCED"
-        } else {
-            "ok"
-        };
         let form = if s.form.is_empty() {
             String::new()
         } else {
             format!("; {}", s.form)
         };
+        let counted = if s.owned_not_run > 0 {
+            format!(
+                "{} entries, {} not run",
+                s.entries + s.owned_not_run,
+                s.owned_not_run
+            )
+        } else {
+            format!("{} entries", s.entries)
+        };
         out.push_str(&format!(
-            "{state:10} {} ({}): {} ({} entries{form})\n",
-            s.harness, s.scope, s.path, s.entries
+            "{:10} {} ({}): {} ({counted}{form})\n",
+            s.state, s.harness, s.scope, s.path
         ));
         for p in s
             .problems
@@ -148,11 +145,7 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
     let missing: Vec<&str> = harnesses
         .iter()
         .filter(|h| h.config().is_some())
-        .filter(|h| {
-            !statuses
-                .iter()
-                .any(|s| s.harness == h.id() && s.installed())
-        })
+        .filter(|h| !statuses.iter().any(|s| s.harness == h.id() && s.present()))
         .map(|h| h.id())
         .collect();
     if !missing.is_empty() {

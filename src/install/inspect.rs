@@ -13,6 +13,8 @@ use std::path::Path;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Status {
+    /// The state in one word, for a person (see [`Status::label`]).
+    pub state: &'static str,
     pub harness: &'static str,
     pub scope: &'static str,
     pub path: String,
@@ -47,11 +49,56 @@ pub struct Status {
     /// them too): (event, handler, why its program is not run, if not).
     #[serde(skip)]
     pub yours_entries: Vec<(String, Value, Option<String>)>,
+    /// Entries install wrote whose program is no installed cuecard binary.
+    pub owned_not_run: usize,
+    /// Whether one of them is a `cuecard` PATH does not find.
+    pub not_on_path: bool,
+    /// The programs install's entries run that do not exist.
+    pub missing: Vec<String>,
 }
 
 impl Status {
     pub fn installed(&self) -> bool {
         self.entries > 0
+    }
+
+    /// Whether the file holds entries install wrote, runnable or not.
+    pub fn present(&self) -> bool {
+        self.entries > 0 || self.owned_not_run > 0
+    }
+
+    /// The state in one word: what is wrong, in the order a user fixes it.
+    /// `UNREADABLE`: the file cannot be read; `MISSING`: the program the
+    /// entries run is not there; `NOT-ON-PATH`: a shared project file's
+    /// `cuecard` is not found through PATH; `NOT-RUN`: a program that is no
+    /// installed cuecard binary; `STALE`: not what install writes now;
+    /// `UNTRUSTED`: waiting on the user's trust; `UNENFORCED`: a policy the
+    /// entries cannot enforce; `YOURS`: only entries of the user's; `ok`.
+    pub fn label(&self) -> &'static str {
+        if !self.present() {
+            return if !self.problems.is_empty() && self.yours.is_empty() {
+                "UNREADABLE"
+            } else if !self.yours.is_empty() {
+                "YOURS"
+            } else {
+                ""
+            };
+        }
+        if !self.missing.is_empty() {
+            "MISSING"
+        } else if self.not_on_path {
+            "NOT-ON-PATH"
+        } else if self.owned_not_run > 0 {
+            "NOT-RUN"
+        } else if !self.problems.is_empty() {
+            "STALE"
+        } else if !self.untrusted.is_empty() {
+            "UNTRUSTED"
+        } else if !self.unenforced.is_empty() {
+            "UNENFORCED"
+        } else {
+            "ok"
+        }
     }
 }
 
@@ -72,8 +119,15 @@ pub fn inspect(t: &ConfigFile, bin: &str, roots: &Roots) -> Status {
 
 /// The state of one target, compared with what install renders for `host`.
 pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
+    let mut st = gather(t, bin, roots, host);
+    st.state = st.label();
+    st
+}
+
+fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
     let project = roots.project.as_path();
     let mut st = Status {
+        state: "",
         harness: t.spec.harness.id(),
         scope: t.scope.id(),
         path: t.path.display().to_string(),
@@ -88,6 +142,9 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         not_cuecard: Vec::new(),
         yours: Vec::new(),
         yours_entries: Vec::new(),
+        owned_not_run: 0,
+        not_on_path: false,
+        missing: Vec::new(),
     };
     let (text, doc) = match document::load(t) {
         Ok(Some(loaded)) => loaded,
@@ -165,8 +222,26 @@ fn split_by_program(st: &mut Status, doc: &Value, t: &ConfigFile, bin: &str, pro
         })
         .partition(|(_, why)| why.is_none());
     st.installed = installed.into_iter().map(|(e, _)| e).collect();
+    st.owned_not_run = not_cuecard.len();
+    // A program that is not there (a `cargo clean`, a moved binary).
+    for (_, _, h) in &st.installed {
+        if let Ok(p) = program_of(h)
+            && Path::new(&p).is_absolute()
+            && std::fs::symlink_metadata(&p).is_err()
+            && !st.missing.contains(&p)
+        {
+            st.problems.push(format!(
+                "the program these entries run, {p}, does not exist (removed by `cargo clean`, or \
+                 moved): every hook fails until it is back; put a lasting copy in place \
+                 (`cargo install --path .`, or `cuecard install --self`) and run `cuecard install` \
+                 from it"
+            ));
+            st.missing.push(p);
+        }
+    }
     for ((event, _, _), why) in not_cuecard {
         let why = why.unwrap_or(ProgramRefused::NoProgram);
+        st.not_on_path |= matches!(why, ProgramRefused::NotOnPath(_));
         st.problems.push(format!(
             "{event}: not run: not an installed cuecard binary ({why}); left as it is{}",
             if matches!(why, ProgramRefused::NotOnPath(_)) {
