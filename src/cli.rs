@@ -162,6 +162,11 @@ pub struct InstallArgs {
     /// replaced. Without it such entries are yours: kept and named.
     #[arg(long, value_name = "PROGRAM")]
     pub replace: Vec<String>,
+    /// Copy this binary to ~/.local/bin/cuecard first and install that: a
+    /// lasting copy, for a binary in a cargo `target/` folder that `cargo
+    /// clean` or a rebuild would take away.
+    #[arg(long = "self")]
+    pub self_copy: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -329,3 +329,70 @@ fn doctor_in_a_non_utf8_directory_does_not_panic() {
     );
     assert!(stdout.contains("0 failed"), "{stdout}");
 }
+
+/// A binary in cargo's `target/` folder is named as such, with how to put a
+/// lasting copy in place; `install --self` copies it to ~/.local/bin and
+/// installs that.
+#[test]
+fn a_build_in_target_is_named_and_install_self_puts_a_lasting_copy() {
+    let sb = Sandbox::new();
+    assert!(support::bin().to_string_lossy().contains("/target/"));
+    let out = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
+    assert!(
+        out.contains("a build in cargo's target/ folder")
+            && out.contains("cargo install --path .")
+            && out.contains("install --self"),
+        "{out}"
+    );
+    let out = sb
+        .cmd(&["install", "--self", "--harness", "claude-code"])
+        .stdout;
+    let copy = sb.home().join(".local/bin/cuecard");
+    assert!(copy.is_file(), "{out}");
+    assert!(!out.contains("a build in cargo's target/ folder"), "{out}");
+    let settings = read(sb.home().join(".claude/settings.json"));
+    assert!(settings.contains(&*copy.to_string_lossy()), "{settings}");
+    assert!(
+        !settings.contains("/target/"),
+        "the old entries were replaced: {settings}"
+    );
+    // A program of the user's at that place is not written over.
+    let sb = Sandbox::new();
+    let mine = put(
+        sb.home().join(".local/bin/cuecard"),
+        "#!/bin/sh\necho mine\n",
+    );
+    sb.test()
+        .args(["install", "--self", "--harness", "claude-code"])
+        .status(1);
+    assert_eq!(read(&mine), "#!/bin/sh\necho mine\n");
+}
+
+/// HOME naming no folder, or an XDG folder outside the home that does not
+/// exist, is refused, and nothing is created.
+#[test]
+fn an_unset_or_missing_home_is_refused() {
+    let sb = Sandbox::new();
+    let ghost = sb.path().join("no/such/home");
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code"])
+        .env("HOME", &ghost)
+        .status(1);
+    assert!(
+        out.stderr.contains("not an existing folder"),
+        "{}",
+        out.stderr
+    );
+    assert!(!sb.path().join("no").exists(), "nothing created");
+    // An unset HOME is refused the same way (not tested here: before the
+    // fix it fell back to the real home of whoever runs the tests).
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code"])
+        .env("XDG_DATA_HOME", sb.path().join("elsewhere/data"))
+        .env("CUECARD_DATA_DIR", "")
+        .status(1);
+    assert!(out.stderr.contains("XDG_DATA_HOME"), "{}", out.stderr);
+    assert!(!sb.path().join("elsewhere").exists());
+}

@@ -15,7 +15,7 @@ pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
         return Err(CommandError::ManagedNeedsClaudeCode);
     }
-    install(p, spec, scope, a.dry_run, &a.replace)?;
+    install(p, spec, scope, a.dry_run, &a.replace, a.self_copy)?;
     Ok(ExitStatus::Success)
 }
 
@@ -44,10 +44,17 @@ fn install(
     scope: Scope,
     dry_run: bool,
     replace: &[String],
+    self_copy: bool,
 ) -> Result<(), CommandError> {
     let roots = Roots::from_env()?;
     decisions_need_a_policy(spec, &roots)?;
-    let bin = roots::installed_binary()?;
+    let mut bin = roots::installed_binary()?;
+    let mut copied = String::new();
+    if self_copy {
+        let (dest, said) = copy_self(&bin, &roots, dry_run)?;
+        bin = dest;
+        copied = said;
+    }
     let program = spec.program(scope, &bin);
     let host = Host::current();
     entries::check_program(spec, host, &program)?;
@@ -60,7 +67,11 @@ fn install(
     let plan = plan_or_by_hand(&target, &bin, &wanted, dry_run)?;
     let verb = Verb { dry_run };
     let mut out = describe_plan(&target, &plan, &wanted, &skipped, verb);
+    out.push_str(&copied);
     out.push_str(&program_note(&program, &bin, &roots));
+    if let Some(w) = cargo_build_warning(&bin, spec, scope) {
+        out.push_str(&w);
+    }
     // An older form of the harness's hooks that holds cuecard's entries
     // (Kiro's agent file): they move to the form just written.
     let legacy = legacy_plan(spec, scope, &roots, &bin)?;
@@ -334,4 +345,90 @@ fn program_note(program: &str, bin: &str, roots: &Roots) -> String {
              or link it: `ln -s {bin} ~/.local/bin/{program}`\n"
         ),
     }
+}
+
+/// Whether `bin` lives in a cargo build folder (`.../target/debug/`,
+/// `.../target/<triple>/release/`, ...), which `cargo clean` or a rebuild
+/// on another branch empties or replaces.
+pub fn in_cargo_target(bin: &str) -> bool {
+    let parts: Vec<&str> = bin.split(['/', '\\']).collect();
+    parts.iter().enumerate().any(|(i, p)| {
+        *p == "target"
+            && parts[i + 1..]
+                .iter()
+                .take(2)
+                .any(|q| *q == "debug" || *q == "release")
+    })
+}
+
+/// The warning for a binary in a cargo build folder, with how to put a
+/// lasting copy in place.
+fn cargo_build_warning(
+    bin: &str,
+    spec: &crate::harness::config::Config,
+    scope: Scope,
+) -> Option<String> {
+    in_cargo_target(bin).then(|| {
+        format!(
+            "  warning: {bin} is a build in cargo's target/ folder: `cargo clean`, or a rebuild on another \
+             branch, takes it away and every hook then fails. Put a lasting copy in place and install \
+             from it: `cargo install --path .` then `~/.cargo/bin/cuecard install --harness {h} --scope \
+             {s}`, or `{bin} install --self --harness {h} --scope {s}` (copies this binary to \
+             ~/.local/bin/cuecard and installs that)\n",
+            h = spec.harness.id(),
+            s = scope.id()
+        )
+    })
+}
+
+/// `--self`: this binary copied to `~/.local/bin/cuecard` (written
+/// through a temporary file and renamed, mode 0755), and what the report
+/// says. A file there that is not a cuecard binary is the user's: refused.
+fn copy_self(bin: &str, roots: &Roots, dry_run: bool) -> Result<(String, String), CommandError> {
+    let name = if cfg!(windows) {
+        "cuecard.exe"
+    } else {
+        "cuecard"
+    };
+    let dir = roots.home.join(".local").join("bin");
+    let dest = dir.join(name);
+    let dest_s = dest.display().to_string();
+    let same = std::fs::read(&dest).ok() == std::fs::read(bin).ok();
+    if dest.exists() && !same && !is_a_cuecard(&dest) {
+        return Err(InstallError::SelfCopyForeign(dest).into());
+    }
+    let verb = if dry_run { "would copy" } else { "copied" };
+    let said = format!(
+        "  {verb} {bin} to {dest_s} (a lasting copy; uninstall leaves it: `rm {dest_s}` removes it)\n"
+    );
+    if dry_run || same {
+        return Ok((dest_s, said));
+    }
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |error| InstallError::Io { path, error }
+    };
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let tmp = dir.join(format!(".{name}.cuecard-{}", std::process::id()));
+    std::fs::copy(bin, &tmp).map_err(io(&tmp))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).map_err(io(&tmp))?;
+    }
+    std::fs::rename(&tmp, &dest).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(&dest)(e)
+    })?;
+    Ok((dest_s, said))
+}
+
+/// Whether the program at `p` says it is cuecard (`--version`).
+fn is_a_cuecard(p: &std::path::Path) -> bool {
+    std::process::Command::new(p)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("cuecard "))
 }

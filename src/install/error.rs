@@ -15,6 +15,13 @@ use std::path::PathBuf;
 pub enum InstallError {
     /// No home directory: neither `HOME` nor the platform's own.
     NoHome,
+    /// `HOME` names no existing directory.
+    HomeMissing(PathBuf),
+    /// `install --self`: a program at ~/.local/bin/cuecard that is not
+    /// cuecard.
+    SelfCopyForeign(PathBuf),
+    /// An XDG directory variable names a missing folder outside the home.
+    XdgMissing { var: &'static str, path: PathBuf },
     /// The working directory cannot be read.
     WorkingDir(io::Error),
     /// The running binary cannot find its own path.
@@ -133,7 +140,27 @@ impl fmt::Display for InstallError {
         use InstallError as E;
         match self {
             E::NoHome => f.write_str(
-                "HOME is not set; cuecard needs it to find the harnesses' user configuration",
+                "HOME is not set; cuecard needs it to find the harnesses' user configuration \
+                 (set HOME to your home folder); nothing was written",
+            ),
+            E::SelfCopyForeign(p) => write!(
+                f,
+                "{} is there and is not a cuecard binary (`--version` does not say cuecard): it is \
+                 yours, and `install --self` never writes over it; move it away, or install without \
+                 --self. Nothing was written",
+                p.display()
+            ),
+            E::HomeMissing(p) => write!(
+                f,
+                "HOME is {}, which is not an existing folder; cuecard creates nothing outside an \
+                 existing home: set HOME to your home folder; nothing was written",
+                p.display()
+            ),
+            E::XdgMissing { var, path } => write!(
+                f,
+                "{var} is {}, which does not exist and is outside your home; create it or unset \
+                 {var}; nothing was written",
+                path.display()
             ),
             E::WorkingDir(e) => write!(f, "the working directory: {e}"),
             E::OwnPath(e) => write!(f, "cannot find the cuecard binary's own path: {e}"),
