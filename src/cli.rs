@@ -173,6 +173,10 @@ pub struct InstallArgs {
 pub struct VerifyArgs {
     #[arg(long, value_name = "HARNESS", help = any_help())]
     pub harness: Option<String>,
+    /// user, project or managed (./managed-settings.json, as `install
+    /// --scope managed` renders it). Default: user and project.
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,

@@ -1085,6 +1085,21 @@ fn managed_scope_renders_managed_settings() {
         "the test binary is user-writable: {}",
         out.stdout
     );
+    assert!(
+        out.stdout.contains("every user, project and plugin hook")
+            && out.stdout.contains("verify --scope managed"),
+        "what allowManagedHooksOnly does: {}",
+        out.stdout
+    );
+    let v = sb
+        .test()
+        .args(["verify", "--harness", "claude-code", "--scope", "managed"])
+        .run();
+    assert!(
+        v.stdout.contains("claude-code (managed)") && v.stdout.contains("managed-settings.json"),
+        "{}",
+        v.stdout
+    );
     // An administrator's explicit false is kept, with a warning.
     let sb = Sandbox::new();
     put(
@@ -1262,36 +1277,75 @@ fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
 /// uninstall, with a note, even after the operator edited the file since.
 #[test]
 fn gemini_hooks_switch_is_put_back_as_the_operator_had_it() {
+    // The user's `false` is never flipped: install says what to change,
+    // verify and doctor report it, uninstall leaves it.
     let sb = Sandbox::new();
     let path = sb.home().join(".gemini/settings.json");
-    put(
-        &path,
-        "{\n  \"hooksConfig\": {\"enabled\": false},\n  \"theme\": \"GitHub\"\n}\n",
-    );
+    let mine = "{\n  \"hooksConfig\": {\"enabled\": false},\n  \"theme\": \"GitHub\"\n}\n";
+    put(&path, mine);
     let out = install(&sb, "gemini", "user");
     assert!(
-        out.stdout.contains("set hooksConfig.enabled to true"),
+        out.stdout.contains("warning: hooksConfig.enabled is false")
+            && out.stdout.contains("set it to true yourself"),
         "{}",
         out.stdout
     );
-    assert_eq!(read_json(&path)["hooksConfig"]["enabled"], true);
-    // The operator edits the file after install.
-    let mut doc = read_json(&path);
+    assert_eq!(read_json(&path)["hooksConfig"]["enabled"], false);
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "gemini"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.starts_with("HOOKS-OFF"), "{}", out.stdout);
+    let out = sb
+        .test()
+        .args(["doctor", "--harness", "gemini"])
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout.contains("FAIL hooksConfig.enabled is false"),
+        "{}",
+        out.stdout
+    );
+    sb.test()
+        .args(["uninstall", "--harness", "gemini", "--scope", "user"])
+        .run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), mine);
+
+    // Absent: install adds it and says so; uninstall takes it out again,
+    // after the operator's later edit too.
+    let sb = Sandbox::new();
+    put(&path_gemini(&sb), "{\n  \"theme\": \"GitHub\"\n}\n");
+    let out = install(&sb, "gemini", "user");
+    assert!(
+        out.stdout.contains("added hooksConfig.enabled: true"),
+        "{}",
+        out.stdout
+    );
+    let mut doc = read_json(path_gemini(&sb));
     doc["theme"] = json!("Dark");
-    put(&path, &serde_json::to_string_pretty(&doc).unwrap());
+    put(
+        &path_gemini(&sb),
+        &serde_json::to_string_pretty(&doc).unwrap(),
+    );
     let out = sb
         .test()
         .args(["uninstall", "--harness", "gemini", "--scope", "user"])
         .run();
     assert!(
-        out.stdout.contains("put hooksConfig.enabled back to false"),
+        out.stdout
+            .contains("removed hooksConfig.enabled, which install had added"),
         "{}",
         out.stdout
     );
-    let after = read_json(&path);
-    assert_eq!(after["hooksConfig"]["enabled"], false);
+    let after = read_json(path_gemini(&sb));
+    assert!(after.get("hooksConfig").is_none(), "{after}");
     assert_eq!(after["theme"], "Dark", "the operator's edit stays");
     assert!(after.get("hooks").is_none());
+}
+
+fn path_gemini(sb: &Sandbox) -> PathBuf {
+    sb.home().join(".gemini/settings.json")
 }
 
 /// verify and doctor say when a harness will not run cuecard's entries yet,

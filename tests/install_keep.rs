@@ -396,3 +396,31 @@ fn an_unset_or_missing_home_is_refused() {
     assert!(out.stderr.contains("XDG_DATA_HOME"), "{}", out.stderr);
     assert!(!sb.path().join("elsewhere").exists());
 }
+
+/// Claude Code's `disableAllHooks: true` is the user's switch: install
+/// says so and leaves it; verify and doctor report it.
+#[test]
+fn disable_all_hooks_is_reported_never_flipped() {
+    let sb = Sandbox::new();
+    let p = put(
+        sb.home().join(".claude/settings.json"),
+        "{\"disableAllHooks\": true}\n",
+    );
+    let out = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
+    assert!(out.contains("warning: disableAllHooks is true"), "{out}");
+    assert!(read(&p).contains("\"disableAllHooks\": true"));
+    let v = sb
+        .test()
+        .args(["verify", "--harness", "claude-code"])
+        .status(1);
+    assert!(v.stdout.starts_with("HOOKS-OFF"), "{}", v.stdout);
+    let d = sb
+        .test()
+        .args(["doctor", "--harness", "claude-code"])
+        .status(1);
+    assert!(
+        d.stdout.contains("FAIL disableAllHooks is true"),
+        "{}",
+        d.stdout
+    );
+}

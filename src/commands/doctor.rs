@@ -96,6 +96,10 @@ fn probe_file(
         t.scope.id(),
         st.path
     ));
+    for why in &st.switched_off {
+        tally.failed += 1;
+        out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+    }
     for why in &st.untrusted {
         tally.waiting += 1;
         out.push_str(&format!("  {:4} {why}\n", "WAIT"));

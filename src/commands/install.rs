@@ -68,7 +68,14 @@ fn install(
     let verb = Verb { dry_run };
     let mut out = describe_plan(&target, &plan, &wanted, &skipped, verb);
     out.push_str(&copied);
-    out.push_str(&program_note(&program, &bin, &roots));
+    out.push_str(&program_note(&program, &bin, &roots, scope));
+    let managed_false = plan
+        .notes
+        .iter()
+        .any(|n| n.contains("allowManagedHooksOnly to false"));
+    if scope == Scope::Managed && !managed_false {
+        out.push_str(MANAGED_ONLY);
+    }
     if let Some(w) = cargo_build_warning(&bin, spec, scope) {
         out.push_str(&w);
     }
@@ -298,6 +305,13 @@ fn write_cards_and_skills(
     Ok(())
 }
 
+/// What the managed file's `allowManagedHooksOnly: true` does, said on
+/// every managed install (and dry run) before the file is deployed.
+const MANAGED_ONLY: &str = "  note: this file sets allowManagedHooksOnly: true. Deployed as Claude Code's managed \
+settings, it makes Claude Code run managed hooks only: every user, project and plugin hook on every \
+machine that gets it stops running (the users' own included). Take the key out of the file before \
+deploying it if that is not what you want; `cuecard verify --scope managed` checks the file\n";
+
 /// Managed hooks are only as fixed as the binary they run (checked with
 /// `access(2)`, a Unix call; elsewhere nothing is said).
 #[cfg(not(unix))]
@@ -319,9 +333,16 @@ fn managed_warnings(bin: &str, out: &mut String) {
 
 /// What the entries' program is, and, for `cuecard` through PATH, whether
 /// PATH finds this binary here and how to make it.
-fn program_note(program: &str, bin: &str, roots: &Roots) -> String {
+fn program_note(program: &str, bin: &str, roots: &Roots, scope: Scope) -> String {
+    if scope == Scope::Managed {
+        return format!(
+            "  program: {bin} (an absolute path: every machine that gets this file needs cuecard there)\n"
+        );
+    }
     if program == bin {
-        return format!("  program: {bin} (this machine's binary: the file is yours alone)\n");
+        return format!(
+            "  program: {bin} (an absolute path on this machine: a file of yours, not shared)\n"
+        );
     }
     let dir = std::path::Path::new(bin)
         .parent()

@@ -22,9 +22,13 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
         ],
         None => HarnessId::ALL.to_vec(),
     };
+    let scopes = match super::scope_arg(a.scope.as_deref())? {
+        Some(s) => vec![s],
+        None => vec![Scope::User, Scope::Project],
+    };
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
-    let found = gather(&harnesses, &roots, &bin);
+    let found = gather(&harnesses, &scopes, &roots, &bin);
     let Found {
         statuses,
         notes,
@@ -67,7 +71,7 @@ struct Found {
 }
 
 /// Inspects every scope and form of each harness's config.
-fn gather(harnesses: &[HarnessId], roots: &Roots, bin: &str) -> Found {
+fn gather(harnesses: &[HarnessId], scopes: &[Scope], roots: &Roots, bin: &str) -> Found {
     let mut statuses: Vec<Status> = Vec::new();
     let mut notes: Vec<(HarnessId, String)> = Vec::new();
     let mut doubles: Vec<(HarnessId, String)> = Vec::new();
@@ -79,7 +83,7 @@ fn gather(harnesses: &[HarnessId], roots: &Roots, bin: &str) -> Found {
             ));
             continue;
         };
-        for scope in [Scope::User, Scope::Project] {
+        for scope in scopes.iter().copied() {
             for form in std::iter::once(spec).chain(spec.legacy) {
                 if let Some(t) = ConfigFile::new(form, scope, roots) {
                     statuses.push(inspect::inspect(&t, bin, roots));

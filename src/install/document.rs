@@ -133,6 +133,20 @@ pub fn owner<'a>(t: &ConfigFile, bin: &'a str, wanted: Option<&[HookEntry]>) -> 
     })
 }
 
+/// A switch of the user's in `doc` that turns every hook off and that
+/// install never touches (Claude Code's `disableAllHooks: true`), in words.
+pub fn hooks_switched_off(t: &ConfigFile, doc: &Value) -> Option<String> {
+    (t.spec.harness == crate::harness::HarnessId::ClaudeCode
+        && get(doc, "disableAllHooks") == Some(&Value::Bool(true)))
+    .then(|| {
+        format!(
+            "disableAllHooks is true in {}: Claude Code runs no hooks while it is, neither yours nor \
+             cuecard's",
+            t.path.display()
+        )
+    })
+}
+
 /// The containers in `doc` install did not create (`created`): the user's,
 /// kept when removals empty them.
 fn users_containers(doc: &Value, created: &[String]) -> Vec<String> {
@@ -252,18 +266,41 @@ pub fn plan_install(
             continue;
         }
         let before = get(&doc, key).cloned();
-        match set(&mut doc, key, &value) {
-            Ok(Some(old)) => notes.push(format!(
-                "set {key} to {value} in {} (it was {old}; the harness runs no hooks otherwise; \
-                 uninstall puts it back)",
-                t.path.display()
-            )),
-            Ok(None) => {}
-            Err(why) => return Err(unmergeable(t, why)),
+        match &before {
+            // The user's switch: never flipped; said, with what to change.
+            Some(old) if old != &value => {
+                notes.push(format!(
+                    "warning: {key} is {old} in {}: {} runs no hooks while it is, neither yours nor \
+                     cuecard's; install leaves your switch as it is: set it to {value} yourself when \
+                     you want hooks to run",
+                    t.path.display(),
+                    t.spec.harness.name()
+                ));
+                continue;
+            }
+            Some(_) => {}
+            None => {
+                set(&mut doc, key, &value).map_err(|why| unmergeable(t, why))?;
+                notes.push(format!(
+                    "added {key}: {value} to {} ({}; uninstall removes it)",
+                    t.path.display(),
+                    if key == "allowManagedHooksOnly" {
+                        "what it does to every other hook: below"
+                    } else {
+                        "the harness runs no hooks without it"
+                    }
+                ));
+            }
         }
         if before.as_ref() != Some(&value) && loaded.is_some() {
             switched.push((key.to_string(), before));
         }
+    }
+    if let Some(why) = hooks_switched_off(t, &doc) {
+        notes.push(format!(
+            "warning: {why}; install leaves it as it is: set it to false yourself when you want hooks \
+             to run"
+        ));
     }
     let action = match before {
         _ if loaded.is_some() && doc == original => Action::Unchanged,

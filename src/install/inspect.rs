@@ -55,6 +55,9 @@ pub struct Status {
     pub not_on_path: bool,
     /// The programs install's entries run that do not exist.
     pub missing: Vec<String>,
+    /// A switch of the user's that turns the harness's hooks off
+    /// (Gemini's `hooksConfig.enabled: false`), with what to change.
+    pub switched_off: Vec<String>,
 }
 
 impl Status {
@@ -71,7 +74,8 @@ impl Status {
     /// `UNREADABLE`: the file cannot be read; `MISSING`: the program the
     /// entries run is not there; `NOT-ON-PATH`: a shared project file's
     /// `cuecard` is not found through PATH; `NOT-RUN`: a program that is no
-    /// installed cuecard binary; `STALE`: not what install writes now;
+    /// installed cuecard binary; `HOOKS-OFF`: a switch of the user's turns
+    /// the harness's hooks off; `STALE`: not what install writes now;
     /// `UNTRUSTED`: waiting on the user's trust; `UNENFORCED`: a policy the
     /// entries cannot enforce; `YOURS`: only entries of the user's; `ok`.
     pub fn label(&self) -> &'static str {
@@ -90,6 +94,8 @@ impl Status {
             "NOT-ON-PATH"
         } else if self.owned_not_run > 0 {
             "NOT-RUN"
+        } else if !self.switched_off.is_empty() {
+            "HOOKS-OFF"
         } else if !self.problems.is_empty() {
             "STALE"
         } else if !self.untrusted.is_empty() {
@@ -145,6 +151,7 @@ fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
         owned_not_run: 0,
         not_on_path: false,
         missing: Vec::new(),
+        switched_off: Vec::new(),
     };
     let (text, doc) = match document::load(t) {
         Ok(Some(loaded)) => loaded,
@@ -288,11 +295,32 @@ fn compare_with_install(
         st.current = false;
         st.problems.push(why);
     }
+    if let Some(why) = document::hooks_switched_off(t, doc) {
+        let why = format!("{why}; cuecard leaves your switch as it is");
+        st.problems.push(why.clone());
+        st.switched_off.push(why);
+    }
     for (k, v) in (t.spec.required)() {
-        if document::get(doc, k) != Some(&v) {
-            st.current = false;
-            st.problems
-                .push(format!("{k} is not {v}: the harness may run no hooks"));
+        match document::get(doc, k) {
+            Some(have) if have == &v => {}
+            Some(have) => {
+                st.current = false;
+                let why = format!(
+                    "{k} is {have} in {}: {} runs no hooks while it is, neither yours nor \
+                     cuecard's; cuecard leaves your switch as it is: set it to {v} when you want \
+                     hooks to run",
+                    t.path.display(),
+                    t.spec.harness.name()
+                );
+                st.problems.push(why.clone());
+                st.switched_off.push(why);
+            }
+            None => {
+                st.current = false;
+                st.problems.push(format!(
+                    "{k} is not set: the harness may run no hooks; run `cuecard install` again"
+                ));
+            }
         }
     }
 }
