@@ -424,3 +424,109 @@ fn disable_all_hooks_is_reported_never_flipped() {
         d.stdout
     );
 }
+
+/// A config with a comment (which Gemini CLI accepts) is still served:
+/// verify counts cuecard's entries in it, doctor runs them, and uninstall
+/// names exactly the entries to delete by hand, changing nothing.
+#[test]
+fn a_file_with_comments_is_read_and_uninstall_says_what_to_delete() {
+    let sb = Sandbox::new();
+    let p = put(sb.home().join(".gemini/settings.json"), "{}\n");
+    sb.cmd(&["install", "--harness", "gemini"]);
+    let text = read(&p).replacen('{', "{\n  // my comment", 1);
+    std::fs::write(&p, &text).unwrap();
+    let v = sb.cmd(&["verify", "--harness", "gemini"]).stdout;
+    assert!(v.starts_with("ok         gemini (user)"), "{v}");
+    assert!(
+        v.contains("read past") && !v.contains("not installed"),
+        "{v}"
+    );
+    let d = sb.cmd(&["doctor", "--harness", "gemini"]).stdout;
+    assert!(
+        d.contains("SessionStart") && d.contains(", 0 failed"),
+        "{d}"
+    );
+    let u = sb
+        .test()
+        .args(["uninstall", "--harness", "gemini"])
+        .status(1);
+    assert!(
+        u.stdout.contains("Delete these")
+            && u.stdout.contains("SessionStart [")
+            && u.stdout.contains("--contract gemini"),
+        "{}",
+        u.stdout
+    );
+    assert_eq!(read(&p), text, "nothing changed");
+}
+
+/// A config that is a link (a dotfile manager's) to a file of the user's
+/// inside HOME is written through, the link kept; a link leading outside
+/// HOME is refused with where it leads, and `--dry-run` prints the entries
+/// to merge by hand.
+#[test]
+fn a_symlinked_config_inside_home_is_written_through() {
+    use std::os::unix::fs::symlink;
+    let sb = Sandbox::new();
+    let real = put(
+        sb.home().join("dotfiles/claude/settings.json"),
+        "{\"a\": 1}\n",
+    );
+    std::fs::create_dir_all(sb.home().join(".claude")).unwrap();
+    let link = sb.home().join(".claude/settings.json");
+    symlink(&real, &link).unwrap();
+    let out = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
+    assert!(out.contains("dotfiles/claude/settings.json"), "{out}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(read(&real).contains("dispatch"));
+    sb.cmd(&["uninstall", "--harness", "claude-code"]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(read(&real), "{\"a\": 1}\n");
+
+    // A whole folder linked inside HOME (stow-style) and a symlinked HOME.
+    let sb = Sandbox::new();
+    let real_dir = sb.home().join("dotfiles/codex");
+    put(real_dir.join("hooks.json"), "{}\n");
+    symlink(&real_dir, sb.home().join(".codex")).unwrap();
+    sb.cmd(&["install", "--harness", "codex"]);
+    assert!(read(real_dir.join("hooks.json")).contains("dispatch"));
+    let linked_home = sb.path().join("home-link");
+    symlink(sb.home(), &linked_home).unwrap();
+    sb.test()
+        .args(["install", "--harness", "gemini"])
+        .env("HOME", &linked_home)
+        .run();
+    assert!(sb.home().join(".gemini/settings.json").is_file());
+
+    // Outside HOME: refused, with where it leads and the entries to merge.
+    let sb = Sandbox::new();
+    let outside = put(sb.path().join("elsewhere.json"), "{}\n");
+    std::fs::create_dir_all(sb.home().join(".claude")).unwrap();
+    symlink(&outside, sb.home().join(".claude/settings.json")).unwrap();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code"])
+        .status(1);
+    assert!(out.stderr.contains("elsewhere.json"), "{}", out.stderr);
+    let dry = sb
+        .test()
+        .args(["install", "--harness", "claude-code", "--dry-run"])
+        .status(1);
+    assert!(
+        dry.stderr.contains("to merge by hand") && dry.stderr.contains("\"dispatch\""),
+        "entries to merge: {}{}",
+        dry.stdout,
+        dry.stderr
+    );
+    assert_eq!(read(&outside), "{}\n");
+}

@@ -20,16 +20,24 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
     let mut out = String::new();
+    let mut by_hand = false;
     for scope in scopes {
-        uninstall_scope(spec, scope, &roots, &bin, &a.replace, &mut out)?;
+        by_hand |= uninstall_scope(spec, scope, &roots, &bin, &a.replace, &mut out)?;
     }
     remove_card_copies(&roots, &bin, &mut out);
     p.out(&out);
-    Ok(ExitStatus::Success)
+    // A file cuecard could only read: what to delete by hand was printed.
+    Ok(if by_hand {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
 }
 
 /// One scope: cuecard's entries out of each form's file, the skills it
-/// wrote, then the folders install created there, now empty.
+/// wrote, then the folders install created there, now empty. True when a
+/// file could only be read (comments, trailing commas): its entries are
+/// listed for deleting by hand and nothing of that scope is removed.
 fn uninstall_scope(
     spec: &'static Config,
     scope: Scope,
@@ -37,13 +45,27 @@ fn uninstall_scope(
     bin: &str,
     replace: &[String],
     out: &mut String,
-) -> Result<(), InstallError> {
+) -> Result<bool, InstallError> {
     for form in std::iter::once(spec).chain(spec.legacy) {
         let Some(mut t) = ConfigFile::new(form, scope, roots) else {
             continue;
         };
         t.replace = replace.to_vec();
-        let plan = document::plan_uninstall(&t, bin)?;
+        let plan = match document::plan_uninstall(&t, bin) {
+            Ok(plan) => plan,
+            Err(e) if e.refuses_rewrite() => match document::by_hand_removal(&t, bin) {
+                Some(list) => {
+                    out.push_str(&format!(
+                        "{} ({} scope): {list}",
+                        spec.harness.name(),
+                        scope.id()
+                    ));
+                    return Ok(true);
+                }
+                None => return Err(e),
+            },
+            Err(e) => return Err(e),
+        };
         document::apply_uninstall(&t, &plan)?;
         if !std::ptr::eq(form, spec) && plan.action == Action::Unchanged {
             // The legacy form is reported only where cuecard was.
@@ -87,7 +109,7 @@ fn uninstall_scope(
             document::finish_uninstall(&t)?;
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// What the plan did to the file, in words.
@@ -178,7 +200,7 @@ fn installed_anywhere(roots: &Roots, bin: &str) -> bool {
         std::iter::once(spec).chain(spec.legacy).any(|form| {
             [Scope::User, Scope::Project].into_iter().any(|scope| {
                 ConfigFile::new(form, scope, roots).is_some_and(|t| {
-                    matches!(document::load(&t), Ok(Some((_, doc)))
+                    matches!(document::load_read_only(&t), Ok(Some((_, doc, _)))
                         if !crate::install::merge::ours(&doc, form.layout, &document::owner(&t, bin, None)).is_empty())
                 })
             })

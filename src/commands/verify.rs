@@ -139,6 +139,7 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
             .chain(&s.untrusted)
             .chain(&s.unenforced)
             .chain(&s.yours)
+            .chain(&s.notes)
         {
             out.push_str(&format!("           {p}\n"));
         }

@@ -29,7 +29,14 @@ pub struct ConfigFile {
 
 impl ConfigFile {
     pub fn new(spec: &'static Config, scope: Scope, roots: &Roots) -> Option<ConfigFile> {
-        let path = (spec.path)(scope, roots)?;
+        let mut path = (spec.path)(scope, roots)?;
+        // A link (a dotfile manager's) to a file of the user's own inside
+        // HOME: the file it leads to is the one read and written.
+        if scope != Scope::Managed
+            && let Some(real) = fsio::through_links(&path, &roots.home)
+        {
+            path = real;
+        }
         let base = match scope {
             Scope::User => roots.home.clone(),
             Scope::Project => roots.project.clone(),
@@ -206,6 +213,62 @@ pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, InstallError> {
         error,
     })?;
     Ok(Some((text, doc)))
+}
+
+/// [`load`] for reading only (verify, doctor, what uninstall says to
+/// remove by hand): a file with comments or trailing commas, which install
+/// refuses to rewrite, is read past them. The third item says why the file
+/// cannot be rewritten, when it cannot.
+pub fn load_read_only(
+    t: &ConfigFile,
+) -> Result<Option<(String, Value, Option<String>)>, InstallError> {
+    match load(t) {
+        Ok(loaded) => Ok(loaded.map(|(text, doc)| (text, doc, None))),
+        Err(e @ (InstallError::Lossy { .. } | InstallError::InvalidJson { .. })) => {
+            let Ok(Some(text)) = fsio::read(&t.path) else {
+                return Err(e);
+            };
+            match super::lossless::tolerant(&text)
+                .and_then(|plain| serde_json::from_str::<Value>(&plain).ok())
+            {
+                Some(doc) => {
+                    let why = match &e {
+                        InstallError::Lossy { why, .. } => why.to_string(),
+                        _ => "it is not plain JSON".into(),
+                    };
+                    Ok(Some((text, doc, Some(why))))
+                }
+                None => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What to delete by hand from a file cuecard reads but cannot rewrite:
+/// cuecard's entries, one line each (`None`: the file cannot be read even
+/// so, or holds none).
+pub fn by_hand_removal(t: &ConfigFile, bin: &str) -> Option<String> {
+    let (_, doc, why) = load_read_only(t).ok()??;
+    let why = why?;
+    let owner = owner(t, bin, None);
+    let found = merge::ours(&doc, t.spec.layout, &owner);
+    if found.is_empty() {
+        return None;
+    }
+    let mut out = format!(
+        "{} cannot be rewritten without loss ({why}); nothing was changed. Delete these {} entries by hand \
+         (each under `hooks` -> its event):\n",
+        t.path.display(),
+        found.len()
+    );
+    for (event, matcher, h) in found {
+        out.push_str(&format!(
+            "  {event} [{}]: {h}\n",
+            matcher.as_deref().unwrap_or("every call")
+        ));
+    }
+    Some(out)
 }
 
 /// `t`'s shape has no place for cuecard's entries: nothing was written.

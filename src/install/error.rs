@@ -105,11 +105,20 @@ impl InstallError {
             self,
             InstallError::Lossy { .. }
                 | InstallError::InvalidJson { .. }
+                | InstallError::Symlink(_)
+                | InstallError::SymlinkedDir(_)
                 | InstallError::Unmergeable { .. }
                 | InstallError::WouldOverwriteForeign { .. }
                 | InstallError::WouldOverwriteEdited(_)
         )
     }
+}
+
+/// Where a link leads, for a refusal's message.
+fn link_target(p: &std::path::Path) -> String {
+    std::fs::read_link(p)
+        .map(|t| t.display().to_string())
+        .unwrap_or_else(|_| "somewhere cuecard cannot read".into())
 }
 
 fn refuse(
@@ -203,13 +212,19 @@ impl fmt::Display for InstallError {
             ),
             E::Symlink(p) => write!(
                 f,
-                "{} is a symlink; cuecard does not write through symlinks (edit its target yourself, or replace the link with a file)",
-                p.display()
+                "{} is a symlink to {}: cuecard writes through a link only to a regular file of yours \
+                 inside HOME; nothing was written (edit its target yourself: `cuecard install --harness \
+                 <id> --dry-run` prints the entries to merge, or replace the link with a file)",
+                p.display(),
+                link_target(p)
             ),
             E::SymlinkedDir(p) => write!(
                 f,
-                "{} is a symlinked directory; cuecard does not write through symlinks",
-                p.display()
+                "{} is a symlinked directory leading to {}: cuecard writes through a link only to a \
+                 place of yours inside HOME; nothing was written (`cuecard install --harness <id> \
+                 --dry-run` prints the entries to merge by hand)",
+                p.display(),
+                link_target(p)
             ),
             E::NotRegularFile(p) => write!(f, "{} is not a regular file", p.display()),
             E::TooLarge(p) => write!(

@@ -42,6 +42,11 @@ pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), InstallError> {
     let mut dir = path.to_path_buf();
     let mut first = true;
     loop {
+        // The base itself (a symlinked HOME, a project reached through a
+        // link) is the user's own setup: written through.
+        if dir == base && !first {
+            return Ok(());
+        }
         if let Ok(m) = fs::symlink_metadata(&dir)
             && m.file_type().is_symlink()
         {
@@ -60,6 +65,55 @@ pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), InstallError> {
             _ => return Ok(()),
         }
     }
+}
+
+/// The file `path` leads to through symlinks below `home` (a dotfile
+/// manager's link to the file, or to its folder), when that is a place of
+/// the user's own: inside the home (links resolved), and, when it exists,
+/// a regular file owned by the user. `None` when no link below the home is
+/// involved, or the place is not acceptable (then the link is refused).
+pub fn through_links(path: &Path, home: &Path) -> Option<PathBuf> {
+    let involved = path
+        .ancestors()
+        .take_while(|a| a.starts_with(home) && *a != home)
+        .any(|a| fs::symlink_metadata(a).is_ok_and(|m| m.file_type().is_symlink()));
+    if !involved {
+        return None;
+    }
+    let real_home = fs::canonicalize(home).ok()?;
+    let real = match fs::canonicalize(path) {
+        Ok(r) => r,
+        // A dangling link is refused.
+        Err(_) if fs::symlink_metadata(path).is_ok() => return None,
+        // Not there yet: its deepest existing folder, resolved.
+        Err(_) => {
+            let mut rest = Vec::new();
+            let mut at = path;
+            loop {
+                rest.push(at.file_name()?.to_os_string());
+                at = at.parent()?;
+                if let Ok(r) = fs::canonicalize(at) {
+                    break rest.iter().rev().fold(r, |p, n| p.join(n));
+                }
+            }
+        }
+    };
+    if !real.starts_with(&real_home) {
+        return None;
+    }
+    if let Ok(m) = fs::metadata(&real) {
+        if !m.is_file() {
+            return None;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            if m.uid() != crate::fsutil::euid() {
+                return None;
+            }
+        }
+    }
+    Some(real)
 }
 
 /// The text of a config, `None` when it does not exist.

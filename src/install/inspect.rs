@@ -55,6 +55,9 @@ pub struct Status {
     pub not_on_path: bool,
     /// The programs install's entries run that do not exist.
     pub missing: Vec<String>,
+    /// What the user should know that is no fault (a file read past its
+    /// comments).
+    pub notes: Vec<String>,
     /// A switch of the user's that turns the harness's hooks off
     /// (Gemini's `hooksConfig.enabled: false`), with what to change.
     pub switched_off: Vec<String>,
@@ -152,9 +155,18 @@ fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
         not_on_path: false,
         missing: Vec::new(),
         switched_off: Vec::new(),
+        notes: Vec::new(),
     };
-    let (text, doc) = match document::load(t) {
-        Ok(Some(loaded)) => loaded,
+    let (text, doc) = match document::load_read_only(t) {
+        Ok(Some((text, doc, lossy))) => {
+            if let Some(why) = lossy {
+                st.notes.push(format!(
+                    "read past what cuecard cannot rewrite ({why}): its entries here are checked, but \
+                     install and uninstall change this file only by hand (they print what to change)"
+                ));
+            }
+            (text, doc)
+        }
         Ok(None) => return st,
         Err(e) => {
             st.problems.push(e.to_string());

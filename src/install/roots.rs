@@ -27,12 +27,14 @@ impl Roots {
         if !home.is_dir() {
             return Err(InstallError::HomeMissing(home));
         }
+        let real_home = std::fs::canonicalize(&home).unwrap_or_else(|_| home.clone());
         for var in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
             if let Some(p) = std::env::var_os(var)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
                 && p.is_absolute()
                 && !p.starts_with(&home)
+                && !p.starts_with(&real_home)
                 && !p.exists()
             {
                 return Err(InstallError::XdgMissing { var, path: p });
