@@ -78,6 +78,11 @@ fn an_edited_skill_survives_reinstall_and_uninstall() {
     let p = skill(&sb, "knowledge-wiki");
     let edited = read(&p).replacen("# Knowledge wiki", "# Knowledge wiki (mine)", 1);
     std::fs::write(&p, &edited).unwrap();
+    let v = sb.cmd(&["verify", "--harness", "claude-code"]).stdout;
+    assert!(
+        v.contains("yours: skill") && v.contains("edited by hand"),
+        "{v}"
+    );
     let out = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
     assert_eq!(read(&p), edited);
     assert!(out.contains("edited by hand"), "{out}");

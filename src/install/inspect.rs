@@ -129,8 +129,35 @@ pub fn inspect(t: &ConfigFile, bin: &str, roots: &Roots) -> Status {
 /// The state of one target, compared with what install renders for `host`.
 pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
     let mut st = gather(t, bin, roots, host);
+    if st.present() {
+        skills_of_the_user(t, roots, &mut st);
+    }
     st.state = st.label();
     st
+}
+
+/// The shipped skills' files in this scope's skills folder that are the
+/// user's (theirs by that name, or cuecard's edited since): named, left.
+fn skills_of_the_user(t: &ConfigFile, roots: &Roots, st: &mut Status) {
+    let Some(dir) = (t.spec.skills_dir)(t.scope, roots) else {
+        return;
+    };
+    for (rel, text) in super::materialise::skill_files() {
+        let p = dir.join(&rel);
+        let existing = std::fs::read_to_string(&p).ok();
+        match super::materialise::state_of(existing.as_deref(), &text) {
+            super::materialise::FileState::Edited => st.yours.push(format!(
+                "yours: skill {} was edited by hand since install: cuecard leaves it (delete it and \
+                 run `cuecard install` to get cuecard's again)",
+                p.display()
+            )),
+            super::materialise::FileState::Foreign => st.yours.push(format!(
+                "yours: skill {} is not cuecard's: cuecard's skill of that name is not installed",
+                p.display()
+            )),
+            _ => {}
+        }
+    }
 }
 
 fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
