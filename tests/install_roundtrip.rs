@@ -27,6 +27,10 @@ enum Format {
     Codex,
     /// Cursor: flat, `version`.
     Cursor,
+    /// Qwen Code: grouped, comments accepted.
+    Qwen,
+    /// Kiro: one list of items naming their event in `trigger`.
+    Kiro,
 }
 
 impl Format {
@@ -36,6 +40,8 @@ impl Format {
             Format::Gemini => "gemini",
             Format::Codex => "codex",
             Format::Cursor => "cursor",
+            Format::Qwen => "qwen",
+            Format::Kiro => "kiro",
         }
     }
     fn rel(self) -> &'static str {
@@ -44,6 +50,8 @@ impl Format {
             Format::Gemini => ".gemini/settings.json",
             Format::Codex => ".codex/hooks.json",
             Format::Cursor => ".cursor/hooks.json",
+            Format::Qwen => ".qwen/settings.json",
+            Format::Kiro => ".kiro/hooks/cuecard.json",
         }
     }
     fn skills(self) -> &'static str {
@@ -52,10 +60,12 @@ impl Format {
             Format::Gemini => ".gemini/skills",
             Format::Codex => ".agents/skills",
             Format::Cursor => ".cursor/skills",
+            Format::Qwen => ".qwen/skills",
+            Format::Kiro => ".kiro/skills",
         }
     }
     fn comments_allowed(self) -> bool {
-        matches!(self, Format::Gemini)
+        matches!(self, Format::Gemini | Format::Qwen)
     }
     /// The event cuecard registers that the user's own hooks share.
     fn shared_event(self) -> &'static str {
@@ -106,6 +116,17 @@ fn hooks(f: Format) -> impl Strategy<Value = Option<String>> {
         _ => None,
     };
     (0usize..5, any::<bool>()).prop_map(move |(kind, with_hand)| {
+        if matches!(f, Format::Kiro) {
+            // One list; the user's own item on the shared event.
+            return match kind {
+                0 => None,
+                1 => Some("[]".to_string()),
+                _ => Some(
+                    "[{\"name\": \"lint\", \"trigger\": \"SessionStart\", \"action\": {\"type\": \"command\", \"command\": \"npm run lint\"}, \"timeout\": 30}]"
+                        .to_string(),
+                ),
+            };
+        }
         let mut members: Vec<String> = match kind {
             0 => return None,
             1 => Vec::new(),
@@ -172,6 +193,9 @@ fn user_file(f: Format) -> impl Strategy<Value = UserFile> {
                 if matches!(f, Format::Cursor) {
                     kv.insert(0, ("version".into(), "1".into()));
                 }
+                if matches!(f, Format::Kiro) {
+                    kv.insert(0, ("version".into(), "\"v1\"".into()));
+                }
                 let nl = if crlf { "\r\n" } else { "\n" };
                 let unit = ["", "  ", "    ", "\t"][indent];
                 let commented = comment && f.comments_allowed();
@@ -207,6 +231,8 @@ fn format() -> impl Strategy<Value = Format> {
         Just(Format::Gemini),
         Just(Format::Codex),
         Just(Format::Cursor),
+        Just(Format::Qwen),
+        Just(Format::Kiro),
     ]
 }
 
@@ -294,14 +320,14 @@ fn run_case(
     Ok(())
 }
 
-/// 200 generated cases (50 a format on average), up to four runs of the
+/// 240 generated cases (40 a format on average), up to four runs of the
 /// binary each: about 20 s in a debug build on 2 cores. Run against the
 /// binary from before issue 28, it fails (a `"hooks": {}` of the user's
 /// was dropped).
 #[test]
 fn install_edit_reinstall_uninstall_gives_back_the_users_bytes_plus_their_edit() {
     let mut runner = TestRunner::new(Config {
-        cases: 200,
+        cases: 240,
         failure_persistence: None,
         ..Config::default()
     });
