@@ -522,7 +522,11 @@ fn a_symlinked_config_inside_home_is_written_through() {
         .test()
         .args(["install", "--harness", "claude-code"])
         .status(1);
-    assert!(out.stderr.contains("elsewhere.json"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("elsewhere.json") && out.stderr.contains("to merge by hand"),
+        "the refusal says where the link leads and what to merge: {}",
+        out.stderr
+    );
     let dry = sb
         .test()
         .args(["install", "--harness", "claude-code", "--dry-run"])

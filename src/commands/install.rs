@@ -64,7 +64,7 @@ fn install(
     })?;
     target.replace = replace.to_vec();
     let (wanted, skipped) = entries::for_harness(spec, &program, host);
-    let plan = plan_or_by_hand(&target, &bin, &wanted, dry_run)?;
+    let plan = plan_or_by_hand(&target, &bin, &wanted)?;
     let verb = Verb { dry_run };
     let mut out = describe_plan(&target, &plan, &wanted, &skipped, verb);
     out.push_str(&copied);
@@ -150,17 +150,16 @@ impl Verb {
     }
 }
 
-/// The change to the config file; for a file install refuses to touch, on
-/// a dry run, the reason with what to add by hand.
+/// The change to the config file; for a file install refuses to touch
+/// (a run or a dry run), the reason with exactly what to add by hand.
 fn plan_or_by_hand(
     target: &ConfigFile,
     bin: &str,
     wanted: &[crate::install::merge::HookEntry],
-    dry_run: bool,
 ) -> Result<document::Plan, CommandError> {
     match document::plan_install(target, bin, wanted) {
         Ok(p) => Ok(p),
-        Err(refused) if dry_run && refused.refuses_rewrite() => Err(CommandError::ByHand {
+        Err(refused) if refused.refuses_rewrite() => Err(CommandError::ByHand {
             refused,
             keys: target.spec.required_keys_hint(),
             entries: document::by_hand(target.spec, bin, wanted).map_err(InstallError::from)?,
