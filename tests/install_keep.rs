@@ -537,5 +537,12 @@ fn a_symlinked_config_inside_home_is_written_through() {
         dry.stdout,
         dry.stderr
     );
+    // Uninstall there: nothing of cuecard's, nothing to do (exit 0).
+    let u = sb.cmd(&["uninstall", "--harness", "claude-code", "--scope", "user"]);
+    assert!(
+        u.stdout.contains("nothing of cuecard's there"),
+        "{}",
+        u.stdout
+    );
     assert_eq!(read(&outside), "{}\n");
 }

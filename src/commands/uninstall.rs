@@ -54,7 +54,7 @@ fn uninstall_scope(
         let plan = match document::plan_uninstall(&t, bin) {
             Ok(plan) => plan,
             Err(e) if e.refuses_rewrite() => match document::by_hand_removal(&t, bin) {
-                Some(list) => {
+                document::ByHand::Delete(list) => {
                     out.push_str(&format!(
                         "{} ({} scope): {list}",
                         spec.harness.name(),
@@ -62,7 +62,20 @@ fn uninstall_scope(
                     ));
                     return Ok(true);
                 }
-                None => return Err(e),
+                // A link cuecard does not write through, holding nothing
+                // of cuecard's: nothing to do.
+                document::ByHand::Nothing
+                    if matches!(e, InstallError::Symlink(_) | InstallError::SymlinkedDir(_)) =>
+                {
+                    out.push_str(&format!(
+                        "{} ({} scope): {}: nothing of cuecard's there\n",
+                        spec.harness.name(),
+                        scope.id(),
+                        t.path.display()
+                    ));
+                    continue;
+                }
+                _ => return Err(e),
             },
             Err(e) => return Err(e),
         };

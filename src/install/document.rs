@@ -224,6 +224,23 @@ pub fn load_read_only(
 ) -> Result<Option<(String, Value, Option<String>)>, InstallError> {
     match load(t) {
         Ok(loaded) => Ok(loaded.map(|(text, doc)| (text, doc, None))),
+        // A link cuecard will not write through is still read (reading
+        // changes nothing).
+        Err(e @ (InstallError::Symlink(_) | InstallError::SymlinkedDir(_))) => {
+            let Ok(Some(text)) = fsio::read(&t.path) else {
+                return Err(e);
+            };
+            let plain = super::lossless::tolerant(&text).unwrap_or_else(|| text.clone());
+            let doc = if plain.trim().is_empty() {
+                Value::Object(Map::new())
+            } else {
+                match serde_json::from_str::<Value>(&plain) {
+                    Ok(doc) => doc,
+                    Err(_) => return Err(e),
+                }
+            };
+            Ok(Some((text, doc, Some(e.to_string()))))
+        }
         Err(e @ (InstallError::Lossy { .. } | InstallError::InvalidJson { .. })) => {
             let Ok(Some(text)) = fsio::read(&t.path) else {
                 return Err(e);
@@ -245,16 +262,25 @@ pub fn load_read_only(
     }
 }
 
-/// What to delete by hand from a file cuecard reads but cannot rewrite:
-/// cuecard's entries, one line each (`None`: the file cannot be read even
-/// so, or holds none).
-pub fn by_hand_removal(t: &ConfigFile, bin: &str) -> Option<String> {
-    let (_, doc, why) = load_read_only(t).ok()??;
-    let why = why?;
+/// What uninstall can say of a file it may read but not rewrite.
+pub enum ByHand {
+    /// It cannot be read even so.
+    Unreadable,
+    /// It holds nothing of cuecard's.
+    Nothing,
+    /// cuecard's entries, one line each, to delete by hand.
+    Delete(String),
+}
+
+/// What to delete by hand from a file cuecard reads but cannot rewrite.
+pub fn by_hand_removal(t: &ConfigFile, bin: &str) -> ByHand {
+    let Ok(Some((_, doc, Some(why)))) = load_read_only(t) else {
+        return ByHand::Unreadable;
+    };
     let owner = owner(t, bin, None);
     let found = merge::ours(&doc, t.spec.layout, &owner);
     if found.is_empty() {
-        return None;
+        return ByHand::Nothing;
     }
     let mut out = format!(
         "{} cannot be rewritten without loss ({why}); nothing was changed. Delete these {} entries by hand \
@@ -268,7 +294,7 @@ pub fn by_hand_removal(t: &ConfigFile, bin: &str) -> Option<String> {
             matcher.as_deref().unwrap_or("every call")
         ));
     }
-    Some(out)
+    ByHand::Delete(out)
 }
 
 /// `t`'s shape has no place for cuecard's entries: nothing was written.
