@@ -1,5 +1,7 @@
-//! Which hook handlers are cuecard's: those whose program is the cuecard
-//! binary and whose first argument is `dispatch`. The program and arguments
+//! Which hook handlers run cuecard: those whose program is the cuecard
+//! binary and whose first argument is `dispatch` ([`is_ours`]); which of
+//! them are cuecard's to replace and remove is decided by what install
+//! wrote ([`Recorded`]), not by the name. The program and arguments
 //! come from the exec form (`command` or `exec`, with `args`) or from the
 //! shell form's words (`command`, `bash` or `powershell`, split the way the
 //! shell behind it reads them: `sh`, PowerShell's `& "<program>" ...`, cmd's
