@@ -546,3 +546,40 @@ fn a_symlinked_config_inside_home_is_written_through() {
     );
     assert_eq!(read(&outside), "{}\n");
 }
+
+/// A config the user made read-only is not written over: install says so
+/// and prints the entries to merge; uninstall lists what to delete.
+#[test]
+fn a_read_only_config_is_not_written_over() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let p = put(sb.home().join(".claude/settings.json"), "{\"a\": 1}\n");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code"])
+        .status(1);
+    assert!(
+        out.stderr.contains("read-only") && out.stderr.contains("to merge by hand"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(read(&p), "{\"a\": 1}\n");
+    // Made writable, installed, made read-only again: uninstall says what
+    // to delete and changes nothing.
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+    sb.cmd(&["install", "--harness", "claude-code"]);
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let installed = read(&p);
+    let u = sb
+        .test()
+        .args(["uninstall", "--harness", "claude-code", "--scope", "user"])
+        .status(1);
+    assert!(
+        u.stdout.contains("Delete these"),
+        "{}{}",
+        u.stdout,
+        u.stderr
+    );
+    assert_eq!(read(&p), installed);
+}

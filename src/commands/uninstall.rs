@@ -53,7 +53,7 @@ fn uninstall_scope(
         t.replace = replace.to_vec();
         let plan = match document::plan_uninstall(&t, bin) {
             Ok(plan) => plan,
-            Err(e) if e.refuses_rewrite() => match document::by_hand_removal(&t, bin) {
+            Err(e) if e.refuses_rewrite() => match document::by_hand_removal(&t, bin, &e) {
                 document::ByHand::Delete(list) => {
                     out.push_str(&format!(
                         "{} ({} scope): {list}",

@@ -272,18 +272,20 @@ pub enum ByHand {
     Delete(String),
 }
 
-/// What to delete by hand from a file cuecard reads but cannot rewrite.
-pub fn by_hand_removal(t: &ConfigFile, bin: &str) -> ByHand {
-    let Ok(Some((_, doc, Some(why)))) = load_read_only(t) else {
+/// What to delete by hand from a file cuecard reads but cannot rewrite
+/// (`refused`: why).
+pub fn by_hand_removal(t: &ConfigFile, bin: &str, refused: &InstallError) -> ByHand {
+    let Ok(Some((_, doc, lossy))) = load_read_only(t) else {
         return ByHand::Unreadable;
     };
+    let why = lossy.unwrap_or_else(|| refused.to_string());
     let owner = owner(t, bin, None);
     let found = merge::ours(&doc, t.spec.layout, &owner);
     if found.is_empty() {
         return ByHand::Nothing;
     }
     let mut out = format!(
-        "{} cannot be rewritten without loss ({why}); nothing was changed. Delete these {} entries by hand \
+        "{}: cuecard does not rewrite this file ({why}); nothing was changed. Delete these {} entries by hand \
          (each under `hooks` -> its event):\n",
         t.path.display(),
         found.len()
@@ -324,6 +326,9 @@ pub fn plan_install(
         return plan_owned_install(t, o, bin, entries);
     }
     let loaded = load(t)?;
+    if loaded.is_some() {
+        fsio::refuse_read_only(&t.path)?;
+    }
     let (before, mut doc) = match &loaded {
         Some((text, doc)) => (Some(text.clone()), doc.clone()),
         None => (None, (t.spec.skeleton)()),
@@ -532,6 +537,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
         unchanged.notes = notes;
         return Ok(unchanged);
     }
+    fsio::refuse_read_only(&t.path)?;
     for (key, before) in super::record::keys(&t.path) {
         let Some((_, value)) = required(t).into_iter().find(|(k, _)| *k == key) else {
             continue;
@@ -622,6 +628,9 @@ pub fn apply_install(
 /// removed. [`finish_uninstall`] then removes the folders install created.
 pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
     fsio::refuse_symlinks(&t.base, &t.path)?;
+    if plan.action != Action::Unchanged {
+        fsio::refuse_read_only(&t.path)?;
+    }
     match &plan.action {
         Action::Unchanged => return Ok(()),
         Action::Create(text) => fsio::write_atomic(&t.path, text, None)?,
@@ -650,6 +659,7 @@ pub fn finish_uninstall(t: &ConfigFile) -> Result<(), InstallError> {
 pub fn apply(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
     // Checked again right before writing: nothing may have become a symlink.
     fsio::refuse_symlinks(&t.base, &t.path)?;
+    fsio::refuse_read_only(&t.path)?;
     match &plan.action {
         Action::Unchanged => Ok(()),
         Action::Create(text) => fsio::write_atomic(&t.path, text, None),

@@ -17,6 +17,9 @@ pub enum InstallError {
     NoHome,
     /// `HOME` names no existing directory.
     HomeMissing(PathBuf),
+    /// The config is read-only (no write bit for its owner): the user's
+    /// signal that it is not to be changed.
+    ReadOnly(PathBuf),
     /// `install --self`: a program at ~/.local/bin/cuecard that is not
     /// cuecard.
     SelfCopyForeign(PathBuf),
@@ -107,6 +110,7 @@ impl InstallError {
                 | InstallError::InvalidJson { .. }
                 | InstallError::Symlink(_)
                 | InstallError::SymlinkedDir(_)
+                | InstallError::ReadOnly(_)
                 | InstallError::Unmergeable { .. }
                 | InstallError::WouldOverwriteForeign { .. }
                 | InstallError::WouldOverwriteEdited(_)
@@ -157,6 +161,12 @@ impl fmt::Display for InstallError {
                 "{} is there and is not a cuecard binary (`--version` does not say cuecard): it is \
                  yours, and `install --self` never writes over it; move it away, or install without \
                  --self. Nothing was written",
+                p.display()
+            ),
+            E::ReadOnly(p) => write!(
+                f,
+                "{} is read-only: cuecard does not write over a file you made read-only; nothing was \
+                 written (make it writable and run again, or merge the entries below by hand)",
                 p.display()
             ),
             E::HomeMissing(p) => write!(

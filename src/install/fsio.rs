@@ -116,6 +116,15 @@ pub fn through_links(path: &Path, home: &Path) -> Option<PathBuf> {
     Some(real)
 }
 
+/// Refuses a file whose owner has no write permission on it (a file the
+/// user made read-only); a missing file passes.
+pub fn refuse_read_only(path: &Path) -> Result<(), InstallError> {
+    match fs::metadata(path) {
+        Ok(m) if m.permissions().readonly() => Err(InstallError::ReadOnly(path.to_path_buf())),
+        _ => Ok(()),
+    }
+}
+
 /// The text of a config, `None` when it does not exist.
 pub fn read(path: &Path) -> Result<Option<String>, InstallError> {
     let meta = match fs::metadata(path) {
