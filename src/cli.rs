@@ -102,12 +102,14 @@ pub enum Command {
     /// "Full procedure" pointers lead.
     Install(InstallArgs),
     /// What is installed where, and whether it matches what install would
-    /// write now.
+    /// write now. Exit 0: all is well; 1: a problem; 3: only waiting on you
+    /// (hooks the harness has yet to be told to trust).
     Verify(VerifyArgs),
     /// Remove exactly what install added.
     Uninstall(UninstallArgs),
     /// Start every installed entry the way its harness would, feed it a
     /// realistic payload, and report exit code, output shape and latency.
+    /// Exit 0: all is well; 1: a failure; 3: only waiting on you (trust).
     Doctor(DoctorArgs),
     /// Build cuecard as a harness plugin (Claude Code, Codex or Copilot CLI
     /// plugin, Gemini CLI extension), with this binary inside: no settings
@@ -156,12 +158,26 @@ pub struct InstallArgs {
     /// Show what would be written, write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Hand install the entries that run this program's `dispatch` though
+    /// install did not write them (an older install, a dev build): they are
+    /// replaced. Without it such entries are yours: kept and named.
+    #[arg(long, value_name = "PROGRAM")]
+    pub replace: Vec<String>,
+    /// Copy this binary to ~/.local/bin/cuecard first and install that: a
+    /// lasting copy, for a binary in a cargo `target/` folder that `cargo
+    /// clean` or a rebuild would take away.
+    #[arg(long = "self")]
+    pub self_copy: bool,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     #[arg(long, value_name = "HARNESS", help = any_help())]
     pub harness: Option<String>,
+    /// user, project or managed (./managed-settings.json, as `install
+    /// --scope managed` renders it). Default: user and project.
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -177,6 +193,11 @@ pub struct UninstallArgs {
     /// user, project or managed (default: every scope where cuecard is found).
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
+    /// Also remove the entries that run this program's `dispatch` though
+    /// install did not write them. Without it such entries are yours: kept
+    /// and named.
+    #[arg(long, value_name = "PROGRAM")]
+    pub replace: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
