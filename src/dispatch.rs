@@ -41,6 +41,10 @@ pub struct Request {
     /// Answer SessionStart once per session and source within
     /// [`harness::once::WINDOW`] (the hook path; `explain` only reads).
     pub once: bool,
+    /// The policy read before the payload, for what cuecard cannot judge
+    /// (an unreadable payload, the deadline): see [`crate::unjudged`].
+    /// `None`: such a call stays silent whatever the policy.
+    pub unjudged: Option<crate::unjudged::Unjudged>,
 }
 
 /// What happened to one card.
@@ -122,7 +126,7 @@ impl Run {
 
     /// Renders the outcome with the one renderer, then, under a contract,
     /// reshapes that envelope into what the harness reads.
-    fn render(&mut self) {
+    pub(crate) fn render(&mut self) {
         let Some(spec) = self.event else { return };
         // The decision, as this harness can take it on this event: only
         // through the event's decision mechanism and the field the
@@ -340,13 +344,35 @@ fn stages(
         !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
     });
     channel_gate(spec, contract, run.decision_only)?;
-    let mut payload = usable(input)?;
+    let mut payload = match input {
+        Ok(p) => p,
+        Err(why) => {
+            unreadable(req, &why, run);
+            return Err(usable(Err(why)).err().unwrap_or_default());
+        }
+    };
     let events = translate(contract, spec, &mut payload);
     test_panic("pipeline");
     // One context of the call, whose lazily computed parts (project root,
     // written files, paths) the cheap look and then every guard share.
     let probe = Ctx::new(spec, &payload, None);
     let project_root = probe.project_root().to_path_buf();
+    // The policy read before the payload holds for this project, or is
+    // read again for it (and the deadline's answer with it).
+    let early = req.unjudged.as_ref().map(|u| {
+        if u.root == project_root {
+            return u.policy.clone();
+        }
+        let again = crate::unjudged::Unjudged::load(
+            &project_root,
+            req.state_root.as_deref(),
+            u.arm_deadline,
+        );
+        if u.arm_deadline {
+            crate::unjudged::arm_deadline(req, &again);
+        }
+        again.policy
+    });
     let resolved = choose_cards(req, &events, &probe, &project_root);
     trace_resolution(&resolved, run);
     let session: Option<&mut Session> = match source {
@@ -359,7 +385,7 @@ fn stages(
     };
     // The policy is read only once a guard found something.
     let policy = Lazy {
-        cell: std::cell::OnceCell::new(),
+        cell: early.map_or_else(std::cell::OnceCell::new, std::cell::OnceCell::from),
         project_root: &project_root,
         state_root: req.state_root.as_deref(),
     };
@@ -432,6 +458,40 @@ fn channel_gate(
         ));
     }
     Ok(())
+}
+
+/// A tool payload that could not be read whole (over the bound, not JSON,
+/// not an object, a failed read) gets the policy's standing decision on a
+/// gating event; stdin that was empty or a terminal held no call at all.
+fn unreadable(req: &Request, why: &Unusable, run: &mut Run) {
+    let Some(u) = &req.unjudged else { return };
+    if matches!(why, Unusable::Tty | Unusable::Empty) {
+        return;
+    }
+    if let Some(r) = crate::unjudged::ruling(req, &u.policy, why.describe()) {
+        run.outcome.ruling = Some(r);
+        run.decision_only = true;
+        run.render();
+    }
+}
+
+/// The answer for `req` that carries only `ruling`, through the one
+/// renderer and the harness's own decision channel (no answer where the
+/// event does not take a decision).
+pub(crate) fn decision_only(req: &Request, ruling: envelope::Ruling) -> Run {
+    let mut run = Run::default();
+    let Ok(contract) = contract_row(req) else {
+        return run;
+    };
+    run.contract = contract;
+    let Ok(spec) = canonical_event(req, contract) else {
+        return run;
+    };
+    run.event = Some(spec);
+    run.decision_only = true;
+    run.outcome.ruling = Some(ruling);
+    run.render();
+    run
 }
 
 fn usable(input: Result<Payload, Unusable>) -> Result<Payload, Stop> {

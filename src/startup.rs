@@ -10,6 +10,8 @@
 //!
 //! - SIGPIPE is ignored, so that a harness that stops reading gets no
 //!   answer rather than a process killed by a signal (exit 0 always);
+//!   so is SIGXFSZ, so that a file-size limit fails a state write rather
+//!   than killing the hook;
 //! - file descriptors 0, 1 and 2 are open: one a harness left closed is
 //!   opened on `/dev/null` (on `/`, path-only, where there is none), so
 //!   that the first file cuecard opens (a state file) can never be taken
@@ -63,6 +65,9 @@ pub unsafe fn prepare() {
             }
         }
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        // A file-size limit (`ulimit -f`) must not kill the process with
+        // SIGXFSZ on a state write: the write fails (EFBIG) instead.
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
         #[cfg(all(target_os = "linux", target_env = "gnu"))]
         libc::mallopt(libc::M_ARENA_MAX, 1);
     }

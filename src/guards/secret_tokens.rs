@@ -508,10 +508,7 @@ const KEY_BODY_LINES: usize = 8;
 /// it ends are the line's, found once per line), and a body is looked for
 /// in the next [`KEY_BODY_LINES`] lines only, not in the rest of the text.
 fn private_key_block(text: &str) -> bool {
-    // The line the last header was found on: (its end, where the body
-    // starts, the last `PRIVATE KEY` in it, whether it ends with `-----`,
-    // whether its body counts).
-    let mut line: Option<(usize, usize, Option<usize>, bool, Option<bool>)> = None;
+    let mut line: Option<HeaderLine> = None;
     for (at, _) in text.match_indices("-----BEGIN ") {
         if line.is_none_or(|l| at >= l.0) {
             let rest = &text[at..];
@@ -558,6 +555,11 @@ fn line_end(s: &str) -> Option<(usize, usize)> {
     }
     None
 }
+
+/// The line a private key header was found on: its end, where the body
+/// starts, the last `PRIVATE KEY` in it, whether it ends with `-----`,
+/// whether its body counts (once asked).
+type HeaderLine = (usize, usize, Option<usize>, bool, Option<bool>);
 
 /// Whether the text after a key's header starts with a base64 body: of its
 /// first [`KEY_BODY_LINES`] lines (ended by a newline or a `\n` escape),
