@@ -357,21 +357,11 @@ fn stages(
     // written files, paths) the cheap look and then every guard share.
     let probe = Ctx::new(spec, &payload, None);
     let project_root = probe.project_root().to_path_buf();
-    // The policy read before the payload holds for this project, or is
-    // read again for it (and the deadline's answer with it).
-    let early = req.unjudged.as_ref().map(|u| {
-        if u.root == project_root {
-            return u.policy.clone();
-        }
-        let again = crate::unjudged::Unjudged::load(
-            &project_root,
-            req.state_root.as_deref(),
-            u.arm_deadline,
-        );
-        if u.arm_deadline {
-            crate::unjudged::arm_deadline(req, &again);
-        }
-        again.policy
+    // The policy read before the payload, completed with this project's
+    // (and the deadline's answer with it).
+    let early = req.unjudged.clone().map(|mut u| {
+        u.complete(req, &project_root);
+        u.policy
     });
     let resolved = choose_cards(req, &events, &probe, &project_root);
     trace_resolution(&resolved, run);
@@ -385,6 +375,7 @@ fn stages(
     };
     // The policy is read only once a guard found something.
     let policy = Lazy {
+        told: std::cell::Cell::new(early.is_none()),
         cell: early.map_or_else(std::cell::OnceCell::new, std::cell::OnceCell::from),
         project_root: &project_root,
         state_root: req.state_root.as_deref(),
@@ -468,7 +459,14 @@ fn unreadable(req: &Request, why: &Unusable, run: &mut Run) {
     if matches!(why, Unusable::Tty | Unusable::Empty) {
         return;
     }
-    if let Some(r) = crate::unjudged::ruling(req, &u.policy, why.describe()) {
+    // No payload names the project: the working directory's (a trusted
+    // project file only tightens).
+    let mut u = u.clone();
+    u.arm_deadline = false;
+    u.complete(req, &std::env::current_dir().unwrap_or_default());
+    crate::policy::record_problems(&u.policy);
+    let why = format!("its payload could not be read whole: {}", why.describe());
+    if let Some(r) = crate::unjudged::ruling(req, &u.policy, &why) {
         run.outcome.ruling = Some(r);
         run.decision_only = true;
         run.render();
@@ -646,17 +644,25 @@ fn once_gate(
     Ok(())
 }
 
-/// The call's policy, read on first use.
+/// The call's policy, read on first use (or read before the payload, its
+/// problems recorded on first use).
 struct Lazy<'a> {
     cell: std::cell::OnceCell<crate::policy::Policy>,
+    /// Whether the problems of a policy read early were recorded.
+    told: std::cell::Cell<bool>,
     project_root: &'a std::path::Path,
     state_root: Option<&'a std::path::Path>,
 }
 
 impl Lazy<'_> {
     fn get(&self) -> &crate::policy::Policy {
-        self.cell
-            .get_or_init(|| crate::policy::load(self.project_root, self.state_root))
+        let p = self
+            .cell
+            .get_or_init(|| crate::policy::load(self.project_root, self.state_root));
+        if !self.told.replace(true) {
+            crate::policy::record_problems(p);
+        }
+        p
     }
 }
 

@@ -46,11 +46,11 @@ pub fn hook_answer(line: &str) -> bool {
 
 /// Writes `text` and a newline to `fd` once per process (the first of the
 /// hook's answer or block claims the slot), whole or not at all: in one
-/// buffer, with the deadline's signal held off while it is written, and
-/// only where it fits at once ([`write_whole`]), so that neither a full
-/// pipe nor the deadline can leave a reader half an object.
+/// buffer, only where it fits at once ([`write_whole`]), so that neither a
+/// full pipe nor the deadline can leave a reader half an object. (The
+/// deadline's handler lets an answer being written finish: see
+/// [`writing`].)
 fn write_once(fd: i32, text: &str, code: i32) -> bool {
-    let _held = HoldAlarm::new();
     if HOOK_STDOUT
         .compare_exchange(OPEN, WRITING, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
@@ -86,44 +86,23 @@ fn write_once(fd: i32, text: &str, code: i32) -> bool {
     true
 }
 
-/// SIGALRM blocked for this thread while it lives (the answer's write).
-struct HoldAlarm {
-    #[cfg(unix)]
-    old: libc::sigset_t,
+/// Whether the answer is being written right now (for the deadline's
+/// handler, which then gives that write a moment to finish rather than
+/// cut it: the write cannot block, [`write_whole`] made sure).
+pub fn writing() -> bool {
+    HOOK_STDOUT.load(Ordering::SeqCst) == WRITING
 }
 
-impl HoldAlarm {
-    fn new() -> HoldAlarm {
-        #[cfg(unix)]
-        // SAFETY: plain-data signal sets, filled by the libc calls.
-        unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            let mut old: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigaddset(&mut set, libc::SIGALRM);
-            libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
-            HoldAlarm { old }
-        }
-        #[cfg(not(unix))]
-        HoldAlarm {}
-    }
-}
+/// Bytes a pipe takes all at once or not at all (POSIX `PIPE_BUF`), and
+/// that a stream socket takes as one segment.
+const ATOMIC_WRITE: usize = 4096;
 
-impl Drop for HoldAlarm {
-    fn drop(&mut self) {
-        #[cfg(unix)]
-        // SAFETY: restores the mask saved in `new`.
-        unsafe {
-            libc::pthread_sigmask(libc::SIG_SETMASK, &self.old, std::ptr::null_mut());
-        }
-    }
-}
-
-/// Writes `len` bytes at `buf` to `fd` whole, or nothing: to a pipe only
-/// when its free space holds them all (the pipe is grown to fit when it
-/// can), to a socket only when its send buffer does (sent without
-/// waiting), elsewhere (a file, /dev/null, a terminal) as is. True when
-/// the bytes were handed over whole, or the reader is gone.
+/// Writes `len` bytes at `buf` to `fd` whole, or nothing. Up to
+/// [`ATOMIC_WRITE`] bytes, one plain write (atomic on a pipe). Beyond it,
+/// to a pipe only when its free space holds them all (the pipe is grown to
+/// fit when it can), to a socket only when its send buffer does (sent
+/// without waiting), elsewhere (a file, /dev/null, a terminal) as is. True
+/// when the bytes were handed over whole, or the reader is gone.
 /// Async-signal-safe (system calls on the stack only): the deadline's
 /// handler writes through it too.
 ///
@@ -134,17 +113,18 @@ impl Drop for HoldAlarm {
 pub unsafe fn write_whole(fd: i32, buf: *const u8, len: usize) -> bool {
     // SAFETY: system calls on plain data; `buf` is the caller's.
     unsafe {
-        let mut st: libc::stat = std::mem::zeroed();
-        if libc::fstat(fd, &mut st) != 0 {
-            return false;
-        }
-        let kind = st.st_mode & libc::S_IFMT;
-        if kind == libc::S_IFIFO && !pipe_fits(fd, len) {
-            return false;
-        }
-        let sock = kind == libc::S_IFSOCK;
-        if sock && !socket_fits(fd, len) {
-            return false;
+        let mut sock = false;
+        if len > ATOMIC_WRITE {
+            match pipe_fits(fd, len) {
+                Some(true) => {}
+                Some(false) => return false,
+                None => {
+                    sock = is_socket(fd);
+                    if sock && !socket_fits(fd, len) {
+                        return false;
+                    }
+                }
+            }
         }
         let mut done = 0;
         while done < len {
@@ -175,16 +155,26 @@ pub unsafe fn write_whole(fd: i32, buf: *const u8, len: usize) -> bool {
     }
 }
 
-/// Whether `len` bytes fit in the pipe at `fd` at once (grown to fit when
-/// the kernel allows).
+/// Whether `fd` is a socket.
 #[cfg(unix)]
-unsafe fn pipe_fits(fd: i32, len: usize) -> bool {
+unsafe fn is_socket(fd: i32) -> bool {
+    // SAFETY: fstat into a zeroed plain struct.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFSOCK
+    }
+}
+
+/// Whether `len` bytes fit in the pipe at `fd` at once (grown to fit when
+/// the kernel allows); `None` when `fd` is not a pipe.
+#[cfg(unix)]
+unsafe fn pipe_fits(fd: i32, len: usize) -> Option<bool> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     // SAFETY: fcntl and ioctl on a descriptor, plain integers.
     unsafe {
         let mut cap = libc::fcntl(fd, libc::F_GETPIPE_SZ);
         if cap < 0 {
-            return true;
+            return None;
         }
         let mut queued: libc::c_int = 0;
         if libc::ioctl(fd, libc::FIONREAD, &mut queued) != 0 {
@@ -194,13 +184,16 @@ unsafe fn pipe_fits(fd: i32, len: usize) -> bool {
         if (cap as usize) < need {
             cap = libc::fcntl(fd, libc::F_SETPIPE_SZ, need as libc::c_int);
         }
-        cap >= 0 && cap as usize >= need
+        Some(cap >= 0 && cap as usize >= need)
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    {
-        // Elsewhere a pipe holds PIPE_BUF bytes atomically at least.
-        let _ = fd;
-        len <= libc::PIPE_BUF
+    // SAFETY: fstat into a zeroed plain struct.
+    unsafe {
+        // Elsewhere the free space of a pipe is not known: only what
+        // POSIX writes atomically goes.
+        let mut st: libc::stat = std::mem::zeroed();
+        let pipe = libc::fstat(fd, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFIFO;
+        pipe.then_some(len <= ATOMIC_WRITE)
     }
 }
 

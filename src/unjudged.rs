@@ -19,26 +19,42 @@ use crate::harness;
 use crate::policy::{Level, Policy};
 use std::path::{Path, PathBuf};
 
-/// The policy as read for the call before its payload, and the project
-/// root it was read for (the process's working directory until the
-/// payload names one).
+/// The policy as read for the call before its payload (the environment's
+/// and the user's lines), then completed with the project's once the
+/// payload names the project ([`Unjudged::complete`]).
 #[derive(Debug, Clone)]
 pub struct Unjudged {
-    pub root: PathBuf,
     pub policy: Policy,
-    /// Re-arm the deadline's answer when the payload's project differs
-    /// (the hook path; `explain` only shows).
+    /// Whether the project's source was read (and for which root).
+    pub root: Option<PathBuf>,
+    /// Re-arm the deadline's answer once the project is known (the hook
+    /// path; `explain` only shows).
     pub arm_deadline: bool,
 }
 
 impl Unjudged {
-    /// Reads the policy for a call run in `root` (env, the user's file, a
-    /// trusted project file), with the trust store under `state_root`.
-    pub fn load(root: &Path, state_root: Option<&Path>, arm_deadline: bool) -> Unjudged {
+    /// The sources known before the payload: `CUECARD_POLICY` and the
+    /// user's file (one open when there is none).
+    pub fn early(arm_deadline: bool) -> Unjudged {
         Unjudged {
-            root: root.to_path_buf(),
-            policy: crate::policy::load(root, state_root),
+            policy: crate::policy::load_early(),
+            root: None,
             arm_deadline,
+        }
+    }
+
+    /// Adds the project's source for `root` (a trusted project only
+    /// tightens); re-arms the deadline's answer for `req` with it. (What
+    /// counts for nothing is recorded where the policy is first used, as
+    /// when it is read then.)
+    pub fn complete(&mut self, req: &Request, root: &Path) {
+        if self.root.as_deref() == Some(root) {
+            return;
+        }
+        self.policy.project = crate::policy::project_source(root, req.state_root.as_deref());
+        self.root = Some(root.to_path_buf());
+        if self.arm_deadline {
+            arm_deadline(req, self);
         }
     }
 }

@@ -396,3 +396,23 @@ fn a_small_pipe_never_receives_half_an_answer() {
         assert!(v.to_string().contains("word899"));
     }
 }
+
+/// A trusted project's deny holds for what cuecard cannot judge too (the
+/// working directory's project, when no payload names one); untrusted, it
+/// counts for nothing.
+#[test]
+fn a_trusted_project_policy_decides_an_unreadable_payload() {
+    let sb = Sandbox::new();
+    sb.write(".cuecard/config.toml", "[policy]\ndestructive = \"deny\"\n");
+    let garbled = "{\"tool_name\": \"Bash\", \"tool_input\": {\"command\": \"rm -rf ~";
+    sb.test()
+        .dispatch("PreToolUse", &[])
+        .stdin(garbled)
+        .stdout("")
+        .run();
+    sb.test().arg("trust").run();
+    let out = sb.test().dispatch("PreToolUse", &[]).stdin(garbled).run();
+    let (level, reason) = decision(&out.stdout).expect("the project's decision");
+    assert_eq!(level, "deny");
+    assert!(reason.contains(".cuecard/config.toml"), "{reason}");
+}

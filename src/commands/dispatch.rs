@@ -145,8 +145,7 @@ fn hook(args: &[OsString]) -> bool {
                 unjudged: None,
             };
             if unjudged::gating(&req) {
-                let here = std::env::current_dir().unwrap_or_default();
-                let u = unjudged::Unjudged::load(&here, req.state_root.as_deref(), true);
+                let u = unjudged::Unjudged::early(true);
                 unjudged::arm_deadline(&req, &u);
                 req.unjudged = Some(u);
             }
