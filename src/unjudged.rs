@@ -53,7 +53,8 @@ impl Unjudged {
         }
         self.policy.project = crate::policy::project_source(root, req.state_root.as_deref());
         self.root = Some(root.to_path_buf());
-        if self.arm_deadline {
+        let absent = matches!(self.policy.project.read, crate::policy::Read::Absent);
+        if self.arm_deadline && !absent {
             arm_deadline(req, self);
         }
     }

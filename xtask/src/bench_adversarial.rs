@@ -23,6 +23,8 @@ enum Place {
     Code,
     /// The content of a Write.
     Content,
+    /// An AskUserQuestion option's label.
+    Label,
 }
 
 /// (what it stresses, the marker, where it goes).
@@ -52,6 +54,12 @@ const CASES: &[(&str, &str, Place)] = &[
     ("shell reader, assignments", "a=b ", Place::Code),
     ("shell reader, line continuations", "\\\n", Place::Code),
     ("shell reader, quotes", "'\"", Place::Code),
+    ("recommendation markers, openers", "(", Place::Label),
+    (
+        "recommendation markers, openers and blanks",
+        "( ",
+        Place::Label,
+    ),
 ];
 
 const MIB: usize = 1024 * 1024;
@@ -71,6 +79,14 @@ fn payload(dir: &Path, marker: &str, place: Place, bytes: usize) -> Vec<u8> {
         Place::Content => (
             "Write",
             serde_json::json!({ "file_path": dir.join("src/notes.txt"), "content": text }),
+        ),
+        Place::Label => (
+            "AskUserQuestion",
+            serde_json::json!({ "questions": [{ "question": "Which?", "header": "h",
+                "multiSelect": false, "options": [
+                    { "label": text, "description": "d" },
+                    { "label": "b (Recommended)", "description": "d" },
+                ] }] }),
         ),
     };
     serde_json::to_vec(&serde_json::json!({
