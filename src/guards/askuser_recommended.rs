@@ -261,9 +261,12 @@ fn has_marker(s: &str) -> bool {
 /// ends once trimmed, or that there is none left.
 #[derive(Default)]
 struct Closers {
-    /// (searched from, the closer and the trimmed end, if any).
-    found: [Option<(usize, Option<(usize, usize)>)>; 4],
+    found: [Option<Search>; 4],
 }
+
+/// Where a search for a closer started, and the closer with the trimmed
+/// end of the text before it, if there was one.
+type Search = (usize, Option<(usize, usize)>);
 
 impl Closers {
     const CLOSE: [u8; 4] = [b')', b']', b'}', b'>'];
