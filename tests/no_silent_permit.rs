@@ -416,3 +416,27 @@ fn a_trusted_project_policy_decides_an_unreadable_payload() {
     assert_eq!(level, "deny");
     assert!(reason.contains(".cuecard/config.toml"), "{reason}");
 }
+
+/// An option label of tens of KiB of `(` (each opener used to scan the
+/// rest of the label for its closer): the question is still judged, its
+/// two recommendations found, inside the deadline (before: past even the
+/// 5 s maximum, no answer).
+#[test]
+fn openers_in_an_option_label_do_not_outrun_the_deadline() {
+    let sb = Sandbox::new();
+    let mut p = support::payload(&sb, "PreToolUse");
+    p["tool_name"] = json!("AskUserQuestion");
+    p["tool_input"] = json!({"questions": [{
+        "question": "Which one?", "header": "Pick", "multiSelect": false,
+        "options": [
+            {"label": format!("{} Keep it (Recommended)", "(".repeat(64 * 1024)), "description": "d"},
+            {"label": "Drop it (Recommended)", "description": "d"},
+        ],
+    }]});
+    let out = sb.test().dispatch("PreToolUse", &[]).json(&p).run();
+    assert!(
+        out.context().contains("2 options marked recommended"),
+        "{}",
+        out.stdout
+    );
+}
