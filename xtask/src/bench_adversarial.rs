@@ -38,7 +38,7 @@ const CASES: &[(&str, &str, Place)] = &[
     (
         "credential scan, a key header per line",
         "-----BEGIN : PRIVATE KEY-----\n",
-        Place::Comment,
+        Place::Content,
     ),
     ("credential scan, token bodies", "xoxb-", Place::Comment),
     (
@@ -54,6 +54,11 @@ const CASES: &[(&str, &str, Place)] = &[
     ("shell reader, assignments", "a=b ", Place::Code),
     ("shell reader, line continuations", "\\\n", Place::Code),
     ("shell reader, quotes", "'\"", Place::Code),
+    (
+        "shell reader, one short command per line",
+        "a b\n",
+        Place::Code,
+    ),
     ("recommendation markers, openers", "(", Place::Label),
     (
         "recommendation markers, openers and blanks",
