@@ -51,7 +51,13 @@ pub fn arm(budget: Duration) {
             // SIGXFSZ: `startup::prepare` sees to both where it runs (the
             // glibc build), and this, elsewhere.
             #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-            crate::startup::signals();
+            {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGALRM);
+                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            }
             let t = libc::itimerval {
                 it_interval: libc::timeval {
                     tv_sec: 0,

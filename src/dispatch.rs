@@ -47,6 +47,17 @@ pub struct Request {
     pub unjudged: Option<crate::unjudged::Unjudged>,
 }
 
+impl Request {
+    /// What the standing decision of a call cuecard cannot judge depends on.
+    pub fn call(&self) -> crate::unjudged::Call<'_> {
+        crate::unjudged::Call {
+            event: &self.event,
+            contract: self.contract,
+            cards: &self.cards,
+        }
+    }
+}
+
 /// What happened to one card.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -360,7 +371,9 @@ fn stages(
     // The policy read before the payload, completed with this project's
     // (and the deadline's answer with it).
     let early = req.unjudged.clone().map(|mut u| {
-        u.complete(req, &project_root);
+        if u.complete(&project_root, req.state_root.as_deref()) && u.arm_deadline {
+            arm_deadline(req, &u);
+        }
         u.policy
     });
     let resolved = choose_cards(req, &events, &probe, &project_root);
@@ -373,7 +386,8 @@ fn stages(
         }
         Source::Load(_) => None,
     };
-    // The policy is read only once a guard found something.
+    // The policy is read only once a guard found something (on a gating
+    // event of the hook path, it was read before the payload).
     let policy = Lazy {
         told: std::cell::Cell::new(early.is_none()),
         cell: early.map_or_else(std::cell::OnceCell::new, std::cell::OnceCell::from),
@@ -462,15 +476,36 @@ fn unreadable(req: &Request, why: &Unusable, run: &mut Run) {
     // No payload names the project: the working directory's (a trusted
     // project file only tightens).
     let mut u = u.clone();
-    u.arm_deadline = false;
-    u.complete(req, &std::env::current_dir().unwrap_or_default());
+    let here = std::env::current_dir().unwrap_or_default();
+    u.complete(&here, req.state_root.as_deref());
     crate::policy::record_problems(&u.policy);
     let why = format!("its payload could not be read whole: {}", why.describe());
-    if let Some(r) = crate::unjudged::ruling(req, &u.policy, &why) {
+    if let Some(r) = crate::unjudged::ruling(req.call(), &u.policy, &why) {
         run.outcome.ruling = Some(r);
         run.decision_only = true;
         run.render();
     }
+}
+
+/// Prepares the deadline's answer for `req`: the policy's standing
+/// decision as this harness takes it, or nothing (no policy, not a gating
+/// event).
+pub fn arm_deadline(req: &Request, u: &crate::unjudged::Unjudged) {
+    let why = format!(
+        "its deadline of {} ms passed first",
+        crate::deadline::budget().as_millis()
+    );
+    let answer = crate::unjudged::ruling(req.call(), &u.policy, &why).and_then(|r| {
+        let run = decision_only(req, r);
+        match (run.block, run.answer) {
+            (Some(reason), _) => Some(crate::deadline::Answer::Block(
+                text::prefix16(&reason, text::MAX_CHARS).to_string(),
+            )),
+            (None, Some(line)) => Some(crate::deadline::Answer::Stdout(line)),
+            _ => None,
+        }
+    });
+    crate::deadline::set_answer(answer);
 }
 
 /// The answer for `req` that carries only `ruling`, through the one

@@ -21,6 +21,16 @@ const DONE: u8 = 2;
 /// deadline cannot turn a block into an allow.
 static EXIT_CODE: AtomicI32 = AtomicI32::new(0);
 
+/// Whether the answer was dropped because it did not fit where it goes at
+/// once (nothing was written rather than part of it).
+static DROPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the hook's answer was dropped rather than written in part (for
+/// the failure record).
+pub fn dropped() -> bool {
+    DROPPED.load(Ordering::SeqCst)
+}
+
 /// The exit code the answer written so far calls for.
 pub fn exit_code() -> i32 {
     EXIT_CODE.load(Ordering::SeqCst)
@@ -65,10 +75,7 @@ fn write_once(fd: i32, text: &str, code: i32) -> bool {
     {
         // SAFETY: a valid buffer and its length.
         if !unsafe { write_whole(fd, buf.as_ptr(), buf.len()) } {
-            crate::diag::record(
-                crate::diag::Kind::Deadline,
-                "the answer did not fit in the output pipe at once; nothing was written rather than part of it",
-            );
+            DROPPED.store(true, Ordering::SeqCst);
         }
     }
     #[cfg(not(unix))]

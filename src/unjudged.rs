@@ -9,15 +9,26 @@
 //! own decision channel, with a plain reason. With no such line every one
 //! of these paths stays as it was: no output, exit 0.
 //!
-//! The standing decision is rendered before judging begins, so that the
-//! deadline's signal handler only has to write bytes prepared beforehand
-//! ([`crate::deadline::set_answer`]).
+//! The standing decision is rendered (by the dispatcher, which owns the
+//! renderer) before judging begins, so that the deadline's signal handler
+//! only has to write bytes prepared beforehand
+//! ([`crate::deadline::set_answer`]). This module reads the policy and
+//! says what the standing decision is; it sits below the dispatcher.
 
-use crate::dispatch::Request;
 use crate::envelope::Ruling;
-use crate::harness;
+use crate::harness::{self, HarnessId};
 use crate::policy::{Level, Policy};
 use std::path::{Path, PathBuf};
+
+/// What the standing decision depends on: the registered event, the
+/// contract, the cards the registration names (empty: every shipped card
+/// bound to the event).
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    pub event: &'a str,
+    pub contract: Option<HarnessId>,
+    pub cards: &'a [String],
+}
 
 /// The policy as read for the call before its payload (the environment's
 /// and the user's lines), then completed with the project's once the
@@ -44,32 +55,30 @@ impl Unjudged {
     }
 
     /// Adds the project's source for `root` (a trusted project only
-    /// tightens); re-arms the deadline's answer for `req` with it. (What
-    /// counts for nothing is recorded where the policy is first used, as
-    /// when it is read then.)
-    pub fn complete(&mut self, req: &Request, root: &Path) {
+    /// tightens), with the trust store under `state_root`. True when that
+    /// changed the policy (a project file is there): the deadline's answer
+    /// is then rendered again. (What counts for nothing is recorded where
+    /// the policy is first used, as when it is read then.)
+    pub fn complete(&mut self, root: &Path, state_root: Option<&Path>) -> bool {
         if self.root.as_deref() == Some(root) {
-            return;
+            return false;
         }
-        self.policy.project = crate::policy::project_source(root, req.state_root.as_deref());
+        self.policy.project = crate::policy::project_source(root, state_root);
         self.root = Some(root.to_path_buf());
-        let absent = matches!(self.policy.project.read, crate::policy::Read::Absent);
-        if self.arm_deadline && !absent {
-            arm_deadline(req, self);
-        }
+        !matches!(self.policy.project.read, crate::policy::Read::Absent)
     }
 }
 
-/// Whether `req`'s event takes a decision from this harness at all (no
+/// Whether the call's event takes a decision from this harness at all (no
 /// I/O): only there is a policy read before the payload.
-pub fn gating(req: &Request) -> bool {
-    let (h, native, canonical) = match req.contract {
-        Some(h) => match h.spec().row(&req.event) {
+pub fn gating(call: Call) -> bool {
+    let (h, native, canonical) = match call.contract {
+        Some(h) => match h.spec().row(call.event) {
             Some(row) => (h, row.native, row.canonical),
             None => return false,
         },
-        None => match crate::event::Event::parse(&req.event) {
-            Some(e) => (harness::HarnessId::ClaudeCode, e.spec().name, e),
+        None => match crate::event::Event::parse(call.event) {
+            Some(e) => (HarnessId::ClaudeCode, e.spec().name, e),
             None => return false,
         },
     };
@@ -80,17 +89,17 @@ pub fn gating(req: &Request) -> bool {
         )
 }
 
-/// The guards of the cards a request runs on its event(s): the cards it
+/// The guards of the cards a call runs on its event(s): the cards it
 /// names, or every shipped card bound to one of the events evaluated.
-fn guards_of(req: &Request, events: &[&str]) -> Vec<String> {
-    let cards: Vec<crate::card::Card> = if req.cards.is_empty() {
+fn guards_of(call: Call, events: &[&str]) -> Vec<String> {
+    let cards: Vec<crate::card::Card> = if call.cards.is_empty() {
         crate::card::embedded::all()
             .into_iter()
             .flatten()
             .filter(|c| events.iter().any(|e| c.binds(e)))
             .collect()
     } else {
-        req.cards
+        call.cards
             .iter()
             .filter_map(|n| crate::card::embedded::card(n)?.ok())
             .collect()
@@ -104,24 +113,24 @@ fn guards_of(req: &Request, events: &[&str]) -> Vec<String> {
     out
 }
 
-/// The canonical events whose cards a request runs.
-fn events_of(req: &Request) -> Vec<&'static str> {
-    match req.contract {
-        Some(h) => harness::evaluated_events(h, &req.event)
+/// The canonical events whose cards a call runs.
+fn events_of(call: Call) -> Vec<&'static str> {
+    match call.contract {
+        Some(h) => harness::evaluated_events(h, call.event)
             .into_iter()
             .map(|e| e.spec().name)
             .collect(),
-        None => crate::event::lookup(&req.event)
+        None => crate::event::lookup(call.event)
             .map(|s| vec![s.name])
             .unwrap_or_default(),
     }
 }
 
-/// The policy's standing decision for `req`: the strictest level that any
+/// The policy's standing decision for `call`: the strictest level that any
 /// policy line decides, in precedence (a line a stronger source loosens
 /// does not count; a trusted project only tightens), for a guard a card of
 /// the call uses, with those lines; `None` when there is none.
-pub fn standing(req: &Request, policy: &Policy) -> Option<(Level, Vec<(String, String)>)> {
+pub fn standing(call: Call, policy: &Policy) -> Option<(Level, Vec<(String, String)>)> {
     let mut keys: Vec<&str> = Vec::new();
     for s in policy.sources() {
         if let crate::policy::Read::Rules(r) = &s.read {
@@ -138,11 +147,11 @@ pub fn standing(req: &Request, policy: &Policy) -> Option<(Level, Vec<(String, S
     if decided.is_empty() {
         return None;
     }
-    let events = events_of(req);
+    let events = events_of(call);
     if events.is_empty() {
         return None;
     }
-    let guards = guards_of(req, &events);
+    let guards = guards_of(call, &events);
     let bound: Vec<(&str, crate::policy::ResolvedLevel)> = decided
         .into_iter()
         .filter(|(key, _)| {
@@ -161,8 +170,8 @@ pub fn standing(req: &Request, policy: &Policy) -> Option<(Level, Vec<(String, S
 
 /// The ruling for a call cuecard could not judge, `why` saying what went
 /// wrong in plain words.
-pub fn ruling(req: &Request, policy: &Policy, why: &str) -> Option<Ruling> {
-    let (level, by) = standing(req, policy)?;
+pub fn ruling(call: Call, policy: &Policy, why: &str) -> Option<Ruling> {
+    let (level, by) = standing(call, policy)?;
     Some(Ruling {
         level,
         reason: format!(
@@ -170,24 +179,4 @@ pub fn ruling(req: &Request, policy: &Policy, why: &str) -> Option<Ruling> {
         ),
         by,
     })
-}
-
-/// Prepares the deadline's answer for `req`: the standing decision as
-/// this harness takes it, or nothing (no policy, not a gating event).
-pub fn arm_deadline(req: &Request, u: &Unjudged) {
-    let why = format!(
-        "its deadline of {} ms passed first",
-        crate::deadline::budget().as_millis()
-    );
-    let answer = ruling(req, &u.policy, &why).and_then(|r| {
-        let run = crate::dispatch::decision_only(req, r);
-        match (&run.block, &run.answer) {
-            (Some(reason), _) => Some(crate::deadline::Answer::Block(
-                crate::text::prefix16(reason, crate::text::MAX_CHARS).to_string(),
-            )),
-            (None, Some(line)) => Some(crate::deadline::Answer::Stdout(line.clone())),
-            _ => None,
-        }
-    });
-    crate::deadline::set_answer(answer);
 }

@@ -94,6 +94,12 @@ pub fn main(args: &[OsString]) -> i32 {
         // not judge, as the deadline would (nothing without a policy).
         Err(_) => deadline::answer_unjudged() == Some(2),
     };
+    if printer::dropped() {
+        diag::record(
+            Kind::Deadline,
+            "the answer did not fit in the output pipe at once; nothing was written rather than part of it",
+        );
+    }
     // After the answer: the failure record, then (at most daily) the sweep.
     // Should they run past the deadline, its handler exits with the code
     // the answer called for (2 after a block), not 0.
@@ -144,9 +150,9 @@ fn hook(args: &[OsString]) -> bool {
                 once: true,
                 unjudged: None,
             };
-            if unjudged::gating(&req) {
+            if unjudged::gating(req.call()) {
                 let u = unjudged::Unjudged::early(true);
-                unjudged::arm_deadline(&req, &u);
+                crate::dispatch::arm_deadline(&req, &u);
                 req.unjudged = Some(u);
             }
             Some(req)
