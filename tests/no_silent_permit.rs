@@ -440,3 +440,46 @@ fn openers_in_an_option_label_do_not_outrun_the_deadline() {
         out.stdout
     );
 }
+
+/// Every harness that takes a decision gets the standing decision for a
+/// payload it sent that cuecard cannot read, in the channel it reads: a
+/// deny on stdout (the policy mark in it), or exit code 2 with the reason
+/// on stderr; and nothing at all without a policy.
+#[test]
+fn every_deciding_contract_answers_an_unreadable_payload_in_its_own_channel() {
+    let sb = Sandbox::new();
+    let deciding = [
+        ("claude-code", "PreToolUse"),
+        ("codebuddy", "PreToolUse"),
+        ("codex", "PreToolUse"),
+        ("copilot", "preToolUse"),
+        ("crush", "PreToolUse"),
+        ("cursor", "preToolUse"),
+        ("cursor", "beforeShellExecution"),
+        ("devin", "PreToolUse"),
+        ("gemini", "BeforeTool"),
+        ("kiro", "preToolUse"),
+        ("qwen", "PreToolUse"),
+        ("opencode", "tool.execute.before"),
+        ("windsurf", "pre_run_command"),
+    ];
+    for (h, native) in deciding {
+        let exit2 = matches!(h, "kiro" | "windsurf");
+        let out = sb
+            .test()
+            .args(["dispatch", "--contract", h, native])
+            .env("CUECARD_POLICY", DENY)
+            .stdin("{\"tool\": ")
+            .status(if exit2 { 2 } else { 0 });
+        let said = if exit2 { &out.stderr } else { &out.stdout };
+        assert!(
+            said.contains(cuecard::envelope::POLICY_MARK) && said.contains("could not judge"),
+            "{h} {native}: {said}"
+        );
+        sb.test()
+            .args(["dispatch", "--contract", h, native])
+            .stdin("{\"tool\": ")
+            .stdout("")
+            .status(0);
+    }
+}
