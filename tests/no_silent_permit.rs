@@ -483,3 +483,35 @@ fn every_deciding_contract_answers_an_unreadable_payload_in_its_own_channel() {
             .status(0);
     }
 }
+
+/// Judging that breaks off (a panic outside a card's own containment) is a
+/// call cuecard could not judge: the policy's decision, with that reason;
+/// nothing without a policy, as before.
+#[test]
+fn judging_that_breaks_off_answers_the_policy() {
+    let sb = Sandbox::new();
+    let call = bash(&sb, "ls");
+    let out = sb
+        .test()
+        .dispatch("PreToolUse", &[])
+        .env("CUECARD_POLICY", DENY)
+        .env("CUECARD_TEST_PANIC", "pipeline")
+        .json(&call)
+        .run();
+    let (level, reason) = decision(&out.stdout).expect("the standing decision");
+    assert_eq!(level, "deny");
+    assert!(reason.contains("broke off"), "{reason}");
+    assert_eq!(out.stderr, "", "no traceback");
+    sb.test()
+        .args(["dispatch", "--contract", "kiro", "preToolUse"])
+        .env("CUECARD_POLICY", DENY)
+        .env("CUECARD_TEST_PANIC", "pipeline")
+        .stdin(kiro(&sb, "ls"))
+        .status(2);
+    sb.test()
+        .dispatch("PreToolUse", &[])
+        .env("CUECARD_TEST_PANIC", "pipeline")
+        .json(&call)
+        .stdout("")
+        .run();
+}

@@ -90,9 +90,10 @@ pub fn main(args: &[OsString]) -> i32 {
             printer::seal();
             blocked
         }
-        // Judging broke off: what the policy says of a call cuecard could
-        // not judge, as the deadline would (nothing without a policy).
-        Err(_) => deadline::answer_unjudged() == Some(2),
+        // Broke off outside judging: what the policy says of a call
+        // cuecard could not judge, as the deadline would, unless an answer
+        // was written (then its exit code).
+        Err(_) => deadline::answer_unjudged().unwrap_or_else(printer::exit_code) == 2,
     };
     if printer::dropped() {
         diag::record(
@@ -177,19 +178,34 @@ fn hook(args: &[OsString]) -> bool {
     // ends, before the state is saved: from then on the deadline only
     // ends the process, with the exit code the answer called for.
     let mut blocked = false;
-    hook::answer(store.as_ref(), &req, input, |run| {
-        match (&run.block, &run.answer) {
-            (Some(reason), _) => {
-                blocked = printer::hook_block(reason);
-                blocked
-            }
-            (None, Some(line)) => printer::hook_answer(line),
-            (None, None) => {
-                printer::seal();
-                true
-            }
+    let deliver = |run: &crate::dispatch::Run, blocked: &mut bool| match (&run.block, &run.answer) {
+        (Some(reason), _) => {
+            *blocked = printer::hook_block(reason);
+            *blocked
         }
-    });
+        (None, Some(line)) => printer::hook_answer(line),
+        (None, None) => {
+            printer::seal();
+            true
+        }
+    };
+    let judged = catch_unwind(AssertUnwindSafe(|| {
+        hook::answer(store.as_ref(), &req, input, |run| {
+            deliver(run, &mut blocked)
+        })
+    }));
+    if judged.is_err() {
+        // Judging broke off (recorded by the panic hook): what the policy
+        // says of a call cuecard could not judge, if nothing was answered.
+        let why = "its judging broke off on an internal error, recorded for `cuecard status`";
+        if let Some(u) = &req.unjudged
+            && let Some(r) = unjudged::ruling(req.call(), &u.policy, why)
+        {
+            let mut late = false;
+            deliver(&crate::dispatch::decision_only(&req, r), &mut late);
+            blocked |= late;
+        }
+    }
     blocked
 }
 
