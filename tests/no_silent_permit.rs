@@ -515,3 +515,44 @@ fn judging_that_breaks_off_answers_the_policy() {
         .stdout("")
         .run();
 }
+
+/// The standing decision follows precedence: the user's deny counts, a
+/// stronger source's advise loosens it away, and of an ask and a deny for
+/// guards of the event the deny stands (naming only its own line).
+#[test]
+fn the_standing_decision_follows_precedence() {
+    let sb = Sandbox::new();
+    let dir = sb.home().join(".config/cuecard");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        "[policy]\ndestructive = \"deny\"\n",
+    )
+    .unwrap();
+    let garbled = "{\"tool_name\": \"Bash\"";
+    let run = |env: &[(&str, &str)]| {
+        let mut t = sb.test().dispatch("PreToolUse", &[]).stdin(garbled);
+        for (k, v) in env {
+            t = t.env(k, v);
+        }
+        decision(&t.run().stdout)
+    };
+    let (level, reason) = run(&[]).expect("the user's deny");
+    assert_eq!(level, "deny");
+    assert!(
+        reason.contains("config.toml: destructive = deny"),
+        "{reason}"
+    );
+    assert_eq!(run(&[("CUECARD_POLICY", "destructive=advise")]), None);
+    let (level, reason) = run(&[("CUECARD_POLICY", "secrets=ask")]).expect("a decision");
+    assert_eq!(level, "deny");
+    assert!(
+        !reason.contains("`secrets`"),
+        "only the deciding line: {reason}"
+    );
+    let (level, _) = run(&[("CUECARD_POLICY", "destructive=ask")]).expect("a decision");
+    assert_eq!(
+        level, "ask",
+        "the user's strictest line is ask: ask, not deny"
+    );
+}
