@@ -58,7 +58,9 @@ pub enum Command {
     /// The hook entry point: read the event's JSON on stdin, run the cards,
     /// print one envelope (or nothing). Exits 0, except for a deny the user
     /// configured on a harness whose only decision channel is exit code 2
-    /// (Kiro, Windsurf).
+    /// (Kiro, Windsurf). A call it cannot judge (deadline, unreadable
+    /// payload) gets nothing, or under an ask/deny policy that policy's
+    /// decision (docs/policy.md).
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
     Explain(EventArgs),

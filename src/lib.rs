@@ -49,3 +49,4 @@ pub mod tokens;
 pub mod transcript;
 pub mod trigger;
 pub mod trust;
+pub mod unjudged;

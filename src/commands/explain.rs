@@ -19,12 +19,16 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
             None => out.push_str(&format!("contract: {id} (unknown: no output)\n")),
         }
     }
+    let state_root = crate::state::store::root_for_commands();
+    // What the hook answers a payload it cannot read, under the policy.
+    let unjudged = Some(crate::unjudged::Unjudged::early(false));
     let req = Request {
         event: a.event.clone(),
         cards: a.cards.clone(),
         contract: contract.and_then(|(_, h)| h),
-        state_root: crate::state::store::root_for_commands(),
+        state_root,
         once: false,
+        unjudged,
     };
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {

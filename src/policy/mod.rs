@@ -109,6 +109,16 @@ pub fn project_file_sha(root: &Path) -> Option<String> {
 /// under `state_root` (no store: the project file never counts). A
 /// malformed source is recorded as a failure and counts for nothing.
 pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
+    let mut policy = load_early();
+    policy.project = project_source(project_root, state_root);
+    record_problems(&policy);
+    policy
+}
+
+/// The sources known before a call's payload is read: `CUECARD_POLICY` and
+/// the user's file (the project's is [`Read::Absent`] until
+/// [`project_source`] gives it). Records nothing.
+pub fn load_early() -> Policy {
     let env = Source {
         origin: PolicyOrigin::Env,
         read: match std::env::var(ENV) {
@@ -131,6 +141,15 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
             read: Read::Absent,
         },
     };
+    let mut policy = Policy::none().with_floors(floors(primary.as_deref()));
+    policy.env = env;
+    policy.user = user;
+    policy
+}
+
+/// The project's source for a call in `project_root`: counts only when
+/// `cuecard trust` pinned it in the store under `state_root`.
+pub fn project_source(project_root: &Path, state_root: Option<&Path>) -> Source {
     let path = project_file(project_root);
     let (read, sha) = read_file(&path, false, &known);
     let read = match (read, sha) {
@@ -143,19 +162,17 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
         }
         (read, None) => read,
     };
-    let policy = Policy::from_sources(
-        env,
-        user,
-        Source {
-            origin: PolicyOrigin::Project(path),
-            read,
-        },
-    )
-    .with_floors(floors(primary.as_deref()));
+    Source {
+        origin: PolicyOrigin::Project(path),
+        read,
+    }
+}
+
+/// Records each source that counts for nothing as a failure.
+pub fn record_problems(policy: &Policy) {
     for p in policy.problems() {
         crate::diag::record(crate::diag::Kind::BadConfig, p);
     }
-    policy
 }
 
 /// The policy ids a card's findings can have, with a line each: its

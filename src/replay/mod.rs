@@ -397,6 +397,8 @@ impl Replayer {
             },
             // One recorded run: no second copy of a hook to silence.
             once: false,
+            // A recorded payload was read whole; no deadline runs here.
+            unjudged: None,
             state_root: self.store.as_ref().map(|s| s.root().to_path_buf()),
         };
         if event == "PostToolUse" {
@@ -407,7 +409,7 @@ impl Replayer {
             self.store.as_ref(),
             &req,
             Ok(crate::payload::Payload::from_map(p)),
-            |_| true,
+            |_: &crate::dispatch::Run| true,
         );
         if event == "SessionStart" && label == "compact" {
             let turn = r.turns.last_mut().expect("one turn");
