@@ -517,18 +517,22 @@ fn judging_that_breaks_off_answers_the_policy() {
 }
 
 /// The standing decision follows precedence: the user's deny counts, a
-/// stronger source's advise loosens it away, and of an ask and a deny for
-/// guards of the event the deny stands (naming only its own line).
+/// variable cannot loosen it (`CUECARD_POLICY` only tightens the user's
+/// file, since a repository can set a hook's environment), a variable can
+/// tighten the user's ask into a deny, and of an ask and a deny for guards
+/// of the event the deny stands (naming only its own line).
 #[test]
 fn the_standing_decision_follows_precedence() {
     let sb = Sandbox::new();
     let dir = sb.home().join(".config/cuecard");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("config.toml"),
-        "[policy]\ndestructive = \"deny\"\n",
-    )
-    .unwrap();
+    let user = |level: &str| {
+        std::fs::write(
+            dir.join("config.toml"),
+            format!("[policy]\ndestructive = \"{level}\"\n"),
+        )
+        .unwrap();
+    };
     let garbled = "{\"tool_name\": \"Bash\"";
     let run = |env: &[(&str, &str)]| {
         let mut t = sb.test().dispatch("PreToolUse", &[]).stdin(garbled);
@@ -537,13 +541,16 @@ fn the_standing_decision_follows_precedence() {
         }
         decision(&t.run().stdout)
     };
+    user("deny");
     let (level, reason) = run(&[]).expect("the user's deny");
     assert_eq!(level, "deny");
     assert!(
         reason.contains("config.toml: destructive = deny"),
         "{reason}"
     );
-    assert_eq!(run(&[("CUECARD_POLICY", "destructive=advise")]), None);
+    let (level, _) = run(&[("CUECARD_POLICY", "destructive=advise")])
+        .expect("a variable cannot loosen the user's deny");
+    assert_eq!(level, "deny");
     let (level, reason) = run(&[("CUECARD_POLICY", "secrets=ask")]).expect("a decision");
     assert_eq!(level, "deny");
     assert!(
@@ -552,7 +559,15 @@ fn the_standing_decision_follows_precedence() {
     );
     let (level, _) = run(&[("CUECARD_POLICY", "destructive=ask")]).expect("a decision");
     assert_eq!(
+        level, "deny",
+        "the user's deny stands over a looser variable"
+    );
+    user("ask");
+    let (level, _) = run(&[]).expect("the user's ask");
+    assert_eq!(
         level, "ask",
         "the user's strictest line is ask: ask, not deny"
     );
+    let (level, _) = run(&[("CUECARD_POLICY", "destructive=deny")]).expect("a decision");
+    assert_eq!(level, "deny", "a variable may tighten the user's ask");
 }
