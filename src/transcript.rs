@@ -344,7 +344,9 @@ pub fn from_payload(raw: &serde_json::Map<String, serde_json::Value>) -> Option<
     };
     Some(Usage {
         tokens,
-        record: text("id").unwrap_or_else(|| format!("payload:{tokens}")),
+        // A message's counts grow as it is written: a new count is a new
+        // measurement, the same one repeated (several tool calls) is not.
+        record: format!("{}:{tokens}", text("id").unwrap_or_default()),
         model: text("model"),
         window: u
             .get("limit")
@@ -505,7 +507,7 @@ mod tests {
             "model": "anthropic/claude-sonnet-4-5",
             "tokens": {"input": 1000, "output": 500, "reasoning": 0, "cache": {"read": 150000, "write": 2000}}}});
         let u = from_payload(v.as_object().unwrap()).unwrap();
-        assert_eq!((u.tokens, u.record.as_str()), (153_500, "msg_1"));
+        assert_eq!((u.tokens, u.record.as_str()), (153_500, "msg_1:153500"));
         let none = serde_json::json!({"context_usage": {"tokens": {"input": 0}}});
         assert!(from_payload(none.as_object().unwrap()).is_none());
         let garbage = serde_json::json!({"context_usage": "lots"});
