@@ -54,6 +54,10 @@ pub struct Usage {
     pub model: Option<String>,
     /// The context window the record states (Codex), if any.
     pub window: Option<u64>,
+    /// The share of the window at which the harness that wrote the record
+    /// compacts by default, when it is not (about) all of it: Gemini CLI
+    /// compresses at 50% (`DEFAULT_COMPRESSION_TOKEN_THRESHOLD`).
+    pub compacts_at: Option<(u64, &'static str)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,6 +273,7 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
                 record: rec.uuid.unwrap_or_else(at),
                 model: rec.model,
                 window: rec.context_window.filter(|w| *w >= 1_000),
+                compacts_at: None,
             }));
         }
         let m = rec.message?;
@@ -284,6 +289,7 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
             record: m.id.unwrap_or_else(at),
             model: m.model,
             window: None,
+            compacts_at: None,
         }));
     }
     if kind == Some("gemini") {
@@ -296,6 +302,7 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
             record: rec.id.unwrap_or_else(at),
             model: rec.model,
             window: None,
+            compacts_at: Some((50, "Gemini CLI")),
         }));
     }
     if let Some(p) = rec.payload
@@ -314,6 +321,7 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
             record: at(),
             model: None,
             window: info.model_context_window.filter(|w| *w > 0),
+            compacts_at: None,
         }));
     }
     None
@@ -352,6 +360,7 @@ pub fn from_payload(raw: &serde_json::Map<String, serde_json::Value>) -> Option<
             .get("limit")
             .and_then(serde_json::Value::as_u64)
             .filter(|w| *w >= 1_000),
+        compacts_at: None,
     })
 }
 

@@ -435,22 +435,23 @@ fn gemini_message(id: &str, prompt_tokens: u64) -> String {
 }
 
 #[test]
-fn gemini_chats_are_measured_against_the_known_model_window() {
+fn gemini_chats_are_measured_against_where_gemini_compresses() {
     // Gemini CLI's chat file (the payload's transcript_path): `type: gemini`
-    // messages with `tokens.input`, the model's window from the table of
-    // known models (gemini-2.5-pro: 1,048,576).
+    // messages with `tokens.input`. The model's window comes from the table
+    // of known models (gemini-2.5-pro: 1,048,576), and Gemini CLI compresses
+    // at half of it, so the thresholds are taken of 524,288.
     let sb = Sandbox::new();
     let chat = sb.path().join("session-c876df5f.jsonl");
     let meta = json!({"sessionId": "g-1", "projectHash": "h", "startTime": "t", "kind": "main"});
     std::fs::write(
         &chat,
-        format!("{meta}\n{}\n", gemini_message("m1", 300_000)),
+        format!("{meta}\n{}\n", gemini_message("m1", 200_000)),
     )
     .unwrap();
     let mut p = sb.fixture("gemini", "AfterTool.run_shell_command");
     p["session_id"] = json!("g-1");
     p["transcript_path"] = json!(chat);
-    assert_eq!(contract_call(&sb, "gemini", "AfterTool", &p), "", "29%");
+    assert_eq!(contract_call(&sb, "gemini", "AfterTool", &p), "", "38%");
     let append = |line: String| {
         let mut f = std::fs::OpenOptions::new()
             .append(true)
@@ -458,20 +459,25 @@ fn gemini_chats_are_measured_against_the_known_model_window() {
             .unwrap();
         writeln!(f, "{line}").unwrap();
     };
-    append(gemini_message("m2", 700_000));
+    append(gemini_message("m2", 350_000));
     let ctx = contract_call(&sb, "gemini", "AfterTool", &p);
     assert!(
-        ctx.contains("700,000 tokens of a 1,048,576-token window"),
+        ctx.contains("350,000 tokens of a 524,288-token window"),
         "{ctx}"
     );
-    assert!(ctx.contains("known model gemini-2.5-pro"), "{ctx}");
+    assert!(
+        ctx.contains(
+            "Gemini CLI compacts at 50% of the 1,048,576-token window (known model gemini-2.5-pro)"
+        ),
+        "{ctx}"
+    );
     // The same message re-appended (Gemini rewrites a changed message at
     // the end): judged once.
-    append(gemini_message("m2", 700_000));
+    append(gemini_message("m2", 350_000));
     assert_eq!(contract_call(&sb, "gemini", "AfterTool", &p), "");
-    append(gemini_message("m3", 860_000));
-    assert!(contract_call(&sb, "gemini", "AfterTool", &p).contains("860,000"));
-    append(gemini_message("m4", 900_000));
+    append(gemini_message("m3", 430_000));
+    assert!(contract_call(&sb, "gemini", "AfterTool", &p).contains("430,000"));
+    append(gemini_message("m4", 470_000));
     assert_eq!(
         contract_call(&sb, "gemini", "AfterTool", &p),
         "",
@@ -480,8 +486,8 @@ fn gemini_chats_are_measured_against_the_known_model_window() {
     // A drop below the first threshold marks the compression: re-armed.
     append(gemini_message("m5", 90_000));
     assert_eq!(contract_call(&sb, "gemini", "AfterTool", &p), "");
-    append(gemini_message("m6", 720_000));
-    assert!(contract_call(&sb, "gemini", "AfterTool", &p).contains("720,000"));
+    append(gemini_message("m6", 360_000));
+    assert!(contract_call(&sb, "gemini", "AfterTool", &p).contains("360,000"));
     let status = sb.test().args(["status", "--session", "g-1"]).run().stdout;
     assert!(status.contains("(size: measured (transcript))"), "{status}");
 }

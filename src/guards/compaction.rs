@@ -55,6 +55,7 @@ impl Guard for Compaction {
         super::handoff::record_writes(ctx, &mut s);
         let (t1, t2) = thresholds();
         let reading = measure(ctx.payload, |p| ctx.resolve(p));
+        let mut compacts_at = None;
         let (tokens, stated_window, record_model, measured) = match reading {
             Some((Ok(Reading::Boundary { id }), _)) => {
                 if s.compaction.last_boundary.as_deref() != Some(id.as_str()) {
@@ -69,6 +70,7 @@ impl Guard for Compaction {
                     return None; // already judged (one message, several lines)
                 }
                 s.compaction.last_record = Some(u.record);
+                compacts_at = u.compacts_at;
                 (u.tokens, u.window, u.model, Some(from))
             }
             _ => (s.estimate.tokens(), None, None, None),
@@ -79,7 +81,8 @@ impl Guard for Compaction {
             s.model.as_deref(),
             record_model.as_deref(),
         ];
-        let (window, window_from) = window_and_source(&models, stated_window);
+        let (window, window_from) =
+            compaction_point(window_and_source(&models, stated_window), compacts_at);
         let mut tokens = tokens;
         if measured.is_none() {
             let next = if s.compaction.warned == 0 { t1 } else { t2 };
@@ -211,12 +214,16 @@ pub fn explain(payload: &crate::payload::Payload) -> String {
             cwd.join(p)
         }
     };
+    let mut compacts_at = None;
     let (size, stated, model) = match measure(payload, resolve) {
-        Some((Ok(Reading::Usage(u)), m)) => (
-            format!("{} tokens, {}", group(u.tokens), m.basis()),
-            u.window,
-            u.model,
-        ),
+        Some((Ok(Reading::Usage(u)), m)) => {
+            compacts_at = u.compacts_at;
+            (
+                format!("{} tokens, {}", group(u.tokens), m.basis()),
+                u.window,
+                u.model,
+            )
+        }
         Some((Ok(Reading::Boundary { .. }), _)) => (
             "a compaction boundary is the newest record".into(),
             None,
@@ -238,11 +245,34 @@ pub fn explain(payload: &crate::payload::Payload) -> String {
             None,
         ),
     };
-    let (window, from) = window_and_source(&[payload.model(), model.as_deref()], stated);
+    let (window, from) = compaction_point(
+        window_and_source(&[payload.model(), model.as_deref()], stated),
+        compacts_at,
+    );
     format!(
         "compaction: size {size}; window {} tokens ({from})",
         group(window)
     )
+}
+
+/// The window the thresholds are taken of: the model's, or, for a harness
+/// that compacts well before it is full (Gemini CLI at 50%), that share of
+/// it, so the warnings come before the compaction. A configured
+/// `CUECARD_CONTEXT_WINDOW` is taken as the user's compaction point.
+fn compaction_point(
+    (window, from): (u64, String),
+    compacts_at: Option<(u64, &'static str)>,
+) -> (u64, String) {
+    match compacts_at {
+        Some((pct, who)) if from != "CUECARD_CONTEXT_WINDOW" && (1..100).contains(&pct) => (
+            window * pct / 100,
+            format!(
+                "{who} compacts at {pct}% of the {}-token window ({from})",
+                group(window)
+            ),
+        ),
+        _ => (window, from),
+    }
 }
 
 /// Where a measured size came from.
