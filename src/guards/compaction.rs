@@ -11,8 +11,10 @@
 //!   window the harness states (a Codex rollout's `model_context_window`, a
 //!   Qwen Code record's `contextWindowSize`, a payload's `limit`), else
 //!   1,000,000 for a model whose id says 1M context (`[1m]`, `-1m`), else the
-//!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. The warning
-//!   says which (and so does `cuecard explain`).
+//!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. A size from a
+//!   Gemini CLI chat takes the thresholds of half of it, where Gemini CLI
+//!   compresses by default. The warning says which (and so does `cuecard
+//!   explain`).
 //! - Thresholds: `CUECARD_COMPACT_WARN` (`65,80` by default), percentages of
 //!   the window. Each warns at most once per compaction cycle; both crossed at
 //!   once give one warning (the higher).
