@@ -184,24 +184,16 @@ struct Record {
     model: Option<String>,
     message: Option<Message>,
     payload: Option<CodexPayload>,
-    /// Gemini CLI's per-message token counts.
-    tokens: Option<GeminiTokens>,
-    /// Qwen Code's per-response usage, and its model's window.
+    /// Gemini CLI's per-message token counts (`{input, output, cached,
+    /// ...}`). Kept as values: a field of an unexpected type reads as no
+    /// usage rather than making the whole record unreadable.
+    tokens: Option<serde_json::Value>,
+    /// Qwen Code's per-response usage (`{promptTokenCount, ...}`), and its
+    /// model's window.
     #[serde(rename = "usageMetadata")]
-    usage_metadata: Option<UsageMetadata>,
+    usage_metadata: Option<serde_json::Value>,
     #[serde(rename = "contextWindowSize")]
-    context_window: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct GeminiTokens {
-    input: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct UsageMetadata {
-    #[serde(rename = "promptTokenCount")]
-    prompt: Option<u64>,
+    context_window: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -263,8 +255,8 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
     let at = || format!("@{offset}");
     if kind == Some("assistant") && rec.sidechain != Some(true) {
         // Qwen Code: the usage beside the message.
-        if let Some(u) = rec.usage_metadata {
-            let tokens = u.prompt.unwrap_or(0);
+        if let Some(u) = rec.usage_metadata.filter(|u| u.is_object()) {
+            let tokens = u["promptTokenCount"].as_u64().unwrap_or(0);
             if tokens == 0 {
                 return None;
             }
@@ -272,7 +264,10 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
                 tokens,
                 record: rec.uuid.unwrap_or_else(at),
                 model: rec.model,
-                window: rec.context_window.filter(|w| *w >= 1_000),
+                window: rec
+                    .context_window
+                    .and_then(|w| w.as_u64())
+                    .filter(|w| *w >= 1_000),
                 compacts_at: None,
             }));
         }
@@ -293,7 +288,7 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
         }));
     }
     if kind == Some("gemini") {
-        let tokens = rec.tokens?.input.unwrap_or(0);
+        let tokens = rec.tokens?["input"].as_u64().unwrap_or(0);
         if tokens == 0 {
             return None;
         }
