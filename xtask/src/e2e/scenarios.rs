@@ -529,10 +529,13 @@ fn plan_benign(p: &Path, with_manifest: bool) -> Plan {
     }
 }
 
-/// Whether cuecard measures usage from this harness's transcript (Claude
-/// Code transcripts, Codex rollouts) rather than estimating it.
+/// Whether cuecard measures usage this harness reports (Claude Code
+/// transcripts, Codex rollouts, the token counts cuecard's OpenCode plugin
+/// passes) rather than estimating it. Gemini CLI's and Qwen Code's chat
+/// files are measured too since issue 30, but their scenarios still force
+/// a small window for the estimate: not yet re-run with measured usage.
 fn transcript_measured(h: &Harness) -> bool {
-    matches!(h.id, "claude-code" | "codex")
+    matches!(h.id, "claude-code" | "codex" | "opencode" | "kilo")
 }
 
 /// Whether cuecard's contract delivers SessionStart context on `h`.
