@@ -490,6 +490,10 @@ fn gemini_chats_are_measured_against_where_gemini_compresses() {
     assert!(contract_call(&sb, "gemini", "AfterTool", &p).contains("360,000"));
     let status = sb.test().args(["status", "--session", "g-1"]).run().stdout;
     assert!(status.contains("(size: measured (transcript))"), "{status}");
+    assert!(
+        status.contains("g-1  (gemini-2.5-pro,"),
+        "the chat's model: {status}"
+    );
 }
 
 #[test]

@@ -78,6 +78,13 @@ impl Guard for Compaction {
             _ => (s.estimate.tokens(), None, None, None),
         };
         s.compaction.source = Some(measured.map_or("estimate", Measured::source).to_string());
+        // Harnesses whose payload names no model (Gemini CLI, Qwen Code):
+        // the one their usage record names, for `status`.
+        if s.model.is_none()
+            && let Some(m) = record_model.as_deref().filter(|m| !m.is_empty())
+        {
+            s.model = Some(crate::text::sanitize(m, 100));
+        }
         let models = [
             ctx.payload.model(),
             s.model.as_deref(),
