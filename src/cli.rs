@@ -64,8 +64,8 @@ pub enum Command {
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
     Explain(EventArgs),
-    /// Replay a recorded session (a Claude Code transcript or a Codex
-    /// rollout) through the dispatcher: per turn, which cards would have
+    /// Replay a recorded session (a Claude Code transcript, a Codex
+    /// rollout or a Qwen Code chat) through the dispatcher: per turn, which cards would have
     /// fired, why, what they would have added, where compaction warnings
     /// would have fallen, and what the recovery after each compaction would
     /// have carried back. With no file, an embedded sample session.

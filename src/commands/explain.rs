@@ -30,6 +30,7 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
         once: false,
         unjudged,
     };
+    let kept = input.clone();
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {
         p.out(&out);
@@ -39,6 +40,7 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
     out.push_str(&payload_line);
     out.push('\n');
     verdict_lines(&run, &mut out);
+    compaction_line(&run, &kept, &mut out);
     answer_lines(&run, &mut out);
     p.out(&out);
     ExitStatus::Success
@@ -137,6 +139,24 @@ fn verdict_lines(run: &dispatch::Run, out: &mut String) {
             };
             out.push_str(&format!("  {:width$}  {verdict:7}  {}\n", t.card, t.why));
         }
+    }
+}
+
+/// On the compaction guard's events: the size the payload measures, the
+/// window, and where each comes from (the guard itself needs the session's
+/// state, which `explain` does not load).
+fn compaction_line(
+    run: &dispatch::Run,
+    input: &Result<payload::Payload, payload::Unusable>,
+    out: &mut String,
+) {
+    use crate::guards::Guard;
+    let guard = crate::guards::compaction::Compaction;
+    if let (Some(spec), Ok(p)) = (run.event, input)
+        && guard.events().contains(&spec.name)
+    {
+        out.push_str(&crate::guards::compaction::explain(p));
+        out.push('\n');
     }
 }
 

@@ -5,7 +5,7 @@
 
 pub mod argv;
 mod askuser_recommended;
-mod compaction;
+pub mod compaction;
 mod dependency;
 mod destructive;
 mod eval;
