@@ -86,7 +86,25 @@ pub fn show(p: &Printer, name: &str) -> Result<ExitStatus, CommandError> {
     match set.get(name) {
         Some((_, c)) => {
             let ids = crate::policy::card_lines(c);
-            if ids.is_empty() {
+            let known = c
+                .bindings
+                .guard
+                .as_deref()
+                .and_then(crate::guards::effects::summary);
+            if let Some(known) = known {
+                p.out(&format!(
+                    "{}\n\n## What it knows\n{known}\n{}",
+                    c.body.trim_end(),
+                    if ids.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            "\n## Policy ids (advise unless set; see `cuecard policy`)\n{}",
+                            ids.trim_end()
+                        )
+                    }
+                ));
+            } else if ids.is_empty() {
                 p.out(&c.body);
             } else {
                 // Policy ids: what `[policy]` / CUECARD_POLICY can name for

@@ -141,6 +141,9 @@ pub const HARMLESS_OBJECTS: &[&str] = &[
     "comment",
     "assignee",
     "reviewer",
+    "cdn",
+    "afd",
+    "invalidation",
 ];
 
 /// Options that only ask for help: the command does nothing else.
@@ -570,7 +573,6 @@ pub const FAMILIES: &[Family] = &[
             "qovery",
             "akamai",
             "fastly",
-            "cloudflared",
         ],
         verbs: &[
             v(
