@@ -64,6 +64,7 @@ pub(super) const DB_CLIENTS: &[&str] = &[
     "pgcli",
     "mycli",
     "litecli",
+    "cqlsh",
 ];
 
 /// SQL given to a database client: `-c`/`-e`/`--command`/`--execute`/`-Q`
@@ -161,7 +162,7 @@ pub(super) fn destructive_sql(sql: &str) -> Option<String> {
         for (i, w) in words.iter().enumerate() {
             let next = words.get(i + 1).copied().unwrap_or("");
             match *w {
-                "DROP" if matches!(next, "TABLE" | "DATABASE" | "SCHEMA") => {
+                "DROP" if matches!(next, "TABLE" | "DATABASE" | "SCHEMA" | "KEYSPACE") => {
                     return Some(format!("DROP {next}"));
                 }
                 "TRUNCATE" if i == 0 || next == "TABLE" => return Some("TRUNCATE".into()),

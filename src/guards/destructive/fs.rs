@@ -12,6 +12,12 @@ use crate::target::{self, Target};
 /// `destructive.project`).
 const WHOLE_PROJECT: &str = "the whole project";
 
+/// What a recursive delete of the project's own `.git` is called (its kind
+/// is `destructive.git-discard`): every commit, branch and stash not pushed
+/// goes with it. A `.git` of a directory inside the project (a template
+/// just cloned) is not the project's.
+const GIT_DIR: &str = "the project's git directory: every commit, branch and stash not pushed";
+
 /// Programs that delete the files they name.
 pub(super) const DELETERS: &[&str] = &["rm", "unlink", "rmdir", "shred", "srm"];
 
@@ -116,10 +122,10 @@ pub(super) fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -
         };
         let t = argv::target_of(ctx, cmd, &raw_dir);
         if let Some(why) = deletes_what(ctx, &t, &root_t) {
-            let kind = if why == WHOLE_PROJECT {
-                Kind::Project
-            } else {
-                Kind::OutsideProject
+            let kind = match why {
+                WHOLE_PROJECT => Kind::Project,
+                GIT_DIR => Kind::GitDiscard,
+                _ => Kind::OutsideProject,
             };
             return Some(Hit::new(
                 kind,
@@ -142,6 +148,9 @@ fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
     }
     if t.path == root.path {
         return Some(WHOLE_PROJECT);
+    }
+    if t.path == root.path.join(".git") {
+        return Some(GIT_DIR);
     }
     if target::is_under(&root.path, &t.path) {
         return Some("a directory that contains the project");

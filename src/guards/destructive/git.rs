@@ -130,6 +130,12 @@ fn git_loses_history(sub: &str, args: &[String], ops: &[&str]) -> Option<Hit> {
                 format!("deletes the ref {b} without any check"),
             ))
         }
+        "worktree" if ops.first() == Some(&"remove") && has_flag(args, 'f', &["force"]) => {
+            git_finding(
+                "worktree-remove-force",
+                "removes a worktree with its uncommitted changes and untracked files",
+            )
+        }
         "filter-branch" | "filter-repo" => git_finding(
             "history-rewrite",
             "rewrites the whole history of the repository",

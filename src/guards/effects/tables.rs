@@ -671,6 +671,16 @@ pub const FAMILIES: &[Family] = &[
         &[v(&[], Always, DeletesData, Database, "drops a database")],
     ),
     tool(
+        &["pg_dropcluster"],
+        &[v(
+            &[],
+            Always,
+            DeletesData,
+            Database,
+            "deletes a PostgreSQL cluster and its data directory",
+        )],
+    ),
+    tool(
         &["mysqladmin", "mariadb-admin"],
         &[v(
             &["drop"],
