@@ -7,7 +7,7 @@
 pub mod defeats;
 mod effective;
 mod error;
-mod rules;
+pub(crate) mod rules;
 
 pub use crate::level::Level;
 pub use effective::{

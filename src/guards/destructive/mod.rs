@@ -45,8 +45,13 @@ impl Guard for Destructive {
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         let cmds = ctx.shell_commands();
+        let packs = if cmds.is_empty() {
+            Vec::new()
+        } else {
+            effects::packs::of(ctx)
+        };
         for (i, cmd) in cmds.iter().enumerate() {
-            if let Some(hit) = judge(ctx, cmd, &cmds[..i]) {
+            if let Some(hit) = judge(ctx, cmd, &cmds[..i]).or_else(|| by_pack(&packs, cmd)) {
                 let shown = argv::shown(cmd);
                 return Some(
                     Finding::new(hit.target, format!("`{shown}` {}", hit.reason))
@@ -153,6 +158,21 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit
         p if data::DB_CLIENTS.contains(&p) => data::sql_client(cmd, before),
         _ => by_table(cmd),
     }
+}
+
+/// A verb of a pack the user added ([`effects::packs`]).
+fn by_pack(packs: &[effects::packs::PackVerb], cmd: &SimpleCommand) -> Option<Hit> {
+    let (tool, args) = effects::tool(cmd);
+    let p = effects::packs::hit(packs, "destructive", &tool, args)?;
+    if effects::inert_args(&tool, args) {
+        return None;
+    }
+    let kind = effects::Kind::from_id(p.kind)?;
+    Some(Hit::new(
+        kind,
+        format!("pack:{tool}:{}", p.words.join(" ")),
+        format!("is `destructive.{}` by your [effects] pack", p.kind),
+    ))
 }
 
 /// A command the effect tables know: the tool (seen through `npx`, `bundle

@@ -9,6 +9,7 @@
 //! call; nothing is built per call. `cargo xtask gen` renders them into
 //! `generated/effects.md`.
 
+pub mod packs;
 pub mod tables;
 
 use super::argv::operands;
@@ -57,6 +58,24 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind of the destructive guard.
+    pub const DESTRUCTIVE: &[Kind] = &[
+        Kind::OutsideProject,
+        Kind::Project,
+        Kind::GitDiscard,
+        Kind::Database,
+        Kind::Infrastructure,
+        Kind::Cluster,
+        Kind::CloudStorage,
+        Kind::CloudResource,
+        Kind::Disk,
+    ];
+
+    /// The kind an id names.
+    pub fn from_id(id: &str) -> Option<Kind> {
+        Kind::DESTRUCTIVE.iter().copied().find(|k| k.id() == id)
+    }
+
     /// The stable id a policy names.
     pub const fn id(self) -> &'static str {
         match self {
