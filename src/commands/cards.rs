@@ -265,7 +265,7 @@ pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
     // The [effects] packs of the config files (issue 27): checked with the
     // cards, as they feed the same guards.
     let packs = if file.is_none() {
-        crate::guards::effects::packs::check_files(&crate::context::project_root_here())
+        crate::policy::packs::check_files(&crate::context::project_root_here())
     } else {
         Vec::new()
     };

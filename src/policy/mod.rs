@@ -7,6 +7,7 @@
 pub mod defeats;
 mod effective;
 mod error;
+pub mod packs;
 pub(crate) mod rules;
 
 pub use crate::level::Level;
