@@ -154,7 +154,8 @@ pub(super) fn carried_sql(tool: &str, args: &[String]) -> Option<Hit> {
 }
 
 /// The destructive SQL statement in `sql`, if any: DROP TABLE / DATABASE /
-/// SCHEMA, TRUNCATE, or DELETE FROM without WHERE.
+/// SCHEMA / KEYSPACE, ALTER TABLE … DROP COLUMN (the column's values go),
+/// TRUNCATE, or DELETE FROM / UPDATE without WHERE.
 pub(super) fn destructive_sql(sql: &str) -> Option<String> {
     for stmt in sql.split(';') {
         let upper = stmt.to_ascii_uppercase();
@@ -164,6 +165,9 @@ pub(super) fn destructive_sql(sql: &str) -> Option<String> {
             match *w {
                 "DROP" if matches!(next, "TABLE" | "DATABASE" | "SCHEMA" | "KEYSPACE") => {
                     return Some(format!("DROP {next}"));
+                }
+                "DROP" if next == "COLUMN" && words.first() == Some(&"ALTER") => {
+                    return Some("ALTER TABLE … DROP COLUMN".into());
                 }
                 "TRUNCATE" if i == 0 || next == "TABLE" => return Some("TRUNCATE".into()),
                 "DELETE" if next == "FROM" && !words.contains(&"WHERE") => {
