@@ -66,10 +66,20 @@ pub fn set_loader(f: Loader) {
     let _ = LOADER.set(f);
 }
 
+/// The packs read for the first project this process judged: a hook
+/// process judges one call, so the guards that read packs share one read.
+static READ: OnceLock<(std::path::PathBuf, Vec<PackVerb>)> = OnceLock::new();
+
 /// The packs of a call (none before a loader is set).
 pub fn of(ctx: &Ctx) -> Vec<PackVerb> {
-    LOADER
-        .get()
-        .map(|f| f(ctx.project_root()))
-        .unwrap_or_default()
+    let Some(load) = LOADER.get() else {
+        return Vec::new();
+    };
+    let root = ctx.project_root();
+    let (first, packs) = READ.get_or_init(|| (root.to_path_buf(), load(root)));
+    if first == root {
+        packs.clone()
+    } else {
+        load(root)
+    }
 }
