@@ -331,6 +331,8 @@ fn run_with(
     locked: &mut Option<state::Locked>,
 ) -> Run {
     let mut run = Run::default();
+    // The guards read the user's [effects] packs through the policy layer.
+    crate::guards::effects::packs::set_loader(crate::policy::packs::load);
     if let Err(why) = stages(req, input, source, locked, &mut run) {
         run.stopped = Some(why);
     }

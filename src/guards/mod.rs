@@ -8,6 +8,7 @@ mod askuser_recommended;
 pub mod compaction;
 mod dependency;
 mod destructive;
+pub mod effects;
 mod eval;
 mod eval_rules;
 mod generated_file;

@@ -7,8 +7,9 @@
 pub mod defeats;
 mod effective;
 mod error;
+pub mod packs;
 mod project;
-mod rules;
+pub(crate) mod rules;
 
 pub use crate::level::Level;
 pub use effective::{
