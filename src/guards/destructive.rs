@@ -45,7 +45,7 @@ impl Guard for Destructive {
                 );
             }
         }
-        None
+        super::opaque::finding(ctx, super::opaque::Owner::Destructive)
     }
 }
 
@@ -80,6 +80,7 @@ const KINDS: &[(&str, &str)] = &[
         "disk",
         "a raw write to a disk, a file system formatted, files shredded",
     ),
+    ("opaque", super::opaque::DESTRUCTIVE_LINE),
 ];
 
 /// The kind of a finding, from its target (each judge names its target

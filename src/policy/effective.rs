@@ -112,17 +112,29 @@ impl Policy {
 
     /// The policy for finding `id` (`guard.kind`, or `guard`) of a card
     /// with its own `decision`, if any.
+    ///
+    /// An opaque finding (`<guard>.opaque`: a command nobody can read) is
+    /// never stricter than `ask` unless a line names the opaque id itself: a
+    /// guard's `deny` (or a card's) asks a person instead.
     pub fn resolve(&self, id: &str, card: Option<CardDecision>) -> ResolvedLevel {
+        let opaque = id.ends_with(".opaque");
+        let cap = |named: bool, l: Level| {
+            if opaque && !named && l > Level::Ask {
+                Level::Ask
+            } else {
+                l
+            }
+        };
         let line = |s: &Source| {
             s.rules()
                 .and_then(|r| r.get(id))
                 .map(|(k, l)| ResolvedLevel {
-                    level: l,
+                    level: cap(k == id, l),
                     from: format!("{}: {k} = {l}", s.origin.label()),
                 })
         };
         let own = card.filter(|c| !c.project).map(|c| ResolvedLevel {
-            level: c.level,
+            level: cap(false, c.level),
             from: format!("card {}: decision: {}", c.card, c.level),
         });
         let mut out = line(&self.env)
@@ -135,7 +147,7 @@ impl Policy {
         let tighten = [
             line(&self.project),
             card.filter(|c| c.project).map(|c| ResolvedLevel {
-                level: c.level,
+                level: cap(false, c.level),
                 from: format!("project card {}: decision: {}", c.card, c.level),
             }),
         ];

@@ -52,6 +52,9 @@ fn unwrap_one(cmd: &SimpleCommand, name: &str) -> Unwrapped {
     if let Some(effects) = finders::effects(&cmd.argv, name) {
         return effects;
     }
+    if let Some(effects) = super::channels::effects(&cmd.argv, name) {
+        return effects;
+    }
     interpreters::script(cmd, name)
 }
 
@@ -91,6 +94,7 @@ fn record_effects(
     out: &mut Vec<SimpleCommand>,
 ) {
     if depth >= MAX_DEPTH {
+        super::opacity::bound_hit();
         return;
     }
     let mut wrappers = cmd.wrappers.clone();
@@ -126,7 +130,7 @@ fn record_effects(
 
 /// The commands read from inside a wrapper or interpreter get its wrappers
 /// in front of their own, and its captured output.
-fn adopt(inner: &mut [SimpleCommand], wrappers: &[String], captured: bool) {
+pub(super) fn adopt(inner: &mut [SimpleCommand], wrappers: &[String], captured: bool) {
     for c in inner {
         let mut w = wrappers.to_vec();
         w.append(&mut c.wrappers);
@@ -145,6 +149,12 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
             .take_while(|w| RESERVED.contains(&w.as_str()) || is_assignment(w))
             .count();
         cmd.argv.drain(..skip);
+        // `function name { …`: the body's first command follows.
+        if cmd.argv.first().is_some_and(|w| w == "function") {
+            let n = cmd.argv.len().min(2);
+            cmd.argv.drain(..n);
+            continue;
+        }
         let Some(first) = cmd.argv.first() else {
             if !cmd.redirects.is_empty() {
                 out.push(cmd);
@@ -185,6 +195,8 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
                 let before = out.len();
                 if depth < MAX_DEPTH {
                     parse_at(&script, depth + 1, &cmd.cwd, out);
+                } else {
+                    super::opacity::bound_hit();
                 }
                 let mut wrappers = cmd.wrappers.clone();
                 wrappers.push(name);
