@@ -108,6 +108,51 @@ const NOT_READING: &[&str] = &[
     "alias",
 ];
 
+/// Programs that print the files they are given: a path computed at run
+/// time in their words may be a secret one.
+const READERS: &[&str] = &[
+    "cat",
+    "bat",
+    "batcat",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "strings",
+    "xxd",
+    "od",
+    "hexdump",
+    "base64",
+    "base32",
+    "tac",
+    "nl",
+    "sort",
+    "uniq",
+    "cut",
+    "source",
+    ".",
+    "type",
+    "gc",
+    "get-content",
+];
+
+/// A path that starts at a directory variable every session has (`$HOME`,
+/// `$TMPDIR`, ...) and spells the rest.
+fn ordinary_var(w: &str) -> bool {
+    let rest = [
+        "$HOME",
+        "${HOME}",
+        "$PWD",
+        "${PWD}",
+        "$TMPDIR",
+        "${TMPDIR}",
+        "$OLDPWD",
+    ]
+    .iter()
+    .fold(w.to_string(), |acc, k| acc.replace(k, ""));
+    !opacity::computed(&rest)
+}
+
 /// Names a pattern or a computed part of a path is tried against: what the
 /// secret-file table calls secret, in its common spellings.
 const SAMPLE_NAMES: &[&str] = &[
@@ -160,13 +205,23 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
             continue;
         }
         if env_dump(c) {
-            let next = cmds.get(i + 1).filter(|n| n.piped);
-            let into_unknown = next.is_some_and(|n| {
-                !matches!(
-                    program(n).as_str(),
-                    "grep" | "egrep" | "fgrep" | "rg" | "wc" | "select-string" | "findstr" | "sls"
-                )
-            });
+            // Into a pipeline that no selector narrows (`env | sort | grep
+            // ^CARGO` is the secrets guard's own call).
+            let chain: Vec<&SimpleCommand> = cmds[i + 1..].iter().take_while(|n| n.piped).collect();
+            let into_unknown = !chain.is_empty()
+                && !chain.iter().any(|n| {
+                    matches!(
+                        program(n).as_str(),
+                        "grep"
+                            | "egrep"
+                            | "fgrep"
+                            | "rg"
+                            | "wc"
+                            | "select-string"
+                            | "findstr"
+                            | "sls"
+                    )
+                });
             let to_file = c.redirects.iter().any(|r| {
                 r.op.contains('>') && !r.target.starts_with('&') && r.target != "/dev/null"
             });
@@ -182,8 +237,10 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
         if NOT_READING.contains(&prog.as_str()) {
             continue;
         }
+        let reader = READERS.contains(&prog.as_str());
         for w in c.args().iter().filter(|a| !a.starts_with('-')) {
-            if (w.contains(['*', '?', '[']) || opacity::computed(w)) && fits_secret(w) {
+            let glob = w.contains(['*', '?', '[']);
+            if (glob || reader && opacity::computed(w) && !ordinary_var(w)) && fits_secret(w) {
                 return Some((shown(), GLOB_READ.into()));
             }
         }

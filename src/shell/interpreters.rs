@@ -29,6 +29,7 @@ const INTERPRETERS: &[(&[&str], Reader)] = &[
     (&["ruby"], ruby),
     (&["php"], php),
     (&["osascript"], osascript),
+    (&["source", "."], source),
 ];
 
 /// Whether the program `name` is an interpreter that runs a script read
@@ -39,7 +40,7 @@ pub(super) fn reads_stdin(name: &str) -> bool {
         _ => name,
     };
     INTERPRETERS.iter().any(|(names, _)| names.contains(&name))
-        && !matches!(name, "cmd" | "osascript" | "deno")
+        && !matches!(name, "cmd" | "osascript" | "deno" | "source" | ".")
 }
 
 /// The script `cmd` (run as `name`) is given, if it is an interpreter
@@ -266,4 +267,20 @@ fn shell_script(cmd: &SimpleCommand) -> Unwrapped {
         return Unwrapped::Script(r.target.clone());
     }
     Unwrapped::No
+}
+
+/// `. /dev/stdin <<< 'script'`, `source /dev/stdin <<EOF`: the heredoc or
+/// here-string is the script.
+fn source(cmd: &SimpleCommand) -> Unwrapped {
+    match cmd.args().first().map(String::as_str) {
+        Some("/dev/stdin" | "-" | "/dev/fd/0" | "/proc/self/fd/0") => {}
+        _ => return Unwrapped::No,
+    }
+    if let Some(body) = &cmd.heredoc {
+        return Unwrapped::Script(body.clone());
+    }
+    cmd.redirects
+        .iter()
+        .find(|r| r.op == "<<<")
+        .map_or(Unwrapped::No, |r| Unwrapped::Script(r.target.clone()))
 }

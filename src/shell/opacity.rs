@@ -150,7 +150,10 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
         };
         let name = program_name(first);
         let args = c.args();
-        if computed(first) && !is_harmless_computed(first) {
+        if computed(first)
+            && !is_harmless_computed(first)
+            && !(powershell && powershell_assignment(c))
+        {
             out.push(Opaque {
                 effect: Effect::Any,
                 reason: COMPUTED_PROGRAM,
@@ -181,7 +184,7 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
                     shown: shown(c),
                 });
             }
-        } else if is_deleter(&name, args) {
+        } else if is_deleter(&name, args) || powershell && c.piped && is_ps_remove(&name) {
             let paths: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
             if paths.iter().any(|p| computed_path(p)) {
                 out.push(Opaque {
@@ -212,10 +215,53 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
     out
 }
 
-/// `"$@"` as a program is computed too; only a few spellings that name a
-/// fixed tool are left alone: none today (kept as the one place to add one).
-fn is_harmless_computed(_word: &str) -> bool {
-    false
+/// Tools whose output is shell that only sets up the environment, run as
+/// `eval "$(tool …)"` in ordinary sessions.
+const ENV_SETUP: &[&str] = &[
+    "ssh-agent",
+    "gpg-agent",
+    "keychain",
+    "opam",
+    "pyenv",
+    "rbenv",
+    "nodenv",
+    "goenv",
+    "jenv",
+    "fnm",
+    "direnv",
+    "brew",
+    "dircolors",
+    "conda",
+    "zoxide",
+    "starship",
+    "minikube",
+    "docker-machine",
+    "luarocks",
+    "mise",
+    "rtx",
+    "asdf",
+];
+
+/// A computed program that is one of a few fixed idioms: `eval "$(ssh-agent
+/// -s)"` and the other [`ENV_SETUP`] tools.
+fn is_harmless_computed(word: &str) -> bool {
+    word.strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .and_then(|w| w.split_whitespace().next())
+        .is_some_and(|p| {
+            ENV_SETUP.contains(&program_name(p).as_str())
+                && !word[2..].contains(['$', '`', ';', '|', '&'])
+        })
+}
+
+/// A PowerShell assignment (`$env:X = 'v'`, `$x=1`): not a program.
+fn powershell_assignment(c: &SimpleCommand) -> bool {
+    let first = c.argv.first().map_or("", String::as_str);
+    first.starts_with('$')
+        && (first.contains('=')
+            || c.argv
+                .get(1)
+                .is_some_and(|w| w.starts_with('=') || w.ends_with('=')))
 }
 
 fn herestring(c: &SimpleCommand) -> bool {
@@ -250,6 +296,14 @@ fn is_deleter(name: &str, args: &[String]) -> bool {
     }
 }
 
+/// PowerShell's `Remove-Item` and its aliases.
+fn is_ps_remove(name: &str) -> bool {
+    matches!(
+        name,
+        "remove-item" | "ri" | "rm" | "del" | "erase" | "rd" | "rmdir"
+    )
+}
+
 /// A path the command line does not spell: a substitution or a variable
 /// (`$HOME` alone is read by the guards; `${HOME:?}`, `$(…)`, `$x` are not).
 fn computed_path(p: &str) -> bool {
@@ -260,6 +314,12 @@ fn computed_path(p: &str) -> bool {
     let mut rest = p.to_string();
     for k in known {
         rest = rest.replace(k, "");
+    }
+    // A fresh temporary directory (`"$(mktemp -d)"`) holds nothing yet.
+    if let Some(at) = rest.find("$(mktemp")
+        && let Some(end) = rest[at..].find(')')
+    {
+        rest.replace_range(at..at + end + 1, "");
     }
     computed(&rest)
 }
