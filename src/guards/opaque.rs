@@ -171,8 +171,6 @@ const SAMPLE_NAMES: &[&str] = &[
     ".git-credentials",
     "hosts.yml",
     "environ",
-    "self",
-    "1",
     ".ssh",
     ".aws",
     "secrets.yml",
@@ -301,7 +299,14 @@ fn fits_secret(word: &str) -> bool {
     let mut candidates: Vec<String> = vec![String::new()];
     for (k, part) in parts.iter().enumerate() {
         let options: Vec<String> = if part.contains(['*', '?', '[']) || opacity::computed(part) {
-            SAMPLE_NAMES
+            // A directory part stands for a process (`/proc/*/environ`); the
+            // last part for a secret file's name.
+            let names: &[&str] = if k + 1 < parts.len() {
+                &["self", "1"]
+            } else {
+                SAMPLE_NAMES
+            };
+            names
                 .iter()
                 .filter(|n| glob_match(part, n))
                 .map(|n| n.to_string())

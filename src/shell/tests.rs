@@ -242,11 +242,14 @@ fn depth_is_bounded() {
         cmd = format!("bash -c {}", quote(&cmd));
     }
     assert_eq!(argvs(&cmd), vec![v(&["rm", "-rf", "/"])]);
-    // One level more: the innermost shell is kept as it is, unparsed.
+    // One level more: the innermost shell is kept as it is, unparsed, and a
+    // last command with no words says a bound was hit (issue 26: opacity).
     let deeper = format!("bash -c {}", quote(&cmd));
     let got = parse(&deeper);
-    assert_eq!(got.len(), 1);
+    assert_eq!(got.len(), 2);
     assert_eq!(got[0].program(), Some("bash"));
+    assert!(got[0].opaque.is_none());
+    assert!(got[1].argv.is_empty() && got[1].opaque.is_some());
     // Hostile nesting never recurses without bound.
     let hostile = "$(".repeat(20_000) + &")".repeat(20_000);
     let _ = parse(&hostile);
@@ -284,7 +287,9 @@ fn unparseable_input_is_read_as_far_as_it_goes() {
 fn input_and_output_are_bounded() {
     let big = "ls;".repeat(MAX_INPUT);
     let got = parse(&big);
-    assert_eq!(got.len(), MAX_COMMANDS);
+    // The commands read, then the marker of the bound (issue 26).
+    assert_eq!(got.len(), MAX_COMMANDS + 1);
+    assert!(got[MAX_COMMANDS].opaque.is_some());
     let multibyte = "é".repeat(MAX_INPUT);
     let got = parse(&multibyte);
     assert_eq!(got[0].argv[0].len(), MAX_INPUT);
