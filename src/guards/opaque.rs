@@ -63,7 +63,14 @@ pub fn finding(ctx: &Ctx, owner: Owner) -> Option<Finding> {
         },
     };
     let shown = crate::text::sanitize(&shown, 160);
-    let f = Finding::new(format!("opaque:{shown}"), format!("`{shown}` {reason}")).kind(KIND);
+    // A secret the command names after all (`git show HEAD:.env`,
+    // `open(".env")`) is a plain secret-file finding, not an opaque one.
+    let kind = if reason == GIT_STORE || reason == CODE_FILE {
+        "file"
+    } else {
+        KIND
+    };
+    let f = Finding::new(format!("opaque:{shown}"), format!("`{shown}` {reason}")).kind(kind);
     Some(match owner {
         Owner::Secrets => f
             .var("effect", "may reach a secret with")
@@ -183,7 +190,8 @@ const SAMPLE_NAMES: &[&str] = &[
 const GLOB_READ: &str = "reads a file named by a pattern or variable that fits a secret file; which file is known only at run time";
 const GIT_STORE: &str = "reads a secret file out of git's object store";
 const GIT_COMPUTED: &str = "reads an object of git's store named at run time";
-const CODE_READ: &str = "runs code that opens a secret file or reads the whole environment";
+const CODE_FILE: &str = "runs code that opens a secret file";
+const CODE_ENV: &str = "runs code that reads the whole environment";
 const INDIRECT: &str = "prints a variable whose name is computed at run time";
 const ENV_OUT: &str =
     "sends the whole environment through a program or into a file cuecard does not read";
@@ -227,10 +235,13 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
                 return Some((shown(), ENV_OUT.into()));
             }
         }
-        if let Some(code) = interpreter_code(c)
-            && code_reads_secret(&code)
-        {
-            return Some((shown(), CODE_READ.into()));
+        if let Some(code) = interpreter_code(c) {
+            if code_opens_secret(&code) {
+                return Some((shown(), CODE_FILE.into()));
+            }
+            if code_reads_env(&code) {
+                return Some((shown(), CODE_ENV.into()));
+            }
         }
         if NOT_READING.contains(&prog.as_str()) {
             continue;
@@ -452,9 +463,9 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
     args.get(k + 1).cloned()
 }
 
-/// Code that opens a secret file (a literal that names one) or reads the
-/// whole environment.
-fn code_reads_secret(code: &str) -> bool {
+/// Code that reads the whole environment (`os.environ`, `process.env`,
+/// `ENV`, `%ENV`), not one variable of it.
+fn code_reads_env(code: &str) -> bool {
     let whole_env = |marker: &str, keyed: &[&str]| {
         code.match_indices(marker).any(|(i, m)| {
             let after = &code[i + m.len()..];
@@ -469,6 +480,11 @@ fn code_reads_secret(code: &str) -> bool {
     {
         return true;
     }
+    false
+}
+
+/// Code with a string literal that names a secret file.
+fn code_opens_secret(code: &str) -> bool {
     let quoted = |q: char| {
         code.split(q)
             .skip(1)
