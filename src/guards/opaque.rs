@@ -402,7 +402,19 @@ fn matches(p: &[char], n: &[char]) -> bool {
                     Some('!' | '^') => (true, &set[1..]),
                     _ => (false, set),
                 };
-                if set.contains(&n[ni]) != neg {
+                let c = n[ni];
+                let mut hit = false;
+                let mut k = 0;
+                while k < set.len() {
+                    if k + 2 < set.len() && set[k + 1] == '-' {
+                        hit |= set[k] <= c && c <= set[k + 2];
+                        k += 3;
+                    } else {
+                        hit |= set[k] == c;
+                        k += 1;
+                    }
+                }
+                if hit != neg {
                     pi = end + 1;
                     ni += 1;
                     continue;
@@ -541,6 +553,7 @@ mod tests {
             "/proc/$$/environ",
             "~/.ssh/id_*",
             "~/.aws/cred*",
+            "/proc/[0-9]*/environ",
             "$f",
         ] {
             assert!(fits_secret(w), "{w}");

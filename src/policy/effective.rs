@@ -126,12 +126,18 @@ impl Policy {
             }
         };
         let line = |s: &Source| {
-            s.rules()
-                .and_then(|r| r.get(id))
-                .map(|(k, l)| ResolvedLevel {
-                    level: cap(k == id, l),
-                    from: format!("{}: {k} = {l}", s.origin.label()),
-                })
+            s.rules().and_then(|r| r.get(id)).map(|(k, l)| {
+                let level = cap(k == id, l);
+                let capped = if level == l {
+                    ""
+                } else {
+                    " (capped at ask: nobody can read an opaque call; set this id to deny it)"
+                };
+                ResolvedLevel {
+                    level,
+                    from: format!("{}: {k} = {l}{capped}", s.origin.label()),
+                }
+            })
         };
         let own = card.filter(|c| !c.project).map(|c| ResolvedLevel {
             level: cap(false, c.level),
