@@ -48,7 +48,7 @@ pub fn finding(ctx: &Ctx, owner: Owner) -> Option<Finding> {
     let raw = target::shell_command(ctx)?;
     let cmds = ctx.shell_commands();
     let ps = ctx.payload.tool_name() == Some("PowerShell");
-    let found = opacity::find(raw, &cmds, ps);
+    let found = opacity::find(raw, cmds, ps);
     let own = |o: &&Opaque| match owner {
         Owner::Destructive => matches!(o.effect, Effect::Any | Effect::Delete),
         Owner::Secrets => matches!(o.effect, Effect::Any | Effect::Secret),
@@ -58,8 +58,8 @@ pub fn finding(ctx: &Ctx, owner: Owner) -> Option<Finding> {
         Some(o) => (o.shown.clone(), o.reason.to_string()),
         None => match owner {
             Owner::Destructive => return None,
-            Owner::Secrets => secret_reach(&cmds)?,
-            Owner::ProtectedBranch => branch_move(&cmds)?,
+            Owner::Secrets => secret_reach(cmds)?,
+            Owner::ProtectedBranch => branch_move(cmds)?,
         },
     };
     let shown = crate::text::sanitize(&shown, 160);

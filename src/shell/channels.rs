@@ -203,7 +203,8 @@ fn single_or_double(text: &str) -> Vec<String> {
 /// sed's `e command` and `s/…/…/e`: the command after `e`.
 fn sed(argv: &[String]) -> Vec<String> {
     let mut out = Vec::new();
-    for a in argv.iter().skip(1).filter(|a| !a.starts_with('-')) {
+    // The script is the first word that is not an option.
+    if let Some(a) = argv.iter().skip(1).find(|a| !a.starts_with('-')) {
         for part in a.split([';', '\n']) {
             let p = part.trim_start_matches(|c: char| {
                 c.is_ascii_digit() || c == '$' || c == ',' || c == ' '
@@ -212,7 +213,6 @@ fn sed(argv: &[String]) -> Vec<String> {
                 out.push(cmd.to_string());
             }
         }
-        break;
     }
     out
 }

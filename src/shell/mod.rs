@@ -86,7 +86,7 @@ pub fn parse_powershell(command: &str) -> Vec<SimpleCommand> {
     let mut out = parse(&lexer::powershell_as_sh(crate::text::prefix_bytes(
         command, MAX_INPUT,
     )));
-    if command.len() > MAX_INPUT && !out.last().is_some_and(|c| c.opaque.is_some()) {
+    if command.len() > MAX_INPUT && out.last().is_none_or(|c| c.opaque.is_none()) {
         out.push(opacity::marker());
     }
     out
