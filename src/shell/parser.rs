@@ -97,8 +97,20 @@ fn echo_text(argv: &[String]) -> Option<String> {
         "printf" => {
             let format = words.first()?;
             if format.contains("%s") && !format.replace("%s", "").contains('%') {
-                // `printf '%s\n' 'script'`: the arguments, one a line.
-                Some(words[1..].join("\n"))
+                // `printf 'rm -r %s\n' dir`, `printf '%s\n' 'script'`: the
+                // format filled with the arguments, repeated while they last.
+                let format = format.replace("\\n", "\n");
+                let args = &words[1..];
+                let per = format.matches("%s").count();
+                let mut out = String::new();
+                for chunk in args.chunks(per).take(64) {
+                    let mut filled = format.clone();
+                    for i in 0..per {
+                        filled = filled.replacen("%s", chunk.get(i).copied().unwrap_or(""), 1);
+                    }
+                    out.push_str(&filled);
+                }
+                Some(out)
             } else if format.contains('%') {
                 None
             } else {
