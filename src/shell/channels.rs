@@ -37,7 +37,8 @@ pub(super) fn effects(argv: &[String], name: &str) -> Option<Unwrapped> {
         )
         .collect(),
         "rsync" => valued(argv, &["-e", "--rsh", "--rsync-path"]),
-        "ssh" | "scp" | "sftp" => ssh(argv),
+        "ssh" => ssh(argv).into_iter().chain(ssh_local(argv)).collect(),
+        "scp" | "sftp" => ssh(argv),
         "sed" | "gsed" => sed(argv),
         "gdb" => valued(argv, &["-ex", "--ex", "-eval-command", "--eval-command"])
             .into_iter()
@@ -453,6 +454,11 @@ fn git(argv: &[String]) -> Option<Unwrapped> {
         .map(|(_, v)| CodeEffect::Shell(v.trim_start_matches('!').to_string()))
         .collect();
     match sub {
+        "config" => {
+            if let Some(stored) = git_config(rest) {
+                effects.push(CodeEffect::Shell(stored));
+            }
+        }
         "send-pack" => {
             let words: Vec<String> = rest
                 .iter()
@@ -515,4 +521,90 @@ fn git(argv: &[String]) -> Option<Unwrapped> {
         return Some(Unwrapped::Script(script));
     }
     (!effects.is_empty()).then_some(Unwrapped::Effects(effects))
+}
+
+/// Environment variables whose value a program runs as a command.
+const COMMAND_VARS: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "RSYNC_RSH",
+];
+
+/// The command in an assignment `NAME=value` whose program runs the value
+/// (`GIT_SSH_COMMAND='…'`), if it is one.
+pub(super) fn env_command(word: &str) -> Option<String> {
+    let (name, value) = word.split_once('=')?;
+    if !COMMAND_VARS.contains(&name) || value.is_empty() {
+        return None;
+    }
+    // `LESSOPEN='|cmd %s'`: the pipe marks a command.
+    Some(value.trim_start_matches('|').to_string())
+}
+
+/// The words of a brace expansion used as a command (`{rm,-rf,~/x}`).
+pub(super) fn brace_words(word: &str) -> Option<Vec<String>> {
+    let inner = word.strip_prefix('{')?.strip_suffix('}')?;
+    if !inner.contains(',') || inner.contains(['{', '}', ' ']) {
+        return None;
+    }
+    Some(inner.split(',').map(str::to_string).collect())
+}
+
+/// `git config [--global|--file f|...] key value`: a stored command, run
+/// later by git, judged now.
+fn git_config(rest: &[String]) -> Option<String> {
+    let mut words = Vec::new();
+    let mut it = rest.iter();
+    while let Some(w) = it.next() {
+        if matches!(
+            w.as_str(),
+            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment"
+        ) {
+            it.next();
+        } else if !w.starts_with('-') {
+            words.push(w);
+        }
+    }
+    let (key, value) = (words.first()?, words.get(1)?);
+    runs_value(key).then(|| value.trim_start_matches('!').to_string())
+}
+
+/// `ssh localhost 'cmd'`: a remote command that runs on this machine.
+fn ssh_local(argv: &[String]) -> Option<String> {
+    let mut i = 1;
+    while let Some(a) = argv.get(i) {
+        if a.starts_with('-') {
+            let last = a.chars().last().unwrap_or('-');
+            i += if a.len() == 2 && "bcDEeFIiJLlmOoPpQRSWw".contains(last) {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        break;
+    }
+    let host = argv.get(i)?;
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let local = matches!(host, "localhost" | "::1" | "0.0.0.0" | "ip6-localhost")
+        || host.starts_with("127.");
+    (local && argv.len() > i + 1).then(|| argv[i + 1..].join(" "))
 }

@@ -69,6 +69,10 @@ pub(super) fn marker() -> SimpleCommand {
 
 const COMPUTED_PROGRAM: &str =
     "runs a program whose name is computed at run time, so cuecard cannot read what it does";
+const GLOB_PROGRAM: &str =
+    "runs a program named by a file-name pattern, so which program runs is known only at run time";
+const HOOKS_DIR: &str =
+    "points git at a hooks directory cuecard does not read: the hooks run as part of the command";
 const PIPED_SCRIPT: &str = "runs a script that is the output of another program (a pipe, a decoder, a download or a process substitution), so cuecard cannot read it";
 const WRITTEN_SCRIPT: &str =
     "runs a script file this same command line writes, so cuecard cannot read it";
@@ -150,7 +154,24 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
         };
         let name = program_name(first);
         let args = c.args();
-        if computed(first)
+        let glob_program = first != "[" && first != "[[" && first.contains(['*', '?', '[']);
+        if glob_program {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason: GLOB_PROGRAM,
+                shown: shown(c),
+            });
+        } else if name == "git"
+            && args
+                .iter()
+                .any(|a| a.to_ascii_lowercase().starts_with("core.hookspath"))
+        {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason: HOOKS_DIR,
+                shown: shown(c),
+            });
+        } else if computed(first)
             && !is_harmless_computed(first)
             && !(powershell && powershell_assignment(c))
         {

@@ -154,8 +154,12 @@ fn reads_script_from_stdin(argv: &[String]) -> bool {
     let Some(first) = args.first() else {
         return false;
     };
-    super::interpreters::reads_stdin(&super::program_name(first))
-        && args[1..].iter().all(|a| a.starts_with('-'))
+    let name = super::program_name(first);
+    // `at now`, `batch`: the time is not a script file.
+    if matches!(name.as_str(), "at" | "batch") {
+        return !args[1..].iter().any(|a| a == "-f");
+    }
+    super::interpreters::reads_stdin(&name) && args[1..].iter().all(|a| a.starts_with('-'))
 }
 
 #[derive(Default)]

@@ -70,6 +70,10 @@ const WRAPPERS: &[(&[&str], Rule)] = &[
     // another scheduler or in another unit, and change nothing about what it
     // does.
     (&["chrt"], Rule::Custom(chrt)),
+    (&["coproc"], opts("", &[])),
+    // Commands stored to run later: judged now.
+    (&["trap"], Rule::Custom(trap)),
+    (&["complete"], Rule::Custom(complete)),
     (
         &["systemd-run"],
         opts(
@@ -512,4 +516,26 @@ fn watch(argv: &[String]) -> Unwrapped {
     } else {
         Unwrapped::No
     }
+}
+
+/// `trap 'script' SIGNAL…`: the script runs when a signal arrives.
+fn trap(argv: &[String]) -> Unwrapped {
+    let args: Vec<&String> = argv[1..].iter().filter(|a| *a != "--").collect();
+    match args.as_slice() {
+        [script, _, ..] if !script.starts_with('-') => Unwrapped::Script((*script).clone()),
+        _ => Unwrapped::No,
+    }
+}
+
+/// `complete -C 'command' name`: the command runs at each completion.
+fn complete(argv: &[String]) -> Unwrapped {
+    let mut it = argv.iter().skip(1);
+    while let Some(a) = it.next() {
+        if a == "-C" {
+            return it
+                .next()
+                .map_or(Unwrapped::No, |s| Unwrapped::Script(s.clone()));
+        }
+    }
+    Unwrapped::No
 }
