@@ -3,7 +3,7 @@
 //! guard that would own the effect (`destructive.opaque`, `secrets.opaque`,
 //! `protected-branch.opaque`); quiet without a policy, `ask` under the
 //! guard's `deny`, `deny` only when the opaque id itself is set. The held-out
-//! set (`tests/fixtures/heldout/opaque-variants.txt`) stays at most 5%
+//! sets (`tests/fixtures/heldout/opaque-variants*.txt`) stay at most 5%
 //! undecided under a deny policy, and ordinary work stays within the noise
 //! bound (at most 1% of calls decided by an opaque finding).
 
@@ -192,10 +192,15 @@ fn undecided(cases: &[(String, String)], policy: &str) -> Vec<String> {
 
 #[test]
 fn the_held_out_set_gets_a_decision_under_a_deny_policy() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/heldout/opaque-variants.txt");
-    let cases: Vec<(String, String)> = std::fs::read_to_string(path)
-        .unwrap()
+    // Both held-out sets (the second: classes found after the first
+    // measurement).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/heldout");
+    let text = ["opaque-variants.txt", "opaque-variants-2.txt"]
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let cases: Vec<(String, String)> = text
         .lines()
         .filter(|l| l.starts_with('{'))
         .map(|l| {
