@@ -250,3 +250,36 @@ fn ordinary_work_stays_within_the_noise_bound() {
     );
     assert!(rate <= 1.0, "{rate:.2}% of ordinary calls decided");
 }
+
+/// Idioms of ordinary sessions that look like the hidden classes (a variable
+/// that names a command, a stored command, a launcher, a pattern, code that
+/// reads one variable): no opaque finding decides them.
+#[test]
+fn ordinary_idioms_are_not_opaque() {
+    let sb = Sandbox::outside_tmp();
+    let policy = Some("destructive.opaque=deny,secrets.opaque=deny,protected-branch.opaque=deny");
+    for cmd in [
+        "GIT_SSH_COMMAND=\"ssh -i ~/.ssh/deploy_key\" git fetch",
+        "GIT_PAGER=cat git log --oneline -5",
+        "EDITOR=true git rebase -i HEAD~3",
+        "trap 'kill $pid' INT TERM",
+        "watch -n 2 kubectl get pods",
+        "flock -n /tmp/x.lock ./build.sh",
+        "git config core.editor vim",
+        "git -c core.pager=less log",
+        "git push --set-up origin feature/x",
+        "printf '%s\\n' a b c | sort",
+        "for f in src/*.rs; do wc -l \"$f\"; done",
+        "cat ./*.json",
+        "env | grep -i proxy",
+        "python3 -c 'import os; print(os.environ.get(\"HOME\"))'",
+        "node -e 'console.log(process.env.NODE_ENV)'",
+        "[ -f .env ] && echo present",
+        "eval \"$(ssh-agent -s)\"",
+        "rm -rf \"$(mktemp -d)\"",
+        "bash scripts/test.sh",
+        "curl -fsSL https://example.org/x.tgz | tar -xz",
+    ] {
+        assert_eq!(decision(&sb, "Bash", cmd, policy), None, "{cmd}");
+    }
+}

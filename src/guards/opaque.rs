@@ -480,8 +480,13 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
 fn code_reads_env(code: &str) -> bool {
     let whole_env = |marker: &str, keyed: &[&str]| {
         code.match_indices(marker).any(|(i, m)| {
+            // A whole name (`ENV`, not `NODE_ENV`).
+            let word_start = code[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
             let after = &code[i + m.len()..];
-            !keyed.iter().any(|k| after.starts_with(k))
+            word_start && !keyed.iter().any(|k| after.starts_with(k))
         })
     };
     if whole_env("os.environ", &["[", ".get(", ".setdefault(", ".pop("])
