@@ -260,6 +260,39 @@ mod tests {
     const ID: &str = "destructive.outside-project";
 
     #[test]
+    fn an_opaque_finding_asks_unless_its_own_id_denies() {
+        const OPAQUE: &str = "destructive.opaque";
+        let deny_card = Some(CardDecision {
+            card: "c",
+            level: Level::Deny,
+            project: true,
+        });
+        let p = Policy::from_sources(
+            src(PolicyOrigin::Env, "destructive=deny"),
+            absent(user()),
+            src(project(), "destructive=deny"),
+        );
+        let r = p.resolve(OPAQUE, deny_card);
+        assert_eq!(r.level, Level::Ask);
+        assert!(r.from.contains("capped at ask"), "{}", r.from);
+        // Other ids of the guard keep the deny.
+        assert_eq!(p.resolve(ID, None).level, Level::Deny);
+        let p = Policy::from_sources(
+            src(PolicyOrigin::Env, "destructive=ask,destructive.opaque=deny"),
+            absent(user()),
+            absent(project()),
+        );
+        assert_eq!(p.resolve(OPAQUE, None).level, Level::Deny);
+        // The project may set the id itself, and only tighten.
+        let p = Policy::from_sources(
+            src(PolicyOrigin::Env, "destructive=ask"),
+            absent(user()),
+            src(project(), "destructive.opaque=deny"),
+        );
+        assert_eq!(p.resolve(OPAQUE, None).level, Level::Deny);
+    }
+
+    #[test]
     fn nothing_set_is_advice() {
         let p = Policy::none();
         assert_eq!(p.resolve(ID, None).level, Level::Advise);
