@@ -910,12 +910,41 @@ fn judge(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) -> Result<Str
         Judge::Trigger { .. } => card.name.clone(),
         Judge::Guard(g) => guards::finding_id(g, &finding),
     };
+    // An opaque finding (a command nobody can read) is for a policy to
+    // decide: without one that asks or denies, it stays quiet (issue 26).
+    if finding.kind == guards::opaque::KIND && !decided(chosen, &id, policy) {
+        return Err((
+            Verdict::Quiet,
+            format!("`{id}`: no policy decides an opaque finding, so it stays quiet"),
+        ));
+    }
     let advisory = fill(card, &finding);
     let has_session = ctx.session().is_some();
     let seen = |k: &RepeatKey| ctx.session().is_some_and(|s| s.was_seen(k));
     let mut why = present(card, &judged_by, finding, has_session, seen, run);
     rule(chosen, id, advisory, policy, &mut why, run);
     Ok(why)
+}
+
+/// The card's own decision, for the policy.
+fn own_decision(chosen: &Chosen) -> Option<crate::policy::CardDecision<'_>> {
+    let card = &chosen.card;
+    card.bindings
+        .decision()
+        .map(|level| crate::policy::CardDecision {
+            card: &card.name,
+            level,
+            project: chosen.scope == CardScope::Project,
+        })
+}
+
+/// Whether the finding's policy asks or denies.
+fn decided(chosen: &Chosen, id: &str, policy: &Lazy) -> bool {
+    policy
+        .get()
+        .resolve(id, own_decision(chosen))
+        .level
+        .decides()
 }
 
 /// Applies the finding's policy: an explicit ask or deny joins the call's

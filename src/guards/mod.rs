@@ -16,6 +16,7 @@ mod handoff;
 pub mod kb_drift;
 mod lexical;
 mod manifest_view;
+pub mod opaque;
 mod outside_project;
 mod protected_branch;
 mod secret_commands;

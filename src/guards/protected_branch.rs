@@ -32,6 +32,7 @@ impl Guard for ProtectedBranch {
             ),
             ("push", "a plain push straight to a protected branch"),
             ("delete", "the deletion of a protected branch"),
+            ("opaque", super::opaque::PROTECTED_LINE),
         ]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
@@ -55,7 +56,7 @@ impl Guard for ProtectedBranch {
                 );
             }
         }
-        None
+        super::opaque::finding(ctx, super::opaque::Owner::ProtectedBranch)
     }
 }
 

@@ -57,6 +57,7 @@ impl Guard for Secrets {
                 "token",
                 "a live-looking credential on a command line or written into a file",
             ),
+            ("opaque", super::opaque::SECRETS_LINE),
         ]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
@@ -115,7 +116,7 @@ impl Guard for Secrets {
                     .var("kind", kind),
                 );
             }
-            return None;
+            return super::opaque::finding(ctx, super::opaque::Owner::Secrets);
         }
         match ctx.payload.tool_name()? {
             "Read" | "NotebookRead" => {

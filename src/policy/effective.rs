@@ -132,17 +132,35 @@ impl Policy {
 
     /// The policy for finding `id` (`guard.kind`, or `guard`) of a card
     /// with its own `decision`, if any.
+    ///
+    /// An opaque finding (`<guard>.opaque`: a command nobody can read) is
+    /// never stricter than `ask` unless a line names the opaque id itself: a
+    /// guard's `deny` (or a card's) asks a person instead.
     pub fn resolve(&self, id: &str, card: Option<CardDecision>) -> ResolvedLevel {
+        let opaque = id.ends_with(".opaque");
+        let cap = |named: bool, l: Level| {
+            if opaque && !named && l > Level::Ask {
+                Level::Ask
+            } else {
+                l
+            }
+        };
         let line = |s: &Source| {
-            s.rules()
-                .and_then(|r| r.get(id))
-                .map(|(k, l)| ResolvedLevel {
-                    level: l,
-                    from: format!("{}: {k} = {l}", s.origin.label()),
-                })
+            s.rules().and_then(|r| r.get(id)).map(|(k, l)| {
+                let level = cap(k == id, l);
+                let capped = if level == l {
+                    ""
+                } else {
+                    " (capped at ask: nobody can read an opaque call; set this id to deny it)"
+                };
+                ResolvedLevel {
+                    level,
+                    from: format!("{}: {k} = {l}{capped}", s.origin.label()),
+                }
+            })
         };
         let own = card.filter(|c| !c.project).map(|c| ResolvedLevel {
-            level: c.level,
+            level: cap(false, c.level),
             from: format!("card {}: decision: {}", c.card, c.level),
         });
         let mut out = line(&self.user).or(own).unwrap_or(ResolvedLevel {
@@ -153,7 +171,7 @@ impl Policy {
             line(&self.env),
             line(&self.project),
             card.filter(|c| c.project).map(|c| ResolvedLevel {
-                level: c.level,
+                level: cap(false, c.level),
                 from: format!("project card {}: decision: {}", c.card, c.level),
             }),
         ];
@@ -272,6 +290,39 @@ mod tests {
         PolicyOrigin::Project("p.toml".into())
     }
     const ID: &str = "destructive.outside-project";
+
+    #[test]
+    fn an_opaque_finding_asks_unless_its_own_id_denies() {
+        const OPAQUE: &str = "destructive.opaque";
+        let deny_card = Some(CardDecision {
+            card: "c",
+            level: Level::Deny,
+            project: true,
+        });
+        let p = Policy::from_sources(
+            src(PolicyOrigin::Env, "destructive=deny"),
+            absent(user()),
+            src(project(), "destructive=deny"),
+        );
+        let r = p.resolve(OPAQUE, deny_card);
+        assert_eq!(r.level, Level::Ask);
+        assert!(r.from.contains("capped at ask"), "{}", r.from);
+        // Other ids of the guard keep the deny.
+        assert_eq!(p.resolve(ID, None).level, Level::Deny);
+        let p = Policy::from_sources(
+            src(PolicyOrigin::Env, "destructive=ask,destructive.opaque=deny"),
+            absent(user()),
+            absent(project()),
+        );
+        assert_eq!(p.resolve(OPAQUE, None).level, Level::Deny);
+        // The project may set the id itself, and only tighten.
+        let p = Policy::from_sources(
+            src(PolicyOrigin::Env, "destructive=ask"),
+            absent(user()),
+            src(project(), "destructive.opaque=deny"),
+        );
+        assert_eq!(p.resolve(OPAQUE, None).level, Level::Deny);
+    }
 
     #[test]
     fn nothing_set_is_advice() {

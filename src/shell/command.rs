@@ -26,6 +26,9 @@ pub struct SimpleCommand {
     /// Whether it receives more arguments at run time than it shows: the
     /// command of `xargs` or `parallel`, given the lines of its input.
     pub fed: bool,
+    /// Why the reader could not see what runs here (a bound hit, a script it
+    /// could not read): see [`super::opacity`]. `None` for an ordinary command.
+    pub opaque: Option<&'static str>,
 }
 
 impl SimpleCommand {

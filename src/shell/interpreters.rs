@@ -29,6 +29,8 @@ const INTERPRETERS: &[(&[&str], Reader)] = &[
     (&["ruby"], ruby),
     (&["php"], php),
     (&["osascript"], osascript),
+    (&["source", "."], source),
+    (&["at", "batch"], at),
 ];
 
 /// Whether the program `name` is an interpreter that runs a script read
@@ -39,7 +41,10 @@ pub(super) fn reads_stdin(name: &str) -> bool {
         _ => name,
     };
     INTERPRETERS.iter().any(|(names, _)| names.contains(&name))
-        && !matches!(name, "cmd" | "osascript" | "deno")
+        && !matches!(
+            name,
+            "cmd" | "osascript" | "deno" | "source" | "." | "at" | "batch"
+        )
 }
 
 /// The script `cmd` (run as `name`) is given, if it is an interpreter
@@ -266,4 +271,39 @@ fn shell_script(cmd: &SimpleCommand) -> Unwrapped {
         return Unwrapped::Script(r.target.clone());
     }
     Unwrapped::No
+}
+
+/// `. /dev/stdin <<< 'script'`, `source /dev/stdin <<EOF`: the heredoc or
+/// here-string is the script.
+fn source(cmd: &SimpleCommand) -> Unwrapped {
+    match cmd.args().first().map(String::as_str) {
+        Some("/dev/stdin" | "-" | "/dev/fd/0" | "/proc/self/fd/0") => {}
+        _ => return Unwrapped::No,
+    }
+    if let Some(body) = &cmd.heredoc {
+        return Unwrapped::Script(body.clone());
+    }
+    cmd.redirects
+        .iter()
+        .find(|r| r.op == "<<<")
+        .map_or(Unwrapped::No, |r| Unwrapped::Script(r.target.clone()))
+}
+
+/// `at now <<< 'script'`, `echo 'script' | at now`, `batch <<EOF`: the
+/// script runs later (`-f file` names a file instead).
+fn at(cmd: &SimpleCommand) -> Unwrapped {
+    if cmd
+        .args()
+        .iter()
+        .any(|a| a == "-f" || a.starts_with("-l") || a == "-r" || a == "-d")
+    {
+        return Unwrapped::No;
+    }
+    if let Some(body) = &cmd.heredoc {
+        return Unwrapped::Script(body.clone());
+    }
+    cmd.redirects
+        .iter()
+        .find(|r| r.op == "<<<")
+        .map_or(Unwrapped::No, |r| Unwrapped::Script(r.target.clone()))
 }

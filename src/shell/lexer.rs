@@ -165,6 +165,7 @@ impl Parser<'_> {
                 }
             }
         } else {
+            super::opacity::bound_hit();
             self.skip_balanced('(', ')', 1);
         }
     }
@@ -253,6 +254,8 @@ impl Parser<'_> {
             let mut item = Item::Done(cmds);
             item.capture();
             self.items.push(item);
+        } else {
+            super::opacity::bound_hit();
         }
     }
 

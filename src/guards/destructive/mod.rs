@@ -61,7 +61,7 @@ impl Guard for Destructive {
                 );
             }
         }
-        None
+        crate::guards::opaque::finding(ctx, crate::guards::opaque::Owner::Destructive)
     }
 }
 
@@ -100,6 +100,7 @@ const KINDS: &[(&str, &str)] = &[
         "disk",
         "a raw write to a disk, a file system formatted, files shredded",
     ),
+    ("opaque", crate::guards::opaque::DESTRUCTIVE_LINE),
 ];
 
 /// Judges one command (`before`: the commands before it, for what a pipe

@@ -1,0 +1,401 @@
+//! Opacity: the ways of writing a command whose effect cannot be known by
+//! reading it (issue 26). The reader sees through what it can (launchers in
+//! [`super::wrappers`], side channels in [`super::channels`], same-line
+//! aliases in [`super::parser`], literal scripts fed to a shell); what is
+//! left is named here, each with a plain reason, so that the guard that
+//! would own the effect can say "nobody can read this" instead of nothing:
+//!
+//! - the program is computed at run time (`"$cmd" -r ~/x`, `$(echo rm) …`);
+//! - a shell or interpreter runs a script that is the output of another
+//!   program (`base64 -d <<< … | sh`, `bash <(curl …)`, `. /dev/stdin`), or
+//!   a file the same command line wrote;
+//! - a bound of the reader was hit (input length, nesting depth, command
+//!   count): the rest was not read;
+//! - PowerShell's computed calls, script blocks, encoded commands and .NET
+//!   static calls, and a delete fed by the pipeline.
+//!
+//! What the commands do once read (a delete, a secret read) stays the
+//! guards' business; this module only says where reading stops.
+
+use super::{MAX_COMMANDS, MAX_INPUT, SimpleCommand, program_name};
+use std::cell::Cell;
+
+/// Whose effect an opaque command may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Anything: the program or script itself is unknown.
+    Any,
+    /// A delete whose target is unknown.
+    Delete,
+    /// A read whose file or variable is unknown.
+    Secret,
+}
+
+/// One place where reading stops.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opaque {
+    pub effect: Effect,
+    /// A plain reason ("the program this runs is computed at run time").
+    pub reason: &'static str,
+    /// The command it is about, as written (words joined).
+    pub shown: String,
+}
+
+/// Why a marker command was recorded for a bound hit.
+pub(super) const BOUND: &str = "is longer or deeper than cuecard reads (its length, nesting or command count is over the reader's bound), so the rest is not judged";
+
+thread_local! {
+    static HIT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Records that a bound of the reader (depth) stopped it from reading a
+/// nested script.
+pub(super) fn bound_hit() {
+    HIT.with(|h| h.set(true));
+}
+
+/// Clears the bound record before a parse; returns whether it was set.
+pub(super) fn take_bound() -> bool {
+    HIT.with(|h| h.replace(false))
+}
+
+/// The marker recorded when a bound was hit (no words, the reason).
+pub(super) fn marker() -> SimpleCommand {
+    SimpleCommand {
+        opaque: Some(BOUND),
+        ..SimpleCommand::default()
+    }
+}
+
+const COMPUTED_PROGRAM: &str =
+    "runs a program whose name is computed at run time, so cuecard cannot read what it does";
+const GLOB_PROGRAM: &str =
+    "runs a program named by a file-name pattern, so which program runs is known only at run time";
+const HOOKS_DIR: &str =
+    "points git at a hooks directory cuecard does not read: the hooks run as part of the command";
+const PIPED_SCRIPT: &str = "runs a script that is the output of another program (a pipe, a decoder, a download or a process substitution), so cuecard cannot read it";
+const WRITTEN_SCRIPT: &str =
+    "runs a script file this same command line writes, so cuecard cannot read it";
+const PS_COMPUTED: &str = "runs a computed PowerShell call, script block or encoded command, so cuecard cannot read what it does";
+const PS_DOTNET: &str =
+    "makes a .NET call cuecard does not read (a file, directory or environment API)";
+const PS_FED_DELETE: &str =
+    "deletes what the PowerShell pipeline feeds it: the paths are known only at run time";
+const COMPUTED_DELETE: &str = "deletes a path computed at run time (a substitution or a variable), so cuecard cannot tell what it removes";
+
+/// Shells and interpreters that run a script given as a file operand or on
+/// their standard input.
+const SHELLS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "mksh",
+    "fish",
+    "source",
+    ".",
+    "python",
+    "python3",
+    "python2",
+    "node",
+    "nodejs",
+    "perl",
+    "ruby",
+    "php",
+    "pwsh",
+    "powershell",
+    "bun",
+    "deno",
+    "at",
+    "batch",
+];
+
+fn is_shell(name: &str) -> bool {
+    SHELLS.contains(&name)
+        || name
+            .strip_prefix("python")
+            .is_some_and(|v| v.bytes().all(|c| c.is_ascii_digit() || c == b'.'))
+}
+
+/// Whether a word's text is computed at run time: a substitution, a
+/// backtick, a variable, an ANSI-C string already resolved does not count.
+pub fn computed(word: &str) -> bool {
+    word.contains('$') || word.contains('`') || word.starts_with("<(")
+}
+
+/// Every place in `cmds` (read from `raw`) where reading stops.
+pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> {
+    let mut out = Vec::new();
+    let shown = |c: &SimpleCommand| c.argv.join(" ");
+    if raw.len() > MAX_INPUT || cmds.len() >= MAX_COMMANDS {
+        out.push(Opaque {
+            effect: Effect::Any,
+            reason: BOUND,
+            shown: "the command".into(),
+        });
+    }
+    let mut written: Vec<&str> = Vec::new();
+    for c in cmds {
+        if let Some(reason) = c.opaque {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason,
+                shown: if c.argv.is_empty() {
+                    "the command".into()
+                } else {
+                    shown(c)
+                },
+            });
+        }
+        let Some(first) = c.argv.first() else {
+            continue;
+        };
+        let name = program_name(first);
+        let args = c.args();
+        let glob_program = first != "[" && first != "[[" && first.contains(['*', '?', '[']);
+        if glob_program {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason: GLOB_PROGRAM,
+                shown: shown(c),
+            });
+        } else if name == "git"
+            && args
+                .iter()
+                .any(|a| a.to_ascii_lowercase().starts_with("core.hookspath"))
+        {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason: HOOKS_DIR,
+                shown: shown(c),
+            });
+        } else if computed(first)
+            && !is_harmless_computed(first)
+            && !(powershell && powershell_assignment(c))
+        {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason: COMPUTED_PROGRAM,
+                shown: shown(c),
+            });
+        } else if is_shell(&name) {
+            let operand = args.iter().find(|a| !a.starts_with('-') || *a == "-");
+            let from_stdin = operand.is_none_or(|o| o == "-" || o == "/dev/stdin");
+            let opaque_file = operand.is_some_and(|o| {
+                o.starts_with("<(")
+                    || o.starts_with("/dev/fd/")
+                    || o.starts_with("/proc/self/fd/")
+                    || (o == "/dev/stdin" && c.heredoc.is_none() && !herestring(c))
+                    || computed(o)
+            }) && !has_code_flag(args);
+            let piped_unread = from_stdin && c.piped && c.heredoc.is_none() && !herestring(c);
+            let written_file = operand.is_some_and(|o| written.contains(&o.as_str()));
+            if opaque_file || piped_unread {
+                out.push(Opaque {
+                    effect: Effect::Any,
+                    reason: PIPED_SCRIPT,
+                    shown: shown(c),
+                });
+            } else if written_file && !has_code_flag(args) {
+                out.push(Opaque {
+                    effect: Effect::Any,
+                    reason: WRITTEN_SCRIPT,
+                    shown: shown(c),
+                });
+            }
+        } else if is_deleter(&name, args) || powershell && c.piped && is_ps_remove(&name) {
+            let paths: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+            if paths.iter().any(|p| computed_path(p)) {
+                out.push(Opaque {
+                    effect: Effect::Delete,
+                    reason: COMPUTED_DELETE,
+                    shown: shown(c),
+                });
+            } else if powershell && c.piped && paths.is_empty() {
+                out.push(Opaque {
+                    effect: Effect::Delete,
+                    reason: PS_FED_DELETE,
+                    shown: shown(c),
+                });
+            }
+        }
+        for r in &c.redirects {
+            if matches!(
+                r.op.trim_start_matches(|d: char| d.is_ascii_digit()),
+                ">" | ">>" | ">|"
+            ) {
+                written.push(r.target.as_str());
+            }
+        }
+    }
+    if powershell {
+        out.extend(powershell_opaque(raw));
+    }
+    out
+}
+
+/// Tools whose output is shell that only sets up the environment, run as
+/// `eval "$(tool …)"` in ordinary sessions.
+const ENV_SETUP: &[&str] = &[
+    "ssh-agent",
+    "gpg-agent",
+    "keychain",
+    "opam",
+    "pyenv",
+    "rbenv",
+    "nodenv",
+    "goenv",
+    "jenv",
+    "fnm",
+    "direnv",
+    "brew",
+    "dircolors",
+    "conda",
+    "zoxide",
+    "starship",
+    "minikube",
+    "docker-machine",
+    "luarocks",
+    "mise",
+    "rtx",
+    "asdf",
+];
+
+/// A computed program that is one of a few fixed idioms: `eval "$(ssh-agent
+/// -s)"` and the other [`ENV_SETUP`] tools.
+fn is_harmless_computed(word: &str) -> bool {
+    word.strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .and_then(|w| w.split_whitespace().next())
+        .is_some_and(|p| {
+            ENV_SETUP.contains(&program_name(p).as_str())
+                && !word[2..].contains(['$', '`', ';', '|', '&'])
+        })
+}
+
+/// A PowerShell assignment (`$env:X = 'v'`, `$x=1`): not a program.
+fn powershell_assignment(c: &SimpleCommand) -> bool {
+    let first = c.argv.first().map_or("", String::as_str);
+    first.starts_with('$')
+        && (first.contains('=')
+            || c.argv
+                .get(1)
+                .is_some_and(|w| w.starts_with('=') || w.ends_with('=')))
+}
+
+fn herestring(c: &SimpleCommand) -> bool {
+    c.redirects.iter().any(|r| r.op == "<<<")
+}
+
+/// An interpreter given its code on the command line (`-c`, `-e`), not a
+/// file: the code was read by the reader already.
+fn has_code_flag(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        a.starts_with('-')
+            && !a.starts_with("--")
+            && (a.ends_with('c') || a.ends_with('e') || a.ends_with('E'))
+            || a == "--command"
+            || a == "--eval"
+    })
+}
+
+/// A recursive delete (`rm -r`, `rmdir`, `Remove-Item -Recurse` and its
+/// aliases).
+fn is_deleter(name: &str, args: &[String]) -> bool {
+    let recursive = args.iter().any(|a| {
+        let l = a.to_ascii_lowercase();
+        (l.starts_with('-') && !l.starts_with("--") && (l.contains('r')))
+            || l == "--recursive"
+            || l.starts_with("-rec")
+            || l == "/s"
+    });
+    match name {
+        "rm" | "rmdir" | "remove-item" | "ri" | "del" | "erase" | "rd" => recursive,
+        _ => false,
+    }
+}
+
+/// PowerShell's `Remove-Item` and its aliases.
+fn is_ps_remove(name: &str) -> bool {
+    matches!(
+        name,
+        "remove-item" | "ri" | "rm" | "del" | "erase" | "rd" | "rmdir"
+    )
+}
+
+/// A path the command line does not spell: a substitution or a variable
+/// (`$HOME` alone is read by the guards; `${HOME:?}`, `$(…)`, `$x` are not).
+fn computed_path(p: &str) -> bool {
+    if !computed(p) {
+        return false;
+    }
+    let known = ["$HOME", "${HOME}", "$PWD", "${PWD}", "$TMPDIR", "${TMPDIR}"];
+    let mut rest = p.to_string();
+    for k in known {
+        rest = rest.replace(k, "");
+    }
+    // A fresh temporary directory (`"$(mktemp -d)"`) holds nothing yet.
+    if let Some(at) = rest.find("$(mktemp")
+        && let Some(end) = rest[at..].find(')')
+    {
+        rest.replace_range(at..at + end + 1, "");
+    }
+    computed(&rest)
+}
+
+/// PowerShell spellings the reader cannot follow.
+fn powershell_opaque(raw: &str) -> Vec<Opaque> {
+    let lower = raw.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let first_line = raw.lines().next().unwrap_or_default();
+    let shown: String = first_line.chars().take(120).collect();
+    let computed_call = [
+        "& $", "&$", "& (", "&(", ". (", ". {", "& {", ".{", "&{", ". $",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+        || [
+            "-scriptblock",
+            "invoke-command",
+            "start-process",
+            "start-job",
+            "-encodedcommand",
+            " -enc ",
+            " -ec ",
+            " -e ",
+            "[scriptblock]",
+            "invoke-expression",
+            "iex ",
+            "iex(",
+            "new-object",
+            "add-type",
+        ]
+        .iter()
+        .any(|p| lower.contains(p));
+    if computed_call {
+        out.push(Opaque {
+            effect: Effect::Any,
+            reason: PS_COMPUTED,
+            shown: shown.clone(),
+        });
+    }
+    if lower.contains("]::") {
+        let secret = [
+            "environment]::",
+            "::read",
+            "::open",
+            "::copy",
+            "getenvironment",
+        ]
+        .iter()
+        .any(|p| lower.contains(p));
+        out.push(Opaque {
+            effect: if secret { Effect::Secret } else { Effect::Any },
+            reason: PS_DOTNET,
+            shown,
+        });
+    }
+    out
+}
