@@ -105,7 +105,7 @@ pub fn writing() -> bool {
 const ATOMIC_WRITE: usize = 4096;
 
 /// Writes `len` bytes at `buf` to `fd` whole, or nothing. Up to
-/// [`ATOMIC_WRITE`] bytes, one plain write (atomic on a pipe). Beyond it,
+/// `ATOMIC_WRITE` (4096) bytes, one plain write (atomic on a pipe). Beyond it,
 /// to a pipe only when its free space holds them all (the pipe is grown to
 /// fit when it can), to a socket only when its send buffer does (sent
 /// without waiting), elsewhere (a file, /dev/null, a terminal) as is. True

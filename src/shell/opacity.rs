@@ -1,7 +1,7 @@
 //! Opacity: the ways of writing a command whose effect cannot be known by
 //! reading it (issue 26). The reader sees through what it can (launchers in
-//! [`super::wrappers`], side channels in [`super::channels`], same-line
-//! aliases in [`super::parser`], literal scripts fed to a shell); what is
+//! `super::wrappers`, side channels in `super::channels`, same-line
+//! aliases in `super::parser`, literal scripts fed to a shell); what is
 //! left is named here, each with a plain reason, so that the guard that
 //! would own the effect can say "nobody can read this" instead of nothing:
 //!
