@@ -53,13 +53,6 @@ pub static SPEC: Spec = Spec {
         row!("Setup" => Setup, Dropped, "listed (v1.16+); context not documented [DOC]"),
         row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
     ],
-    absent: &[
-        Event::UserPromptExpansion,
-        Event::PostToolBatch,
-        Event::MessageDisplay,
-        Event::DirectoryAdded,
-        Event::Interrupt,
-    ],
     tools: &[],
     matchers: MatcherStyle::Literal,
     source_matcher: true,
