@@ -1383,7 +1383,8 @@ fn a_factory_install_says_when_droid_reads_a_hooks_json_instead() {
         out.stdout
     );
     assert!(
-        out.stdout.contains("not measured on a real run"),
+        out.stdout
+            .contains("keeps only the first PostToolUse hook's context"),
         "{}",
         out.stdout
     );

@@ -157,6 +157,7 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
         Some("beforeShellExecution"),
     ),
     ("devin", "PreToolUse", Some("PreToolUse.exec")),
+    ("factory", "PreToolUse", Some("PreToolUse.Execute")),
     ("gemini", "BeforeTool", Some("BeforeTool.run_shell_command")),
     ("kiro", "preToolUse", Some("preToolUse.execute_bash")),
     ("qwen", "PreToolUse", Some("PreToolUse.run_shell_command")),

@@ -270,6 +270,14 @@ fn tool_matchers_speak_each_dialect() {
         "Copilot CLI writes files with its freeform apply_patch too"
     );
     assert_eq!(m(HarnessId::Devin, "Bash"), "^(?:exec)$");
+    // Droid's matchers are regexes and its tools Execute / Create / Edit,
+    // with no MultiEdit (measured, 0.225.2).
+    assert_eq!(
+        m(HarnessId::Factory, "Write|Edit|MultiEdit"),
+        "^(?:Create|Edit)$"
+    );
+    assert_eq!(m(HarnessId::Factory, "Bash"), "^(?:Execute)$");
+    assert_eq!(m(HarnessId::Factory, "*"), ".*");
     assert_eq!(m(HarnessId::Cursor, "Bash"), "");
     assert_eq!(m(HarnessId::Qwen, "*"), ".*");
     assert_eq!(m(HarnessId::ClaudeCode, "*"), "*");

@@ -39,13 +39,16 @@ pub const HARNESSES: &[Harness] = &[
 /// covers `cuecard::harness::HarnessId::ALL` exactly (a test checks), so a
 /// new harness is either driven or says why not.
 pub const NOT_DRIVEN: &[(&str, &str)] = &[
-    ("codebuddy", "no scriptable model endpoint in the mock"),
+    (
+        "codebuddy",
+        "no driver yet: 2.117.0 (inside npm `@tencent-ai/agent-sdk`) runs offline against a chat-completions endpoint with no login (measured 2026-12-02); contract tested from its recorded payloads",
+    ),
     ("cursor", "not on npm; the agent needs Cursor's own backend"),
     ("devin", "not on npm; the agent needs Devin's own backend"),
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),
     (
         "factory",
-        "not driven yet: `droid` signs in to Factory's backend (not tried against the mock); contract tested from documented payloads",
+        "no driver yet: `droid exec` 0.225.2 runs offline against a chat-completions endpoint with no login (measured 2026-12-02); contract tested from its recorded payloads",
     ),
     (
         "qoder",
