@@ -237,6 +237,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
             "userPromptSubmit",
         ],
         "opencode" => &["session.created", "chat.message", "tool.execute.after"],
+        "pi" => &["session_start", "before_agent_start", "tool_result"],
         other => panic!("no schema for {other}"),
     };
     assert!(
@@ -248,7 +249,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "copilot" if native == "PreToolUse" => check_envelope(stdout, native, &what),
         "copilot" => check_flat(stdout, "additionalContext", &what),
         "cursor" => check_flat(stdout, "additional_context", &what),
-        "opencode" => check_flat(stdout, "additionalContext", &what),
+        "opencode" | "pi" => check_flat(stdout, "additionalContext", &what),
         "cline" => check_cline(stdout, &what),
         "crush" => check_crush(stdout, native, &what),
         "kiro" => stdout.trim_end_matches('\n').to_string(),
@@ -270,6 +271,7 @@ const HARNESSES: &[&str] = &[
     "devin",
     "kiro",
     "opencode",
+    "pi",
 ];
 
 #[test]

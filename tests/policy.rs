@@ -166,6 +166,7 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
         "tool.execute.before",
         Some("tool.execute.before.echo"),
     ),
+    ("pi", "tool_call", Some("tool_call.bash")),
     ("windsurf", "pre_run_command", None),
 ];
 

@@ -86,6 +86,7 @@ harnesses! {
     Qoder => qoder,
     Opencode => opencode,
     Kilo => kilo,
+    Pi => pi,
     Cline => cline,
     Crush => crush,
     /// No channel that reaches the model: installed into only for
