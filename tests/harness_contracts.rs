@@ -827,6 +827,42 @@ fn factory_install_writes_regex_matchers_on_droids_tool_names() {
     assert!(tool_matchers > 0, "{v}");
 }
 
+/// Droid keeps only the first PostToolUse hook's context (its hooks
+/// reference): install says so when another PostToolUse hook comes before
+/// cuecard's in the file it wrote, and is silent when cuecard's is first.
+#[test]
+fn a_factory_install_says_when_another_post_tool_use_hook_comes_first() {
+    let sb = Sandbox::new();
+    let path = sb.project().join(".factory/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        r#"{"hooks":{"PostToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"./lint-output.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "factory", "--scope", "project"])
+        .run();
+    assert!(
+        out.stdout
+            .contains("another PostToolUse hook comes before cuecard's")
+            && out.stdout.contains("./lint-output.sh"),
+        "{}",
+        out.stdout
+    );
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "factory", "--scope", "project"])
+        .run();
+    assert!(
+        !out.stdout.contains("another PostToolUse hook"),
+        "{}",
+        out.stdout
+    );
+}
+
 /// CodeBuddy Code 2.117.0 (measured): UserPromptSubmit fires before
 /// SessionStart, and SessionStart carries no `cwd`. Both still answer in
 /// one session, the session start after the prompt, with the hook's working

@@ -1382,12 +1382,6 @@ fn a_factory_install_says_when_droid_reads_a_hooks_json_instead() {
         "{}",
         out.stdout
     );
-    assert!(
-        out.stdout
-            .contains("keeps only the first PostToolUse hook's context"),
-        "{}",
-        out.stdout
-    );
     put(&sb.home().join(".factory/hooks.json"), "{}\n");
     let out = install(&sb, "factory", "user");
     assert!(

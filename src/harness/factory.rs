@@ -105,16 +105,33 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
 
 fn notes(scope: Scope, path: &Path) -> Vec<String> {
     let hooks = path.with_file_name("hooks.json");
-    let mut out = vec![
-        "Factory Droid keeps only the first PostToolUse hook's context (its hooks reference): \
-         keep cuecard's PostToolUse entry before any other that prints context"
-            .into(),
-    ];
+    let mut out = Vec::new();
     if scope != Scope::Managed && hooks.exists() {
         out.push(format!(
             "{} exists: Droid reads hooks from it instead of settings.json; move cuecard's entries there",
             hooks.display()
         ));
     }
+    if let Some(first) = first_post_tool_use_command(path)
+        && !first.contains("dispatch --contract factory")
+    {
+        out.push(format!(
+            "another PostToolUse hook comes before cuecard's in {} (`{first}`): Droid keeps only \
+             the first PostToolUse hook's context (its hooks reference), so put cuecard's entry first",
+            path.display()
+        ));
+    }
     out
+}
+
+/// The command of the first PostToolUse hook in a Droid settings file (read
+/// with a bound), in the order Droid runs them.
+fn first_post_tool_use_command(path: &Path) -> Option<String> {
+    let v: Value = serde_json::from_str(&config::read_small(path)?).ok()?;
+    v["hooks"]["PostToolUse"]
+        .as_array()?
+        .iter()
+        .filter_map(|g| g["hooks"].as_array())
+        .flatten()
+        .find_map(|h| h["command"].as_str().map(str::to_string))
 }
