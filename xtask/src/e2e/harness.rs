@@ -33,16 +33,13 @@ pub const HARNESSES: &[Harness] = &[
     drivers::OPENCODE,
     drivers::KILO,
     drivers::CLINE,
+    drivers::PI,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this
 /// covers `cuecard::harness::HarnessId::ALL` exactly (a test checks), so a
 /// new harness is either driven or says why not.
 pub const NOT_DRIVEN: &[(&str, &str)] = &[
-    (
-        "pi",
-        "no driver yet: pi 0.73.1 runs offline against a chat-completions endpoint (measured 2026-12-02); its extension is run under node against the real binary (tests/pi.rs)",
-    ),
     (
         "codebuddy",
         "no driver yet: 2.117.0 (inside npm `@tencent-ai/agent-sdk`) runs offline against a chat-completions endpoint with no login (measured 2026-12-02); contract tested from its recorded payloads",

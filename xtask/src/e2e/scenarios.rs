@@ -721,6 +721,10 @@ fn cannot_compact(h: &Harness) -> Option<&'static str> {
              but its plugin payload carries no transcript, so cuecard only estimates usage and the warning \
              comes too late for the scripted hand-off",
         ),
+        "pi" => Some(
+            "pi -p did not compact here (measured: no summary request after the scripted usage and overflow); \
+             pi compacts through `--mode rpc`'s `compact` command, which this e2e does not drive",
+        ),
         _ => None,
     }
 }

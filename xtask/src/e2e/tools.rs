@@ -3,7 +3,9 @@
 //! harness (Claude Code `Bash`/`Write`/`Edit`/`Read`, Codex `exec_command`
 //! and `apply_patch`, Gemini and Qwen `run_shell_command`/`write_file`/
 //! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, OpenCode
-//! `bash`/`write`/`edit`/`read`, Cline `run_commands`/`editor`/`read_files`).
+//! `bash`/`write`/`edit`/`read` (pi's `read` and `write` too, with `path`;
+//! pi's `edit` takes only `path` and `edits[]`, so the shared `edit`
+//! candidate fails validation there), Cline `run_commands`/`editor`/`read_files`).
 
 use serde_json::{Value, json};
 
@@ -33,7 +35,7 @@ pub fn write(path: &str, content: &str) -> Value {
         json!({"name": "Write", "input": {"file_path": path, "content": content}}),
         json!({"name": "write_file", "input": {"file_path": path, "content": content}}),
         json!({"name": "create", "input": {"path": path, "file_text": content}}),
-        json!({"name": "write", "input": {"filePath": path, "content": content}}),
+        json!({"name": "write", "input": {"filePath": path, "path": path, "content": content}}),
         json!({"name": "apply_patch", "input": patch}),
         json!({"name": "editor", "input": {"path": path, "new_text": content}}),
     ];
@@ -67,7 +69,7 @@ pub fn read(path: &str) -> Value {
         json!({"name": "Read", "input": {"file_path": path}}),
         json!({"name": "read_file", "input": {"file_path": path, "absolute_path": path}}),
         json!({"name": "view", "input": {"path": path}}),
-        json!({"name": "read", "input": {"filePath": path}}),
+        json!({"name": "read", "input": {"filePath": path, "path": path}}),
         json!({"name": "read_files", "input": {"files": [{"path": path}]}}),
     ];
     c.extend(fallback(&format!("cat '{path}'")));

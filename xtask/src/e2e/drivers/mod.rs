@@ -11,6 +11,7 @@ mod copilot;
 mod gemini;
 mod kilo;
 mod opencode;
+mod pi;
 mod qwen;
 
 use super::harness::{Env, Harness, Invocation, RunDirs};
@@ -23,6 +24,7 @@ pub use copilot::HARNESS as COPILOT;
 pub use gemini::HARNESS as GEMINI;
 pub use kilo::HARNESS as KILO;
 pub use opencode::HARNESS as OPENCODE;
+pub use pi::HARNESS as PI;
 pub use qwen::HARNESS as QWEN;
 
 /// What the e2e needs to drive one harness CLI.
@@ -97,6 +99,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &opencode::Opencode,
     &kilo::Kilo,
     &cline::Cline,
+    &pi::Pi,
 ];
 
 /// The driver of a harness the e2e runs.
