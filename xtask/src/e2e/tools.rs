@@ -4,8 +4,8 @@
 //! and `apply_patch`, Gemini and Qwen `run_shell_command`/`write_file`/
 //! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, OpenCode
 //! `bash`/`write`/`edit`/`read` (pi's `read` and `write` too, with `path`;
-//! pi's `edit` takes only `path` and `edits[]`, so the shared `edit`
-//! candidate fails validation there), Cline `run_commands`/`editor`/`read_files`).
+//! pi's strict `edit` gets its own candidate, picked by the offered schema),
+//! Cline `run_commands`/`editor`/`read_files`).
 
 use serde_json::{Value, json};
 
@@ -54,6 +54,9 @@ pub fn edit(path: &str, old: &str, new: &str) -> Value {
         json!({"name": "replace", "input": {"file_path": path, "old_string": old, "new_string": new, "instruction": "update the line"}}),
         json!({"name": "edit", "input": {"file_path": path, "old_string": old, "new_string": new, "path": path, "old_str": old, "new_str": new,
                                          "filePath": path, "oldString": old, "newString": new}}),
+        // pi's `edit` (strict: `path` and `edits[]` only), chosen where the
+        // one above does not fit the offered schema.
+        json!({"name": "edit", "input": {"path": path, "edits": [{"oldText": old, "newText": new}]}}),
         json!({"name": "apply_patch", "input": patch}),
         json!({"name": "editor", "input": {"path": path, "old_text": old, "new_text": new}}),
     ];
