@@ -34,16 +34,13 @@ pub const HARNESSES: &[Harness] = &[
     drivers::KILO,
     drivers::CLINE,
     drivers::PI,
+    drivers::CODEBUDDY,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this
 /// covers `cuecard::harness::HarnessId::ALL` exactly (a test checks), so a
 /// new harness is either driven or says why not.
 pub const NOT_DRIVEN: &[(&str, &str)] = &[
-    (
-        "codebuddy",
-        "no driver yet: 2.117.0 (inside npm `@tencent-ai/agent-sdk`) runs offline against a chat-completions endpoint with no login (measured 2026-12-02); contract tested from its recorded payloads",
-    ),
     ("cursor", "not on npm; the agent needs Cursor's own backend"),
     ("devin", "not on npm; the agent needs Devin's own backend"),
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),

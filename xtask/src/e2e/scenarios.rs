@@ -721,6 +721,10 @@ fn cannot_compact(h: &Harness) -> Option<&'static str> {
              but its plugin payload carries no transcript, so cuecard only estimates usage and the warning \
              comes too late for the scripted hand-off",
         ),
+        "codebuddy" => Some(
+            "CodeBuddy -p asked for no compaction summary under the scripted usage (measured 2026-12-02); \
+             the trigger of the compaction recorded in the rig (SessionStart compact) was not found",
+        ),
         "pi" => Some(
             "pi -p did not compact here (measured: no summary request after the scripted usage and overflow); \
              pi compacts through `--mode rpc`'s `compact` command, which this e2e does not drive",

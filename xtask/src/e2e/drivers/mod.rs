@@ -6,6 +6,7 @@
 
 mod claude_code;
 mod cline;
+mod codebuddy;
 mod codex;
 mod copilot;
 mod gemini;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use claude_code::HARNESS as CLAUDE_CODE;
 pub use cline::HARNESS as CLINE;
+pub use codebuddy::HARNESS as CODEBUDDY;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
 pub use gemini::HARNESS as GEMINI;
@@ -100,6 +102,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &kilo::Kilo,
     &cline::Cline,
     &pi::Pi,
+    &codebuddy::CodeBuddy,
 ];
 
 /// The driver of a harness the e2e runs.
