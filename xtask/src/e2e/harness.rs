@@ -16,6 +16,9 @@ pub struct Harness {
     pub package: &'static str,
     /// The pinned version; [`Harness::version`] is the one a run uses.
     pub pinned: &'static str,
+    /// The binary's name in `node_modules/.bin`, or `../<package>/<path>`
+    /// for a package that links none (CodeBuddy's SDK, Droid's platform
+    /// build).
     pub bin: &'static str,
     /// Run by `.ci/run` (`cargo xtask e2e` with no flag); the others are
     /// opt-in (`--all` or `--harness <id>`).
@@ -35,6 +38,7 @@ pub const HARNESSES: &[Harness] = &[
     drivers::CLINE,
     drivers::PI,
     drivers::CODEBUDDY,
+    drivers::FACTORY,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this
@@ -44,10 +48,6 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
     ("cursor", "not on npm; the agent needs Cursor's own backend"),
     ("devin", "not on npm; the agent needs Devin's own backend"),
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),
-    (
-        "factory",
-        "no driver yet: `droid exec` 0.225.2 runs offline against a chat-completions endpoint with no login (measured 2026-12-02); contract tested from its recorded payloads",
-    ),
     (
         "qoder",
         "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
@@ -98,7 +98,11 @@ pub fn cache_root() -> PathBuf {
 pub fn ensure_installed(h: &Harness) -> Result<PathBuf, String> {
     let version = h.version();
     let dir = cache_root().join(format!("{}@{version}", h.id));
-    let bin = dir.join("node_modules/.bin").join(h.bin);
+    // `../<package>/<path>`: a file of a package that links no binary.
+    let bin = match h.bin.strip_prefix("../") {
+        Some(file) => dir.join("node_modules").join(file),
+        None => dir.join("node_modules/.bin").join(h.bin),
+    };
     if bin.exists() {
         return Ok(bin);
     }

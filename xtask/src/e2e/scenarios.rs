@@ -721,6 +721,10 @@ fn cannot_compact(h: &Harness) -> Option<&'static str> {
              but its plugin payload carries no transcript, so cuecard only estimates usage and the warning \
              comes too late for the scripted hand-off",
         ),
+        "factory" => Some(
+            "`droid exec` neither compacts nor resumes (`--continue` is refused); Droid compacts through its \
+             JSON-RPC mode's `droid.compact_session` (the rig's notes), which this e2e does not drive",
+        ),
         "codebuddy" => Some(
             "CodeBuddy -p asked for no compaction summary under the scripted usage (measured 2026-12-02); \
              the trigger of the compaction recorded in the rig (SessionStart compact) was not found",

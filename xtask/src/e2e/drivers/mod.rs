@@ -9,6 +9,7 @@ mod cline;
 mod codebuddy;
 mod codex;
 mod copilot;
+mod factory;
 mod gemini;
 mod kilo;
 mod opencode;
@@ -23,6 +24,7 @@ pub use cline::HARNESS as CLINE;
 pub use codebuddy::HARNESS as CODEBUDDY;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
+pub use factory::HARNESS as FACTORY;
 pub use gemini::HARNESS as GEMINI;
 pub use kilo::HARNESS as KILO;
 pub use opencode::HARNESS as OPENCODE;
@@ -103,6 +105,7 @@ static DRIVERS: &[&dyn Driver] = &[
     &cline::Cline,
     &pi::Pi,
     &codebuddy::CodeBuddy,
+    &factory::Factory,
 ];
 
 /// The driver of a harness the e2e runs.
