@@ -180,6 +180,11 @@ pub const TABLE: &[HookPath] = &[
     env("kilo", "XDG_CONFIG_HOME", "kilo/plugins/", Plugins),
     env("kilo", "XDG_CONFIG_HOME", "kilo/plugin/", Plugins),
     env("kilo", "XDG_CONFIG_HOME", "kilo/skills/", Skills),
+    // pi: extensions are code it loads (~/.pi/agent; the project's .pi).
+    any("pi", ".pi/extensions/", Plugins),
+    any("pi", ".pi/agent/extensions/", Plugins),
+    any("pi", ".pi/skills/", Skills),
+    any("pi", ".pi/agent/skills/", Skills),
     // Cline: hook scripts named after their event, in every folder it reads.
     any("cline", ".clinerules/hooks/", Hooks),
     any("cline", ".cline/hooks/", Hooks),

@@ -237,6 +237,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
             "userPromptSubmit",
         ],
         "opencode" => &["session.created", "chat.message", "tool.execute.after"],
+        "pi" => &["session_start", "before_agent_start", "tool_result"],
         other => panic!("no schema for {other}"),
     };
     assert!(
@@ -248,7 +249,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "copilot" if native == "PreToolUse" => check_envelope(stdout, native, &what),
         "copilot" => check_flat(stdout, "additionalContext", &what),
         "cursor" => check_flat(stdout, "additional_context", &what),
-        "opencode" => check_flat(stdout, "additionalContext", &what),
+        "opencode" | "pi" => check_flat(stdout, "additionalContext", &what),
         "cline" => check_cline(stdout, &what),
         "crush" => check_crush(stdout, native, &what),
         "kiro" => stdout.trim_end_matches('\n').to_string(),
@@ -270,6 +271,7 @@ const HARNESSES: &[&str] = &[
     "devin",
     "kiro",
     "opencode",
+    "pi",
 ];
 
 #[test]
@@ -774,12 +776,143 @@ fn a_manifest_written_before_a_deferred_card_is_judged_still_gets_the_advisory()
 fn factory_tool_names_reach_the_guards_and_the_advisory_rides_on_post_tool_use() {
     // Droid's shell tool is `Execute`: mapped to Bash, the dependency card
     // (a PreToolUse card, deferred) answers on PostToolUse, in Claude Code's
-    // envelope; PreToolUse itself carries no context (not documented).
+    // envelope, with `tool_response` a string as Droid sends it; PreToolUse
+    // itself carries no context (measured: it never reaches the model).
     let out = dispatch("factory", "PostToolUse.Execute.npm", "PostToolUse", &[]);
     let context = check("factory", "PostToolUse", &out).expect("an answer on PostToolUse");
     assert!(context.contains("left-pad"), "{context}");
     let before = dispatch("factory", "PreToolUse.Execute", "PreToolUse", &[]);
     assert!(before.is_empty(), "{before}");
+}
+
+/// Factory Droid 0.225.2 (measured): matchers are regular expressions and
+/// the tools are `Execute`, `Create` and `Edit` (no `MultiEdit`). What
+/// install writes must match Droid's tool names as a regex, and never the
+/// canonical names (a `Bash` matcher does not match `Execute`) nor `*`
+/// (not a valid regex).
+#[test]
+fn factory_install_writes_regex_matchers_on_droids_tool_names() {
+    let sb = Sandbox::new();
+    sb.test()
+        .args(["install", "--harness", "factory", "--scope", "project"])
+        .run();
+    let path = sb.project().join(".factory/settings.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut tool_matchers = 0;
+    for (event, groups) in v["hooks"].as_object().expect("hooks") {
+        for g in groups.as_array().unwrap() {
+            let Some(m) = g.get("matcher").and_then(Value::as_str) else {
+                continue;
+            };
+            let re = regex::Regex::new(m)
+                .unwrap_or_else(|e| panic!("{event}: matcher `{m}` is not a regex: {e}"));
+            if !matches!(event.as_str(), "PreToolUse" | "PostToolUse") {
+                continue;
+            }
+            tool_matchers += 1;
+            for canonical in ["Bash", "Write", "MultiEdit", "apply_patch"] {
+                assert!(!re.is_match(canonical) || m == ".*", "{event}: `{m}`");
+            }
+            assert!(
+                ["Execute", "Create", "Edit", "Read", "Grep"]
+                    .iter()
+                    .any(|t| re.is_match(t)),
+                "{event}: `{m}` matches none of Droid's tools"
+            );
+            if m != ".*" {
+                assert!(m.starts_with("^(?:") && m.ends_with(")$"), "{m}");
+            }
+        }
+    }
+    assert!(tool_matchers > 0, "{v}");
+}
+
+/// Droid keeps only the first PostToolUse hook's context (its hooks
+/// reference): install says so when another PostToolUse hook comes before
+/// cuecard's in the file it wrote, and is silent when cuecard's is first.
+#[test]
+fn a_factory_install_says_when_another_post_tool_use_hook_comes_first() {
+    let sb = Sandbox::new();
+    let path = sb.project().join(".factory/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        r#"{"hooks":{"PostToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"./lint-output.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "factory", "--scope", "project"])
+        .run();
+    assert!(
+        out.stdout
+            .contains("another PostToolUse hook comes before cuecard's")
+            && out.stdout.contains("./lint-output.sh"),
+        "{}",
+        out.stdout
+    );
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "factory", "--scope", "project"])
+        .run();
+    assert!(
+        !out.stdout.contains("another PostToolUse hook"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// CodeBuddy Code 2.117.0 (measured): UserPromptSubmit fires before
+/// SessionStart, and SessionStart carries no `cwd`. Both still answer in
+/// one session, the session start after the prompt, with the hook's working
+/// directory (the project) standing in for the missing `cwd`.
+#[test]
+fn codebuddy_session_start_after_the_prompt_and_without_cwd_still_answers() {
+    let sb = Sandbox::new();
+    let prompt = sb.fixture("codebuddy", "UserPromptSubmit");
+    let start = sb.fixture("codebuddy", "SessionStart.startup");
+    assert_eq!(prompt["session_id"], start["session_id"], "one session");
+    assert!(start.get("cwd").is_none(), "recorded without cwd");
+    let first = sb
+        .test()
+        .args(["dispatch", "--contract", "codebuddy", "UserPromptSubmit"])
+        .json(&prompt)
+        .run()
+        .stdout;
+    if !first.is_empty() {
+        check("codebuddy", "UserPromptSubmit", &first);
+    }
+    let out = sb
+        .test()
+        .args(["dispatch", "--contract", "codebuddy", "SessionStart"])
+        .json(&start)
+        .run()
+        .stdout;
+    let context = check("codebuddy", "SessionStart", &out).expect("a SessionStart answer");
+    assert!(context.starts_with(SESSION_START_LINE), "{context:?}");
+}
+
+/// CodeBuddy's PostToolUse carries no output text (recorded): the
+/// deferred PreToolUse cards still judge the call from its input.
+#[test]
+fn codebuddy_post_tool_use_without_output_text_still_judges_the_call() {
+    let sb = Sandbox::new();
+    let v = sb.fixture("codebuddy", "PostToolUse.Bash");
+    assert!(v["tool_response"].get("stdout").is_none(), "no output text");
+    let v: Value = serde_json::from_str(
+        &v.to_string()
+            .replace("echo rig-hello", "npm install left-pad@1.3.0"),
+    )
+    .unwrap();
+    let out = sb
+        .test()
+        .args(["dispatch", "--contract", "codebuddy", "PostToolUse"])
+        .json(&v)
+        .run()
+        .stdout;
+    let context = check("codebuddy", "PostToolUse", &out).expect("an answer on PostToolUse");
+    assert!(context.contains("left-pad"), "{context}");
 }
 
 #[test]

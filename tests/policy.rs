@@ -157,6 +157,7 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
         Some("beforeShellExecution"),
     ),
     ("devin", "PreToolUse", Some("PreToolUse.exec")),
+    ("factory", "PreToolUse", Some("PreToolUse.Execute")),
     ("gemini", "BeforeTool", Some("BeforeTool.run_shell_command")),
     ("kiro", "preToolUse", Some("preToolUse.execute_bash")),
     ("qwen", "PreToolUse", Some("PreToolUse.run_shell_command")),
@@ -165,6 +166,7 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
         "tool.execute.before",
         Some("tool.execute.before.echo"),
     ),
+    ("pi", "tool_call", Some("tool_call.bash")),
     ("windsurf", "pre_run_command", None),
 ];
 

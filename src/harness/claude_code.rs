@@ -22,7 +22,6 @@ pub static SPEC: Spec = Spec {
     id: "claude-code",
     name: "Claude Code",
     events: &ROWS,
-    absent: &[Event::Interrupt],
     tools: &[],
     matchers: MatcherStyle::Literal,
     source_matcher: true,

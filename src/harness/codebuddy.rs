@@ -1,16 +1,28 @@
 //! CodeBuddy Code (Tencent's CLI): documented as fully compatible with
 //! Claude Code's hooks (names, keys, tool names, envelope). Its hook
 //! reference (v1.16+, "Hooks 配置参考", cloud.tencent.com/document/product/
-//! 1831/137030) lists 27 events, Claude Code's family; not measured on a
-//! real run. The documentation shows `additionalContext` on SessionStart,
-//! UserPromptSubmit and PostToolUse only, so the PreToolUse cards ride on
-//! PostToolUse (the documented channel) rather than on an undocumented one,
-//! and the other events are rows that deliver nothing until measured.
+//! 1831/137030) lists 27 events, Claude Code's family. Measured on 2.117.0
+//! (the CLI inside the npm package `@tencent-ai/agent-sdk` 0.3.201, `-p`,
+//! against a local mock model; payloads recorded in
+//! tests/fixtures/codebuddy/):
+//! - `additionalContext` reaches the model on SessionStart and
+//!   UserPromptSubmit (a system reminder in the first user message) and on
+//!   PostToolUse (appended to the tool message); on PreToolUse only a deny
+//!   reaches it, so the PreToolUse cards ride on PostToolUse;
+//! - UserPromptSubmit fires before SessionStart, and SessionStart carries
+//!   no `cwd` (the hook's working directory, the project, stands in);
+//! - PostToolUse's `tool_response` carries no output text (exit code and
+//!   flags only), and failures arrive as PostToolUse with `is_error`;
+//! - it also fires `FinalStop` (no canonical counterpart: not registered);
+//!   PostToolUseFailure, PreCompact, PostCompact and SessionEnd were not
+//!   seen headless.
 //!
 //! Configuration: `~/.codebuddy/settings.json` or
 //! `<project>/.codebuddy/settings.json`, Claude Code's format (documented as
 //! fully compatible), commands through the user's shell, `timeout` in
-//! seconds. Edits made outside CodeBuddy take effect once approved in `/hooks`.
+//! seconds. In `-p` runs, project hooks ran with no approval step; the
+//! documentation says hooks edited outside an interactive session take
+//! effect once approved in `/hooks`.
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
@@ -25,17 +37,17 @@ pub static SPEC: Spec = Spec {
     id: "codebuddy",
     name: "CodeBuddy Code",
     events: &[
-        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "additionalContext documented [DOC]"),
-        row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "additionalContext documented [DOC]"),
-        row!("PreToolUse" => PreToolUse, Deferred(Event::PostToolUse), "context not documented here [DOC]"),
-        row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "additionalContext documented [DOC]"),
-        row!("PostToolUseFailure" => PostToolUseFailure, Dropped, "listed (v1.16+); context not documented [DOC]"),
+        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "reaches the model; fires after the first UserPromptSubmit and carries no `cwd`; sources startup, resume, compact (2.117.0) [RIG]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "reaches the model; fires before SessionStart (2.117.0) [RIG]"),
+        row!("PreToolUse" => PreToolUse, Deferred(Event::PostToolUse), "context dropped; a deny reason reaches the model (2.117.0) [RIG]"),
+        row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "appended to the tool message; `tool_response` has no output text; failures too, with `is_error` (2.117.0) [RIG]"),
+        row!("PostToolUseFailure" => PostToolUseFailure, Dropped, "listed (v1.16+) [DOC]; not fired headless, failures come as PostToolUse (2.117.0) [RIG]"),
         row!("PermissionRequest" => PermissionRequest, Dropped, "decision only [DOC]"),
-        row!("PermissionDenied" => PermissionDenied, Dropped, "observe only [DOC]"),
+        row!("PermissionDenied" => PermissionDenied, Dropped, "fired when `-p` cannot prompt (2.117.0) [RIG]; observe only [DOC]"),
         row!("Notification" => Notification, Dropped, "observe only [DOC]"),
         row!("SubagentStart" => SubagentStart, Dropped, "listed (v1.16+); context not documented [DOC]"),
         row!("SubagentStop" => SubagentStop, Dropped, "[DOC]"),
-        row!("Stop" => Stop, Dropped, "a block keeps the agent running [DOC]"),
+        row!("Stop" => Stop, Dropped, "fired (2.117.0) [RIG]; a block keeps the agent running [DOC]"),
         row!("StopFailure" => StopFailure, Dropped, "[DOC]"),
         row!("Elicitation" => Elicitation, Dropped, "[DOC]"),
         row!("ElicitationResult" => ElicitationResult, Dropped, "[DOC]"),
@@ -50,23 +62,17 @@ pub static SPEC: Spec = Spec {
         row!("CwdChanged" => CwdChanged, Dropped, "[DOC]"),
         row!("WorktreeCreate" => WorktreeCreate, Dropped, "stdout is a path: never registered [DOC]"),
         row!("WorktreeRemove" => WorktreeRemove, Dropped, "[DOC]"),
-        row!("Setup" => Setup, Dropped, "listed (v1.16+); context not documented [DOC]"),
+        row!("Setup" => Setup, Dropped, "fired, trigger `init` (2.117.0) [RIG]; context not documented [DOC]"),
         row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
-    ],
-    absent: &[
-        Event::UserPromptExpansion,
-        Event::PostToolBatch,
-        Event::MessageDisplay,
-        Event::DirectoryAdded,
-        Event::Interrupt,
     ],
     tools: &[],
     matchers: MatcherStyle::Literal,
     source_matcher: true,
     loads_claude_hooks: false,
     translate,
-    limitation: "not measured on a real run; tool advisories ride on PostToolUse, the \
-                 documented channel; edited hooks take effect only once approved in `/hooks`.",
+    limitation: "PreToolUse context is dropped (measured, 2.117.0): tool advisories ride on \
+                 PostToolUse; SessionStart comes after the first prompt; in an interactive \
+                 session, edited hooks take effect only once approved in `/hooks`.",
     config: Some(&CONFIG),
     decides: &[("PreToolUse", Envelope { ask: false })],
     probe: no_probe,
@@ -99,7 +105,8 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
 
 fn notes(_: Scope, _: &Path) -> Vec<String> {
     vec![
-        "CodeBuddy applies hooks edited outside it once you approve them in its `/hooks` panel"
+        "CodeBuddy applies hooks edited outside an interactive session once you approve them in \
+         its `/hooks` panel (headless `-p` runs use them at once)"
             .into(),
     ]
 }

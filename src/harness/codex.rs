@@ -22,7 +22,6 @@ use super::config::{self, Config, Roots, Scope};
 use super::plugin::PluginFormat;
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
-use crate::event::Event;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -43,28 +42,6 @@ pub static SPEC: Spec = Spec {
         row!("PostCompact" => PostCompact, Dropped, "no hookSpecificOutput allowed [RIG]"),
         row!("SessionEnd" => SessionEnd, Dropped, "nothing reads it [RIG]"),
         row!("Interrupt" => Interrupt, Dropped, "the user interrupted a turn; not for subagents; capped at 3 s [DOC]"),
-    ],
-    absent: &[
-        Event::Setup,
-        Event::UserPromptExpansion,
-        Event::PermissionDenied,
-        Event::PostToolUseFailure,
-        Event::PostToolBatch,
-        Event::Notification,
-        Event::MessageDisplay,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
-        Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::Elicitation,
-        Event::ElicitationResult,
     ],
     tools: &[
         ("Bash", "Bash"),

@@ -26,7 +26,6 @@ use super::config::{self, Config, Roots, Scope};
 use super::plugin::{Meta, PluginFormat};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
-use crate::event::Event;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -68,28 +67,6 @@ pub static SPEC: Spec = Spec {
         row!("Stop" => Stop, Dropped, "PascalCase [RIG]"),
         row!("PreCompact" => PreCompact, Dropped, "PascalCase [DOC]"),
         row!("SessionEnd" => SessionEnd, Dropped, "PascalCase [RIG]"),
-    ],
-    absent: &[
-        Event::Setup,
-        Event::UserPromptExpansion,
-        Event::PermissionDenied,
-        Event::PostToolBatch,
-        Event::MessageDisplay,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
-        Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::PostCompact,
-        Event::Elicitation,
-        Event::ElicitationResult,
-        Event::Interrupt,
     ],
     tools: &[
         ("bash", "Bash"),

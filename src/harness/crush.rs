@@ -34,7 +34,6 @@ use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, row};
 use super::{HarnessId, translate as t};
-use crate::event::Event;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -44,39 +43,6 @@ pub static SPEC: Spec = Spec {
     name: "Crush",
     events: &[
         row!("PreToolUse" => PreToolUse, Context(Shape::Envelope), "hookSpecificOutput.additionalContext appended to the tool's result (internal/hooks/input.go, internal/agent/hooked_tool.go) [DOC]; not measured"),
-    ],
-    absent: &[
-        Event::Setup,
-        Event::SessionStart,
-        Event::UserPromptSubmit,
-        Event::UserPromptExpansion,
-        Event::PermissionRequest,
-        Event::PermissionDenied,
-        Event::PostToolUse,
-        Event::PostToolUseFailure,
-        Event::PostToolBatch,
-        Event::MessageDisplay,
-        Event::Notification,
-        Event::SubagentStart,
-        Event::SubagentStop,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::Stop,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
-        Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::PreCompact,
-        Event::PostCompact,
-        Event::Elicitation,
-        Event::ElicitationResult,
-        Event::SessionEnd,
-        Event::Interrupt,
     ],
     tools: &[
         ("bash", "Bash"),

@@ -17,7 +17,6 @@ use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
-use crate::event::Event;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
@@ -33,33 +32,6 @@ pub static SPEC: Spec = Spec {
         row!("PermissionRequest" => PermissionRequest, Dropped, "decision only [DOC]"),
         row!("Stop" => Stop, Dropped, "a block keeps the agent running [DOC]"),
         row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
-    ],
-    absent: &[
-        Event::Setup,
-        Event::UserPromptExpansion,
-        Event::PermissionDenied,
-        Event::PostToolUseFailure,
-        Event::PostToolBatch,
-        Event::Notification,
-        Event::MessageDisplay,
-        Event::SubagentStart,
-        Event::SubagentStop,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
-        Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::PreCompact,
-        Event::PostCompact,
-        Event::Elicitation,
-        Event::ElicitationResult,
-        Event::Interrupt,
     ],
     tools: &[
         ("exec", "Bash"),

@@ -1,17 +1,28 @@
 //! Factory Droid (`droid`): Claude Code's hook dialect (event names, matcher
-//! groups, `hookSpecificOutput.additionalContext`) per its hooks reference
-//! (docs.factory.ai/reference/hooks-reference), with its own tool names
-//! (`Execute` for the shell, `Create` for a new file, `Edit`, `MultiEdit`,
-//! `Read`, `Grep`). Not measured on a real run (`droid` signs in to
-//! Factory's backend; not tried against a mock), so the rows are the
-//! documented ones. Context is
-//! documented on SessionStart, UserPromptSubmit and PostToolUse, so the
-//! PreToolUse cards ride on PostToolUse. Payload keys are Claude Code's
-//! (snake case); the camelCase spelling one integration shows is accepted.
+//! groups, `hookSpecificOutput.additionalContext`), measured on 0.225.2
+//! against a local mock model (no login; `droid exec`, and its JSON-RPC
+//! mode for the prompt and compaction events; payloads recorded in
+//! tests/fixtures/factory/). Where the run differs from its hooks reference
+//! (docs.factory.ai/reference/hooks-reference) the run wins:
+//! - matchers are regular expressions (written anchored, `.*` for all);
+//! - the shell tool is `Execute` (a matcher `Bash` does not match it), the
+//!   file tools `Create` and `Edit`; there is no `MultiEdit`;
+//! - PostToolUse's `tool_response` is a string (the tool's output), kept
+//!   as it is, as Codex's (what reads it takes any JSON value);
+//! - PreToolUse context never reaches the model (only a deny reason, as
+//!   the tool's result `Error: <reason>`), so the PreToolUse cards ride on
+//!   PostToolUse; SessionStart, PostToolUse and UserPromptSubmit context
+//!   does, each as its own user message;
+//! - `droid exec` never fires UserPromptSubmit (its JSON-RPC mode does), so
+//!   headless runs have no prompt-time hook.
+//!
+//! Payload keys are Claude Code's (snake case); the camelCase spelling one
+//! integration shows is accepted.
 //!
 //! Configuration: `~/.factory/settings.json` or `<project>/.factory/settings.json`
-//! under `hooks` (Droid reads it when no `hooks.json` sits beside it), commands
-//! through a shell, `timeout` in seconds.
+//! under `hooks` (Droid reads it when no `hooks.json` sits beside it; both
+//! ran with no trust step, and `.claude/settings.json` is not read),
+//! commands through a shell, `timeout` in seconds.
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
@@ -26,59 +37,36 @@ pub static SPEC: Spec = Spec {
     id: "factory",
     name: "Factory Droid",
     events: &[
-        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "additionalContext documented [DOC]"),
-        row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "additionalContext documented [DOC]"),
-        row!("PreToolUse" => PreToolUse, Deferred(Event::PostToolUse), "decision documented, context not [DOC]"),
-        row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "additionalContext documented [DOC]"),
-        row!("Notification" => Notification, Dropped, "observe only [DOC]"),
+        row!("SessionStart" => SessionStart, Context(Shape::Envelope), "reaches the model as a user message; sources startup, resume, compact (0.225.2) [RIG]"),
+        row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "reaches the model; fired in the JSON-RPC mode only, never by `droid exec` (0.225.2) [RIG]"),
+        row!("PreToolUse" => PreToolUse, Deferred(Event::PostToolUse), "context never reaches the model; a deny becomes the tool result `Error: <reason>` (0.225.2) [RIG]"),
+        row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "reaches the model as a user message; `tool_response` a string (0.225.2) [RIG]; only the first PostToolUse hook's context is kept [DOC]"),
+        row!("Notification" => Notification, Dropped, "observe only; fired in the JSON-RPC mode (0.225.2) [RIG]"),
         row!("SubagentStop" => SubagentStop, Dropped, "a block keeps the subagent running [DOC]"),
-        row!("Stop" => Stop, Dropped, "a block keeps the agent running [DOC]"),
-        row!("PreCompact" => PreCompact, Dropped, "[DOC]"),
-        row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
-    ],
-    absent: &[
-        Event::Setup,
-        Event::UserPromptExpansion,
-        Event::PermissionRequest,
-        Event::PermissionDenied,
-        Event::PostToolUseFailure,
-        Event::PostToolBatch,
-        Event::MessageDisplay,
-        Event::SubagentStart,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
-        Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::PostCompact,
-        Event::Elicitation,
-        Event::ElicitationResult,
-        Event::Interrupt,
+        row!("Stop" => Stop, Dropped, "fired (0.225.2) [RIG]; a block keeps the agent running [DOC]"),
+        row!("PreCompact" => PreCompact, Dropped, "fired on compaction in the JSON-RPC mode (0.225.2) [RIG]"),
+        row!("SessionEnd" => SessionEnd, Dropped, "fired (0.225.2) [RIG]"),
     ],
     tools: &TOOLS,
-    matchers: MatcherStyle::Literal,
+    matchers: MatcherStyle::Anchored,
     source_matcher: true,
     loads_claude_hooks: false,
     translate,
-    limitation: "not measured on a real run (documented format); tool advisories ride on \
-                 PostToolUse, the documented channel.",
+    limitation: "PreToolUse context never reaches the model (measured, 0.225.2): tool advisories \
+                 ride on PostToolUse; `droid exec` fires no UserPromptSubmit, so a headless run has \
+                 no prompt-time card.",
     config: Some(&CONFIG),
-    decides: &[("PreToolUse", Envelope { ask: true })],
+    // An ask is sent as a deny: `droid exec --skip-permissions-unsafe` runs an
+    // asked call with no one asked (measured, 0.225.2, the e2e's policy-ask).
+    decides: &[("PreToolUse", Envelope { ask: false })],
     probe: no_probe,
 };
 
-/// Droid's tool names and the canonical ones.
-static TOOLS: [(&str, &str); 6] = [
+/// Droid's tool names and the canonical ones (0.225.2: no `MultiEdit`).
+static TOOLS: [(&str, &str); 5] = [
     ("Execute", "Bash"),
     ("Create", "Write"),
     ("Edit", "Edit"),
-    ("MultiEdit", "MultiEdit"),
     ("Read", "Read"),
     ("Grep", "Grep"),
 ];
@@ -119,15 +107,33 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
 
 fn notes(scope: Scope, path: &Path) -> Vec<String> {
     let hooks = path.with_file_name("hooks.json");
-    let mut out = vec![
-        "Factory Droid is not measured on a real run: the entries follow its hooks reference"
-            .into(),
-    ];
+    let mut out = Vec::new();
     if scope != Scope::Managed && hooks.exists() {
         out.push(format!(
             "{} exists: Droid reads hooks from it instead of settings.json; move cuecard's entries there",
             hooks.display()
         ));
     }
+    if let Some(first) = first_post_tool_use_command(path)
+        && !first.contains("dispatch --contract factory")
+    {
+        out.push(format!(
+            "another PostToolUse hook comes before cuecard's in {} (`{first}`): Droid keeps only \
+             the first PostToolUse hook's context (its hooks reference), so put cuecard's entry first",
+            path.display()
+        ));
+    }
     out
+}
+
+/// The command of the first PostToolUse hook in a Droid settings file (read
+/// with a bound), in the order Droid runs them.
+fn first_post_tool_use_command(path: &Path) -> Option<String> {
+    let v: Value = serde_json::from_str(&config::read_small(path)?).ok()?;
+    v["hooks"]["PostToolUse"]
+        .as_array()?
+        .iter()
+        .filter_map(|g| g["hooks"].as_array())
+        .flatten()
+        .find_map(|h| h["command"].as_str().map(str::to_string))
 }

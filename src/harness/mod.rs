@@ -7,9 +7,11 @@
 //!
 //! The installer reads the same tables ([`native_event`],
 //! [`native_tool_matcher`], [`delivers_context`]), so what is registered and
-//! what the contract answers cannot disagree. [`HarnessId::ALL`] is the one
-//! list of harnesses: the CLI's values and help, install, verify, doctor, the
-//! capability table and the e2e all read it.
+//! what the contract answers cannot disagree. The `harnesses!` table below
+//! is the one list of harnesses ([`HarnessId::ALL`]): the CLI's values and
+//! help, install, verify, doctor, the capability table and the e2e all read
+//! it. Which harness has which canonical event is one table too, the
+//! harness × event matrix (`matrix.rs`).
 //!
 //! Deferred events: where a harness drops context returned before a tool
 //! runs (Qwen Code's PreToolUse, Gemini CLI's BeforeTool, measured), the
@@ -21,27 +23,13 @@
 
 mod answer;
 mod capabilities;
-mod claude_code;
-mod cline;
-mod codebuddy;
-mod codex;
 pub mod config;
-mod copilot;
-mod crush;
-mod cursor;
-mod devin;
-mod factory;
-mod gemini;
-mod kilo;
-mod kiro;
+#[cfg(test)]
+mod matrix;
 pub mod once;
-mod opencode;
 pub mod plugin;
-mod qoder;
-mod qwen;
 mod table;
 mod translate;
-mod windsurf;
 
 pub use answer::{Answer, Shape, reshape, reshape_deciding};
 pub use capabilities::capability_table;
@@ -49,48 +37,64 @@ pub use table::{Decides, Delivery, EventRow, MatcherStyle, Spec};
 
 use crate::event::Event;
 
-/// Every harness cuecard knows. `Windsurf` has no channel that reaches the
-/// model: it is installed into only for decisions, with a policy set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum HarnessId {
-    ClaudeCode,
-    Codex,
-    Qwen,
-    CodeBuddy,
-    Gemini,
-    Copilot,
-    Cursor,
-    Devin,
-    Kiro,
-    Factory,
-    Qoder,
-    Opencode,
-    Kilo,
-    Cline,
-    Crush,
-    Windsurf,
+/// Emits, from one list, a `mod` for each harness's file, the
+/// [`HarnessId`] enum (in the list's order), [`HarnessId::ALL`],
+/// [`HarnessId::COUNT`] and [`HarnessId::spec`] (the one `match` on
+/// harnesses), so that adding a harness is its file and one line here.
+/// Everything else about it (id, name, rows, tools, configuration) is in
+/// its file's `SPEC`; the events it lacks are its column of the matrix in
+/// `matrix.rs` (a test table); its hook files are its entries in
+/// [`crate::hookfiles::TABLE`] (see [`HarnessId::hook_files`]).
+macro_rules! harnesses {
+    ($( $(#[$doc:meta])* $variant:ident => $module:ident, )*) => {
+        $( mod $module; )*
+
+        /// Every harness cuecard knows.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum HarnessId { $( $(#[$doc])* $variant ),* }
+
+        impl HarnessId {
+            /// Every harness, in the registry's order (the CLI's values and
+            /// help, install, verify, doctor, the capability table and the
+            /// e2e all read it).
+            pub const ALL: &'static [HarnessId] = &[$(HarnessId::$variant),*];
+
+            /// How many harnesses there are (the matrix's width).
+            pub const COUNT: usize = Self::ALL.len();
+
+            /// The harness's definition: its file's `SPEC`.
+            pub fn spec(&self) -> &'static Spec {
+                match self {
+                    $( HarnessId::$variant => &$module::SPEC, )*
+                }
+            }
+        }
+    };
+}
+
+harnesses! {
+    ClaudeCode => claude_code,
+    Codex => codex,
+    Qwen => qwen,
+    CodeBuddy => codebuddy,
+    Gemini => gemini,
+    Copilot => copilot,
+    Cursor => cursor,
+    Devin => devin,
+    Kiro => kiro,
+    Factory => factory,
+    Qoder => qoder,
+    Opencode => opencode,
+    Kilo => kilo,
+    Pi => pi,
+    Cline => cline,
+    Crush => crush,
+    /// No channel that reaches the model: installed into only for
+    /// decisions, with a policy set.
+    Windsurf => windsurf,
 }
 
 impl HarnessId {
-    pub const ALL: &'static [HarnessId] = &[
-        HarnessId::ClaudeCode,
-        HarnessId::Codex,
-        HarnessId::Qwen,
-        HarnessId::CodeBuddy,
-        HarnessId::Gemini,
-        HarnessId::Copilot,
-        HarnessId::Cursor,
-        HarnessId::Devin,
-        HarnessId::Kiro,
-        HarnessId::Factory,
-        HarnessId::Qoder,
-        HarnessId::Opencode,
-        HarnessId::Kilo,
-        HarnessId::Cline,
-        HarnessId::Crush,
-        HarnessId::Windsurf,
-    ];
-
     /// The harness for an id (`claude-code`, `codex`, ...), case-insensitive;
     /// `claude` is accepted for `claude-code`.
     pub fn parse(s: &str) -> Option<Self> {
@@ -118,6 +122,16 @@ impl HarnessId {
         self.spec().config
     }
 
+    /// The files it reads hooks, plugins, extensions or skills from: its
+    /// entries in the one list the outside-project guard also reads
+    /// ([`crate::hookfiles::TABLE`]).
+    pub fn hook_files(&self) -> impl Iterator<Item = &'static crate::hookfiles::HookPath> {
+        let id = self.id();
+        crate::hookfiles::TABLE
+            .iter()
+            .filter(move |e| e.harness == id)
+    }
+
     /// The ids, comma-separated, for help and error text.
     pub fn list(installable_only: bool) -> String {
         HarnessId::ALL
@@ -126,28 +140,6 @@ impl HarnessId {
             .map(|h| h.id())
             .collect::<Vec<_>>()
             .join(", ")
-    }
-
-    /// The one `match` on harnesses: its definition.
-    pub fn spec(&self) -> &'static Spec {
-        match self {
-            HarnessId::ClaudeCode => &claude_code::SPEC,
-            HarnessId::Codex => &codex::SPEC,
-            HarnessId::Qwen => &qwen::SPEC,
-            HarnessId::CodeBuddy => &codebuddy::SPEC,
-            HarnessId::Gemini => &gemini::SPEC,
-            HarnessId::Copilot => &copilot::SPEC,
-            HarnessId::Cursor => &cursor::SPEC,
-            HarnessId::Devin => &devin::SPEC,
-            HarnessId::Kiro => &kiro::SPEC,
-            HarnessId::Factory => &factory::SPEC,
-            HarnessId::Qoder => &qoder::SPEC,
-            HarnessId::Opencode => &opencode::SPEC,
-            HarnessId::Kilo => &kilo::SPEC,
-            HarnessId::Cline => &cline::SPEC,
-            HarnessId::Crush => &crush::SPEC,
-            HarnessId::Windsurf => &windsurf::SPEC,
-        }
     }
 
     /// Whether any card can reach this harness's model at all.

@@ -13,7 +13,6 @@ use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
 use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
-use crate::event::Event;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -31,31 +30,6 @@ pub static SPEC: Spec = Spec {
         row!("Stop" => Stop, Dropped, "[DOC]"),
         row!("PreCompact" => PreCompact, Dropped, "[DOC]"),
         row!("SessionEnd" => SessionEnd, Dropped, "[DOC]"),
-    ],
-    absent: &[
-        Event::Setup,
-        Event::UserPromptExpansion,
-        Event::PermissionRequest,
-        Event::PermissionDenied,
-        Event::PostToolUseFailure,
-        Event::PostToolBatch,
-        Event::MessageDisplay,
-        Event::SubagentStart,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
-        Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::PostCompact,
-        Event::Elicitation,
-        Event::ElicitationResult,
-        Event::Interrupt,
     ],
     tools: &[],
     matchers: MatcherStyle::Literal,

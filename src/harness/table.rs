@@ -138,10 +138,6 @@ pub struct Spec {
     pub name: &'static str,
     /// Native events, the registered one first for each canonical event.
     pub events: &'static [EventRow],
-    /// The canonical events this harness has no event for. Every canonical
-    /// event is a row or listed here (a test names any that is neither), so
-    /// a new event in the event table is a decision in every harness.
-    pub absent: &'static [Event],
     /// (native tool, canonical tool), in the order matchers list them.
     pub tools: &'static [(&'static str, &'static str)],
     pub matchers: MatcherStyle,

@@ -34,29 +34,60 @@ fn every_row_names_a_canonical_event_and_natives_are_unique() {
     }
 }
 
-/// Every canonical event is a decision in every harness: a row, or listed
-/// as absent. A new event in the event table fails here, naming the harness
-/// and the event, until each harness says what it does with it.
+/// Every canonical event is a decision in every harness, taken in one
+/// place: its line of the harness × event matrix (`matrix.rs`). A new event
+/// in the event table fails here until it has a line, and a line fails
+/// until each cell agrees with the harness's rows, naming the harness.
 #[test]
 fn every_harness_accounts_for_every_event() {
+    use super::matrix::{Cell, MATRIX, cell};
+    let order: Vec<Event> = MATRIX.iter().map(|(e, _)| *e).collect();
+    for e in Event::ALL {
+        assert!(
+            order.contains(e),
+            "the event {e} has no line in the harness × event matrix (src/harness/matrix.rs): \
+             place it on every harness"
+        );
+    }
+    assert_eq!(
+        order,
+        Event::ALL,
+        "one line per event, in the event table's order"
+    );
     for h in HarnessId::ALL {
         let spec = h.spec();
         for e in Event::ALL {
             let rows = spec.natives(*e).count();
-            let absent = spec.absent.contains(e);
-            assert!(
-                rows > 0 || absent,
-                "{}: the event {} is neither a row nor listed in `absent`",
-                h.id(),
-                e
-            );
-            assert!(
-                !(rows > 0 && absent),
-                "{}: the event {} is a row and listed in `absent`",
-                h.id(),
-                e
-            );
+            match cell(*h, *e) {
+                Some(Cell::Row) => assert!(
+                    rows > 0,
+                    "{}: the matrix says it has {e}, but its file has no row for it",
+                    h.id()
+                ),
+                Some(Cell::Absent) => assert!(
+                    rows == 0,
+                    "{}: its file has a row for {e}, but the matrix says it is absent",
+                    h.id()
+                ),
+                None => unreachable!("checked above"),
+            }
         }
+    }
+}
+
+/// The registry points at the one list of hook files: every harness has
+/// entries there, and every entry names a harness of the registry.
+#[test]
+fn every_harness_has_hook_files_and_every_entry_a_harness() {
+    for h in HarnessId::ALL {
+        assert!(h.hook_files().next().is_some(), "{}", h.id());
+    }
+    for e in crate::hookfiles::TABLE {
+        assert!(
+            HarnessId::parse(e.harness).is_some_and(|h| h.id() == e.harness),
+            "hookfiles::TABLE names `{}`, not a harness id",
+            e.harness
+        );
     }
 }
 
@@ -239,6 +270,14 @@ fn tool_matchers_speak_each_dialect() {
         "Copilot CLI writes files with its freeform apply_patch too"
     );
     assert_eq!(m(HarnessId::Devin, "Bash"), "^(?:exec)$");
+    // Droid's matchers are regexes and its tools Execute / Create / Edit,
+    // with no MultiEdit (measured, 0.225.2).
+    assert_eq!(
+        m(HarnessId::Factory, "Write|Edit|MultiEdit"),
+        "^(?:Create|Edit)$"
+    );
+    assert_eq!(m(HarnessId::Factory, "Bash"), "^(?:Execute)$");
+    assert_eq!(m(HarnessId::Factory, "*"), ".*");
     assert_eq!(m(HarnessId::Cursor, "Bash"), "");
     assert_eq!(m(HarnessId::Qwen, "*"), ".*");
     assert_eq!(m(HarnessId::ClaudeCode, "*"), "*");

@@ -17,7 +17,6 @@
 use super::config::{self, Config, Roots, Scope};
 use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
-use crate::event::Event;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -36,36 +35,6 @@ pub static SPEC: Spec = Spec {
         row!("post_read_code" => PostToolUse, Dropped, "stdout to the user only [DOC]"),
         row!("post_mcp_tool_use" => PostToolUse, Dropped, "stdout to the user only [DOC]"),
         row!("post_cascade_response" => Stop, Dropped, "stdout to the user only [DOC]"),
-    ],
-    absent: &[
-        Event::SessionStart,
-        Event::Setup,
-        Event::UserPromptExpansion,
-        Event::PermissionRequest,
-        Event::PermissionDenied,
-        Event::PostToolUseFailure,
-        Event::PostToolBatch,
-        Event::Notification,
-        Event::MessageDisplay,
-        Event::SubagentStart,
-        Event::SubagentStop,
-        Event::TaskCreated,
-        Event::TaskCompleted,
-        Event::StopFailure,
-        Event::TeammateIdle,
-        Event::InstructionsLoaded,
-        Event::ConfigChange,
-        Event::CwdChanged,
-        Event::DirectoryAdded,
-        Event::FileChanged,
-        Event::WorktreeCreate,
-        Event::WorktreeRemove,
-        Event::PreCompact,
-        Event::PostCompact,
-        Event::Elicitation,
-        Event::ElicitationResult,
-        Event::SessionEnd,
-        Event::Interrupt,
     ],
     tools: &[],
     matchers: MatcherStyle::Unmatched,

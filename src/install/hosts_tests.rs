@@ -190,6 +190,17 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         Host::Windows,
         r#"{"command":"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe","args":["dispatch","--contract","kilo","session.created","session-start","kb-drift"],"timeout":10}"#,
     ),
+    // pi: the same exec entries, in its extension.
+    (
+        "pi",
+        Host::Unix,
+        r#"{"command":"/home/zoë doe/.local/bin/cuecard","args":["dispatch","--contract","pi","session_start","session-start","kb-drift"],"timeout":10}"#,
+    ),
+    (
+        "pi",
+        Host::Windows,
+        r#"{"command":"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe","args":["dispatch","--contract","pi","session_start","session-start","kb-drift"],"timeout":10}"#,
+    ),
     (
         "cline",
         Host::Unix,

@@ -16,6 +16,9 @@ pub struct Harness {
     pub package: &'static str,
     /// The pinned version; [`Harness::version`] is the one a run uses.
     pub pinned: &'static str,
+    /// The binary's name in `node_modules/.bin`, or `../<package>/<path>`
+    /// for a package that links none (CodeBuddy's SDK, Droid's platform
+    /// build).
     pub bin: &'static str,
     /// Run by `.ci/run` (`cargo xtask e2e` with no flag); the others are
     /// opt-in (`--all` or `--harness <id>`).
@@ -33,20 +36,18 @@ pub const HARNESSES: &[Harness] = &[
     drivers::OPENCODE,
     drivers::KILO,
     drivers::CLINE,
+    drivers::PI,
+    drivers::CODEBUDDY,
+    drivers::FACTORY,
 ];
 
 /// The harnesses the e2e cannot drive, and why. With [`HARNESSES`] this
 /// covers `cuecard::harness::HarnessId::ALL` exactly (a test checks), so a
 /// new harness is either driven or says why not.
 pub const NOT_DRIVEN: &[(&str, &str)] = &[
-    ("codebuddy", "no scriptable model endpoint in the mock"),
     ("cursor", "not on npm; the agent needs Cursor's own backend"),
     ("devin", "not on npm; the agent needs Devin's own backend"),
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),
-    (
-        "factory",
-        "not driven yet: `droid` signs in to Factory's backend (not tried against the mock); contract tested from documented payloads",
-    ),
     (
         "qoder",
         "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
@@ -97,7 +98,11 @@ pub fn cache_root() -> PathBuf {
 pub fn ensure_installed(h: &Harness) -> Result<PathBuf, String> {
     let version = h.version();
     let dir = cache_root().join(format!("{}@{version}", h.id));
-    let bin = dir.join("node_modules/.bin").join(h.bin);
+    // `../<package>/<path>`: a file of a package that links no binary.
+    let bin = match h.bin.strip_prefix("../") {
+        Some(file) => dir.join("node_modules").join(file),
+        None => dir.join("node_modules/.bin").join(h.bin),
+    };
     if bin.exists() {
         return Ok(bin);
     }

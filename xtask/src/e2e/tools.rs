@@ -3,7 +3,10 @@
 //! harness (Claude Code `Bash`/`Write`/`Edit`/`Read`, Codex `exec_command`
 //! and `apply_patch`, Gemini and Qwen `run_shell_command`/`write_file`/
 //! `replace`/`read_file`, Copilot `bash`/`create`/`edit`/`view`, OpenCode
-//! `bash`/`write`/`edit`/`read`, Cline `run_commands`/`editor`/`read_files`).
+//! `bash`/`write`/`edit`/`read` (pi's `read` and `write` too, with `path`;
+//! pi's strict `edit` gets its own candidate, picked by the offered schema),
+//! Cline `run_commands`/`editor`/`read_files`, Factory Droid `Execute`/
+//! `Create`/`Edit` (its `Edit` picked by its schema)).
 
 use serde_json::{Value, json};
 
@@ -16,7 +19,9 @@ pub fn shell(cmd: &str) -> Value {
         {"name": "shell_command", "input": {"command": cmd}},
         {"name": "shell", "input": {"command": ["bash", "-lc", cmd]}},
         {"name": "bash", "input": {"command": cmd, "description": "run a command"}},
-        {"name": "run_commands", "input": {"commands": [cmd]}}
+        {"name": "run_commands", "input": {"commands": [cmd]}},
+        {"name": "Execute", "input": {"summary": "Run the scripted command", "command": cmd,
+                                      "riskLevel": "low", "riskLevelReason": "a scripted test step"}}
     ])
 }
 
@@ -31,9 +36,10 @@ pub fn write(path: &str, content: &str) -> Value {
     );
     let mut c = vec![
         json!({"name": "Write", "input": {"file_path": path, "content": content}}),
+        json!({"name": "Create", "input": {"file_path": path, "content": content}}),
         json!({"name": "write_file", "input": {"file_path": path, "content": content}}),
         json!({"name": "create", "input": {"path": path, "file_text": content}}),
-        json!({"name": "write", "input": {"filePath": path, "content": content}}),
+        json!({"name": "write", "input": {"filePath": path, "path": path, "content": content}}),
         json!({"name": "apply_patch", "input": patch}),
         json!({"name": "editor", "input": {"path": path, "new_text": content}}),
     ];
@@ -49,9 +55,14 @@ pub fn edit(path: &str, old: &str, new: &str) -> Value {
         format!("*** Begin Patch\n*** Update File: {path}\n@@\n-{old}\n+{new}\n*** End Patch\n");
     let mut c = vec![
         json!({"name": "Edit", "input": {"file_path": path, "old_string": old, "new_string": new}}),
+        // Factory Droid's `Edit` (`old_str` / `new_str`), chosen by its schema.
+        json!({"name": "Edit", "input": {"file_path": path, "old_str": old, "new_str": new}}),
         json!({"name": "replace", "input": {"file_path": path, "old_string": old, "new_string": new, "instruction": "update the line"}}),
         json!({"name": "edit", "input": {"file_path": path, "old_string": old, "new_string": new, "path": path, "old_str": old, "new_str": new,
                                          "filePath": path, "oldString": old, "newString": new}}),
+        // pi's `edit` (strict: `path` and `edits[]` only), chosen where the
+        // one above does not fit the offered schema.
+        json!({"name": "edit", "input": {"path": path, "edits": [{"oldText": old, "newText": new}]}}),
         json!({"name": "apply_patch", "input": patch}),
         json!({"name": "editor", "input": {"path": path, "old_text": old, "new_text": new}}),
     ];
@@ -67,7 +78,7 @@ pub fn read(path: &str) -> Value {
         json!({"name": "Read", "input": {"file_path": path}}),
         json!({"name": "read_file", "input": {"file_path": path, "absolute_path": path}}),
         json!({"name": "view", "input": {"path": path}}),
-        json!({"name": "read", "input": {"filePath": path}}),
+        json!({"name": "read", "input": {"filePath": path, "path": path}}),
         json!({"name": "read_files", "input": {"files": [{"path": path}]}}),
     ];
     c.extend(fallback(&format!("cat '{path}'")));

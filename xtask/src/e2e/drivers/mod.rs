@@ -6,11 +6,14 @@
 
 mod claude_code;
 mod cline;
+mod codebuddy;
 mod codex;
 mod copilot;
+mod factory;
 mod gemini;
 mod kilo;
 mod opencode;
+mod pi;
 mod qwen;
 
 use super::harness::{Env, Harness, Invocation, RunDirs};
@@ -18,11 +21,14 @@ use std::path::{Path, PathBuf};
 
 pub use claude_code::HARNESS as CLAUDE_CODE;
 pub use cline::HARNESS as CLINE;
+pub use codebuddy::HARNESS as CODEBUDDY;
 pub use codex::HARNESS as CODEX;
 pub use copilot::HARNESS as COPILOT;
+pub use factory::HARNESS as FACTORY;
 pub use gemini::HARNESS as GEMINI;
 pub use kilo::HARNESS as KILO;
 pub use opencode::HARNESS as OPENCODE;
+pub use pi::HARNESS as PI;
 pub use qwen::HARNESS as QWEN;
 
 /// What the e2e needs to drive one harness CLI.
@@ -97,6 +103,9 @@ static DRIVERS: &[&dyn Driver] = &[
     &opencode::Opencode,
     &kilo::Kilo,
     &cline::Cline,
+    &pi::Pi,
+    &codebuddy::CodeBuddy,
+    &factory::Factory,
 ];
 
 /// The driver of a harness the e2e runs.

@@ -14,6 +14,15 @@ pub(super) fn parse_chat(body: &Value) -> Conv {
                 .or_else(|| t["name"].as_str())
         }),
         custom_tools: names(&body["tools"], |t| t["custom"]["name"].as_str()),
+        tool_schemas: body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| {
+                let f = &t["function"];
+                Some((f["name"].as_str()?.to_string(), f["parameters"].clone()))
+            })
+            .collect(),
         last_user_text: msgs
             .iter()
             .rev()

@@ -21,6 +21,7 @@ pub(super) fn parse_responses(body: &Value) -> Conv {
             .filter(|t| t["type"] == "custom")
             .filter_map(|t| t["name"].as_str().map(str::to_string))
             .collect(),
+        tool_schemas: Vec::new(),
         last_user_text: items
             .iter()
             .rev()

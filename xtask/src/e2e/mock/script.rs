@@ -137,6 +137,10 @@ pub(super) struct Conv {
     pub(super) model: String,
     /// Responses API: which offered tools are freeform (`custom`).
     pub(super) custom_tools: Vec<String>,
+    /// Chat Completions: each offered tool's parameter schema, by name, so
+    /// that a candidate the tool would reject is passed over (see
+    /// [`pick_tool`]).
+    pub(super) tool_schemas: Vec<(String, Value)>,
 }
 
 pub(super) fn text_of(v: &Value) -> String {
@@ -169,14 +173,46 @@ pub(super) fn names(list: &Value, f: impl Fn(&Value) -> Option<&str>) -> Vec<Str
 }
 
 /// The tool call a reply makes, chosen among its candidates by the tools the
-/// request offers: exact name, then any case, then the first candidate.
-pub(super) fn pick_tool(reply: &Value, offered: &[String]) -> Option<(String, Value)> {
+/// request offers: exact name whose schema (when the request gives one) the
+/// input fits, then exact name, then any case, then the first candidate.
+/// Two harnesses can offer one name with different inputs (OpenCode's and
+/// pi's `edit`): the first candidate carrying every `required` key wins, and
+/// where the schema admits no other key (`additionalProperties: false`) the
+/// others are dropped.
+pub(super) fn pick_tool(
+    reply: &Value,
+    offered: &[String],
+    schemas: &[(String, Value)],
+) -> Option<(String, Value)> {
     let cands: Vec<&Value> = match &reply["tool"] {
         Value::Array(a) => a.iter().collect(),
         Value::Object(_) => vec![&reply["tool"]],
         _ => return None,
     };
     let name = |c: &Value| c["name"].as_str().unwrap_or_default().to_string();
+    let schema = |n: &str| schemas.iter().find(|(s, _)| s == n).map(|(_, v)| v);
+    for c in &cands {
+        let n = name(c);
+        let Some(sch) = schema(&n).filter(|_| offered.contains(&n)) else {
+            continue;
+        };
+        let fits = sch["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .all(|k| c["input"].get(k).is_some());
+        if !fits {
+            continue;
+        }
+        let mut input = c["input"].clone();
+        if sch["additionalProperties"] == Value::Bool(false)
+            && let (Some(props), Some(obj)) = (sch["properties"].as_object(), input.as_object_mut())
+        {
+            obj.retain(|k, _| props.contains_key(k));
+        }
+        return Some((n, input));
+    }
     if let Some(c) = cands.iter().find(|c| offered.contains(&name(c))) {
         return Some((name(c), c["input"].clone()));
     }
@@ -225,7 +261,7 @@ pub(super) fn turn(
         return Err(e);
     }
     let u = shared.script.usage_for(&reply);
-    let mut tool = pick_tool(&reply, &conv.tool_names);
+    let mut tool = pick_tool(&reply, &conv.tool_names, &conv.tool_schemas);
     if let (Some(needle), Some((_, input))) = (reply["path_after"].as_str(), tool.as_mut())
         && let Some(path) = word_after(&cap.body, needle)
     {
@@ -298,4 +334,32 @@ pub(super) fn raw_input(input: &Value) -> String {
 
 pub(super) fn sse(ev: Option<&str>, data: &Value) -> (Option<String>, String) {
     (ev.map(str::to_string), data.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick_tool;
+    use serde_json::json;
+
+    /// OpenCode's and pi's `edit` share a name: the shared candidate stays
+    /// OpenCode's (and every harness's that offers no schema), pi's strict
+    /// schema gets the candidate that fits it, with no foreign key.
+    #[test]
+    fn a_candidate_is_chosen_by_the_offered_schema_when_names_collide() {
+        let reply = json!({"tool": crate::e2e::tools::edit("/p/a.rs", "a", "b")});
+        let offered = vec!["edit".to_string()];
+        let (_, shared) = pick_tool(&reply, &offered, &[]).unwrap();
+        assert_eq!(shared["filePath"], "/p/a.rs");
+        let opencode = json!({"type": "object", "required": ["filePath", "oldString", "newString"],
+                              "properties": {"filePath": {}, "oldString": {}, "newString": {}}});
+        let (_, got) = pick_tool(&reply, &offered, &[("edit".into(), opencode)]).unwrap();
+        assert_eq!(got, shared);
+        let pi = json!({"type": "object", "required": ["path", "edits"], "additionalProperties": false,
+                        "properties": {"path": {}, "edits": {}}});
+        let (_, got) = pick_tool(&reply, &offered, &[("edit".into(), pi)]).unwrap();
+        assert_eq!(
+            got,
+            json!({"path": "/p/a.rs", "edits": [{"oldText": "a", "newText": "b"}]})
+        );
+    }
 }
