@@ -592,6 +592,13 @@ fn judge_each(
         ));
         run.effects.push(Effect::Note(note_key));
     }
+    // A policy line not understood is told at every session start until
+    // fixed (issue 33), so a typo never quietly stays advice.
+    if spec.name == "SessionStart"
+        && let Some(note) = crate::policy::session_note(policy.get())
+    {
+        run.outcome.user_notes.push(text::sanitize(&note, 500));
+    }
     for chosen in &resolved.chosen {
         // A deferred PreToolUse guard sees a PreToolUse.
         let ctx = ctxs

@@ -53,8 +53,22 @@ pub fn describe(p: &policy::Policy) -> String {
     for s in p.sources() {
         let state = match &s.read {
             Read::Absent => "not set".to_string(),
-            Read::Rules(r) if r.is_empty() => "no [policy] lines".to_string(),
-            Read::Rules(r) => format!("{} line(s)", r.lines.len()),
+            Read::Rules(r) if r.problems.is_empty() && r.is_empty() => {
+                "no [policy] lines".to_string()
+            }
+            Read::Rules(r) => {
+                let mut s = crate::text::count(r.lines.len(), "line", "lines");
+                if !r.problems.is_empty() {
+                    s.push_str(&format!(
+                        "; NOT UNDERSTOOD, {} counting for nothing (the other lines apply):",
+                        crate::text::count(r.problems.len(), "line", "lines")
+                    ));
+                    for why in &r.problems {
+                        s.push_str(&format!("\n    {why}"));
+                    }
+                }
+                s
+            }
             Read::Malformed(why) => format!("MALFORMED, counts for nothing: {why}"),
             Read::Untrusted => "new or changed since `cuecard trust`: counts for nothing".into(),
         };
