@@ -5,7 +5,79 @@
 //! whatever it is given, and clap exits 2 on bad arguments.
 
 use crate::harness::HarnessId;
-use clap::{Parser, Subcommand};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// A harness id as a value enum (from [`HarnessId::ALL`]): clap suggests
+/// the nearest id for a typo and shell completions list them. Parsed to
+/// the canonical id string, so the commands keep taking `--harness` as
+/// text (`claude` and any case are accepted, as [`HarnessId::parse`] does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HarnessArg(pub HarnessId);
+
+impl ValueEnum for HarnessArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::OnceLock<Vec<HarnessArg>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| HarnessId::ALL.iter().copied().map(HarnessArg).collect())
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let v = PossibleValue::new(self.0.id()).help(self.0.name());
+        Some(if self.0 == HarnessId::ClaudeCode {
+            v.alias("claude")
+        } else {
+            v
+        })
+    }
+}
+
+/// `--harness` / `--contract`: a harness id, as its canonical text.
+fn harness_parser() -> impl TypedValueParser<Value = String> {
+    clap::builder::EnumValueParser::<HarnessArg>::new().map(|h| h.0.id().to_string())
+}
+
+/// `--scope`: user, project or managed, as text.
+fn scope_parser() -> impl TypedValueParser<Value = String> {
+    PossibleValuesParser::new([
+        PossibleValue::new("user").help("the user's own configuration, under HOME"),
+        PossibleValue::new("project").help("the git root of the working directory"),
+        PossibleValue::new("managed").help("Claude Code managed settings, rendered to a file"),
+    ])
+}
+
+/// Every event name `explain` can be given: the canonical (Claude Code)
+/// names, then each harness's own, for completions and suggestions
+/// (`explain` then checks the name against the contract given).
+pub fn event_names() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = crate::event::EVENTS.iter().map(|e| e.name).collect();
+    for h in HarnessId::ALL {
+        for r in h.spec().events {
+            if !out.contains(&r.native) {
+                out.push(r.native);
+            }
+        }
+    }
+    out
+}
+
+/// `explain`'s event: offered to shell completions, checked by `explain`
+/// itself against the contract given (with the nearest names).
+#[derive(Clone, Copy)]
+struct EventParser;
+
+impl TypedValueParser for EventParser {
+    type Value = String;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(event_names().into_iter().map(PossibleValue::new)))
+    }
+}
 
 /// `--harness` help for the commands that install: the installable ids,
 /// from the one list of harnesses.
@@ -61,7 +133,8 @@ pub enum Command {
     /// (Kiro, Windsurf).
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
-    Explain(EventArgs),
+    /// An unknown event, contract or card is an error naming the nearest.
+    Explain(ExplainArgs),
     /// Replay a recorded session (a Claude Code transcript or a Codex
     /// rollout) through the dispatcher: per turn, which cards would have
     /// fired, why, what they would have added, where compaction warnings
@@ -116,6 +189,12 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginCommand,
     },
+    /// Print a shell completion script (harness ids, scopes, events and
+    /// commands complete): `cuecard completions bash > ~/.local/share/bash-completion/completions/cuecard`.
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -140,18 +219,20 @@ fn plugin_help() -> String {
 pub struct PluginBuildArgs {
     /// The plugin directory to write (absent or empty).
     pub dir: std::path::PathBuf,
-    #[arg(long, value_name = "HARNESS", default_value = "claude-code", help = plugin_help())]
+    #[arg(long, value_name = "HARNESS", default_value = "claude-code", help = plugin_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: String,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
-    #[arg(long, value_name = "HARNESS", help = installable_help())]
+    #[arg(long, value_name = "HARNESS", help = installable_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: String,
     /// user (under HOME), project (the git root of the working directory), or
     /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
     /// Default: user (project for devin).
-    #[arg(long, value_name = "SCOPE")]
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
     /// Show what would be written, write nothing.
     #[arg(long)]
@@ -160,7 +241,8 @@ pub struct InstallArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    #[arg(long, value_name = "HARNESS", help = any_help())]
+    #[arg(long, value_name = "HARNESS", help = any_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: Option<String>,
     /// Machine-readable output.
     #[arg(long)]
@@ -172,16 +254,18 @@ pub struct VerifyArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
-    #[arg(long, value_name = "HARNESS", help = installable_help())]
+    #[arg(long, value_name = "HARNESS", help = installable_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: String,
     /// user, project or managed (default: every scope where cuecard is found).
-    #[arg(long, value_name = "SCOPE")]
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
-    #[arg(long, value_name = "HARNESS", help = any_help())]
+    #[arg(long, value_name = "HARNESS", help = any_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: Option<String>,
 }
 
@@ -190,6 +274,20 @@ pub struct EventArgs {
     #[arg(long, value_name = "HARNESS", help = contract_help())]
     pub contract: Option<String>,
     /// The hook event (Claude Code name, or the harness's own with --contract).
+    pub event: String,
+    /// The cards to evaluate; none means every shipped card bound to the event.
+    pub cards: Vec<String>,
+}
+
+/// `explain`'s arguments: those of `dispatch`, checked (the hook path
+/// parses its own leniently and never rejects a name).
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    #[arg(long, value_name = "HARNESS", help = contract_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
+    pub contract: Option<String>,
+    /// The hook event (Claude Code name, or the harness's own with --contract).
+    #[arg(value_parser = EventParser, hide_possible_values = true)]
     pub event: String,
     /// The cards to evaluate; none means every shipped card bound to the event.
     pub cards: Vec<String>,
