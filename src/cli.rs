@@ -110,10 +110,14 @@ fn contract_help() -> String {
     )
 }
 
+/// `cuecard --version`: the package version and the commit it was built
+/// from (`build.rs`; `unknown commit` without git).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("BUILD_COMMIT"), ")");
+
 #[derive(Debug, Parser)]
 #[command(
     name = "cuecard",
-    version,
+    version = VERSION,
     about = "One fast hook binary that carries short guidance cards into AI coding agents' context.",
     long_about = None,
 )]
@@ -148,7 +152,7 @@ pub enum Command {
         /// Only this session (its id as the harness gave it).
         #[arg(long, value_name = "ID")]
         session: Option<String>,
-        /// Print JSON instead of text.
+        /// Print JSON instead of text (schema: docs/json.md).
         #[arg(long)]
         json: bool,
     },
@@ -169,6 +173,9 @@ pub enum Command {
         /// List every finding id a policy can name.
         #[arg(long)]
         ids: bool,
+        /// Print JSON instead of text (schema: docs/json.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Write cuecard's hook entries into a harness's own configuration,
     /// keeping everything else in it, and put the cards where their
@@ -297,7 +304,7 @@ pub struct ExplainArgs {
 pub struct ReplayArgs {
     /// The transcript (JSON lines); none replays the embedded sample.
     pub transcript: Option<std::path::PathBuf>,
-    /// Print the report as JSON.
+    /// Print the report as JSON (schema: docs/json.md).
     #[arg(long)]
     pub json: bool,
 }
@@ -306,7 +313,11 @@ pub struct ReplayArgs {
 pub enum CardsCommand {
     /// Every card: event, matcher, guard, and the Advisory's size in
     /// characters and tokens.
-    List,
+    List {
+        /// Print JSON instead of text (schema: docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
     /// A card as a model would read it (license line and Bindings removed).
     Show {
         /// The card's name.
@@ -337,4 +348,7 @@ pub struct TrustArgs {
     /// Withdraw trust from this project's cards.
     #[arg(long)]
     pub revoke: bool,
+    /// With --list: print JSON instead of text (schema: docs/json.md).
+    #[arg(long, requires = "list")]
+    pub json: bool,
 }

@@ -199,3 +199,136 @@ fn the_hook_path_still_takes_any_name_and_exits_0() {
         assert!(t.stdout.is_empty(), "{args:?}: {}", t.stdout);
     }
 }
+
+// ---- point 5: output that scans ----
+
+#[test]
+fn counts_read_in_the_right_number() {
+    let sb = Sandbox::new();
+    let card = "# Mine\n\n## Advisory\nHi.\n\n## Bindings\n- event: SessionStart\n";
+    sb.write(".cuecard/cards/one.md", card);
+    let t = sb.test().arg("trust").run();
+    assert!(
+        t.stdout.contains("trusted 1 project card of "),
+        "{}",
+        t.stdout
+    );
+    let t = sb.test().args(["trust", "--list"]).run();
+    assert!(t.stdout.contains(": 1 card trusted"), "{}", t.stdout);
+    sb.write(".cuecard/cards/two.md", card);
+    let t = sb.test().arg("trust").run();
+    assert!(
+        t.stdout.contains("trusted 2 project cards of "),
+        "{}",
+        t.stdout
+    );
+    let t = sb
+        .test()
+        .args(["explain", "SessionStart"])
+        .stdin("{\"cwd\": \"/\"}")
+        .run();
+    assert!(t.stdout.contains("payload: ok (1 field)"), "{}", t.stdout);
+    let t = sb.test().arg("replay").run();
+    assert!(!t.stdout.contains("(s)"), "{}", t.stdout);
+    assert!(t.stdout.contains(" tool calls, "), "{}", t.stdout);
+}
+
+#[test]
+fn version_names_the_commit() {
+    let sb = Sandbox::new();
+    let t = sb.test().arg("--version").run();
+    let line = t.stdout.trim();
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let want = match head {
+        Some(h) => format!("cuecard {} (commit {h})", env!("CARGO_PKG_VERSION")),
+        None => format!("cuecard {} (unknown commit)", env!("CARGO_PKG_VERSION")),
+    };
+    assert_eq!(line, want);
+}
+
+fn json_of(t: &support::Output) -> Value {
+    serde_json::from_str(&t.stdout).unwrap_or_else(|e| panic!("{e}: {}", t.stdout))
+}
+
+#[test]
+fn every_reporting_command_prints_its_documented_json() {
+    let sb = Sandbox::new();
+    let dir = sb.home().join(".config/cuecard");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        "[policy]\ndestructive = \"deny\"\nsecrets = \"block\"\n",
+    )
+    .unwrap();
+    sb.write(
+        ".cuecard/cards/mine.md",
+        "# Mine\n\n## Advisory\nHi.\n\n## Bindings\n- event: SessionStart\n",
+    );
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/json.md")).unwrap();
+
+    let v = json_of(&sb.test().args(["policy", "--json"]).exit(1).run());
+    assert_eq!(v["ok"], false);
+    let user = &v["sources"][1];
+    assert_eq!(user["origin"], "user");
+    assert_eq!(user["state"], "read-with-problems");
+    assert_eq!(user["lines"][0]["id"], "destructive");
+    assert_eq!(user["lines"][0]["level"], "deny");
+    assert!(user["problems"][0].as_str().unwrap().contains("`block`"));
+    assert!(
+        v["effective"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["id"] == "destructive.outside-project" && e["level"] == "deny")
+    );
+    let ids = json_of(&sb.test().args(["policy", "--ids", "--json"]).run());
+    assert!(
+        ids.as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["id"] == "secrets.exfiltration")
+    );
+
+    let v = json_of(&sb.test().args(["cards", "list", "--json"]).run());
+    let d = v["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "destructive")
+        .unwrap()
+        .clone();
+    assert_eq!(d["scope"], "shipped");
+    assert_eq!(d["guard"], "destructive");
+    assert!(d["tokens"].as_u64().unwrap() > 0);
+    assert_eq!(v["untrusted"][0], "mine");
+
+    let v = json_of(&sb.test().args(["trust", "--list", "--json"]).run());
+    assert_eq!(v["project"]["cards"][0]["file"], "mine.md");
+    assert_eq!(v["project"]["cards"][0]["state"], "new");
+    sb.test().arg("trust").run();
+    let v = json_of(&sb.test().args(["trust", "--list", "--json"]).run());
+    assert_eq!(v["project"]["cards"][0]["state"], "trusted");
+    assert_eq!(v["projects"][0]["cards"], 1);
+
+    let v = json_of(&sb.test().args(["status", "--json"]).run());
+    assert!(v["sessions"].is_array() && v["failures"]["entries"].is_array());
+    let v = json_of(&sb.test().args(["replay", "--json"]).run());
+    assert!(v["turns"].is_array() && v["hook_calls"].as_u64().unwrap() > 0);
+
+    for cmd in [
+        "cuecard status --json",
+        "cuecard replay --json",
+        "cuecard policy --json",
+        "cuecard cards list --json",
+        "cuecard trust --list --json",
+    ] {
+        assert!(docs.contains(&format!("## `{cmd}`")), "docs/json.md: {cmd}");
+    }
+}

@@ -18,8 +18,17 @@ pub(super) fn visible() -> CardSet {
     sources::load_all(Some(&project), None, &vouch, &|c| policy.holds(c))
 }
 
-pub fn list(p: &Printer) -> ExitStatus {
+pub fn list(p: &Printer, json: bool) -> ExitStatus {
     let set = visible();
+    let status = if set.errors.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    };
+    if json {
+        p.out(&serde_json::to_string_pretty(&list_json(&set)).unwrap_or_default());
+        return status;
+    }
     let mut rows: Vec<Vec<String>> = vec![
         [
             "NAME", "SCOPE", "EVENT", "MATCHER", "GUARD", "CHARS", "TOKENS",
@@ -75,11 +84,41 @@ pub fn list(p: &Printer) -> ExitStatus {
         out.push_str(&format!("\n{} {e}", scope.label()));
     }
     p.out(&out);
-    if set.errors.is_empty() {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Failure
-    }
+    status
+}
+
+/// `cards list --json` (docs/json.md).
+fn list_json(set: &CardSet) -> serde_json::Value {
+    use serde_json::json;
+    let cards: Vec<serde_json::Value> = set
+        .cards
+        .iter()
+        .map(|(scope, c)| {
+            let text = c.emitted_text();
+            json!({
+                "name": c.name,
+                "scope": scope.label(),
+                "overrides": set.overridden(&c.name).map(|s| s.label()),
+                "enabled": c.bindings.enabled,
+                "events": c.bindings.events,
+                "matcher": c.bindings.matcher,
+                "guard": c.bindings.guard,
+                "trigger": c.bindings.has_trigger(),
+                "decision": c.bindings.decision().map(|l| l.word()),
+                "chars": text::len16(text),
+                "tokens": tokens::count(text),
+            })
+        })
+        .collect();
+    json!({
+        "cards": cards,
+        "untrusted": set.untrusted,
+        "errors": set.errors.iter().map(|(scope, e)| json!({
+            "scope": scope.label(),
+            "card": e.card,
+            "message": e.message,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 pub fn show(p: &Printer, name: &str) -> Result<ExitStatus, CommandError> {

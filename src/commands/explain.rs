@@ -140,8 +140,8 @@ fn untrusted_lines(root: &std::path::Path, out: &mut String) {
 fn payload_line(input: &Result<payload::Payload, payload::Unusable>) -> String {
     match input {
         Ok(p) => format!(
-            "payload: ok ({} field(s){}{})",
-            p.raw.len(),
+            "payload: ok ({}{}{})",
+            crate::text::count(p.raw.len(), "field", "fields"),
             p.tool_name()
                 .map(|t| format!(", tool {t}"))
                 .unwrap_or_default(),
