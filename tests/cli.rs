@@ -238,18 +238,42 @@ fn version_names_the_commit() {
     let sb = Sandbox::new();
     let t = sb.test().arg("--version").run();
     let line = t.stdout.trim();
-    let head = std::process::Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let want = match head {
-        Some(h) => format!("cuecard {} (commit {h})", env!("CARGO_PKG_VERSION")),
-        None => format!("cuecard {} (unknown commit)", env!("CARGO_PKG_VERSION")),
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
     };
-    assert_eq!(line, want);
+    let prefix = format!("cuecard {} (", env!("CARGO_PKG_VERSION"));
+    let inner = line
+        .strip_prefix(&prefix)
+        .and_then(|l| l.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{line}"));
+    if git(&["rev-parse", "HEAD"]).is_none() {
+        assert_eq!(inner, "unknown commit");
+        return;
+    }
+    // The commit the binary was built from (HEAD, unless a commit landed
+    // since the build): a commit of this repository.
+    let hash = inner
+        .strip_prefix("commit ")
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(
+        hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{line}"
+    );
+    assert!(
+        git(&[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{hash}^{{commit}}")
+        ])
+        .is_some(),
+        "{line}: not a commit here"
+    );
 }
 
 fn json_of(t: &support::Output) -> Value {
