@@ -84,17 +84,31 @@ fn a_line_not_understood_counts_for_nothing_and_is_named() {
         "{}",
         t.stdout
     );
-    // A file that cannot be read at all counts for nothing.
-    user_config(&sb, "[policy]\ndestructive = \"\u{ff}\"\n");
+    // A byte that is not UTF-8 spoils its own line only.
     std::fs::write(
         sb.home().join(".config/cuecard/config.toml"),
-        b"[policy]\ndestructive = \"deny\"\n\xff\n",
+        b"[policy]\ndestructive = \"deny\"\nsecrets = \"d\xffny\"\n",
+    )
+    .unwrap();
+    let t = sb.test().arg("policy").exit(1).run();
+    assert!(
+        t.stdout.contains("not UTF-8: a line with a byte"),
+        "{}",
+        t.stdout
+    );
+    assert!(t.stdout.contains("line 3: `secrets`"), "{}", t.stdout);
+    let l = effective_line(&t.stdout, "destructive.outside-project").unwrap();
+    assert!(l.contains("deny"), "{l}");
+    // A file that cannot be read whole counts for nothing.
+    std::fs::write(
+        sb.home().join(".config/cuecard/config.toml"),
+        vec![b'#'; 70 * 1024],
     )
     .unwrap();
     let t = sb.test().arg("policy").exit(1).run();
     assert!(
         t.stdout
-            .contains("MALFORMED, counts for nothing: not UTF-8"),
+            .contains("MALFORMED, counts for nothing: larger than"),
         "{}",
         t.stdout
     );

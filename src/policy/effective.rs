@@ -202,10 +202,11 @@ impl Policy {
                 )),
                 Read::Rules(r) => {
                     for why in &r.problems {
-                        out.push(format!(
-                            "{}: {why}; this line counts for nothing (the other lines apply)",
-                            s.origin.label()
-                        ));
+                        let tail = match why {
+                            PolicyError::NotUtf8 => "",
+                            _ => "; this line counts for nothing (the other lines apply)",
+                        };
+                        out.push(format!("{}: {why}{tail}", s.origin.label()));
                     }
                 }
                 _ => {}
@@ -250,10 +251,13 @@ pub fn read_file(
         return (Read::Malformed(PolicyError::TooLarge), None);
     }
     let sha = crate::deck::sources::sha256_hex(&bytes);
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        return (Read::Malformed(PolicyError::NotUtf8), Some(sha));
-    };
-    (Read::Rules(Rules::from_toml(text, known)), Some(sha))
+    // A stray byte that is not UTF-8 spoils its own line only: it reads as
+    // U+FFFD, which no key or value contains (issue 33).
+    let mut rules = Rules::from_toml(&String::from_utf8_lossy(&bytes), known);
+    if std::str::from_utf8(&bytes).is_err() {
+        rules.problems.insert(0, PolicyError::NotUtf8);
+    }
+    (Read::Rules(rules), Some(sha))
 }
 
 #[cfg(test)]

@@ -57,7 +57,9 @@ impl fmt::Display for PolicyError {
             E::Unreadable(e) => write!(f, "cannot be read: {e}"),
             E::ReadFailed => f.write_str("cannot be read"),
             E::TooLarge => write!(f, "larger than {} bytes", super::effective::MAX_BYTES),
-            E::NotUtf8 => f.write_str("not UTF-8"),
+            E::NotUtf8 => f.write_str(
+                "not UTF-8: a line with a byte that is not counts for nothing, the others apply",
+            ),
             E::NotALevel { key, value, hint } => {
                 write!(f, "`{key}`: `{value}` is not advise, ask or deny{hint}")
             }
