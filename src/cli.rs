@@ -134,13 +134,15 @@ pub enum Command {
     /// The hook entry point: read the event's JSON on stdin, run the cards,
     /// print one envelope (or nothing). Exits 0, except for a deny the user
     /// configured on a harness whose only decision channel is exit code 2
-    /// (Kiro, Windsurf).
+    /// (Kiro, Windsurf). A call it cannot judge (deadline, unreadable
+    /// payload) gets nothing, or under an ask/deny policy that policy's
+    /// decision (docs/policy.md).
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
     /// An unknown event, contract or card is an error naming the nearest.
     Explain(ExplainArgs),
-    /// Replay a recorded session (a Claude Code transcript or a Codex
-    /// rollout) through the dispatcher: per turn, which cards would have
+    /// Replay a recorded session (a Claude Code transcript, a Codex
+    /// rollout or a Qwen Code chat) through the dispatcher: per turn, which cards would have
     /// fired, why, what they would have added, where compaction warnings
     /// would have fallen, and what the recovery after each compaction would
     /// have carried back. With no file, an embedded sample session.
@@ -182,12 +184,14 @@ pub enum Command {
     /// "Full procedure" pointers lead.
     Install(InstallArgs),
     /// What is installed where, and whether it matches what install would
-    /// write now.
+    /// write now. Exit 0: all is well; 1: a problem; 3: only waiting on you
+    /// (hooks the harness has yet to be told to trust).
     Verify(VerifyArgs),
     /// Remove exactly what install added.
     Uninstall(UninstallArgs),
     /// Start every installed entry the way its harness would, feed it a
     /// realistic payload, and report exit code, output shape and latency.
+    /// Exit 0: all is well; 1: a failure; 3: only waiting on you (trust).
     Doctor(DoctorArgs),
     /// Build cuecard as a harness plugin (Claude Code, Codex or Copilot CLI
     /// plugin, Gemini CLI extension), with this binary inside: no settings
@@ -244,6 +248,16 @@ pub struct InstallArgs {
     /// Show what would be written, write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Hand install the entries that run this program's `dispatch` though
+    /// install did not write them (an older install, a dev build): they are
+    /// replaced. Without it such entries are yours: kept and named.
+    #[arg(long, value_name = "PROGRAM")]
+    pub replace: Vec<String>,
+    /// Copy this binary to ~/.local/bin/cuecard first and install that: a
+    /// lasting copy, for a binary in a cargo `target/` folder that `cargo
+    /// clean` or a rebuild would take away.
+    #[arg(long = "self")]
+    pub self_copy: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -251,6 +265,10 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "HARNESS", help = any_help(),
           value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: Option<String>,
+    /// user, project or managed (./managed-settings.json, as `install
+    /// --scope managed` renders it). Default: user and project.
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
+    pub scope: Option<String>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -267,6 +285,11 @@ pub struct UninstallArgs {
     /// user, project or managed (default: every scope where cuecard is found).
     #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
+    /// Also remove the entries that run this program's `dispatch` though
+    /// install did not write them. Without it such entries are yours: kept
+    /// and named.
+    #[arg(long, value_name = "PROGRAM")]
+    pub replace: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]

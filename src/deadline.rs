@@ -1,7 +1,11 @@
 //! The hook's deadline. A timer signal gives the dispatcher a fixed time;
 //! when it runs out (stdin that never closes, a guard that hangs, a full
 //! stdout pipe), its handler notes the deadline where the next session start
-//! finds it and ends the process with exit code 0 and no further output.
+//! finds it and ends the process: with no output and exit code 0, or, where
+//! a policy decides what cuecard cannot judge ([`crate::unjudged`]), with
+//! the decision rendered before judging began ([`set_answer`]), in one
+//! write; after an answer was written, with the exit code it called for
+//! (2 after a block).
 
 use std::time::Duration;
 
@@ -42,6 +46,18 @@ pub fn arm(budget: Duration) {
                 );
                 return;
             }
+            // A harness may start the hook with SIGALRM blocked (the mask
+            // is inherited), and a file-size limit would kill it with
+            // SIGXFSZ: `startup::prepare` sees to both where it runs (the
+            // glibc build), and this, elsewhere.
+            #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+            {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGALRM);
+                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            }
             let t = libc::itimerval {
                 it_interval: libc::timeval {
                     tv_sec: 0,
@@ -77,6 +93,86 @@ pub fn arm(budget: Duration) {
             );
         }
     }
+}
+
+/// Debug builds stall at a named point for two budgets when
+/// `CUECARD_TEST_STALL` names it, so that the integration tests can make
+/// work after the answer run past the deadline. Release builds compile
+/// this away.
+pub fn test_stall(point: &str) {
+    if cfg!(debug_assertions) && std::env::var("CUECARD_TEST_STALL").is_ok_and(|v| v == point) {
+        std::thread::sleep(budget() * 2);
+    }
+}
+
+/// What the hook answers when its deadline passes before it answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// This line on stdout, exit code 0.
+    Stdout(String),
+    /// This reason on stderr, exit code 2 (Kiro, Windsurf).
+    Block(String),
+}
+
+/// The prepared answer, bytes and all, for the handler.
+#[cfg(unix)]
+struct Prepared {
+    fd: libc::c_int,
+    bytes: Vec<u8>,
+    code: libc::c_int,
+}
+
+#[cfg(unix)]
+static ANSWER: std::sync::atomic::AtomicPtr<Prepared> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+/// Sets (or, with `None`, clears) the answer the handler writes if the
+/// deadline passes before the hook answered. Rendered beforehand, so that
+/// the handler only writes bytes (one `write`, async-signal-safe).
+pub fn set_answer(answer: Option<Answer>) {
+    #[cfg(unix)]
+    {
+        let new = match answer {
+            None => std::ptr::null_mut(),
+            Some(a) => {
+                let (fd, text, code) = match a {
+                    Answer::Stdout(t) => (1, t, 0),
+                    Answer::Block(t) => (2, t, 2),
+                };
+                let mut bytes = text.into_bytes();
+                bytes.push(b'\n');
+                Box::into_raw(Box::new(Prepared { fd, bytes, code }))
+            }
+        };
+        // The previous value is leaked, not freed: the handler may be
+        // reading it.
+        ANSWER.swap(new, std::sync::atomic::Ordering::SeqCst);
+    }
+    #[cfg(not(unix))]
+    let _ = answer;
+}
+
+/// Writes the prepared answer when judging has not finished (nothing was
+/// answered and the answer was not settled): the deadline's handler, and
+/// the hook when its judging panicked. Returns the exit code it calls for;
+/// `None` when the hook had already answered (or settled on no answer).
+/// Async-signal-safe.
+pub fn answer_unjudged() -> Option<i32> {
+    if !crate::printer::claim_for_deadline() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        let a = ANSWER.load(std::sync::atomic::Ordering::SeqCst);
+        if !a.is_null() {
+            // SAFETY: a leaked Prepared that is never freed.
+            let a = unsafe { &*a };
+            // SAFETY: the prepared bytes and their length.
+            unsafe { crate::printer::write_whole(a.fd, a.bytes.as_ptr(), a.bytes.len()) };
+            return Some(a.code);
+        }
+    }
+    Some(0)
 }
 
 /// Where the signal handler writes the deadline line, and the line: set
@@ -118,9 +214,35 @@ pub fn record_to(root: &std::path::Path, event: &str, session: &str) {
     let _ = (root, event, session);
 }
 
+/// How many times the handler lets an answer being written finish (20 ms
+/// each) before it ends the process anyway.
+#[cfg(unix)]
+static GRACE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(5);
+
 #[cfg(unix)]
 extern "C" fn on_alarm(_: libc::c_int) {
+    // An answer being written is not cut: its write cannot block (its
+    // room was checked) and finishes in moments; come back then.
+    if crate::printer::writing() && GRACE.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) > 0 {
+        let t = libc::itimerval {
+            it_interval: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+            it_value: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 20_000,
+            },
+        };
+        // SAFETY: setitimer with a plain struct; async-signal-safe.
+        unsafe { libc::setitimer(libc::ITIMER_REAL, &t, std::ptr::null_mut()) };
+        return;
+    }
     let p = PENDING.load(std::sync::atomic::Ordering::SeqCst);
+    // The answer: the prepared one when judging had not finished;
+    // otherwise the exit code the answer called for. (The answer's own
+    // write holds this signal off, so it is never cut in half.)
+    let code = answer_unjudged().unwrap_or_else(crate::printer::exit_code);
     // SAFETY: `p` is null or a leaked Pending that is never freed; every
     // call below is async-signal-safe, and the buffers are on the stack.
     unsafe {
@@ -155,7 +277,7 @@ extern "C" fn on_alarm(_: libc::c_int) {
                 libc::close(fd);
             }
         }
-        libc::_exit(0);
+        libc::_exit(code);
     }
 }
 

@@ -41,6 +41,21 @@ pub struct Request {
     /// Answer SessionStart once per session and source within
     /// [`harness::once::WINDOW`] (the hook path; `explain` only reads).
     pub once: bool,
+    /// The policy read before the payload, for what cuecard cannot judge
+    /// (an unreadable payload, the deadline): see [`crate::unjudged`].
+    /// `None`: such a call stays silent whatever the policy.
+    pub unjudged: Option<crate::unjudged::Unjudged>,
+}
+
+impl Request {
+    /// What the standing decision of a call cuecard cannot judge depends on.
+    pub fn call(&self) -> crate::unjudged::Call<'_> {
+        crate::unjudged::Call {
+            event: &self.event,
+            contract: self.contract,
+            cards: &self.cards,
+        }
+    }
 }
 
 /// What happened to one card.
@@ -122,7 +137,7 @@ impl Run {
 
     /// Renders the outcome with the one renderer, then, under a contract,
     /// reshapes that envelope into what the harness reads.
-    fn render(&mut self) {
+    pub(crate) fn render(&mut self) {
         let Some(spec) = self.event else { return };
         // The decision, as this harness can take it on this event: only
         // through the event's decision mechanism and the field the
@@ -316,6 +331,8 @@ fn run_with(
     locked: &mut Option<state::Locked>,
 ) -> Run {
     let mut run = Run::default();
+    // The guards read the user's [effects] packs through the policy layer.
+    crate::guards::effects::packs::set_loader(crate::policy::packs::load);
     if let Err(why) = stages(req, input, source, locked, &mut run) {
         run.stopped = Some(why);
     }
@@ -340,7 +357,13 @@ fn stages(
         !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
     });
     channel_gate(spec, contract, run.decision_only)?;
-    let mut payload = usable(input)?;
+    let mut payload = match input {
+        Ok(p) => p,
+        Err(why) => {
+            unreadable(req, &why, run);
+            return Err(usable(Err(why)).err().unwrap_or_default());
+        }
+    };
     let events = translate(contract, spec, &mut payload);
     test_panic("pipeline");
     // One context of the call, whose lazily computed parts (project root,
@@ -350,10 +373,19 @@ fn stages(
         probe.fix_project_root(root);
     }
     let project_root = probe.project_root().to_path_buf();
-    // The policy is read only once a guard found something, or a trusted
-    // project card would displace a card of a lower scope.
+    // The policy read before the payload, completed with this project's
+    // (and the deadline's answer with it).
+    let early = req.unjudged.clone().map(|mut u| {
+        if u.complete(&project_root, req.state_root.as_deref()) && u.arm_deadline {
+            arm_deadline(req, &u);
+        }
+        u.policy
+    });
+    // Otherwise the policy is read only once a guard found something, or a
+    // trusted project card would displace a card of a lower scope.
     let policy = Lazy {
-        cell: std::cell::OnceCell::new(),
+        told: std::cell::Cell::new(early.is_none()),
+        cell: early.map_or_else(std::cell::OnceCell::new, std::cell::OnceCell::from),
         project_root: &project_root,
         state_root: req.state_root.as_deref(),
     };
@@ -462,6 +494,68 @@ fn channel_gate(
         ));
     }
     Ok(())
+}
+
+/// A tool payload that could not be read whole (over the bound, not JSON,
+/// not an object, a failed read) gets the policy's standing decision on a
+/// gating event; stdin that was empty or a terminal held no call at all.
+fn unreadable(req: &Request, why: &Unusable, run: &mut Run) {
+    let Some(u) = &req.unjudged else { return };
+    if matches!(why, Unusable::Tty | Unusable::Empty) {
+        return;
+    }
+    // No payload names the project: the working directory's (a trusted
+    // project file only tightens).
+    let mut u = u.clone();
+    let here = std::env::current_dir().unwrap_or_default();
+    u.complete(&here, req.state_root.as_deref());
+    crate::policy::record_problems(&u.policy);
+    let why = format!("its payload could not be read whole: {}", why.describe());
+    if let Some(r) = crate::unjudged::ruling(req.call(), &u.policy, &why) {
+        run.outcome.ruling = Some(r);
+        run.decision_only = true;
+        run.render();
+    }
+}
+
+/// Prepares the deadline's answer for `req`: the policy's standing
+/// decision as this harness takes it, or nothing (no policy, not a gating
+/// event).
+pub fn arm_deadline(req: &Request, u: &crate::unjudged::Unjudged) {
+    let why = format!(
+        "its deadline of {} ms passed first",
+        crate::deadline::budget().as_millis()
+    );
+    let answer = crate::unjudged::ruling(req.call(), &u.policy, &why).and_then(|r| {
+        let run = decision_only(req, r);
+        match (run.block, run.answer) {
+            (Some(reason), _) => Some(crate::deadline::Answer::Block(
+                text::prefix16(&reason, text::MAX_CHARS).to_string(),
+            )),
+            (None, Some(line)) => Some(crate::deadline::Answer::Stdout(line)),
+            _ => None,
+        }
+    });
+    crate::deadline::set_answer(answer);
+}
+
+/// The answer for `req` that carries only `ruling`, through the one
+/// renderer and the harness's own decision channel (no answer where the
+/// event does not take a decision).
+pub(crate) fn decision_only(req: &Request, ruling: envelope::Ruling) -> Run {
+    let mut run = Run::default();
+    let Ok(contract) = contract_row(req) else {
+        return run;
+    };
+    run.contract = contract;
+    let Ok(spec) = canonical_event(req, contract) else {
+        return run;
+    };
+    run.event = Some(spec);
+    run.decision_only = true;
+    run.outcome.ruling = Some(ruling);
+    run.render();
+    run
 }
 
 fn usable(input: Result<Payload, Unusable>) -> Result<Payload, Stop> {
@@ -634,17 +728,25 @@ fn once_gate(
     Ok(())
 }
 
-/// The call's policy, read on first use.
+/// The call's policy, read on first use (or read before the payload, its
+/// problems recorded on first use).
 struct Lazy<'a> {
     cell: std::cell::OnceCell<crate::policy::Policy>,
+    /// Whether the problems of a policy read early were recorded.
+    told: std::cell::Cell<bool>,
     project_root: &'a std::path::Path,
     state_root: Option<&'a std::path::Path>,
 }
 
 impl Lazy<'_> {
     fn get(&self) -> &crate::policy::Policy {
-        self.cell
-            .get_or_init(|| crate::policy::load(self.project_root, self.state_root))
+        let p = self
+            .cell
+            .get_or_init(|| crate::policy::load(self.project_root, self.state_root));
+        if !self.told.replace(true) {
+            crate::policy::record_problems(p);
+        }
+        p
     }
 }
 

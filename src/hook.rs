@@ -46,13 +46,14 @@ pub fn lock_wait() -> Duration {
 }
 
 /// What the hook does with one payload once it is read: load the session's
-/// state from `store` (when there is one), run the cards, hand the answer to
-/// `emit`, and, when `emit` says it was delivered, commit the state.
+/// state from `store` (when there is one), run the cards, hand the run (its
+/// answer, or its exit-code-2 block) to `emit`, and, when `emit` says it
+/// was delivered, commit the state.
 pub fn answer(
     store: Option<&Store>,
     req: &Request,
     input: Result<Payload, payload::Unusable>,
-    emit: impl FnOnce(Option<&str>) -> bool,
+    emit: impl FnOnce(&Run) -> bool,
 ) -> Run {
     // The session's state is loaded by the dispatcher once the payload is in
     // canonical shape and only when there is a card to evaluate.
@@ -61,7 +62,7 @@ pub fn answer(
     };
     let (mut run, mut locked) = dispatch::run_loading(req, input, load);
     let told = store.and_then(|s| failure_note(s, &mut run));
-    if !emit(run.answer.as_deref()) {
+    if !emit(&run) {
         return run;
     }
     if let Some(l) = &mut locked {

@@ -50,3 +50,4 @@ pub mod tokens;
 pub mod transcript;
 pub mod trigger;
 pub mod trust;
+pub mod unjudged;

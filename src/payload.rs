@@ -59,12 +59,64 @@ pub fn read_bounded(r: impl Read, limit: usize) -> Result<Vec<u8>, Unusable> {
 
 /// Parses bytes into the payload object. serde_json refuses nesting deeper
 /// than 128 levels, so hostile depth cannot overflow the stack.
+///
+/// A lone surrogate escape (`"\ud800"`, which `JSON.stringify` writes for
+/// a lone surrogate in a JavaScript string) is valid JSON text that
+/// serde_json refuses; such a payload is read with each lone surrogate as
+/// U+FFFD, so that it is judged like any other.
 pub fn parse(bytes: &[u8]) -> Result<Payload, Unusable> {
-    match serde_json::from_slice::<Value>(bytes) {
+    let value = match serde_json::from_slice::<Value>(bytes) {
+        Err(_) => match lone_surrogates_replaced(bytes) {
+            Some(fixed) => serde_json::from_slice::<Value>(&fixed),
+            None => return Err(Unusable::InvalidJson),
+        },
+        v => v,
+    };
+    match value {
         Ok(Value::Object(map)) => Ok(Payload { raw: map }),
         Ok(_) => Err(Unusable::NotAnObject),
         Err(_) => Err(Unusable::InvalidJson),
     }
+}
+
+/// `bytes` with every `\uXXXX` escape of a surrogate that is not half of
+/// a pair (inside a JSON string) replaced by `\uFFFD` (same length); `None`
+/// when there is none. One pass.
+fn lone_surrogates_replaced(bytes: &[u8]) -> Option<Vec<u8>> {
+    let hex = |at: usize| -> Option<u16> {
+        let s = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
+        u16::from_str_radix(s, 16).ok()
+    };
+    let escape_at = |at: usize| -> Option<u16> {
+        (bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u'))
+            .then(|| hex(at + 2))
+            .flatten()
+    };
+    let mut out: Option<Vec<u8>> = None;
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                in_string = !in_string;
+                i += 1;
+            }
+            b'\\' if in_string => match escape_at(i) {
+                Some(hi @ 0xD800..=0xDBFF) if matches!(escape_at(i + 6), Some(0xDC00..=0xDFFF)) => {
+                    let _ = hi;
+                    i += 12;
+                }
+                Some(0xD800..=0xDFFF) => {
+                    let o = out.get_or_insert_with(|| bytes.to_vec());
+                    o[i..i + 6].copy_from_slice(b"\\uFFFD");
+                    i += 6;
+                }
+                // Any other escape: its backslash and the next byte.
+                _ => i += 2,
+            },
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 /// A lenient view of a hook payload in the canonical (Claude Code) shape.
@@ -148,6 +200,23 @@ mod tests {
         );
         let deep = "[".repeat(100_000);
         assert_eq!(parse(deep.as_bytes()).unwrap_err(), Unusable::InvalidJson);
+    }
+
+    #[test]
+    fn lone_surrogates_read_as_replacement_characters() {
+        let p =
+            parse(br#"{"tool_input":{"command":"rm -rf ~ # \ud800 \udc00x \\ud800"}}"#).unwrap();
+        assert_eq!(
+            p.input_str("command"),
+            Some("rm -rf ~ # \u{fffd} \u{fffd}x \\ud800")
+        );
+        // A pair stays a pair.
+        let p = parse(br#"{"a":"\ud83d\ude00"}"#).unwrap();
+        assert_eq!(p.str_field("a"), Some("\u{1f600}"));
+        assert_eq!(
+            parse(br#"{"a":"\ud800"#).unwrap_err(),
+            Unusable::InvalidJson
+        );
     }
 
     #[test]

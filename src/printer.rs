@@ -4,7 +4,7 @@
 //! deadline can seal stdout so that nothing is written after it gave up.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 /// The hook's one answer: not yet written, being written, or written (or
@@ -15,6 +15,35 @@ const OPEN: u8 = 0;
 const WRITING: u8 = 1;
 const DONE: u8 = 2;
 
+/// The process's exit code once an answer was written: 2 after a block
+/// (the exit-code-2 deny of Kiro and Windsurf), else 0. The deadline's
+/// handler exits with it, so work after the answer that runs past the
+/// deadline cannot turn a block into an allow.
+static EXIT_CODE: AtomicI32 = AtomicI32::new(0);
+
+/// Whether the answer was dropped because it did not fit where it goes at
+/// once (nothing was written rather than part of it).
+static DROPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the hook's answer was dropped rather than written in part (for
+/// the failure record).
+pub fn dropped() -> bool {
+    DROPPED.load(Ordering::SeqCst)
+}
+
+/// The exit code the answer written so far calls for.
+pub fn exit_code() -> i32 {
+    EXIT_CODE.load(Ordering::SeqCst)
+}
+
+/// For the deadline's handler (async-signal-safe): claims the one answer
+/// when none was written yet. True: the handler may write its own.
+pub fn claim_for_deadline() -> bool {
+    HOOK_STDOUT
+        .compare_exchange(OPEN, DONE, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+}
+
 /// How long [`seal`] lets an answer being written finish.
 const SEAL_GRACE: Duration = Duration::from_millis(50);
 
@@ -22,36 +51,195 @@ const SEAL_GRACE: Duration = Duration::from_millis(50);
 /// harnesses that read plain text, one text). Returns false when stdout was
 /// already used or sealed.
 pub fn hook_answer(line: &str) -> bool {
-    write_once(|| Box::new(std::io::stdout().lock()), line)
+    write_once(1, line, 0)
 }
 
-/// Writes `text` and a newline through the writer `open` gives, once per
-/// process: the first of the hook's answer or block claims the slot.
-fn write_once(open: impl FnOnce() -> Box<dyn Write>, text: &str) -> bool {
+/// Writes `text` and a newline to `fd` once per process (the first of the
+/// hook's answer or block claims the slot), whole or not at all: in one
+/// buffer, only where it fits at once ([`write_whole`]), so that neither a
+/// full pipe nor the deadline can leave a reader half an object. (The
+/// deadline's handler lets an answer being written finish: see
+/// [`writing`].)
+fn write_once(fd: i32, text: &str, code: i32) -> bool {
     if HOOK_STDOUT
         .compare_exchange(OPEN, WRITING, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
     {
         return false;
     }
-    let mut out = open();
-    // A closed stream (the harness went away) is not an error worth raising.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.write_all(b"\n");
-    let _ = out.flush();
+    EXIT_CODE.store(code, Ordering::SeqCst);
+    let mut buf = Vec::with_capacity(text.len() + 1);
+    buf.extend_from_slice(text.as_bytes());
+    buf.push(b'\n');
+    #[cfg(unix)]
+    {
+        // SAFETY: a valid buffer and its length.
+        if !unsafe { write_whole(fd, buf.as_ptr(), buf.len()) } {
+            DROPPED.store(true, Ordering::SeqCst);
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let mut out: Box<dyn Write> = if fd == 2 {
+            Box::new(std::io::stderr().lock())
+        } else {
+            Box::new(std::io::stdout().lock())
+        };
+        // A closed stream (the harness went away) is not an error worth raising.
+        let _ = out.write_all(&buf);
+        let _ = out.flush();
+    }
     HOOK_STDOUT.store(DONE, Ordering::SeqCst);
     true
+}
+
+/// Whether the answer is being written right now (for the deadline's
+/// handler, which then gives that write a moment to finish rather than
+/// cut it: the write cannot block, [`write_whole`] made sure).
+pub fn writing() -> bool {
+    HOOK_STDOUT.load(Ordering::SeqCst) == WRITING
+}
+
+/// Bytes a pipe takes all at once or not at all (POSIX `PIPE_BUF`), and
+/// that a stream socket takes as one segment.
+const ATOMIC_WRITE: usize = 4096;
+
+/// Writes `len` bytes at `buf` to `fd` whole, or nothing. Up to
+/// [`ATOMIC_WRITE`] bytes, one plain write (atomic on a pipe). Beyond it,
+/// to a pipe only when its free space holds them all (the pipe is grown to
+/// fit when it can), to a socket only when its send buffer does (sent
+/// without waiting), elsewhere (a file, /dev/null, a terminal) as is. True
+/// when the bytes were handed over whole, or the reader is gone.
+/// Async-signal-safe (system calls on the stack only): the deadline's
+/// handler writes through it too.
+///
+/// # Safety
+///
+/// `buf` must hold `len` readable bytes.
+#[cfg(unix)]
+pub unsafe fn write_whole(fd: i32, buf: *const u8, len: usize) -> bool {
+    // SAFETY: system calls on plain data; `buf` is the caller's.
+    unsafe {
+        let mut sock = false;
+        if len > ATOMIC_WRITE {
+            match pipe_fits(fd, len) {
+                Some(true) => {}
+                Some(false) => return false,
+                None => {
+                    sock = is_socket(fd);
+                    if sock && !socket_fits(fd, len) {
+                        return false;
+                    }
+                }
+            }
+        }
+        let mut done = 0;
+        while done < len {
+            let rest = buf.add(done).cast();
+            let n = if sock {
+                libc::send(
+                    fd,
+                    rest,
+                    len - done,
+                    libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+                )
+            } else {
+                libc::write(fd, rest, len - done)
+            };
+            if n > 0 {
+                done += n as usize;
+                continue;
+            }
+            let e = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            if n < 0 && e == libc::EINTR {
+                continue;
+            }
+            // EPIPE: the reader is gone (nothing to protect); anything
+            // else: stop here.
+            return e == libc::EPIPE;
+        }
+        true
+    }
+}
+
+/// Whether `fd` is a socket.
+#[cfg(unix)]
+unsafe fn is_socket(fd: i32) -> bool {
+    // SAFETY: fstat into a zeroed plain struct.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFSOCK
+    }
+}
+
+/// Whether `len` bytes fit in the pipe at `fd` at once (grown to fit when
+/// the kernel allows); `None` when `fd` is not a pipe.
+#[cfg(unix)]
+unsafe fn pipe_fits(fd: i32, len: usize) -> Option<bool> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: fcntl and ioctl on a descriptor, plain integers.
+    unsafe {
+        let mut cap = libc::fcntl(fd, libc::F_GETPIPE_SZ);
+        if cap < 0 {
+            return None;
+        }
+        let mut queued: libc::c_int = 0;
+        if libc::ioctl(fd, libc::FIONREAD, &mut queued) != 0 {
+            queued = 0;
+        }
+        let need = len + queued.max(0) as usize;
+        if (cap as usize) < need {
+            cap = libc::fcntl(fd, libc::F_SETPIPE_SZ, need as libc::c_int);
+        }
+        Some(cap >= 0 && cap as usize >= need)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    // SAFETY: fstat into a zeroed plain struct.
+    unsafe {
+        // Elsewhere the free space of a pipe is not known: only what
+        // POSIX writes atomically goes.
+        let mut st: libc::stat = std::mem::zeroed();
+        let pipe = libc::fstat(fd, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFIFO;
+        pipe.then_some(len <= ATOMIC_WRITE)
+    }
+}
+
+/// Whether `len` bytes fit in the socket's send buffer at `fd` at once
+/// (grown to fit when the kernel allows).
+#[cfg(unix)]
+unsafe fn socket_fits(fd: i32, len: usize) -> bool {
+    // SAFETY: getsockopt/setsockopt with a plain integer.
+    unsafe {
+        let mut size: libc::c_int = 0;
+        let mut sl = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+        let opt = libc::SO_SNDBUF;
+        if libc::getsockopt(fd, libc::SOL_SOCKET, opt, (&raw mut size).cast(), &mut sl) != 0 {
+            return true;
+        }
+        // Half the buffer is bookkeeping; leave room for it.
+        let need = (2 * len + 64 * 1024) as libc::c_int;
+        if size < need {
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                opt,
+                (&raw const need).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+            sl = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+            libc::getsockopt(fd, libc::SOL_SOCKET, opt, (&raw mut size).cast(), &mut sl);
+        }
+        size >= need.min(2 * len as libc::c_int + 4096)
+    }
 }
 
 /// Writes the reason of an exit-code-2 deny to stderr (stdout stays
 /// empty), once, and only while stdout is still open (a call the deadline
 /// already answered is not blocked after the fact). True when written:
-/// the process then exits 2.
+/// the process then exits 2 (and so does the deadline's handler, should
+/// it fire after).
 pub fn hook_block(reason: &str) -> bool {
-    write_once(
-        || Box::new(std::io::stderr().lock()),
-        crate::text::prefix16(reason, crate::text::MAX_CHARS),
-    )
+    write_once(2, crate::text::prefix16(reason, crate::text::MAX_CHARS), 2)
 }
 
 /// Seals stdout: no hook answer will be written after this. An answer being

@@ -10,6 +10,9 @@
 //!
 //! - SIGPIPE is ignored, so that a harness that stops reading gets no
 //!   answer rather than a process killed by a signal (exit 0, the hook's contract);
+//!   so is SIGXFSZ, so that a file-size limit fails a state write rather
+//!   than killing the hook, and SIGALRM is unblocked, so that a mask the
+//!   harness left blocking it cannot disable the deadline ([`signals`]);
 //! - file descriptors 0, 1 and 2 are open: one a harness left closed is
 //!   opened on `/dev/null` (on `/`, path-only, where there is none), so
 //!   that the first file cuecard opens (a state file) can never be taken
@@ -62,7 +65,25 @@ pub unsafe fn prepare() {
             }
         }
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        signals();
         #[cfg(all(target_os = "linux", target_env = "gnu"))]
         libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+/// SIGXFSZ ignored (a file-size limit, `ulimit -f`, fails a state write
+/// with EFBIG instead of killing the hook) and SIGALRM unblocked (the
+/// signal mask is inherited: a harness that blocks SIGALRM would otherwise
+/// disable the deadline). Done by [`prepare`], and by the deadline where
+/// `prepare` does not run.
+pub fn signals() {
+    #[cfg(unix)]
+    // SAFETY: signal and sigprocmask with a plain-data set.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGALRM);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
     }
 }

@@ -9,6 +9,7 @@
 //! and `..` are folded.
 
 mod call;
+mod script;
 
 use crate::shell::{self, SimpleCommand};
 pub use call::{Call, cwd_of, find_project_root, project_root_here};
@@ -214,7 +215,12 @@ pub fn shell_command<'a>(ctx: &Call<'a>) -> Option<&'a str> {
 pub fn shell_commands(ctx: &Call) -> Vec<SimpleCommand> {
     match (shell_command(ctx), ctx.payload.tool_name()) {
         (Some(c), Some("PowerShell")) => shell::parse_powershell(c),
-        (Some(c), _) => shell::parse(c),
+        (Some(c), _) => {
+            let mut cmds = shell::parse(c);
+            // The commands of the scripts it runs, read from disk.
+            script::add_scripts(ctx, &mut cmds);
+            cmds
+        }
         _ => Vec::new(),
     }
 }

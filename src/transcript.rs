@@ -11,9 +11,23 @@
 //!   written as count once.
 //! - Codex rollouts: the latest `token_count` event, whose `info` carries
 //!   `last_token_usage` and the model's `model_context_window`.
+//! - Gemini CLI chats (`~/.gemini/tmp/<project>/chats/*.jsonl`): the latest
+//!   `type: "gemini"` message with `tokens`; the context size is
+//!   `tokens.input` (the response's `promptTokenCount`, cached tokens
+//!   included), the measure Gemini CLI compresses by. A message is
+//!   re-appended whenever it changes; its `id` names the measurement.
+//! - Qwen Code chats (`~/.qwen/projects/<project>/chats/*.jsonl`): the
+//!   latest main-chain `type: "assistant"` record with `usageMetadata`; the
+//!   context size is `promptTokenCount`, and `contextWindowSize`, when the
+//!   record has it, is the window.
 //! - A compaction boundary (`compact_boundary` system record, Codex
-//!   `compacted`) newer than any usage: the conversation was just compacted
-//!   and nothing was measured since.
+//!   `compacted`, Qwen's `chat_compression` system record) newer than any
+//!   usage: the conversation was just compacted and nothing was measured
+//!   since.
+//!
+//! [`from_payload`] reads the usage a harness's payload carries itself
+//! (`context_usage`, which cuecard's own OpenCode and Kilo Code plugin fills
+//! from OpenCode's `message.updated` events).
 //!
 //! A missing file, a non-file, a partial last line (being written), lines
 //! over [`MAX_LINE`], and garbage are tolerated: they read as nothing.
@@ -40,6 +54,10 @@ pub struct Usage {
     pub model: Option<String>,
     /// The context window the record states (Codex), if any.
     pub window: Option<u64>,
+    /// The share of the window at which the harness that wrote the record
+    /// compacts by default, when it is not (about) all of it: Gemini CLI
+    /// compresses at 50% (`DEFAULT_COMPRESSION_TOKEN_THRESHOLD`).
+    pub compacts_at: Option<(u64, &'static str)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,8 +179,21 @@ struct Record {
     #[serde(rename = "isSidechain")]
     sidechain: Option<bool>,
     uuid: Option<String>,
+    /// Gemini CLI's message id.
+    id: Option<String>,
+    model: Option<String>,
     message: Option<Message>,
     payload: Option<CodexPayload>,
+    /// Gemini CLI's per-message token counts (`{input, output, cached,
+    /// ...}`). Kept as values: a field of an unexpected type reads as no
+    /// usage rather than making the whole record unreadable.
+    tokens: Option<serde_json::Value>,
+    /// Qwen Code's per-response usage (`{promptTokenCount, ...}`), and its
+    /// model's window.
+    #[serde(rename = "usageMetadata")]
+    usage_metadata: Option<serde_json::Value>,
+    #[serde(rename = "contextWindowSize")]
+    context_window: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -201,22 +232,45 @@ struct CodexUsage {
 
 /// Whether one line is a qualifying record, and what it says.
 fn judge(line: &[u8], offset: u64) -> Option<Reading> {
-    let boundary = contains(line, b"compact_boundary") || contains(line, b"\"compacted\"");
+    let boundary = contains(line, b"compact_boundary")
+        || contains(line, b"\"compacted\"")
+        || contains(line, b"chat_compression");
     let codex = contains(line, b"token_count");
     let claude = contains(line, b"\"usage\"") && contains(line, b"assistant");
-    if !(boundary || codex || claude) {
+    let qwen = contains(line, b"\"usageMetadata\"");
+    let gemini = contains(line, b"\"tokens\"") && contains(line, b"\"gemini\"");
+    if !(boundary || codex || claude || qwen || gemini) {
         return None;
     }
     let rec: Record = serde_json::from_slice(line).ok()?;
     let kind = rec.kind.as_deref();
-    if (kind == Some("system") && rec.subtype.as_deref() == Some("compact_boundary"))
+    let subtype = rec.subtype.as_deref();
+    if (kind == Some("system") && matches!(subtype, Some("compact_boundary" | "chat_compression")))
         || kind == Some("compacted")
     {
         return Some(Reading::Boundary {
             id: rec.uuid.unwrap_or_else(|| format!("@{offset}")),
         });
     }
+    let at = || format!("@{offset}");
     if kind == Some("assistant") && rec.sidechain != Some(true) {
+        // Qwen Code: the usage beside the message.
+        if let Some(u) = rec.usage_metadata.filter(|u| u.is_object()) {
+            let tokens = u["promptTokenCount"].as_u64().unwrap_or(0);
+            if tokens == 0 {
+                return None;
+            }
+            return Some(Reading::Usage(Usage {
+                tokens,
+                record: rec.uuid.unwrap_or_else(at),
+                model: rec.model,
+                window: rec
+                    .context_window
+                    .and_then(|w| w.as_u64())
+                    .filter(|w| *w >= 1_000),
+                compacts_at: None,
+            }));
+        }
         let m = rec.message?;
         let u = m.usage?;
         let tokens = u.input_tokens.unwrap_or(0)
@@ -227,9 +281,23 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
         }
         return Some(Reading::Usage(Usage {
             tokens,
-            record: m.id.unwrap_or_else(|| format!("@{offset}")),
+            record: m.id.unwrap_or_else(at),
             model: m.model,
             window: None,
+            compacts_at: None,
+        }));
+    }
+    if kind == Some("gemini") {
+        let tokens = rec.tokens?["input"].as_u64().unwrap_or(0);
+        if tokens == 0 {
+            return None;
+        }
+        return Some(Reading::Usage(Usage {
+            tokens,
+            record: rec.id.unwrap_or_else(at),
+            model: rec.model,
+            window: None,
+            compacts_at: Some((50, "Gemini CLI")),
         }));
     }
     if let Some(p) = rec.payload
@@ -245,12 +313,50 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
         }
         return Some(Reading::Usage(Usage {
             tokens,
-            record: format!("@{offset}"),
+            record: at(),
             model: None,
             window: info.model_context_window.filter(|w| *w > 0),
+            compacts_at: None,
         }));
     }
     None
+}
+
+/// The usage a payload carries itself, under `context_usage`: OpenCode's
+/// assistant-message token counts as cuecard's plugin passes them,
+/// `{"id", "model", "tokens": {"input", "output", "reasoning", "cache":
+/// {"read", "write"}}}`. The context size is `input + cache.read +
+/// cache.write + output`, the count OpenCode itself compares with the
+/// model's limit (the reply joins the context of the next call).
+pub fn from_payload(raw: &serde_json::Map<String, serde_json::Value>) -> Option<Usage> {
+    let u = raw.get("context_usage")?.as_object()?;
+    let t = u.get("tokens")?;
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
+    let tokens = n(&t["input"])
+        .saturating_add(n(&t["output"]))
+        .saturating_add(n(&t["cache"]["read"]))
+        .saturating_add(n(&t["cache"]["write"]));
+    if tokens == 0 {
+        return None;
+    }
+    let text = |k: &str| {
+        u.get(k)
+            .and_then(serde_json::Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(|s| crate::text::sanitize(s, 100))
+    };
+    Some(Usage {
+        tokens,
+        // A message's counts grow as it is written: a new count is a new
+        // measurement, the same one repeated (several tool calls) is not.
+        record: format!("{}:{tokens}", text("id").unwrap_or_default()),
+        model: text("model"),
+        window: u
+            .get("limit")
+            .and_then(serde_json::Value::as_u64)
+            .filter(|w| *w >= 1_000),
+        compacts_at: None,
+    })
 }
 
 #[cfg(test)]
@@ -347,5 +453,68 @@ mod tests {
     fn a_first_line_without_newline_before_it_is_read() {
         let f = file(&[], &assistant("only", 4242, false));
         assert_eq!(tokens(measure(f.path()).unwrap()), 4242);
+    }
+
+    #[test]
+    fn gemini_chats_latest_message_with_tokens() {
+        let f = file(
+            &[
+                r#"{"sessionId":"s","projectHash":"h","startTime":"t","kind":"main"}"#.into(),
+                r#"{"id":"g1","type":"gemini","content":[{"text":"a"}],"model":"gemini-2.5-pro","tokens":{"input":120000,"output":50,"cached":100000,"thoughts":0,"tool":0,"total":120050}}"#.into(),
+                r#"{"id":"u2","type":"user","content":[{"text":"gemini tokens"}]}"#.into(),
+                r#"{"id":"g2","type":"gemini","content":[],"model":"gemini-2.5-pro","tokens":null}"#.into(),
+                r#"{"$set":{"lastUpdated":"t2"}}"#.into(),
+            ],
+            "",
+        );
+        match measure(f.path()).unwrap() {
+            Reading::Usage(u) => assert_eq!(
+                (u.tokens, u.record.as_str(), u.model.as_deref()),
+                (120_000, "g1", Some("gemini-2.5-pro"))
+            ),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn qwen_chats_usage_window_sidechains_and_compression() {
+        let rec = |uuid: &str, side: bool, prompt: u64| {
+            format!(
+                r#"{{"uuid":"{uuid}","parentUuid":null,"sessionId":"s","timestamp":"t","type":"assistant","isSidechain":{side},"cwd":"/p","version":"0.24.4","model":"qwen3-coder-plus","message":{{"role":"model","parts":[{{"text":"ok"}}]}},"usageMetadata":{{"promptTokenCount":{prompt},"candidatesTokenCount":20,"totalTokenCount":{}}},"contextWindowSize":1000000}}"#,
+                prompt + 20
+            )
+        };
+        let f = file(&[rec("q1", false, 640_000), rec("q2", true, 900_000)], "");
+        match measure(f.path()).unwrap() {
+            Reading::Usage(u) => assert_eq!(
+                (u.tokens, u.record.as_str(), u.window),
+                (640_000, "q1", Some(1_000_000))
+            ),
+            o => panic!("{o:?}"),
+        }
+        let f = file(
+            &[
+                rec("q1", false, 640_000),
+                r#"{"uuid":"c1","type":"system","subtype":"chat_compression","systemPayload":{"info":{}}}"#.into(),
+            ],
+            "",
+        );
+        assert_eq!(
+            measure(f.path()).unwrap(),
+            Reading::Boundary { id: "c1".into() }
+        );
+    }
+
+    #[test]
+    fn payload_usage_from_the_plugin() {
+        let v: serde_json::Value = serde_json::json!({"context_usage": {"id": "msg_1",
+            "model": "anthropic/claude-sonnet-4-5",
+            "tokens": {"input": 1000, "output": 500, "reasoning": 0, "cache": {"read": 150000, "write": 2000}}}});
+        let u = from_payload(v.as_object().unwrap()).unwrap();
+        assert_eq!((u.tokens, u.record.as_str()), (153_500, "msg_1:153500"));
+        let none = serde_json::json!({"context_usage": {"tokens": {"input": 0}}});
+        assert!(from_payload(none.as_object().unwrap()).is_none());
+        let garbage = serde_json::json!({"context_usage": "lots"});
+        assert!(from_payload(garbage.as_object().unwrap()).is_none());
     }
 }

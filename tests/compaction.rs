@@ -125,7 +125,10 @@ fn two_warnings_per_cycle_rearmed_by_a_boundary() {
         ctx.contains("130,000 tokens of a 200,000-token window"),
         "{ctx}"
     );
-    assert!(ctx.contains("(65%; measured from the transcript)"), "{ctx}");
+    assert!(
+        ctx.contains("(65%; measured from the transcript; window: known model claude-sonnet-4-5)"),
+        "{ctx}"
+    );
     assert!(
         ctx.contains("write HANDOFF.md at the project root"),
         "{ctx}"
@@ -398,4 +401,214 @@ fn through_the_codex_contract_the_rollout_is_measured() {
         out.stdout
     );
     assert_eq!(run().stdout, "", "the same measurement is judged once");
+}
+
+/// Dispatches `native` through `--contract harness` with `p`; the context
+/// it delivers (Claude Code's nesting, or the flat field of cuecard's
+/// OpenCode plugin).
+fn contract_call(sb: &Sandbox, harness: &str, native: &str, p: &Value) -> String {
+    let out = sb
+        .test()
+        .args([
+            "dispatch",
+            "--contract",
+            harness,
+            native,
+            "compaction-warning",
+        ])
+        .json(p)
+        .run();
+    let v = out.json().unwrap_or(Value::Null);
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .or(v["additionalContext"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn gemini_message(id: &str, prompt_tokens: u64) -> String {
+    json!({"id": id, "timestamp": "2026-12-02T10:00:00.000Z", "type": "gemini",
+        "content": [{"text": "working"}], "model": "gemini-2.5-pro",
+        "tokens": {"input": prompt_tokens, "output": 40, "cached": prompt_tokens / 2,
+            "thoughts": 0, "tool": 0, "total": prompt_tokens + 40}})
+    .to_string()
+}
+
+#[test]
+fn gemini_chats_are_measured_against_where_gemini_compresses() {
+    // Gemini CLI's chat file (the payload's transcript_path): `type: gemini`
+    // messages with `tokens.input`. The model's window comes from the table
+    // of known models (gemini-2.5-pro: 1,048,576), and Gemini CLI compresses
+    // at half of it, so the thresholds are taken of 524,288.
+    let sb = Sandbox::new();
+    let chat = sb.path().join("session-c876df5f.jsonl");
+    let meta = json!({"sessionId": "g-1", "projectHash": "h", "startTime": "t", "kind": "main"});
+    std::fs::write(
+        &chat,
+        format!("{meta}\n{}\n", gemini_message("m1", 200_000)),
+    )
+    .unwrap();
+    let mut p = sb.fixture("gemini", "AfterTool.run_shell_command");
+    p["session_id"] = json!("g-1");
+    p["transcript_path"] = json!(chat);
+    assert_eq!(contract_call(&sb, "gemini", "AfterTool", &p), "", "38%");
+    let append = |line: String| {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&chat)
+            .unwrap();
+        writeln!(f, "{line}").unwrap();
+    };
+    append(gemini_message("m2", 350_000));
+    let ctx = contract_call(&sb, "gemini", "AfterTool", &p);
+    assert!(
+        ctx.contains("350,000 tokens of a 524,288-token window"),
+        "{ctx}"
+    );
+    assert!(
+        ctx.contains(
+            "Gemini CLI compacts at 50% of the 1,048,576-token window (known model gemini-2.5-pro)"
+        ),
+        "{ctx}"
+    );
+    // The same message re-appended (Gemini rewrites a changed message at
+    // the end): judged once.
+    append(gemini_message("m2", 350_000));
+    assert_eq!(contract_call(&sb, "gemini", "AfterTool", &p), "");
+    append(gemini_message("m3", 430_000));
+    assert!(contract_call(&sb, "gemini", "AfterTool", &p).contains("430,000"));
+    append(gemini_message("m4", 470_000));
+    assert_eq!(
+        contract_call(&sb, "gemini", "AfterTool", &p),
+        "",
+        "two per cycle"
+    );
+    // A drop below the first threshold marks the compression: re-armed.
+    append(gemini_message("m5", 90_000));
+    assert_eq!(contract_call(&sb, "gemini", "AfterTool", &p), "");
+    append(gemini_message("m6", 360_000));
+    assert!(contract_call(&sb, "gemini", "AfterTool", &p).contains("360,000"));
+    let status = sb.test().args(["status", "--session", "g-1"]).run().stdout;
+    assert!(status.contains("(size: measured (transcript))"), "{status}");
+    assert!(
+        status.contains("g-1  (gemini-2.5-pro,"),
+        "the chat's model: {status}"
+    );
+}
+
+#[test]
+fn qwen_chats_give_tokens_window_and_compression() {
+    let sb = Sandbox::new();
+    let chat = sb.path().join("q.jsonl");
+    let rec = |uuid: &str, prompt: u64| {
+        json!({"uuid": uuid, "parentUuid": null, "sessionId": "q-1", "timestamp": "t",
+            "type": "assistant", "cwd": "/p", "version": "0.24.4", "model": "qwen3-coder-plus",
+            "message": {"role": "model", "parts": [{"text": "ok"}]},
+            "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": 20,
+                "totalTokenCount": prompt + 20},
+            "contextWindowSize": 300_000})
+        .to_string()
+    };
+    let append = |line: String| {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&chat)
+            .unwrap();
+        writeln!(f, "{line}").unwrap();
+    };
+    let mut p = sb.fixture("qwen", "PostToolUse.run_shell_command");
+    p["session_id"] = json!("q-1");
+    p["transcript_path"] = json!(chat);
+    append(rec("a1", 210_000));
+    let ctx = contract_call(&sb, "qwen", "PostToolUse", &p);
+    assert!(
+        ctx.contains("210,000 tokens of a 300,000-token window"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("stated by the harness"), "{ctx}");
+    // Qwen's compression record starts a new cycle.
+    append(
+        json!({"uuid": "c1", "type": "system", "subtype": "chat_compression",
+        "systemPayload": {"info": {}}})
+        .to_string(),
+    );
+    assert_eq!(contract_call(&sb, "qwen", "PostToolUse", &p), "");
+    append(rec("a2", 200_000));
+    assert!(
+        contract_call(&sb, "qwen", "PostToolUse", &p).contains("200,000"),
+        "warned again in the new cycle"
+    );
+}
+
+#[test]
+fn opencode_usage_in_the_payload_is_measured_and_preferred() {
+    // cuecard's OpenCode plugin passes the last assistant message's token
+    // counts (from `message.updated`) as `context_usage`.
+    let sb = Sandbox::new();
+    let mut p = sb.fixture("opencode", "tool.execute.after.bash");
+    p["session_id"] = json!("oc-1");
+    let usage = |id: &str, input: u64, read: u64| {
+        json!({"id": id, "model": "anthropic/claude-sonnet-4-5",
+            "tokens": {"input": input, "output": 1000, "reasoning": 0,
+                "cache": {"read": read, "write": 0}}})
+    };
+    p["context_usage"] = usage("msg_1", 2000, 60_000);
+    assert_eq!(contract_call(&sb, "opencode", "tool.execute.after", &p), "");
+    p["context_usage"] = usage("msg_2", 3000, 130_000);
+    let ctx = contract_call(&sb, "opencode", "tool.execute.after", &p);
+    assert!(
+        ctx.contains("134,000 tokens of a 200,000-token window"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("the usage the harness reported"), "{ctx}");
+    assert!(
+        ctx.contains("known model anthropic/claude-sonnet-4-5"),
+        "{ctx}"
+    );
+    // The same message again (several tool calls in one reply): once.
+    assert_eq!(contract_call(&sb, "opencode", "tool.execute.after", &p), "");
+    let status = sb.test().args(["status", "--session", "oc-1"]).run().stdout;
+    assert!(
+        status.contains("(size: measured (harness usage))"),
+        "{status}"
+    );
+    // Without usage the session falls back to the estimate, and says so.
+    let mut q = p.clone();
+    q.as_object_mut().unwrap().remove("context_usage");
+    q["session_id"] = json!("oc-2");
+    contract_call(&sb, "opencode", "tool.execute.after", &q);
+    let status = sb.test().args(["status", "--session", "oc-2"]).run().stdout;
+    assert!(status.contains("(size: estimate)"), "{status}");
+}
+
+#[test]
+fn explain_says_where_the_window_came_from() {
+    let sb = Sandbox::new();
+    let mut s = Session::new(&sb, "explain-1");
+    s.usage(150_000);
+    let out = sb
+        .test()
+        .args(["explain", "PostToolUse", "compaction-warning"])
+        .json(&s.payload("PostToolUse"))
+        .run()
+        .stdout;
+    assert!(
+        out.contains("compaction: size 150,000 tokens, measured from the transcript; window 200,000 tokens (known model claude-sonnet-4-5)"),
+        "{out}"
+    );
+    let mut s = Session::new(&sb, "explain-2").env("CUECARD_CONTEXT_WINDOW", "180k");
+    s.usage(150_000);
+    let mut t = sb
+        .test()
+        .args(["explain", "PostToolUse", "compaction-warning"])
+        .json(&s.payload("PostToolUse"));
+    for (k, v) in &s.env {
+        t = t.env(k, v);
+    }
+    let out = t.run().stdout;
+    assert!(
+        out.contains("window 180,000 tokens (CUECARD_CONTEXT_WINDOW)"),
+        "{out}"
+    );
 }

@@ -145,6 +145,24 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// Where install keeps the backup of `path`: beside it, or, for a file in
+/// a repository, in the data directory under the FNV-1a of its path.
+fn backup_of(sb: &Sandbox, path: &Path) -> PathBuf {
+    let name = format!(
+        "{}.cuecard.bak",
+        path.file_name().unwrap().to_string_lossy()
+    );
+    if !path.starts_with(sb.project()) {
+        return path.with_file_name(name);
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.to_string_lossy().as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    sb.data().join(format!("install/backups/{h:016x}-{name}"))
+}
+
 fn path_of(sb: &Sandbox, c: &Case) -> PathBuf {
     match c.scope {
         "user" => sb.home().join(c.rel),
@@ -426,8 +444,9 @@ fn every_harness_install_reinstall_verify_uninstall_over_foreign_config() {
                 c.harness
             );
         }
-        // A backup of the operator's file.
-        let backup = PathBuf::from(format!("{}.cuecard.bak", path.display()));
+        // A backup of the operator's file (kept out of the repository for
+        // a project's file).
+        let backup = backup_of(&sb, &path);
         assert_eq!(
             std::fs::read_to_string(&backup).unwrap(),
             c.foreign,
@@ -700,11 +719,12 @@ fn install_with(sb: &Sandbox, copy: &Path, harness: &str) -> std::process::Outpu
 }
 
 #[test]
-fn entries_in_a_windows_hosts_form_are_cuecards_own() {
+fn entries_in_a_windows_hosts_form_are_recognised() {
     // Files as an install on Windows writes them (PowerShell for Cursor,
     // cmd for CodeBuddy, Copilot's two keys), beside the operator's hooks:
-    // verify counts none as installed here (no such binary), and uninstall
-    // takes exactly them out.
+    // verify sees each as running cuecard and counts none as installed
+    // here (no record, no such binary), and uninstall with `--replace`
+    // naming the program takes exactly them out.
     let sb = Sandbox::new();
     let exe = r"C:\Users\Zoë Doe\AppData\Local\cuecard\bin\cuecard.exe";
     let cursor = sb.home().join(".cursor/hooks.json");
@@ -735,7 +755,9 @@ fn entries_in_a_windows_hosts_form_are_cuecards_own() {
         }]}})
         .to_string(),
     );
-    // Exit 1: problems found (and nothing installed).
+    // Not written by this install (no record of them): the user's, named,
+    // not counted as installed; uninstall keeps them unless `--replace`
+    // names their program. Exit 1: their programs are no binary here.
     let out = sb.test().args(["verify", "--json"]).exit(1).run();
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     for (harness, path) in [
@@ -750,15 +772,34 @@ fn entries_in_a_windows_hosts_form_are_cuecards_own() {
             .flatten()
             .find(|s| s["harness"] == harness && s["path"] == path.to_str().unwrap())
             .unwrap_or_else(|| panic!("{harness} in {v:#}"));
-        let problems = st["problems"].to_string();
+        let yours = st["yours"].to_string();
         assert!(
-            problems.contains("not an installed cuecard binary"),
-            "{harness}: seen as cuecard's, not counted: {st:#}"
+            yours.contains("runs cuecard") && yours.contains("cuecard.exe"),
+            "{harness}: seen as running cuecard, not counted: {st:#}"
         );
         assert_eq!(st["entries"], 0, "{harness}: {st:#}");
     }
+    let before = std::fs::read_to_string(&cursor).unwrap();
+    let out = sb.test().args(["uninstall", "--harness", "cursor"]).run();
+    assert!(
+        out.stdout.contains("kept an entry of yours"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&cursor).unwrap(), before);
+    let slashed = exe.replace('\\', "/");
     for h in ["cursor", "codebuddy", "copilot"] {
-        sb.test().args(["uninstall", "--harness", h]).run();
+        sb.test()
+            .args([
+                "uninstall",
+                "--harness",
+                h,
+                "--replace",
+                exe,
+                "--replace",
+                &slashed,
+            ])
+            .run();
     }
     assert_eq!(
         read_json(&cursor),
@@ -871,9 +912,19 @@ fn install_materialises_the_cards_for_their_pointers() {
         .join(".claude/skills")
         .join(&skill)
         .join("SKILL.md");
+    // The shipped text, then the line that marks it cuecard's.
+    let written = std::fs::read_to_string(&installed).unwrap();
+    let (body, marker) = written
+        .trim_end()
+        .rsplit_once('\n')
+        .expect("a marker line last");
     assert_eq!(
-        std::fs::read_to_string(&installed).unwrap(),
+        format!("{body}\n"),
         std::fs::read_to_string(catalogue.join(&skill).join("SKILL.md")).unwrap()
+    );
+    assert!(
+        marker.starts_with("<!-- cuecard-owned-file: skill"),
+        "{marker}"
     );
     sb.test()
         .args(["uninstall", "--harness", "claude-code"])
@@ -944,22 +995,34 @@ fn a_claude_plugin_registering_cuecard_is_reported() {
     assert!(out.stdout.contains("plugins"), "{}", out.stdout);
 }
 
+/// An install from another place (an upgrade that moved the binary) is
+/// what cuecard wrote: verify calls it stale, and a reinstall replaces it
+/// in place. An entry running a cuecard binary that no install recorded
+/// writing is the user's: kept and named, replaced only when `--replace`
+/// names its program.
 #[test]
 fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
     let sb = Sandbox::new();
     let path = sb.home().join(".claude/settings.json");
-    put(&path, &json!({"hooks": {"SessionStart": [{"matcher": "*", "hooks": [{"type": "command", "command": "/old/place/cuecard", "args": ["dispatch", "SessionStart", "session-start"]}]}]}}).to_string());
+    let old = copy_bin(&sb, "old-place");
+    let done = install_with(&sb, &old, "claude-code");
+    assert!(done.status.success(), "{done:?}");
+    std::fs::remove_file(&old).unwrap();
     let out = sb
         .test()
         .args(["verify", "--harness", "claude-code"])
         .exit(1)
         .run();
-    assert!(out.stdout.contains("STALE"), "{}", out.stdout);
+    assert!(out.stdout.contains("claude-code (user)"), "{}", out.stdout);
+    let before = read_json(&path)["hooks"]["SessionStart"]
+        .as_array()
+        .unwrap()
+        .len();
     install(&sb, "claude-code", "user");
     let doc = read_json(&path);
     assert_eq!(
         doc["hooks"]["SessionStart"].as_array().unwrap().len(),
-        1,
+        before,
         "replaced, not doubled"
     );
     assert_eq!(
@@ -967,6 +1030,38 @@ fn a_moved_binary_is_stale_in_verify_and_replaced_by_reinstall() {
         bin()
     );
     sb.test().args(["verify", "--harness", "claude-code"]).run();
+
+    // Written by hand (no record of it): the user's.
+    let sb = Sandbox::new();
+    let mine = json!({"type": "command", "command": "/old/place/cuecard", "args": ["dispatch", "SessionStart", "session-start"]});
+    put(
+        &path_in(&sb),
+        &json!({"hooks": {"SessionStart": [{"matcher": "*", "hooks": [mine]}]}}).to_string(),
+    );
+    let out = install(&sb, "claude-code", "user");
+    assert!(
+        out.stdout.contains("kept an entry of yours")
+            && out.stdout.contains("--replace /old/place/cuecard"),
+        "{}",
+        out.stdout
+    );
+    let doc = read_json(path_in(&sb));
+    assert_eq!(doc["hooks"]["SessionStart"][0]["hooks"][0], mine);
+    sb.test()
+        .args([
+            "install",
+            "--harness",
+            "claude-code",
+            "--replace",
+            "/old/place/cuecard",
+        ])
+        .run();
+    let doc = read_json(path_in(&sb));
+    assert!(!doc.to_string().contains("/old/place"), "{doc}");
+}
+
+fn path_in(sb: &Sandbox) -> PathBuf {
+    sb.home().join(".claude/settings.json")
 }
 
 #[test]
@@ -989,6 +1084,21 @@ fn managed_scope_renders_managed_settings() {
         out.stdout.contains("writable by this user"),
         "the test binary is user-writable: {}",
         out.stdout
+    );
+    assert!(
+        out.stdout.contains("every user, project and plugin hook")
+            && out.stdout.contains("verify --scope managed"),
+        "what allowManagedHooksOnly does: {}",
+        out.stdout
+    );
+    let v = sb
+        .test()
+        .args(["verify", "--harness", "claude-code", "--scope", "managed"])
+        .run();
+    assert!(
+        v.stdout.contains("claude-code (managed)") && v.stdout.contains("managed-settings.json"),
+        "{}",
+        v.stdout
     );
     // An administrator's explicit false is kept, with a warning.
     let sb = Sandbox::new();
@@ -1173,36 +1283,75 @@ fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
 /// uninstall, with a note, even after the operator edited the file since.
 #[test]
 fn gemini_hooks_switch_is_put_back_as_the_operator_had_it() {
+    // The user's `false` is never flipped: install says what to change,
+    // verify and doctor report it, uninstall leaves it.
     let sb = Sandbox::new();
     let path = sb.home().join(".gemini/settings.json");
-    put(
-        &path,
-        "{\n  \"hooksConfig\": {\"enabled\": false},\n  \"theme\": \"GitHub\"\n}\n",
-    );
+    let mine = "{\n  \"hooksConfig\": {\"enabled\": false},\n  \"theme\": \"GitHub\"\n}\n";
+    put(&path, mine);
     let out = install(&sb, "gemini", "user");
     assert!(
-        out.stdout.contains("set hooksConfig.enabled to true"),
+        out.stdout.contains("warning: hooksConfig.enabled is false")
+            && out.stdout.contains("set it to true yourself"),
         "{}",
         out.stdout
     );
-    assert_eq!(read_json(&path)["hooksConfig"]["enabled"], true);
-    // The operator edits the file after install.
-    let mut doc = read_json(&path);
+    assert_eq!(read_json(&path)["hooksConfig"]["enabled"], false);
+    let out = sb
+        .test()
+        .args(["verify", "--harness", "gemini"])
+        .exit(1)
+        .run();
+    assert!(out.stdout.starts_with("HOOKS-OFF"), "{}", out.stdout);
+    let out = sb
+        .test()
+        .args(["doctor", "--harness", "gemini"])
+        .exit(1)
+        .run();
+    assert!(
+        out.stdout.contains("FAIL hooksConfig.enabled is false"),
+        "{}",
+        out.stdout
+    );
+    sb.test()
+        .args(["uninstall", "--harness", "gemini", "--scope", "user"])
+        .run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), mine);
+
+    // Absent: install adds it and says so; uninstall takes it out again,
+    // after the operator's later edit too.
+    let sb = Sandbox::new();
+    put(&path_gemini(&sb), "{\n  \"theme\": \"GitHub\"\n}\n");
+    let out = install(&sb, "gemini", "user");
+    assert!(
+        out.stdout.contains("added hooksConfig.enabled: true"),
+        "{}",
+        out.stdout
+    );
+    let mut doc = read_json(path_gemini(&sb));
     doc["theme"] = json!("Dark");
-    put(&path, &serde_json::to_string_pretty(&doc).unwrap());
+    put(
+        &path_gemini(&sb),
+        &serde_json::to_string_pretty(&doc).unwrap(),
+    );
     let out = sb
         .test()
         .args(["uninstall", "--harness", "gemini", "--scope", "user"])
         .run();
     assert!(
-        out.stdout.contains("put hooksConfig.enabled back to false"),
+        out.stdout
+            .contains("removed hooksConfig.enabled, which install had added"),
         "{}",
         out.stdout
     );
-    let after = read_json(&path);
-    assert_eq!(after["hooksConfig"]["enabled"], false);
+    let after = read_json(path_gemini(&sb));
+    assert!(after.get("hooksConfig").is_none(), "{after}");
     assert_eq!(after["theme"], "Dark", "the operator's edit stays");
     assert!(after.get("hooks").is_none());
+}
+
+fn path_gemini(sb: &Sandbox) -> PathBuf {
+    sb.home().join(".gemini/settings.json")
 }
 
 /// verify and doctor say when a harness will not run cuecard's entries yet,
@@ -1220,7 +1369,8 @@ fn untrusted_hooks_are_reported_with_the_fix() {
         &sb.home().join(".gemini/trustedFolders.json"),
         &json!({"/elsewhere": "TRUST_FOLDER"}).to_string(),
     );
-    let out = sb.test().args(["verify"]).exit(1).run();
+    // Exit 3: nothing is wrong, the hooks wait on the user's trust.
+    let out = sb.test().args(["verify"]).exit(3).run();
     for (h, fix) in [
         ("codex (user)", "type `/hooks` and trust them"),
         ("copilot (project)", "trusted_folders"),
@@ -1236,10 +1386,11 @@ fn untrusted_hooks_are_reported_with_the_fix() {
     let out = sb
         .test()
         .args(["doctor", "--harness", "codex"])
-        .exit(1)
+        .exit(3)
         .run();
     assert!(
-        out.stdout.contains("WAIT Codex has not trusted"),
+        out.stdout.contains("WAIT Codex has not trusted")
+            && out.stdout.contains("0 failed, 1 waiting on you"),
         "{}",
         out.stdout
     );

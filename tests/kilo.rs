@@ -86,4 +86,10 @@ fn the_plugin_delivers_through_the_kilo_contract() {
             .is_some_and(|a| a.contains("/srv/canary")),
         "the advisory is appended to the tool output: {got}"
     );
+    assert!(
+        got["after_usage"]
+            .as_str()
+            .is_some_and(|a| a.contains("172,800 tokens of a 200,000-token window")),
+        "Kilo's message.updated token counts are measured too: {got}"
+    );
 }

@@ -39,11 +39,12 @@ const LAYERS: &[(u8, &[&str])] = &[
     (11, &["trust"]),
     (12, &["paths", "policy"]),
     (13, &["envelope", "harness", "registration"]),
-    (14, &["dispatch"]),
-    (15, &["hook"]),
-    (16, &["install", "replay"]),
-    (17, &["cli"]),
-    (18, &["commands"]),
+    (14, &["unjudged"]),
+    (15, &["dispatch"]),
+    (16, &["hook"]),
+    (17, &["install", "replay"]),
+    (18, &["cli"]),
+    (19, &["commands"]),
 ];
 
 fn layer_of(m: &str) -> Option<u8> {

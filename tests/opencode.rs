@@ -201,6 +201,14 @@ fn the_plugin_puts_the_answers_where_opencode_hands_them_to_the_model() {
         got["system_after_compaction"].as_array().unwrap().len() > 1,
         "after session.compacted the start cards come again: {got}"
     );
+    // The token counts OpenCode reported (message.updated) ride with the
+    // next tool call: the compaction warning is measured, not estimated.
+    let after = got["after_usage"].as_str().unwrap();
+    assert!(
+        after.contains("172,800 tokens of a 200,000-token window")
+            && after.contains("the usage the harness reported"),
+        "{got}"
+    );
 }
 
 #[test]

@@ -394,12 +394,14 @@ fn a_broken_config_or_payload_never_denies() {
         status.contains("bad-config") && status.contains("this line counts for nothing"),
         "{status}"
     );
-    // A garbled payload under a deny policy: no output, exit 0.
+    // A garbled payload under a broken policy: no output, exit 0. (Under
+    // a working deny policy it gets the policy's decision: see
+    // tests/no_silent_permit.rs.)
     for contract in ["claude-code", "kiro", "windsurf", "gemini"] {
         let t = sb
             .test()
             .args(["dispatch", "--contract", contract, "PreToolUse"])
-            .env("CUECARD_POLICY", "destructive=deny")
+            .env("CUECARD_POLICY", "destructive=nope")
             .stdin("{\"tool_name\": \"Bash\", \"tool_input\": {\"command\": \"rm -rf /srv")
             .run();
         assert_eq!(t.stdout, "", "{contract}");

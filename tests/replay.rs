@@ -278,3 +278,103 @@ fn replay_shows_what_the_recovery_carried_at_each_compaction() {
         "{human}"
     );
 }
+
+/// A Qwen Code chat (`~/.qwen/projects/<project>/chats/<id>.jsonl`), in the
+/// record shape of Qwen Code's ChatRecordingService: a prompt, three tool
+/// calls with usage rising to 83% of the window the records state, the
+/// hand-off note written with `write_file`, a `chat_compression` record and
+/// a prompt after it.
+fn qwen_chat(sb: &Sandbox) -> std::path::PathBuf {
+    use serde_json::json;
+    let project = sb.project().to_string_lossy().to_string();
+    let base = |uuid: &str, ty: &str| {
+        json!({"uuid": uuid, "parentUuid": null, "sessionId": "qwen-replay-1",
+            "timestamp": "2026-12-02T10:00:00.000Z", "type": ty, "cwd": project,
+            "version": "0.24.4"})
+    };
+    let mut lines = Vec::new();
+    let mut user = base("u1", "user");
+    user["message"] =
+        json!({"role": "user", "parts": [{"text": "Refactor the parser, then run the tests."}]});
+    lines.push(user);
+    let calls = [
+        (
+            150_000,
+            "c1",
+            "run_shell_command",
+            json!({"command": "cargo test", "is_background": false}),
+        ),
+        (
+            200_000,
+            "c2",
+            "run_shell_command",
+            json!({"command": "cargo clippy", "is_background": false}),
+        ),
+        (
+            250_000,
+            "c3",
+            "write_file",
+            json!({"file_path": format!("{project}/HANDOFF.md"),
+            "content": support::handoff::NOTE}),
+        ),
+    ];
+    for (i, (tokens, id, name, args)) in calls.into_iter().enumerate() {
+        let mut a = base(&format!("a{i}"), "assistant");
+        a["model"] = json!("qwen3-coder-plus");
+        a["contextWindowSize"] = json!(300_000);
+        a["usageMetadata"] = json!({"promptTokenCount": tokens, "candidatesTokenCount": 30,
+            "totalTokenCount": tokens + 30});
+        a["message"] = json!({"role": "model", "parts": [{"functionCall": {"id": id, "name": name, "args": args}}]});
+        lines.push(a);
+        let mut r = base(&format!("r{i}"), "tool_result");
+        r["message"] = json!({"role": "user", "parts": [{"functionResponse": {"id": id, "name": name,
+            "response": {"output": "ok"}}}]});
+        r["toolCallResult"] = json!({"callId": id, "status": "success", "error": null});
+        lines.push(r);
+    }
+    let mut c = base("s1", "system");
+    c["subtype"] = json!("chat_compression");
+    c["systemPayload"] = json!({"info": {"originalTokenCount": 250_000, "newTokenCount": 20_000},
+        "compressedHistory": []});
+    lines.push(c);
+    let mut u2 = base("u2", "user");
+    u2["message"] = json!({"role": "user", "parts": [{"text": "Carry on."}]});
+    lines.push(u2);
+    let mut a = base("a9", "assistant");
+    a["usageMetadata"] = json!({"promptTokenCount": 21_000});
+    a["message"] = json!({"role": "model", "parts": [{"text": "Done."}]});
+    lines.push(a);
+    let path = sb.path().join("qwen-chat.jsonl");
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    path
+}
+
+#[test]
+fn qwen_chats_are_replayed_with_warnings_compaction_and_recovery() {
+    let sb = Sandbox::new();
+    let t = qwen_chat(&sb);
+    let r = replay_json(&sb, &[t.to_str().unwrap()]);
+    assert_eq!(r["format"], "qwen", "{r}");
+    assert_eq!(r["tool_calls"], 3, "{r}");
+    assert_eq!(
+        r["warnings_at"],
+        serde_json::json!([1, 1]),
+        "65% and 80% of the stated 300,000"
+    );
+    assert_eq!(r["compactions_at"], serde_json::json!([1]));
+    let t1 = &r["turns"][1];
+    assert_eq!(t1["prompt"], "Refactor the parser, then run the tests.");
+    assert_eq!(t1["context_tokens"], 250_000);
+    let rec = &t1["recoveries"][0];
+    assert_eq!(rec["from"], "transcript", "{rec}");
+    assert!(
+        rec["carried"]
+            .as_str()
+            .unwrap()
+            .contains("> - NEXT-STEP-TEXT"),
+        "the note written with write_file is carried: {rec}"
+    );
+    let human = sb.test().arg("replay").arg(&t).run().stdout;
+    assert!(human.contains("qwen"), "{human}");
+}

@@ -77,6 +77,7 @@ fuzz_target!(|data: &[u8]| {
         // (untrusted, they never fire).
         state_root: Some(root.join("state")),
         once: false,
+        unjudged: None,
     };
     let run = dispatch::run(&req, cuecard::payload::parse(&input), None);
     // A row that reads plain text (Kiro) answers with text, not JSON.

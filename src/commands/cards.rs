@@ -126,7 +126,25 @@ pub fn show(p: &Printer, name: &str) -> Result<ExitStatus, CommandError> {
     match set.get(name) {
         Some((_, c)) => {
             let ids = crate::policy::card_lines(c);
-            if ids.is_empty() {
+            let known = c
+                .bindings
+                .guard
+                .as_deref()
+                .and_then(crate::guards::effects::summary);
+            if let Some(known) = known {
+                p.out(&format!(
+                    "{}\n\n## What it knows\n{known}\n{}",
+                    c.body.trim_end(),
+                    if ids.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            "\n## Policy ids (advise unless set; see `cuecard policy`)\n{}",
+                            ids.trim_end()
+                        )
+                    }
+                ));
+            } else if ids.is_empty() {
                 p.out(&c.body);
             } else {
                 // Policy ids: what `[policy]` / CUECARD_POLICY can name for
@@ -313,12 +331,28 @@ pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
         Some(f) => vec![(f.display().to_string(), f.to_path_buf(), CardScope::User)],
         None => card_files(),
     };
-    if targets.is_empty() {
+    // The [effects] packs of the config files (issue 27): checked with the
+    // cards, as they feed the same guards.
+    let packs = if file.is_none() {
+        crate::policy::packs::check_files(&crate::context::project_root_here())
+    } else {
+        Vec::new()
+    };
+    if targets.is_empty() && packs.is_empty() {
         p.out("no user or project cards to check");
         return ExitStatus::Success;
     }
     let mut failed = 0;
     let mut out = String::new();
+    for (shown, result) in packs {
+        match result {
+            Ok(n) => out.push_str(&format!("{shown} [effects]: ok ({n} verb(s))\n")),
+            Err(e) => {
+                failed += 1;
+                out.push_str(&format!("{shown} [effects]: INVALID\n  error: {e}\n"));
+            }
+        }
+    }
     for (shown, path, scope) in targets {
         let (errors, warnings) = check_file(&path, scope);
         if errors.is_empty() {

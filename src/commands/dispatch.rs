@@ -10,7 +10,7 @@ use crate::diag::{self, Kind};
 use crate::dispatch::Request;
 use crate::harness::HarnessId;
 use crate::state::{self, Store};
-use crate::{deadline, env, hook, payload, printer};
+use crate::{deadline, env, hook, payload, printer, unjudged};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
@@ -84,8 +84,28 @@ pub fn main(args: &[OsString]) -> i32 {
         diag::record(Kind::GuardPanic, format!("panic{place}"));
     }));
     deadline::arm(deadline::budget());
-    let blocked = catch_unwind(AssertUnwindSafe(|| hook(args))).unwrap_or(false);
+    let blocked = match catch_unwind(AssertUnwindSafe(|| hook(args))) {
+        // Judged: the answer (or none) stands; the deadline only ends
+        // the process from here on.
+        Ok(blocked) => {
+            printer::seal();
+            blocked
+        }
+        // Broke off outside judging: what the policy says of a call
+        // cuecard could not judge, as the deadline would, unless an answer
+        // was written (then its exit code).
+        Err(_) => deadline::answer_unjudged().unwrap_or_else(printer::exit_code) == 2,
+    };
+    if printer::dropped() {
+        diag::record(
+            Kind::Deadline,
+            "the answer did not fit in the output pipe at once; nothing was written rather than part of it",
+        );
+    }
     // After the answer: the failure record, then (at most daily) the sweep.
+    // Should they run past the deadline, its handler exits with the code
+    // the answer called for (2 after a block), not 0.
+    deadline::test_stall("after-answer");
     let _ = catch_unwind(|| hook::persist_failures(STORE.get(), Duration::from_millis(150)));
     if let Some(store) = STORE.get() {
         let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
@@ -115,40 +135,79 @@ fn hook(args: &[OsString]) -> bool {
         }
     };
     hook::begin_call(a.event.as_deref().unwrap_or("?"), store.as_ref());
+    let contract = match a.contract.as_deref() {
+        None => Ok(None),
+        Some(id) => HarnessId::parse(id).map(Some).ok_or(id),
+    };
+    // Before the payload is read: on a gating event, the policy, and with
+    // it the deadline's answer (a stdin that never closes, a guard that
+    // hangs: the policy's standing decision, not silence).
+    let req = match (&a.event, &contract) {
+        (Some(event), Ok(contract)) => {
+            let mut req = Request {
+                event: event.clone(),
+                cards: a.cards.clone(),
+                contract: *contract,
+                state_root: store.as_ref().map(|s| s.root().to_path_buf()),
+                once: true,
+                unjudged: None,
+            };
+            if unjudged::gating(req.call()) {
+                let u = unjudged::Unjudged::early(true);
+                crate::dispatch::arm_deadline(&req, &u);
+                req.unjudged = Some(u);
+            }
+            Some(req)
+        }
+        _ => None,
+    };
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
-    let Some(event) = a.event else {
+    if a.event.is_none() {
         diag::record(Kind::BadArguments, "no event given");
         return false;
-    };
-    let contract = match a.contract.as_deref() {
-        None => None,
-        Some(id) => match HarnessId::parse(id) {
-            Some(h) => Some(h),
-            None => {
-                // An unknown dialect gets no answer rather than a guess.
-                diag::record(
-                    Kind::BadArguments,
-                    format!("unknown contract {:?}", crate::text::sanitize(id, 40)),
-                );
-                return false;
-            }
-        },
-    };
-    let req = Request {
-        event,
-        cards: a.cards,
-        contract,
-        state_root: store.as_ref().map(|s| s.root().to_path_buf()),
-        once: true,
-    };
-    let run = hook::answer(store.as_ref(), &req, input, |line| match line {
-        Some(line) => printer::hook_answer(line),
-        None => true,
-    });
-    match &run.block {
-        Some(reason) => printer::hook_block(reason),
-        None => false,
     }
+    if let Err(id) = contract {
+        // An unknown dialect gets no answer rather than a guess.
+        diag::record(
+            Kind::BadArguments,
+            format!("unknown contract {:?}", crate::text::sanitize(id, 40)),
+        );
+        return false;
+    }
+    let Some(req) = req else { return false };
+    // The answer is delivered (or settled: no answer) as soon as judging
+    // ends, before the state is saved: from then on the deadline only
+    // ends the process, with the exit code the answer called for.
+    let mut blocked = false;
+    let deliver = |run: &crate::dispatch::Run, blocked: &mut bool| match (&run.block, &run.answer) {
+        (Some(reason), _) => {
+            *blocked = printer::hook_block(reason);
+            *blocked
+        }
+        (None, Some(line)) => printer::hook_answer(line),
+        (None, None) => {
+            printer::seal();
+            true
+        }
+    };
+    let judged = catch_unwind(AssertUnwindSafe(|| {
+        hook::answer(store.as_ref(), &req, input, |run| {
+            deliver(run, &mut blocked)
+        })
+    }));
+    if judged.is_err() {
+        // Judging broke off (recorded by the panic hook): what the policy
+        // says of a call cuecard could not judge, if nothing was answered.
+        let why = "its judging broke off on an internal error, recorded for `cuecard status`";
+        if let Some(u) = &req.unjudged
+            && let Some(r) = unjudged::ruling(req.call(), &u.policy, why)
+        {
+            let mut late = false;
+            deliver(&crate::dispatch::decision_only(&req, r), &mut late);
+            blocked |= late;
+        }
+    }
+    blocked
 }
 
 #[cfg(test)]

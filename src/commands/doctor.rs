@@ -42,15 +42,25 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
         }
     }
     tally.failed += policy_report(&roots, &mut out);
-    let Tally { ran, failed } = tally;
-    if ran == 0 && failed == 0 {
+    let Tally {
+        ran,
+        failed,
+        waiting,
+    } = tally;
+    if ran == 0 && failed == 0 && waiting == 0 {
         out.push_str("nothing installed to check (see `cuecard install --help`)\n");
+    } else if waiting > 0 {
+        out.push_str(&format!(
+            "{ran} entries run, {failed} failed, {waiting} waiting on you (WAIT: the fix is named above)\n"
+        ));
     } else {
         out.push_str(&format!("{ran} entries run, {failed} failed\n"));
     }
     p.out(&out);
     Ok(if failed > 0 {
         ExitStatus::Failure
+    } else if waiting > 0 {
+        ExitStatus::Waiting
     } else {
         ExitStatus::Success
     })
@@ -61,6 +71,8 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
 struct Tally {
     ran: usize,
     failed: usize,
+    /// Things that wait on the user (trust), not failures.
+    waiting: usize,
 }
 
 /// One config file: its problems, then each installed entry run as the
@@ -75,7 +87,7 @@ fn probe_file(
 ) {
     let spec = t.spec;
     let st = inspect::inspect(t, bin, roots);
-    if !st.installed() && st.not_cuecard.is_empty() {
+    if !st.installed() && st.not_cuecard.is_empty() && st.yours_entries.is_empty() {
         return;
     }
     out.push_str(&format!(
@@ -84,8 +96,12 @@ fn probe_file(
         t.scope.id(),
         st.path
     ));
-    for why in &st.untrusted {
+    for why in &st.switched_off {
         tally.failed += 1;
+        out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+    }
+    for why in &st.untrusted {
+        tally.waiting += 1;
         out.push_str(&format!("  {:4} {why}\n", "WAIT"));
     }
     for why in &st.unenforced {
@@ -99,7 +115,22 @@ fn probe_file(
             "FAIL", event
         ));
     }
-    for (event, _, handler) in &st.installed {
+    let yours_run: Vec<(String, Option<String>, serde_json::Value)> = st
+        .yours_entries
+        .iter()
+        .filter(|(_, _, why)| why.is_none())
+        .map(|(e, h, _)| (e.clone(), None, h.clone()))
+        .collect();
+    for (event, _, why) in &st.yours_entries {
+        if let Some(why) = why {
+            tally.failed += 1;
+            out.push_str(&format!(
+                "  {:4} {:22} not run: not an installed cuecard binary ({why}); an entry of yours\n",
+                "FAIL", event
+            ));
+        }
+    }
+    for (event, _, handler) in st.installed.iter().chain(&yours_run) {
         // A fresh state directory per probe: no once-marker of one
         // entry silences the next.
         tally.ran += 1;

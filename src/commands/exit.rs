@@ -14,6 +14,9 @@ pub enum ExitStatus {
     Failure,
     /// The command line itself was wrong (clap's convention).
     Usage,
+    /// Nothing is wrong, but something waits on the user before it runs
+    /// (`verify`, `doctor`: hooks a harness has not been told to trust).
+    Waiting,
 }
 
 impl ExitStatus {
@@ -22,6 +25,7 @@ impl ExitStatus {
             ExitStatus::Success => 0,
             ExitStatus::Failure => 1,
             ExitStatus::Usage => 2,
+            ExitStatus::Waiting => 3,
         }
     }
 }

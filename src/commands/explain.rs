@@ -85,13 +85,18 @@ pub fn run(p: &Printer, a: ExplainArgs) -> Result<ExitStatus, CommandError> {
             None => out.push_str(&format!("contract: {id} (unknown: no output)\n")),
         }
     }
+    let state_root = crate::state::store::root_for_commands();
+    // What the hook answers a payload it cannot read, under the policy.
+    let unjudged = Some(crate::unjudged::Unjudged::early(false));
     let req = Request {
         event: a.event.clone(),
         cards: a.cards.clone(),
         contract: contract.and_then(|(_, h)| h),
-        state_root: crate::state::store::root_for_commands(),
+        state_root,
         once: false,
+        unjudged,
     };
+    let kept = input.clone();
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {
         p.out(&out);
@@ -102,6 +107,7 @@ pub fn run(p: &Printer, a: ExplainArgs) -> Result<ExitStatus, CommandError> {
     out.push('\n');
     verdict_lines(&run, &mut out);
     untrusted_lines(&root, &mut out);
+    compaction_line(&run, &kept, &mut out);
     answer_lines(&run, &mut out);
     p.out(&out);
     Ok(ExitStatus::Success)
@@ -229,6 +235,24 @@ fn verdict_lines(run: &dispatch::Run, out: &mut String) {
             };
             out.push_str(&format!("  {:width$}  {verdict:7}  {}\n", t.card, t.why));
         }
+    }
+}
+
+/// On the compaction guard's events: the size the payload measures, the
+/// window, and where each comes from (the guard itself needs the session's
+/// state, which `explain` does not load).
+fn compaction_line(
+    run: &dispatch::Run,
+    input: &Result<payload::Payload, payload::Unusable>,
+    out: &mut String,
+) {
+    use crate::guards::Guard;
+    let guard = crate::guards::compaction::Compaction;
+    if let (Some(spec), Ok(p)) = (run.event, input)
+        && guard.events().contains(&spec.name)
+    {
+        out.push_str(&crate::guards::compaction::explain(p));
+        out.push('\n');
     }
 }
 

@@ -15,7 +15,7 @@ pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
         return Err(CommandError::ManagedNeedsClaudeCode);
     }
-    install(p, spec, scope, a.dry_run)?;
+    install(p, spec, scope, a.dry_run, &a.replace, a.self_copy)?;
     Ok(ExitStatus::Success)
 }
 
@@ -43,22 +43,42 @@ fn install(
     spec: &'static crate::harness::config::Config,
     scope: Scope,
     dry_run: bool,
+    replace: &[String],
+    self_copy: bool,
 ) -> Result<(), CommandError> {
     let roots = Roots::from_env()?;
     decisions_need_a_policy(spec, &roots)?;
-    let bin = roots::installed_binary()?;
+    let mut bin = roots::installed_binary()?;
+    let mut copied = String::new();
+    if self_copy {
+        let (dest, said) = copy_self(&bin, &roots, dry_run)?;
+        bin = dest;
+        copied = said;
+    }
     let program = spec.program(scope, &bin);
     let host = Host::current();
     entries::check_program(spec, host, &program)?;
-    let target = ConfigFile::new(spec, scope, &roots).ok_or(InstallError::NoScope {
+    let mut target = ConfigFile::new(spec, scope, &roots).ok_or(InstallError::NoScope {
         harness: spec.harness,
         scope,
     })?;
+    target.replace = replace.to_vec();
     let (wanted, skipped) = entries::for_harness(spec, &program, host);
-    let plan = plan_or_by_hand(&target, &bin, &wanted, dry_run)?;
+    let plan = plan_or_by_hand(&target, &bin, &wanted)?;
     let verb = Verb { dry_run };
     let mut out = describe_plan(&target, &plan, &wanted, &skipped, verb);
-    out.push_str(&program_note(&program, &bin, &roots));
+    out.push_str(&copied);
+    out.push_str(&program_note(&program, &bin, &roots, scope));
+    let managed_false = plan
+        .notes
+        .iter()
+        .any(|n| n.contains("allowManagedHooksOnly to false"));
+    if scope == Scope::Managed && !managed_false {
+        out.push_str(MANAGED_ONLY);
+    }
+    if let Some(w) = cargo_build_warning(&bin, spec, scope) {
+        out.push_str(&w);
+    }
     // An older form of the harness's hooks that holds cuecard's entries
     // (Kiro's agent file): they move to the form just written.
     let legacy = legacy_plan(spec, scope, &roots, &bin)?;
@@ -72,6 +92,7 @@ fn install(
         ));
     }
     if dry_run {
+        write_cards_and_skills(&target, &roots, true, &mut out)?;
         if let Action::Create(text) | Action::Update { after: text, .. } = &plan.action {
             out.push_str(&format!(
                 "--- {} would hold:\n{text}",
@@ -88,12 +109,21 @@ fn install(
         }
         _ => Vec::new(),
     };
+    // The folders cuecard's data needs that are not there yet (the data
+    // folder, `~/.local/share` on a fresh home): the last uninstall removes
+    // them again when empty.
+    let data_dirs = crate::paths::data_dir()
+        .map(|d| crate::install::record::missing_dirs(&d.join("cards"), &roots.home))
+        .unwrap_or_default();
     document::apply_install(&target, &plan, &new_skill_dirs)?;
+    if let Some(data) = crate::paths::data_dir() {
+        crate::install::record::record(&data, &[], &data_dirs)?;
+    }
     if let Some((t, p)) = &legacy {
         document::apply_uninstall(t, p)?;
         document::finish_uninstall(t)?;
     }
-    write_cards_and_skills(spec, scope, &roots, &mut out)?;
+    write_cards_and_skills(&target, &roots, false, &mut out)?;
     for n in (spec.notes)(scope, &target.path) {
         out.push_str(&format!("  note: {n}\n"));
     }
@@ -120,17 +150,16 @@ impl Verb {
     }
 }
 
-/// The change to the config file; for a file install refuses to touch, on
-/// a dry run, the reason with what to add by hand.
+/// The change to the config file; for a file install refuses to touch
+/// (a run or a dry run), the reason with exactly what to add by hand.
 fn plan_or_by_hand(
     target: &ConfigFile,
     bin: &str,
     wanted: &[crate::install::merge::HookEntry],
-    dry_run: bool,
 ) -> Result<document::Plan, CommandError> {
     match document::plan_install(target, bin, wanted) {
         Ok(p) => Ok(p),
-        Err(refused) if dry_run && refused.refuses_rewrite() => Err(CommandError::ByHand {
+        Err(refused) if refused.refuses_rewrite() => Err(CommandError::ByHand {
             refused,
             keys: target.spec.required_keys_hint(),
             entries: document::by_hand(target.spec, bin, wanted).map_err(InstallError::from)?,
@@ -223,36 +252,64 @@ fn legacy_plan(
 }
 
 /// The cards the "Full procedure" pointers name, and the skills, written
-/// where they lead; what was written goes into the report.
+/// where they lead; what was written (or would be, on a dry run) goes into
+/// the report, with each skill file left because it is the user's. The
+/// folders the skills needed are recorded with `target` for uninstall.
 fn write_cards_and_skills(
-    spec: &crate::harness::config::Config,
-    scope: Scope,
+    target: &ConfigFile,
     roots: &Roots,
+    dry_run: bool,
     out: &mut String,
 ) -> Result<(), InstallError> {
-    if let Some(dir) = crate::paths::data_dir() {
-        let w = materialise::write_files(&dir.join("cards"), &materialise::card_files(), false)?;
+    let verb = Verb { dry_run };
+    if let Some(data) = crate::paths::data_dir() {
+        let dir = data.join("cards");
+        let w = materialise::write_files(&dir, None, &materialise::card_files(), dry_run)?;
         out.push_str(&format!(
-            "  cards: {} written, {} unchanged in {}\n",
+            "  cards: {} {}, {} unchanged in {}\n",
             w.written.len(),
-            w.unchanged,
-            dir.join("cards").display()
-        ));
-    }
-    let skills = materialise::skill_files();
-    if !skills.is_empty()
-        && let Some(dir) = (spec.skills_dir)(scope, roots)
-    {
-        let w = materialise::write_files(&dir, &skills, false)?;
-        out.push_str(&format!(
-            "  skills: {} written, {} unchanged in {}\n",
-            w.written.len(),
+            verb.say("written", "would be written"),
             w.unchanged,
             dir.display()
         ));
     }
+    let skills = materialise::skill_files();
+    if !skills.is_empty()
+        && let Some(dir) = (target.spec.skills_dir)(target.scope, roots)
+    {
+        let w = materialise::write_files(&dir, Some("skill"), &skills, dry_run)?;
+        out.push_str(&format!(
+            "  skills: {} {}, {} unchanged in {}\n",
+            w.written.len(),
+            verb.say("written", "would be written"),
+            w.unchanged,
+            dir.display()
+        ));
+        if dry_run {
+            for p in &w.written {
+                out.push_str(&format!("    would write {}\n", p.display()));
+            }
+        }
+        for (p, why) in &w.refused {
+            out.push_str(&format!(
+                "  warning: skill file {} {}: {why}; rename yours to get cuecard's\n",
+                verb.say("not written", "would not be written"),
+                p.display()
+            ));
+        }
+        if !dry_run {
+            crate::install::record::record(&target.path, &[], &w.created_dirs)?;
+        }
+    }
     Ok(())
 }
+
+/// What the managed file's `allowManagedHooksOnly: true` does, said on
+/// every managed install (and dry run) before the file is deployed.
+const MANAGED_ONLY: &str = "  note: this file sets allowManagedHooksOnly: true. Deployed as Claude Code's managed \
+settings, it makes Claude Code run managed hooks only: every user, project and plugin hook on every \
+machine that gets it stops running (the users' own included). Take the key out of the file before \
+deploying it if that is not what you want; `cuecard verify --scope managed` checks the file\n";
 
 /// Managed hooks are only as fixed as the binary they run (checked with
 /// `access(2)`, a Unix call; elsewhere nothing is said).
@@ -275,9 +332,16 @@ fn managed_warnings(bin: &str, out: &mut String) {
 
 /// What the entries' program is, and, for `cuecard` through PATH, whether
 /// PATH finds this binary here and how to make it.
-fn program_note(program: &str, bin: &str, roots: &Roots) -> String {
+fn program_note(program: &str, bin: &str, roots: &Roots, scope: Scope) -> String {
+    if scope == Scope::Managed {
+        return format!(
+            "  program: {bin} (an absolute path: every machine that gets this file needs cuecard there)\n"
+        );
+    }
     if program == bin {
-        return format!("  program: {bin} (this machine's binary: the file is yours alone)\n");
+        return format!(
+            "  program: {bin} (an absolute path on this machine: a file of yours, not shared)\n"
+        );
     }
     let dir = std::path::Path::new(bin)
         .parent()
@@ -301,4 +365,90 @@ fn program_note(program: &str, bin: &str, roots: &Roots) -> String {
              or link it: `ln -s {bin} ~/.local/bin/{program}`\n"
         ),
     }
+}
+
+/// Whether `bin` lives in a cargo build folder (`.../target/debug/`,
+/// `.../target/<triple>/release/`, ...), which `cargo clean` or a rebuild
+/// on another branch empties or replaces.
+pub fn in_cargo_target(bin: &str) -> bool {
+    let parts: Vec<&str> = bin.split(['/', '\\']).collect();
+    parts.iter().enumerate().any(|(i, p)| {
+        *p == "target"
+            && parts[i + 1..]
+                .iter()
+                .take(2)
+                .any(|q| *q == "debug" || *q == "release")
+    })
+}
+
+/// The warning for a binary in a cargo build folder, with how to put a
+/// lasting copy in place.
+fn cargo_build_warning(
+    bin: &str,
+    spec: &crate::harness::config::Config,
+    scope: Scope,
+) -> Option<String> {
+    in_cargo_target(bin).then(|| {
+        format!(
+            "  warning: {bin} is a build in cargo's target/ folder: `cargo clean`, or a rebuild on another \
+             branch, takes it away and every hook then fails. Put a lasting copy in place and install \
+             from it: `cargo install --path .` then `~/.cargo/bin/cuecard install --harness {h} --scope \
+             {s}`, or `{bin} install --self --harness {h} --scope {s}` (copies this binary to \
+             ~/.local/bin/cuecard and installs that)\n",
+            h = spec.harness.id(),
+            s = scope.id()
+        )
+    })
+}
+
+/// `--self`: this binary copied to `~/.local/bin/cuecard` (written
+/// through a temporary file and renamed, mode 0755), and what the report
+/// says. A file there that is not a cuecard binary is the user's: refused.
+fn copy_self(bin: &str, roots: &Roots, dry_run: bool) -> Result<(String, String), CommandError> {
+    let name = if cfg!(windows) {
+        "cuecard.exe"
+    } else {
+        "cuecard"
+    };
+    let dir = roots.home.join(".local").join("bin");
+    let dest = dir.join(name);
+    let dest_s = dest.display().to_string();
+    let same = std::fs::read(&dest).ok() == std::fs::read(bin).ok();
+    if dest.exists() && !same && !is_a_cuecard(&dest) {
+        return Err(InstallError::SelfCopyForeign(dest).into());
+    }
+    let verb = if dry_run { "would copy" } else { "copied" };
+    let said = format!(
+        "  {verb} {bin} to {dest_s} (a lasting copy; uninstall leaves it: `rm {dest_s}` removes it)\n"
+    );
+    if dry_run || same {
+        return Ok((dest_s, said));
+    }
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |error| InstallError::Io { path, error }
+    };
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let tmp = dir.join(format!(".{name}.cuecard-{}", std::process::id()));
+    std::fs::copy(bin, &tmp).map_err(io(&tmp))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).map_err(io(&tmp))?;
+    }
+    std::fs::rename(&tmp, &dest).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(&dest)(e)
+    })?;
+    Ok((dest_s, said))
+}
+
+/// Whether the program at `p` says it is cuecard (`--version`).
+fn is_a_cuecard(p: &std::path::Path) -> bool {
+    std::process::Command::new(p)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("cuecard "))
 }

@@ -22,6 +22,10 @@ pub fn run(p: &Printer, ids: bool, json: bool) -> ExitStatus {
                 out.push_str(&format!("{id:36} {line}\n"));
             }
         }
+        for line in crate::policy::packs::lines(&crate::context::project_root_here()) {
+            out.push_str(&line);
+            out.push('\n');
+        }
         p.out(&out);
         return ExitStatus::Success;
     }

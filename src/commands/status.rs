@@ -122,7 +122,11 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
         c.warnings_total,
         c.last_tokens
             .map(|t| format!(", last size {t} tokens"))
-            .unwrap_or_default(),
+            .unwrap_or_default()
+            + &c.source
+                .as_deref()
+                .map(|s| format!(" (size: {s})"))
+                .unwrap_or_default(),
         crate::text::count(l.injections as usize, "time", "times"),
         crate::text::count(l.reminders as usize, "reminder", "reminders"),
         l.chars,

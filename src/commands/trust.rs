@@ -7,7 +7,7 @@ use crate::trust::{self, TrustStore};
 use std::path::Path;
 
 pub fn run(p: &Printer, a: &TrustArgs) -> Result<ExitStatus, CommandError> {
-    let Some(state_root) = crate::state::store::root_for_commands() else {
+    let Some(state_root) = crate::state::store::root_for_writing() else {
         return Err(CommandError::NoStateDir);
     };
     let project = crate::context::project_root_here();

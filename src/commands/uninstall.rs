@@ -20,28 +20,65 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
     let mut out = String::new();
+    let mut by_hand = false;
     for scope in scopes {
-        uninstall_scope(spec, scope, &roots, &bin, &mut out)?;
+        by_hand |= uninstall_scope(spec, scope, &roots, &bin, &a.replace, &mut out)?;
     }
     remove_card_copies(&roots, &bin, &mut out);
     p.out(&out);
-    Ok(ExitStatus::Success)
+    // A file cuecard could only read: what to delete by hand was printed.
+    Ok(if by_hand {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
 }
 
 /// One scope: cuecard's entries out of each form's file, the skills it
-/// wrote, then the folders install created there, now empty.
+/// wrote, then the folders install created there, now empty. True when a
+/// file could only be read (comments, trailing commas): its entries are
+/// listed for deleting by hand and nothing of that scope is removed.
 fn uninstall_scope(
     spec: &'static Config,
     scope: Scope,
     roots: &Roots,
     bin: &str,
+    replace: &[String],
     out: &mut String,
-) -> Result<(), InstallError> {
+) -> Result<bool, InstallError> {
     for form in std::iter::once(spec).chain(spec.legacy) {
-        let Some(t) = ConfigFile::new(form, scope, roots) else {
+        let Some(mut t) = ConfigFile::new(form, scope, roots) else {
             continue;
         };
-        let plan = document::plan_uninstall(&t, bin)?;
+        t.replace = replace.to_vec();
+        let plan = match document::plan_uninstall(&t, bin) {
+            Ok(plan) => plan,
+            Err(e) if e.refuses_rewrite() => match document::by_hand_removal(&t, bin, &e) {
+                document::ByHand::Delete(list) => {
+                    out.push_str(&format!(
+                        "{} ({} scope): {list}",
+                        spec.harness.name(),
+                        scope.id()
+                    ));
+                    return Ok(true);
+                }
+                // A link cuecard does not write through, holding nothing
+                // of cuecard's: nothing to do.
+                document::ByHand::Nothing
+                    if matches!(e, InstallError::Symlink(_) | InstallError::SymlinkedDir(_)) =>
+                {
+                    out.push_str(&format!(
+                        "{} ({} scope): {}: nothing of cuecard's there\n",
+                        spec.harness.name(),
+                        scope.id(),
+                        t.path.display()
+                    ));
+                    continue;
+                }
+                _ => return Err(e),
+            },
+            Err(e) => return Err(e),
+        };
         document::apply_uninstall(&t, &plan)?;
         if !std::ptr::eq(form, spec) && plan.action == Action::Unchanged {
             // The legacy form is reported only where cuecard was.
@@ -67,12 +104,16 @@ fn uninstall_scope(
     if !skills.is_empty()
         && let Some(dir) = (spec.skills_dir)(scope, roots)
     {
-        let n = materialise::remove_files(&dir, &skills);
-        if n > 0 {
+        let r = materialise::remove_files(&dir, &skills);
+        if r.removed > 0 {
             out.push_str(&format!(
-                "  skills: {n} files removed from {}\n",
+                "  skills: {} files removed from {}\n",
+                r.removed,
                 dir.display()
             ));
+        }
+        for (p, why) in &r.left {
+            out.push_str(&format!("  skills: left {}: {why}\n", p.display()));
         }
     }
     // The folders install created, now empty.
@@ -81,7 +122,7 @@ fn uninstall_scope(
             document::finish_uninstall(&t)?;
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// What the plan did to the file, in words.
@@ -103,12 +144,20 @@ fn what_was_removed(plan: &document::Plan) -> String {
     }
 }
 
-/// The card copies go with the last install anywhere.
+/// The card copies go with the last install anywhere, and then the data
+/// and state folders when they hold nothing (no session, no trust record,
+/// nothing of the user's); a folder an environment variable names stays.
 fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
-    if !installed_anywhere(roots, bin)
-        && let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards"))
-    {
-        let n = materialise::remove_files(&dir, &materialise::card_files());
+    if installed_anywhere(roots, bin) {
+        return;
+    }
+    let mut made = Vec::new();
+    if let Some(data) = crate::paths::data_dir() {
+        made = crate::install::record::dirs(&data);
+        let _ = crate::install::record::forget(&data);
+    }
+    if let Some(dir) = crate::paths::data_dir().map(|d| d.join("cards")) {
+        let n = materialise::remove_files(&dir, &materialise::card_files()).removed;
         let _ = std::fs::remove_dir(&dir);
         if n > 0 {
             out.push_str(&format!(
@@ -117,6 +166,44 @@ fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
             ));
         }
     }
+    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    let Some(dirs) = crate::dirs::Dirs::current() else {
+        return;
+    };
+    let mut gone = Vec::new();
+    if !set("CUECARD_DATA_DIR") && remove_if_empty(&dirs.data, &[]) {
+        gone.push(dirs.data.display().to_string());
+    }
+    if !set("CUECARD_STATE_DIR")
+        && !set("CLAUDE_PLUGIN_DATA")
+        && remove_if_empty(&dirs.state, &["sessions"])
+    {
+        gone.push(dirs.state.display().to_string());
+    }
+    // The folders above them install created (`~/.local/share` on a
+    // fresh home), when empty.
+    crate::install::record::remove_empty(&made);
+    if !gone.is_empty() {
+        out.push_str(&format!(
+            "removed cuecard's empty folders: {}\n",
+            gone.join(", ")
+        ));
+    }
+}
+
+/// Removes `dir` when it holds nothing but the empty folders named in
+/// `empty_subdirs`; never follows a symlink. Whether it went.
+fn remove_if_empty(dir: &std::path::Path, empty_subdirs: &[&str]) -> bool {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return false;
+    }
+    for sub in empty_subdirs {
+        let p = dir.join(sub);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
+            let _ = std::fs::remove_dir(&p);
+        }
+    }
+    std::fs::remove_dir(dir).is_ok()
 }
 
 /// Whether any harness's configuration, in any scope and form, still holds
@@ -126,8 +213,8 @@ fn installed_anywhere(roots: &Roots, bin: &str) -> bool {
         std::iter::once(spec).chain(spec.legacy).any(|form| {
             [Scope::User, Scope::Project].into_iter().any(|scope| {
                 ConfigFile::new(form, scope, roots).is_some_and(|t| {
-                    matches!(document::load(&t), Ok(Some((_, doc)))
-                        if !crate::install::merge::ours(&doc, form.layout, bin).is_empty())
+                    matches!(document::load_read_only(&t), Ok(Some((_, doc, _)))
+                        if !crate::install::merge::ours(&doc, form.layout, &document::owner(&t, bin, None)).is_empty())
                 })
             })
         })

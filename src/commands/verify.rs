@@ -22,9 +22,13 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
         ],
         None => HarnessId::ALL.to_vec(),
     };
+    let scopes = match super::scope_arg(a.scope.as_deref())? {
+        Some(s) => vec![s],
+        None => vec![Scope::User, Scope::Project],
+    };
     let roots = Roots::from_env()?;
     let bin = roots::installed_binary()?;
-    let found = gather(&harnesses, &roots, &bin);
+    let found = gather(&harnesses, &scopes, &roots, &bin);
     let Found {
         statuses,
         notes,
@@ -32,12 +36,15 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
     } = &found;
     let bad = statuses
         .iter()
-        .any(|s| !s.problems.is_empty() || !s.untrusted.is_empty() || !s.unenforced.is_empty())
+        .any(|s| !s.problems.is_empty() || !s.unenforced.is_empty())
         || !doubles.is_empty();
+    // Trust the user has yet to give: its own exit code, not a failure.
+    let waiting = statuses.iter().any(|s| !s.untrusted.is_empty());
     if a.json {
         let v = serde_json::json!({
             "binary": bin,
-            "ok": !bad,
+            "ok": !bad && !waiting,
+            "waiting": waiting,
             "targets": statuses,
             "double_registrations": doubles.iter().map(|(h, d)| serde_json::json!({"harness": h.id(), "problem": d})).collect::<Vec<_>>(),
             "not_installable": notes.iter().map(|(h, n)| serde_json::json!({"harness": h.id(), "why": n})).collect::<Vec<_>>(),
@@ -48,6 +55,8 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
     }
     Ok(if bad {
         ExitStatus::Failure
+    } else if waiting {
+        ExitStatus::Waiting
     } else {
         ExitStatus::Success
     })
@@ -62,7 +71,7 @@ struct Found {
 }
 
 /// Inspects every scope and form of each harness's config.
-fn gather(harnesses: &[HarnessId], roots: &Roots, bin: &str) -> Found {
+fn gather(harnesses: &[HarnessId], scopes: &[Scope], roots: &Roots, bin: &str) -> Found {
     let mut statuses: Vec<Status> = Vec::new();
     let mut notes: Vec<(HarnessId, String)> = Vec::new();
     let mut doubles: Vec<(HarnessId, String)> = Vec::new();
@@ -74,7 +83,7 @@ fn gather(harnesses: &[HarnessId], roots: &Roots, bin: &str) -> Found {
             ));
             continue;
         };
-        for scope in [Scope::User, Scope::Project] {
+        for scope in scopes.iter().copied() {
             for form in std::iter::once(spec).chain(spec.legacy) {
                 if let Some(t) = ConfigFile::new(form, scope, roots) {
                     statuses.push(inspect::inspect(&t, bin, roots));
@@ -103,30 +112,35 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
     } = found;
     let mut out = String::new();
     for s in statuses {
-        if !s.installed() && s.problems.is_empty() {
+        if s.state.is_empty() {
             continue;
         }
-        let state = if !s.problems.is_empty() && s.installed() {
-            "STALE"
-        } else if !s.problems.is_empty() {
-            "UNREADABLE"
-        } else if !s.untrusted.is_empty() {
-            "UNTRUSTED"
-        } else if !s.unenforced.is_empty() {
-            "UNENFORCED"
-        } else {
-            "ok"
-        };
         let form = if s.form.is_empty() {
             String::new()
         } else {
             format!("; {}", s.form)
         };
+        let counted = if s.owned_not_run > 0 {
+            format!(
+                "{} entries, {} not run",
+                s.entries + s.owned_not_run,
+                s.owned_not_run
+            )
+        } else {
+            format!("{} entries", s.entries)
+        };
         out.push_str(&format!(
-            "{state:10} {} ({}): {} ({} entries{form})\n",
-            s.harness, s.scope, s.path, s.entries
+            "{:10} {} ({}): {} ({counted}{form})\n",
+            s.state, s.harness, s.scope, s.path
         ));
-        for p in s.problems.iter().chain(&s.untrusted).chain(&s.unenforced) {
+        for p in s
+            .problems
+            .iter()
+            .chain(&s.untrusted)
+            .chain(&s.unenforced)
+            .chain(&s.yours)
+            .chain(&s.notes)
+        {
             out.push_str(&format!("           {p}\n"));
         }
     }
@@ -136,11 +150,7 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
     let missing: Vec<&str> = harnesses
         .iter()
         .filter(|h| h.config().is_some())
-        .filter(|h| {
-            !statuses
-                .iter()
-                .any(|s| s.harness == h.id() && s.installed())
-        })
+        .filter(|h| !statuses.iter().any(|s| s.harness == h.id() && s.present()))
         .map(|h| h.id())
         .collect();
     if !missing.is_empty() {

@@ -60,8 +60,13 @@ pub fn has_flag_with(args: &[String], c: char, long: &[&str], with_value: &str) 
             return false;
         }
         if let Some(l) = a.strip_prefix("--") {
-            let name = l.split('=').next().unwrap_or(l);
-            if long.contains(&name) {
+            let (name, value) = l.split_once('=').unwrap_or((l, ""));
+            // `--force=false` turns the option off.
+            let off = matches!(
+                value.to_ascii_lowercase().as_str(),
+                "false" | "no" | "0" | "off"
+            );
+            if long.contains(&name) && !off {
                 return true;
             }
         } else if let Some(cluster) = a.strip_prefix('-')

@@ -214,25 +214,29 @@ fn mark_of(label: &str) -> Mark {
 
 /// Whether `s` carries a recommendation marker in any spelling: a bracketed
 /// `rec`/`recommend(ed)`, or a `Recommended:`/`- Recommended` word marker.
+///
+/// Linear in `s` (a label is payload text): each opener's closer is the
+/// next one after it, found once for every opener before it ([`Closers`]),
+/// and the trimmed end of a bracket's text depends on its closer alone, so
+/// it is measured once per closer; `((((…)` costs one pass, not one scan
+/// to the closer per opener.
 fn has_marker(s: &str) -> bool {
     let lower = s.to_ascii_lowercase();
     let b = lower.as_bytes();
+    let mut closers = Closers::default();
     for (i, c) in b.iter().enumerate() {
-        let close = match c {
-            b'(' => b')',
-            b'[' => b']',
-            b'{' => b'}',
-            b'<' => b'>',
+        let kind = match c {
+            b'(' => 0,
+            b'[' => 1,
+            b'{' => 2,
+            b'<' => 3,
             _ => continue,
         };
-        let Some(len) = b[i + 1..].iter().position(|x| *x == close) else {
+        let Some((close, end)) = closers.after(&lower, kind, i + 1) else {
             continue;
         };
-        let inner = lower[i + 1..i + 1 + len]
-            .trim()
-            .trim_end_matches(['!', '.', '*'])
-            .trim_start_matches(['*', '⭐'])
-            .trim();
+        let start = inner_start(&lower, i + 1, close);
+        let inner = if start < end { &lower[start..end] } else { "" };
         if matches!(
             inner,
             "rec" | "rec'd" | "recommend" | "recommended" | "recommendation"
@@ -251,6 +255,64 @@ fn has_marker(s: &str) -> bool {
         || t.ends_with(", recommended")
         || t.ends_with("recommended!")
         || t.starts_with("⭐")
+}
+
+/// Per bracket kind, the next closer found and where the text before it
+/// ends once trimmed, or that there is none left.
+#[derive(Default)]
+struct Closers {
+    found: [Option<Search>; 4],
+}
+
+/// Where a search for a closer started, and the closer with the trimmed
+/// end of the text before it, if there was one.
+type Search = (usize, Option<(usize, usize)>);
+
+impl Closers {
+    const CLOSE: [u8; 4] = [b')', b']', b'}', b'>'];
+
+    /// The first closer of `kind` at or after `from`, and the end of the
+    /// bracket text before it with trailing blanks, `!`, `.` and `*`
+    /// trimmed (as `trim`, `trim_end_matches(['!', '.', '*'])`, `trim`).
+    fn after(&mut self, s: &str, kind: usize, from: usize) -> Option<(usize, usize)> {
+        let b = s.as_bytes();
+        if let Some((searched, hit)) = self.found[kind] {
+            match hit {
+                // None from an earlier start: none from a later one either.
+                None if searched <= from => return None,
+                Some((close, end)) if close >= from => return Some((close, end)),
+                _ => {}
+            }
+        }
+        let close = b[from..]
+            .iter()
+            .position(|x| *x == Self::CLOSE[kind])
+            .map(|n| from + n);
+        let hit = close.map(|c| (c, trimmed_end(s, from, c)));
+        self.found[kind] = Some((from, hit));
+        hit
+    }
+}
+
+/// Where `s[from..close]` ends after trailing whitespace, then `!`, `.` and
+/// `*`, then whitespace again are trimmed (never before `from`).
+fn trimmed_end(s: &str, from: usize, close: usize) -> usize {
+    let t = s[from..close]
+        .trim_end()
+        .trim_end_matches(['!', '.', '*'])
+        .trim_end();
+    from + t.len()
+}
+
+/// Where the text of a bracket opened at `from` starts once leading
+/// whitespace, then `*` and `⭐`, then whitespace are trimmed (never past
+/// `close`).
+fn inner_start(s: &str, from: usize, close: usize) -> usize {
+    let rest = &s[from..close];
+    let a = rest.len() - rest.trim_start().len();
+    let r = rest[a..].trim_start_matches(['*', '⭐']);
+    let r = r.trim_start();
+    from + rest.len() - r.len()
 }
 
 /// The destructive word in a label, if any (whole words only: a "dropdown"
@@ -414,5 +476,63 @@ mod tests {
     fn labels_from_the_payload_are_sanitised() {
         let i = issues(&["A\u{1b}[31m`x` (recommended)\nB", "C"], false);
         assert!(!i[0].text.contains('\u{1b}') && !i[0].text.contains('\n'));
+    }
+}
+
+#[cfg(test)]
+mod linear {
+    use proptest::prelude::*;
+
+    /// The scan the linear one replaced: each opener looks for its closer
+    /// in the rest of the label.
+    fn per_opener(s: &str) -> bool {
+        let lower = s.to_ascii_lowercase();
+        let b = lower.as_bytes();
+        for (i, c) in b.iter().enumerate() {
+            let close = match c {
+                b'(' => b')',
+                b'[' => b']',
+                b'{' => b'}',
+                b'<' => b'>',
+                _ => continue,
+            };
+            let Some(len) = b[i + 1..].iter().position(|x| *x == close) else {
+                continue;
+            };
+            let inner = lower[i + 1..i + 1 + len]
+                .trim()
+                .trim_end_matches(['!', '.', '*'])
+                .trim_start_matches(['*', '⭐'])
+                .trim();
+            if matches!(
+                inner,
+                "rec" | "rec'd" | "recommend" | "recommended" | "recommendation"
+            ) {
+                return true;
+            }
+        }
+        false
+    }
+
+    proptest! {
+        #[test]
+        fn judges_as_a_scan_per_opener(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "(", ")", "[", "]", "{", "}", "<", ">", " ", "\u{a0}", "*", "⭐", "!", ".",
+                    "rec", "Recommended", "recommend", "rec'd", "x", "é",
+                ]),
+                0..24,
+            )
+        ) {
+            let s = parts.concat();
+            let t = s.to_ascii_lowercase();
+            let t = t.trim();
+            let words = t.starts_with("recommended") || t.ends_with("recommended")
+                || t.ends_with("recommended!") || t.starts_with("⭐");
+            if !words {
+                prop_assert_eq!(super::has_marker(&s), per_opener(&s), "{}", s);
+            }
+        }
     }
 }

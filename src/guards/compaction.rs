@@ -1,12 +1,20 @@
 //! `compaction`: warns before the harness compacts the conversation, from the
 //! real context size (docs/design.md §7).
 //!
-//! - Size: the transcript's latest main-chain usage (see [`transcript`]), or,
-//!   with no usable transcript, an estimate from tool calls and output sizes
-//!   (see [`crate::state::estimate`]), said to be one.
+//! - Size: the usage the payload carries (`context_usage`, from cuecard's
+//!   OpenCode and Kilo Code plugin), else the transcript's latest main-chain
+//!   usage (Claude Code, Codex, Gemini CLI, Qwen Code and harnesses that copy
+//!   one of their formats: see [`transcript`]), or, with neither, an estimate
+//!   from tool calls and output sizes (see [`crate::state::estimate`]), said
+//!   to be one. The session records which (`status` shows it).
 //! - Window: `CUECARD_CONTEXT_WINDOW` (e.g. `200000`, `200k`, `1m`), else the
-//!   window a Codex rollout states, else 1,000,000 for a model whose id says
-//!   1M context (`[1m]`, `-1m`), else 200,000.
+//!   window the harness states (a Codex rollout's `model_context_window`, a
+//!   Qwen Code record's `contextWindowSize`, a payload's `limit`), else
+//!   1,000,000 for a model whose id says 1M context (`[1m]`, `-1m`), else the
+//!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. A size from a
+//!   Gemini CLI chat takes the thresholds of half of it, where Gemini CLI
+//!   compresses by default. The warning says which (and so does `cuecard
+//!   explain`).
 //! - Thresholds: `CUECARD_COMPACT_WARN` (`65,80` by default), percentages of
 //!   the window. Each warns at most once per compaction cycle; both crossed at
 //!   once give one warning (the higher).
@@ -48,12 +56,10 @@ impl Guard for Compaction {
         // The hand-off note and plan this call writes, for the recovery.
         super::handoff::record_writes(ctx, &mut s);
         let (t1, t2) = thresholds();
-        let reading = ctx
-            .payload
-            .transcript_path()
-            .map(|p| transcript::measure(&ctx.resolve(p)));
+        let reading = measure(ctx.payload, |p| ctx.resolve(p));
+        let mut compacts_at = None;
         let (tokens, stated_window, record_model, measured) = match reading {
-            Some(Ok(Reading::Boundary { id })) => {
+            Some((Ok(Reading::Boundary { id }), _)) => {
                 if s.compaction.last_boundary.as_deref() != Some(id.as_str()) {
                     s.compaction.last_boundary = Some(id);
                     s.new_compaction_cycle("compact_boundary");
@@ -61,23 +67,33 @@ impl Guard for Compaction {
                 }
                 return None;
             }
-            Some(Ok(Reading::Usage(u))) => {
+            Some((Ok(Reading::Usage(u)), from)) => {
                 if s.compaction.last_record.as_deref() == Some(u.record.as_str()) {
                     return None; // already judged (one message, several lines)
                 }
                 s.compaction.last_record = Some(u.record);
-                (u.tokens, u.window, u.model, true)
+                compacts_at = u.compacts_at;
+                (u.tokens, u.window, u.model, Some(from))
             }
-            _ => (s.estimate.tokens(), None, None, false),
+            _ => (s.estimate.tokens(), None, None, None),
         };
+        s.compaction.source = Some(measured.map_or("estimate", Measured::source).to_string());
+        // Harnesses whose payload names no model (Gemini CLI, Qwen Code):
+        // the one their usage record names, for `status`.
+        if s.model.is_none()
+            && let Some(m) = record_model.as_deref().filter(|m| !m.is_empty())
+        {
+            s.model = Some(crate::text::sanitize(m, 100));
+        }
         let models = [
             ctx.payload.model(),
             s.model.as_deref(),
             record_model.as_deref(),
         ];
-        let window = window(&models, stated_window);
+        let (window, window_from) =
+            compaction_point(window_and_source(&models, stated_window), compacts_at);
         let mut tokens = tokens;
-        if !measured {
+        if measured.is_none() {
             let next = if s.compaction.warned == 0 { t1 } else { t2 };
             let near = percent(tokens, window) + estimate::NEAR_POINTS >= next;
             if near && s.compaction.warned < 2 && s.estimate.may_calibrate() {
@@ -94,7 +110,7 @@ impl Guard for Compaction {
         let pct = percent(tokens, window);
         if s.compaction.above_first && pct < t1 {
             s.new_compaction_cycle("sharp drop in measured size");
-            if measured {
+            if measured.is_some() {
                 s.estimate.reset();
             }
         }
@@ -118,12 +134,14 @@ impl Guard for Compaction {
         }
         s.handoff.warned(crate::state::handoff::now_ms());
         let threshold = if level == 2 { t2 } else { t1 };
-        let basis = if measured {
-            "measured from the transcript"
-        } else {
-            "an estimate from tool calls and output sizes: no usable transcript"
-        };
-        let about = if measured { "" } else { "about " };
+        let basis = format!(
+            "{}; window: {window_from}",
+            match measured {
+                Some(m) => m.basis(),
+                None => "an estimate from tool calls and output sizes: no usable transcript",
+            }
+        );
+        let about = if measured.is_some() { "" } else { "about " };
         let mut f = Finding::new(
             format!("compaction:{}:{level}", s.compaction.number),
             format!(
@@ -133,7 +151,7 @@ impl Guard for Compaction {
         .var("tokens", group(tokens))
         .var("window", group(window))
         .var("percent", pct.to_string())
-        .var("basis", basis);
+        .var("basis", basis.as_str());
         f.user_note = Some(format!(
             "cuecard: context {about}{pct}% full ({} of {} tokens); consider noting what to keep before it is compacted.",
             group(tokens),
@@ -179,13 +197,159 @@ pub fn parse_thresholds(v: &str) -> Option<(u64, u64)> {
     ((1..=100).contains(&a) && (a..=100).contains(&b)).then_some((a, b))
 }
 
-/// The context window in tokens.
-pub fn window(models: &[Option<&str>], stated: Option<u64>) -> u64 {
+/// The harness's own count first (the payload's `context_usage`), then its
+/// transcript; `None` when the payload offers neither.
+fn measure(
+    payload: &crate::payload::Payload,
+    resolve: impl Fn(&str) -> std::path::PathBuf,
+) -> Option<(Result<Reading, transcript::Problem>, Measured)> {
+    match transcript::from_payload(&payload.raw) {
+        Some(u) => Some((Ok(Reading::Usage(u)), Measured::Payload)),
+        None => payload
+            .transcript_path()
+            .map(|p| (transcript::measure(&resolve(p)), Measured::Transcript)),
+    }
+}
+
+/// For `cuecard explain` (which has no session state): what this payload
+/// measures, and the window and where it comes from.
+pub fn explain(payload: &crate::payload::Payload) -> String {
+    let cwd = crate::target::cwd_of(payload);
+    let resolve = |p: &str| {
+        let p = std::path::Path::new(p);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            cwd.join(p)
+        }
+    };
+    let mut compacts_at = None;
+    let (size, stated, model) = match measure(payload, resolve) {
+        Some((Ok(Reading::Usage(u)), m)) => {
+            compacts_at = u.compacts_at;
+            (
+                format!("{} tokens, {}", group(u.tokens), m.basis()),
+                u.window,
+                u.model,
+            )
+        }
+        Some((Ok(Reading::Boundary { .. }), _)) => (
+            "a compaction boundary is the newest record".into(),
+            None,
+            None,
+        ),
+        Some((Ok(Reading::Nothing), _)) => (
+            "no usage record in the transcript's tail: the session's estimate".into(),
+            None,
+            None,
+        ),
+        Some((Err(e), _)) => (
+            format!("{}: the session's estimate", e.describe()),
+            None,
+            None,
+        ),
+        None => (
+            "no usage in the payload and no transcript: the session's estimate".into(),
+            None,
+            None,
+        ),
+    };
+    let (window, from) = compaction_point(
+        window_and_source(&[payload.model(), model.as_deref()], stated),
+        compacts_at,
+    );
+    format!(
+        "compaction: size {size}; window {} tokens ({from})",
+        group(window)
+    )
+}
+
+/// The window the thresholds are taken of: the model's, or, for a harness
+/// that compacts well before it is full (Gemini CLI at 50%), that share of
+/// it, so the warnings come before the compaction. A configured
+/// `CUECARD_CONTEXT_WINDOW` is taken as the user's compaction point.
+fn compaction_point(
+    (window, from): (u64, String),
+    compacts_at: Option<(u64, &'static str)>,
+) -> (u64, String) {
+    match compacts_at {
+        Some((pct, who)) if from != "CUECARD_CONTEXT_WINDOW" && (1..100).contains(&pct) => (
+            window * pct / 100,
+            format!(
+                "{who} compacts at {pct}% of the {}-token window ({from})",
+                group(window)
+            ),
+        ),
+        _ => (window, from),
+    }
+}
+
+/// Where a measured size came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Measured {
+    /// The payload's own `context_usage` (cuecard's OpenCode plugin).
+    Payload,
+    /// The harness's transcript.
+    Transcript,
+}
+
+impl Measured {
+    fn basis(self) -> &'static str {
+        match self {
+            Measured::Payload => "measured: the usage the harness reported",
+            Measured::Transcript => "measured from the transcript",
+        }
+    }
+    /// The session's record of it (`cuecard status`).
+    fn source(self) -> &'static str {
+        match self {
+            Measured::Payload => "measured (harness usage)",
+            Measured::Transcript => "measured (transcript)",
+        }
+    }
+}
+
+/// Context windows of well-known models, by id prefix (after any
+/// `provider/` part), longest match first, from the vendors' model pages.
+/// A model not here, and not saying 1M in its id, gets the default.
+pub const KNOWN_WINDOWS: &[(&str, u64)] = &[
+    ("claude-", 200_000),
+    ("gpt-5", 272_000),
+    ("gpt-4.1", 1_047_576),
+    ("gpt-4o", 128_000),
+    ("o3", 200_000),
+    ("o4-mini", 200_000),
+    ("gemini-1.5-pro", 2_097_152),
+    ("gemini-", 1_048_576),
+    ("qwen3-coder-plus", 1_000_000),
+    ("qwen3-coder-flash", 1_000_000),
+    ("qwen3-coder", 262_144),
+    ("deepseek-", 128_000),
+    ("glm-4.6", 200_000),
+    ("glm-4.5", 128_000),
+    ("kimi-k2", 131_072),
+    ("grok-code-fast", 256_000),
+];
+
+/// The window a known model has, and the table entry that matched.
+pub fn known_window(model: &str) -> Option<(u64, &'static str)> {
+    let m = model.to_ascii_lowercase();
+    let id = m.rsplit('/').next().unwrap_or(&m);
+    KNOWN_WINDOWS
+        .iter()
+        .filter(|(prefix, _)| id.starts_with(prefix))
+        .max_by_key(|(prefix, _)| prefix.len())
+        .map(|(prefix, w)| (*w, *prefix))
+}
+
+/// The context window in tokens, and where it came from (for the warning
+/// and `cuecard explain`).
+pub fn window_and_source(models: &[Option<&str>], stated: Option<u64>) -> (u64, String) {
     if let Ok(v) = std::env::var("CUECARD_CONTEXT_WINDOW")
         && !v.trim().is_empty()
     {
         match parse_window(&v) {
-            Some(w) => return w,
+            Some(w) => return (w, "CUECARD_CONTEXT_WINDOW".into()),
             None => diag::record(
                 Kind::BadConfig,
                 format!(
@@ -196,12 +360,22 @@ pub fn window(models: &[Option<&str>], stated: Option<u64>) -> u64 {
         }
     }
     if let Some(w) = stated {
-        return w;
+        return (w, "stated by the harness".into());
     }
-    if models.iter().flatten().any(|m| says_1m(m)) {
-        return LARGE_WINDOW;
+    if let Some(m) = models.iter().flatten().find(|m| says_1m(m)) {
+        return (
+            LARGE_WINDOW,
+            format!("the model id {} says 1M", crate::text::sanitize(m, 60)),
+        );
     }
-    DEFAULT_WINDOW
+    if let Some((w, m)) = models
+        .iter()
+        .flatten()
+        .find_map(|m| known_window(m).map(|(w, _)| (w, m)))
+    {
+        return (w, format!("known model {}", crate::text::sanitize(m, 60)));
+    }
+    (DEFAULT_WINDOW, "the default".into())
 }
 
 /// `200000`, `200_000`, `200k`, `1m` (at least 1,000 tokens).
@@ -231,6 +405,10 @@ pub fn says_1m(model: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn window(models: &[Option<&str>], stated: Option<u64>) -> u64 {
+        window_and_source(models, stated).0
+    }
+
     #[test]
     fn config_parsing() {
         assert_eq!(parse_thresholds("60,85"), Some((60, 85)));
@@ -247,7 +425,24 @@ mod tests {
         assert!(!says_1m("claude-sonnet-4-5-20250929"));
         assert_eq!(window(&[Some("x[1m]")], None), LARGE_WINDOW);
         assert_eq!(window(&[None], Some(258_400)), 258_400);
-        assert_eq!(window(&[Some("gpt-5")], None), DEFAULT_WINDOW);
+        assert_eq!(window(&[Some("gpt-5")], None), 272_000);
+        assert_eq!(window(&[Some("mock-model")], None), DEFAULT_WINDOW);
+        assert_eq!(
+            known_window("google/gemini-2.5-pro"),
+            Some((1_048_576, "gemini-"))
+        );
+        assert_eq!(
+            known_window("qwen3-coder-plus-2025-07-22"),
+            Some((1_000_000, "qwen3-coder-plus"))
+        );
+        assert_eq!(
+            known_window("anthropic/claude-sonnet-4-5").unwrap().0,
+            200_000
+        );
+        assert_eq!(
+            window_and_source(&[None, Some("gemini-2.5-flash")], None).1,
+            "known model gemini-2.5-flash"
+        );
         assert_eq!(group(1_234_567), "1,234,567");
         assert_eq!(group(999), "999");
     }

@@ -80,6 +80,10 @@ impl Guard for Dependency {
             }
         }
         for cmd in ctx.shell_commands() {
+            // `npm install --dry-run x`, `cargo add x --dry-run`: a preview.
+            if super::effects::inert(cmd) {
+                continue;
+            }
             if let Some((eco, action)) = dependency_change(cmd) {
                 let shown = argv::shown(cmd);
                 return Some(

@@ -237,7 +237,29 @@ fn js(src: &str, code: &str) -> Found {
                         .rsplit(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
                         .next()
                         .unwrap_or("");
+                    // The module expression itself as the receiver:
+                    // `require('child_process').exec(x)`.
+                    // (read from the original: the blanked code hides the
+                    // module's name)
+                    let required = s
+                        .get(..at)
+                        .map(|b| b.trim_end().trim_end_matches('.').trim_end())
+                        .and_then(|b| b.strip_suffix(')'))
+                        .and_then(|b| {
+                            b.rfind("require(")
+                                .map(|i| b[i + 8..].contains("child_process"))
+                        });
+                    // ... with a command built at run time (a literal
+                    // command is a plain call, like `npm run build`).
+                    let literal = || {
+                        let args = s.get(call_args(c, open)).unwrap_or("");
+                        let first = args.split(',').next().unwrap_or("").trim();
+                        let quoted =
+                            |q: char| first.len() > 1 && first.starts_with(q) && first.ends_with(q);
+                        quoted('\'') || quoted('"') || (quoted('`') && !first.contains("${"))
+                    };
                     matches!(receiver, "child_process" | "cp" | "childProcess")
+                        || (required == Some(true) && !literal())
                 });
                 if let Some(at) = hit {
                     return Some(("child_process.exec", at));
@@ -445,13 +467,21 @@ mod tests {
             Some("child_process.exec")
         );
         assert_eq!(
+            js_("require('child_process').exec(cmd, done);"),
+            Some("child_process.exec")
+        );
+        assert_eq!(
+            js_("require(\"node:child_process\").execSync(line);"),
+            Some("child_process.exec")
+        );
+        assert_eq!(
             js_("import { execSync } from 'child_process';\nexecSync(cmd);"),
             Some("child_process.exec")
         );
         assert_eq!(
-            js_("require('child_process').exec(cmd, cb)"),
+            js_("require('path').exec(cmd, cb)"),
             None,
-            "a receiver we cannot name is left alone"
+            "another module's exec is not child_process's"
         );
         assert_eq!(js_("vm.runInNewContext(code, sandbox)"), Some("vm.runIn*"));
         for s in [

@@ -5,9 +5,10 @@
 
 pub mod argv;
 mod askuser_recommended;
-mod compaction;
+pub mod compaction;
 mod dependency;
 mod destructive;
+pub mod effects;
 mod eval;
 mod eval_rules;
 mod generated_file;

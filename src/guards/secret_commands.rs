@@ -13,70 +13,10 @@
 use super::argv::{self, operands, program};
 use crate::shell::SimpleCommand;
 
-/// One credential command: the program, the words its operands start with,
-/// an option one of which it needs to print the value (empty: none), and
-/// what it prints.
-struct Printer {
-    program: &'static str,
-    words: &'static [&'static str],
-    needs: &'static [&'static str],
-    kind: &'static str,
-}
-
-const fn p(
-    program: &'static str,
-    words: &'static [&'static str],
-    needs: &'static [&'static str],
-    kind: &'static str,
-) -> Printer {
-    Printer {
-        program,
-        words,
-        needs,
-        kind,
-    }
-}
-
-#[rustfmt::skip]
-const PRINTERS: &[Printer] = &[
-    p("gh", &["auth", "token"], &[], "GitHub token"),
-    p("gh", &["auth", "status"], &["-t", "--show-token"], "GitHub token"),
-    p("glab", &["auth", "status"], &["-t", "--show-token"], "GitLab token"),
-    p("aws", &["secretsmanager", "get-secret-value"], &[], "AWS secret"),
-    p("aws", &["ssm", "get-parameter"], &["--with-decryption"], "AWS parameter"),
-    p("aws", &["ssm", "get-parameters"], &["--with-decryption"], "AWS parameter"),
-    p("aws", &["ssm", "get-parameters-by-path"], &["--with-decryption"], "AWS parameter"),
-    p("aws", &["sts", "get-session-token"], &[], "AWS session credentials"),
-    p("aws", &["sts", "assume-role"], &[], "AWS session credentials"),
-    p("aws", &["configure", "get"], &[], "AWS credentials"),
-    p("aws", &["configure", "export-credentials"], &[], "AWS credentials"),
-    p("aws", &["ecr", "get-login-password"], &[], "registry password"),
-    p("gcloud", &["auth", "print-access-token"], &[], "Google Cloud token"),
-    p("gcloud", &["auth", "print-identity-token"], &[], "Google Cloud token"),
-    p("gcloud", &["auth", "application-default", "print-access-token"], &[], "Google Cloud token"),
-    p("gcloud", &["secrets", "versions", "access"], &[], "Google Cloud secret"),
-    p("az", &["account", "get-access-token"], &[], "Azure token"),
-    p("az", &["keyvault", "secret", "show"], &[], "Azure Key Vault secret"),
-    p("kubectl", &["get", "secret"], &["-o", "--output"], "Kubernetes secret"),
-    p("kubectl", &["get", "secrets"], &["-o", "--output"], "Kubernetes secret"),
-    p("kubectl", &["config", "view"], &["--raw"], "Kubernetes credentials"),
-    p("kubectl", &["view-secret"], &[], "Kubernetes secret"),
-    p("oc", &["get", "secret"], &["-o", "--output"], "OpenShift secret"),
-    p("vault", &["kv", "get"], &[], "Vault secret"),
-    p("vault", &["read"], &[], "Vault secret"),
-    p("vault", &["print", "token"], &[], "Vault token"),
-    p("op", &["read"], &[], "1Password secret"),
-    p("op", &["item", "get"], &["--reveal", "--fields"], "1Password secret"),
-    p("bw", &["get"], &[], "Bitwarden secret"),
-    p("pass", &["show"], &[], "password-store secret"),
-    p("doppler", &["secrets"], &[], "Doppler secrets"),
-    p("heroku", &["config"], &[], "Heroku config vars"),
-    p("heroku", &["config:get"], &[], "Heroku config var"),
-    p("security", &["find-generic-password"], &["-w", "-g"], "keychain password"),
-    p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
-    p("npm", &["token", "create"], &[], "npm token"),
-    p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
-];
+/// The credential commands of CLIs live in the effect model's tables
+/// ([`effects::tables::SECRET_PRINTERS`]), with the generic rule for cloud
+/// and platform CLIs ([`effects::secret_verb`]).
+use super::effects::{self, tables::SECRET_PRINTERS as PRINTERS};
 
 /// Commands that export private keys: a secret whether shown or written to
 /// a file (`gpg --export-secret-keys -a > keys.asc` copies the keyring's
@@ -174,11 +114,101 @@ fn secret_vars(word: &str) -> Option<String> {
             .strip_prefix("env:")
             .or_else(|| rest.strip_prefix('{'))
             .unwrap_or(rest);
+        // `${#NAME}` is its length.
+        if rest.starts_with('#') {
+            continue;
+        }
         let end = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());
-        if secret_name(&rest[..end]) {
+        // `${NAME:+word}` and `${NAME+word}` expand to the word, not the value.
+        let braced = word[at + 1..].starts_with('{');
+        let alternate = braced && (rest[end..].starts_with(":+") || rest[end..].starts_with('+'));
+        if secret_name(&rest[..end]) && !alternate {
             return Some(rest[..end].to_string());
+        }
+    }
+    None
+}
+
+/// Whether `env`'s words are only options and assignments: with no command
+/// to run, it prints the whole environment (`env -0`, `env -u PATH`, `env
+/// FOO=bar`).
+fn env_prints(args: &[String]) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if matches!(a.as_str(), "-u" | "--unset" | "-C" | "--chdir" | "-P") {
+            i += 2;
+        } else if a.starts_with('-') {
+            if a.starts_with("-S") || a.starts_with("--split-string") {
+                return false;
+            }
+            i += 1;
+        } else if a.split_once('=').is_some_and(|(n, _)| {
+            !n.is_empty() && n.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        }) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// A request that fetches a cloud instance's credentials from its metadata
+/// endpoint, or carries a secret variable in its URL or body (a header is
+/// how a token is meant to be used, and stays quiet).
+fn sent_or_fetched(prog: &str, args: &[String]) -> Option<String> {
+    if !matches!(
+        prog,
+        "curl"
+            | "wget"
+            | "http"
+            | "https"
+            | "xh"
+            | "invoke-webrequest"
+            | "iwr"
+            | "invoke-restmethod"
+            | "irm"
+    ) {
+        return None;
+    }
+    for a in args {
+        let lower = a.to_ascii_lowercase();
+        if effects::tables::METADATA_CREDENTIALS
+            .iter()
+            .any(|(host, route)| {
+                lower.contains(host)
+                    && lower
+                        .split_once(host)
+                        .is_some_and(|(_, r)| r.contains(route))
+            })
+        {
+            return Some("cloud instance credentials from the metadata endpoint".into());
+        }
+    }
+    let body_opts = [
+        "-d",
+        "--data",
+        "--data-raw",
+        "--data-binary",
+        "--data-urlencode",
+        "--json",
+        "-F",
+        "--form",
+        "--post-data",
+        "-body",
+    ];
+    for (i, a) in args.iter().enumerate() {
+        let in_url = a.contains("://") && a.contains('$');
+        let in_body = i > 0 && body_opts.contains(&args[i - 1].as_str())
+            || body_opts
+                .iter()
+                .any(|o| a.strip_prefix(o).is_some_and(|r| r.starts_with('=')));
+        if (in_url || in_body)
+            && let Some(v) = secret_vars(a)
+        {
+            return Some(format!("the environment variable {v}, sent in a request"));
         }
     }
     None
@@ -188,6 +218,9 @@ fn secret_vars(word: &str) -> Option<String> {
 /// into (if any): the command as it may be shown (its program and the words
 /// that make it print, never a value it was given) and the kind.
 pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, String)> {
+    if effects::inert(cmd) {
+        return None;
+    }
     let chain: Vec<&SimpleCommand> = after.iter().take_while(|c| c.piped).collect();
     let kind = printed_kind(cmd, chain.first().copied())?;
     // A filter that keeps only lines naming no credential (`env | grep
@@ -265,6 +298,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     {
         return Some(kind.to_string());
     }
+    if let Some(what) = sent_or_fetched(&prog, cmd.args()) {
+        return Some(what);
+    }
     if cmd.captured
         || cmd
             .redirects
@@ -290,6 +326,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
                 .find(|v| secret_name(v))
                 .map(|v| format!("the environment variable {v}"));
         }
+        "env" if env_prints(args) => {
+            return Some("the whole environment (tokens and keys among it)".into());
+        }
         "env" | "export" | "declare" | "typeset" | "set"
             if ops.is_empty()
                 && args
@@ -314,19 +353,20 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         }
         _ => {}
     }
-    PRINTERS.iter().find_map(|pr| {
-        // The words may follow an option's value (`kubectl -n prod get
-        // secret`): they are looked for among the first operands.
-        let hit = pr.program == prog
-            && ops.windows(pr.words.len()).take(3).any(|w| {
-                // `secret/name` names the kind and the object at once.
-                w.iter()
-                    .zip(pr.words)
-                    .all(|(o, p)| o == p || o.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
-            })
-            && (pr.needs.is_empty() || args.iter().any(|a| pr.needs.iter().any(|n| needs(a, n))));
-        hit.then(|| pr.kind.to_string())
-    })
+    // The words may follow an option's value (`kubectl -n prod get
+    // secret`); `secret/name` names the kind and the object at once, and
+    // `configmaps,secrets` lists several kinds.
+    let words = effects::leading_words(args, 6);
+    PRINTERS
+        .iter()
+        .find_map(|pr| {
+            let hit = pr.program == prog
+                && effects::path_matches(&words, pr.words)
+                && (pr.needs.is_empty()
+                    || args.iter().any(|a| pr.needs.iter().any(|n| needs(a, n))));
+            hit.then(|| pr.kind.to_string())
+        })
+        .or_else(|| effects::secret_verb(&prog, args).map(|w| format!("credentials ({prog} {w})")))
 }
 
 #[cfg(test)]

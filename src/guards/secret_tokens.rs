@@ -197,8 +197,17 @@ const SHAPES: &[Shape] = &[
 ];
 
 /// The kind of the first live-looking credential in `text`, if any.
+///
+/// Linear in the text, as every scan on the hook path must be: a prefix
+/// repeated through one long body run (`xoxb-xoxb-…`, each a candidate
+/// whose body is the rest of the run) must not cost a scan of the rest
+/// each. So per shape, a body run is measured and judged once, and every
+/// later prefix of that shape inside it reads its answer from the run
+/// ([`BodyRun`]): the same verdict, character for character, as judging
+/// each body on its own.
 pub fn find(text: &str) -> Option<&'static str> {
     let b = text.as_bytes();
+    let mut runs = [BodyRun::default(); SHAPES.len()];
     // One pass over the text: at each byte, the shapes whose prefix starts
     // with it and the next byte (two table look-ups) are the only ones
     // compared, in the table's order (so `sk-ant-` is told before `sk-`),
@@ -219,13 +228,20 @@ pub fn find(text: &str) -> Option<&'static str> {
                 continue;
             }
             let start = at + shape.prefix.len();
-            let len = b[start..].iter().take_while(|c| (shape.body)(**c)).count();
-            // The body is ASCII (every body class is), so this is a char
-            // boundary.
-            let body = &text[start..start + len];
+            let run = &mut runs[i];
+            if start >= run.end {
+                // A new run: the previous one ended before this prefix.
+                let len = b[start..].iter().take_while(|c| (shape.body)(**c)).count();
+                *run = BodyRun {
+                    start,
+                    end: start + len,
+                    judged: None,
+                };
+            }
+            let len = run.end - start;
             // An AWS key id is exactly 16 characters after its prefix.
             let exact = shape.kind.starts_with("AWS") && len != 16;
-            if len >= shape.min && !exact && looks_live(body) {
+            if len >= shape.min && !exact && run.live_from(text, start) {
                 return Some(shape.kind);
             }
         }
@@ -237,6 +253,52 @@ pub fn find(text: &str) -> Option<&'static str> {
         return Some("AWS secret access key");
     }
     url_password(text).then_some("password in a connection URL")
+}
+
+/// One shape's body run (`start..end`: the characters its body class
+/// takes, after the first prefix that opened it), judged once: a body that
+/// starts at `s` inside it is the run's suffix from `s`, so whether it
+/// [`looks_live`] is whether the suffix still has ten distinct characters
+/// (true up to the last start that does) and holds no placeholder word
+/// (true after the last one's start).
+#[derive(Debug, Clone, Copy, Default)]
+struct BodyRun {
+    start: usize,
+    end: usize,
+    /// (the last start whose suffix has ten distinct characters, the start
+    /// of the last placeholder word), computed on the first question.
+    judged: Option<(Option<usize>, Option<usize>)>,
+}
+
+impl BodyRun {
+    /// Whether the body `start..self.end` looks live: [`looks_live`] of it.
+    fn live_from(&mut self, text: &str, start: usize) -> bool {
+        let (ten, word) = *self.judged.get_or_insert_with(|| {
+            let b = &text.as_bytes()[self.start..self.end];
+            let mut seen = [false; 128];
+            let mut distinct = 0;
+            let mut ten = None;
+            for (k, &c) in b.iter().enumerate().rev() {
+                if c < 128 && !seen[c as usize] {
+                    seen[c as usize] = true;
+                    distinct += 1;
+                    if distinct == 10 {
+                        ten = Some(self.start + k);
+                        break;
+                    }
+                }
+            }
+            // Every body class is ASCII: these are character boundaries.
+            let upper = text[self.start..self.end].to_ascii_uppercase();
+            let word = PLACEHOLDER_WORDS
+                .iter()
+                .filter_map(|w| upper.rfind(w))
+                .max()
+                .map(|k| self.start + k);
+            (ten, word)
+        });
+        ten.is_some_and(|t| start <= t) && word.is_none_or(|w| start > w)
+    }
 }
 
 /// `aws_secret_access_key = <40 characters>` (any case, `=` or `:`, quoted
@@ -303,7 +365,14 @@ const PLACEHOLDER_PASSWORDS: &[&str] = &[
 /// that is neither a placeholder (`${DB_PASSWORD}`, `password`, `postgres`)
 /// nor a local default (host `localhost`, `127.0.0.1`, or the password equal
 /// to the user name).
+///
+/// Linear in the text: the authority of a `://` runs to the end of its word
+/// (a blank, a quote, `<`, `>` or `)`), which every `://` inside that word
+/// shares, so the word's end, its last `@` and the last `/` before that are
+/// found once per word ([`Authority`]), not once per `://` (`a://a://…` would
+/// otherwise scan the rest of the text from each).
 fn url_password(text: &str) -> bool {
+    let mut word = Authority::default();
     for (at, _) in text.match_indices("://") {
         let scheme_start = text[..at]
             .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '.' || c == '-'))
@@ -311,23 +380,23 @@ fn url_password(text: &str) -> bool {
         if scheme_start == at {
             continue;
         }
-        let rest = &text[at + 3..];
-        let end = rest
-            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')'))
-            .unwrap_or(rest.len());
-        let authority = &rest[..end];
-        let Some(userinfo_end) = authority.rfind('@') else {
+        let from = at + 3;
+        if from >= word.end {
+            word = Authority::of(text, from);
+        }
+        // The last `@` of the authority, and with it the user information.
+        let Some(userinfo_end) = word.last_at.filter(|&i| i >= from) else {
             continue;
         };
-        let userinfo = &authority[..userinfo_end];
-        let host = authority[userinfo_end + 1..]
-            .split(['/', ':', '?'])
-            .next()
-            .unwrap_or("");
+        if word.last_slash.is_some_and(|i| i >= from) {
+            // The user information holds a `/`: not a user and password.
+            continue;
+        }
+        let userinfo = &text[from..userinfo_end];
         let Some((user, password)) = userinfo.split_once(':') else {
             continue;
         };
-        if userinfo.contains('/') || password.len() < 6 || password == user {
+        if password.len() < 6 || password == user {
             continue;
         }
         let lower = password.to_ascii_lowercase();
@@ -339,6 +408,10 @@ fn url_password(text: &str) -> bool {
         {
             continue;
         }
+        let host = text[userinfo_end + 1..word.end]
+            .split(['/', ':', '?'])
+            .next()
+            .unwrap_or("");
         // A local host, or a single-label one (a compose service: `db`).
         if matches!(
             host,
@@ -350,6 +423,34 @@ fn url_password(text: &str) -> bool {
         return true;
     }
     false
+}
+
+/// The word a URL's authority lies in: from the first `://` found in it to
+/// its end, with its last `@` and the last `/` before that `@`.
+#[derive(Debug, Default)]
+struct Authority {
+    end: usize,
+    last_at: Option<usize>,
+    last_slash: Option<usize>,
+}
+
+impl Authority {
+    fn of(text: &str, from: usize) -> Authority {
+        let rest = &text[from..];
+        let end = from
+            + rest
+                .find(|c: char| {
+                    c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')')
+                })
+                .unwrap_or(rest.len());
+        let last_at = text[from..end].rfind('@').map(|i| from + i);
+        let last_slash = last_at.and_then(|a| text[from..a].rfind('/').map(|i| from + i));
+        Authority {
+            end,
+            last_at,
+            last_slash,
+        }
+    }
 }
 
 /// Per byte, the shapes (bits, in table order) whose prefix has it at
@@ -369,6 +470,17 @@ const fn masks(pos: usize) -> [u64; 256] {
 const FIRST: [u64; 256] = masks(0);
 const SECOND: [u64; 256] = masks(1);
 
+/// Words that mark a token's body as a documentation example.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "EXAMPLE",
+    "XXXXXX",
+    "YOUR",
+    "REDACTED",
+    "PLACEHOLDER",
+    "DUMMY",
+    "FAKE",
+];
+
 /// Random-looking: at least ten distinct characters, and no word that marks
 /// a documentation example.
 fn looks_live(body: &str) -> bool {
@@ -381,59 +493,105 @@ fn looks_live(body: &str) -> bool {
         }
     }
     let upper = body.to_ascii_uppercase();
-    distinct >= 10
-        && ![
-            "EXAMPLE",
-            "XXXXXX",
-            "YOUR",
-            "REDACTED",
-            "PLACEHOLDER",
-            "DUMMY",
-            "FAKE",
-        ]
-        .iter()
-        .any(|w| upper.contains(w))
+    distinct >= 10 && !PLACEHOLDER_WORDS.iter().any(|w| upper.contains(w))
 }
+
+/// The most lines after a private key's header that are looked at for its
+/// body (`Proc-Type:` and `DEK-Info:` headers, a blank line, then base64).
+const KEY_BODY_LINES: usize = 8;
 
 /// A `-----BEGIN ... PRIVATE KEY-----` header followed by a base64 body (a
 /// header alone, as in documentation, does not count).
+///
+/// Linear in the text: a header line is judged once whatever number of
+/// `-----BEGIN ` it holds (its end, whether it names a private key and how
+/// it ends are the line's, found once per line), and a body is looked for
+/// in the next [`KEY_BODY_LINES`] lines only, not in the rest of the text.
 fn private_key_block(text: &str) -> bool {
+    let mut line: Option<HeaderLine> = None;
     for (at, _) in text.match_indices("-----BEGIN ") {
-        let rest = &text[at..];
-        // The header ends at a newline, or at a `\n` escape (a key inside a
-        // JSON string, as in a service-account file).
-        let (line_end, sep) = match (rest.find('\n'), rest.find("\\n")) {
-            (Some(n), Some(e)) if e < n => (e, 2),
-            (Some(n), _) => (n, 1),
-            (None, Some(e)) => (e, 2),
-            (None, None) => continue,
+        if line.is_none_or(|l| at >= l.0) {
+            let rest = &text[at..];
+            // The header ends at a newline, or at a `\n` escape (a key inside
+            // a JSON string, as in a service-account file). None: no later
+            // header has an end either.
+            let Some((line_end, sep)) = line_end(rest) else {
+                return false;
+            };
+            let header = &rest[..line_end];
+            line = Some((
+                at + line_end,
+                at + line_end + sep,
+                header.rfind("PRIVATE KEY").map(|i| at + i),
+                header.trim_end().ends_with("-----"),
+                None,
+            ));
+        }
+        let Some((_, body_at, private, closed, counted)) = line.as_mut() else {
+            continue;
         };
-        let header = &rest[..line_end];
-        if !(header.contains("PRIVATE KEY") && header.trim_end().ends_with("-----")) {
+        if !(private.is_some_and(|p| p >= at) && *closed) {
             continue;
         }
-        // Skip `Proc-Type:`-style lines, then expect base64.
-        let body_text = rest[line_end + sep..].replace("\\n", "\n");
-        let body: usize = body_text
-            .lines()
-            .filter(|l| !l.contains(':') && !l.trim().is_empty())
-            .take(3)
-            .map(|l| {
-                let l = l.trim().trim_end_matches("\\n").trim_end_matches('"');
-                if l.bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
-                {
-                    l.len()
-                } else {
-                    0
-                }
-            })
-            .sum();
-        if body >= 40 {
+        if *counted.get_or_insert_with(|| key_body(&text[*body_at..])) {
             return true;
         }
     }
     false
+}
+
+/// Where the first line of `s` ends, at a newline or a `\n` escape
+/// (whichever comes first), and the separator's length; looks no further
+/// than that end.
+fn line_end(s: &str) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\n' => return Some((i, 1)),
+            b'\\' if b.get(i + 1) == Some(&b'n') => return Some((i, 2)),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The line a private key header was found on: its end, where the body
+/// starts, the last `PRIVATE KEY` in it, whether it ends with `-----`,
+/// whether its body counts (once asked).
+type HeaderLine = (usize, usize, Option<usize>, bool, Option<bool>);
+
+/// Whether the text after a key's header starts with a base64 body: of its
+/// first [`KEY_BODY_LINES`] lines (ended by a newline or a `\n` escape),
+/// those without a `:` that are not blank, the first three, hold 40
+/// base64 characters or more.
+fn key_body(after: &str) -> bool {
+    let mut lines = Vec::with_capacity(KEY_BODY_LINES);
+    let mut rest = after;
+    while lines.len() < KEY_BODY_LINES && !rest.is_empty() {
+        let (l, next) = match line_end(rest) {
+            Some((n, sep)) => (&rest[..n], &rest[n + sep..]),
+            None => (rest, ""),
+        };
+        lines.push(l.strip_suffix('\r').unwrap_or(l));
+        rest = next;
+    }
+    let body: usize = lines
+        .into_iter()
+        .filter(|l| !l.contains(':') && !l.trim().is_empty())
+        .take(3)
+        .map(|l| {
+            let l = l.trim().trim_end_matches('"');
+            if l.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+            {
+                l.len()
+            } else {
+                0
+            }
+        })
+        .sum();
+    body >= 40
 }
 
 #[cfg(test)]
@@ -565,13 +723,105 @@ mod one_pass {
                 }
             }
         }
-        if private_key_block(text) {
+        if private_key_block_per_header(text) {
             return Some("private key");
         }
         if aws_secret_key(text) {
             return Some("AWS secret access key");
         }
-        url_password(text).then_some("password in a connection URL")
+        url_password_per_scheme(text).then_some("password in a connection URL")
+    }
+
+    /// The search the linear one replaced: every `://` scans the rest of
+    /// its word.
+    fn url_password_per_scheme(text: &str) -> bool {
+        for (at, _) in text.match_indices("://") {
+            let scheme_start = text[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '.' || c == '-'))
+                .map_or(0, |i| i + 1);
+            if scheme_start == at {
+                continue;
+            }
+            let rest = &text[at + 3..];
+            let end = rest
+                .find(|c: char| {
+                    c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')')
+                })
+                .unwrap_or(rest.len());
+            let authority = &rest[..end];
+            let Some(userinfo_end) = authority.rfind('@') else {
+                continue;
+            };
+            let userinfo = &authority[..userinfo_end];
+            let host = authority[userinfo_end + 1..]
+                .split(['/', ':', '?'])
+                .next()
+                .unwrap_or("");
+            let Some((user, password)) = userinfo.split_once(':') else {
+                continue;
+            };
+            if userinfo.contains('/') || password.len() < 6 || password == user {
+                continue;
+            }
+            let lower = password.to_ascii_lowercase();
+            if PLACEHOLDER_PASSWORDS.contains(&lower.as_str())
+                || password.contains(['$', '{', '}', '<', '>', '%'])
+                || lower.chars().all(|c| c == 'x' || c == '*')
+                || lower.contains("password")
+                || lower.contains("example")
+            {
+                continue;
+            }
+            if matches!(
+                host,
+                "localhost" | "127.0.0.1" | "0.0.0.0" | "::1" | "[::1]"
+            ) || !host.contains('.')
+            {
+                continue;
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The search the linear one replaced: every header scans the rest of
+    /// the text (but for the body window, the same rule).
+    fn private_key_block_per_header(text: &str) -> bool {
+        for (at, _) in text.match_indices("-----BEGIN ") {
+            let rest = &text[at..];
+            let (line_end, sep) = match (rest.find('\n'), rest.find("\\n")) {
+                (Some(n), Some(e)) if e < n => (e, 2),
+                (Some(n), _) => (n, 1),
+                (None, Some(e)) => (e, 2),
+                (None, None) => continue,
+            };
+            let header = &rest[..line_end];
+            if !(header.contains("PRIVATE KEY") && header.trim_end().ends_with("-----")) {
+                continue;
+            }
+            let body_text = rest[line_end + sep..].replace("\\n", "\n");
+            let body: usize = body_text
+                .split('\n')
+                .take(KEY_BODY_LINES)
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .filter(|l| !l.contains(':') && !l.trim().is_empty())
+                .take(3)
+                .map(|l| {
+                    let l = l.trim().trim_end_matches("\\n").trim_end_matches('"');
+                    if l.bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+                    {
+                        l.len()
+                    } else {
+                        0
+                    }
+                })
+                .sum();
+            if body >= 40 {
+                return true;
+            }
+        }
+        false
     }
 
     fn fragment() -> impl Strategy<Value = String> {
@@ -584,16 +834,42 @@ mod one_pass {
             Just(" ".to_string()),
             Just("=\"".to_string()),
             Just("é日".to_string()),
+            Just("://".to_string()),
+            Just("@".to_string()),
+            Just(":".to_string()),
+            Just("/".to_string()),
+            Just(".io".to_string()),
+            Just("pg".to_string()),
+            Just("-----BEGIN ".to_string()),
+            Just("RSA PRIVATE KEY-----".to_string()),
+            Just("\n".to_string()),
+            Just("\\n".to_string()),
+            Just("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6".to_string()),
+            Just("Proc-Type: 4,ENCRYPTED".to_string()),
         ]
     }
 
     proptest! {
         #[test]
         fn finds_a_token_exactly_when_a_search_per_shape_does(
-            parts in proptest::collection::vec(fragment(), 0..12)
+            parts in proptest::collection::vec(fragment(), 0..16)
         ) {
             let text = parts.concat();
             prop_assert_eq!(find(&text).is_some(), per_shape(&text).is_some(), "{}", text);
+        }
+
+        #[test]
+        fn urls_and_key_blocks_are_judged_as_by_a_scan_per_marker(
+            parts in proptest::collection::vec(fragment(), 0..24)
+        ) {
+            let text = parts.concat();
+            prop_assert_eq!(url_password(&text), url_password_per_scheme(&text), "{}", text);
+            prop_assert_eq!(
+                private_key_block(&text),
+                private_key_block_per_header(&text),
+                "{}",
+                text
+            );
         }
     }
 }

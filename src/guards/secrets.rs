@@ -83,6 +83,26 @@ impl Guard for Secrets {
                     );
                 }
             }
+            // A verb of a pack the user added (`[effects]` in config.toml).
+            let packs = super::effects::packs::of(ctx);
+            for c in cmds.iter().filter(|_| !packs.is_empty()) {
+                let (tool, args) = super::effects::tool(c);
+                if let Some(p) = super::effects::packs::hit(&packs, "secrets", &tool, args)
+                    && !super::effects::inert_args(&tool, args)
+                {
+                    let shown = format!("{tool} {}", p.words.join(" "));
+                    return Some(
+                        Finding::new(
+                            format!("secrets:pack:{shown}"),
+                            format!("`{shown}` is `secrets.{}` by your [effects] pack", p.kind),
+                        )
+                        .kind(p.kind)
+                        .var("effect", "handles a secret with")
+                        .var("path", shown)
+                        .var("kind", "a secret (your [effects] pack)"),
+                    );
+                }
+            }
             if let Some(kind) = secret_tokens::find(command) {
                 return Some(
                     Finding::new(

@@ -269,7 +269,7 @@ fn question(map: &mut Map<String, Value>) {
 /// The keys a real Cline payload carries, for `doctor`'s probe.
 fn probe(o: &mut Map<String, Value>, project: &Path) {
     o.insert("taskId".into(), json!("cuecard-doctor"));
-    o.insert("workspaceRoots".into(), json!([project]));
+    o.insert("workspaceRoots".into(), json!([project.to_string_lossy()]));
     o.insert("clineVersion".into(), json!(""));
 }
 

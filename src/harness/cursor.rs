@@ -183,5 +183,5 @@ fn skills_dir(scope: Scope, r: &Roots) -> Option<PathBuf> {
 /// doctor's payload: Cursor's conversation id and workspace roots.
 fn probe(o: &mut Map<String, Value>, project: &Path) {
     o.insert("conversation_id".into(), json!("cuecard-doctor"));
-    o.insert("workspace_roots".into(), json!([project]));
+    o.insert("workspace_roots".into(), json!([project.to_string_lossy()]));
 }

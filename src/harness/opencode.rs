@@ -20,7 +20,9 @@
 //! API has no channel for context before a tool runs, so the PreToolUse
 //! cards ride on `tool.execute.after`. The plugin builds a Claude-Code-like
 //! payload (`session_id`, `cwd`, `tool_name`, `tool_input`, `tool_response`,
-//! `prompt`, `source`); tool names are OpenCode's lower-case ids and the
+//! `prompt`, `source`, and `context_usage`: the token counts of the session's
+//! last assistant message, from OpenCode's `message.updated` events, which
+//! the compaction warning measures by); tool names are OpenCode's lower-case ids and the
 //! file tools' camelCase keys (`filePath`, `oldString`) are translated here.
 
 use super::answer::Shape;

@@ -101,9 +101,29 @@ const context = (answers) =>
     .filter((s) => s !== "")
     .join("\n\n");
 
+// The token counts of an assistant message (a `message.updated` event's
+// `info`), as cuecard reads them (`context_usage`), or null: a message
+// with no counts yet, a user message, a compaction's summary call.
+function reported(m) {
+  if (!m || m.role !== "assistant" || !m.sessionID || m.summary || !m.tokens) return null;
+  const n = (v) => (Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+  const t = m.tokens;
+  const c = t.cache || {};
+  const tokens = { input: n(t.input), output: n(t.output), reasoning: n(t.reasoning), cache: { read: n(c.read), write: n(c.write) } };
+  if (tokens.input + tokens.output + tokens.cache.read + tokens.cache.write === 0) return null;
+  const model = typeof m.modelID === "string" ? (typeof m.providerID === "string" ? m.providerID + "/" : "") + m.modelID : undefined;
+  return { id: String(m.id || ""), model, tokens };
+}
+
 export const CuecardPlugin = async (input) => {
   const cwd = (input && (input.directory || input.worktree)) || process.cwd();
-  const base = (sessionID) => ({ session_id: String(sessionID || ""), cwd });
+  const usage = new Map(); // session -> the last usage OpenCode reported
+  const base = (sessionID) => {
+    const b = { session_id: String(sessionID || ""), cwd };
+    const u = usage.get(b.session_id);
+    if (u) b.context_usage = u;
+    return b;
+  };
   const started = new Map(); // session -> its SessionStart context
   const compacted = new Set(); // sessions whose next start is after a compaction
   const turn = new Map(); // session -> the current prompt's context
@@ -126,13 +146,24 @@ export const CuecardPlugin = async (input) => {
     };
   }
 
-  if (wired("session.created")) {
+  // Compactions (the next model call starts the session again), and each
+  // assistant message's token counts, passed with the next calls so the
+  // compaction warning works from what the model really holds.
+  if (wired("session.created") || wired("chat.message") || wired("tool.execute.after")) {
     hooks.event = async ({ event } = {}) => {
       try {
-        const id = event && event.type === "session.compacted" && event.properties && event.properties.sessionID;
+        const props = (event && event.properties) || {};
+        if (event.type === "message.updated") {
+          const u = reported(props.info);
+          if (u) usage.set(String(props.info.sessionID), u);
+        }
+        const id = event.type === "session.compacted" && props.sessionID;
         if (id) {
-          started.delete(id);
-          compacted.add(id);
+          usage.delete(String(id));
+          if (wired("session.created")) {
+            started.delete(id);
+            compacted.add(id);
+          }
         }
       } catch {}
     };

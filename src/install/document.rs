@@ -7,6 +7,7 @@ use super::fsio;
 use super::lossless;
 use super::merge::{self, HookEntry, MergeCounts};
 use super::owned::{self, Owned};
+use super::ownership::{Owner, Recorded};
 use super::shape::BadShape;
 use super::style::Style;
 use crate::harness::config::{Config, OwnedFile, Roots, Scope};
@@ -21,11 +22,21 @@ pub struct ConfigFile {
     /// The directory below which no symlink is accepted (home, project root,
     /// or the working directory for managed settings).
     pub base: PathBuf,
+    /// The programs `--replace` named: their `dispatch` entries are
+    /// cuecard's to replace or remove though install did not write them.
+    pub replace: Vec<String>,
 }
 
 impl ConfigFile {
     pub fn new(spec: &'static Config, scope: Scope, roots: &Roots) -> Option<ConfigFile> {
-        let path = (spec.path)(scope, roots)?;
+        let mut path = (spec.path)(scope, roots)?;
+        // A link (a dotfile manager's) to a file of the user's own inside
+        // HOME: the file it leads to is the one read and written.
+        if scope != Scope::Managed
+            && let Some(real) = fsio::through_links(&path, &roots.home)
+        {
+            path = real;
+        }
         let base = match scope {
             Scope::User => roots.home.clone(),
             Scope::Project => roots.project.clone(),
@@ -42,6 +53,7 @@ impl ConfigFile {
             scope,
             path,
             base,
+            replace: Vec::new(),
         })
     }
 }
@@ -74,6 +86,103 @@ pub struct Plan {
     /// The keys install switches, with the operator's value before (`None`:
     /// absent), for [`super::record`].
     pub switched: Vec<(String, Option<Value>)>,
+    /// The handlers install writes, for the record.
+    pub entries: Vec<Value>,
+    /// The containers install created in the file, this time or before
+    /// (for the record; see [`merge::containers`]), and whether it created
+    /// the file; `None` for a plan that records nothing.
+    pub created: Option<(Vec<String>, bool)>,
+}
+
+/// Who owns the entries in `t`: what install recorded writing there (see
+/// [`Recorded`]); in a form cuecard no longer writes (Kiro's legacy agent
+/// file), any entry running a cuecard binary's `dispatch`.
+pub enum FileOwner<'a> {
+    Name(&'a str),
+    Recorded(Recorded),
+}
+
+impl Owner for FileOwner<'_> {
+    fn owns(&self, handler: &Value) -> bool {
+        match self {
+            FileOwner::Name(bin) => bin.owns(handler),
+            FileOwner::Recorded(r) => r.owns(handler),
+        }
+    }
+}
+
+/// The owner of `t`'s entries; `wanted` is what install writes there now
+/// (`None`: computed for this host).
+pub fn owner<'a>(t: &ConfigFile, bin: &'a str, wanted: Option<&[HookEntry]>) -> FileOwner<'a> {
+    if t.spec
+        .harness
+        .config()
+        .is_some_and(|c| !std::ptr::eq(c, t.spec))
+    {
+        return FileOwner::Name(bin);
+    }
+    let wanted: Vec<Value> = match wanted {
+        Some(w) => w.iter().map(|e| Value::Object(e.handler.clone())).collect(),
+        None => super::entries::for_harness(
+            t.spec,
+            &t.spec.program(t.scope, bin),
+            crate::harness::config::Host::current(),
+        )
+        .0
+        .into_iter()
+        .map(|e| Value::Object(e.handler))
+        .collect(),
+    };
+    FileOwner::Recorded(Recorded {
+        recorded: super::record::entries(&t.path),
+        wanted,
+        replace: t.replace.clone(),
+    })
+}
+
+/// A switch of the user's in `doc` that turns every hook off and that
+/// install never touches (Claude Code's `disableAllHooks: true`), in words.
+pub fn hooks_switched_off(t: &ConfigFile, doc: &Value) -> Option<String> {
+    (t.spec.harness == crate::harness::HarnessId::ClaudeCode
+        && get(doc, "disableAllHooks") == Some(&Value::Bool(true)))
+    .then(|| {
+        format!(
+            "disableAllHooks is true in {}: Claude Code runs no hooks while it is, neither yours nor \
+             cuecard's",
+            t.path.display()
+        )
+    })
+}
+
+/// The containers in `doc` install did not create (`created`): the user's,
+/// kept when removals empty them.
+fn users_containers(doc: &Value, created: &[String]) -> Vec<String> {
+    merge::containers(doc)
+        .into_iter()
+        .filter(|c| !created.contains(c))
+        .collect()
+}
+
+/// The entries in `doc` that run a cuecard binary's `dispatch` but that
+/// `owner` does not own: the user's, kept, each named in a note.
+fn kept_notes(t: &ConfigFile, doc: &Value, bin: &str, owner: &FileOwner) -> Vec<String> {
+    merge::ours(doc, t.spec.layout, bin)
+        .into_iter()
+        .filter(|(_, _, h)| !owner.owns(h))
+        .map(|(event, matcher, h)| {
+            let words = h
+                .as_object()
+                .and_then(super::ownership::argv)
+                .unwrap_or_default();
+            format!(
+                "kept an entry of yours: {event} [{}]: `{}` runs cuecard but install did not write it; \
+                 `--replace {}` hands it to install",
+                matcher.as_deref().unwrap_or("every call"),
+                words.join(" "),
+                words.first().map(String::as_str).unwrap_or("<program>")
+            )
+        })
+        .collect()
 }
 
 /// The file's text and document, `None` when it does not exist.
@@ -106,6 +215,90 @@ pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, InstallError> {
     Ok(Some((text, doc)))
 }
 
+/// [`load`] for reading only (verify, doctor, what uninstall says to
+/// remove by hand): a file with comments or trailing commas, which install
+/// refuses to rewrite, is read past them. The third item says why the file
+/// cannot be rewritten, when it cannot.
+pub fn load_read_only(
+    t: &ConfigFile,
+) -> Result<Option<(String, Value, Option<String>)>, InstallError> {
+    match load(t) {
+        Ok(loaded) => Ok(loaded.map(|(text, doc)| (text, doc, None))),
+        // A link cuecard will not write through is still read (reading
+        // changes nothing).
+        Err(e @ (InstallError::Symlink(_) | InstallError::SymlinkedDir(_))) => {
+            let Ok(Some(text)) = fsio::read(&t.path) else {
+                return Err(e);
+            };
+            let plain = super::lossless::tolerant(&text).unwrap_or_else(|| text.clone());
+            let doc = if plain.trim().is_empty() {
+                Value::Object(Map::new())
+            } else {
+                match serde_json::from_str::<Value>(&plain) {
+                    Ok(doc) => doc,
+                    Err(_) => return Err(e),
+                }
+            };
+            Ok(Some((text, doc, Some(e.to_string()))))
+        }
+        Err(e @ (InstallError::Lossy { .. } | InstallError::InvalidJson { .. })) => {
+            let Ok(Some(text)) = fsio::read(&t.path) else {
+                return Err(e);
+            };
+            match super::lossless::tolerant(&text)
+                .and_then(|plain| serde_json::from_str::<Value>(&plain).ok())
+            {
+                Some(doc) => {
+                    let why = match &e {
+                        InstallError::Lossy { why, .. } => why.to_string(),
+                        _ => "it is not plain JSON".into(),
+                    };
+                    Ok(Some((text, doc, Some(why))))
+                }
+                None => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What uninstall can say of a file it may read but not rewrite.
+pub enum ByHand {
+    /// It cannot be read even so.
+    Unreadable,
+    /// It holds nothing of cuecard's.
+    Nothing,
+    /// cuecard's entries, one line each, to delete by hand.
+    Delete(String),
+}
+
+/// What to delete by hand from a file cuecard reads but cannot rewrite
+/// (`refused`: why).
+pub fn by_hand_removal(t: &ConfigFile, bin: &str, refused: &InstallError) -> ByHand {
+    let Ok(Some((_, doc, lossy))) = load_read_only(t) else {
+        return ByHand::Unreadable;
+    };
+    let why = lossy.unwrap_or_else(|| refused.to_string());
+    let owner = owner(t, bin, None);
+    let found = merge::ours(&doc, t.spec.layout, &owner);
+    if found.is_empty() {
+        return ByHand::Nothing;
+    }
+    let mut out = format!(
+        "{}: cuecard does not rewrite this file ({why}); nothing was changed. Delete these {} entries by hand \
+         (each under `hooks` -> its event):\n",
+        t.path.display(),
+        found.len()
+    );
+    for (event, matcher, h) in found {
+        out.push_str(&format!(
+            "  {event} [{}]: {h}\n",
+            matcher.as_deref().unwrap_or("every call")
+        ));
+    }
+    ByHand::Delete(out)
+}
+
 /// `t`'s shape has no place for cuecard's entries: nothing was written.
 fn unmergeable(t: &ConfigFile, why: BadShape) -> InstallError {
     InstallError::Unmergeable {
@@ -133,14 +326,27 @@ pub fn plan_install(
         return plan_owned_install(t, o, bin, entries);
     }
     let loaded = load(t)?;
+    if loaded.is_some() {
+        fsio::refuse_read_only(&t.path)?;
+    }
     let (before, mut doc) = match &loaded {
         Some((text, doc)) => (Some(text.clone()), doc.clone()),
         None => (None, (t.spec.skeleton)()),
     };
     let original = doc.clone();
-    let outcome =
-        merge::install(&mut doc, t.spec.layout, bin, entries).map_err(|why| unmergeable(t, why))?;
-    let mut notes = Vec::new();
+    let owner = owner(t, bin, Some(entries));
+    let recorded = super::record::created(&t.path);
+    let keep = users_containers(&original, recorded.as_deref().unwrap_or_default());
+    let outcome = merge::install_keeping(&mut doc, t.spec.layout, &owner, entries, &keep)
+        .map_err(|why| unmergeable(t, why))?;
+    let mut created = recorded.unwrap_or_default();
+    for c in merge::containers(&doc) {
+        if !merge::containers(&original).contains(&c) && !created.contains(&c) {
+            created.push(c);
+        }
+    }
+    let created_file = super::record::created_file(&t.path).unwrap_or(false) || loaded.is_none();
+    let mut notes = kept_notes(t, &doc, bin, &owner);
     let mut switched = Vec::new();
     for (key, value) in required(t) {
         let managed_off = key == "allowManagedHooksOnly"
@@ -154,18 +360,41 @@ pub fn plan_install(
             continue;
         }
         let before = get(&doc, key).cloned();
-        match set(&mut doc, key, &value) {
-            Ok(Some(old)) => notes.push(format!(
-                "set {key} to {value} in {} (it was {old}; the harness runs no hooks otherwise; \
-                 uninstall puts it back)",
-                t.path.display()
-            )),
-            Ok(None) => {}
-            Err(why) => return Err(unmergeable(t, why)),
+        match &before {
+            // The user's switch: never flipped; said, with what to change.
+            Some(old) if old != &value => {
+                notes.push(format!(
+                    "warning: {key} is {old} in {}: {} runs no hooks while it is, neither yours nor \
+                     cuecard's; install leaves your switch as it is: set it to {value} yourself when \
+                     you want hooks to run",
+                    t.path.display(),
+                    t.spec.harness.name()
+                ));
+                continue;
+            }
+            Some(_) => {}
+            None => {
+                set(&mut doc, key, &value).map_err(|why| unmergeable(t, why))?;
+                notes.push(format!(
+                    "added {key}: {value} to {} ({}; uninstall removes it)",
+                    t.path.display(),
+                    if key == "allowManagedHooksOnly" {
+                        "what it does to every other hook: below"
+                    } else {
+                        "the harness runs no hooks without it"
+                    }
+                ));
+            }
         }
         if before.as_ref() != Some(&value) && loaded.is_some() {
             switched.push((key.to_string(), before));
         }
+    }
+    if let Some(why) = hooks_switched_off(t, &doc) {
+        notes.push(format!(
+            "warning: {why}; install leaves it as it is: set it to false yourself when you want hooks \
+             to run"
+        ));
     }
     let action = match before {
         _ if loaded.is_some() && doc == original => Action::Unchanged,
@@ -182,6 +411,11 @@ pub fn plan_install(
         outcome,
         notes,
         switched,
+        entries: entries
+            .iter()
+            .map(|e| Value::Object(e.handler.clone()))
+            .collect(),
+        created: Some((created, created_file)),
     })
 }
 
@@ -220,6 +454,8 @@ fn plan_owned_install(
         outcome,
         notes: Vec::new(),
         switched: Vec::new(),
+        entries: Vec::new(),
+        created: None,
     })
 }
 
@@ -232,6 +468,8 @@ fn plan_owned_uninstall(t: &ConfigFile, bin: &str, o: &OwnedFile) -> Result<Plan
         outcome: MergeCounts::default(),
         notes: Vec::new(),
         switched: Vec::new(),
+        entries: Vec::new(),
+        created: None,
     };
     fsio::refuse_symlinks(&t.base, &t.path)?;
     let Some(before) = fsio::read(&t.path)? else {
@@ -274,23 +512,32 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
     if let Some(o) = t.spec.owned {
         return plan_owned_uninstall(t, bin, o);
     }
-    let unchanged = Plan {
+    let mut unchanged = Plan {
         action: Action::Unchanged,
         outcome: MergeCounts::default(),
         notes: Vec::new(),
         switched: Vec::new(),
+        entries: Vec::new(),
+        created: None,
     };
     let Some((before, doc)) = load(t)? else {
         return Ok(unchanged);
     };
+    let owner = owner(t, bin, None);
     let mut after_doc = doc.clone();
-    let outcome =
-        merge::uninstall(&mut after_doc, t.spec.layout, bin).map_err(|why| unmergeable(t, why))?;
+    // With a record, the containers install did not create are the user's.
+    let keep = super::record::created(&t.path)
+        .map(|c| users_containers(&doc, &c))
+        .unwrap_or_default();
+    let outcome = merge::install_keeping(&mut after_doc, t.spec.layout, &owner, &[], &keep)
+        .map_err(|why| unmergeable(t, why))?;
+    // The keys install switched go back to the operator's values.
+    let mut notes = kept_notes(t, &after_doc, bin, &owner);
     if outcome.removed == 0 {
+        unchanged.notes = notes;
         return Ok(unchanged);
     }
-    // The keys install switched go back to the operator's values.
-    let mut notes = Vec::new();
+    fsio::refuse_read_only(&t.path)?;
     for (key, before) in super::record::keys(&t.path) {
         let Some((_, value)) = required(t).into_iter().find(|(k, _)| *k == key) else {
             continue;
@@ -318,7 +565,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
         } else {
             &backup
         })
-        && merge::ours(&bdoc, t.spec.layout, bin).is_empty()
+        && merge::ours(&bdoc, t.spec.layout, &owner).is_empty()
         && plain(&bdoc) == plain(&after_doc)
     {
         return Ok(Plan {
@@ -329,9 +576,13 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
             outcome,
             notes,
             switched: Vec::new(),
+            entries: Vec::new(),
+            created: None,
         });
     }
-    let action = if plain(&after_doc) == plain(&(t.spec.skeleton)()) {
+    // A file the user had before install is never deleted.
+    let ours_alone = super::record::created_file(&t.path) != Some(false);
+    let action = if ours_alone && plain(&after_doc) == plain(&(t.spec.skeleton)()) {
         Action::Delete { before }
     } else {
         let after = rewrite(&before, &doc, &after_doc);
@@ -342,6 +593,8 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
         outcome,
         notes,
         switched: Vec::new(),
+        entries: Vec::new(),
+        created: None,
     })
 }
 
@@ -358,7 +611,16 @@ pub fn apply_install(
     };
     dirs.extend(extra_dirs.iter().cloned());
     apply(t, plan)?;
-    super::record::record(&t.path, &plan.switched, &dirs)
+    super::record::record(&t.path, &plan.switched, &dirs)?;
+    if t.spec.owned.is_none()
+        && let Some((created, created_file)) = &plan.created
+        && (plan.action != Action::Unchanged || t.path.exists())
+    {
+        super::record::set(&t.path, "entries", Value::from(plan.entries.clone()))?;
+        super::record::set(&t.path, "created", Value::from(created.clone()))?;
+        super::record::set(&t.path, "created_file", Value::Bool(*created_file))?;
+    }
+    Ok(())
 }
 
 /// Applies an uninstall plan leaving no trace: no backup of the file
@@ -366,6 +628,9 @@ pub fn apply_install(
 /// removed. [`finish_uninstall`] then removes the folders install created.
 pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
     fsio::refuse_symlinks(&t.base, &t.path)?;
+    if plan.action != Action::Unchanged {
+        fsio::refuse_read_only(&t.path)?;
+    }
     match &plan.action {
         Action::Unchanged => return Ok(()),
         Action::Create(text) => fsio::write_atomic(&t.path, text, None)?,
@@ -394,6 +659,7 @@ pub fn finish_uninstall(t: &ConfigFile) -> Result<(), InstallError> {
 pub fn apply(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
     // Checked again right before writing: nothing may have become a symlink.
     fsio::refuse_symlinks(&t.base, &t.path)?;
+    fsio::refuse_read_only(&t.path)?;
     match &plan.action {
         Action::Unchanged => Ok(()),
         Action::Create(text) => fsio::write_atomic(&t.path, text, None),

@@ -15,6 +15,16 @@ use std::path::PathBuf;
 pub enum InstallError {
     /// No home directory: neither `HOME` nor the platform's own.
     NoHome,
+    /// `HOME` names no existing directory.
+    HomeMissing(PathBuf),
+    /// The config is read-only (no write bit for its owner): the user's
+    /// signal that it is not to be changed.
+    ReadOnly(PathBuf),
+    /// `install --self`: a program at ~/.local/bin/cuecard that is not
+    /// cuecard.
+    SelfCopyForeign(PathBuf),
+    /// An XDG directory variable names a missing folder outside the home.
+    XdgMissing { var: &'static str, path: PathBuf },
     /// The working directory cannot be read.
     WorkingDir(io::Error),
     /// The running binary cannot find its own path.
@@ -98,11 +108,21 @@ impl InstallError {
             self,
             InstallError::Lossy { .. }
                 | InstallError::InvalidJson { .. }
+                | InstallError::Symlink(_)
+                | InstallError::SymlinkedDir(_)
+                | InstallError::ReadOnly(_)
                 | InstallError::Unmergeable { .. }
                 | InstallError::WouldOverwriteForeign { .. }
                 | InstallError::WouldOverwriteEdited(_)
         )
     }
+}
+
+/// Where a link leads, for a refusal's message.
+fn link_target(p: &std::path::Path) -> String {
+    std::fs::read_link(p)
+        .map(|t| t.display().to_string())
+        .unwrap_or_else(|_| "somewhere cuecard cannot read".into())
 }
 
 fn refuse(
@@ -133,7 +153,33 @@ impl fmt::Display for InstallError {
         use InstallError as E;
         match self {
             E::NoHome => f.write_str(
-                "HOME is not set; cuecard needs it to find the harnesses' user configuration",
+                "HOME is not set; cuecard needs it to find the harnesses' user configuration \
+                 (set HOME to your home folder); nothing was written",
+            ),
+            E::SelfCopyForeign(p) => write!(
+                f,
+                "{} is there and is not a cuecard binary (`--version` does not say cuecard): it is \
+                 yours, and `install --self` never writes over it; move it away, or install without \
+                 --self. Nothing was written",
+                p.display()
+            ),
+            E::ReadOnly(p) => write!(
+                f,
+                "{} is read-only: cuecard does not write over a file you made read-only; nothing was \
+                 written (make it writable and run again, or merge the entries below by hand)",
+                p.display()
+            ),
+            E::HomeMissing(p) => write!(
+                f,
+                "HOME is {}, which is not an existing folder; cuecard creates nothing outside an \
+                 existing home: set HOME to your home folder; nothing was written",
+                p.display()
+            ),
+            E::XdgMissing { var, path } => write!(
+                f,
+                "{var} is {}, which does not exist and is outside your home; create it or unset \
+                 {var}; nothing was written",
+                path.display()
             ),
             E::WorkingDir(e) => write!(f, "the working directory: {e}"),
             E::OwnPath(e) => write!(f, "cannot find the cuecard binary's own path: {e}"),
@@ -176,13 +222,19 @@ impl fmt::Display for InstallError {
             ),
             E::Symlink(p) => write!(
                 f,
-                "{} is a symlink; cuecard does not write through symlinks (edit its target yourself, or replace the link with a file)",
-                p.display()
+                "{} is a symlink to {}: cuecard writes through a link only to a regular file of yours \
+                 inside HOME; nothing was written (edit its target yourself: `cuecard install --harness \
+                 <id> --dry-run` prints the entries to merge, or replace the link with a file)",
+                p.display(),
+                link_target(p)
             ),
             E::SymlinkedDir(p) => write!(
                 f,
-                "{} is a symlinked directory; cuecard does not write through symlinks",
-                p.display()
+                "{} is a symlinked directory leading to {}: cuecard writes through a link only to a \
+                 place of yours inside HOME; nothing was written (`cuecard install --harness <id> \
+                 --dry-run` prints the entries to merge by hand)",
+                p.display(),
+                link_target(p)
             ),
             E::NotRegularFile(p) => write!(f, "{} is not a regular file", p.display()),
             E::TooLarge(p) => write!(

@@ -9,11 +9,29 @@ use std::path::{Path, PathBuf};
 /// Config files bigger than this are not read (no harness config is near it).
 pub const MAX_CONFIG_BYTES: u64 = 8 * 1024 * 1024;
 
-/// The backup kept next to a config before cuecard changes it.
+/// The backup kept of a config before cuecard changes it: next to it, or,
+/// for a file inside a git work tree (a project's, or a home kept in git),
+/// in the data directory (`<data>/install/backups/<hash>-<name>.cuecard.bak`)
+/// so that no backup lands in a repository.
 pub fn backup_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".cuecard.bak");
+    if in_repository(path)
+        && let Some(data) = crate::paths::data_dir()
+    {
+        let hash = crate::hash::fnv1a(0, path.to_string_lossy().as_bytes());
+        let mut file = std::ffi::OsString::from(format!("{hash:016x}-"));
+        file.push(&name);
+        return data.join("install/backups").join(file);
+    }
     path.with_file_name(name)
+}
+
+/// Whether a folder above `path` holds a `.git` (a work tree's root).
+fn in_repository(path: &Path) -> bool {
+    path.ancestors()
+        .skip(1)
+        .any(|a| fs::symlink_metadata(a.join(".git")).is_ok())
 }
 
 /// Refuses a config that is a symlink, or whose directories below `base`
@@ -24,6 +42,11 @@ pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), InstallError> {
     let mut dir = path.to_path_buf();
     let mut first = true;
     loop {
+        // The base itself (a symlinked HOME, a project reached through a
+        // link) is the user's own setup: written through.
+        if dir == base && !first {
+            return Ok(());
+        }
         if let Ok(m) = fs::symlink_metadata(&dir)
             && m.file_type().is_symlink()
         {
@@ -41,6 +64,64 @@ pub fn refuse_symlinks(base: &Path, path: &Path) -> Result<(), InstallError> {
             Some(p) if p.starts_with(base) => dir = p.to_path_buf(),
             _ => return Ok(()),
         }
+    }
+}
+
+/// The file `path` leads to through symlinks below `home` (a dotfile
+/// manager's link to the file, or to its folder), when that is a place of
+/// the user's own: inside the home (links resolved), and, when it exists,
+/// a regular file owned by the user. `None` when no link below the home is
+/// involved, or the place is not acceptable (then the link is refused).
+pub fn through_links(path: &Path, home: &Path) -> Option<PathBuf> {
+    let involved = path
+        .ancestors()
+        .take_while(|a| a.starts_with(home) && *a != home)
+        .any(|a| fs::symlink_metadata(a).is_ok_and(|m| m.file_type().is_symlink()));
+    if !involved {
+        return None;
+    }
+    let real_home = fs::canonicalize(home).ok()?;
+    let real = match fs::canonicalize(path) {
+        Ok(r) => r,
+        // A dangling link is refused.
+        Err(_) if fs::symlink_metadata(path).is_ok() => return None,
+        // Not there yet: its deepest existing folder, resolved.
+        Err(_) => {
+            let mut rest = Vec::new();
+            let mut at = path;
+            loop {
+                rest.push(at.file_name()?.to_os_string());
+                at = at.parent()?;
+                if let Ok(r) = fs::canonicalize(at) {
+                    break rest.iter().rev().fold(r, |p, n| p.join(n));
+                }
+            }
+        }
+    };
+    if !real.starts_with(&real_home) {
+        return None;
+    }
+    if let Ok(m) = fs::metadata(&real) {
+        if !m.is_file() {
+            return None;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            if m.uid() != crate::fsutil::euid() {
+                return None;
+            }
+        }
+    }
+    Some(real)
+}
+
+/// Refuses a file whose owner has no write permission on it (a file the
+/// user made read-only); a missing file passes.
+pub fn refuse_read_only(path: &Path) -> Result<(), InstallError> {
+    match fs::metadata(path) {
+        Ok(m) if m.permissions().readonly() => Err(InstallError::ReadOnly(path.to_path_buf())),
+        _ => Ok(()),
     }
 }
 
@@ -88,7 +169,14 @@ pub fn write_atomic(path: &Path, text: &str, previous: Option<&str>) -> Result<(
         .map(|m| m.permissions())
         .or_else(default_mode);
     if let Some(prev) = previous {
-        replace(&backup_path(path), prev, mode.clone())?;
+        let b = backup_path(path);
+        if let Some(d) = b.parent() {
+            fs::create_dir_all(d).map_err(|error| InstallError::Io {
+                path: d.to_path_buf(),
+                error,
+            })?;
+        }
+        replace(&b, prev, mode.clone())?;
     }
     replace(path, text, mode)
 }
@@ -112,14 +200,23 @@ fn replace(path: &Path, text: &str, perms: Option<fs::Permissions>) -> Result<()
     })
 }
 
-/// Removes the backup install kept of `path`, if there is one.
+/// Removes the backup install kept of `path`, if there is one (and the
+/// data directory's backups folder, when that left it empty).
 pub fn remove_backup(path: &Path) -> Result<(), InstallError> {
     let b = backup_path(path);
     match fs::remove_file(&b) {
         Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
             Err(InstallError::Removing { path: b, error })
         }
-        _ => Ok(()),
+        _ => {
+            if let Some(dir) = b.parent().filter(|d| d.ends_with("install/backups")) {
+                let _ = fs::remove_dir(dir);
+                if let Some(install) = dir.parent() {
+                    let _ = fs::remove_dir(install);
+                }
+            }
+            Ok(())
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 use super::document::{self, ConfigFile};
 use super::entries;
 use super::merge::{self, HookEntry};
+use super::ownership::Owner;
 use super::program::ProgramRefused;
 use crate::harness::config::{Host, Roots, TrustCheck};
 use serde::Serialize;
@@ -12,6 +13,8 @@ use std::path::Path;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Status {
+    /// The state in one word, for a person (see [`Status::label`]).
+    pub state: &'static str,
     pub harness: &'static str,
     pub scope: &'static str,
     pub path: String,
@@ -38,11 +41,73 @@ pub struct Status {
     /// installed cuecard binary (see [`super::program`]): never counted as
     /// installed, never run; the event and why.
     pub not_cuecard: Vec<(String, String)>,
+    /// What is the user's and left as it is: an entry that runs cuecard
+    /// but that install did not write, a skill of theirs or one they
+    /// edited. Not a fault.
+    pub yours: Vec<String>,
+    /// The user's entries that run cuecard (for `doctor`, which probes
+    /// them too): (event, handler, why its program is not run, if not).
+    #[serde(skip)]
+    pub yours_entries: Vec<(String, Value, Option<String>)>,
+    /// Entries install wrote whose program is no installed cuecard binary.
+    pub owned_not_run: usize,
+    /// Whether one of them is a `cuecard` PATH does not find.
+    pub not_on_path: bool,
+    /// The programs install's entries run that do not exist.
+    pub missing: Vec<String>,
+    /// What the user should know that is no fault (a file read past its
+    /// comments).
+    pub notes: Vec<String>,
+    /// A switch of the user's that turns the harness's hooks off
+    /// (Gemini's `hooksConfig.enabled: false`), with what to change.
+    pub switched_off: Vec<String>,
 }
 
 impl Status {
     pub fn installed(&self) -> bool {
         self.entries > 0
+    }
+
+    /// Whether the file holds entries install wrote, runnable or not.
+    pub fn present(&self) -> bool {
+        self.entries > 0 || self.owned_not_run > 0
+    }
+
+    /// The state in one word: what is wrong, in the order a user fixes it.
+    /// `UNREADABLE`: the file cannot be read; `MISSING`: the program the
+    /// entries run is not there; `NOT-ON-PATH`: a shared project file's
+    /// `cuecard` is not found through PATH; `NOT-RUN`: a program that is no
+    /// installed cuecard binary; `HOOKS-OFF`: a switch of the user's turns
+    /// the harness's hooks off; `STALE`: not what install writes now;
+    /// `UNTRUSTED`: waiting on the user's trust; `UNENFORCED`: a policy the
+    /// entries cannot enforce; `YOURS`: only entries of the user's; `ok`.
+    pub fn label(&self) -> &'static str {
+        if !self.present() {
+            return if !self.problems.is_empty() && self.yours.is_empty() {
+                "UNREADABLE"
+            } else if !self.yours.is_empty() {
+                "YOURS"
+            } else {
+                ""
+            };
+        }
+        if !self.missing.is_empty() {
+            "MISSING"
+        } else if self.not_on_path {
+            "NOT-ON-PATH"
+        } else if self.owned_not_run > 0 {
+            "NOT-RUN"
+        } else if !self.switched_off.is_empty() {
+            "HOOKS-OFF"
+        } else if !self.problems.is_empty() {
+            "STALE"
+        } else if !self.untrusted.is_empty() {
+            "UNTRUSTED"
+        } else if !self.unenforced.is_empty() {
+            "UNENFORCED"
+        } else {
+            "ok"
+        }
     }
 }
 
@@ -63,8 +128,42 @@ pub fn inspect(t: &ConfigFile, bin: &str, roots: &Roots) -> Status {
 
 /// The state of one target, compared with what install renders for `host`.
 pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
+    let mut st = gather(t, bin, roots, host);
+    if st.present() {
+        skills_of_the_user(t, roots, &mut st);
+    }
+    st.state = st.label();
+    st
+}
+
+/// The shipped skills' files in this scope's skills folder that are the
+/// user's (theirs by that name, or cuecard's edited since): named, left.
+fn skills_of_the_user(t: &ConfigFile, roots: &Roots, st: &mut Status) {
+    let Some(dir) = (t.spec.skills_dir)(t.scope, roots) else {
+        return;
+    };
+    for (rel, text) in super::materialise::skill_files() {
+        let p = dir.join(&rel);
+        let existing = std::fs::read_to_string(&p).ok();
+        match super::materialise::state_of(existing.as_deref(), &text) {
+            super::materialise::FileState::Edited => st.yours.push(format!(
+                "yours: skill {} was edited by hand since install: cuecard leaves it (delete it and \
+                 run `cuecard install` to get cuecard's again)",
+                p.display()
+            )),
+            super::materialise::FileState::Foreign => st.yours.push(format!(
+                "yours: skill {} is not cuecard's: cuecard's skill of that name is not installed",
+                p.display()
+            )),
+            _ => {}
+        }
+    }
+}
+
+fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
     let project = roots.project.as_path();
     let mut st = Status {
+        state: "",
         harness: t.spec.harness.id(),
         scope: t.scope.id(),
         path: t.path.display().to_string(),
@@ -77,9 +176,24 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
         unenforced: Vec::new(),
         installed: Vec::new(),
         not_cuecard: Vec::new(),
+        yours: Vec::new(),
+        yours_entries: Vec::new(),
+        owned_not_run: 0,
+        not_on_path: false,
+        missing: Vec::new(),
+        switched_off: Vec::new(),
+        notes: Vec::new(),
     };
-    let (text, doc) = match document::load(t) {
-        Ok(Some(loaded)) => loaded,
+    let (text, doc) = match document::load_read_only(t) {
+        Ok(Some((text, doc, lossy))) => {
+            if let Some(why) = lossy {
+                st.notes.push(format!(
+                    "read past what cuecard cannot rewrite ({why}): its entries here are checked, but \
+                     install and uninstall change this file only by hand (they print what to change)"
+                ));
+            }
+            (text, doc)
+        }
         Ok(None) => return st,
         Err(e) => {
             st.problems.push(e.to_string());
@@ -121,7 +235,32 @@ pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Stat
 /// cuecard's entries in `doc` into those whose program is an installed
 /// cuecard binary and those whose program is not (with why, a problem).
 fn split_by_program(st: &mut Status, doc: &Value, t: &ConfigFile, bin: &str, project: &Path) {
-    let (installed, not_cuecard): (Vec<_>, Vec<_>) = merge::ours(doc, t.spec.layout, bin)
+    let owner = document::owner(t, bin, None);
+    for (event, matcher, h) in merge::ours(doc, t.spec.layout, bin) {
+        if !owner.owns(&h) {
+            let words = h
+                .as_object()
+                .and_then(super::ownership::argv)
+                .unwrap_or_default();
+            st.yours.push(format!(
+                "yours: {event} [{}]: `{}` runs cuecard, but install did not write it (or it was \
+                 edited since); kept as it is",
+                matcher.as_deref().unwrap_or("every call"),
+                words.join(" ")
+            ));
+            let why = program_of(&h)
+                .and_then(|p| super::program::resolve(&p, project))
+                .err()
+                .map(|e| e.to_string());
+            if let Some(why) = &why {
+                st.problems.push(format!(
+                    "{event}: not run: not an installed cuecard binary ({why}); an entry of yours, left as it is"
+                ));
+            }
+            st.yours_entries.push((event, h, why));
+        }
+    }
+    let (installed, not_cuecard): (Vec<_>, Vec<_>) = merge::ours(doc, t.spec.layout, &owner)
         .into_iter()
         .map(|entry| {
             let why = program_of(&entry.2).and_then(|p| super::program::resolve(&p, project));
@@ -129,8 +268,26 @@ fn split_by_program(st: &mut Status, doc: &Value, t: &ConfigFile, bin: &str, pro
         })
         .partition(|(_, why)| why.is_none());
     st.installed = installed.into_iter().map(|(e, _)| e).collect();
+    st.owned_not_run = not_cuecard.len();
+    // A program that is not there (a `cargo clean`, a moved binary).
+    for (_, _, h) in &st.installed {
+        if let Ok(p) = program_of(h)
+            && Path::new(&p).is_absolute()
+            && std::fs::symlink_metadata(&p).is_err()
+            && !st.missing.contains(&p)
+        {
+            st.problems.push(format!(
+                "the program these entries run, {p}, does not exist (removed by `cargo clean`, or \
+                 moved): every hook fails until it is back; put a lasting copy in place \
+                 (`cargo install --path .`, or `cuecard install --self`) and run `cuecard install` \
+                 from it"
+            ));
+            st.missing.push(p);
+        }
+    }
     for ((event, _, _), why) in not_cuecard {
         let why = why.unwrap_or(ProgramRefused::NoProgram);
+        st.not_on_path |= matches!(why, ProgramRefused::NotOnPath(_));
         st.problems.push(format!(
             "{event}: not run: not an installed cuecard binary ({why}); left as it is{}",
             if matches!(why, ProgramRefused::NotOnPath(_)) {
@@ -177,11 +334,32 @@ fn compare_with_install(
         st.current = false;
         st.problems.push(why);
     }
+    if let Some(why) = document::hooks_switched_off(t, doc) {
+        let why = format!("{why}; cuecard leaves your switch as it is");
+        st.problems.push(why.clone());
+        st.switched_off.push(why);
+    }
     for (k, v) in (t.spec.required)() {
-        if document::get(doc, k) != Some(&v) {
-            st.current = false;
-            st.problems
-                .push(format!("{k} is not {v}: the harness may run no hooks"));
+        match document::get(doc, k) {
+            Some(have) if have == &v => {}
+            Some(have) => {
+                st.current = false;
+                let why = format!(
+                    "{k} is {have} in {}: {} runs no hooks while it is, neither yours nor \
+                     cuecard's; cuecard leaves your switch as it is: set it to {v} when you want \
+                     hooks to run",
+                    t.path.display(),
+                    t.spec.harness.name()
+                );
+                st.problems.push(why.clone());
+                st.switched_off.push(why);
+            }
+            None => {
+                st.current = false;
+                st.problems.push(format!(
+                    "{k} is not set: the harness may run no hooks; run `cuecard install` again"
+                ));
+            }
         }
     }
 }

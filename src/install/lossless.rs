@@ -28,6 +28,75 @@ enum Frame {
     Array,
 }
 
+/// `text` as plain JSON for reading only: a byte-order mark, `//`, `/* */`
+/// and `#` comments (outside strings) and trailing commas taken out, as
+/// the harnesses that accept JSONC read it. `None` when nothing needed
+/// taking out. Never written back: a file like this is rewritten by hand.
+pub fn tolerant(text: &str) -> Option<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let b = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut changed = text.len() != b.len();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+                out.extend_from_slice(&b[start..i]);
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                changed = true;
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'#' => {
+                changed = true;
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                changed = true;
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    out.push(if b[i] == b'\n' { b'\n' } else { b' ' });
+                    i += 1;
+                }
+                i = (i + 2).min(b.len());
+            }
+            b',' => {
+                let next = b[i + 1..]
+                    .iter()
+                    .position(|c| !c.is_ascii_whitespace())
+                    .map(|k| b[i + 1 + k]);
+                if matches!(next, Some(b'}') | Some(b']')) {
+                    changed = true;
+                } else {
+                    out.push(b',');
+                }
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    // A trailing comma before a comment before `}` is caught on a second
+    // pass over the comment-free text.
+    let mut s = String::from_utf8(out).ok()?;
+    if changed && let Some(again) = tolerant(&s) {
+        s = again;
+    }
+    changed.then_some(s)
+}
+
 /// Checks `text` for anything a parse-and-rewrite would lose or refuse.
 /// Structural errors are left to the parser, which reports them precisely.
 pub fn check(text: &str) -> Result<(), Lossy> {
@@ -196,6 +265,23 @@ fn number(lit: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tolerant_tests {
+    use super::tolerant;
+
+    #[test]
+    fn comments_and_trailing_commas_are_read_past() {
+        let t = "{\n  // mine\n  \"a\": \"x // not a comment\", /* b */\n  \"b\": [1, 2,],\n  # hash\n}\n";
+        let plain = tolerant(t).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&plain).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"a": "x // not a comment", "b": [1, 2]})
+        );
+        assert_eq!(tolerant("{\"a\": 1}"), None);
+    }
 }
 
 #[cfg(test)]

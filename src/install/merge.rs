@@ -3,14 +3,16 @@
 //!
 //! - Every operator key, event, matcher group and handler survives in its
 //!   order (maps keep insertion order; removals shift, never swap).
-//! - cuecard's handlers are found by [`super::ownership::is_ours`]. On install each
+//! - cuecard's handlers are those its [`Owner`] owns (what install
+//!   recorded it wrote; see [`super::ownership::Recorded`]). On install each
 //!   wanted entry replaces cuecard's existing handler for the same event and
 //!   matcher in place, so a reinstall is a no-op; stale cuecard handlers go;
 //!   new entries are appended after the operator's.
 //! - A matcher group or an event list that cuecard's removals emptied goes
-//!   too; one the operator left empty stays.
+//!   too, unless the caller names it the operator's (`keep`: one they had
+//!   before install, even empty); one the operator left empty stays.
 
-use super::ownership::is_ours;
+use super::ownership::Owner;
 use super::shape::BadShape;
 use serde_json::{Map, Value};
 
@@ -37,14 +39,27 @@ pub struct MergeCounts {
 pub const HOOKS: &str = "hooks";
 
 /// Puts `entries` into `doc`, replacing cuecard's previous entries.
-pub fn install(
+pub fn install<O: Owner + ?Sized>(
     doc: &mut Value,
     layout: Layout,
-    bin: &str,
+    bin: &O,
     entries: &[HookEntry],
 ) -> Result<MergeCounts, BadShape> {
+    install_keeping(doc, layout, bin, entries, &[])
+}
+
+/// [`install`], keeping the containers named in `keep` (`hooks`,
+/// `hooks.<event>`: the user's, not install's) when removals empty them.
+pub fn install_keeping<O: Owner + ?Sized>(
+    doc: &mut Value,
+    layout: Layout,
+    bin: &O,
+    entries: &[HookEntry],
+    keep: &[String],
+) -> Result<MergeCounts, BadShape> {
+    let keep_hooks = keep.iter().any(|k| k == HOOKS);
     if layout == Layout::List {
-        return install_list(doc, bin, entries);
+        return install_list(doc, bin, entries, keep_hooks);
     }
     let root = doc.as_object_mut().ok_or(BadShape::TopNotObject)?;
     if let Some(h) = root.get(HOOKS)
@@ -89,7 +104,7 @@ pub fn install(
             None => pending.push(e),
         }
     }
-    out.removed = remove_unclaimed(hooks, layout, bin, &claimed);
+    out.removed = remove_unclaimed(hooks, layout, bin, &claimed, keep);
     for e in pending {
         let item = match layout {
             Layout::Grouped => {
@@ -113,7 +128,7 @@ pub fn install(
             .push(item);
         out.added += 1;
     }
-    if hooks.is_empty() && (!had_hooks || out.removed > 0) {
+    if hooks.is_empty() && (!had_hooks || out.removed > 0) && !keep_hooks {
         root.shift_remove(HOOKS);
     }
     Ok(out)
@@ -123,10 +138,11 @@ pub fn install(
 /// name their event in `trigger`. The same rules: the operator's items stay
 /// in order, cuecard's are replaced in place, stale ones go, new ones are
 /// appended, and a list cuecard's removals emptied goes too.
-fn install_list(
+fn install_list<O: Owner + ?Sized>(
     doc: &mut Value,
-    bin: &str,
+    bin: &O,
     entries: &[HookEntry],
+    keep_hooks: bool,
 ) -> Result<MergeCounts, BadShape> {
     let root = doc.as_object_mut().ok_or(BadShape::TopNotObject)?;
     if let Some(h) = root.get(HOOKS)
@@ -150,7 +166,7 @@ fn install_list(
         let slot = (0..list.len()).find(|&i| {
             let item = &list[i];
             !claimed.contains(&i)
-                && is_ours(item, bin)
+                && bin.owns(item)
                 && item.get("trigger").and_then(Value::as_str) == Some(e.event.as_str())
                 && item.get("matcher").and_then(Value::as_str) == e.matcher.as_deref()
         });
@@ -168,7 +184,7 @@ fn install_list(
     }
     let mut i = 0;
     list.retain(|item| {
-        let drop = is_ours(item, bin) && !claimed.contains(&i);
+        let drop = bin.owns(item) && !claimed.contains(&i);
         i += 1;
         if drop {
             out.removed += 1;
@@ -179,19 +195,27 @@ fn install_list(
         list.push(Value::Object(e.handler.clone()));
         out.added += 1;
     }
-    if list.is_empty() && (!had_hooks || out.removed > 0) {
+    if list.is_empty() && (!had_hooks || out.removed > 0) && !keep_hooks {
         root.shift_remove(HOOKS);
     }
     Ok(out)
 }
 
 /// Takes every cuecard entry out of `doc`.
-pub fn uninstall(doc: &mut Value, layout: Layout, bin: &str) -> Result<MergeCounts, BadShape> {
+pub fn uninstall<O: Owner + ?Sized>(
+    doc: &mut Value,
+    layout: Layout,
+    bin: &O,
+) -> Result<MergeCounts, BadShape> {
     install(doc, layout, bin, &[])
 }
 
 /// cuecard's entries in `doc`: (event, matcher, handler), in file order.
-pub fn ours(doc: &Value, layout: Layout, bin: &str) -> Vec<(String, Option<String>, Value)> {
+pub fn ours<O: Owner + ?Sized>(
+    doc: &Value,
+    layout: Layout,
+    bin: &O,
+) -> Vec<(String, Option<String>, Value)> {
     let mut out = Vec::new();
     if layout == Layout::List {
         for item in doc
@@ -200,7 +224,7 @@ pub fn ours(doc: &Value, layout: Layout, bin: &str) -> Vec<(String, Option<Strin
             .into_iter()
             .flatten()
         {
-            if is_ours(item, bin) {
+            if bin.owns(item) {
                 let get = |k: &str| item.get(k).and_then(Value::as_str).map(String::from);
                 out.push((
                     get("trigger").unwrap_or_default(),
@@ -228,13 +252,13 @@ pub fn ours(doc: &Value, layout: Layout, bin: &str) -> Vec<(String, Option<Strin
                         .into_iter()
                         .flatten()
                     {
-                        if is_ours(h, bin) {
+                        if bin.owns(h) {
                             out.push((event.clone(), m.clone(), h.clone()));
                         }
                     }
                 }
                 Layout::Flat | Layout::List => {
-                    if is_ours(item, bin) {
+                    if bin.owns(item) {
                         let m = item
                             .get("matcher")
                             .and_then(Value::as_str)
@@ -250,10 +274,10 @@ pub fn ours(doc: &Value, layout: Layout, bin: &str) -> Vec<(String, Option<Strin
 
 /// The first unclaimed cuecard handler for `e`'s event and matcher:
 /// (group index, handler index within the group) or (item index, None).
-fn find_slot(
+fn find_slot<O: Owner + ?Sized>(
     hooks: &Map<String, Value>,
     layout: Layout,
-    bin: &str,
+    bin: &O,
     e: &HookEntry,
     claimed: &[(String, usize, Option<usize>)],
 ) -> Option<(usize, Option<usize>)> {
@@ -273,14 +297,13 @@ fn find_slot(
                 let Some(hs) = item.get(HOOKS).and_then(Value::as_array) else {
                     continue;
                 };
-                if let Some(hi) =
-                    (0..hs.len()).find(|&hi| is_ours(&hs[hi], bin) && free(gi, Some(hi)))
+                if let Some(hi) = (0..hs.len()).find(|&hi| bin.owns(&hs[hi]) && free(gi, Some(hi)))
                 {
                     return Some((gi, Some(hi)));
                 }
             }
             Layout::Flat | Layout::List => {
-                if is_ours(item, bin) && free(gi, None) {
+                if bin.owns(item) && free(gi, None) {
                     return Some((gi, None));
                 }
             }
@@ -291,11 +314,12 @@ fn find_slot(
 
 /// Removes cuecard's handlers that were not claimed, and the groups and
 /// event lists that this emptied. Returns how many handlers went.
-fn remove_unclaimed(
+fn remove_unclaimed<O: Owner + ?Sized>(
     hooks: &mut Map<String, Value>,
     layout: Layout,
-    bin: &str,
+    bin: &O,
     claimed: &[(String, usize, Option<usize>)],
+    kept: &[String],
 ) -> usize {
     let mut removed = 0;
     let mut emptied_events = Vec::new();
@@ -318,7 +342,7 @@ fn remove_unclaimed(
                         let n = hs.len();
                         let mut hi = 0;
                         hs.retain(|h| {
-                            let drop = is_ours(h, bin) && !is_claimed(gi, Some(hi));
+                            let drop = bin.owns(h) && !is_claimed(gi, Some(hi));
                             hi += 1;
                             !drop
                         });
@@ -330,7 +354,7 @@ fn remove_unclaimed(
                     }
                 }
                 Layout::Flat | Layout::List => {
-                    if is_ours(&item, bin) && !is_claimed(gi, None) {
+                    if bin.owns(&item) && !is_claimed(gi, None) {
                         removed += 1;
                     } else {
                         keep.push(item);
@@ -339,7 +363,7 @@ fn remove_unclaimed(
             }
         }
         *list = keep;
-        if removed > before && list.is_empty() {
+        if removed > before && list.is_empty() && !kept.contains(&format!("{HOOKS}.{event}")) {
             emptied_events.push(event.clone());
         }
     }
@@ -351,3 +375,18 @@ fn remove_unclaimed(
 
 #[cfg(test)]
 mod tests;
+
+/// The containers in `doc` entries can empty: `hooks`, and
+/// `hooks.<event>` for each event list (not for a [`Layout::List`]).
+pub fn containers(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    match doc.get(HOOKS) {
+        Some(Value::Object(h)) => {
+            out.push(HOOKS.to_string());
+            out.extend(h.keys().map(|e| format!("{HOOKS}.{e}")));
+        }
+        Some(_) => out.push(HOOKS.to_string()),
+        None => {}
+    }
+    out
+}

@@ -2,10 +2,14 @@
 //! configuration without disturbing anything else there (docs/design.md §9).
 //!
 //! The engine (one concern per file): [`lossless`] refuses what cannot be
-//! rewritten without loss, [`style`] keeps the file's formatting, [`fsio`]
-//! writes atomically with a backup and refuses symlinks, [`shell_words`] and
-//! [`ownership`] recognise cuecard's own entries, [`merge`] puts them in and
-//! takes them out.
+//! rewritten without loss (and reads past comments for reading only),
+//! [`style`] keeps the file's formatting, [`fsio`] writes atomically with a
+//! backup (kept out of repositories) and writes through a symlink only to
+//! the user's own file inside HOME, [`shell_words`] and [`ownership`]
+//! recognise entries that run cuecard, [`record`] says which of them
+//! cuecard wrote (only those are cuecard's), [`merge`] puts them in and
+//! takes them out, [`materialise`] writes the skills with a marker so that
+//! a skill of the user's is never written over.
 
 pub mod error;
 pub mod fsio;

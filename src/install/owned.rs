@@ -35,6 +35,11 @@ pub enum Owned {
     },
 }
 
+/// The hash a marker carries of the text it covers.
+pub fn hash_of(body: &str) -> String {
+    hash(body)
+}
+
 fn hash(body: &str) -> String {
     format!("{:016x}", crate::hash::fnv1a(0, body.as_bytes()))
 }

@@ -1,5 +1,7 @@
-//! Which hook handlers are cuecard's: those whose program is the cuecard
-//! binary and whose first argument is `dispatch`. The program and arguments
+//! Which hook handlers run cuecard: those whose program is the cuecard
+//! binary and whose first argument is `dispatch` ([`is_ours`]); which of
+//! them are cuecard's to replace and remove is decided by what install
+//! wrote ([`Recorded`]), not by the name. The program and arguments
 //! come from the exec form (`command` or `exec`, with `args`) or from the
 //! shell form's words (`command`, `bash` or `powershell`, split the way the
 //! shell behind it reads them: `sh`, PowerShell's `& "<program>" ...`, cmd's
@@ -70,6 +72,52 @@ pub fn is_ours(handler: &Value, bin: &str) -> bool {
     }
     let prog = argv[0].as_str();
     prog == bin || is_cuecard_name(prog)
+}
+
+/// Which handlers in a file are cuecard's to replace and remove.
+pub trait Owner {
+    fn owns(&self, handler: &Value) -> bool;
+}
+
+/// By name: any handler that runs a `cuecard` binary's `dispatch` (see
+/// [`is_ours`]). What verify's double-registration check and a form
+/// cuecard no longer writes (Kiro's legacy agent file) go by.
+impl Owner for str {
+    fn owns(&self, handler: &Value) -> bool {
+        is_ours(handler, self)
+    }
+}
+
+/// By what cuecard wrote: the handlers its install record holds for the
+/// file; with no record for the file (one lost, or written by a cuecard
+/// from before the record), only a handler identical to one install would
+/// write now; and any `dispatch` handler whose program `--replace` named.
+/// A hand-written entry that runs a cuecard binary (a dev build, a card of
+/// the user's own) is the user's.
+#[derive(Debug, Clone, Default)]
+pub struct Recorded {
+    pub recorded: Option<Vec<Value>>,
+    pub wanted: Vec<Value>,
+    pub replace: Vec<String>,
+}
+
+impl Owner for Recorded {
+    fn owns(&self, handler: &Value) -> bool {
+        let known = match &self.recorded {
+            Some(r) => r.contains(handler),
+            None => self.wanted.contains(handler),
+        };
+        known || (!self.replace.is_empty() && self.named(handler))
+    }
+}
+
+impl Recorded {
+    /// Whether `--replace` names the program of this `dispatch` handler.
+    fn named(&self, handler: &Value) -> bool {
+        handler.as_object().and_then(argv).is_some_and(|a| {
+            a.get(1).map(String::as_str) == Some("dispatch") && self.replace.contains(&a[0])
+        })
+    }
 }
 
 #[cfg(test)]

@@ -38,8 +38,10 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
     let canonical = harness::canonical_event(h, native).unwrap_or(native);
     let mut p = json!({
         "session_id": "cuecard-doctor",
-        "transcript_path": scratch.join("transcript.jsonl"),
-        "cwd": project,
+        // Lossy: a path that is not UTF-8 has no JSON spelling (the probe
+        // then names it with U+FFFD; no panic).
+        "transcript_path": scratch.join("transcript.jsonl").to_string_lossy(),
+        "cwd": project.to_string_lossy(),
         "hook_event_name": native,
     });
     let o = p.as_object_mut().expect("object");

@@ -1,10 +1,15 @@
 //! What an install did that its uninstall must undo and that the
 //! operator's file cannot say: the keys install switched (Gemini's
 //! `hooksConfig.enabled`, managed settings' `allowManagedHooksOnly`), with
-//! the value each had before, and the folders install created for a file or
-//! the skills. Kept in the data directory (`<data>/install/record.json`,
-//! `{"<config path>": {"keys": {"<key>": <value, or null for absent>},
-//! "dirs": ["<folder>", ...]}}`), never in the operator's file. The first
+//! the value each had before, the folders install created for a file or
+//! the skills, the hook handlers it wrote (what makes an entry cuecard's:
+//! see [`super::ownership::Recorded`]), the containers it created in the
+//! file (`hooks`, `hooks.<event>`: an empty one the user had stays theirs)
+//! and whether it created the file. Kept in the data directory
+//! (`<data>/install/record.json`, `{"<config path>": {"keys": {"<key>":
+//! <value, or null for absent>}, "dirs": ["<folder>", ...], "entries":
+//! [<handler>, ...], "created": ["hooks", ...], "created_file": false}}`),
+//! never in the operator's file. The first
 //! value recorded for a key is the operator's and is never overwritten.
 
 use super::error::InstallError;
@@ -81,6 +86,51 @@ pub fn record(
         }
     }
     save(&store, &all)
+}
+
+/// Sets one field of `config`'s record (`entries`, `created`,
+/// `created_file`).
+pub fn set(config: &Path, field: &str, value: Value) -> Result<(), InstallError> {
+    let Some(store) = store() else { return Ok(()) };
+    let mut all = load(&store);
+    let entry = all
+        .entry(key(config))
+        .or_insert_with(|| json!({"keys": {}, "dirs": []}));
+    if let Some(e) = entry.as_object_mut() {
+        e.insert(field.into(), value);
+    }
+    save(&store, &all)
+}
+
+/// One field of `config`'s record, `None` when there is none.
+pub fn get(config: &Path, field: &str) -> Option<Value> {
+    let store = store()?;
+    load(&store).get(&key(config))?.get(field).cloned()
+}
+
+/// The hook handlers install recorded writing into `config`; `None` when
+/// there is no record of them.
+pub fn entries(config: &Path) -> Option<Vec<Value>> {
+    get(config, "entries").and_then(|v| v.as_array().cloned())
+}
+
+/// The containers (`hooks`, `hooks.<event>`) install created in `config`,
+/// which uninstall removes when they are empty again; `None` when there is
+/// no record of them.
+pub fn created(config: &Path) -> Option<Vec<String>> {
+    get(config, "created").and_then(|v| {
+        v.as_array().map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+    })
+}
+
+/// Whether install created `config` itself; `None` when no record says.
+pub fn created_file(config: &Path) -> Option<bool> {
+    get(config, "created_file").and_then(|v| v.as_bool())
 }
 
 /// What install switched in `config`: (key, the operator's value, `None`

@@ -10,12 +10,36 @@ use std::path::PathBuf;
 
 impl Roots {
     /// The roots from the environment.
+    /// On Unix `HOME` must be set and name an existing folder (no silent
+    /// fall-back to the password database's home, nothing created outside
+    /// an existing home); an XDG directory variable that names a missing
+    /// folder outside the home is refused too.
     pub fn from_env() -> Result<Roots, InstallError> {
-        let home = std::env::var_os("HOME")
+        let set = std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()))
-            .ok_or(InstallError::NoHome)?;
+            .map(PathBuf::from);
+        let home = if cfg!(unix) {
+            set.ok_or(InstallError::NoHome)?
+        } else {
+            set.or_else(|| directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()))
+                .ok_or(InstallError::NoHome)?
+        };
+        if !home.is_dir() {
+            return Err(InstallError::HomeMissing(home));
+        }
+        let real_home = std::fs::canonicalize(&home).unwrap_or_else(|_| home.clone());
+        for var in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
+            if let Some(p) = std::env::var_os(var)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                && p.is_absolute()
+                && !p.starts_with(&home)
+                && !p.starts_with(&real_home)
+                && !p.exists()
+            {
+                return Err(InstallError::XdgMissing { var, path: p });
+            }
+        }
         let cwd = std::env::current_dir().map_err(InstallError::WorkingDir)?;
         let project = crate::context::find_project_root(&cwd);
         Ok(Roots { home, project, cwd })

@@ -7,8 +7,9 @@
 pub mod defeats;
 mod effective;
 mod error;
+pub mod packs;
 mod project;
-mod rules;
+pub(crate) mod rules;
 
 pub use crate::level::Level;
 pub use effective::{
@@ -120,6 +121,16 @@ pub fn project_file_sha(root: &Path) -> Option<String> {
 /// that cannot be read counts for nothing, a line not understood counts
 /// for nothing while the others apply; each is recorded as a failure.
 pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
+    let mut policy = load_early();
+    policy.project = project_source(project_root, state_root);
+    record_problems(&policy);
+    policy
+}
+
+/// The sources known before a call's payload is read: `CUECARD_POLICY` and
+/// the user's file (the project's is [`Read::Absent`] until
+/// [`project_source`] gives it). Records nothing.
+pub fn load_early() -> Policy {
     let env = Source {
         origin: PolicyOrigin::Env,
         read: match std::env::var(ENV) {
@@ -139,6 +150,15 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
             read: Read::Absent,
         },
     };
+    let mut policy = Policy::none().with_floors(floors(primary.as_deref()));
+    policy.env = env;
+    policy.user = user;
+    policy
+}
+
+/// The project's source for a call in `project_root`: counts only when
+/// `cuecard trust` pinned it in the store under `state_root`.
+pub fn project_source(project_root: &Path, state_root: Option<&Path>) -> Source {
     let path = project_file(project_root);
     let (read, sha) = read_file(&path, false, &known);
     let read = match (read, sha) {
@@ -151,19 +171,17 @@ pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
         }
         (read, None) => read,
     };
-    let policy = Policy::from_sources(
-        env,
-        user,
-        Source {
-            origin: PolicyOrigin::Project(path),
-            read,
-        },
-    )
-    .with_floors(floors(primary.as_deref()));
+    Source {
+        origin: PolicyOrigin::Project(path),
+        read,
+    }
+}
+
+/// Records each source that counts for nothing as a failure.
+pub fn record_problems(policy: &Policy) {
     for p in policy.problems() {
         crate::diag::record(crate::diag::Kind::BadConfig, p);
     }
-    policy
 }
 
 /// The note told at every session start while a policy source the user

@@ -142,7 +142,7 @@ impl Rules {
 }
 
 /// The line without a `#` comment outside quotes.
-fn strip_comment(line: &str) -> &str {
+pub(crate) fn strip_comment(line: &str) -> &str {
     let mut quoted = false;
     for (i, c) in line.char_indices() {
         match c {
@@ -154,7 +154,7 @@ fn strip_comment(line: &str) -> &str {
     line
 }
 
-fn unquote(s: &str) -> Option<&str> {
+pub(crate) fn unquote(s: &str) -> Option<&str> {
     let inner = s
         .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))
@@ -162,7 +162,7 @@ fn unquote(s: &str) -> Option<&str> {
     (!inner.contains(['"', '\\'])).then_some(inner)
 }
 
-fn bare(s: &str) -> Option<&str> {
+pub(crate) fn bare(s: &str) -> Option<&str> {
     (!s.is_empty()
         && s.bytes()
             .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'))

@@ -1,6 +1,7 @@
 //! `cuecard replay`: a recorded session, run through the dispatcher.
 //!
-//! A transcript (Claude Code's project transcript, or a Codex rollout) is
+//! A transcript (Claude Code's project transcript, a Codex rollout, or a
+//! Qwen Code chat) is
 //! read record by record and turned into the hook calls the harness made
 //! ([`Step::Hook`]: SessionStart at the start and after each compaction,
 //! UserPromptSubmit for each prompt, PreToolUse for each tool call,
@@ -15,6 +16,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod qwen;
 pub mod recovery;
 pub mod report;
 
@@ -39,6 +41,7 @@ pub const MAX_LINE_BYTES: usize = 32 << 20;
 pub enum Format {
     ClaudeCode,
     Codex,
+    Qwen,
 }
 
 impl Format {
@@ -46,6 +49,7 @@ impl Format {
         match self {
             Format::ClaudeCode => "claude-code",
             Format::Codex => "codex",
+            Format::Qwen => "qwen",
         }
     }
 }
@@ -161,6 +165,8 @@ pub fn detect(first: &Value) -> Format {
         )
     {
         Format::Codex
+    } else if qwen::is_qwen(first) {
+        Format::Qwen
     } else {
         Format::ClaudeCode
     }
@@ -213,6 +219,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
             match rp.r.format {
                 Format::ClaudeCode => Box::new(claude::Claude::default()) as Box<dyn Reader>,
                 Format::Codex => Box::new(codex::Codex::default()),
+                Format::Qwen => Box::new(qwen::Qwen::default()),
             }
         });
         steps.clear();
@@ -394,9 +401,14 @@ impl Replayer {
             contract: match r.format {
                 Format::ClaudeCode => None,
                 Format::Codex => Some(crate::harness::HarnessId::Codex),
+                // Qwen's event names are Claude Code's; its tool names and
+                // input keys are its own, which the contract maps.
+                Format::Qwen => Some(crate::harness::HarnessId::Qwen),
             },
             // One recorded run: no second copy of a hook to silence.
             once: false,
+            // A recorded payload was read whole; no deadline runs here.
+            unjudged: None,
             state_root: self.store.as_ref().map(|s| s.root().to_path_buf()),
         };
         if event == "PostToolUse" {
@@ -407,7 +419,7 @@ impl Replayer {
             self.store.as_ref(),
             &req,
             Ok(crate::payload::Payload::from_map(p)),
-            |_| true,
+            |_: &crate::dispatch::Run| true,
         );
         if event == "SessionStart" && label == "compact" {
             let turn = r.turns.last_mut().expect("one turn");

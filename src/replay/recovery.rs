@@ -50,7 +50,13 @@ impl Tracker {
     /// Notes a `Write` of the project's hand-off note, once `warned`.
     pub fn saw_call(&mut self, payload: &Map<String, Value>, cwd: Option<&str>, warned: bool) {
         let input = &payload.get("tool_input").cloned().unwrap_or(Value::Null);
-        if !warned || payload.get("tool_name").and_then(Value::as_str) != Some("Write") {
+        if !warned
+            || !matches!(
+                payload.get("tool_name").and_then(Value::as_str),
+                // Gemini CLI and Qwen Code name it write_file.
+                Some("Write" | "write_file")
+            )
+        {
             return;
         }
         let (Some(path), Some(content)) = (input["file_path"].as_str(), input["content"].as_str())

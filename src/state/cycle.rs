@@ -31,6 +31,10 @@ pub struct Cycle {
     /// The last compaction boundary seen in the transcript.
     #[serde(default)]
     pub last_boundary: Option<String>,
+    /// What the last size came from: `measured (transcript)`, `measured
+    /// (harness usage)` or `estimate` (`cuecard status`).
+    #[serde(default)]
+    pub source: Option<String>,
     /// Why the current cycle started.
     #[serde(default)]
     pub started_by: Option<String>,

@@ -258,8 +258,21 @@ pub fn list(store: &Store, limit: usize) -> Vec<(PathBuf, Session)> {
     out
 }
 
-/// The state root for commands run by a person (trust, status, install):
-/// the same resolution as the hook path.
+/// The state root for commands run by a person that only read it
+/// (install, verify, explain, policy, cards): the same resolution as the
+/// hook path, but `None` while the folder does not exist, so that a
+/// command that reads creates nothing (what would be read there, trust
+/// records, is absent either way).
 pub fn root_for_commands() -> Option<std::path::PathBuf> {
+    let candidate = super::root::candidate()?;
+    if std::fs::symlink_metadata(&candidate).is_err() {
+        return None;
+    }
+    root_for_writing()
+}
+
+/// The state root for a command that writes there (`trust`), created
+/// when missing.
+pub fn root_for_writing() -> Option<std::path::PathBuf> {
     Store::open().ok().map(|s| s.root().to_path_buf())
 }

@@ -192,13 +192,14 @@ fn expand_braces(g: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// Every `[` has a `]` after it: none after the last `]` (one pass, not a
+/// search of the rest per `[`).
 fn check_classes(p: &str) -> Result<(), String> {
-    for (i, c) in p.char_indices() {
-        if c == '[' && !p[i + 1..].contains(']') {
-            return Err("an unclosed `[`".into());
-        }
+    let last_close = p.rfind(']');
+    match p.rfind('[') {
+        Some(open) if last_close.is_none_or(|c| c < open) => Err("an unclosed `[`".into()),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// The next non-empty `/`-separated segment of `s` at or after byte `i`,

@@ -40,4 +40,28 @@ await call("event", { event: { type: "session.compacted", properties: { sessionI
 out.system_after_compaction = (
   await call("experimental.chat.system.transform", { sessionID, model: {} }, { system: ["base"] })
 ).system;
+// OpenCode reports each assistant message's token counts on the bus
+// (`message.updated`, MessageV2.Info); the next tool call carries them.
+const info = (tokens) => ({
+  id: "msg_2",
+  sessionID,
+  role: "assistant",
+  modelID: "claude-sonnet-4-5",
+  providerID: "anthropic",
+  tokens,
+});
+await call("event", { event: { type: "message.updated", properties: { info: info({ input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }) } } });
+await call("event", {
+  event: {
+    type: "message.updated",
+    properties: { info: info({ input: 2000, output: 800, reasoning: 0, cache: { read: 170000, write: 0 } }) },
+  },
+});
+out.after_usage = (
+  await call(
+    "tool.execute.after",
+    { tool: "bash", sessionID, callID: "call_2", args: { command: "ls" } },
+    { title: "list", output: "listed", metadata: {} },
+  )
+).output;
 console.log(JSON.stringify(out));

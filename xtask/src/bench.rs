@@ -402,6 +402,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         met: Some(extra_mib <= 8.0),
     });
     rows.extend(patch_rows(&bin, &work, &env, quick));
+    rows.extend(crate::bench_adversarial::rows(&bin, &work, &env, quick));
     rows.extend(syscall_rows(&bin, &work, &env, &dispatch_args));
     let shipped = |event: &str| -> Vec<String> {
         cuecard::registration::shipped()

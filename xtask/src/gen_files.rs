@@ -65,6 +65,10 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
         ("generated/cards.md".to_string(), md),
         ("generated/capabilities.md".to_string(), capabilities),
         (
+            "generated/effects.md".to_string(),
+            cuecard::guards::effects::markdown(),
+        ),
+        (
             "generated/embedded_cards.rs".to_string(),
             card::embedded::generated_table(),
         ),

@@ -1,0 +1,184 @@
+//! Data: SQL that drops or empties tables, given to a database client or
+//! carried by a cloud query service; MongoDB's drops; a database client run
+//! inside a container.
+
+use super::super::argv::{operands, program};
+use super::super::effects::{self, Hit, Kind, tables};
+use crate::shell::SimpleCommand;
+
+/// `mongosh --eval '…'` that drops a database or collection, or deletes
+/// every document.
+pub(super) fn mongo(args: &[String]) -> Option<Hit> {
+    let code = args.iter().enumerate().find_map(|(i, a)| {
+        if a == "--eval" || a == "-e" {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix("--eval=")
+        }
+    })?;
+    let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    let what = if compact.contains(".dropDatabase(") {
+        "drops a database"
+    } else if compact.contains(".drop()") {
+        "drops a collection"
+    } else if compact.contains(".deleteMany({})") || compact.contains(".remove({})") {
+        "deletes every document of a collection"
+    } else {
+        return None;
+    };
+    Some(Hit::new(Kind::Database, format!("mongo:{what}"), what))
+}
+
+/// A database client run in a container (`docker exec db psql -c …`,
+/// `kubectl exec pod -- mysql -e …`): the client's own command.
+pub(super) fn container_client(args: &[String]) -> Option<SimpleCommand> {
+    let ops = operands(args);
+    if !matches!(ops.first(), Some(&"exec" | &"run")) && ops.get(1) != Some(&"exec") {
+        return None;
+    }
+    let at = args
+        .iter()
+        .position(|a| DB_CLIENTS.contains(&crate::shell::program_name(a).as_str()))?;
+    Some(SimpleCommand {
+        argv: args[at..].to_vec(),
+        ..SimpleCommand::default()
+    })
+}
+
+/// Database command-line clients that take SQL.
+pub(super) const DB_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlite",
+    "duckdb",
+    "sqlcmd",
+    "clickhouse-client",
+    "clickhouse",
+    "cockroach",
+    "snowsql",
+    "bq",
+    "mysqlsh",
+    "usql",
+    "pgcli",
+    "mycli",
+    "litecli",
+    "cqlsh",
+];
+
+/// SQL given to a database client: `-c`/`-e`/`--command`/`--execute`/`-Q`
+/// values, the trailing operand (sqlite3, duckdb), a heredoc or
+/// here-string, or the output of an `echo`/`printf` piped into it.
+pub(super) fn sql_client(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+    let args = cmd.args();
+    let mut texts: Vec<&str> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        if matches!(
+            a.as_str(),
+            "-c" | "-e" | "--command" | "--execute" | "-Q" | "-q" | "--query" | "--sql" | "-cmd"
+        ) && let Some(v) = args.get(i + 1)
+        {
+            texts.push(v);
+        }
+        for pre in ["--command=", "--execute=", "--query="] {
+            if let Some(v) = a.strip_prefix(pre) {
+                texts.push(v);
+            }
+        }
+    }
+    if let Some(last) = operands(args).last() {
+        texts.push(last);
+    }
+    if let Some(h) = &cmd.heredoc {
+        texts.push(h);
+    }
+    for r in &cmd.redirects {
+        if r.op == "<<<" {
+            texts.push(&r.target);
+        }
+    }
+    if cmd.piped
+        && let Some(prev) = before.last()
+        && matches!(program(prev).as_str(), "echo" | "printf" | "cat")
+        && prev.heredoc.is_none()
+    {
+        texts.extend(prev.args().iter().map(String::as_str));
+    }
+    if cmd.piped
+        && let Some(prev) = before.last()
+        && let Some(h) = &prev.heredoc
+    {
+        texts.push(h);
+    }
+    sql_hit(&texts)
+}
+
+/// The finding for the first destructive statement among `texts`.
+fn sql_hit(texts: &[&str]) -> Option<Hit> {
+    texts.iter().find_map(|t| destructive_sql(t)).map(|what| {
+        Hit::new(
+            Kind::Database,
+            format!("sql:{what}"),
+            format!("runs {what}"),
+        )
+    })
+}
+
+/// SQL a cloud query service or data API carries: the value of the
+/// family's SQL options (`aws redshift-data execute-statement --sql …`,
+/// `aws athena start-query-execution --query-string …`) or the operands
+/// after the words that open a query (`bq query '…'`).
+pub(super) fn carried_sql(tool: &str, args: &[String]) -> Option<Hit> {
+    let mut texts: Vec<&str> = Vec::new();
+    if let Some(fam) = effects::family(tool) {
+        for (i, a) in args.iter().enumerate() {
+            for o in fam.sql_options {
+                if a == o
+                    && let Some(v) = args.get(i + 1)
+                {
+                    texts.push(v);
+                } else if let Some(v) = a.strip_prefix(o).and_then(|r| r.strip_prefix('=')) {
+                    texts.push(v);
+                }
+            }
+        }
+    }
+    if let Some((_, path)) = tables::SQL_OPERANDS.iter().find(|(t, _)| *t == tool) {
+        let words = effects::leading_words(args, 4);
+        if effects::path_matches(&words, path) {
+            texts.extend(operands(args).into_iter().skip(path.len()));
+        }
+    }
+    sql_hit(&texts)
+}
+
+/// The destructive SQL statement in `sql`, if any: DROP TABLE / DATABASE /
+/// SCHEMA / KEYSPACE, ALTER TABLE … DROP COLUMN (the column's values go),
+/// TRUNCATE, or DELETE FROM / UPDATE without WHERE.
+pub(super) fn destructive_sql(sql: &str) -> Option<String> {
+    for stmt in sql.split(';') {
+        let upper = stmt.to_ascii_uppercase();
+        let words: Vec<&str> = upper.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let next = words.get(i + 1).copied().unwrap_or("");
+            match *w {
+                "DROP" if matches!(next, "TABLE" | "DATABASE" | "SCHEMA" | "KEYSPACE") => {
+                    return Some(format!("DROP {next}"));
+                }
+                "DROP" if next == "COLUMN" && words.first() == Some(&"ALTER") => {
+                    return Some("ALTER TABLE … DROP COLUMN".into());
+                }
+                "TRUNCATE" if i == 0 || next == "TABLE" => return Some("TRUNCATE".into()),
+                "DELETE" if next == "FROM" && !words.contains(&"WHERE") => {
+                    return Some("DELETE FROM without WHERE".into());
+                }
+                "UPDATE" if i == 0 && words.contains(&"SET") && !words.contains(&"WHERE") => {
+                    return Some("UPDATE without WHERE".into());
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,205 @@
+//! File deletes: `rm -r` and its PowerShell and cmd spellings, a delete run
+//! by `find`/`fd` or fed by `xargs`/`parallel`, a wildcard delete outside
+//! the project, raw writes onto a disk device.
+
+use super::super::argv::{self, operands, program};
+use super::super::effects::{Hit, Kind};
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+use crate::target::{self, Target};
+
+/// What a recursive delete of the project root is called (its kind is
+/// `destructive.project`).
+const WHOLE_PROJECT: &str = "the whole project";
+
+/// What a recursive delete of the project's own `.git` is called (its kind
+/// is `destructive.git-discard`): every commit, branch and stash not pushed
+/// goes with it. A `.git` of a directory inside the project (a template
+/// just cloned) is not the project's.
+const GIT_DIR: &str = "the project's git directory: every commit, branch and stash not pushed";
+
+/// Programs that delete the files they name.
+pub(super) const DELETERS: &[&str] = &["rm", "unlink", "rmdir", "shred", "srm"];
+
+/// Programs that run a command on each file they find (see
+/// [`crate::shell`]): the command's `{}` is what they find under their start.
+pub(super) const FINDERS: &[&str] = &["find", "gfind", "fd", "fdfind"];
+
+/// A delete run by `find -exec`/`-delete` or `fd -x`: every match under the
+/// start directory goes, so it is judged as a recursive delete of it (of the
+/// plain name it looks for, when it looks for one).
+pub(super) fn found_delete(ctx: &Ctx, cmd: &SimpleCommand, finder: &str) -> Option<Hit> {
+    let mut hit = recursive_delete(ctx, cmd, &operands(cmd.args()))?;
+    hit.reason = hit.reason.replacen(
+        "recursively deletes",
+        &format!("deletes what {finder} finds under"),
+        1,
+    );
+    Some(hit)
+}
+
+/// A delete given its paths at run time (`ls | xargs rm -rf`, `parallel rm`
+/// reading its input): the paths are those a `find` feeding it finds, else
+/// unknown, and an unknown path may be anywhere.
+pub(super) fn fed_delete(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+    if !cmd.fed {
+        return None;
+    }
+    let feeder = before.last().filter(|_| cmd.piped);
+    if let Some(find) = feeder.filter(|f| FINDERS.contains(&program(f).as_str())) {
+        let found = if program(find).starts_with("fd") {
+            fd_paths(find)
+        } else {
+            crate::shell::found_paths(&find.argv)
+        };
+        let found: Vec<&str> = found.iter().map(String::as_str).collect();
+        let mut hit = recursive_delete(ctx, find, &found)?;
+        hit.reason = hit.reason.replacen(
+            "recursively deletes",
+            "deletes what the find before it finds under",
+            1,
+        );
+        return Some(hit);
+    }
+    let shown = argv::shown(cmd);
+    Some(Hit::new(
+        Kind::OutsideProject,
+        format!("fed-delete:{shown}"),
+        "deletes the paths its input names, which the command line does not show",
+    ))
+}
+
+/// The search paths of `fd` (after its pattern), else `.`.
+fn fd_paths(fd: &SimpleCommand) -> Vec<String> {
+    let paths: Vec<String> = operands(fd.args())
+        .into_iter()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    if paths.is_empty() {
+        vec![".".into()]
+    } else {
+        paths
+    }
+}
+
+/// A delete of every file a wildcard matches (`rm /etc/*.conf`), outside
+/// the project and temporary directories: many files at once, for good.
+pub(super) fn glob_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<Hit> {
+    paths
+        .iter()
+        .filter(|p| p.contains(['*', '?']))
+        .find_map(|raw| {
+            let t = argv::target_of(ctx, cmd, raw);
+            (!t.inside_project && !argv::is_temp(ctx, &t)).then(|| {
+                Hit::new(
+                    Kind::OutsideProject,
+                    format!("rm:{}", t.as_str()),
+                    format!("deletes every file matching {raw} (outside the project)"),
+                )
+            })
+        })
+}
+
+/// A recursive delete of the paths given (from the directory `cmd` runs
+/// in): fires for the file-system root, the home directory, the project
+/// root or any directory above it, and anything outside the project except
+/// in temporary directories.
+pub(super) fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -> Option<Hit> {
+    let root_path = ctx.project_root().to_path_buf();
+    let root_t = target::target_for(ctx, &root_path.to_string_lossy());
+    for raw in paths {
+        let trimmed = raw
+            .trim_end_matches('*')
+            .trim_end_matches(['/', '\\'])
+            .to_string();
+        let raw_dir = if trimmed.is_empty() && raw.starts_with('/') {
+            "/".to_string()
+        } else if trimmed.is_empty() {
+            ".".to_string()
+        } else {
+            trimmed
+        };
+        let t = argv::target_of(ctx, cmd, &raw_dir);
+        if let Some(why) = deletes_what(ctx, &t, &root_t) {
+            let kind = match why {
+                WHOLE_PROJECT => Kind::Project,
+                GIT_DIR => Kind::GitDiscard,
+                _ => Kind::OutsideProject,
+            };
+            return Some(Hit::new(
+                kind,
+                format!("rm:{}", t.as_str()),
+                format!("recursively deletes {raw} ({why})"),
+            ));
+        }
+    }
+    None
+}
+
+fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
+    let p = t.as_str();
+    if p == "/" || (p.len() <= 3 && p.ends_with(":/")) {
+        return Some("the whole file system");
+    }
+    let home = target::target_for(ctx, "~");
+    if t.path == home.path {
+        return Some("the home directory");
+    }
+    if t.path == root.path {
+        return Some(WHOLE_PROJECT);
+    }
+    if t.path == root.path.join(".git") {
+        return Some(GIT_DIR);
+    }
+    if target::is_under(&root.path, &t.path) {
+        return Some("a directory that contains the project");
+    }
+    if t.as_str().starts_with("/(unknown directory)/") {
+        return Some(
+            "from a directory the command line does not tell, so possibly outside the project",
+        );
+    }
+    if !t.inside_project && !argv::is_temp(ctx, t) {
+        return Some("outside the project");
+    }
+    None
+}
+
+/// `dd of=/dev/sdX`, or a redirection into a disk device.
+pub(super) fn raw_device_write(cmd: &SimpleCommand) -> Option<Hit> {
+    let is_disk = |p: &str| {
+        p.starts_with("/dev/")
+            && !matches!(
+                p,
+                "/dev/null" | "/dev/zero" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+            )
+            && !p.starts_with("/dev/fd/")
+            && !p.starts_with("/dev/shm/")
+            && !p.starts_with("/dev/pts/")
+    };
+    if program(cmd) == "dd"
+        && let Some(dev) = cmd
+            .args()
+            .iter()
+            .find_map(|a| a.strip_prefix("of="))
+            .filter(|d| is_disk(d))
+    {
+        return Some(Hit::new(
+            Kind::Disk,
+            format!("dd:{dev}"),
+            format!("writes raw data onto the device {dev}"),
+        ));
+    }
+    // A redirection, `tee`, `cp` onto a device.
+    super::super::outside_project::shell_write_paths(cmd)
+        .into_iter()
+        .find(|p| is_disk(p))
+        .map(|p| {
+            Hit::new(
+                Kind::Disk,
+                format!("dev:{p}"),
+                format!("writes raw data onto the device {p}"),
+            )
+        })
+}

@@ -1,0 +1,194 @@
+//! `destructive`: a command whose effect is irreversible data loss — judged
+//! on what it destroys, not on the verb: a recursive delete of `/`, the home
+//! directory, the project itself or its parents, or anything outside the
+//! project (temporary directories excepted); git commands that throw away
+//! uncommitted work or unmerged commits; SQL that drops or empties tables,
+//! given to a database client; infrastructure teardown; raw writes to disks.
+//!
+//! What a tool does is read from the effect model's tables
+//! ([`super::effects`]: cloud and platform CLIs, object stores, clusters and
+//! containers, database tools and framework tasks, disks), and no command
+//! fires in a help or dry-run form. The judges live by domain: [`fs`] (file
+//! deletes), [`git`], [`data`] (SQL, MongoDB, clients in containers); the
+//! tables cover the rest.
+//!
+//! A deletion is judged the same whoever writes it: `rm` itself, `find
+//! -delete`/`-exec rm`, `fd -x rm`, `xargs rm` (its paths come from its
+//! input: unknown unless a `find` feeds it), an interpreter's one-liner
+//! (`shutil.rmtree`, `fs.rmSync`, `FileUtils.rm_rf`), from the directory the
+//! command line moved to (`cd .. && rm -rf build`).
+
+mod data;
+mod fs;
+mod git;
+
+use super::argv::{self, has_flag, operands, program};
+use super::effects::{self, Hit};
+use super::{Finding, Guard};
+use crate::context::Ctx;
+use crate::shell::SimpleCommand;
+
+pub struct Destructive;
+
+impl Guard for Destructive {
+    fn name(&self) -> &'static str {
+        "destructive"
+    }
+    fn events(&self) -> &'static [&'static str] {
+        &["PreToolUse"]
+    }
+    fn placeholders(&self) -> &'static [&'static str] {
+        &["command", "reason"]
+    }
+    fn kinds(&self) -> &'static [(&'static str, &'static str)] {
+        KINDS
+    }
+    fn check(&self, ctx: &Ctx) -> Option<Finding> {
+        let cmds = ctx.shell_commands();
+        let packs = if cmds.is_empty() {
+            Vec::new()
+        } else {
+            effects::packs::of(ctx)
+        };
+        for (i, cmd) in cmds.iter().enumerate() {
+            if let Some(hit) = judge(ctx, cmd, &cmds[..i]).or_else(|| by_pack(&packs, cmd)) {
+                let shown = argv::shown(cmd);
+                return Some(
+                    Finding::new(hit.target, format!("`{shown}` {}", hit.reason))
+                        .kind(hit.kind.id())
+                        .var("command", shown)
+                        .var("reason", hit.reason),
+                );
+            }
+        }
+        None
+    }
+}
+
+/// The kinds of finding (policy ids `destructive.<kind>`).
+const KINDS: &[(&str, &str)] = &[
+    (
+        "outside-project",
+        "a deletion outside the project: the file system, the home directory, a directory above the project, anything outside it, or paths the command line does not show",
+    ),
+    ("project", "a recursive deletion of the whole project"),
+    (
+        "git-discard",
+        "git that throws away uncommitted work, untracked files or unmerged commits",
+    ),
+    (
+        "database",
+        "SQL or a database client that drops, empties or resets data",
+    ),
+    (
+        "infrastructure",
+        "infrastructure teardown (terraform destroy, ...)",
+    ),
+    (
+        "cluster",
+        "cluster or container data removed (a namespace, `--all`, volumes)",
+    ),
+    (
+        "cloud-storage",
+        "a bucket, a prefix or an object in cloud storage deleted",
+    ),
+    (
+        "cloud-resource",
+        "a managed resource deleted through its own CLI (a cloud database, cluster, project, secret, backup, ...)",
+    ),
+    (
+        "disk",
+        "a raw write to a disk, a file system formatted, files shredded",
+    ),
+];
+
+/// Judges one command (`before`: the commands before it, for what a pipe
+/// feeds it).
+fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+    if effects::inert(cmd) {
+        return None;
+    }
+    let prog = program(cmd);
+    let args = cmd.args();
+    if let Some(r) = fs::raw_device_write(cmd) {
+        return Some(r);
+    }
+    if fs::DELETERS.contains(&prog.as_str()) {
+        if let Some(r) = fs::fed_delete(ctx, cmd, before) {
+            return Some(r);
+        }
+        if let Some(finder) = cmd
+            .wrappers
+            .last()
+            .filter(|w| fs::FINDERS.contains(&w.as_str()))
+        {
+            return fs::found_delete(ctx, cmd, finder);
+        }
+    }
+    match prog.as_str() {
+        "rm" | "rmdir" if has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]) => {
+            fs::recursive_delete(ctx, cmd, &operands(args))
+        }
+        "remove-item" | "ri" | "del" | "erase" | "rd" | "rmdir" | "rm"
+            if args.iter().any(|a| {
+                let l = a.to_ascii_lowercase();
+                l.starts_with("-r") || l == "/s"
+            }) =>
+        {
+            let paths: Vec<&str> = args
+                .iter()
+                .filter(|a| {
+                    !a.starts_with('-')
+                        && !a.eq_ignore_ascii_case("/s")
+                        && !a.eq_ignore_ascii_case("/q")
+                })
+                .map(String::as_str)
+                .collect();
+            fs::recursive_delete(ctx, cmd, &paths)
+        }
+        "rm" | "unlink" => fs::glob_delete(ctx, cmd, &operands(args)),
+        "git" => git::git(cmd),
+        "docker" | "podman" | "kubectl" | "oc" | "nerdctl"
+            if let Some(inner) = data::container_client(args) =>
+        {
+            data::sql_client(&inner, before)
+        }
+        "mongo" | "mongosh" | "mongos" => data::mongo(args),
+        "dd" => None, // raw_device_write covers `of=/dev/…`
+        p if data::DB_CLIENTS.contains(&p) => data::sql_client(cmd, before),
+        _ => by_table(cmd),
+    }
+}
+
+/// A verb of a pack the user added ([`effects::packs`]).
+fn by_pack(packs: &[effects::packs::PackVerb], cmd: &SimpleCommand) -> Option<Hit> {
+    let (tool, args) = effects::tool(cmd);
+    let p = effects::packs::hit(packs, "destructive", &tool, args)?;
+    if effects::inert_args(&tool, args) {
+        return None;
+    }
+    let kind = effects::Kind::from_id(p.kind)?;
+    Some(Hit::new(
+        kind,
+        format!("pack:{tool}:{}", p.words.join(" ")),
+        format!("is `destructive.{}` by your [effects] pack", p.kind),
+    ))
+}
+
+/// A command the effect tables know: the tool (seen through `npx`, `bundle
+/// exec`, `php artisan`, ...), a verb of its family or the family's
+/// generic delete-like verbs, or SQL it carries to a query service.
+fn by_table(cmd: &SimpleCommand) -> Option<Hit> {
+    let (tool, args) = effects::tool(cmd);
+    if tool != program(cmd) && effects::inert_args(&tool, args) {
+        return None;
+    }
+    if let Some(hit) = data::carried_sql(&tool, args) {
+        return Some(hit);
+    }
+    let (_, mut hit) = effects::lookup(&tool, args)?;
+    if hit.target.ends_with(':') {
+        hit.target.push_str(&argv::shown(cmd));
+    }
+    Some(hit)
+}

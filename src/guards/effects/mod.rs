@@ -1,0 +1,786 @@
+//! The effect model: what a command does, as data. The tables in
+//! [`tables`] name tool families, their verbs (subcommand words and the
+//! options that matter), the effect each has and the finding kind it gives;
+//! generic rules cover a whole family (a cloud CLI's delete-like verbs) so
+//! that a resource type no table lists is still caught. This module holds
+//! the matching: which tool a command runs (through `npx`, `bundle exec`,
+//! `php artisan`, ...), whether it is only a help or dry-run form, and which
+//! table entry it hits. The tables are `const` data, read in place on every
+//! call; nothing is built per call. `cargo xtask gen` renders them into
+//! `generated/effects.md`.
+
+pub mod packs;
+pub mod tables;
+
+use super::argv::operands;
+use crate::shell::SimpleCommand;
+
+pub use tables::{FAMILIES, Family, Verb};
+
+/// What a command does to data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Deletes data for good (files, a database, a bucket, a cloud resource).
+    DeletesData,
+    /// Throws away uncommitted work or unmerged commits.
+    DiscardsWork,
+    /// Overwrites or erases a disk, a partition table or a file system.
+    WipesDisk,
+    /// Prints a secret (a key, token, password or connection string).
+    ShowsSecret,
+}
+
+impl Effect {
+    pub const fn label(self) -> &'static str {
+        match self {
+            Effect::DeletesData => "deletes data",
+            Effect::DiscardsWork => "discards work",
+            Effect::WipesDisk => "wipes a disk",
+            Effect::ShowsSecret => "prints a secret",
+        }
+    }
+}
+
+/// The kind of a destructive finding (policy id `destructive.<kind>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    OutsideProject,
+    Project,
+    GitDiscard,
+    Database,
+    Infrastructure,
+    Cluster,
+    CloudStorage,
+    CloudResource,
+    Disk,
+    /// A secret printed (the secrets guard's).
+    Secret,
+}
+
+impl Kind {
+    /// Every kind of the destructive guard.
+    pub const DESTRUCTIVE: &[Kind] = &[
+        Kind::OutsideProject,
+        Kind::Project,
+        Kind::GitDiscard,
+        Kind::Database,
+        Kind::Infrastructure,
+        Kind::Cluster,
+        Kind::CloudStorage,
+        Kind::CloudResource,
+        Kind::Disk,
+    ];
+
+    /// The kind an id names.
+    pub fn from_id(id: &str) -> Option<Kind> {
+        Kind::DESTRUCTIVE.iter().copied().find(|k| k.id() == id)
+    }
+
+    /// The stable id a policy names.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Kind::OutsideProject => "outside-project",
+            Kind::Project => "project",
+            Kind::GitDiscard => "git-discard",
+            Kind::Database => "database",
+            Kind::Infrastructure => "infrastructure",
+            Kind::Cluster => "cluster",
+            Kind::CloudStorage => "cloud-storage",
+            Kind::CloudResource => "cloud-resource",
+            Kind::Disk => "disk",
+            Kind::Secret => "secret",
+        }
+    }
+}
+
+/// What a judge found: the kind, the target (the repeat rule's key) and
+/// what the command does, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub kind: Kind,
+    pub target: String,
+    pub reason: String,
+}
+
+impl Hit {
+    pub fn new(kind: Kind, target: impl Into<String>, reason: impl Into<String>) -> Hit {
+        Hit {
+            kind,
+            target: target.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The tool a command runs and the words after it: through package
+/// runners and task launchers (`npx prisma …`, `pnpm exec …`, `bundle exec
+/// rake …`, `poetry run …`, `php artisan …`, `python manage.py …`,
+/// `bin/console …`), lower-case, without directory or `.exe`.
+pub fn tool(cmd: &SimpleCommand) -> (String, &[String]) {
+    let mut prog = crate::shell::program_name(cmd.argv.first().map_or("", String::as_str));
+    let mut rest: &[String] = cmd.args();
+    for _ in 0..3 {
+        let next = match prog.as_str() {
+            "npx" | "bunx" | "pnpx" => skip_opts(rest),
+            "pnpm" | "yarn" | "bun" | "npm" => match rest.first().map(String::as_str) {
+                Some("exec" | "dlx" | "x") => skip_opts(&rest[1..]).map(|i| i + 1),
+                Some(w) if prog != "npm" && !w.starts_with('-') && !is_pm_verb(w) => Some(0),
+                _ => None,
+            },
+            "bundle" | "poetry" | "uv" | "pipenv" | "pdm" | "hatch" | "rye" => {
+                match rest.first().map(String::as_str) {
+                    Some("exec" | "run") => skip_opts(&rest[1..]).map(|i| i + 1),
+                    _ => None,
+                }
+            }
+            "php" => rest
+                .first()
+                .filter(|a| {
+                    let n = crate::shell::program_name(a);
+                    n == "artisan" || n == "console"
+                })
+                .map(|_| 0),
+            "python" | "python3" | "py" => rest
+                .first()
+                .filter(|a| crate::shell::program_name(a) == "manage.py")
+                .map(|_| 0),
+            _ => None,
+        };
+        let Some(i) = next else { break };
+        let Some(word) = rest.get(i) else { break };
+        prog = crate::shell::program_name(word);
+        rest = &rest[i + 1..];
+    }
+    if prog == "django-admin" {
+        prog = "manage.py".into();
+    }
+    (prog, rest)
+}
+
+/// Package-manager verbs that are not a binary to run (`pnpm install`).
+fn is_pm_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "install"
+            | "i"
+            | "add"
+            | "remove"
+            | "rm"
+            | "uninstall"
+            | "update"
+            | "up"
+            | "upgrade"
+            | "run"
+            | "test"
+            | "build"
+            | "start"
+            | "ci"
+            | "publish"
+            | "link"
+            | "why"
+            | "list"
+            | "ls"
+            | "outdated"
+            | "audit"
+            | "init"
+            | "create"
+            | "dev"
+            | "lint"
+            | "format"
+    )
+}
+
+/// The index of the first word that is not an option (a runner's own
+/// options: `npx -y prisma`, `npx --package x prisma`).
+fn skip_opts(args: &[String]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if matches!(a.as_str(), "-p" | "--package" | "-c" | "--call") {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// Whether the command only shows help or only previews (a dry run): such
+/// a form changes nothing, whatever its verb (`terraform destroy -help`,
+/// `kubectl delete ns x --dry-run=client`, `git clean --force=false`
+/// is not this: it is a flag turned off, see [`super::argv::has_flag`]).
+pub fn inert(cmd: &SimpleCommand) -> bool {
+    let (tool, args) = tool(cmd);
+    inert_args(&tool, args)
+}
+
+/// [`inert`] on a tool and its words.
+pub fn inert_args(tool: &str, args: &[String]) -> bool {
+    let ops = operands(args);
+    if ops.first() == Some(&"help") {
+        return true;
+    }
+    // A `--dry-run` the tool does not have is no dry run (`git reset --hard
+    // --dry-run` resets, `psql … --dry-run` runs the SQL).
+    let first = ops.first().copied().unwrap_or("");
+    let own_dry_run = !tables::NO_DRY_RUN.iter().any(|t| {
+        *t == tool
+            || t.strip_prefix(tool)
+                .and_then(|r| r.strip_prefix(':'))
+                .is_some_and(|sub| sub == first)
+    });
+    for (i, a) in args.iter().enumerate() {
+        if a == "--" {
+            break;
+        }
+        let lower = a.to_ascii_lowercase();
+        let (name, value) = match lower.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (lower.as_str(), None),
+        };
+        if tables::HELP_OPTIONS.contains(&name) {
+            return true;
+        }
+        // `-h` is help unless a value follows it (`psql -h host`,
+        // `dropdb -h db app`).
+        if name == "-h" && args.get(i + 1).is_none_or(|n| n.starts_with('-')) {
+            return true;
+        }
+        if own_dry_run
+            && tables::DRY_RUN_OPTIONS.contains(&name)
+            && value.is_none_or(|v| !matches!(v, "none" | "false" | "0" | "no" | "off"))
+            && !(name == "-whatif" && value == Some("$false"))
+        {
+            return true;
+        }
+        if own_dry_run
+            && let Some(short) = tables::DRY_RUN_SHORT
+                .iter()
+                .find(|(t, _)| *t == tool)
+                .map(|(_, c)| *c)
+            && let Some(cluster) = a.strip_prefix('-')
+            && !cluster.starts_with('-')
+            && cluster.chars().all(|c| c.is_ascii_alphanumeric())
+            && cluster.contains(short)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The leading words of a command's operands, lower-case: the words that
+/// name its subcommand and object (`gcloud sql instances delete x`). Stops
+/// after `n` words.
+pub fn leading_words(args: &[String], n: usize) -> Vec<String> {
+    operands(args)
+        .into_iter()
+        .take(n)
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+/// Whether a word of the command matches a table word: itself, one of
+/// `a|b` alternatives, the head of `kind/name` (`ns/prod`) or one of a
+/// comma list (`configmaps,secrets`).
+fn word_matches(word: &str, pattern: &str) -> bool {
+    pattern.split('|').any(|p| {
+        word == p
+            || word.strip_prefix(p).is_some_and(|r| r.starts_with('/'))
+            || (word.contains(',') && word.split(',').any(|w| w == p))
+    })
+}
+
+/// Whether `path` occurs in order among `words` (other words may sit
+/// between them: an option's value, `kubectl -n prod delete ns x`).
+pub fn path_matches(words: &[String], path: &[&str]) -> bool {
+    let mut it = words.iter();
+    path.iter().all(|p| it.by_ref().any(|w| word_matches(w, p)))
+}
+
+/// Whether one of `opts` is given: as it is, as `--opt=value`, or (a
+/// one-letter option) inside a cluster (`-fv` holds `-v`).
+pub fn has_opt(args: &[String], opts: &[&str]) -> bool {
+    args.iter().take_while(|a| *a != "--").any(|a| {
+        opts.iter().any(|o| {
+            if a == o {
+                return true;
+            }
+            let short = o.len() == 2 && o.starts_with('-') && !o.starts_with("--");
+            if short {
+                // In a cluster of one-letter options (`-fv` holds `-v`).
+                return a.len() > 2
+                    && a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..].chars().all(|c| c.is_ascii_alphanumeric())
+                    && a[1..].contains(&o[1..]);
+            }
+            let lower = a.to_ascii_lowercase();
+            if lower == *o {
+                return true;
+            }
+            lower
+                .strip_prefix(o)
+                .and_then(|r| r.strip_prefix('='))
+                .is_some_and(|v| !matches!(v, "false" | "0" | "no" | "off"))
+        })
+    })
+}
+
+/// The family a tool belongs to.
+pub fn family(tool: &str) -> Option<&'static Family> {
+    FAMILIES.iter().find(|f| {
+        f.tools.iter().any(|t| {
+            *t == tool
+                || t.strip_suffix('*')
+                    .is_some_and(|p| tool.starts_with(p) && tool.len() > p.len())
+        })
+    })
+}
+
+/// The table entry (or the family's generic rule) a command hits.
+pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
+    let fam = family(tool)?;
+    let words = leading_words(args, 6);
+    for v in fam.verbs {
+        if path_matches(&words, v.path) && v.cond.holds(args) {
+            let target = format!("{tool}:{}", v.path.join(" "));
+            return Some((fam, Hit::new(v.kind, target, v.what)));
+        }
+    }
+    let kind = fam.generic?;
+    let verb = generic_verb(&words)?;
+    let kind = if kind == Kind::CloudResource && words.iter().take(3).any(|w| storage_word(w)) {
+        Kind::CloudStorage
+    } else {
+        kind
+    };
+    if kind == Kind::CloudStorage && single_object_delete(&words, &verb) && !many_objects(args) {
+        return None;
+    }
+    let shown: Vec<&str> = words
+        .iter()
+        .take_while(|w| plain_word(w))
+        .take(4)
+        .map(String::as_str)
+        .collect();
+    let reason = format!(
+        "{} through {tool}'s `{verb}` (a managed resource: there is no undo)",
+        match kind {
+            Kind::CloudStorage => "deletes cloud storage",
+            Kind::Cluster => "deletes a cluster or what runs in it",
+            _ => "deletes a resource",
+        }
+    );
+    Some((
+        fam,
+        Hit::new(kind, format!("{tool}:{}", shown.join(" ")), reason),
+    ))
+}
+
+/// Whether a storage verb deletes one object (`aws s3 rm s3://b/key`,
+/// `gsutil rm gs://b/o`, `az storage blob delete`): that alone stays quiet,
+/// like `rm file` (see [`many_objects`]).
+fn single_object_delete(words: &[String], verb: &str) -> bool {
+    let before = words
+        .iter()
+        .position(|w| w == verb)
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| words.get(i))
+        .map_or("", String::as_str);
+    tables::SINGLE_OBJECT_VERBS.contains(&verb)
+        || (verb == "delete" && matches!(before, "blob" | "object" | "file"))
+}
+
+/// Whether a storage delete reaches many objects: recursive, every
+/// version, a wildcard, or a batch pattern.
+fn many_objects(args: &[String]) -> bool {
+    has_opt(
+        args,
+        &[
+            "-r",
+            "-R",
+            "--recursive",
+            "-a",
+            "--all-versions",
+            "--include",
+            "--pattern",
+            "--versions",
+        ],
+    ) || operands(args).iter().any(|o| o.contains(['*', '?']))
+}
+
+/// A word that names a subcommand or a resource type, not a value.
+fn plain_word(w: &str) -> bool {
+    !w.is_empty()
+        && w.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b':' | b'_'))
+}
+
+/// Words that place a cloud CLI's command in its object storage.
+fn storage_word(w: &str) -> bool {
+    matches!(
+        w,
+        "s3" | "s3api" | "storage" | "os" | "blob" | "bucket" | "buckets" | "object" | "r2"
+    )
+}
+
+/// The delete-like verb among a family's leading words, if any: a word or
+/// a part of one (`delete-table`, `apps:destroy`, `service-instance-delete`)
+/// in [`tables::DELETE_VERBS`], or `reset` of a database (`pg:reset`, `db
+/// reset`); none when a word names something local or disposable
+/// ([`tables::HARMLESS_OBJECTS`]: `config`, `context`, `cache`, ...).
+pub fn generic_verb(words: &[String]) -> Option<String> {
+    let lead: Vec<&String> = words.iter().take_while(|w| plain_word(w)).take(4).collect();
+    let parts = |w: &str| -> Vec<String> {
+        w.split(['-', ':', '_', '.'])
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    if lead.iter().any(|w| {
+        parts(w)
+            .iter()
+            .any(|p| tables::HARMLESS_OBJECTS.contains(&p.as_str()))
+    }) {
+        return None;
+    }
+    let data = lead.iter().any(|w| {
+        parts(w)
+            .iter()
+            .any(|p| tables::DATA_NOUNS.contains(&p.as_str()))
+    });
+    lead.iter()
+        .find(|w| {
+            parts(w)
+                .iter()
+                .any(|p| tables::DELETE_VERBS.contains(&p.as_str()) || (data && p == "reset"))
+        })
+        .map(|w| w.to_string())
+}
+
+/// The generic secret-printing rule of a cloud or platform CLI: its first
+/// words name a credential ([`tables::SECRET_NOUNS`]: keys, a connection
+/// string, a SAS, a token, a password, a publishing profile; `key` after
+/// `access`/`api`/`admin`/...) and a verb that shows, makes or hands it out
+/// ([`tables::SECRET_VERBS`]), or a secret's value is asked for (`secret
+/// show`, `--show-values`). Returns the words that say so. A login or a
+/// delete prints nothing.
+pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
+    family(tool).filter(|f| f.prints_secrets)?;
+    let words = leading_words(args, 6);
+    let lead: Vec<&String> = words.iter().take_while(|w| plain_word(w)).take(5).collect();
+    let shown = || {
+        lead.iter()
+            .map(|w| w.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if has_opt(args, tables::SECRET_OPTIONS) {
+        return Some(shown());
+    }
+    if lead
+        .iter()
+        .any(|w| matches!(w.as_str(), "login" | "logout" | "set-password"))
+    {
+        return None;
+    }
+    let parts: Vec<String> = lead
+        .iter()
+        .flat_map(|w| w.split(['-', ':', '_', '.']).map(str::to_string))
+        .collect();
+    // A made-up value (`get-random-password`) is no secret yet.
+    if parts
+        .iter()
+        .any(|p| tables::DELETE_VERBS.contains(&p.as_str()) || p == "set" || p == "random")
+    {
+        return None;
+    }
+    let verb = parts
+        .iter()
+        .any(|p| tables::SECRET_VERBS.contains(&p.as_str()));
+    let noun = parts.iter().enumerate().any(|(i, p)| {
+        tables::SECRET_NOUNS.contains(&p.as_str())
+            || (p == "key"
+                && i > 0
+                && matches!(
+                    parts[i - 1].as_str(),
+                    "access"
+                        | "api"
+                        | "admin"
+                        | "query"
+                        | "shared"
+                        | "account"
+                        | "primary"
+                        | "secondary"
+                ))
+    });
+    let secret_value = parts.iter().any(|p| p == "secret" || p == "secrets")
+        && parts.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "show" | "get" | "access" | "download" | "reveal" | "read" | "value"
+            )
+        });
+    let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
+    (verb && noun || secret_value || token).then(shown)
+}
+
+/// For `cuecard cards show`: the tool families a guard's judgement reads
+/// from the model, and where the full tables are.
+pub fn summary(guard: &str) -> Option<String> {
+    let families = match guard {
+        "destructive" => FAMILIES.iter().map(|f| f.name).collect::<Vec<_>>(),
+        "secrets" => FAMILIES
+            .iter()
+            .filter(|f| f.prints_secrets)
+            .map(|f| f.name)
+            .collect(),
+        _ => return None,
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for n in families {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    Some(format!(
+        "Besides file deletes, git and SQL: {} tool families ({}){}. Help forms and dry runs \
+         stay quiet. Every table, verb and option: `generated/effects.md` in cuecard's source \
+         (written from `src/guards/effects/tables.rs`).",
+        names.len(),
+        names.join(", "),
+        if guard == "secrets" {
+            format!(", {} credential commands", tables::SECRET_PRINTERS.len())
+        } else {
+            String::new()
+        }
+    ))
+}
+
+/// `generated/effects.md`: every table of the model, for a reader (written
+/// by `cargo xtask gen`, checked by `gen --check`).
+pub fn markdown() -> String {
+    let list = |xs: &[&str]| {
+        xs.iter()
+            .map(|x| format!("`{x}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut md = String::from(
+        "<!-- Generated by `cargo xtask gen` from src/guards/effects/tables.rs. Do not edit. -->\n\
+         # What cuecard knows a command does\n\n\
+         The effect model behind the `destructive` and `secrets` guards: tool families, the verbs \
+         that matter and the effect of each. A verb's words must appear in order among the \
+         command's first operands (`a|b`: either; `kind/name` and comma lists match too). A family \
+         with a generic kind also fires on any delete-like verb among its first words, so a \
+         resource type no row lists is still caught. Tools are seen through package runners and \
+         task launchers (`npx`, `pnpm exec`, `bundle exec`, `poetry run`, `php artisan`, \
+         `python manage.py`). File deletes, git, SQL given to database clients and MongoDB's \
+         drops are judged in code (`src/guards/destructive/`), not here.\n\n",
+    );
+    md.push_str("## Families\n\n| family | tools | words | condition | effect | finding id | what it does |\n|---|---|---|---|---|---|---|\n");
+    for f in FAMILIES {
+        for v in f.verbs {
+            md.push_str(&format!(
+                "| {} | {} | {} | {} | {} | `destructive.{}` | {} |\n",
+                f.name,
+                list(f.tools),
+                if v.path.is_empty() {
+                    "-".to_string()
+                } else {
+                    format!("`{}`", v.path.join(" "))
+                },
+                v.cond.describe(),
+                v.effect.label(),
+                v.kind.id(),
+                v.what
+            ));
+        }
+        if let Some(k) = f.generic {
+            md.push_str(&format!(
+                "| {} | {} | any delete-like verb | - | deletes data | `destructive.{}` | deletes a resource of any type |\n",
+                f.name,
+                list(f.tools),
+                k.id()
+            ));
+        }
+    }
+    md.push_str(&format!(
+        "\n## Generic rules\n\n- Delete-like verbs (a word or a part of one: `delete-table`, \
+         `apps:destroy`): {}.\n- `reset` counts only beside a data word: {}.\n- No finding when a \
+         word names something local or disposable: {}.\n- A storage verb that deletes one object \
+         ({}) fires only with a recursive or batch option or a wildcard.\n- SQL carried by a \
+         query service: the values of {} on a cloud CLI, and the operands after {}.\n",
+        list(tables::DELETE_VERBS),
+        list(tables::DATA_NOUNS),
+        list(tables::HARMLESS_OBJECTS),
+        list(tables::SINGLE_OBJECT_VERBS),
+        list(
+            FAMILIES
+                .iter()
+                .flat_map(|f| f.sql_options.iter().copied())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .as_slice()
+        ),
+        tables::SQL_OPERANDS
+            .iter()
+            .map(|(t, p)| format!("`{t} {}`", p.join(" ")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    md.push_str(&format!(
+        "\n## Forms that change nothing\n\n- Help: {}, `-h` with no value after it, `help` as the \
+         first word.\n- Dry runs: {} (a value `none`, `false`, `0`, `no`, `off` turns them off); \
+         per tool: {}.\n- No dry run of their own (a `--dry-run` on them is ignored): {}.\n- An \
+         option turned off (`--force=false`) is not given.\n",
+        list(tables::HELP_OPTIONS),
+        list(tables::DRY_RUN_OPTIONS),
+        tables::DRY_RUN_SHORT
+            .iter()
+            .map(|(t, c)| format!("`{t} -{c}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        list(tables::NO_DRY_RUN)
+    ));
+    md.push_str("\n## Commands that print a credential (`secrets`)\n\n| program | words | needs one of | prints |\n|---|---|---|---|\n");
+    for p in tables::SECRET_PRINTERS {
+        md.push_str(&format!(
+            "| `{}` | `{}` | {} | {} |\n",
+            p.program,
+            p.words.join(" ").replace('|', "\\|"),
+            if p.needs.is_empty() {
+                "-".to_string()
+            } else {
+                list(p.needs)
+            },
+            p.kind
+        ));
+    }
+    md.push_str(&format!(
+        "\nGeneric, for the tools of the families above that print secrets ({}): a word naming a \
+         credential ({}; `key` after `access`, `api`, `admin`, ...) with a verb that shows or makes \
+         it ({}), a secret's value asked for (`secret show`, `secrets versions access`), `auth` \
+         with `token`, or one of {}. A login, a delete, a `set` or a made-up value \
+         (`get-random-password`) prints nothing.\n\nCloud metadata endpoints that hand out \
+         credentials (host, route): {}.\n",
+        FAMILIES
+            .iter()
+            .filter(|f| f.prints_secrets)
+            .map(|f| f.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+        list(tables::SECRET_NOUNS),
+        list(tables::SECRET_VERBS),
+        list(tables::SECRET_OPTIONS),
+        tables::METADATA_CREDENTIALS
+            .iter()
+            .map(|(h, r)| format!("`{h}` `{r}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    md
+}
+
+impl tables::Cond {
+    /// The condition in words, for the generated page.
+    pub fn describe(&self) -> String {
+        let list = |xs: &[&str]| {
+            xs.iter()
+                .map(|x| format!("`{x}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            tables::Cond::Always => "-".into(),
+            tables::Cond::AnyOpt(o) => format!("with {}", list(o)),
+            tables::Cond::AnyWord(w) => format!("a word among {}", list(w)),
+        }
+    }
+
+    /// Whether the condition holds for a command's words.
+    pub fn holds(&self, args: &[String]) -> bool {
+        use tables::Cond;
+        match self {
+            Cond::Always => true,
+            Cond::AnyOpt(o) => has_opt(args, o),
+            Cond::AnyWord(w) => operands(args)
+                .iter()
+                .any(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::parse;
+
+    fn hit(line: &str) -> Option<Hit> {
+        let cmds = parse(line);
+        let c = cmds.first()?;
+        if inert(c) {
+            return None;
+        }
+        let (t, args) = tool(c);
+        lookup(&t, args).map(|(_, h)| h)
+    }
+
+    #[test]
+    fn runners_are_seen_through() {
+        for (line, want) in [
+            ("npx prisma migrate reset", "prisma"),
+            ("npx -y prisma migrate reset", "prisma"),
+            ("pnpm exec prisma db push", "prisma"),
+            ("pnpm prisma db push", "prisma"),
+            ("bundle exec rake db:drop", "rake"),
+            ("php artisan migrate:fresh", "artisan"),
+            ("python3 manage.py flush", "manage.py"),
+            ("django-admin flush", "manage.py"),
+            ("poetry run alembic downgrade base", "alembic"),
+            ("pnpm install", "pnpm"),
+        ] {
+            let cmds = parse(line);
+            assert_eq!(tool(&cmds[0]).0, want, "{line}");
+        }
+    }
+
+    #[test]
+    fn generic_verbs_catch_unlisted_resources() {
+        for line in [
+            "doctl databases delete prod",
+            "gcloud container clusters delete prod",
+            "aws dynamodb delete-table --table-name t",
+            "aws ec2 terminate-instances --instance-ids i-1",
+            "heroku pg:reset DATABASE_URL",
+            "flyctl apps destroy app",
+            "supabase db reset",
+            "ibmcloud resource service-instance-delete db",
+            "gcloud alloydb clusters delete c",
+        ] {
+            assert!(hit(line).is_some(), "{line}");
+        }
+        for line in [
+            "gcloud config unset project",
+            "gcloud compute instances reset vm",
+            "aws ec2 delete-tags --resources i-1",
+            "gh cache delete --all",
+            "aws ec2 describe-instances",
+            "gcloud projects delete p --help",
+            "aws ec2 terminate-instances --instance-ids i-1 --dry-run",
+            "heroku help pg:reset",
+        ] {
+            assert_eq!(hit(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn options_turned_off_are_off() {
+        let args: Vec<String> = ["--force=false"].iter().map(|s| s.to_string()).collect();
+        assert!(!has_opt(&args, &["--force"]));
+        let args: Vec<String> = ["-fv"].iter().map(|s| s.to_string()).collect();
+        assert!(has_opt(&args, &["-v"]));
+    }
+}

@@ -1,0 +1,1218 @@
+//! The tables of the effect model: every tool family cuecard knows, the
+//! verbs that matter, the effect of each, and the forms that change nothing
+//! (help, dry runs). Edit here to teach the guards a tool; `cargo xtask gen`
+//! renders this file's data into `generated/effects.md`.
+//!
+//! A verb's `path` is a list of words the command's leading operands hold
+//! in order (other words may sit between them: an option's value); a word
+//! `a|b` matches either, and matches the head of `kind/name` and one item
+//! of a comma list. A family with a `generic` kind also fires on any
+//! delete-like verb ([`DELETE_VERBS`]) among its first words, so a resource
+//! type no verb lists is still caught.
+
+use super::{Effect, Kind};
+
+/// A condition on a command's options and operands.
+#[derive(Clone, Copy, Debug)]
+pub enum Cond {
+    Always,
+    /// One of these options is given (`--opt`, `--opt=v` unless `v` turns
+    /// it off, or a one-letter option inside a cluster).
+    AnyOpt(&'static [&'static str]),
+    /// One of these words is an operand (any case).
+    AnyWord(&'static [&'static str]),
+}
+
+/// One verb of a family.
+pub struct Verb {
+    pub path: &'static [&'static str],
+    pub cond: Cond,
+    pub effect: Effect,
+    pub kind: Kind,
+    /// What the command does, in words (the finding's reason).
+    pub what: &'static str,
+}
+
+/// A tool family: the programs (a name ending in `*` is a prefix:
+/// `mkfs.*`), its verbs, and the kind its generic delete-like verbs give
+/// (none: only the verbs listed count).
+pub struct Family {
+    pub name: &'static str,
+    pub tools: &'static [&'static str],
+    pub verbs: &'static [Verb],
+    pub generic: Option<Kind>,
+    /// Whether the family's credential commands are judged by the generic
+    /// secret-printing rule ([`SECRET_NOUNS`], [`SECRET_VERBS`]).
+    pub prints_secrets: bool,
+    /// Options whose value is SQL the tool runs (`--sql`, `--query-string`).
+    pub sql_options: &'static [&'static str],
+}
+
+const fn v(
+    path: &'static [&'static str],
+    cond: Cond,
+    effect: Effect,
+    kind: Kind,
+    what: &'static str,
+) -> Verb {
+    Verb {
+        path,
+        cond,
+        effect,
+        kind,
+        what,
+    }
+}
+
+use Cond::{Always, AnyOpt, AnyWord};
+use Effect::{DeletesData, WipesDisk};
+use Kind::{CloudResource, CloudStorage, Cluster, Database, Disk, Infrastructure};
+
+/// Delete-like verbs: a family with a generic kind fires when one of its
+/// first words is one of these, or has one as a part (`delete-table`,
+/// `apps:destroy`, `service-instance-delete`).
+pub const DELETE_VERBS: &[&str] = &[
+    "delete",
+    "destroy",
+    "remove",
+    "rm",
+    "rb",
+    "terminate",
+    "purge",
+    "drop",
+    "wipe",
+    "erase",
+    "truncate",
+    "flush",
+    "flushall",
+    "flushdb",
+    "expunge",
+    "deletefile",
+    "rmdir",
+    "rmdirs",
+    "uninstall",
+];
+
+/// Words that make `reset` a database reset (`heroku pg:reset`, `supabase
+/// db reset`) rather than a restart (`gcloud compute instances reset`).
+pub const DATA_NOUNS: &[&str] = &[
+    "db",
+    "database",
+    "databases",
+    "pg",
+    "postgres",
+    "postgresql",
+    "mysql",
+    "redis",
+    "data",
+    "table",
+    "tables",
+];
+
+/// Objects a delete-like verb may remove without losing data: local
+/// configuration, a login, a cache, a label.
+pub const HARMLESS_OBJECTS: &[&str] = &[
+    "config",
+    "configuration",
+    "configurations",
+    "context",
+    "contexts",
+    "plugin",
+    "plugins",
+    "component",
+    "components",
+    "extension",
+    "extensions",
+    "alias",
+    "aliases",
+    "cache",
+    "caches",
+    "tag",
+    "tags",
+    "label",
+    "labels",
+    "auth",
+    "login",
+    "logout",
+    "session",
+    "sessions",
+    "completion",
+    "reaction",
+    "comment",
+    "assignee",
+    "reviewer",
+    "cdn",
+    "afd",
+    "invalidation",
+];
+
+/// Options that only ask for help: the command does nothing else.
+pub const HELP_OPTIONS: &[&str] = &["--help", "-help", "-?", "/?", "--usage", "-usage"];
+
+/// Options that make a command preview what it would do (a value such as
+/// `none` or `false` turns them off: `--dry-run=none`).
+pub const DRY_RUN_OPTIONS: &[&str] = &[
+    "--dry-run",
+    "--dryrun",
+    "--dry_run",
+    "-dry-run",
+    "--preview-only",
+    "--what-if",
+    "-whatif",
+    "--simulate",
+    "--no-act",
+    "--noop",
+];
+
+/// Tools (or `tool:subcommand`) that have no dry run of their own: a
+/// `--dry-run` on them changes nothing of what they do.
+pub const NO_DRY_RUN: &[&str] = &[
+    "git:reset",
+    "git:checkout",
+    "git:restore",
+    "git:switch",
+    "git:stash",
+    "git:branch",
+    "git:update-ref",
+    "git:reflog",
+    "git:filter-branch",
+    "git:filter-repo",
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlite",
+    "duckdb",
+    "sqlcmd",
+    "mongosh",
+    "mongo",
+    "redis-cli",
+    "dropdb",
+    "rm",
+    "dd",
+    "shred",
+    "mkfs",
+    "wipefs",
+];
+
+/// Storage verbs that delete one object; they fire only with a recursive
+/// or batch option or a wildcard.
+pub const SINGLE_OBJECT_VERBS: &[&str] = &[
+    "rm",
+    "del",
+    "deletefile",
+    "delete-object",
+    "delete-blob",
+    "delete-file-version",
+];
+
+/// Tools whose one-letter `-n` (or other letter) is their dry run.
+pub const DRY_RUN_SHORT: &[(&str, char)] = &[
+    ("rclone", 'n'),
+    ("zfs", 'n'),
+    ("zpool", 'n'),
+    ("rsync", 'n'),
+    ("restic", 'n'),
+];
+
+/// Parts of a credential command's words that name what it prints.
+pub const SECRET_NOUNS: &[&str] = &[
+    "keys",
+    "credential",
+    "credentials",
+    "sas",
+    "password",
+    "passwords",
+    "token",
+    "tokens",
+    "publishing",
+    "connection",
+];
+
+/// Parts that say the command shows, makes or hands out what it names.
+pub const SECRET_VERBS: &[&str] = &[
+    "list",
+    "show",
+    "get",
+    "print",
+    "export",
+    "download",
+    "generate",
+    "reset",
+    "create",
+    "regenerate",
+    "renew",
+    "access",
+    "read",
+    "view",
+    "fetch",
+    "value",
+    "values",
+];
+
+/// Options that make a credential command print the value.
+pub const SECRET_OPTIONS: &[&str] = &[
+    "--show-values",
+    "--expose-token",
+    "--show-token",
+    "--with-decryption",
+    "--reveal",
+    "--show-secrets",
+    "--show-secret",
+];
+
+/// Cloud instance metadata endpoints that hand out credentials: (host,
+/// a path fragment that marks the credential route).
+pub const METADATA_CREDENTIALS: &[(&str, &str)] = &[
+    ("169.254.169.254", "security-credentials"),
+    ("169.254.169.254", "/token"),
+    ("169.254.169.254", "identity"),
+    ("169.254.169.254", "api/token"),
+    ("169.254.170.2", "/"),
+    ("metadata.google.internal", "token"),
+    ("metadata.google.internal", "service-accounts"),
+    ("metadata", "service-accounts"),
+    ("100.100.100.200", "ram/security-credentials"),
+];
+
+/// Every tool family. Order matters only where a tool could belong to two
+/// (the first wins).
+pub const FAMILIES: &[Family] = &[
+    Family {
+        name: "Kubernetes",
+        tools: &["kubectl", "oc", "k", "kubecolor"],
+        verbs: &[
+            v(
+                &["delete", "namespace|namespaces|ns|project|projects"],
+                Always,
+                DeletesData,
+                Cluster,
+                "deletes a namespace and everything in it",
+            ),
+            v(
+                &[
+                    "delete",
+                    "pvc|pvcs|persistentvolumeclaim|persistentvolumeclaims|pv|pvs|persistentvolume|persistentvolumes",
+                ],
+                Always,
+                DeletesData,
+                Cluster,
+                "deletes persistent volumes and their data",
+            ),
+            v(
+                &[
+                    "delete",
+                    "crd|crds|customresourcedefinition|customresourcedefinitions",
+                ],
+                Always,
+                DeletesData,
+                Cluster,
+                "deletes a resource type and every object of it",
+            ),
+            v(
+                &["delete"],
+                AnyOpt(&["--all", "-A", "--all-namespaces"]),
+                DeletesData,
+                Cluster,
+                "deletes every object it matches (--all)",
+            ),
+        ],
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Helm",
+        tools: &["helm"],
+        verbs: &[v(
+            &["uninstall|delete|del|un"],
+            Always,
+            DeletesData,
+            Cluster,
+            "removes every resource the release installed",
+        )],
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Local and managed clusters",
+        tools: &[
+            "kind", "k3d", "minikube", "eksctl", "kops", "k0sctl", "microk8s", "talosctl",
+            "vcluster",
+        ],
+        verbs: &[v(
+            &["reset"],
+            Always,
+            DeletesData,
+            Cluster,
+            "resets the cluster's nodes, their data included",
+        )],
+        generic: Some(Cluster),
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Containers",
+        tools: &["docker", "podman", "nerdctl", "finch", "lima-nerdctl"],
+        verbs: &[
+            v(
+                &["volume|volumes", "rm|remove|prune"],
+                Always,
+                DeletesData,
+                Cluster,
+                "removes volumes and their data",
+            ),
+            v(
+                &["system", "prune"],
+                AnyOpt(&["--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes every unused container, network, image and volume (volume data is lost)",
+            ),
+            v(
+                &["system", "reset"],
+                Always,
+                DeletesData,
+                Cluster,
+                "removes every container, image and volume",
+            ),
+            v(
+                &["compose", "down"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes the project's volumes and their data",
+            ),
+            v(
+                &["machine", "rm|remove"],
+                Always,
+                DeletesData,
+                Cluster,
+                "removes the machine with every container and volume in it",
+            ),
+        ],
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Compose",
+        tools: &["docker-compose", "podman-compose", "nerdctl-compose"],
+        verbs: &[v(
+            &["down"],
+            AnyOpt(&["-v", "--volumes"]),
+            DeletesData,
+            Cluster,
+            "removes the project's volumes and their data",
+        )],
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Infrastructure as code",
+        tools: &[
+            "terraform",
+            "tofu",
+            "terragrunt",
+            "cdktf",
+            "cdk",
+            "pulumi",
+            "sst",
+            "serverless",
+            "sls",
+        ],
+        verbs: &[
+            v(
+                &["destroy"],
+                Always,
+                DeletesData,
+                Infrastructure,
+                "destroys every resource the configuration manages",
+            ),
+            v(
+                &["apply"],
+                AnyOpt(&["-destroy", "--destroy"]),
+                DeletesData,
+                Infrastructure,
+                "destroys every resource the configuration manages",
+            ),
+            v(
+                &["run-all", "destroy"],
+                Always,
+                DeletesData,
+                Infrastructure,
+                "destroys every resource the configuration manages",
+            ),
+            v(
+                &["remove"],
+                Always,
+                DeletesData,
+                Infrastructure,
+                "removes every resource the stack deployed",
+            ),
+            v(
+                &["stack", "rm|remove"],
+                Always,
+                DeletesData,
+                Infrastructure,
+                "deletes a stack and its state",
+            ),
+        ],
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Object storage",
+        tools: &[
+            "s5cmd",
+            "b2",
+            "mc",
+            "azcopy",
+            "rclone",
+            "gsutil",
+            "s3cmd",
+            "aws-vault-s3",
+        ],
+        verbs: &[
+            v(
+                &["rsync"],
+                AnyOpt(&["-d", "--delete-unmatched-destination-objects"]),
+                DeletesData,
+                CloudStorage,
+                "deletes what the destination holds and the source does not",
+            ),
+            v(
+                &["mirror"],
+                AnyOpt(&["--remove"]),
+                DeletesData,
+                CloudStorage,
+                "deletes what the destination holds and the source does not",
+            ),
+        ],
+        generic: Some(CloudStorage),
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Cloud and platform CLIs",
+        tools: &[
+            "aws",
+            "gcloud",
+            "az",
+            "oci",
+            "ibmcloud",
+            "ic",
+            "doctl",
+            "flyctl",
+            "fly",
+            "heroku",
+            "supabase",
+            "vercel",
+            "netlify",
+            "wrangler",
+            "neonctl",
+            "neon",
+            "pscale",
+            "turso",
+            "linode-cli",
+            "linode",
+            "hcloud",
+            "scw",
+            "exo",
+            "vultr-cli",
+            "civo",
+            "upcloud",
+            "firebase",
+            "render",
+            "koyeb",
+            "railway",
+            "gh",
+            "glab",
+            "doppler",
+            "op",
+            "vault",
+            "bws",
+            "infisical",
+            "velero",
+            "databricks",
+            "snow",
+            "bq",
+            "atlas",
+            "mongocli",
+            "aliyun",
+            "tccli",
+            "cf",
+            "eb",
+            "sam",
+            "amplify",
+            "copilot",
+            "heroku-cli",
+            "stackit",
+            "ovhcloud",
+            "gcloud-beta",
+            "confluent",
+            "ccloud",
+            "upstash",
+            "fauna",
+            "planetscale",
+            "xata",
+            "convex",
+            "appwrite",
+            "pocketbase",
+            "nhost",
+            "clever",
+            "dokku",
+            "porter",
+            "northflank",
+            "zeabur",
+            "deta",
+            "space",
+            "qovery",
+            "akamai",
+            "fastly",
+        ],
+        verbs: &[
+            v(
+                &["s3", "sync"],
+                AnyOpt(&["--delete"]),
+                DeletesData,
+                CloudStorage,
+                "deletes what the destination holds and the source does not",
+            ),
+            v(
+                &["storage", "rsync"],
+                AnyOpt(&["--delete-unmatched-destination-objects"]),
+                DeletesData,
+                CloudStorage,
+                "deletes what the destination holds and the source does not",
+            ),
+            v(
+                &["secrets", "disable"],
+                Always,
+                DeletesData,
+                CloudResource,
+                "disables a secrets engine and deletes every secret in it",
+            ),
+            v(
+                &["kv", "destroy"],
+                Always,
+                DeletesData,
+                CloudResource,
+                "destroys secret versions for good",
+            ),
+        ],
+        generic: Some(CloudResource),
+        prints_secrets: true,
+        sql_options: &[
+            "--sql",
+            "--sqls",
+            "--query-string",
+            "--statement",
+            "--command",
+            "--query",
+        ],
+    },
+    Family {
+        name: "Backups",
+        tools: &["borg", "borgmatic", "restic", "kopia", "rustic", "tarsnap"],
+        verbs: &[
+            v(
+                &["delete|prune|forget"],
+                Always,
+                DeletesData,
+                CloudResource,
+                "deletes backups for good",
+            ),
+            v(
+                &["snapshot", "delete|expire"],
+                Always,
+                DeletesData,
+                CloudResource,
+                "deletes backups for good",
+            ),
+        ],
+        generic: Some(CloudResource),
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Duplicity",
+        tools: &["duplicity"],
+        verbs: &[v(
+            &["remove-older-than|remove-all-but-n-full|remove-all-inc-of-but-n-full|cleanup"],
+            AnyOpt(&["--force"]),
+            DeletesData,
+            CloudResource,
+            "deletes backups for good",
+        )],
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
+        name: "Key-value stores",
+        tools: &["redis-cli", "valkey-cli", "keydb-cli", "dragonfly-cli"],
+        verbs: &[v(
+            &[],
+            AnyWord(&["flushall", "flushdb"]),
+            DeletesData,
+            Database,
+            "deletes every key of the database",
+        )],
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    tool(
+        &["dropdb"],
+        &[v(&[], Always, DeletesData, Database, "drops a database")],
+    ),
+    tool(
+        &["pg_dropcluster"],
+        &[v(
+            &[],
+            Always,
+            DeletesData,
+            Database,
+            "deletes a PostgreSQL cluster and its data directory",
+        )],
+    ),
+    tool(
+        &["mysqladmin", "mariadb-admin"],
+        &[v(
+            &["drop"],
+            Always,
+            DeletesData,
+            Database,
+            "drops a database",
+        )],
+    ),
+    tool(
+        &["mongorestore"],
+        &[v(
+            &[],
+            AnyOpt(&["--drop"]),
+            DeletesData,
+            Database,
+            "drops each collection before restoring it",
+        )],
+    ),
+    tool(
+        &["influx"],
+        &[v(
+            &["bucket|org", "delete"],
+            Always,
+            DeletesData,
+            Database,
+            "deletes a bucket and its data",
+        )],
+    ),
+    tool(
+        &["etcdctl"],
+        &[v(
+            &["del"],
+            AnyOpt(&["--prefix", "--from-key"]),
+            DeletesData,
+            Database,
+            "deletes every key under a prefix",
+        )],
+    ),
+    tool(
+        &["rails", "rake"],
+        &[v(
+            &[],
+            AnyWord(&[
+                "db:drop",
+                "db:drop:all",
+                "db:reset",
+                "db:schema:load",
+                "db:purge",
+                "db:purge:all",
+                "db:truncate_all",
+                "db:structure:load",
+                "db:migrate:reset",
+            ]),
+            DeletesData,
+            Database,
+            "drops, empties or reloads the database",
+        )],
+    ),
+    tool(
+        &["artisan"],
+        &[v(
+            &[],
+            AnyWord(&[
+                "migrate:fresh",
+                "migrate:reset",
+                "migrate:refresh",
+                "db:wipe",
+            ]),
+            DeletesData,
+            Database,
+            "drops every table (and rebuilds them empty)",
+        )],
+    ),
+    tool(
+        &["console"],
+        &[v(
+            &["doctrine:database:drop|doctrine:schema:drop"],
+            AnyOpt(&["--force", "-f"]),
+            DeletesData,
+            Database,
+            "drops a database or its schema",
+        )],
+    ),
+    tool(
+        &["manage.py"],
+        &[v(
+            &["flush|reset_db"],
+            Always,
+            DeletesData,
+            Database,
+            "deletes every row of every table",
+        )],
+    ),
+    tool(
+        &["prisma"],
+        &[
+            v(
+                &["migrate", "reset"],
+                Always,
+                DeletesData,
+                Database,
+                "drops the database and re-applies the migrations",
+            ),
+            v(
+                &["db", "push"],
+                AnyOpt(&["--force-reset", "--accept-data-loss"]),
+                DeletesData,
+                Database,
+                "resets the database (or accepts data loss) to match the schema",
+            ),
+        ],
+    ),
+    tool(
+        &["sequelize", "sequelize-cli"],
+        &[v(
+            &["db:drop|db:migrate:undo:all"],
+            Always,
+            DeletesData,
+            Database,
+            "drops the database or rolls back every migration",
+        )],
+    ),
+    tool(
+        &["knex"],
+        &[v(
+            &["migrate:rollback"],
+            AnyOpt(&["--all"]),
+            DeletesData,
+            Database,
+            "rolls back every migration (tables dropped)",
+        )],
+    ),
+    tool(
+        &["typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"],
+        &[v(
+            &["schema:drop"],
+            Always,
+            DeletesData,
+            Database,
+            "drops every table of the schema",
+        )],
+    ),
+    tool(
+        &["mix"],
+        &[v(
+            &["ecto.drop|ecto.reset"],
+            Always,
+            DeletesData,
+            Database,
+            "drops the database",
+        )],
+    ),
+    tool(
+        &["alembic"],
+        &[v(
+            &["downgrade", "base"],
+            Always,
+            DeletesData,
+            Database,
+            "rolls back every migration (tables dropped)",
+        )],
+    ),
+    tool(
+        &["flyway"],
+        &[v(
+            &["clean"],
+            Always,
+            DeletesData,
+            Database,
+            "drops every object of the schemas",
+        )],
+    ),
+    tool(
+        &["liquibase"],
+        &[v(
+            &["drop-all|dropall"],
+            Always,
+            DeletesData,
+            Database,
+            "drops every object of the database",
+        )],
+    ),
+    tool(
+        &["dbmate"],
+        &[v(
+            &["drop"],
+            Always,
+            DeletesData,
+            Database,
+            "drops the database",
+        )],
+    ),
+    tool(
+        &["goose"],
+        &[v(
+            &["reset"],
+            Always,
+            DeletesData,
+            Database,
+            "rolls back every migration (tables dropped)",
+        )],
+    ),
+    tool(
+        &["sqlx"],
+        &[v(
+            &["database", "drop|reset"],
+            Always,
+            DeletesData,
+            Database,
+            "drops or resets the database",
+        )],
+    ),
+    tool(
+        &["diesel"],
+        &[v(
+            &["database", "reset"],
+            Always,
+            DeletesData,
+            Database,
+            "drops and recreates the database",
+        )],
+    ),
+    tool(
+        &["mikro-orm"],
+        &[v(
+            &["schema:drop|schema:fresh|migration:fresh"],
+            Always,
+            DeletesData,
+            Database,
+            "drops the schema",
+        )],
+    ),
+    tool(
+        &[
+            "mkfs",
+            "mkfs.*",
+            "mke2fs",
+            "mkswap",
+            "mkdosfs",
+            "mkntfs",
+            "mkexfatfs",
+            "newfs",
+            "newfs_*",
+            "blkdiscard",
+            "lvremove",
+            "vgremove",
+            "pvremove",
+            "sg_format",
+        ],
+        &[v(
+            &[],
+            Always,
+            WipesDisk,
+            Disk,
+            "formats or erases a disk, a partition or a volume",
+        )],
+    ),
+    tool(
+        &["shred", "srm"],
+        &[v(
+            &[],
+            Always,
+            WipesDisk,
+            Disk,
+            "overwrites files so they cannot be recovered",
+        )],
+    ),
+    tool(
+        &[
+            "clear-disk",
+            "format-volume",
+            "remove-partition",
+            "format-disk",
+            "clear-partition",
+        ],
+        &[v(
+            &[],
+            Always,
+            WipesDisk,
+            Disk,
+            "erases a disk, a partition or a volume",
+        )],
+    ),
+    tool(
+        &["wipefs"],
+        &[v(
+            &[],
+            AnyOpt(&["-a", "--all", "-o", "--offset"]),
+            WipesDisk,
+            Disk,
+            "erases file-system signatures",
+        )],
+    ),
+    tool(
+        &["sgdisk", "gdisk"],
+        &[v(
+            &[],
+            AnyOpt(&[
+                "-Z",
+                "--zap-all",
+                "-z",
+                "--zap",
+                "-o",
+                "--clear",
+                "-d",
+                "--delete",
+            ]),
+            WipesDisk,
+            Disk,
+            "erases the partition table or a partition",
+        )],
+    ),
+    tool(
+        &["fdisk", "sfdisk"],
+        &[v(
+            &[],
+            AnyOpt(&["--wipe", "-w", "--wipe-partitions", "-W", "--delete"]),
+            WipesDisk,
+            Disk,
+            "erases partitions or their signatures",
+        )],
+    ),
+    tool(
+        &["parted"],
+        &[v(
+            &[],
+            AnyWord(&["rm", "mklabel", "mktable"]),
+            WipesDisk,
+            Disk,
+            "deletes a partition or writes a new, empty partition table",
+        )],
+    ),
+    tool(
+        &["diskutil"],
+        &[v(
+            &[],
+            AnyWord(&[
+                "erasedisk",
+                "erasevolume",
+                "zerodisk",
+                "randomdisk",
+                "secureerase",
+                "partitiondisk",
+                "reformat",
+                "deletecontainer",
+                "deletevolume",
+                "deletepartition",
+            ]),
+            WipesDisk,
+            Disk,
+            "erases a disk, a volume or an APFS container",
+        )],
+    ),
+    tool(
+        &["cryptsetup"],
+        &[v(
+            &["luksformat|erase|lukserase|reencrypt"],
+            Always,
+            WipesDisk,
+            Disk,
+            "formats an encrypted volume or erases its keys (the data is lost)",
+        )],
+    ),
+    tool(
+        &["zpool"],
+        &[v(
+            &["destroy|labelclear"],
+            Always,
+            WipesDisk,
+            Disk,
+            "destroys a storage pool",
+        )],
+    ),
+    tool(
+        &["zfs"],
+        &[v(
+            &["destroy"],
+            Always,
+            WipesDisk,
+            Disk,
+            "destroys a dataset or its snapshots",
+        )],
+    ),
+    tool(
+        &["mdadm"],
+        &[v(
+            &[],
+            AnyOpt(&["--zero-superblock"]),
+            WipesDisk,
+            Disk,
+            "erases RAID signatures",
+        )],
+    ),
+    tool(
+        &["btrfs"],
+        &[v(
+            &["subvolume", "delete"],
+            Always,
+            WipesDisk,
+            Disk,
+            "deletes a subvolume and its files",
+        )],
+    ),
+    tool(
+        &["nvme"],
+        &[v(
+            &["format|sanitize"],
+            Always,
+            WipesDisk,
+            Disk,
+            "erases the drive",
+        )],
+    ),
+    tool(
+        &["hdparm"],
+        &[v(
+            &[],
+            AnyOpt(&["--security-erase", "--security-erase-enhanced"]),
+            WipesDisk,
+            Disk,
+            "erases the drive",
+        )],
+    ),
+];
+
+/// A family of one tool group with verbs only (no generic rule).
+const fn tool(tools: &'static [&'static str], verbs: &'static [Verb]) -> Family {
+    Family {
+        name: tools[0],
+        tools,
+        verbs,
+        generic: None,
+        prints_secrets: false,
+        sql_options: &[],
+    }
+}
+
+/// Tools that carry SQL as an operand after these words (`bq query 'DROP
+/// …'`, `turso db shell db 'DELETE …'`).
+pub const SQL_OPERANDS: &[(&str, &[&str])] = &[
+    ("bq", &["query"]),
+    ("turso", &["db", "shell"]),
+    ("wrangler", &["d1", "execute"]),
+    ("supabase", &["db", "query"]),
+    ("databricks", &["sql"]),
+    ("snow", &["sql"]),
+    ("atlas", &["schema", "apply"]),
+];
+
+/// Commands that print a credential: the program, the words its operands
+/// start with, an option one of which it needs to print the value (empty:
+/// none), and what it prints. Word patterns as in [`Verb::path`].
+pub struct Printer {
+    pub program: &'static str,
+    pub words: &'static [&'static str],
+    pub needs: &'static [&'static str],
+    pub kind: &'static str,
+}
+
+const fn p(
+    program: &'static str,
+    words: &'static [&'static str],
+    needs: &'static [&'static str],
+    kind: &'static str,
+) -> Printer {
+    Printer {
+        program,
+        words,
+        needs,
+        kind,
+    }
+}
+
+#[rustfmt::skip]
+pub const SECRET_PRINTERS: &[Printer] = &[
+    p("gh", &["auth", "token"], &[], "GitHub token"),
+    p("gh", &["auth", "status"], &["-t", "--show-token"], "GitHub token"),
+    p("glab", &["auth", "status"], &["-t", "--show-token"], "GitLab token"),
+    p("aws", &["secretsmanager", "get-secret-value"], &[], "AWS secret"),
+    p("aws", &["ssm", "get-parameter"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["ssm", "get-parameters"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["ssm", "get-parameters-by-path"], &["--with-decryption"], "AWS parameter"),
+    p("aws", &["sts", "get-session-token"], &[], "AWS session credentials"),
+    p("aws", &["sts", "assume-role"], &[], "AWS session credentials"),
+    p("aws", &["sts", "assume-role-with-web-identity"], &[], "AWS session credentials"),
+    p("aws", &["configure", "get"], &[], "AWS credentials"),
+    p("aws", &["configure", "export-credentials"], &[], "AWS credentials"),
+    p("aws", &["ecr", "get-login-password"], &[], "registry password"),
+    p("aws", &["ecr-public", "get-login-password"], &[], "registry password"),
+    p("aws", &["codeartifact", "get-authorization-token"], &[], "package registry token"),
+    p("aws", &["kms", "decrypt"], &[], "decrypted secret"),
+    p("aws", &["iam", "create-access-key"], &[], "AWS access key"),
+    p("gcloud", &["auth", "print-access-token"], &[], "Google Cloud token"),
+    p("gcloud", &["auth", "print-identity-token"], &[], "Google Cloud token"),
+    p("gcloud", &["auth", "application-default", "print-access-token"], &[], "Google Cloud token"),
+    p("gcloud", &["secrets", "versions", "access"], &[], "Google Cloud secret"),
+    p("gcloud", &["iam", "service-accounts", "keys", "create"], &[], "service account key"),
+    p("az", &["account", "get-access-token"], &[], "Azure token"),
+    p("az", &["keyvault", "secret", "show"], &[], "Azure Key Vault secret"),
+    p("az", &["acr", "login"], &["--expose-token"], "registry token"),
+    p("kubectl", &["get", "secret|secrets"], &["-o", "--output"], "Kubernetes secret"),
+    p("kubectl", &["config", "view"], &["--raw"], "Kubernetes credentials"),
+    p("kubectl", &["view-secret"], &[], "Kubernetes secret"),
+    p("kubectl", &["create", "token"], &[], "Kubernetes token"),
+    p("oc", &["get", "secret|secrets"], &["-o", "--output"], "OpenShift secret"),
+    p("oc", &["whoami"], &["-t", "--show-token"], "OpenShift token"),
+    p("vault", &["kv", "get"], &[], "Vault secret"),
+    p("vault", &["read"], &[], "Vault secret"),
+    p("vault", &["print", "token"], &[], "Vault token"),
+    p("vault", &["token", "create|lookup"], &[], "Vault token"),
+    p("op", &["read"], &[], "1Password secret"),
+    p("op", &["item", "get"], &["--reveal", "--fields"], "1Password secret"),
+    p("bw", &["get"], &[], "Bitwarden secret"),
+    p("bws", &["secret", "get|list"], &[], "Bitwarden secret"),
+    p("pass", &["show"], &[], "password-store secret"),
+    p("doppler", &["secrets"], &[], "Doppler secrets"),
+    p("infisical", &["secrets"], &[], "Infisical secrets"),
+    p("infisical", &["export"], &[], "Infisical secrets"),
+    p("heroku", &["config"], &[], "Heroku config vars"),
+    p("heroku", &["config:get"], &[], "Heroku config var"),
+    p("heroku", &["auth:token"], &[], "Heroku token"),
+    p("heroku", &["pg:credentials|pg:credentials:url|redis:credentials"], &[], "database credentials"),
+    p("doctl", &["auth", "token"], &[], "DigitalOcean token"),
+    p("flyctl", &["auth", "token"], &[], "Fly.io token"),
+    p("fly", &["auth", "token"], &[], "Fly.io token"),
+    p("vercel", &["env", "pull"], &[], "Vercel environment"),
+    p("netlify", &["env:list|env:get"], &["--plain", "--json"], "Netlify environment"),
+    p("railway", &["variables"], &[], "Railway variables"),
+    p("security", &["find-generic-password"], &["-w", "-g"], "keychain password"),
+    p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
+    p("npm", &["token", "create"], &[], "npm token"),
+    p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
+    p("docker", &["secret", "inspect"], &[], "Docker secret metadata"),
+];

@@ -1,0 +1,199 @@
+//! Reading and checking the `[effects]` packs of the config files (issue
+//! 27, point 2): see [`crate::guards::effects::packs`] for what a pack is.
+//! The dispatcher hands [`load`] to the guards.
+
+use super::rules::{bare, strip_comment, unquote};
+use crate::guards::effects::packs::PackVerb;
+use std::path::Path;
+
+/// The guards a pack may extend.
+const GUARDS: &[&str] = &["destructive", "secrets"];
+
+/// The `[effects]` table of a config file's text (other tables skipped).
+pub fn parse(text: &str) -> Result<Vec<PackVerb>, String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for (n, raw) in text.lines().enumerate() {
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(h) = line.strip_prefix('[') {
+            inside = h.strip_suffix(']').map(str::trim) == Some("effects");
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let at = |why: String| format!("[effects] line {}: {why}", n + 1);
+        let (k, v) = line
+            .split_once('=')
+            .ok_or_else(|| at(format!("`{line}` is not `\"tool words\" = \"id\"`")))?;
+        let key = unquote(k.trim())
+            .or_else(|| bare(k.trim()))
+            .ok_or_else(|| at(format!("`{}` is not a key", k.trim())))?;
+        let id = unquote(v.trim()).ok_or_else(|| at(format!("the id of `{key}` is not quoted")))?;
+        let mut words = key.split_whitespace().map(str::to_ascii_lowercase);
+        let tool = words
+            .next()
+            .ok_or_else(|| at("an empty key names no tool".into()))?;
+        let words: Vec<String> = words.collect();
+        if words.is_empty() {
+            return Err(at(format!(
+                "`{key}` names a tool but no verb: every call of it would fire"
+            )));
+        }
+        let (guard, kind) = finding_id(id).ok_or_else(|| {
+            at(format!(
+                "`{id}` is not a destructive or secrets finding id (see `cuecard policy --ids`)"
+            ))
+        })?;
+        out.push(PackVerb {
+            tool,
+            words,
+            guard,
+            kind,
+        });
+    }
+    Ok(out)
+}
+
+/// The guard and kind of a finding id a pack may give (the kind as the
+/// guard's own `&'static str`); a guard's name alone names no kind.
+fn finding_id(id: &str) -> Option<(&'static str, &'static str)> {
+    let (g, k) = id.split_once('.')?;
+    let guard = *GUARDS.iter().find(|x| **x == g)?;
+    let kinds = crate::guards::lookup(guard)?.kinds();
+    kinds
+        .iter()
+        .find(|(x, _)| *x == k)
+        .map(|(x, _)| (guard, *x))
+}
+
+/// Reads a config file's packs: bounded, a regular file only. `None`: no
+/// file.
+fn read(path: &Path, follow: bool) -> Option<Result<Vec<PackVerb>, String>> {
+    use std::io::Read as _;
+    let (f, _) = match crate::fsutil::open_regular(path, follow) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let mut bytes = Vec::new();
+    let max = crate::policy::MAX_BYTES;
+    if f.take(max + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > max {
+        return Some(Err("unreadable or too large".into()));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string());
+    Some(text.and_then(|t| parse(&t)))
+}
+
+/// The packs that count for a call: the user's, then a trusted project's.
+/// A malformed source is recorded and counts for nothing.
+pub fn load(project_root: &Path) -> Vec<PackVerb> {
+    let mut out = Vec::new();
+    let mut take = |label: &str, r: Option<Result<Vec<PackVerb>, String>>| match r {
+        Some(Ok(v)) => out.extend(v),
+        Some(Err(why)) => crate::diag::record(
+            crate::diag::Kind::BadConfig,
+            format!("{label}: its [effects] table counts for nothing: {why}"),
+        ),
+        None => {}
+    };
+    if let Some(p) = crate::policy::user_file() {
+        // The user's own file may be a link into their dotfiles.
+        take(&p.display().to_string(), read(&p, true));
+    }
+    let project = crate::policy::project_file(project_root);
+    if project.exists()
+        && let Some(sha) = crate::policy::project_file_sha(project_root)
+        && crate::state::store::root_for_commands()
+            .is_some_and(|s| crate::trust::TrustStore::load(&s).config_trusted(project_root, &sha))
+    {
+        take(&project.display().to_string(), read(&project, false));
+    }
+    out
+}
+
+/// For `cuecard cards check`: each config file that has an `[effects]`
+/// table, with its verb count or what is wrong (a project file whether
+/// trusted or not: checking is how one reviews it).
+pub fn check_files(project_root: &Path) -> Vec<(String, Result<usize, String>)> {
+    let mut out = Vec::new();
+    let files = crate::policy::user_file()
+        .map(|p| (p, true))
+        .into_iter()
+        .chain([(crate::policy::project_file(project_root), false)]);
+    for (path, follow) in files {
+        match read(&path, follow) {
+            None | Some(Ok(_)) if !has_table(&path, follow) => {}
+            Some(r) => out.push((path.display().to_string(), r.map(|v| v.len()))),
+            None => {}
+        }
+    }
+    out
+}
+
+/// Whether a config file has an `[effects]` table (read bounded).
+fn has_table(path: &Path, follow: bool) -> bool {
+    use std::io::Read as _;
+    let Ok((f, _)) = crate::fsutil::open_regular(path, follow) else {
+        return false;
+    };
+    let mut text = String::new();
+    if f.take(crate::policy::MAX_BYTES)
+        .read_to_string(&mut text)
+        .is_err()
+    {
+        return false;
+    }
+    text.lines().any(|l| strip_comment(l).trim() == "[effects]")
+}
+
+/// Every pack verb that counts here, for `cuecard policy --ids`.
+pub fn lines(project_root: &Path) -> Vec<String> {
+    load(project_root)
+        .iter()
+        .map(|p| {
+            format!(
+                "{}.{:<28} `{} {}` (your [effects] pack)",
+                p.guard,
+                p.kind,
+                p.tool,
+                p.words.join(" ")
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pack_line_is_a_tool_its_words_and_an_id() {
+        let p = parse(
+            "[policy]\ndestructive = \"ask\"\n[effects]\n\"acmectl db wipe|reset\" = \"destructive.database\" # ours\n'vaultctl reveal' = \"secrets.printed\"\n",
+        )
+        .unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].tool, "acmectl");
+        assert_eq!(p[0].words, ["db", "wipe|reset"]);
+        assert_eq!((p[0].guard, p[0].kind), ("destructive", "database"));
+        assert_eq!((p[1].guard, p[1].kind), ("secrets", "printed"));
+    }
+
+    #[test]
+    fn a_wrong_line_makes_the_table_count_for_nothing() {
+        for text in [
+            "[effects]\n\"acmectl\" = \"destructive.database\"\n",
+            "[effects]\n\"acmectl wipe\" = \"destructive\"\n",
+            "[effects]\n\"acmectl wipe\" = \"destructive.typo\"\n",
+            "[effects]\n\"acmectl wipe\" = \"eval\"\n",
+            "[effects]\n\"acmectl wipe\" = destructive\n",
+            "[effects]\nacmectl wipe\n",
+        ] {
+            assert!(parse(text).is_err(), "{text}");
+        }
+    }
+}
