@@ -5,7 +5,79 @@
 //! whatever it is given, and clap exits 2 on bad arguments.
 
 use crate::harness::HarnessId;
-use clap::{Parser, Subcommand};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// A harness id as a value enum (from [`HarnessId::ALL`]): clap suggests
+/// the nearest id for a typo and shell completions list them. Parsed to
+/// the canonical id string, so the commands keep taking `--harness` as
+/// text (`claude` and any case are accepted, as [`HarnessId::parse`] does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HarnessArg(pub HarnessId);
+
+impl ValueEnum for HarnessArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::OnceLock<Vec<HarnessArg>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| HarnessId::ALL.iter().copied().map(HarnessArg).collect())
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let v = PossibleValue::new(self.0.id()).help(self.0.name());
+        Some(if self.0 == HarnessId::ClaudeCode {
+            v.alias("claude")
+        } else {
+            v
+        })
+    }
+}
+
+/// `--harness` / `--contract`: a harness id, as its canonical text.
+fn harness_parser() -> impl TypedValueParser<Value = String> {
+    clap::builder::EnumValueParser::<HarnessArg>::new().map(|h| h.0.id().to_string())
+}
+
+/// `--scope`: user, project or managed, as text.
+fn scope_parser() -> impl TypedValueParser<Value = String> {
+    PossibleValuesParser::new([
+        PossibleValue::new("user").help("the user's own configuration, under HOME"),
+        PossibleValue::new("project").help("the git root of the working directory"),
+        PossibleValue::new("managed").help("Claude Code managed settings, rendered to a file"),
+    ])
+}
+
+/// Every event name `explain` can be given: the canonical (Claude Code)
+/// names, then each harness's own, for completions and suggestions
+/// (`explain` then checks the name against the contract given).
+pub fn event_names() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = crate::event::EVENTS.iter().map(|e| e.name).collect();
+    for h in HarnessId::ALL {
+        for r in h.spec().events {
+            if !out.contains(&r.native) {
+                out.push(r.native);
+            }
+        }
+    }
+    out
+}
+
+/// `explain`'s event: offered to shell completions, checked by `explain`
+/// itself against the contract given (with the nearest names).
+#[derive(Clone, Copy)]
+struct EventParser;
+
+impl TypedValueParser for EventParser {
+    type Value = String;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(event_names().into_iter().map(PossibleValue::new)))
+    }
+}
 
 /// `--harness` help for the commands that install: the installable ids,
 /// from the one list of harnesses.
@@ -38,10 +110,14 @@ fn contract_help() -> String {
     )
 }
 
+/// `cuecard --version`: the package version and the commit it was built
+/// from (`build.rs`; `unknown commit` without git).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("BUILD_COMMIT"), ")");
+
 #[derive(Debug, Parser)]
 #[command(
     name = "cuecard",
-    version,
+    version = VERSION,
     about = "One fast hook binary that carries short guidance cards into AI coding agents' context.",
     long_about = None,
 )]
@@ -63,7 +139,8 @@ pub enum Command {
     /// decision (docs/policy.md).
     Dispatch(EventArgs),
     /// What dispatch would emit for a payload on stdin, and why, for humans.
-    Explain(EventArgs),
+    /// An unknown event, contract or card is an error naming the nearest.
+    Explain(ExplainArgs),
     /// Replay a recorded session (a Claude Code transcript, a Codex
     /// rollout or a Qwen Code chat) through the dispatcher: per turn, which cards would have
     /// fired, why, what they would have added, where compaction warnings
@@ -77,7 +154,7 @@ pub enum Command {
         /// Only this session (its id as the harness gave it).
         #[arg(long, value_name = "ID")]
         session: Option<String>,
-        /// Print JSON instead of text.
+        /// Print JSON instead of text (schema: docs/json.md).
         #[arg(long)]
         json: bool,
     },
@@ -98,6 +175,9 @@ pub enum Command {
         /// List every finding id a policy can name.
         #[arg(long)]
         ids: bool,
+        /// Print JSON instead of text (schema: docs/json.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Write cuecard's hook entries into a harness's own configuration,
     /// keeping everything else in it, and put the cards where their
@@ -119,6 +199,12 @@ pub enum Command {
     Plugin {
         #[command(subcommand)]
         command: PluginCommand,
+    },
+    /// Print a shell completion script (harness ids, scopes, events and
+    /// commands complete): `cuecard completions bash > ~/.local/share/bash-completion/completions/cuecard`.
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -144,18 +230,20 @@ fn plugin_help() -> String {
 pub struct PluginBuildArgs {
     /// The plugin directory to write (absent or empty).
     pub dir: std::path::PathBuf,
-    #[arg(long, value_name = "HARNESS", default_value = "claude-code", help = plugin_help())]
+    #[arg(long, value_name = "HARNESS", default_value = "claude-code", help = plugin_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: String,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
-    #[arg(long, value_name = "HARNESS", help = installable_help())]
+    #[arg(long, value_name = "HARNESS", help = installable_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: String,
     /// user (under HOME), project (the git root of the working directory), or
     /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
     /// Default: user (project for devin).
-    #[arg(long, value_name = "SCOPE")]
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
     /// Show what would be written, write nothing.
     #[arg(long)]
@@ -174,11 +262,12 @@ pub struct InstallArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    #[arg(long, value_name = "HARNESS", help = any_help())]
+    #[arg(long, value_name = "HARNESS", help = any_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: Option<String>,
     /// user, project or managed (./managed-settings.json, as `install
     /// --scope managed` renders it). Default: user and project.
-    #[arg(long, value_name = "SCOPE")]
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
     /// Machine-readable output.
     #[arg(long)]
@@ -190,10 +279,11 @@ pub struct VerifyArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
-    #[arg(long, value_name = "HARNESS", help = installable_help())]
+    #[arg(long, value_name = "HARNESS", help = installable_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: String,
     /// user, project or managed (default: every scope where cuecard is found).
-    #[arg(long, value_name = "SCOPE")]
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
     /// Also remove the entries that run this program's `dispatch` though
     /// install did not write them. Without it such entries are yours: kept
@@ -204,7 +294,8 @@ pub struct UninstallArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
-    #[arg(long, value_name = "HARNESS", help = any_help())]
+    #[arg(long, value_name = "HARNESS", help = any_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: Option<String>,
 }
 
@@ -218,11 +309,25 @@ pub struct EventArgs {
     pub cards: Vec<String>,
 }
 
+/// `explain`'s arguments: those of `dispatch`, checked (the hook path
+/// parses its own leniently and never rejects a name).
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    #[arg(long, value_name = "HARNESS", help = contract_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
+    pub contract: Option<String>,
+    /// The hook event (Claude Code name, or the harness's own with --contract).
+    #[arg(value_parser = EventParser, hide_possible_values = true)]
+    pub event: String,
+    /// The cards to evaluate; none means every shipped card bound to the event.
+    pub cards: Vec<String>,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
     /// The transcript (JSON lines); none replays the embedded sample.
     pub transcript: Option<std::path::PathBuf>,
-    /// Print the report as JSON.
+    /// Print the report as JSON (schema: docs/json.md).
     #[arg(long)]
     pub json: bool,
 }
@@ -231,7 +336,11 @@ pub struct ReplayArgs {
 pub enum CardsCommand {
     /// Every card: event, matcher, guard, and the Advisory's size in
     /// characters and tokens.
-    List,
+    List {
+        /// Print JSON instead of text (schema: docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
     /// A card as a model would read it (license line and Bindings removed).
     Show {
         /// The card's name.
@@ -262,4 +371,7 @@ pub struct TrustArgs {
     /// Withdraw trust from this project's cards.
     #[arg(long)]
     pub revoke: bool,
+    /// With --list: print JSON instead of text (schema: docs/json.md).
+    #[arg(long, requires = "list")]
+    pub json: bool,
 }

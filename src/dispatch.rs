@@ -680,11 +680,19 @@ fn judge_each(
         && !ctxs[0].once_spent(&note_key)
     {
         run.outcome.user_notes.push(format!(
-            "cuecard: {} project card(s) in .cuecard/cards are new or changed and stay inactive until you review them and run `cuecard trust`: {}",
-            resolved.untrusted.len(),
+            "cuecard: {} in .cuecard/cards {} new or changed and inactive until you review and run `cuecard trust`: {}",
+            text::count(resolved.untrusted.len(), "project card", "project cards"),
+            if resolved.untrusted.len() == 1 { "is" } else { "are" },
             text::sanitize(&resolved.untrusted.join(", "), 200)
         ));
         run.effects.push(Effect::Note(note_key));
+    }
+    // A policy line not understood is told at every session start until
+    // fixed (issue 33), so a typo never quietly stays advice.
+    if spec.name == "SessionStart"
+        && let Some(note) = crate::policy::session_note(policy.get())
+    {
+        run.outcome.user_notes.push(text::sanitize(&note, 500));
     }
     for chosen in &resolved.chosen {
         // A deferred PreToolUse guard sees a PreToolUse.

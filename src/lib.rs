@@ -43,6 +43,7 @@ pub mod replay;
 pub mod shell;
 pub mod startup;
 pub mod state;
+pub mod suggest;
 pub mod target;
 pub mod text;
 pub mod tokens;

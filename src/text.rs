@@ -34,6 +34,11 @@ pub fn prefix16(s: &str, max: usize) -> &str {
     s
 }
 
+/// `1 entry`, `2 entries`: a count with the right form of its noun.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();

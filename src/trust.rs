@@ -90,6 +90,14 @@ impl TrustStore {
             .is_some_and(|h| h == sha256)
     }
 
+    /// Whether this card file was ever pinned for the project (with any
+    /// SHA-256): a card not trusted now is then changed, not new.
+    pub fn was_pinned(&self, project_root: &Path, file: &str) -> bool {
+        self.projects
+            .get(&key(project_root))
+            .is_some_and(|p| p.cards.contains_key(file))
+    }
+
     /// Whether the project's config file with this SHA-256 is pinned.
     pub fn config_trusted(&self, project_root: &Path, sha256: &str) -> bool {
         self.projects

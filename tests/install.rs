@@ -1126,7 +1126,13 @@ fn unknown_harnesses() {
         .args(["install", "--harness", "vim"])
         .exit(2)
         .run();
-    assert!(out.stderr.contains("unknown harness"));
+    // A value enum (issue 33): clap names the valid ids.
+    assert!(
+        out.stderr
+            .contains("invalid value 'vim' for '--harness <HARNESS>'"),
+        "{}",
+        out.stderr
+    );
     // Windsurf, installed into only with a policy set: tests/policy.rs.
 }
 

@@ -19,6 +19,7 @@ const LAYERS: &[(u8, &[&str])] = &[
             "level",
             "patch",
             "payload",
+            "suggest",
             "text",
         ],
     ),

@@ -66,11 +66,11 @@ fn nothing_set_is_advice_everywhere() {
 }
 
 #[test]
-fn a_malformed_source_counts_for_nothing_and_is_named() {
+fn a_line_not_understood_counts_for_nothing_and_is_named() {
     let sb = Sandbox::new();
     user_config(&sb, "[policy]\ndestrutive = \"deny\"\n");
     let t = sb.test().arg("policy").exit(1).run();
-    assert!(t.stdout.contains("MALFORMED"), "{}", t.stdout);
+    assert!(t.stdout.contains("NOT UNDERSTOOD"), "{}", t.stdout);
     assert!(t.stdout.contains("everything is advice"), "{}", t.stdout);
     let t = sb
         .test()
@@ -79,7 +79,36 @@ fn a_malformed_source_counts_for_nothing_and_is_named() {
         .exit(1)
         .run();
     assert!(
-        t.stdout.contains("CUECARD_POLICY: MALFORMED"),
+        t.stdout
+            .contains("CUECARD_POLICY: 0 lines; NOT UNDERSTOOD, 1 line counting for nothing"),
+        "{}",
+        t.stdout
+    );
+    // A byte that is not UTF-8 spoils its own line only.
+    std::fs::write(
+        sb.home().join(".config/cuecard/config.toml"),
+        b"[policy]\ndestructive = \"deny\"\nsecrets = \"d\xffny\"\n",
+    )
+    .unwrap();
+    let t = sb.test().arg("policy").exit(1).run();
+    assert!(
+        t.stdout.contains("not UTF-8: a line with a byte"),
+        "{}",
+        t.stdout
+    );
+    assert!(t.stdout.contains("line 3: `secrets`"), "{}", t.stdout);
+    let l = effective_line(&t.stdout, "destructive.outside-project").unwrap();
+    assert!(l.contains("deny"), "{l}");
+    // A file that cannot be read whole counts for nothing.
+    std::fs::write(
+        sb.home().join(".config/cuecard/config.toml"),
+        vec![b'#'; 70 * 1024],
+    )
+    .unwrap();
+    let t = sb.test().arg("policy").exit(1).run();
+    assert!(
+        t.stdout
+            .contains("MALFORMED, counts for nothing: larger than"),
         "{}",
         t.stdout
     );
@@ -363,7 +392,10 @@ fn a_broken_config_or_payload_never_denies() {
     assert_eq!(decision_for(&sb, RM, &env), None);
     // The broken file is a recorded failure.
     let status = sb.test().arg("status").run().stdout;
-    assert!(status.contains("malformed"), "{status}");
+    assert!(
+        status.contains("bad-config") && status.contains("this line counts for nothing"),
+        "{status}"
+    );
     // A garbled payload under a broken policy: no output, exit 0. (Under
     // a working deny policy it gets the policy's decision: see
     // tests/no_silent_permit.rs.)
@@ -417,7 +449,8 @@ fn doctor_names_a_malformed_policy_and_settings_that_switch_hooks_off() {
     user_config(&sb, "[policy]\ndestructive = \"denied\"\n");
     let t = sb.test().arg("doctor").exit(1).run();
     assert!(
-        t.stdout.contains("malformed and counts for nothing"),
+        t.stdout
+            .contains("`denied` is not advise, ask or deny; this line counts for nothing"),
         "{}",
         t.stdout
     );
@@ -635,4 +668,96 @@ fn cline_never_cancels_the_run_a_denied_finding_stays_advice() {
             ),
         );
     }
+}
+
+// ---- issue 33: a typo does not switch safety off ----
+
+/// A SessionStart of a fresh session, as Claude Code sends it.
+fn session_start(sb: &Sandbox, session: &str) -> support::Output {
+    let mut p = sb.fixture("claude-code", "SessionStart.startup");
+    p["session_id"] = session.into();
+    sb.test().dispatch("SessionStart", &[]).json(&p).run()
+}
+
+fn system_message(out: &support::Output) -> String {
+    out.json()
+        .and_then(|v| v["systemMessage"].as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_bad_line_does_not_take_the_other_lines_down() {
+    let sb = Sandbox::new();
+    // A typo above the deny, a bad value below it, an unknown table.
+    user_config(
+        &sb,
+        "[policy]\ndestrutive = \"ask\"\ndestructive = \"deny\"\nsecrets = \"block\"\n[polcy]\n",
+    );
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+    // The same in CUECARD_POLICY and a trusted project file.
+    user_config(&sb, "");
+    let env = [("CUECARD_POLICY", "destructive=deny,secrets")];
+    assert_eq!(decision_for(&sb, RM, &env).as_deref(), Some("deny"));
+    sb.write(
+        ".cuecard/config.toml",
+        "[policy]\ndestructive = \"deny\"\nnot a line\n",
+    );
+    sb.test().arg("trust").run();
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+    // A key given twice keeps its stricter line.
+    std::fs::remove_file(sb.project().join(".cuecard/config.toml")).unwrap();
+    user_config(
+        &sb,
+        "[policy]\ndestructive = \"deny\"\ndestructive = \"advise\"\n",
+    );
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+}
+
+#[test]
+fn every_bad_line_is_named_at_once_with_a_suggestion() {
+    let sb = Sandbox::new();
+    user_config(
+        &sb,
+        "[policy]\ndestructiv = \"ask\"\nsecrets = \"dney\"\n\"protected-branch\" = \"deny\"\n",
+    );
+    let t = sb.test().arg("policy").exit(1).run();
+    for want in [
+        "line 2: `destructiv` is not a guard or a finding id; did you mean `destructive`?",
+        "line 3: `secrets`: `dney` is not advise, ask or deny; did you mean `deny`?",
+        "NOT UNDERSTOOD, 2 lines counting for nothing (the other lines apply)",
+    ] {
+        assert!(t.stdout.contains(want), "{want}\n{}", t.stdout);
+    }
+    let l = effective_line(&t.stdout, "protected-branch.force-push").unwrap();
+    assert!(l.contains("deny"), "{l}");
+}
+
+#[test]
+fn a_bad_line_is_told_at_every_session_start_until_fixed() {
+    let sb = Sandbox::new();
+    user_config(
+        &sb,
+        "[policy]\ndestructive = \"deny\"\nsecrets = \"block\"\n",
+    );
+    for session in ["s-one", "s-two", "s-three"] {
+        let msg = system_message(&session_start(&sb, session));
+        assert!(
+            msg.contains("your policy has 1 line it did not understand")
+                && msg.contains("line 3: 'secrets': 'block' is not advise, ask or deny")
+                && msg.contains("cuecard doctor"),
+            "{session}: {msg}"
+        );
+    }
+    let t = sb.test().arg("doctor").exit(1).run();
+    assert!(
+        t.stdout
+            .lines()
+            .any(|l| l.starts_with("  FAIL") && l.contains("`block` is not advise, ask or deny")),
+        "{}",
+        t.stdout
+    );
+    // Fixed: no more note.
+    user_config(&sb, "[policy]\ndestructive = \"deny\"\nsecrets = \"ask\"\n");
+    let msg = system_message(&session_start(&sb, "s-four"));
+    assert!(!msg.contains("did not understand"), "{msg}");
 }

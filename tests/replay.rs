@@ -35,11 +35,7 @@ fn sample_session_reports_turns_compaction_and_recovery() {
             .contains("the embedded sample session (claude-code transcript")
     );
     assert!(out.stdout.contains("turn 1  \"Add request logging"));
-    assert!(
-        out.stdout.contains("compactions: turn(s) 3"),
-        "{}",
-        out.stdout
-    );
+    assert!(out.stdout.contains("compactions: turn 3"), "{}", out.stdout);
 
     let r = replay_json(&sb, &[]);
     assert_eq!(r["format"], "claude-code");
@@ -128,7 +124,7 @@ fn replay_never_touches_the_users_state_and_cleans_up() {
     std::fs::create_dir_all(&tmp).unwrap();
     let out = sb.test().arg("replay").env("TMPDIR", &tmp).run();
     assert!(
-        out.stdout.contains("compaction warnings: turn(s) 2"),
+        out.stdout.contains("compaction warnings: turn 2"),
         "the replay used session state (warnings need it): {}",
         out.stdout
     );

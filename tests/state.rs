@@ -327,7 +327,7 @@ fn failures_are_told_once_at_the_next_session_start_and_listed() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(note.contains("2 hook failure(s)"), "{note}");
+    assert!(note.contains("2 hook failures"), "{note}");
     assert!(first.context().contains("cuecard is active"));
     p["session_id"] = json!("after-next");
     let again = sb.test().dispatch("SessionStart", &[]).json(&p).run();

@@ -9,8 +9,8 @@ mod bindings;
 pub mod embedded;
 mod parse;
 
-pub use bindings::{Bindings, TRIGGER_KEYS, has_trigger};
-pub use parse::{is_valid_name, parse_card, placeholders};
+pub use bindings::{Bindings, TRIGGER_KEYS, TRIGGER_PLACEHOLDERS, has_trigger};
+pub use parse::{is_valid_name, parse_card, placeholders, raw_parts};
 
 use crate::event;
 use std::path::PathBuf;

@@ -72,6 +72,20 @@ pub fn parse_card(name: &str, src: &str, origin: Origin) -> Result<Card, CardErr
     Ok(card)
 }
 
+/// The raw parts of a card a validator reads before the card parses: the
+/// Bindings' `key: value` items (`None`: no Bindings section) and the
+/// Advisory's text, so that `cards check` names every problem in one run.
+pub fn raw_parts(src: &str) -> (Option<Vec<(String, String)>>, Option<String>) {
+    let Ok(o) = outline(src) else {
+        return (None, None);
+    };
+    let section = |t: &str| o.sections.iter().find(|s| s.title.eq_ignore_ascii_case(t));
+    (
+        section("Bindings").map(|s| parse_list_pairs(&src[s.body.clone()])),
+        section("Advisory").map(|s| strip_comments(&src[s.body.clone()])),
+    )
+}
+
 /// A card's headings: the H1 title (and where its line ends) and the H2
 /// sections, in order.
 struct Outline {

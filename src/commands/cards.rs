@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Every card visible from here, after precedence (project cards only when
 /// trusted).
-fn visible() -> CardSet {
+pub(super) fn visible() -> CardSet {
     let project = crate::context::project_root_here();
     let state = crate::state::store::root_for_commands();
     let vouch = crate::trust::ProjectTrust::new(state.as_deref(), &project);
@@ -18,8 +18,17 @@ fn visible() -> CardSet {
     sources::load_all(Some(&project), None, &vouch, &|c| policy.holds(c))
 }
 
-pub fn list(p: &Printer) -> ExitStatus {
+pub fn list(p: &Printer, json: bool) -> ExitStatus {
     let set = visible();
+    let status = if set.errors.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    };
+    if json {
+        p.out(&serde_json::to_string_pretty(&list_json(&set)).unwrap_or_default());
+        return status;
+    }
     let mut rows: Vec<Vec<String>> = vec![
         [
             "NAME", "SCOPE", "EVENT", "MATCHER", "GUARD", "CHARS", "TOKENS",
@@ -75,11 +84,41 @@ pub fn list(p: &Printer) -> ExitStatus {
         out.push_str(&format!("\n{} {e}", scope.label()));
     }
     p.out(&out);
-    if set.errors.is_empty() {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Failure
-    }
+    status
+}
+
+/// `cards list --json` (docs/json.md).
+fn list_json(set: &CardSet) -> serde_json::Value {
+    use serde_json::json;
+    let cards: Vec<serde_json::Value> = set
+        .cards
+        .iter()
+        .map(|(scope, c)| {
+            let text = c.emitted_text();
+            json!({
+                "name": c.name,
+                "scope": scope.label(),
+                "overrides": set.overridden(&c.name).map(|s| s.label()),
+                "enabled": c.bindings.enabled,
+                "events": c.bindings.events,
+                "matcher": c.bindings.matcher,
+                "guard": c.bindings.guard,
+                "trigger": c.bindings.has_trigger(),
+                "decision": c.bindings.decision().map(|l| l.word()),
+                "chars": text::len16(text),
+                "tokens": tokens::count(text),
+            })
+        })
+        .collect();
+    json!({
+        "cards": cards,
+        "untrusted": set.untrusted,
+        "errors": set.errors.iter().map(|(scope, e)| json!({
+            "scope": scope.label(),
+            "card": e.card,
+            "message": e.message,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 pub fn show(p: &Printer, name: &str) -> Result<ExitStatus, CommandError> {
@@ -123,7 +162,10 @@ pub fn show(p: &Printer, name: &str) -> Result<ExitStatus, CommandError> {
         }
         None => Err(match set.errors.into_iter().find(|(_, e)| e.card == name) {
             Some((_, e)) => CommandError::BrokenCard(e),
-            None => CommandError::NoSuchCard(name.to_string()),
+            None => CommandError::NoSuchCard {
+                name: name.to_string(),
+                hint: crate::suggest::hint(name, set.cards.iter().map(|(_, c)| c.name.as_str())),
+            },
         }),
     }
 }
@@ -171,6 +213,27 @@ pub fn new(p: &Printer, name: &str, project: bool) -> Result<ExitStatus, Command
     if path.exists() {
         return Err(CommandError::CardExists(path));
     }
+    // A name already in use replaces that card (issue 33): say so before
+    // the user writes a template over a shipped guard by accident.
+    if let Some((_, src)) = crate::card::embedded::sources()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+    {
+        let title = src
+            .lines()
+            .find_map(|l| l.strip_prefix("# "))
+            .unwrap_or(name);
+        p.err(&format!(
+            "warning: `{name}` is the name of a shipped card (\"{}\"): this card replaces it wherever it is active. \
+             To add a card of your own, pick another name; to switch the shipped one off, keep the name and write `- enabled: false` in its Bindings.",
+            title.trim()
+        ));
+    } else if project && let Some((scope, _)) = visible().get(name) {
+        p.err(&format!(
+            "warning: a {} card named `{name}` exists: this project card replaces it once trusted",
+            scope.label()
+        ));
+    }
     let title = name.replace('-', " ");
     let body = TEMPLATE
         .replace("{title}", &title)
@@ -199,14 +262,13 @@ const SHOUTED: &[&str] = &["ALWAYS", "NEVER", "MUST", "DO NOT", "IMPORTANT", "CR
 
 /// Findings of `cards check` for one card source.
 pub fn check_source(name: &str, src: &str, origin: Origin) -> (Vec<String>, Vec<String>) {
-    let mut errors = Vec::new();
     let mut warnings = Vec::new();
     if src.len() as u64 > sources::MAX_CARD_BYTES {
-        errors.push(format!(
+        let too_large = format!(
             "larger than {} KiB: the dispatcher will not load it",
             sources::MAX_CARD_BYTES / 1024
-        ));
-        return (errors, warnings);
+        );
+        return (vec![too_large], warnings);
     }
     if src
         .chars()
@@ -215,17 +277,23 @@ pub fn check_source(name: &str, src: &str, origin: Origin) -> (Vec<String>, Vec<
         warnings
             .push("contains control characters; they are removed before the card is used".into());
     }
-    let card = match crate::deck::validate::parse_checked(name, &text::clean_block(src), origin) {
-        Ok(c) => c,
-        Err(e) => {
-            errors.push(e.message);
-            return (errors, warnings);
+    let src = text::clean_block(src);
+    // Every problem at once (issue 33), then what only the full parse sees.
+    let mut errors = crate::deck::validate::problems(&src);
+    let mut add = |m: String| {
+        if !errors.iter().any(|e| e.starts_with(&m)) {
+            errors.push(m);
         }
     };
-    if let Err(e) = crate::trigger::validate(&card) {
-        errors.push(e);
+    match crate::deck::validate::parse_checked(name, &src, origin) {
+        Ok(card) => {
+            if let Err(e) = crate::trigger::validate(&card) {
+                add(e);
+            }
+            audit_wording(&card, &mut warnings);
+        }
+        Err(e) => add(e.message),
     }
-    audit_wording(&card, &mut warnings);
     (errors, warnings)
 }
 

@@ -36,8 +36,8 @@ pub enum CommandError {
     CardExists(PathBuf),
     /// A file a command writes could not be written.
     CannotWrite { path: PathBuf, error: io::Error },
-    /// `cards show` of a card that exists nowhere.
-    NoSuchCard(String),
+    /// `cards show` of a card that exists nowhere (`hint`: the nearest).
+    NoSuchCard { name: String, hint: String },
     /// `cards show` of a card that does not load.
     BrokenCard(CardError),
     /// `trust` with no usable state directory.
@@ -50,6 +50,14 @@ pub enum CommandError {
     ReplayNoRecords { source: String },
     /// `replay` failed while reading or copying the transcript.
     Replay(io::Error),
+    /// `explain` of an event or card that does not exist: the nearest
+    /// names (`hint`) and where to find them all (`among`).
+    UnknownName {
+        what: String,
+        name: String,
+        hint: String,
+        among: String,
+    },
 }
 
 impl CommandError {
@@ -103,9 +111,9 @@ impl fmt::Display for CommandError {
             E::CannotWrite { path, error } => {
                 write!(f, "cuecard: cannot write {}: {error}", path.display())
             }
-            E::NoSuchCard(name) => write!(
+            E::NoSuchCard { name, hint } => write!(
                 f,
-                "cuecard: no card named {name:?} (see `cuecard cards list`)"
+                "cuecard: no card named {name:?}{hint} (see `cuecard cards list`)"
             ),
             E::BrokenCard(e) => write!(f, "{e}"),
             E::NoStateDir => f.write_str(
@@ -120,6 +128,12 @@ impl fmt::Display for CommandError {
                 "cuecard replay: {source}: no transcript records (expected JSON lines from Claude Code or Codex)"
             ),
             E::Replay(e) => write!(f, "cuecard replay: {e}"),
+            E::UnknownName {
+                what,
+                name,
+                hint,
+                among,
+            } => write!(f, "cuecard: unknown {what} `{name}`{hint}\n  known: {among}"),
         }
     }
 }

@@ -38,7 +38,8 @@ impl From<&CommandError> for ExitStatus {
             E::Unresolved(Unresolved::Unknown(_))
             | E::UnknownScope
             | E::ManagedNeedsClaudeCode
-            | E::BadCardName => ExitStatus::Usage,
+            | E::BadCardName
+            | E::UnknownName { .. } => ExitStatus::Usage,
             // A harness cuecard knows but does not install into, and every
             // refusal or failure of a command that was asked right.
             E::Unresolved(Unresolved::NotInstallable(_))
@@ -47,7 +48,7 @@ impl From<&CommandError> for ExitStatus {
             | E::NoUserConfigDir
             | E::CardExists(_)
             | E::CannotWrite { .. }
-            | E::NoSuchCard(_)
+            | E::NoSuchCard { .. }
             | E::BrokenCard(_)
             | E::NoStateDir
             | E::ReplayNoTempDir(_)

@@ -1,15 +1,81 @@
 //! `cuecard explain`: the dispatcher's own run, told to a human.
 
-use super::ExitStatus;
-use crate::cli::EventArgs;
+use super::{CommandError, ExitStatus};
+use crate::cli::ExplainArgs;
 use crate::dispatch::{self, Request, Verdict};
 use crate::event::{Channel, Class, Decision};
 use crate::harness::{self, HarnessId};
 use crate::payload;
 use crate::printer::Printer;
 
-pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
+/// An event this contract (or Claude Code) does not have, or a card that
+/// exists nowhere, is an error naming the nearest (issue 33); the hook
+/// itself never rejects a name (`cuecard dispatch` stays lenient).
+fn check_names(a: &ExplainArgs) -> Result<(), CommandError> {
+    let h = a.contract.as_deref().and_then(HarnessId::parse);
+    let events: Vec<&str> = match h {
+        Some(h) => h.spec().events.iter().map(|r| r.native).collect(),
+        None => crate::event::EVENTS.iter().map(|e| e.name).collect(),
+    };
+    if !events.contains(&a.event.as_str()) {
+        let hint = h
+            .and_then(|h| {
+                let e = crate::event::Event::parse(&a.event)?;
+                Some((h, h.spec().primary(e)?.native))
+            })
+            .map(|(h, native)| {
+                format!(
+                    "; `{}` is Claude Code's name, {} calls it `{native}`",
+                    a.event,
+                    h.name()
+                )
+            })
+            .unwrap_or_else(|| crate::suggest::hint(&a.event, &events));
+        return Err(CommandError::UnknownName {
+            what: match h {
+                Some(h) => format!("{} event", h.name()),
+                None => "event".into(),
+            },
+            name: a.event.clone(),
+            hint,
+            among: match h {
+                Some(_) => events.join(", "),
+                None => format!(
+                    "{} (another harness's own names with --contract)",
+                    events.join(", ")
+                ),
+            },
+        });
+    }
+    if a.cards.is_empty() {
+        return Ok(());
+    }
+    let set = super::cards::visible();
+    let mut names: Vec<String> = set.cards.iter().map(|(_, c)| c.name.clone()).collect();
+    names.extend(set.untrusted.iter().cloned());
+    names.extend(set.errors.iter().map(|(_, e)| e.card.clone()));
+    for c in &a.cards {
+        if !names.contains(c) {
+            return Err(CommandError::UnknownName {
+                what: "card".into(),
+                hint: crate::suggest::hint(c, &names),
+                name: c.clone(),
+                among: "see `cuecard cards list`".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+pub fn run(p: &Printer, a: ExplainArgs) -> Result<ExitStatus, CommandError> {
+    check_names(&a)?;
     let input = payload::read_stdin(payload::MAX_PAYLOAD_BYTES).and_then(|b| payload::parse(&b));
+    let root = input
+        .as_ref()
+        .ok()
+        .and_then(|p| p.cwd())
+        .map(|c| crate::target::find_project_root(std::path::Path::new(c)))
+        .unwrap_or_else(crate::context::project_root_here);
     let payload_line = payload_line(&input);
     let mut out = String::new();
     let contract = a.contract.as_deref().map(|id| (id, HarnessId::parse(id)));
@@ -34,24 +100,54 @@ pub fn run(p: &Printer, a: EventArgs) -> ExitStatus {
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {
         p.out(&out);
-        return ExitStatus::Success;
+        return Ok(ExitStatus::Success);
     }
     event_lines(&run, &a.event, &mut out);
     out.push_str(&payload_line);
     out.push('\n');
     verdict_lines(&run, &mut out);
+    untrusted_lines(&root, &mut out);
     compaction_line(&run, &kept, &mut out);
     answer_lines(&run, &mut out);
     p.out(&out);
-    ExitStatus::Success
+    Ok(ExitStatus::Success)
+}
+
+/// The project's cards that did not run because they are not trusted, and
+/// why: never trusted, or changed since `cuecard trust` pinned them.
+fn untrusted_lines(root: &std::path::Path, out: &mut String) {
+    let state = crate::state::store::root_for_commands();
+    let store = state
+        .as_deref()
+        .map(crate::trust::TrustStore::load)
+        .unwrap_or_default();
+    let mut lines = Vec::new();
+    for (file, sha) in crate::trust::current_project_cards(root) {
+        if store.is_trusted(root, &file, &sha) {
+            continue;
+        }
+        let why = if store.was_pinned(root, &file) {
+            "changed since `cuecard trust` pinned it"
+        } else {
+            "new: never trusted"
+        };
+        lines.push(format!(
+            "  {}  not run: {why}; review it, then run `cuecard trust`\n",
+            file.trim_end_matches(".md")
+        ));
+    }
+    if !lines.is_empty() {
+        out.push_str("project cards not trusted (.cuecard/cards):\n");
+        out.extend(lines);
+    }
 }
 
 /// What the payload was: its fields, tool and source, or why there is none.
 fn payload_line(input: &Result<payload::Payload, payload::Unusable>) -> String {
     match input {
         Ok(p) => format!(
-            "payload: ok ({} field(s){}{})",
-            p.raw.len(),
+            "payload: ok ({}{}{})",
+            crate::text::count(p.raw.len(), "field", "fields"),
             p.tool_name()
                 .map(|t| format!(", tool {t}"))
                 .unwrap_or_default(),

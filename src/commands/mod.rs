@@ -52,17 +52,17 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let result = match cli.command {
         // Reached only through `cuecard -v dispatch ...` (its own exit code).
         Command::Dispatch(a) => return dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
-        Command::Explain(a) => Ok(explain::run(p, a)),
+        Command::Explain(a) => explain::run(p, a),
         Command::Replay(a) => replay::run(p, a),
         Command::Status { session, json } => Ok(status::run(p, session.as_deref(), json)),
         Command::Cards { command } => match command {
-            CardsCommand::List => Ok(cards::list(p)),
+            CardsCommand::List { json } => Ok(cards::list(p, json)),
             CardsCommand::Show { card } => cards::show(p, &card),
             CardsCommand::New { name, project } => cards::new(p, &name, project),
             CardsCommand::Check { file } => Ok(cards::check(p, file.as_deref())),
         },
         Command::Trust(a) => trust::run(p, &a),
-        Command::Policy { ids } => Ok(policy::run(p, ids)),
+        Command::Policy { ids, json } => Ok(policy::run(p, ids, json)),
         Command::Install(a) => install::run(p, a),
         Command::Verify(a) => verify::run(p, a),
         Command::Uninstall(a) => uninstall::run(p, a),
@@ -70,6 +70,13 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Plugin { command } => match command {
             PluginCommand::Build(a) => plugin::build(p, a),
         },
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "cuecard", &mut out);
+            p.out(String::from_utf8_lossy(&out).trim_end());
+            Ok(ExitStatus::Success)
+        }
     };
     // The one place a command's error is printed and becomes an exit code.
     result.unwrap_or_else(|e| e.report(p)).code()

@@ -111,7 +111,7 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
     let c = &s.compaction;
     let l = &s.ledger;
     out.push_str(&format!(
-        "  {}  ({}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} time(s) ({} reminder(s)): {} characters, ~{} tokens\n",
+        "  {}  ({}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} ({}): {} characters, ~{} tokens\n",
         s.id,
         s.model.as_deref().unwrap_or("model unknown"),
         age(now, s.updated),
@@ -127,8 +127,8 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
                 .as_deref()
                 .map(|s| format!(" (size: {s})"))
                 .unwrap_or_default(),
-        l.injections,
-        l.reminders,
+        crate::text::count(l.injections as usize, "time", "times"),
+        crate::text::count(l.reminders as usize, "reminder", "reminders"),
         l.chars,
         l.tokens,
     ));

@@ -15,6 +15,11 @@ pub fn run(p: &Printer, a: &TrustArgs) -> Result<ExitStatus, CommandError> {
     let cards = trust::current_project_cards(&project);
     let policy = crate::policy::load(&project, Some(&state_root));
     let changes = super::policy::project_cards(&project, &policy);
+    if a.list && a.json {
+        let v = list_json(&store, &project, &cards, &policy);
+        p.out(&serde_json::to_string_pretty(&v).unwrap_or_default());
+        return Ok(ExitStatus::Success);
+    }
     if a.list {
         p.out(&format!("{}{changes}", list(&store, &project, &cards)));
         return Ok(ExitStatus::Success);
@@ -59,7 +64,10 @@ fn list(store: &TrustStore, project: &Path, cards: &[(String, String)]) -> Strin
         out.push_str("no trusted projects\n");
     }
     for (root, p) in &store.projects {
-        out.push_str(&format!("{root}: {} card(s) trusted\n", p.cards.len()));
+        out.push_str(&format!(
+            "{root}: {} trusted\n",
+            crate::text::count(p.cards.len(), "card", "cards")
+        ));
     }
     out.push_str(&format!("\nthis project ({}):\n", project.display()));
     if cards.is_empty() {
@@ -82,6 +90,58 @@ fn list(store: &TrustStore, project: &Path, cards: &[(String, String)]) -> Strin
     out
 }
 
+/// `trust --list --json` (docs/json.md).
+fn list_json(
+    store: &TrustStore,
+    project: &Path,
+    cards: &[(String, String)],
+    policy: &crate::policy::Policy,
+) -> serde_json::Value {
+    use serde_json::json;
+    let projects: Vec<serde_json::Value> = store
+        .projects
+        .iter()
+        .map(|(root, p)| {
+            json!({
+                "root": root,
+                "cards": p.cards.len(),
+                "config": p.config.is_some(),
+                "trusted_at": p.trusted_at,
+            })
+        })
+        .collect();
+    let here: Vec<serde_json::Value> = cards
+        .iter()
+        .map(|(file, sha)| {
+            let state = if store.is_trusted(project, file, sha) {
+                "trusted"
+            } else if store.was_pinned(project, file) {
+                "changed"
+            } else {
+                "new"
+            };
+            json!({"file": file, "sha256": sha, "state": state})
+        })
+        .collect();
+    let config = crate::policy::project_file_sha(project).map(|sha| {
+        let trusted = store
+            .projects
+            .get(&*project.to_string_lossy())
+            .and_then(|p| p.config.as_deref())
+            == Some(sha.as_str());
+        json!({"sha256": sha, "state": if trusted { "trusted" } else { "untrusted" }})
+    });
+    json!({
+        "projects": projects,
+        "project": {
+            "root": project.display().to_string(),
+            "cards": here,
+            "config": config,
+            "changes": crate::policy::project_changes(project, policy),
+        },
+    })
+}
+
 fn save(store: &TrustStore, state_root: &Path) -> Result<(), CommandError> {
     store
         .save(state_root)
@@ -94,8 +154,8 @@ fn save(store: &TrustStore, state_root: &Path) -> Result<(), CommandError> {
 /// What was just trusted, with the pins.
 fn trusted(project: &Path, cards: &[(String, String)], config: Option<&str>) -> String {
     let mut out = format!(
-        "trusted {} project card(s) of {}:\n",
-        cards.len(),
+        "trusted {} of {}:\n",
+        crate::text::count(cards.len(), "project card", "project cards"),
         project.display()
     );
     for (file, sha) in cards {

@@ -62,8 +62,18 @@ pub fn check(home: &Path, project: &Path) -> Vec<Defeat> {
                 file: file.clone(),
                 defeats: false,
                 what: format!(
-                    "Claude Code allow rule(s) {}: they do not override a hook's ask or deny (measured, 2.1.332)",
-                    allow.join(", ")
+                    "Claude Code {} {}: {} not override a hook's ask or deny (measured, 2.1.332)",
+                    if allow.len() == 1 {
+                        "allow rule"
+                    } else {
+                        "allow rules"
+                    },
+                    allow.join(", "),
+                    if allow.len() == 1 {
+                        "it does"
+                    } else {
+                        "they do"
+                    },
                 ),
             });
         }

@@ -8,9 +8,11 @@
 //! project card's `- decision:` may each only make the result stricter,
 //! never looser. A repository can set the environment a hook runs with
 //! (Claude Code's project `env`, Gemini's `.env`), so no variable undoes a
-//! line of the user's own file. A
-//! malformed source counts for nothing (recorded; `doctor` names it): a
-//! broken config never denies.
+//! line of the user's own file. A source that cannot be read counts for
+//! nothing, and a line not understood counts for nothing while the
+//! source's other lines apply (issue 33: a typo never takes a deny down
+//! with it); both are recorded, told at every session start and named by
+//! `doctor`. A broken line never denies.
 
 use super::error::PolicyError;
 use super::{Level, Rules};
@@ -216,6 +218,15 @@ impl Policy {
                     "{} is new or changed since `cuecard trust`: it counts for nothing until you review it and run `cuecard trust`",
                     s.origin.label()
                 )),
+                Read::Rules(r) => {
+                    for why in &r.problems {
+                        let tail = match why {
+                            PolicyError::NotUtf8 => "",
+                            _ => "; this line counts for nothing (the other lines apply)",
+                        };
+                        out.push(format!("{}: {why}{tail}", s.origin.label()));
+                    }
+                }
                 _ => {}
             }
         }
@@ -258,13 +269,13 @@ pub fn read_file(
         return (Read::Malformed(PolicyError::TooLarge), None);
     }
     let sha = crate::deck::sources::sha256_hex(&bytes);
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        return (Read::Malformed(PolicyError::NotUtf8), Some(sha));
-    };
-    match Rules::from_toml(text, known) {
-        Ok(r) => (Read::Rules(r), Some(sha)),
-        Err(e) => (Read::Malformed(e), Some(sha)),
+    // A stray byte that is not UTF-8 spoils its own line only: it reads as
+    // U+FFFD, which no key or value contains (issue 33).
+    let mut rules = Rules::from_toml(&String::from_utf8_lossy(&bytes), known);
+    if std::str::from_utf8(&bytes).is_err() {
+        rules.problems.insert(0, PolicyError::NotUtf8);
     }
+    (Read::Rules(rules), Some(sha))
 }
 
 #[cfg(test)]
@@ -274,7 +285,7 @@ mod tests {
     fn src(origin: PolicyOrigin, text: &str) -> Source {
         Source {
             origin,
-            read: Read::Rules(Rules::from_env(text, &|_| true).unwrap()),
+            read: Read::Rules(Rules::from_env(text, &|_| true)),
         }
     }
     fn absent(origin: PolicyOrigin) -> Source {

@@ -1,6 +1,7 @@
-//! Why a policy source counts for nothing: one variant per case, carrying
-//! what the message names (the whole source is malformed: a typo must never
-//! quietly leave a guard at `advise`).
+//! Why a policy source, or one of its lines, counts for nothing: one
+//! variant per case, carrying what the message names. A file that cannot
+//! be read counts for nothing; a line not understood counts for nothing
+//! while the file's other lines apply (see `rules`).
 
 use std::fmt;
 
@@ -17,9 +18,19 @@ pub enum PolicyError {
     NotALevel {
         key: String,
         value: String,
+        /// `; did you mean ...?`, or empty.
+        hint: String,
     },
     /// A key that names no guard or finding id.
-    UnknownId(String),
+    UnknownId {
+        key: String,
+        hint: String,
+    },
+    /// A table whose name is close to `policy` (its lines are not read).
+    UnknownTable {
+        name: String,
+        hint: String,
+    },
     /// A key given twice.
     Twice(String),
     /// A `CUECARD_POLICY` item without `=`.
@@ -46,13 +57,19 @@ impl fmt::Display for PolicyError {
             E::Unreadable(e) => write!(f, "cannot be read: {e}"),
             E::ReadFailed => f.write_str("cannot be read"),
             E::TooLarge => write!(f, "larger than {} bytes", super::effective::MAX_BYTES),
-            E::NotUtf8 => f.write_str("not UTF-8"),
-            E::NotALevel { key, value } => {
-                write!(f, "`{key}`: `{value}` is not advise, ask or deny")
+            E::NotUtf8 => f.write_str(
+                "not UTF-8: a line with a byte that is not counts for nothing, the others apply",
+            ),
+            E::NotALevel { key, value, hint } => {
+                write!(f, "`{key}`: `{value}` is not advise, ask or deny{hint}")
             }
-            E::UnknownId(key) => write!(
+            E::UnknownId { key, hint } => write!(
                 f,
-                "`{key}` is not a guard or a finding id (see `cuecard policy --ids`)"
+                "`{key}` is not a guard or a finding id{hint} (see `cuecard policy --ids`)"
+            ),
+            E::UnknownTable { name, hint } => write!(
+                f,
+                "`[{name}]` is not a table cuecard reads, so its lines are skipped{hint}"
             ),
             E::Twice(key) => write!(f, "`{key}` is given twice"),
             E::NotAnItem(item) => write!(f, "`{item}` is not `guard[.kind]=policy`"),

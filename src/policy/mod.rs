@@ -29,6 +29,16 @@ pub fn known(key: &str) -> bool {
     crate::guards::finding_ids().iter().any(|id| id == key) || crate::guards::lookup(key).is_some()
 }
 
+/// Every guard name and finding id (the keys a policy line can have).
+pub fn all_ids() -> Vec<String> {
+    let mut out: Vec<String> = crate::guards::GUARDS
+        .iter()
+        .map(|g| g.name().to_string())
+        .collect();
+    out.extend(crate::guards::finding_ids());
+    out
+}
+
 /// The user's config file: `CUECARD_CONFIG_DIR/config.toml`, else the
 /// platform config directory's (`$XDG_CONFIG_HOME/cuecard/config.toml`).
 pub fn user_file() -> Option<PathBuf> {
@@ -107,8 +117,9 @@ pub fn project_file_sha(root: &Path) -> Option<String> {
 }
 
 /// Reads every source for a call in `project_root`, with the trust store
-/// under `state_root` (no store: the project file never counts). A
-/// malformed source is recorded as a failure and counts for nothing.
+/// under `state_root` (no store: the project file never counts). A source
+/// that cannot be read counts for nothing, a line not understood counts
+/// for nothing while the others apply; each is recorded as a failure.
 pub fn load(project_root: &Path, state_root: Option<&Path>) -> Policy {
     let mut policy = load_early();
     policy.project = project_source(project_root, state_root);
@@ -123,10 +134,7 @@ pub fn load_early() -> Policy {
     let env = Source {
         origin: PolicyOrigin::Env,
         read: match std::env::var(ENV) {
-            Ok(v) if !v.trim().is_empty() => match Rules::from_env(&v, &known) {
-                Ok(r) => Read::Rules(r),
-                Err(e) => Read::Malformed(e),
-            },
+            Ok(v) if !v.trim().is_empty() => Read::Rules(Rules::from_env(&v, &known)),
             _ => Read::Absent,
         },
     };
@@ -174,6 +182,33 @@ pub fn record_problems(policy: &Policy) {
     for p in policy.problems() {
         crate::diag::record(crate::diag::Kind::BadConfig, p);
     }
+}
+
+/// The note told at every session start while a policy source the user
+/// set has a line cuecard did not understand, or cannot be read (issue 33:
+/// until fixed, not once). `None` when every source reads cleanly (a new
+/// or changed project file is told by `doctor` and `cuecard policy`).
+pub fn session_note(policy: &Policy) -> Option<String> {
+    let mut bad: Vec<String> = Vec::new();
+    for s in policy.sources() {
+        match &s.read {
+            Read::Malformed(why) => bad.push(format!("{}: {why}", s.origin.label())),
+            Read::Rules(r) => bad.extend(
+                r.problems
+                    .iter()
+                    .map(|why| format!("{}: {why}", s.origin.label())),
+            ),
+            _ => {}
+        }
+    }
+    let first = bad.first()?;
+    let n = bad.len();
+    Some(format!(
+        "cuecard: your policy has {} it did not understand, which {} for nothing until fixed (the other lines apply): {first}{}. Run `cuecard doctor`.",
+        crate::text::count(n, "line", "lines"),
+        if n == 1 { "counts" } else { "count" },
+        if n > 1 { " (and more)" } else { "" },
+    ))
 }
 
 /// The policy ids a card's findings can have, with a line each: its

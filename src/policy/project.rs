@@ -112,7 +112,7 @@ mod tests {
             },
             Source {
                 origin: PolicyOrigin::User("u.toml".into()),
-                read: Read::Rules(Rules::from_env(lines, &|_| true).unwrap()),
+                read: Read::Rules(Rules::from_env(lines, &|_| true)),
             },
             Source {
                 origin: PolicyOrigin::Project("p.toml".into()),

@@ -3,13 +3,16 @@
 use super::Replay;
 use crate::text::thousands;
 
+/// `turn 2` or `turns 2, 5` (each turn once).
 fn turns_list(v: &[usize]) -> String {
     let mut v = v.to_vec();
     v.dedup();
-    v.iter()
+    let list = v
+        .iter()
         .map(|t| t.to_string())
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    format!("{} {list}", if v.len() == 1 { "turn" } else { "turns" })
 }
 
 pub fn human(r: &Replay) -> String {
@@ -21,15 +24,28 @@ pub fn human(r: &Replay) -> String {
         r.format.harness(),
         thousands(r.records as u64),
         if r.skipped_lines > 0 {
-            format!(", {} unreadable line(s) skipped", r.skipped_lines)
+            format!(
+                ", {} skipped",
+                crate::text::count(r.skipped_lines, "unreadable line", "unreadable lines")
+            )
         } else {
             String::new()
         }
     ));
     o.push_str(&format!(
-        "{} tool call(s), {} hook call(s) replayed with the shipped cards, in a throw-away state directory\n",
+        "{} {}, {} {} replayed with the shipped cards, in a throw-away state directory\n",
         thousands(r.tool_calls as u64),
-        thousands(r.hook_calls as u64)
+        if r.tool_calls == 1 {
+            "tool call"
+        } else {
+            "tool calls"
+        },
+        thousands(r.hook_calls as u64),
+        if r.hook_calls == 1 {
+            "hook call"
+        } else {
+            "hook calls"
+        },
     ));
     for t in &r.turns {
         turn(&mut o, t);
@@ -66,8 +82,8 @@ fn turn(o: &mut String, t: &super::Turn) {
     }
     if t.firings.is_empty() {
         o.push_str(&format!(
-            "  nothing fired ({} hook call(s))\n",
-            t.hook_calls
+            "  nothing fired ({})\n",
+            crate::text::count(t.hook_calls, "hook call", "hook calls")
         ));
     }
     let w = t.firings.iter().map(|f| f.card.len()).max().unwrap_or(0);
@@ -96,17 +112,23 @@ fn turn(o: &mut String, t: &super::Turn) {
 /// compaction warnings and compactions.
 fn totals(o: &mut String, r: &Replay, fired: usize) {
     o.push_str(&format!(
-        "\ntotal: {fired} card(s) fired, {} characters (~{} tokens) added over {} hook call(s)\n",
+        "\ntotal: {} fired, {} characters (~{} tokens) added over {} {}\n",
+        crate::text::count(fired, "card", "cards"),
         thousands(r.total_chars as u64),
         thousands(r.total_tokens as u64),
-        thousands(r.hook_calls as u64)
+        thousands(r.hook_calls as u64),
+        if r.hook_calls == 1 {
+            "hook call"
+        } else {
+            "hook calls"
+        },
     ));
     o.push_str(&format!(
         "compaction warnings: {}\n",
         if r.warnings_at.is_empty() {
             "none".to_string()
         } else {
-            format!("turn(s) {}", turns_list(&r.warnings_at))
+            turns_list(&r.warnings_at)
         }
     ));
     o.push_str(&format!(
@@ -114,7 +136,7 @@ fn totals(o: &mut String, r: &Replay, fired: usize) {
         if r.compactions_at.is_empty() {
             "none".to_string()
         } else {
-            format!("turn(s) {}", turns_list(&r.compactions_at))
+            turns_list(&r.compactions_at)
         }
     ));
 }

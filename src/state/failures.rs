@@ -162,8 +162,8 @@ pub fn unreported_note(r: &Record) -> Option<String> {
     let fresh: Vec<&RecordedFailure> = r.unreported().collect();
     let last = fresh.last()?;
     Some(format!(
-        "cuecard: {} hook failure(s) since the last session start (latest: {}); it failed open. Details: run cuecard status.",
-        fresh.len(),
+        "cuecard: {} since the last session start (latest: {}); it failed open. Details: run cuecard status.",
+        crate::text::count(fresh.len(), "hook failure", "hook failures"),
         kind_name(last.kind),
     ))
 }

@@ -79,7 +79,8 @@ pub fn prepare(dir: &Path) -> Result<PathBuf, Refused> {
             crate::diag::Kind::StateCorrupt,
             format!(
                 "the state root was writable by group or others: tightened to 0700, \
-                 {removed} entr(ies) not safely ours removed"
+                 {} not safely ours removed",
+                crate::text::count(removed, "entry", "entries")
             ),
         );
     }

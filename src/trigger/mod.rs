@@ -355,7 +355,7 @@ fn pattern(key: &str, v: &str) -> Result<String, String> {
     Ok(v.to_string())
 }
 
-fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
+pub fn regex(key: &str, pattern: &str) -> Result<Regex, String> {
     let pattern = self::pattern(key, pattern)?;
     RegexBuilder::new(&pattern)
         .size_limit(REGEX_SIZE_LIMIT)
