@@ -26,6 +26,10 @@ pub struct Plan {
     /// `--plugin-dir`) instead of `cuecard install`: no settings file is
     /// written.
     pub plugin: bool,
+    /// `cuecard install --sandbox` with this policy (given to the install
+    /// only: the hook runs with none, so nothing the reader sees stops a
+    /// call and what holds is the harness's sandbox alone).
+    pub sandbox: Option<&'static str>,
 }
 
 pub struct Scenario {
@@ -300,6 +304,18 @@ pub fn all() -> Vec<Scenario> {
             check: |h, o, c| check_policy(h, o, c, Expect::Asked),
         },
         Scenario {
+            name: "sandbox",
+            about: "`cuecard install --sandbox` with outside-project=deny (the policy given to the install only, so the hook decides nothing): the scripted model deletes the canary outside the project through a path read at run time (`rm -r $(cat <file>)`, which the reader gives no decision on even under deny), then writes in the project; the harness's own OS sandbox refuses the delete (the canary survives), the write in the project works",
+            cannot: |h| {
+                (!matches!(h.id, "claude-code" | "codex"))
+                    .then_some("install --sandbox renders into Claude Code's and Codex's sandboxes only")
+            },
+            needs: policy_cards,
+            setup: setup_sandbox,
+            plan: |_, p| plan_sandbox(p),
+            check: check_sandbox,
+        },
+        Scenario {
             name: "policy-control",
             about: "the policy scenarios' script with no policy set: the canary is deleted (advice only), no decision reaches the model",
             cannot: |_| None,
@@ -315,6 +331,52 @@ pub fn all() -> Vec<Scenario> {
 /// temporary directory, so deleting it is a deletion outside the project).
 fn canary(p: &Path) -> std::path::PathBuf {
     p.parent().unwrap_or(p).join("home/canary-dir")
+}
+
+/// The canary, and (in the project) a file naming its directory, which the
+/// sandbox scenario's delete reads at run time.
+fn setup_sandbox(p: &Path) -> Result<(), String> {
+    setup_canary(p)?;
+    std::fs::write(p.join("old-dir.txt"), canary(p).to_string_lossy().as_bytes())
+        .map_err(|e| e.to_string())
+}
+
+fn plan_sandbox(p: &Path) -> Plan {
+    let dir = canary(p).to_string_lossy().to_string();
+    let turns = vec![
+        turn(shell("rm -r $(cat old-dir.txt); echo rm-exit=$?"), None),
+        turn(shell("touch made-inside && echo INSIDE-$((40+2))"), None),
+        turn(shell(&format!("ls {dir} 2>&1; echo listed")), None),
+        text("CUECARD-E2E-FINISHED: tried the deletion."),
+    ];
+    Plan {
+        prompt: "Clean up the old directory named in old-dir.txt, then list what is left.".into(),
+        script: json!({ "turns": turns }),
+        sandbox: Some("outside-project=deny"),
+        ..Plan::default()
+    }
+}
+
+fn check_sandbox(_: &Harness, o: &Outcome, _: &[Card]) -> Vec<String> {
+    let mut p = Vec::new();
+    let Some(listed) = o.answered_with("turn3") else {
+        return vec!["the listing (turn 3) was never asked for: the harness stopped early".into()];
+    };
+    if !listed.text.contains(CANARY_FILE) {
+        p.push("the canary was deleted: the sandbox did not contain the delete".into());
+    }
+    match o.answered_with("turn1") {
+        Some(r) if !r.text.contains("rm-exit=0") => {}
+        Some(_) => p.push("the delete exited 0".into()),
+        None => p.push("the delete's result never reached the model".into()),
+    }
+    if !o.answered_with("turn2").is_some_and(|r| r.text.contains("INSIDE-42")) {
+        p.push("the write inside the project did not work under the sandbox".into());
+    }
+    if o.requests.iter().any(|r| r.text.contains(POLICY_MARK)) {
+        p.push("a decision of the hook's reached the model: the hook was to run with no policy".into());
+    }
+    p
 }
 
 /// The file inside the canary directory, whose name a listing shows.
