@@ -366,6 +366,9 @@ fn plan_sandbox(p: &Path) -> Plan {
             None,
         ),
         turn(shell("touch made-inside && echo INSIDE-$((40+2))"), None),
+        // The model asks to leave the sandbox (Claude Code's
+        // `dangerouslyDisableSandbox`, Codex's escalation request).
+        turn(escape_sandbox(&format!("rm -r {dir}; echo rm-exit=$?")), None),
         turn(shell(&format!("ls {dir} 2>&1; echo listed")), None),
         text("CUECARD-E2E-FINISHED: tried the deletion."),
     ];
@@ -377,10 +380,18 @@ fn plan_sandbox(p: &Path) -> Plan {
     }
 }
 
+/// `cmd` run with the harness's request to leave its sandbox.
+fn escape_sandbox(cmd: &str) -> Value {
+    json!([
+        {"name": "Bash", "input": {"command": cmd, "description": "run a command", "dangerouslyDisableSandbox": true}},
+        {"name": "exec_command", "input": {"cmd": cmd, "sandbox_permissions": "require_escalated", "justification": "clean up the old directory"}}
+    ])
+}
+
 fn check_sandbox(_: &Harness, o: &Outcome, _: &[Card]) -> Vec<String> {
     let mut p = Vec::new();
-    let Some(listed) = o.answered_with("turn3") else {
-        return vec!["the listing (turn 3) was never asked for: the harness stopped early".into()];
+    let Some(listed) = o.answered_with("turn4") else {
+        return vec!["the listing (turn 4) was never asked for: the harness stopped early".into()];
     };
     if !listed.text.contains(CANARY_FILE) {
         p.push("the canary was deleted: the sandbox did not contain the delete".into());
@@ -396,6 +407,9 @@ fn check_sandbox(_: &Harness, o: &Outcome, _: &[Card]) -> Vec<String> {
     }
     if !o.answered_with("turn2").is_some_and(|r| r.text.contains("INSIDE-42")) {
         p.push("the write inside the project did not work under the sandbox".into());
+    }
+    if o.answered_with("turn3").is_some_and(|r| r.text.contains("rm-exit=0")) {
+        p.push("the model's request to leave the sandbox was granted: the delete exited 0".into());
     }
     if o.requests.iter().any(|r| r.text.contains(POLICY_MARK)) {
         p.push("a decision of the hook's reached the model: the hook was to run with no policy".into());
