@@ -307,8 +307,9 @@ pub fn all() -> Vec<Scenario> {
             name: "sandbox",
             about: "`cuecard install --sandbox` with outside-project=deny (the policy given to the install only, so the hook decides nothing): the scripted model deletes the canary outside the project through a path read at run time (a `python3 -c` rmtree of the path in old-dir.txt, which the reader gives no decision on even under deny), then writes in the project; the harness's own OS sandbox refuses the delete (the canary survives), the write in the project works",
             cannot: |h| {
-                (!matches!(h.id, "claude-code" | "codex"))
-                    .then_some("install --sandbox renders into Claude Code's and Codex's sandboxes only")
+                (!matches!(h.id, "claude-code" | "codex")).then_some(
+                    "install --sandbox renders into Claude Code's and Codex's sandboxes only",
+                )
             },
             needs: policy_cards,
             setup: setup_sandbox,
@@ -349,8 +350,11 @@ fn canary(p: &Path) -> std::path::PathBuf {
 /// sandbox scenario's delete reads at run time.
 fn setup_sandbox(p: &Path) -> Result<(), String> {
     setup_canary(p)?;
-    std::fs::write(p.join("old-dir.txt"), canary(p).to_string_lossy().as_bytes())
-        .map_err(|e| e.to_string())
+    std::fs::write(
+        p.join("old-dir.txt"),
+        canary(p).to_string_lossy().as_bytes(),
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn plan_sandbox(p: &Path) -> Plan {
@@ -368,7 +372,10 @@ fn plan_sandbox(p: &Path) -> Plan {
         turn(shell("touch made-inside && echo INSIDE-$((40+2))"), None),
         // The model asks to leave the sandbox (Claude Code's
         // `dangerouslyDisableSandbox`, Codex's escalation request).
-        turn(escape_sandbox(&format!("rm -r {dir}; echo rm-exit=$?")), None),
+        turn(
+            escape_sandbox(&format!("rm -r {dir}; echo rm-exit=$?")),
+            None,
+        ),
         turn(shell(&format!("ls {dir} 2>&1; echo listed")), None),
         text("CUECARD-E2E-FINISHED: tried the deletion."),
     ];
@@ -405,14 +412,21 @@ fn check_sandbox(_: &Harness, o: &Outcome, _: &[Card]) -> Vec<String> {
         Some(_) => {}
         None => p.push("the delete's result never reached the model".into()),
     }
-    if !o.answered_with("turn2").is_some_and(|r| r.text.contains("INSIDE-42")) {
+    if !o
+        .answered_with("turn2")
+        .is_some_and(|r| r.text.contains("INSIDE-42"))
+    {
         p.push("the write inside the project did not work under the sandbox".into());
     }
-    if o.answered_with("turn3").is_some_and(|r| r.text.contains("rm-exit=0")) {
+    if o.answered_with("turn3")
+        .is_some_and(|r| r.text.contains("rm-exit=0"))
+    {
         p.push("the model's request to leave the sandbox was granted: the delete exited 0".into());
     }
     if o.requests.iter().any(|r| r.text.contains(POLICY_MARK)) {
-        p.push("a decision of the hook's reached the model: the hook was to run with no policy".into());
+        p.push(
+            "a decision of the hook's reached the model: the hook was to run with no policy".into(),
+        );
     }
     p
 }
