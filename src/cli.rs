@@ -258,6 +258,13 @@ pub struct InstallArgs {
     /// clean` or a rebuild would take away.
     #[arg(long = "self")]
     pub self_copy: bool,
+    /// Also render your policy into the harness's own OS sandbox (Claude
+    /// Code, Codex): with outside-project or destructive at ask or deny, the
+    /// agent's commands can write only in the project and the temporary
+    /// directories, whatever the hook could read. Uninstall removes it
+    /// (docs/policy.md).
+    #[arg(long)]
+    pub sandbox: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -6,7 +6,7 @@ use crate::harness::HarnessId;
 use crate::harness::config::{Host, Roots, Scope};
 use crate::install::document::{self, Action, ConfigFile};
 use crate::install::error::InstallError;
-use crate::install::{double, entries, materialise, roots};
+use crate::install::{double, entries, materialise, roots, sandbox};
 use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
@@ -15,7 +15,15 @@ pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
         return Err(CommandError::ManagedNeedsClaudeCode);
     }
-    install(p, spec, scope, a.dry_run, &a.replace, a.self_copy)?;
+    install(
+        p,
+        spec,
+        scope,
+        a.dry_run,
+        &a.replace,
+        a.self_copy,
+        a.sandbox,
+    )?;
     Ok(ExitStatus::Success)
 }
 
@@ -38,6 +46,26 @@ fn decisions_need_a_policy(
     })
 }
 
+/// With `--sandbox`, the level of confinement the policy asks for and the
+/// line it came from; refused (nothing written) for a harness with no
+/// sandbox cuecard renders into, or a policy that confines nothing.
+fn sandbox_level(
+    spec: &crate::harness::config::Config,
+    roots: &Roots,
+    asked: bool,
+) -> Result<Option<(crate::level::Level, String)>, InstallError> {
+    if !asked {
+        return Ok(None);
+    }
+    if !sandbox::supported(spec.harness) {
+        return Err(InstallError::SandboxUnsupported(spec.harness));
+    }
+    sandbox::confinement(&roots.project)
+        .map(Some)
+        .ok_or_else(sandbox::no_policy)
+}
+
+#[allow(clippy::too_many_arguments)]
 fn install(
     p: &Printer,
     spec: &'static crate::harness::config::Config,
@@ -45,9 +73,11 @@ fn install(
     dry_run: bool,
     replace: &[String],
     self_copy: bool,
+    sandbox: bool,
 ) -> Result<(), CommandError> {
     let roots = Roots::from_env()?;
     decisions_need_a_policy(spec, &roots)?;
+    let confine = sandbox_level(spec, &roots, sandbox)?;
     let mut bin = roots::installed_binary()?;
     let mut copied = String::new();
     if self_copy {
@@ -63,6 +93,11 @@ fn install(
         scope,
     })?;
     target.replace = replace.to_vec();
+    if let Some((level, _)) = &confine
+        && spec.harness == HarnessId::ClaudeCode
+    {
+        target.sandbox = sandbox::claude_keys(*level);
+    }
     let (wanted, skipped) = entries::for_harness(spec, &program, host);
     let plan = plan_or_by_hand(&target, &bin, &wanted)?;
     let verb = Verb { dry_run };
@@ -90,6 +125,12 @@ fn install(
             t.path.display(),
             t.spec.form_name
         ));
+    }
+    if let Some((_, from)) = &confine {
+        out.push_str(&format!("  sandbox: rendered from {from}\n"));
+        if spec.harness == HarnessId::Codex {
+            out.push_str(&sandbox::codex_install(&target, dry_run)?);
+        }
     }
     if dry_run {
         write_cards_and_skills(&target, &roots, true, &mut out)?;

@@ -119,6 +119,9 @@ fn uninstall_scope(
     // The folders install created, now empty.
     for form in std::iter::once(spec).chain(spec.legacy) {
         if let Some(t) = ConfigFile::new(form, scope, roots) {
+            if spec.harness == crate::harness::HarnessId::Codex {
+                out.push_str(&crate::install::sandbox::codex_uninstall(&t)?);
+            }
             document::finish_uninstall(&t)?;
         }
     }

@@ -25,6 +25,9 @@ pub struct ConfigFile {
     /// The programs `--replace` named: their `dispatch` entries are
     /// cuecard's to replace or remove though install did not write them.
     pub replace: Vec<String>,
+    /// The harness sandbox keys `install --sandbox` writes (dotted, with
+    /// their values; see [`super::sandbox`]).
+    pub sandbox: Vec<(String, Value)>,
 }
 
 impl ConfigFile {
@@ -54,6 +57,7 @@ impl ConfigFile {
             path,
             base,
             replace: Vec::new(),
+            sandbox: Vec::new(),
         })
     }
 }
@@ -348,7 +352,10 @@ pub fn plan_install(
     let created_file = super::record::created_file(&t.path).unwrap_or(false) || loaded.is_none();
     let mut notes = kept_notes(t, &doc, bin, &owner);
     let mut switched = Vec::new();
+    let sandbox_keys = sandbox_keys(t);
     for (key, value) in required(t) {
+        let key = key.as_str();
+        let is_sandbox = sandbox_keys.iter().any(|(k, _)| k == key);
         let managed_off = key == "allowManagedHooksOnly"
             && get(&doc, key).is_some_and(|v| v == &Value::Bool(false));
         if managed_off {
@@ -361,6 +368,16 @@ pub fn plan_install(
         }
         let before = get(&doc, key).cloned();
         match &before {
+            // The user's own sandbox setting: kept, and said.
+            Some(old) if old != &value && is_sandbox => {
+                notes.push(format!(
+                    "warning: {key} is {old} in {}, your own setting: left as it is, so the sandbox \
+                     does not do what --sandbox renders (docs/policy.md); set it to {value} yourself \
+                     to have it",
+                    t.path.display()
+                ));
+                continue;
+            }
             // The user's switch: never flipped; said, with what to change.
             Some(old) if old != &value => {
                 notes.push(format!(
@@ -378,7 +395,9 @@ pub fn plan_install(
                 notes.push(format!(
                     "added {key}: {value} to {} ({}; uninstall removes it)",
                     t.path.display(),
-                    if key == "allowManagedHooksOnly" {
+                    if is_sandbox {
+                        "--sandbox, from your policy"
+                    } else if key == "allowManagedHooksOnly" {
                         "what it does to every other hook: below"
                     } else {
                         "the harness runs no hooks without it"
@@ -386,7 +405,7 @@ pub fn plan_install(
                 ));
             }
         }
-        if before.as_ref() != Some(&value) && loaded.is_some() {
+        if before.as_ref() != Some(&value) && (loaded.is_some() || is_sandbox) {
             switched.push((key.to_string(), before));
         }
     }
@@ -612,6 +631,20 @@ pub fn apply_install(
     dirs.extend(extra_dirs.iter().cloned());
     apply(t, plan)?;
     super::record::record(&t.path, &plan.switched, &dirs)?;
+    if plan.action != Action::Unchanged || t.path.exists() {
+        let written: serde_json::Map<String, Value> = sandbox_keys(t)
+            .into_iter()
+            .filter(|(k, _)| plan.switched.iter().any(|(s, _)| s == k))
+            .chain(super::sandbox::recorded_keys(&t.path))
+            .collect();
+        if !written.is_empty() {
+            super::record::set(
+                &t.path,
+                super::sandbox::RECORD_FIELD,
+                Value::Object(written),
+            )?;
+        }
+    }
     if t.spec.owned.is_none()
         && let Some((created, created_file)) = &plan.created
         && (plan.action != Action::Unchanged || t.path.exists())
@@ -671,11 +704,28 @@ pub fn apply(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
 }
 
 /// The keys (dotted paths) install sets in this file, with their value: the
-/// harness's own, and in managed settings `allowManagedHooksOnly`.
-fn required(t: &ConfigFile) -> Vec<(&'static str, Value)> {
-    let mut keys = (t.spec.required)();
+/// harness's own, in managed settings `allowManagedHooksOnly`, and the
+/// sandbox keys of `--sandbox` (asked for now, or recorded before).
+fn required(t: &ConfigFile) -> Vec<(String, Value)> {
+    let mut keys: Vec<(String, Value)> = (t.spec.required)()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
     if t.scope == Scope::Managed {
-        keys.push(("allowManagedHooksOnly", Value::Bool(true)));
+        keys.push(("allowManagedHooksOnly".into(), Value::Bool(true)));
+    }
+    keys.extend(sandbox_keys(t));
+    keys
+}
+
+/// The sandbox keys install writes into `t` now or recorded writing before
+/// (a key asked for now wins).
+fn sandbox_keys(t: &ConfigFile) -> Vec<(String, Value)> {
+    let mut keys = t.sandbox.clone();
+    for (k, v) in super::sandbox::recorded_keys(&t.path) {
+        if !keys.iter().any(|(kk, _)| *kk == k) {
+            keys.push((k, v));
+        }
     }
     keys
 }
@@ -686,8 +736,8 @@ fn required(t: &ConfigFile) -> Vec<(&'static str, Value)> {
 fn strip_required(t: &ConfigFile, doc: &Value) -> Value {
     let mut d = doc.clone();
     for (key, value) in required(t) {
-        if get(&d, key) == Some(&value) {
-            remove(&mut d, key);
+        if get(&d, &key) == Some(&value) {
+            remove(&mut d, &key);
         }
     }
     d

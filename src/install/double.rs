@@ -57,6 +57,7 @@ pub fn find_all(spec: &'static Config, roots: &Roots, bin: &str) -> Vec<Found> {
                 path: p.clone(),
                 base: p.parent().map(PathBuf::from).unwrap_or_default(),
                 replace: Vec::new(),
+                sandbox: Vec::new(),
             };
             // Claude Code's files nest their handlers in groups.
             let layout = if p.to_string_lossy().contains(".claude") || p.ends_with("hooks.v1.json")

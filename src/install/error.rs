@@ -46,6 +46,10 @@ pub enum InstallError {
         harness: HarnessId,
         policy_file: String,
     },
+    /// `install --sandbox` with no policy for it to render.
+    SandboxNeedsPolicy { policy_file: String },
+    /// `install --sandbox` for a harness with no sandbox cuecard renders into.
+    SandboxUnsupported(HarnessId),
     /// The config file is a symlink.
     Symlink(PathBuf),
     /// A directory on the way to the config file is a symlink.
@@ -219,6 +223,19 @@ impl fmt::Display for InstallError {
                  e.g. `destructive = \"deny\"`; the hook reads it on every call, CUECARD_POLICY only \
                  where the harness's environment has it), then run install again; nothing was written",
                 harness.name()
+            ),
+            E::SandboxNeedsPolicy { policy_file } => write!(
+                f,
+                "--sandbox renders your policy into the harness's sandbox, and your policy sets \
+                 neither outside-project nor destructive to ask or deny: there is nothing to confine. \
+                 Set one in {policy_file} (`[policy]`, e.g. `outside-project = \"deny\"`), then run \
+                 install again; nothing was written"
+            ),
+            E::SandboxUnsupported(h) => write!(
+                f,
+                "--sandbox renders into Claude Code's and Codex's own sandboxes; {} has none cuecard \
+                 writes (docs/policy.md); nothing was written",
+                h.name()
             ),
             E::Symlink(p) => write!(
                 f,

@@ -30,6 +30,7 @@ pub mod entries;
 pub mod materialise;
 pub mod plugin;
 pub mod roots;
+pub mod sandbox;
 
 use crate::harness::HarnessId;
 use crate::harness::config::Config;

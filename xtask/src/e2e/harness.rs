@@ -157,6 +157,9 @@ pub struct Invocation<'a> {
     pub env: &'a [(String, String)],
     /// A model name, where the scenario needs one.
     pub model: Option<&'a str>,
+    /// cuecard was installed with `--sandbox`: the harness keeps its own
+    /// sandbox on (Codex: no bypass flag, no `danger-full-access`).
+    pub sandbox: bool,
 }
 
 /// The environment every harness runs with: nothing from the caller but

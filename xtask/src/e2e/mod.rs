@@ -351,11 +351,17 @@ fn run_one(
             .filter(|(k, _)| k == "CUECARD_POLICY")
             .cloned(),
     );
+    if let Some(policy) = plan.sandbox {
+        install_env.push(("CUECARD_POLICY".into(), policy.into()));
+    }
     let (how, plugin_dir) = if plan.plugin {
         let (d, how) = register::plugin(h, bin, &dirs, &install_env)?;
         (how, Some(d))
     } else {
-        (register::register(h, bin, &dirs, &install_env)?, None)
+        (
+            register::register(h, bin, &dirs, &install_env, plan.sandbox.is_some())?,
+            None,
+        )
     };
     let inv = Invocation {
         prompt: &plan.prompt,
@@ -364,6 +370,7 @@ fn run_one(
         user_settings: &plan.user_settings,
         env: &plan.env,
         model: plan.model.as_deref(),
+        sandbox: plan.sandbox.is_some(),
     };
     let (mut argv, henv) = harness::configure(h, &dirs, &mock.base_url(), &inv)?;
     env.extend(henv);

@@ -14,9 +14,15 @@ pub fn register(
     bin: &Path,
     dirs: &RunDirs,
     env: &[(String, String)],
+    sandbox: bool,
 ) -> Result<String, String> {
-    let args = ["install", "--harness", h.id, "--scope", "project"];
-    run(bin, &args.map(OsString::from), dirs, env)
+    let mut args: Vec<OsString> = ["install", "--harness", h.id, "--scope", "project"]
+        .map(OsString::from)
+        .to_vec();
+    if sandbox {
+        args.push("--sandbox".into());
+    }
+    run(bin, &args, dirs, env)
 }
 
 /// Builds cuecard's plugin for `h` where its driver loads it from (`cuecard

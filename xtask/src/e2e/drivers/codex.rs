@@ -35,8 +35,7 @@ impl Driver for Codex {
             r#"model = "{model}"
 model_provider = "mock"
 approval_policy = "never"
-sandbox_mode = "danger-full-access"
-check_for_update_on_startup = false
+{mode}check_for_update_on_startup = false
 {extra}
 
 [model_providers.mock]
@@ -53,20 +52,28 @@ hooks = true
 [projects."{proj}"]
 trust_level = "trusted"
 "#,
-            extra = inv.codex_toml
+            extra = inv.codex_toml,
+            // Under `install --sandbox` the project's config.toml says.
+            mode = if inv.sandbox {
+                ""
+            } else {
+                "sandbox_mode = \"danger-full-access\"\n"
+            }
         );
         write(&home.join("config.toml"), &toml)?;
+        let mut argv = vec![s("exec"), s("--skip-git-repo-check")];
+        if !inv.sandbox {
+            argv.push(s("--dangerously-bypass-approvals-and-sandbox"));
+        }
+        argv.extend([
+            // Without it `codex exec` runs no hook at all, silently.
+            s("--dangerously-bypass-hook-trust"),
+            s("-C"),
+            proj,
+            s(inv.prompt),
+        ]);
         Ok((
-            vec![
-                s("exec"),
-                s("--skip-git-repo-check"),
-                s("--dangerously-bypass-approvals-and-sandbox"),
-                // Without it `codex exec` runs no hook at all, silently.
-                s("--dangerously-bypass-hook-trust"),
-                s("-C"),
-                proj,
-                s(inv.prompt),
-            ],
+            argv,
             vec![
                 kv("CODEX_HOME", &home.to_string_lossy()),
                 kv("MOCK_API_KEY", "dummy"),
