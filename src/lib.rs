@@ -26,7 +26,7 @@ pub(crate) mod deck;
 pub mod diag;
 pub(crate) mod dirs;
 pub mod dispatch;
-pub(crate) mod env;
+pub mod env;
 pub mod envelope;
 pub mod event;
 pub(crate) mod finding;
