@@ -10,6 +10,7 @@
 //! - [`cli`]: the command-line definition; [`commands`]: what each does.
 //! - [`printer`]: every byte written to stdout.
 
+pub mod audit;
 pub mod card;
 pub mod catalog;
 pub mod cli;
@@ -23,6 +24,7 @@ pub mod dispatch;
 pub mod env;
 pub mod envelope;
 pub mod event;
+pub mod export;
 pub mod finding;
 pub mod fsutil;
 pub mod guards;

@@ -30,7 +30,7 @@ const LAYERS: &[(u8, &[&str])] = &[
         &["deadline", "recovery", "shell", "tokens", "transcript"],
     ),
     (4, &["state"]),
-    (5, &["finding"]),
+    (5, &["audit", "finding"]),
     (6, &["card"]),
     (7, &["catalog", "target"]),
     (8, &["context", "trigger"]),
@@ -42,7 +42,7 @@ const LAYERS: &[(u8, &[&str])] = &[
     (14, &["unjudged"]),
     (15, &["dispatch"]),
     (16, &["hook"]),
-    (17, &["install", "replay"]),
+    (17, &["export", "install", "replay"]),
     (18, &["cli"]),
     (19, &["commands"]),
 ];

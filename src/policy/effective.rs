@@ -253,7 +253,10 @@ pub fn read_file(
     use std::io::Read as _;
     let (f, _) = match crate::fsutil::open_regular(path, follow) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Read::Absent, None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            crate::audit::settings::remember(path, None);
+            return (Read::Absent, None);
+        }
         Err(e) => {
             return (
                 Read::Malformed(PolicyError::Unreadable(e.to_string())),
@@ -269,6 +272,9 @@ pub fn read_file(
         return (Read::Malformed(PolicyError::TooLarge), None);
     }
     let sha = crate::deck::sources::sha256_hex(&bytes);
+    // The `[audit]` table of the same bytes: the hook learns whether the
+    // audit is on without opening the file again.
+    crate::audit::settings::remember(path, Some(&String::from_utf8_lossy(&bytes)));
     // A stray byte that is not UTF-8 spoils its own line only: it reads as
     // U+FFFD, which no key or value contains (issue 33).
     let mut rules = Rules::from_toml(&String::from_utf8_lossy(&bytes), known);
