@@ -228,3 +228,43 @@ fn the_commands_print_through_the_printer_they_are_handed() {
     }
     assert!(offenders.is_empty(), "{offenders:#?}");
 }
+
+/// The audit export (issue 31) is out of the hook's reach: only `cuecard
+/// audit export` (src/commands/audit.rs) names the `export` module, and
+/// nothing outside it opens a socket, so no dispatch can reach the network.
+#[test]
+fn the_hook_path_cannot_reach_the_export_or_the_network() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let rel = p
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = code(&std::fs::read_to_string(&p).unwrap());
+            let in_export = rel.starts_with("export/");
+            if !in_export && rel != "commands/audit.rs" && text.contains("crate::export") {
+                offenders.push(format!("{rel}: names the export"));
+            }
+            if !in_export && rel != "lib.rs" {
+                for net in ["std::net", "TcpStream", "UdpSocket", "TcpListener"] {
+                    if text.contains(net) {
+                        offenders.push(format!("{rel}: {net}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{offenders:#?}");
+}
