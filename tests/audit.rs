@@ -665,3 +665,53 @@ fn an_export_refuses_https_and_an_unreachable_endpoint_sends_nothing() {
     );
     assert!(!Path::new(&audit_dir(&sb).join("export.json")).exists());
 }
+
+#[test]
+fn a_deadline_is_recorded_when_the_next_session_start_folds_it() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[audit]\nenabled = true\n");
+    // A stdin that never closes: the deadline's handler ends the call
+    // (it can only write a prepared line, not an audit record).
+    sb.test()
+        .args(["dispatch", "PreToolUse"])
+        .env("CUECARD_DEADLINE_MS", "100")
+        .never_closing_stdin()
+        .timeout(Duration::from_secs(15))
+        .run();
+    assert!(lines(&sb).is_empty(), "nothing from the signal handler");
+    session_start(&sb);
+    let deadline = lines(&sb)
+        .iter()
+        .map(|l| record(l).1)
+        .find(|a| a.get("error.type") == Some(&json!("deadline")))
+        .expect("a deadline failure record");
+    assert_eq!(deadline["cuecard.event"], json!("PreToolUse"));
+    assert_eq!(deadline["cuecard.outcome"], json!("failed-open"));
+    assert!(verify(&sb, 0).contains("chain intact"));
+}
+
+#[test]
+fn a_call_cuecard_cannot_judge_is_a_decision_and_a_failure() {
+    let sb = Sandbox::new();
+    user_config(&sb, ON);
+    let out = sb
+        .test()
+        .args(["dispatch", "PreToolUse"])
+        .stdin("{\"tool_name\": \"Bash\", \"tool_input\": {\"command\": \"cat .env")
+        .run();
+    assert!(out.stdout.contains("\"deny\""), "{}", out.stdout);
+    let records: Vec<_> = lines(&sb).iter().map(|l| record(l)).collect();
+    let decision = records
+        .iter()
+        .find(|(r, _)| r["eventName"] == json!("cuecard.decision"))
+        .expect("the standing decision");
+    assert_eq!(decision.1["cuecard.outcome"], json!("deny"));
+    assert_eq!(decision.1["cuecard.event"], json!("PreToolUse"));
+    assert!(
+        records
+            .iter()
+            .any(|(_, a)| a.get("error.type") == Some(&json!("unusable-payload"))),
+        "{records:#?}"
+    );
+    assert!(!lines(&sb).join("\n").contains(".env"), "no payload text");
+}

@@ -176,7 +176,7 @@ pub fn line(
     .to_string()
 }
 
-/// The chain fields of a line written by [`line`]: `None` for a line that
+/// The chain fields of a line written by [`line()`]: `None` for a line that
 /// is not such a record.
 pub fn link_of(line: &str) -> Option<Link> {
     let v: Value = serde_json::from_str(line).ok()?;
