@@ -637,6 +637,19 @@ fn an_export_arrives_whole_once_and_resumes_after_the_receiver_fails() {
         .map(|(_, v)| v.to_string())
         .collect();
     assert_parses_as_otlp(&bodies);
+
+    // A log started anew (its files removed, the cursor kept): its records,
+    // numbered from 1 again, are sent, not taken for sent ones.
+    for f in ["log.jsonl", "head"] {
+        std::fs::remove_file(audit_dir(&sb).join(f)).unwrap();
+    }
+    sb.test()
+        .dispatch("PreToolUse", &["c7", "c8"])
+        .json(&p)
+        .run();
+    let out = export(&sb, &rx.addr, 0);
+    assert!(out.stdout.contains("sent 2 records"), "{}", out.stdout);
+    assert_eq!(rx.accepted().last().unwrap(), &vec![1, 2]);
 }
 
 #[test]

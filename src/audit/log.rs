@@ -45,6 +45,10 @@ pub struct Head {
     /// record kept must follow it.
     pub dropped: u64,
     pub dropped_hash: String,
+    /// The current file's size after the last write: a head that
+    /// disagrees (a call killed between its append and the head's write)
+    /// is rebuilt from the log before the next append.
+    pub size: u64,
 }
 
 impl Default for Head {
@@ -54,6 +58,7 @@ impl Default for Head {
             hash: GENESIS.into(),
             dropped: 0,
             dropped_hash: GENESIS.into(),
+            size: 0,
         }
     }
 }
@@ -62,8 +67,8 @@ impl Head {
     /// Its fixed-width text (so a rewrite in place never leaves a tail).
     fn text(&self) -> String {
         format!(
-            "cuecard-audit-head 1 {:020} {} {:020} {}\n",
-            self.seq, self.hash, self.dropped, self.dropped_hash
+            "cuecard-audit-head 1 {:020} {} {:020} {} {:020}\n",
+            self.seq, self.hash, self.dropped, self.dropped_hash, self.size
         )
     }
 
@@ -78,11 +83,13 @@ impl Head {
         let hash = w.next().filter(|h| hex(h))?.to_string();
         let dropped = w.next()?.parse().ok()?;
         let dropped_hash = w.next().filter(|h| hex(h))?.to_string();
+        let size = w.next()?.parse().ok()?;
         Some(Head {
             seq,
             hash,
             dropped,
             dropped_hash,
+            size,
         })
     }
 }
@@ -169,7 +176,17 @@ pub fn append(
     let Some(held) = crate::state::lock::acquire(&dir.join(HEAD), wait)? else {
         return Err(AppendError::Busy);
     };
-    let mut head = read_head(held.file()).unwrap_or_else(|| recover(&dir));
+    let current = dir.join(CURRENT);
+    let (mut f, meta) = crate::fsutil::open_private_append(&current)?;
+    // The head; when the current file is not the size it left it, only
+    // records that follow it in the chain (a call killed between its append
+    // and the head's write) are taken in: a file cut short or edited keeps
+    // the head as it was, so that `verify` still sees what is missing.
+    let mut head = match read_head(held.file()) {
+        Some(h) if h.size == meta.len() => h,
+        Some(h) => catch_up(&current, h, meta.len()),
+        None => recover(&dir),
+    };
     let before = head.clone();
     let host = record::host_name();
     let observed = now_ns();
@@ -192,12 +209,12 @@ pub fn append(
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
     }
-    let current = dir.join(CURRENT);
-    let (mut f, meta) = crate::fsutil::open_private_append(&current)?;
-    if meta.len() > 0 && meta.len() + bytes.len() as u64 > settings.max_file_bytes {
+    head.size = meta.len() + bytes.len() as u64;
+    if meta.len() > 0 && head.size > settings.max_file_bytes {
         drop(f);
         rotate(&dir, settings.max_files, &before, &mut head)?;
         f = crate::fsutil::open_private_append(&current)?.0;
+        head.size = bytes.len() as u64;
     }
     // One write: whole lines, never interleaved (the lock serialises
     // writers anyway), never half there after a killed process.
@@ -281,6 +298,41 @@ fn last_record(path: &Path) -> Option<(Link, String)> {
     Some((link, record::digest(line)))
 }
 
+/// The head moved past the records written after it that follow it in the
+/// chain (`len`: the current file's size now); anything else leaves it as
+/// it was (with the size now, so the file is not read again).
+fn catch_up(current: &Path, mut head: Head, len: u64) -> Head {
+    let tail = (|| {
+        if len <= head.size || len - head.size > 1 << 20 {
+            return None;
+        }
+        let (mut f, _) = crate::fsutil::open_private_read(current).ok()??;
+        f.seek(SeekFrom::Start(head.size)).ok()?;
+        let mut b = Vec::new();
+        f.take(len - head.size).read_to_end(&mut b).ok()?;
+        Some(b)
+    })();
+    let mut next = head.clone();
+    for line in tail.iter().flat_map(|b| b.split(|&c| c == b'\n')) {
+        if line.is_empty() {
+            continue;
+        }
+        let Some(link) = std::str::from_utf8(line).ok().and_then(record::link_of) else {
+            break;
+        };
+        if link.seq != next.seq + 1 || link.prev != next.hash {
+            break;
+        }
+        next.seq = link.seq;
+        next.hash = record::digest(line);
+    }
+    if next.seq > head.seq {
+        head = next;
+    }
+    head.size = len;
+    head
+}
+
 /// The head rebuilt from the newest record on disk, for a head file that
 /// is missing or unreadable (`verify` still compares what it finds).
 fn recover(dir: &Path) -> Head {
@@ -337,4 +389,116 @@ pub struct Stored {
     pub link: Option<Link>,
     pub hash: String,
     pub text: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(i: usize) -> Item {
+        (
+            Call {
+                harness: "claude-code".into(),
+                event: "PreToolUse".into(),
+                ..Call::default()
+            },
+            Entry::Failure {
+                kind: "unknown-card".into(),
+                detail: format!("unknown card {i} {}", "x".repeat(200)),
+            },
+            None,
+        )
+    }
+
+    fn settings(files: u32) -> Settings {
+        Settings {
+            enabled: true,
+            max_file_bytes: 16 * 1024,
+            max_files: files,
+        }
+    }
+
+    fn check(root: &Path) -> super::super::verify::Report {
+        super::super::verify::verify(root).unwrap()
+    }
+
+    #[test]
+    fn one_file_kept_still_chains_to_what_was_dropped() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..60 {
+            append(t.path(), &settings(1), &[item(i)], Duration::from_secs(1)).unwrap();
+        }
+        let names = files(&dir(t.path()));
+        assert_eq!(names.len(), 1, "{names:?}");
+        let r = check(t.path());
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert!(r.first.unwrap() > 1 && r.last == Some(60), "{r:?}");
+    }
+
+    #[test]
+    fn a_lost_head_is_rebuilt_from_the_log_and_the_chain_goes_on() {
+        let t = tempfile::tempdir().unwrap();
+        let s = settings(3);
+        append(t.path(), &s, &[item(0), item(1)], Duration::from_secs(1)).unwrap();
+        std::fs::remove_file(dir(t.path()).join(HEAD)).unwrap();
+        append(t.path(), &s, &[item(2)], Duration::from_secs(1)).unwrap();
+        let r = check(t.path());
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!((r.first, r.last), (Some(1), Some(3)));
+    }
+
+    #[test]
+    fn a_call_killed_before_the_head_was_written_does_not_fork_the_chain() {
+        let t = tempfile::tempdir().unwrap();
+        let s = settings(3);
+        append(t.path(), &s, &[item(0)], Duration::from_secs(1)).unwrap();
+        let head = std::fs::read(dir(t.path()).join(HEAD)).unwrap();
+        append(t.path(), &s, &[item(1)], Duration::from_secs(1)).unwrap();
+        // As if the second call died after its append, before the head.
+        std::fs::write(dir(t.path()).join(HEAD), &head).unwrap();
+        let r = check(t.path());
+        assert!(r.problems[0].contains("killed"), "{:?}", r.problems);
+        append(t.path(), &s, &[item(2)], Duration::from_secs(1)).unwrap();
+        let r = check(t.path());
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!(r.last, Some(3));
+    }
+
+    #[test]
+    fn a_removed_last_record_stays_missing_after_the_next_append() {
+        let t = tempfile::tempdir().unwrap();
+        let s = settings(3);
+        append(
+            t.path(),
+            &s,
+            &[item(0), item(1), item(2)],
+            Duration::from_secs(1),
+        )
+        .unwrap();
+        let log = dir(t.path()).join(CURRENT);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let kept: Vec<&str> = text.lines().take(2).collect();
+        std::fs::write(&log, kept.join("\n") + "\n").unwrap();
+        append(t.path(), &s, &[item(3)], Duration::from_secs(1)).unwrap();
+        let r = check(t.path());
+        assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+        assert!(
+            r.problems[0].contains("record 3 is missing"),
+            "{:?}",
+            r.problems
+        );
+    }
+
+    #[test]
+    fn the_head_reads_back() {
+        let h = Head {
+            seq: 42,
+            hash: "a".repeat(64),
+            dropped: 7,
+            dropped_hash: "b".repeat(64),
+            size: 1234,
+        };
+        assert_eq!(Head::parse(&h.text()), Some(h));
+        assert_eq!(Head::parse("cuecard-audit-head 1 x"), None);
+    }
 }

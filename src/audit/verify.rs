@@ -114,7 +114,7 @@ pub fn check(head: Option<&Head>, records: &[Stored], r: &mut Report) {
             ));
         } else if h.seq < last_seq {
             r.problems.push(format!(
-                "the end of the log: records after {} were added outside cuecard",
+                "the end of the log: the records after {} are not in the head (a call was killed before it finished writing, or they were added outside cuecard)",
                 h.seq
             ));
         }

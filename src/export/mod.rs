@@ -84,8 +84,18 @@ fn cursor_path(root: &Path) -> PathBuf {
     log::dir(root).join(CURSOR)
 }
 
-/// The cursors: endpoint → last record it accepted.
-fn load_cursors(root: &Path) -> BTreeMap<String, u64> {
+/// Where an endpoint stands: the last record it accepted, and that
+/// record's hash (a log started anew, whose numbers begin again, is told
+/// apart by it).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Cursor {
+    seq: u64,
+    #[serde(default)]
+    hash: String,
+}
+
+/// The cursors: endpoint → where it stands.
+fn load_cursors(root: &Path) -> BTreeMap<String, Cursor> {
     let Ok(bytes) = log::read(&cursor_path(root)) else {
         return BTreeMap::new();
     };
@@ -96,7 +106,7 @@ fn load_cursors(root: &Path) -> BTreeMap<String, u64> {
         .unwrap_or_default()
 }
 
-fn save_cursors(root: &Path, c: &BTreeMap<String, u64>) -> std::io::Result<()> {
+fn save_cursors(root: &Path, c: &BTreeMap<String, Cursor>) -> std::io::Result<()> {
     let text = serde_json::to_vec_pretty(&json!({"version": 1, "endpoints": c}))?;
     crate::fsutil::write_atomic(&cursor_path(root), &text, true, None)
 }
@@ -115,17 +125,43 @@ pub fn export(
         endpoint: key.clone(),
         ..Outcome::default()
     };
+    // One export at a time: two at once would send the same records.
+    let dir = log::dir(root);
+    if std::fs::symlink_metadata(&dir).is_err() {
+        return Ok(done);
+    }
+    let _one = crate::state::lock::acquire(&dir.join("export.lock"), Duration::ZERO)
+        .map_err(|e| ExportError::Log(e.to_string()))?
+        .ok_or_else(|| ExportError::Log("another export is running".into()))?;
     let (_, records) =
         log::records(root, Duration::from_secs(5)).map_err(|e| ExportError::Log(e.to_string()))?;
     let mut cursors = load_cursors(root);
-    let cursor = cursors.get(&key).copied().unwrap_or(0);
-    done.cursor = cursor;
-    let pending: Vec<(u64, &str)> = records
+    let mut at = cursors.get(&key).cloned().unwrap_or_default();
+    // A log started anew (its numbers begin again): everything is pending.
+    let last = records
         .iter()
-        .filter_map(|s| s.link.as_ref().map(|l| (l.seq, s.text.as_str())))
-        .filter(|(seq, _)| *seq > cursor)
+        .filter_map(|s| s.link.as_ref())
+        .map(|l| l.seq)
+        .max();
+    let same = records
+        .iter()
+        .find(|s| s.link.as_ref().is_some_and(|l| l.seq == at.seq))
+        .is_none_or(|s| at.hash.is_empty() || s.hash == at.hash);
+    if last.is_some_and(|l| l < at.seq) || !same {
+        at = Cursor::default();
+    }
+    let cursor = at.seq;
+    done.cursor = cursor;
+    let pending: Vec<(u64, &str, &str)> = records
+        .iter()
+        .filter_map(|s| {
+            s.link
+                .as_ref()
+                .map(|l| (l.seq, s.text.as_str(), s.hash.as_str()))
+        })
+        .filter(|(seq, _, _)| *seq > cursor)
         .collect();
-    if let Some((first, _)) = pending.first()
+    if let Some((first, _, _)) = pending.first()
         && cursor > 0
         && *first > cursor + 1
     {
@@ -133,7 +169,7 @@ pub fn export(
     }
     for chunk in pending.chunks(batch.max(1)) {
         let mut logs: Vec<Value> = Vec::new();
-        for (_, line) in chunk {
+        for (_, line, _) in chunk {
             if let Ok(v) = serde_json::from_str::<Value>(line)
                 && let Some(Value::Array(rl)) = v.get("resourceLogs")
             {
@@ -155,8 +191,16 @@ pub fn export(
         done.rejected += rejected(&resp.body);
         done.requests += 1;
         done.sent += chunk.len();
-        done.cursor = chunk.last().map_or(done.cursor, |(s, _)| *s);
-        cursors.insert(key.clone(), done.cursor);
+        if let Some((seq, _, hash)) = chunk.last() {
+            done.cursor = *seq;
+            cursors.insert(
+                key.clone(),
+                Cursor {
+                    seq: *seq,
+                    hash: hash.to_string(),
+                },
+            );
+        }
         save_cursors(root, &cursors).map_err(|e| ExportError::Cursor {
             done: done.clone(),
             why: e.to_string(),
