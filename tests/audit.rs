@@ -728,3 +728,41 @@ fn a_call_cuecard_cannot_judge_is_a_decision_and_a_failure() {
     );
     assert!(!lines(&sb).join("\n").contains(".env"), "no payload text");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_planted_in_the_audit_directory_is_never_followed() {
+    let sb = Sandbox::new();
+    user_config(&sb, "[audit]\nenabled = true\n");
+    let p = support::payload(&sb, "PreToolUse");
+    sb.test().dispatch("PreToolUse", &["c1"]).json(&p).run();
+    // Someone puts links where the log and the head are.
+    let victim = sb.path().join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    for f in ["log.jsonl", "head"] {
+        let at = audit_dir(&sb).join(f);
+        std::fs::remove_file(&at).unwrap();
+        std::os::unix::fs::symlink(&victim, &at).unwrap();
+    }
+    sb.test().dispatch("PreToolUse", &["c2"]).json(&p).run();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    for f in ["log.jsonl", "head"] {
+        let m = std::fs::symlink_metadata(audit_dir(&sb).join(f)).unwrap();
+        assert!(m.file_type().is_file(), "{f} replaced by a regular file");
+    }
+    assert!(
+        lines(&sb).iter().any(|l| l.contains("c2")),
+        "the record was written"
+    );
+}
+
+#[test]
+fn verify_says_whether_the_audit_is_on_and_names_a_line_it_did_not_understand() {
+    let sb = Sandbox::new();
+    let out = verify(&sb, 0);
+    assert!(out.contains("audit: off"), "{out}");
+    user_config(&sb, "[audit]\nenabled = true\nmax_filez = 3\n");
+    let out = verify(&sb, 0);
+    assert!(out.contains("audit: on"), "{out}");
+    assert!(out.contains("`max_filez = 3` is not understood"), "{out}");
+}

@@ -12,7 +12,7 @@ fn state_line() -> String {
     let file = crate::policy::user_file()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "config.toml".into());
-    if s.enabled {
+    let mut out = if s.enabled {
         format!(
             "audit: on (files of {} KiB, {} kept)",
             s.max_file_bytes / 1024,
@@ -20,7 +20,22 @@ fn state_line() -> String {
         )
     } else {
         format!("audit: off (add `[audit]` with `enabled = true` to {file})")
+    };
+    // A line of the table not understood keeps its default: say which.
+    let text = crate::policy::user_file()
+        .and_then(|p| crate::fsutil::open_regular(&p, true).ok())
+        .and_then(|(f, _)| {
+            use std::io::Read;
+            let mut b = Vec::new();
+            f.take(crate::policy::MAX_BYTES).read_to_end(&mut b).ok()?;
+            Some(String::from_utf8_lossy(&b).into_owned())
+        });
+    if let Some((_, problems)) = text.as_deref().and_then(crate::audit::settings::parse) {
+        for why in problems {
+            out.push_str(&format!("\n  {file}: {why} (its default applies)"));
+        }
     }
+    out
 }
 
 pub fn verify(p: &Printer) -> Result<ExitStatus, CommandError> {
