@@ -200,11 +200,46 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginCommand,
     },
+    /// The audit stream (docs/audit.md): with `[audit] enabled = true` in
+    /// your config.toml, the hook appends one OpenTelemetry log record
+    /// (OTLP/JSON) per ask or deny, per card added to the context and per
+    /// failure, to a rotated file under the state directory, each record
+    /// chained to the one before it by its SHA-256.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
     /// Print a shell completion script (harness ids, scopes, events and
     /// commands complete): `cuecard completions bash > ~/.local/share/bash-completion/completions/cuecard`.
     Completions {
         /// bash, elvish, fish, powershell or zsh.
         shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Check the chain of every record kept: a record removed or edited,
+    /// a removed tail or old file is named. Exit 0: intact (or no log);
+    /// 1: broken.
+    Verify,
+    /// Send the records not yet sent to an OTLP/HTTP endpoint (JSON
+    /// encoding, POST /v1/logs), and remember per endpoint what it
+    /// accepted: a failed export resumes where it stopped. Plain http://
+    /// only: for TLS, send to a local OpenTelemetry Collector.
+    Export {
+        /// The collector's OTLP/HTTP address, e.g. http://127.0.0.1:4318
+        /// (/v1/logs is added when it names no path).
+        #[arg(long, value_name = "URL")]
+        endpoint: String,
+        /// Records per request.
+        #[arg(long, value_name = "N", default_value_t = 100,
+              value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        batch: u32,
+        /// Seconds to wait for a connection or an answer.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10,
+              value_parser = clap::value_parser!(u64).range(1..=300))]
+        timeout: u64,
     },
 }
 

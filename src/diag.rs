@@ -25,6 +25,8 @@ pub enum Kind {
     BadConfig,
     /// The session's lock stayed busy past its bound (the call ran stateless).
     StateBusy,
+    /// An audit record could not be appended (docs/audit.md).
+    AuditIo,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

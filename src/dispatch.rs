@@ -118,6 +118,9 @@ pub struct Run {
     /// Exit code 2 with this on stderr and nothing on stdout: an explicit
     /// deny on a harness whose only decision channel is the exit code.
     pub block: Option<String>,
+    /// The call as an audit record names it (docs/audit.md): filled once
+    /// the payload is in canonical shape.
+    pub call: crate::audit::Call,
 }
 
 impl Run {
@@ -261,20 +264,21 @@ impl Run {
                 session.mark_seen(key);
             }
         }
-        let context = self.outcome.context_text();
-        for f in &self.outcome.fragments {
-            // What of this fragment survived the cap.
-            if !context.contains(f.text.lines().next().unwrap_or_default()) {
-                continue;
-            }
-            session.ledger.record(
-                now,
-                event,
-                &f.card,
-                self.ledger_kind(&f.card),
-                &fragment_text(f),
-            );
+        for (card, kind, text) in self.carried() {
+            session.ledger.record(now, event, card, kind, &text);
         }
+    }
+
+    /// The cards' texts the answer carries (what survived the cap), each
+    /// with how the ledger counts it and its text with its pointer.
+    pub fn carried(&self) -> Vec<(&str, LedgerKind, String)> {
+        let context = self.outcome.context_text();
+        self.outcome
+            .fragments
+            .iter()
+            .filter(|f| context.contains(f.text.lines().next().unwrap_or_default()))
+            .map(|f| (f.card.as_str(), self.ledger_kind(&f.card), fragment_text(f)))
+            .collect()
     }
 }
 
@@ -365,6 +369,7 @@ fn stages(
         }
     };
     let events = translate(contract, spec, &mut payload);
+    run.call = audit_call(contract, spec, &payload);
     test_panic("pipeline");
     // One context of the call, whose lazily computed parts (project root,
     // written files, paths) the cheap look and then every guard share.
@@ -428,6 +433,26 @@ fn pinned_root(
         &part,
         &crate::target::find_project_root(&probe.cwd()),
     ))
+}
+
+/// The call as an audit record names it: no payload text but the tool's
+/// name and the harness's session and tool-call ids (docs/audit.md).
+fn audit_call(
+    contract: Option<(HarnessId, &'static EventRow)>,
+    spec: &'static EventSpec,
+    payload: &Payload,
+) -> crate::audit::Call {
+    let id = |s: Option<&str>| s.map(|s| text::sanitize(s, 128));
+    crate::audit::Call {
+        harness: contract
+            .map_or(HarnessId::ClaudeCode, |(h, _)| h)
+            .id()
+            .to_string(),
+        event: spec.name.to_string(),
+        session: id(payload.session_id()),
+        tool: id(payload.tool_name()),
+        tool_call: id(payload.str_field("tool_use_id")),
+    }
 }
 
 /// The contract's row for the registered event (`None` without a contract).

@@ -4,6 +4,7 @@
 //! state. `cuecard dispatch` (the command-line layer: argv, the deadline)
 //! and `cuecard replay` (against a private store) both call [`answer`].
 
+use crate::audit::{self, Entry};
 use crate::deadline;
 use crate::diag::{self, Kind};
 use crate::dispatch::{self, Request, Run};
@@ -28,8 +29,9 @@ pub fn begin_call(event: &str, store: Option<&Store>) {
     }
 }
 
-/// Writes this call's failures (if any) to the failure record. Called
-/// once, after the answer (the deadline's handler writes its own line).
+/// Writes this call's failures (if any) to the failure record, and to the
+/// audit log when the audit is on. Called once, after the answer (the
+/// deadline's handler writes its own line).
 pub fn persist_failures(store: Option<&Store>, wait: Duration) {
     let failures = diag::snapshot();
     if failures.is_empty() {
@@ -38,6 +40,128 @@ pub fn persist_failures(store: Option<&Store>, wait: Duration) {
     let Some(store) = store else { return };
     let (event, session) = CALL.lock().map(|c| c.clone()).unwrap_or_default();
     failures::append(store, &event, &session, &failures, wait);
+    // A failure to write the audit log is in the failure record, not in
+    // the log it could not write.
+    let entries: Vec<Entry> = failures
+        .iter()
+        .filter(|f| f.kind != Kind::AuditIo)
+        .map(|f| Entry::Failure {
+            kind: failures::kind_name(f.kind),
+            detail: f.detail.clone(),
+        })
+        .collect();
+    let call = AUDIT_CALL
+        .lock()
+        .ok()
+        .and_then(|c| c.clone())
+        .unwrap_or_else(|| audit::Call {
+            harness: "unknown".into(),
+            event: crate::text::sanitize(&event, 40),
+            ..audit::Call::default()
+        });
+    audit(
+        store,
+        entries
+            .into_iter()
+            .map(|e| (call.clone(), e, None))
+            .collect(),
+    );
+}
+
+/// The call the audit records of this process name (set once a call was
+/// judged), for its failures.
+static AUDIT_CALL: Mutex<Option<audit::Call>> = Mutex::new(None);
+
+/// Appends the audit records of a call whose answer was delivered: its
+/// ask or deny, and each card's text it carried into the context
+/// (docs/audit.md). A call with none of these does nothing at all; with
+/// the audit off, the user's config has already been read by the policy
+/// (on every gating event, at every session start, for every finding), so
+/// the check costs no system call there.
+pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run) {
+    let mut call = run.call.clone();
+    if call.harness.is_empty() {
+        call.harness = req
+            .contract
+            .map_or(crate::harness::HarnessId::ClaudeCode, |h| h)
+            .id()
+            .to_string();
+        call.event = run.event.map_or(req.event.as_str(), |e| e.name).to_string();
+    }
+    if let Ok(mut c) = AUDIT_CALL.lock() {
+        *c = Some(call.clone());
+    }
+    let mut entries = Vec::new();
+    if let (Some((level, _)), Some(r)) = (&run.decided, &run.outcome.ruling) {
+        entries.push(Entry::Decision {
+            outcome: level.word().to_string(),
+            ids: r.by.iter().map(|(id, _)| id.clone()).collect(),
+            policy: r.by.iter().map(|(_, from)| from.clone()).collect(),
+        });
+    }
+    // Context is carried only by an answer on stdout, and not on an event
+    // whose harness keeps only the decision.
+    if run.answer.is_some() && run.block.is_none() && !run.decision_only {
+        for (card, kind, text) in run.carried() {
+            entries.push(Entry::Injection {
+                card: card.to_string(),
+                kind: kind.as_str().to_string(),
+                chars: crate::text::len16(&text) as u64,
+                tokens: state::ledger::estimate_tokens(&text),
+            });
+        }
+    }
+    let Some(store) = store else { return };
+    audit(
+        store,
+        entries
+            .into_iter()
+            .map(|e| (call.clone(), e, None))
+            .collect(),
+    );
+}
+
+/// Appends `items` when the audit is on; a failure is recorded.
+fn audit(store: &Store, items: Vec<audit::log::Item>) {
+    if items.is_empty() {
+        return;
+    }
+    let settings = crate::policy::audit_settings();
+    if !settings.enabled {
+        return;
+    }
+    if let Err(e) = audit::log::append(store.root(), &settings, &items, Duration::from_millis(100))
+    {
+        diag::record(Kind::AuditIo, e.to_string());
+    }
+}
+
+/// Folds the deadline's pending lines into the failure record
+/// ([`failures::fold_pending`]), and appends each to the audit log when the
+/// audit is on (the deadline's handler itself can only write a prepared
+/// line). Used by the next session start and `cuecard status`.
+pub fn fold_pending(store: &Store, wait: Duration) {
+    let folded = failures::fold_pending(store, wait);
+    let items: Vec<audit::log::Item> = folded
+        .into_iter()
+        .map(|f| {
+            let call = audit::Call {
+                harness: "unknown".into(),
+                event: f.event,
+                ..audit::Call::default()
+            };
+            let detail = match f.session.as_str() {
+                "" => f.detail,
+                key => format!("{} (session key {key})", f.detail),
+            };
+            let entry = Entry::Failure {
+                kind: failures::kind_name(f.kind),
+                detail,
+            };
+            (call, entry, Some(u128::from(f.time) * 1_000_000_000))
+        })
+        .collect();
+    audit(store, items);
 }
 
 /// How long a call waits for its session's lock: most of the deadline.
@@ -117,7 +241,7 @@ fn failure_note(store: &Store, run: &mut Run) -> Option<u64> {
     if spec.name != "SessionStart" || run.stopped.is_some() || run.outcome.is_empty() {
         return None;
     }
-    failures::fold_pending(store, Duration::from_millis(50));
+    fold_pending(store, Duration::from_millis(50));
     let record = failures::load(store);
     let note = failures::unreported_note(&record)?;
     run.add_user_note(&note);

@@ -16,6 +16,7 @@
 //! so links into the crate's own modules resolve and are kept.
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod audit;
 pub mod card;
 pub mod catalog;
 pub(crate) mod cli;
@@ -29,6 +30,7 @@ pub mod dispatch;
 pub mod env;
 pub mod envelope;
 pub mod event;
+pub mod export;
 pub(crate) mod finding;
 pub(crate) mod fsutil;
 pub mod guards;

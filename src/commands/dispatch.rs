@@ -191,9 +191,15 @@ fn hook(args: &[OsString]) -> bool {
         }
     };
     let judged = catch_unwind(AssertUnwindSafe(|| {
-        hook::answer(store.as_ref(), &req, input, |run| {
-            deliver(run, &mut blocked)
-        })
+        let mut delivered = false;
+        let run = hook::answer(store.as_ref(), &req, input, |run| {
+            delivered = deliver(run, &mut blocked);
+            delivered
+        });
+        // The audit (docs/audit.md): after the answer and the state.
+        if delivered {
+            hook::audit_run(store.as_ref(), &req, &run);
+        }
     }));
     if judged.is_err() {
         // Judging broke off (recorded by the panic hook): what the policy
@@ -203,7 +209,12 @@ fn hook(args: &[OsString]) -> bool {
             && let Some(r) = unjudged::ruling(req.call(), &u.policy, why)
         {
             let mut late = false;
-            deliver(&crate::dispatch::decision_only(&req, r), &mut late);
+            let run = crate::dispatch::decision_only(&req, r);
+            if deliver(&run, &mut late) {
+                let _ = catch_unwind(AssertUnwindSafe(|| {
+                    hook::audit_run(store.as_ref(), &req, &run)
+                }));
+            }
             blocked |= late;
         }
     }

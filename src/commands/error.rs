@@ -50,6 +50,9 @@ pub enum CommandError {
     ReplayNoRecords { source: String },
     /// `replay` failed while reading or copying the transcript.
     Replay(io::Error),
+    /// `audit verify` or `audit export` could not read the audit log, or
+    /// the export stopped (what was sent before stays sent).
+    Audit(String),
     /// `explain` of an event or card that does not exist: the nearest
     /// names (`hint`) and where to find them all (`among`).
     UnknownName {
@@ -90,6 +93,7 @@ impl fmt::Display for CommandError {
                 "cuecard: --scope managed renders Claude Code managed settings; use --harness claude-code",
             ),
             E::Install(e) => write!(f, "cuecard: {e}"),
+            E::Audit(why) => f.write_str(why),
             E::ByHand {
                 refused,
                 keys,

@@ -54,7 +54,8 @@ impl From<&CommandError> for ExitStatus {
             | E::ReplayNoTempDir(_)
             | E::ReplayOpen { .. }
             | E::ReplayNoRecords { .. }
-            | E::Replay(_) => ExitStatus::Failure,
+            | E::Replay(_)
+            | E::Audit(_) => ExitStatus::Failure,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! clap, so that it never exits non-zero and pays no parsing cost it does not
 //! need; every other command goes through the clap definition in `cli`.
 
+mod audit;
 mod cards;
 pub mod dispatch;
 mod doctor;
@@ -17,7 +18,7 @@ mod trust;
 mod uninstall;
 mod verify;
 
-use crate::cli::{CardsCommand, Cli, Command, PluginCommand};
+use crate::cli::{AuditCommand, CardsCommand, Cli, Command, PluginCommand};
 use clap::Parser;
 use std::ffi::OsString;
 
@@ -69,6 +70,14 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Doctor(a) => doctor::run(p, a),
         Command::Plugin { command } => match command {
             PluginCommand::Build(a) => plugin::build(p, a),
+        },
+        Command::Audit { command } => match command {
+            AuditCommand::Verify => audit::verify(p),
+            AuditCommand::Export {
+                endpoint,
+                batch,
+                timeout,
+            } => audit::export(p, &endpoint, batch as usize, timeout),
         },
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

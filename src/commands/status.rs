@@ -43,7 +43,7 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
         })
         .collect();
     sessions.sort_by(|a, b| (b.1.updated, &b.0).cmp(&(a.1.updated, &a.0)));
-    failures::fold_pending(&store, std::time::Duration::from_millis(200));
+    crate::hook::fold_pending(&store, std::time::Duration::from_millis(200));
     let record = failures::load(&store);
     let unreported = record.unreported().count();
     let fails: Vec<&failures::RecordedFailure> = record

@@ -252,7 +252,10 @@ pub fn read_file(
 ) -> (Read, Option<String>) {
     let f = match crate::fsutil::open_regular(path, follow) {
         Ok((f, _)) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Read::Absent, None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            crate::audit::settings::remember(path, None);
+            return (Read::Absent, None);
+        }
         Err(e) => {
             return (
                 Read::Malformed(PolicyError::Unreadable(e.to_string())),
@@ -266,6 +269,9 @@ pub fn read_file(
         Err(_) => return (Read::Malformed(PolicyError::ReadFailed), None),
     };
     let sha = crate::deck::sources::sha256_hex(&bytes);
+    // The `[audit]` table of the same bytes: the hook learns whether the
+    // audit is on without opening the file again.
+    crate::audit::settings::remember(path, Some(&String::from_utf8_lossy(&bytes)));
     // A stray byte that is not UTF-8 spoils its own line only: it reads as
     // U+FFFD, which no key or value contains (issue 33).
     let mut rules = Rules::from_toml(&String::from_utf8_lossy(&bytes), known);

@@ -106,6 +106,38 @@ pub fn disable_honoured() -> bool {
         .user_decides()
 }
 
+/// The audit's settings (docs/audit.md): the `[audit]` table of the user's
+/// config file, or of one at its default place when a variable moved the
+/// one read (a repository cannot switch the user's audit off by moving
+/// the config). Only the user's files count, never a project's. A file the
+/// policy already read in this process is not read again.
+pub fn audit_settings() -> crate::audit::Settings {
+    let mut files: Vec<PathBuf> = user_file().into_iter().collect();
+    for p in default_user_files() {
+        if !files.contains(&p) {
+            files.push(p);
+        }
+    }
+    let mut first = None;
+    for p in files {
+        let s = match crate::audit::settings::remembered(&p) {
+            Some(s) => s,
+            None => {
+                let _ = read_file(&p, true, &known);
+                crate::audit::settings::remembered(&p).flatten()
+            }
+        };
+        match s {
+            Some(s) if s.enabled => return s,
+            Some(s) => {
+                first.get_or_insert(s);
+            }
+            None => {}
+        }
+    }
+    first.unwrap_or_default()
+}
+
 /// A project's config file.
 pub fn project_file(root: &Path) -> PathBuf {
     root.join(".cuecard").join("config.toml")

@@ -103,11 +103,13 @@ pub fn append(
 /// [`crate::deadline`]) into the record: one entry each. The pending file is
 /// first moved aside (atomically), so a line appended meanwhile starts a new
 /// one instead of being lost.
-pub fn fold_pending(store: &Store, wait: Duration) -> bool {
+/// Returns the entries folded (empty when there was nothing, or the record
+/// could not be written).
+pub fn fold_pending(store: &Store, wait: Duration) -> Vec<RecordedFailure> {
     let pending = store.root().join(crate::deadline::PENDING_FILE);
     // One `lstat` when there is nothing to fold (the usual case).
     if std::fs::symlink_metadata(&pending).is_err() {
-        return true;
+        return Vec::new();
     }
     let taken = store.root().join(format!(
         ".{}.{}",
@@ -115,7 +117,7 @@ pub fn fold_pending(store: &Store, wait: Duration) -> bool {
         std::process::id()
     ));
     if std::fs::rename(&pending, &taken).is_err() {
-        return false;
+        return Vec::new();
     }
     let text = match read_bounded(&taken) {
         Ok(Some(b)) => String::from_utf8_lossy(&b).into_owned(),
@@ -136,25 +138,29 @@ pub fn fold_pending(store: &Store, wait: Duration) -> bool {
         })
         .collect();
     if lines.is_empty() {
-        return true;
+        return Vec::new();
     }
-    update(store, wait, |r| {
+    let mut folded = Vec::new();
+    let written = update(store, wait, |r| {
         for (time, event, session) in lines {
-            r.entries.push(RecordedFailure {
+            let entry = RecordedFailure {
                 seq: r.next,
                 time,
                 event: crate::text::sanitize(&event, 40),
                 session: crate::text::sanitize(&session, 80),
                 kind: Kind::Deadline,
                 detail: "the deadline passed before an answer was ready".into(),
-            });
+            };
+            folded.push(entry.clone());
+            r.entries.push(entry);
             r.next += 1;
         }
         if r.entries.len() > MAX_ENTRIES {
             let extra = r.entries.len() - MAX_ENTRIES;
             r.entries.drain(..extra);
         }
-    })
+    });
+    if written { folded } else { Vec::new() }
 }
 
 /// The one-line note for the user about failures not yet told, if any.

@@ -440,6 +440,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
+    rows.extend(crate::bench_audit::rows(
+        &bin,
+        &work,
+        &dispatch_args,
+        warm,
+        n,
+    )?);
     rows.extend(project_card_rows(
         &bin,
         &work,
@@ -517,7 +524,7 @@ pub fn bash_payload(dir: &Path) -> Vec<u8> {
 
 /// The system calls one process makes, counted by `strace -f` (None without
 /// strace, or when it cannot trace here).
-fn syscalls(
+pub fn syscalls(
     program: &Path,
     args: &[&str],
     stdin: &[u8],

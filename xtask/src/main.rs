@@ -5,11 +5,14 @@
 //! - `bench`: the performance ratios of docs/design.md §10.
 //! - `bench-adversarial`: those rows of `bench` that feed each scanner on the
 //!   hook path 1 MiB of adversarial text, alone (`--bin` for a given build).
+//! - `bench-audit`: the rows of `bench` that compare the hook with the audit
+//!   on and off (issue 31), alone (`--bin` for a given build).
 //! - `dist`: the binary users install (the `dist` profile: fat LTO; static on Linux/glibc).
 //! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;
 mod bench_adversarial;
+mod bench_audit;
 mod bench_peers;
 mod bench_replay;
 mod dist;
@@ -28,11 +31,12 @@ fn main() -> ExitCode {
         Some("gen-skill-index") => skill_index::run(check),
         Some("bench") => bench::run(&args[1..]),
         Some("bench-adversarial") => bench_adversarial::run(&args[1..]),
+        Some("bench-audit") => bench_audit::run(&args[1..]),
         Some("dist") => dist::run(),
         Some("e2e") => e2e::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | bench-adversarial [--quick] [--bin <path>] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
+                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | bench-adversarial [--quick] [--bin <path>] | bench-audit [--quick] [--bin <path>] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
             );
             return ExitCode::from(2);
         }
