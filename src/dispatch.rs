@@ -118,6 +118,8 @@ pub struct Run {
     /// Exit code 2 with this on stderr and nothing on stdout: an explicit
     /// deny on a harness whose only decision channel is the exit code.
     pub block: Option<String>,
+    /// The call's tool and target, for the ledger (`cuecard report`).
+    pub subject: state::ledger::EntryDetail,
 }
 
 impl Run {
@@ -227,9 +229,18 @@ impl Run {
                 crate::policy::Level::Ask => LedgerKind::Ask,
                 _ => LedgerKind::Deny,
             };
+            let from: Vec<String> =
+                r.by.iter()
+                    .map(|(id, from)| format!("{id}: {from}"))
+                    .collect();
+            let detail = state::ledger::EntryDetail {
+                reason: Some(text::sanitize(reason, state::ledger::MAX_REASON_CHARS)),
+                source: Some(text::sanitize(&from.join("; "), 300)),
+                ..self.subject.clone()
+            };
             session
                 .ledger
-                .record(now, event, &ids.join(","), kind, reason);
+                .record_with(now, event, &ids.join(","), kind, reason, detail);
         }
         // A decision-only event delivered no advice: nothing is spent or
         // seen, so the after-tool event still gives it in full.
@@ -267,12 +278,13 @@ impl Run {
             if !context.contains(f.text.lines().next().unwrap_or_default()) {
                 continue;
             }
-            session.ledger.record(
+            session.ledger.record_with(
                 now,
                 event,
                 &f.card,
                 self.ledger_kind(&f.card),
                 &fragment_text(f),
+                self.subject.clone(),
             );
         }
     }
@@ -365,6 +377,7 @@ fn stages(
         }
     };
     let events = translate(contract, spec, &mut payload);
+    run.subject = state::ledger::EntryDetail::of_call(&payload);
     test_panic("pipeline");
     // One context of the call, whose lazily computed parts (project root,
     // written files, paths) the cheap look and then every guard share.

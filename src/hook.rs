@@ -57,8 +57,12 @@ pub fn answer(
 ) -> Run {
     // The session's state is loaded by the dispatcher once the payload is in
     // canonical shape and only when there is a card to evaluate.
+    let harness = req
+        .contract
+        .unwrap_or(crate::harness::HarnessId::ClaudeCode)
+        .id();
     let load = |spec: &'static EventSpec, p: &Payload, project: &Path| {
-        load_session(store?, spec, p, project)
+        load_session(store?, spec, p, project, harness)
     };
     let (mut run, mut locked) = dispatch::run_loading(req, input, load);
     let told = store.and_then(|s| failure_note(s, &mut run));
@@ -81,6 +85,7 @@ fn load_session(
     spec: &'static EventSpec,
     p: &Payload,
     project: &Path,
+    harness: &str,
 ) -> Option<state::Locked> {
     let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), project);
     if let Ok(mut c) = CALL.lock() {
@@ -90,6 +95,11 @@ fn load_session(
     match store.lock_session(&key, project, lock_wait()) {
         Ok(Some(mut l)) => {
             state::observe(&mut l.session, spec.name, p);
+            // The record already holds it after the session's first call:
+            // it is not written again for this (doctor's "last called").
+            if l.session.harness.as_deref() != Some(harness) {
+                l.session.harness = Some(harness.to_string());
+            }
             Some(l)
         }
         Ok(None) => {

@@ -40,6 +40,7 @@ pub mod printer;
 pub mod recovery;
 pub mod registration;
 pub mod replay;
+pub mod report;
 pub mod shell;
 pub mod startup;
 pub mod state;

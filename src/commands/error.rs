@@ -50,6 +50,12 @@ pub enum CommandError {
     ReplayNoRecords { source: String },
     /// `replay` failed while reading or copying the transcript.
     Replay(io::Error),
+    /// `report --session` of a session the state does not hold.
+    ReportNoSession(String),
+    /// `report` with no `-o` and no usable state directory to write in.
+    ReportNowhere,
+    /// `report --open`: the browser could not be started.
+    ReportOpen { program: String, error: io::Error },
     /// `explain` of an event or card that does not exist: the nearest
     /// names (`hint`) and where to find them all (`among`).
     UnknownName {
@@ -128,6 +134,17 @@ impl fmt::Display for CommandError {
                 "cuecard replay: {source}: no transcript records (expected JSON lines from Claude Code or Codex)"
             ),
             E::Replay(e) => write!(f, "cuecard replay: {e}"),
+            E::ReportNoSession(id) => write!(
+                f,
+                "cuecard report: no session {id:?} in the state (`cuecard status` lists them)"
+            ),
+            E::ReportNowhere => f.write_str(
+                "cuecard report: no usable state directory to write the page in; name a file with -o",
+            ),
+            E::ReportOpen { program, error } => write!(
+                f,
+                "cuecard report: the page is written, but {program:?} could not be started ({error}); set BROWSER"
+            ),
             E::UnknownName {
                 what,
                 name,

@@ -54,7 +54,10 @@ impl From<&CommandError> for ExitStatus {
             | E::ReplayNoTempDir(_)
             | E::ReplayOpen { .. }
             | E::ReplayNoRecords { .. }
-            | E::Replay(_) => ExitStatus::Failure,
+            | E::Replay(_)
+            | E::ReportNoSession(_)
+            | E::ReportNowhere
+            | E::ReportOpen { .. } => ExitStatus::Failure,
         }
     }
 }

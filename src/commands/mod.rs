@@ -12,6 +12,7 @@ mod install;
 mod plugin;
 mod policy;
 mod replay;
+mod report;
 mod status;
 mod trust;
 mod uninstall;
@@ -54,6 +55,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Dispatch(a) => return dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
         Command::Explain(a) => explain::run(p, a),
         Command::Replay(a) => replay::run(p, a),
+        Command::Report(a) => report::run(p, a),
         Command::Status { session, json } => Ok(status::run(p, session.as_deref(), json)),
         Command::Cards { command } => match command {
             CardsCommand::List { json } => Ok(cards::list(p, json)),

@@ -25,24 +25,8 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
             return ExitStatus::Failure;
         }
     };
-    let wanted = session.map(|id| {
-        key::session_part(Some(&Value::String(id.into())), None)
-            .0
-            .as_str()
-            .to_string()
-    });
-    let mut sessions: Vec<(String, Session)> = state::store::list(&store, MAX_SESSIONS)
-        .into_iter()
-        .filter_map(|(p, s)| {
-            let stem = p.file_stem()?.to_string_lossy().into_owned();
-            let part = stem.split('@').next().unwrap_or_default().to_string();
-            wanted
-                .as_ref()
-                .is_none_or(|w| *w == part)
-                .then_some((stem, s))
-        })
-        .collect();
-    sessions.sort_by(|a, b| (b.1.updated, &b.0).cmp(&(a.1.updated, &a.0)));
+    let wanted = wanted_part(session);
+    let sessions = sessions_of(&store, wanted.as_deref());
     failures::fold_pending(&store, std::time::Duration::from_millis(200));
     let record = failures::load(&store);
     let unreported = record.unreported().count();
@@ -73,6 +57,31 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
         return ExitStatus::Failure;
     }
     ExitStatus::Success
+}
+
+/// The session key part of an id as the harness gave it.
+pub(super) fn wanted_part(session: Option<&str>) -> Option<String> {
+    session.map(|id| {
+        key::session_part(Some(&Value::String(id.into())), None)
+            .0
+            .as_str()
+            .to_string()
+    })
+}
+
+/// The sessions under the store (only `wanted`'s when given), newest
+/// first, with their file stems.
+pub(super) fn sessions_of(store: &Store, wanted: Option<&str>) -> Vec<(String, Session)> {
+    let mut sessions: Vec<(String, Session)> = state::store::list(store, MAX_SESSIONS)
+        .into_iter()
+        .filter_map(|(p, s)| {
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            let part = stem.split('@').next().unwrap_or_default().to_string();
+            wanted.is_none_or(|w| w == part).then_some((stem, s))
+        })
+        .collect();
+    sessions.sort_by(|a, b| (b.1.updated, &b.0).cmp(&(a.1.updated, &a.0)));
+    sessions
 }
 
 fn render(
