@@ -66,6 +66,9 @@ pub fn answer(
     };
     let (mut run, mut locked) = dispatch::run_loading(req, input, load);
     let told = store.and_then(|s| failure_note(s, &mut run));
+    if let Some(s) = store {
+        liveness_note(s, &mut run, harness);
+    }
     if !emit(&run) {
         return run;
     }
@@ -132,6 +135,19 @@ fn failure_note(store: &Store, run: &mut Run) -> Option<u64> {
     let note = failures::unreported_note(&record)?;
     run.add_user_note(&note);
     Some(record.next)
+}
+
+/// At a session start that answers, at most once a day: the installed
+/// harnesses other than this one that have not called cuecard since they
+/// were installed or their config changed (docs/report.md).
+fn liveness_note(store: &Store, run: &mut Run, harness: &str) {
+    let Some(spec) = run.event else { return };
+    if spec.name != "SessionStart" || run.stopped.is_some() || run.outcome.is_empty() {
+        return;
+    }
+    if let Some(note) = state::liveness::daily_note(store, harness, state::now()) {
+        run.add_user_note(&note);
+    }
 }
 
 /// Commits what the delivered answer did to the session and saves it.

@@ -13,6 +13,7 @@ mod plugin;
 mod policy;
 mod replay;
 mod report;
+mod silent;
 mod status;
 mod trust;
 mod uninstall;

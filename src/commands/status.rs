@@ -110,6 +110,9 @@ fn render(
             sessions.len() - SHOWN
         ));
     }
+    for (what, why) in super::silent::findings(Some(store), None) {
+        out.push_str(&format!("not calling: {what}\n  {why}\n"));
+    }
     failure_lines(&mut out, fails, unreported, now);
     out
 }
@@ -120,9 +123,10 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
     let c = &s.compaction;
     let l = &s.ledger;
     out.push_str(&format!(
-        "  {}  ({}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} ({}): {} characters, ~{} tokens\n",
+        "  {}  ({}, {}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} ({}): {} characters, ~{} tokens\n",
         s.id,
         s.model.as_deref().unwrap_or("model unknown"),
+        s.harness.as_deref().unwrap_or("harness unknown"),
         age(now, s.updated),
         s.project,
         s.calls,
@@ -141,6 +145,9 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
         l.chars,
         l.tokens,
     ));
+    if let Some(line) = sparkline_line(s, !crate::report::chart::unicode_terminal()) {
+        out.push_str(&line);
+    }
     if l.denies + l.asks > 0 {
         out.push_str(&format!(
             "    policy decisions: {} denied, {} asked (cuecard policy)\n",
@@ -160,6 +167,27 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
             ));
         }
     }
+}
+
+/// Characters of the sparkline.
+const SPARK_WIDTH: usize = 40;
+
+/// The context curve in one line: Unicode blocks on a UTF-8 terminal,
+/// ASCII otherwise (a pipe, a file, a log), scaled to the model's window.
+fn sparkline_line(s: &Session, ascii: bool) -> Option<String> {
+    if s.curve.is_empty() {
+        return None;
+    }
+    let (window, _) = crate::guards::compaction::window_and_source(&[s.model.as_deref()], None);
+    let values: Vec<u64> = s.curve.iter().map(|p| p.k).collect();
+    let peak = values.iter().copied().max().unwrap_or(0);
+    Some(format!(
+        "    context {}  peak {} of {} tokens ({})\n",
+        crate::report::chart::sparkline(&values, window, SPARK_WIDTH, ascii),
+        text::thousands(peak),
+        text::thousands(window),
+        text::count(values.len(), "size", "sizes"),
+    ))
 }
 
 /// The failure record, newest first (at most 50).

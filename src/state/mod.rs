@@ -17,6 +17,7 @@ pub mod failures;
 pub mod handoff;
 pub mod key;
 pub mod ledger;
+pub mod liveness;
 pub mod lock;
 pub mod marker;
 pub mod observe;
