@@ -202,7 +202,8 @@ pub fn silent(store: Option<&Store>) -> Vec<Silent> {
                 config_missing,
             };
             let since = s.since();
-            (s.last_call.is_none_or(|t| t < since)).then_some(s)
+            // A config file gone runs nothing, whatever ran before.
+            (s.config_missing || s.last_call.is_none_or(|t| t < since)).then_some(s)
         })
         .collect()
 }
