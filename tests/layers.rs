@@ -43,7 +43,7 @@ const LAYERS: &[(u8, &[&str])] = &[
     (15, &["dispatch"]),
     (16, &["hook"]),
     (17, &["install", "replay"]),
-    (18, &["cli"]),
+    (18, &["cli", "report"]),
     (19, &["commands"]),
 ];
 

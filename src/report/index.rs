@@ -63,9 +63,9 @@ pub fn page_of(sessions: &[Session], root: &str) -> String {
             ]
         })
         .collect();
-    let _ = write!(
+    let _ = writeln!(
         body,
-        "<section id=\"sessions-section\"><h2>Recent sessions ({} of {})</h2>{}</section>\n",
+        "<section id=\"sessions-section\"><h2>Recent sessions ({} of {})</h2>{}</section>",
         rows.len(),
         sessions.len(),
         table(
@@ -99,9 +99,9 @@ pub fn page_of(sessions: &[Session], root: &str) -> String {
         .iter()
         .map(|(h, (n, calls, last))| vec![td(h), num(*n), num(*calls), td(&text_time(*last))])
         .collect();
-    let _ = write!(
+    let _ = writeln!(
         body,
-        "<section id=\"harnesses-section\"><h2>Calls seen per harness</h2>{}</section>\n",
+        "<section id=\"harnesses-section\"><h2>Calls seen per harness</h2>{}</section>",
         table(
             "harnesses",
             &["harness", "sessions", "calls", "last call"],
