@@ -377,7 +377,6 @@ fn stages(
         }
     };
     let events = translate(contract, spec, &mut payload);
-    run.subject = state::ledger::EntryDetail::of_call(&payload);
     test_panic("pipeline");
     // One context of the call, whose lazily computed parts (project root,
     // written files, paths) the cheap look and then every guard share.
@@ -414,6 +413,10 @@ fn stages(
     };
     judge_each(spec, &events, &probe, &resolved, session, &policy, run);
     run.render();
+    // The ledger's tool and target, only for a call that records an entry.
+    if !run.outcome.fragments.is_empty() || run.decided.is_some() {
+        run.subject = state::ledger::EntryDetail::of_call(&payload);
+    }
     once_gate(req, spec, &payload, run)
 }
 

@@ -6,6 +6,7 @@
 //!
 //! Without Chromium the browser tests skip with a line on stderr, except
 //! under `CI=true`, where they fail (.ci/run installs it).
+#![cfg(unix)]
 
 mod support;
 
@@ -35,6 +36,10 @@ fn chromium() -> Option<PathBuf> {
 /// The DOM Chromium builds from `page` (after parsing, layout and any
 /// script: the page has none, and its policy allows none).
 fn dom(browser: &Path, page: &Path, sb: &Sandbox) -> String {
+    run_chromium(browser, page, sb, &[])
+}
+
+fn run_chromium(browser: &Path, page: &Path, sb: &Sandbox, extra: &[&str]) -> String {
     let profile = sb.path().join("chromium-profile");
     let mut child = Command::new(browser)
         .args([
@@ -44,6 +49,7 @@ fn dom(browser: &Path, page: &Path, sb: &Sandbox) -> String {
             "--no-first-run",
             "--disable-dev-shm-usage",
         ])
+        .args(extra)
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg("--dump-dom")
         .arg(format!("file://{}", page.display()))
@@ -73,6 +79,58 @@ fn dom(browser: &Path, page: &Path, sb: &Sandbox) -> String {
     let dom = reader.join().unwrap();
     assert!(dom.contains("</html>"), "chromium dumped no DOM: {dom}");
     dom
+}
+
+/// The test's own page, which loads the report in a frame once laid out and
+/// measures what the browser drew: the curve's vertices, its drawn size
+/// and length, the chart's box, the rows with a height, the script
+/// elements. (The report itself runs nothing; this page is the test's.)
+const PROBE: &str = r#"<!DOCTYPE html><html><body><iframe id="f" src="page.html" width="1200" height="2400"></iframe><pre id="out">pending</pre>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var d = this.contentDocument, o = {};
+  try {
+    var c = d.getElementById('context-curve');
+    if (c) {
+      var b = c.getBBox();
+      o.curve = {points: c.points.numberOfItems, width: Math.round(b.width), height: Math.round(b.height), length: Math.round(c.getTotalLength())};
+      var r = d.getElementById('chart').getBoundingClientRect();
+      o.chart = {width: Math.round(r.width), height: Math.round(r.height)};
+    }
+    o.rows = {};
+    ['cards','warnings','compactions','decisions','harnesses','sessions'].forEach(function (id) {
+      var t = d.getElementById(id); if (!t) return;
+      o.rows[id] = Array.prototype.filter.call(t.tBodies[0].rows, function (tr) { return tr.getBoundingClientRect().height > 0; }).length;
+    });
+    o.scripts = d.getElementsByTagName('script').length;
+    o.title = d.title;
+  } catch (e) { o.error = String(e); }
+  document.getElementById('out').textContent = JSON.stringify(o);
+});
+</script></body></html>"#;
+
+/// What Chromium drew of `page` (see [`PROBE`]).
+fn measure(browser: &Path, page: &Path, sb: &Sandbox) -> Value {
+    let dir = sb.path().join("probe");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(page, dir.join("page.html")).unwrap();
+    std::fs::write(dir.join("probe.html"), PROBE).unwrap();
+    let dom = run_chromium(
+        browser,
+        &dir.join("probe.html"),
+        sb,
+        &[
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+        ],
+    );
+    let start =
+        dom.find("<pre id=\"out\">").expect("the probe's output") + "<pre id=\"out\">".len();
+    let text = &dom[start..start + dom[start..].find("</pre>").unwrap()];
+    let v: Value = serde_json::from_str(&text.replace("&quot;", "\"").replace("&amp;", "&"))
+        .unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert!(v.get("error").is_none(), "{v}");
+    v
 }
 
 /// The vertices of the context curve's polyline.
@@ -162,6 +220,16 @@ fn a_replayed_transcript_draws_its_curve_and_lists_every_card() {
     assert_eq!(rows(&dom, "harnesses"), 1);
     assert!(dom.contains("<td>claude-code</td>"));
     assert!(dom.contains("<td>dependency</td>") && dom.contains("<td>Bash</td>"));
+    // What the browser drew: a curve with a size, across most of the chart.
+    let m = measure(&browser, &page, &sb);
+    assert_eq!(m["curve"]["points"], json!(curve), "{m}");
+    assert!(m["curve"]["width"].as_u64().unwrap() > 600, "{m}");
+    assert!(m["curve"]["height"].as_u64().unwrap() > 100, "{m}");
+    assert!(m["curve"]["length"].as_u64().unwrap() > 800, "{m}");
+    assert_eq!(m["chart"], json!({"width": 900, "height": 280}), "{m}");
+    assert_eq!(m["rows"]["cards"], json!(fired), "every row laid out: {m}");
+    assert_eq!(m["rows"]["warnings"], json!(2));
+    assert_eq!(m["scripts"], json!(0));
 }
 
 /// A Claude Code transcript whose paths and commands carry markup.
@@ -200,6 +268,9 @@ fn a_hostile_transcript_is_shown_as_text_never_run() {
         "the browser built no script element"
     );
     assert!(!dom.contains("<title>pwned"), "nothing ran");
+    let m = measure(&browser, &page, &sb);
+    assert_eq!(m["scripts"], json!(0), "{m}");
+    assert!(!m["title"].as_str().unwrap().contains("pwned"), "{m}");
     assert!(
         dom.contains("&lt;script&gt;"),
         "the markup is there as text"
@@ -278,6 +349,10 @@ fn a_session_report_reads_the_state_and_the_index_lists_sessions() {
     // Every call after the first measurement knew a size: the six tool
     // calls and the denied one.
     assert_eq!(curve_points(&dom), steps.len() + 1);
+    let m = measure(&browser, &page, &sb);
+    assert_eq!(m["curve"]["points"], json!(steps.len() + 1), "{m}");
+    assert!(m["curve"]["height"].as_u64().unwrap() > 100, "{m}");
+    assert_eq!(m["rows"]["decisions"], json!(1), "{m}");
     assert_eq!(rows(&dom, "warnings"), 2);
     assert_eq!(rows(&dom, "decisions"), 1);
     assert!(dom.contains("<td class=\"deny\">deny</td>"), "{dom}");
@@ -289,14 +364,10 @@ fn a_session_report_reads_the_state_and_the_index_lists_sessions() {
     assert!(dom.contains("<td>destructive</td>"));
 
     let index = write_report(&sb, &[]);
-    let dom = dom_of(&browser, &index, &sb);
+    let dom = dom(&browser, &index, &sb);
     assert_eq!(rows(&dom, "sessions"), 2);
     assert!(dom.contains("cuecard report --session sess-one"));
     assert_eq!(rows(&dom, "harnesses"), 1);
-}
-
-fn dom_of(browser: &Path, page: &Path, sb: &Sandbox) -> String {
-    dom(browser, page, sb)
 }
 
 #[test]
@@ -332,4 +403,40 @@ fn open_starts_the_browser_named_by_browser() {
         .exit(1)
         .run();
     assert!(out.stderr.contains("no session \"nope\""), "{}", out.stderr);
+}
+
+/// `cuecard status` on a terminal (a pseudo-terminal made by util-linux's
+/// `script`): Unicode blocks with a UTF-8 locale, ASCII without one.
+#[test]
+fn status_draws_blocks_on_a_utf8_terminal_and_ascii_elsewhere() {
+    let script = Path::new("/usr/bin/script");
+    if !script.is_file() {
+        eprintln!("SKIPPED: no /usr/bin/script (util-linux) to make a terminal");
+        return;
+    }
+    let sb = Sandbox::new();
+    drive_session(&sb, "tty", &[20_000, 100_000, 190_000]);
+    let on_terminal = |lang: &str| {
+        let cmd = format!("{} status --session tty", support::bin().display());
+        let out = support::output_of(
+            Command::new(script)
+                .args(["-qec", &cmd, "/dev/null"])
+                .env_clear()
+                .env("HOME", sb.home())
+                .env("CUECARD_STATE_DIR", sb.state())
+                .env("CUECARD_DATA_DIR", sb.data())
+                .env("PATH", "/usr/bin:/bin")
+                .env("LANG", lang)
+                .current_dir(sb.project()),
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .find(|l| l.trim_start().starts_with("context "))
+            .unwrap_or_else(|| panic!("no sparkline: {text}"))
+            .to_string()
+    };
+    let utf8 = on_terminal("C.UTF-8");
+    assert!(utf8.contains("▂▅██"), "{utf8}");
+    let plain = on_terminal("C");
+    assert!(plain.is_ascii() && plain.contains(".~##"), "{plain}");
 }
