@@ -364,7 +364,7 @@ fn a_session_report_reads_the_state_and_the_index_lists_sessions() {
     assert!(dom.contains("<td>destructive</td>"));
 
     let index = write_report(&sb, &[]);
-    let dom = dom(&browser, &index, &sb);
+    let dom = run_chromium(&browser, &index, &sb, &[]);
     assert_eq!(rows(&dom, "sessions"), 2);
     assert!(dom.contains("cuecard report --session sess-one"));
     assert_eq!(rows(&dom, "harnesses"), 1);
