@@ -3,6 +3,7 @@
 //! since its config changed, is named by `status` and `doctor` with the
 //! likely reason; a call from it clears that; a session start on another
 //! harness says so once a day, not within an hour of the install.
+#![cfg(unix)]
 
 mod support;
 
@@ -129,4 +130,35 @@ fn another_harness_session_start_says_so_at_most_once_a_day() {
     assert!(!start(&sb, "codex", "x").contains(NOTE));
     clear_marker();
     assert!(!start(&sb, "claude-code", "d").contains(NOTE));
+}
+
+#[test]
+fn the_harness_program_updated_or_gone_is_the_likely_reason() {
+    let sb = Sandbox::new();
+    sb.test()
+        .args(["install", "--harness", "claude-code"])
+        .run();
+    // `claude` on PATH, changed after the install: an update.
+    let bin = sb.path().join("harness-bin");
+    let claude = support::put(bin.join("claude"), "#!/bin/sh\n");
+    std::fs::set_permissions(&claude, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    support::set_mtime(&claude, SystemTime::now() + Duration::from_secs(60));
+    let status = sb.test().arg("status").path_prefix(&bin).run().stdout;
+    assert!(
+        status.contains("not calling: claude-code (user): ")
+            && status.contains("likely reason: the harness was updated")
+            && status.contains(&claude.display().to_string()),
+        "{status}"
+    );
+    // No `claude` anywhere on PATH: the program is missing.
+    if !["/usr/bin/claude", "/bin/claude"]
+        .iter()
+        .any(|p| std::path::Path::new(p).exists())
+    {
+        let status = sb.cmd(&["status"]).stdout;
+        assert!(
+            status.contains("the harness's program `claude` is not on PATH"),
+            "{status}"
+        );
+    }
 }

@@ -47,6 +47,47 @@ fn ago(now: u64, then: u64) -> String {
     }
 }
 
+/// The command-line program of the harnesses that have one, as their
+/// install instructions name it.
+const PROGRAMS: &[(&str, &str)] = &[
+    ("claude-code", "claude"),
+    ("codex", "codex"),
+    ("gemini", "gemini"),
+    ("qwen", "qwen"),
+    ("copilot", "copilot"),
+    ("opencode", "opencode"),
+    ("crush", "crush"),
+    ("factory", "droid"),
+    ("codebuddy", "codebuddy"),
+    ("pi", "pi"),
+];
+
+/// What the harness's own program says: not on PATH (removed, or moved),
+/// or changed after the install (or the config's change) and after the
+/// last call: updated.
+fn program_reason(s: &Silent) -> Option<String> {
+    let (_, name) = PROGRAMS.iter().find(|(h, _)| *h == s.install.harness)?;
+    let Some(path) = crate::install::program::on_path(name) else {
+        return Some(format!(
+            "likely reason: the harness's program `{name}` is not on PATH (removed, or installed elsewhere)"
+        ));
+    };
+    let changed = std::fs::metadata(&path)
+        .ok()?
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    (changed > s.since() && s.last_call.is_none_or(|t| changed > t)).then(|| {
+        format!(
+            "likely reason: the harness was updated ({} changed {}) and no longer runs these hooks, or has not run since; `cuecard doctor` runs each entry",
+            path.display(),
+            ago(state::now(), changed)
+        )
+    })
+}
+
 /// The likely reason, from the file as `inspect` reads it where this
 /// machine's roots reach it.
 fn reason(s: &Silent, roots: Option<&Roots>, bin: Option<&str>) -> String {
@@ -83,6 +124,9 @@ fn reason(s: &Silent, roots: Option<&Roots>, bin: Option<&str>) -> String {
         if !st.present() {
             return "likely reason: cuecard's entries are no longer in the file (the harness or an edit rewrote it); `cuecard install` again".into();
         }
+    }
+    if let Some(why) = program_reason(s) {
+        return why;
     }
     if s.changed.is_some() {
         "likely reason: the harness was updated or the file edited after install; `cuecard doctor` runs each entry".into()

@@ -179,7 +179,9 @@ pub fn silent(store: Option<&Store>) -> Vec<Silent> {
     let calls = store.map(|s| last_calls(s, oldest)).unwrap_or_default();
     all.into_iter()
         .filter_map(|install| {
-            let meta = std::fs::metadata(&install.config);
+            // The path install recorded is the file itself (a link to it
+            // was resolved at install): its own time, never a link's target.
+            let meta = std::fs::symlink_metadata(&install.config);
             let config_missing = meta.is_err();
             let changed = meta
                 .ok()
