@@ -281,40 +281,43 @@ fn a_hostile_transcript_is_shown_as_text_never_run() {
     assert!(dom.contains("<td>dependency</td>"));
 }
 
+/// A Claude Code payload of `event` for session `id`.
+fn payload(sb: &Sandbox, id: &str, name: &str) -> Value {
+    let mut p = sb.fixture("claude-code", name);
+    p["session_id"] = json!(id);
+    p["transcript_path"] = json!(sb.path().join(format!("{id}.jsonl")));
+    p
+}
+
+/// One tool call after the model reported `tokens` of context.
+fn step(sb: &Sandbox, id: &str, i: usize, tokens: u64) {
+    let transcript = sb.path().join(format!("{id}.jsonl"));
+    let line = json!({"type": "assistant", "isSidechain": false, "uuid": format!("u{i}"),
+        "message": {"id": format!("m{i}"), "role": "assistant", "model": "claude-sonnet-4-5",
+          "content": [{"type": "text", "text": "ok"}],
+          "usage": {"input_tokens": 3, "cache_read_input_tokens": tokens - 3, "output_tokens": 9}}});
+    let mut text = std::fs::read_to_string(&transcript).unwrap_or_default();
+    text.push_str(&format!("{line}\n"));
+    std::fs::write(&transcript, text).unwrap();
+    sb.test()
+        .dispatch("PostToolUse", &["compaction-warning"])
+        .json(&payload(sb, id, "PostToolUse.Bash"))
+        .run();
+}
+
 /// A Claude Code session driven through `dispatch`: a transcript whose
 /// usage rises past both thresholds, a tool call per step, and one denied
 /// command.
 fn drive_session(sb: &Sandbox, id: &str, steps: &[u64]) {
-    let transcript = sb.path().join(format!("{id}.jsonl"));
-    std::fs::write(&transcript, "").unwrap();
-    let base = |event: &str| {
-        let name = match event {
-            "SessionStart" => "SessionStart.startup",
-            e => &format!("{e}.Bash"),
-        };
-        let mut p = sb.fixture("claude-code", name);
-        p["session_id"] = json!(id);
-        p["transcript_path"] = json!(transcript);
-        p
-    };
+    std::fs::write(sb.path().join(format!("{id}.jsonl")), "").unwrap();
     sb.test()
         .dispatch("SessionStart", &["session-start"])
-        .json(&base("SessionStart"))
+        .json(&payload(sb, id, "SessionStart.startup"))
         .run();
     for (i, t) in steps.iter().enumerate() {
-        let line = json!({"type": "assistant", "isSidechain": false, "uuid": format!("u{i}"),
-            "message": {"id": format!("m{i}"), "role": "assistant", "model": "claude-sonnet-4-5",
-              "content": [{"type": "text", "text": "ok"}],
-              "usage": {"input_tokens": 3, "cache_read_input_tokens": t - 3, "output_tokens": 9}}});
-        let mut text = std::fs::read_to_string(&transcript).unwrap();
-        text.push_str(&format!("{line}\n"));
-        std::fs::write(&transcript, text).unwrap();
-        sb.test()
-            .dispatch("PostToolUse", &["compaction-warning"])
-            .json(&base("PostToolUse"))
-            .run();
+        step(sb, id, i, *t);
     }
-    let mut pre = base("PreToolUse");
+    let mut pre = payload(sb, id, "PreToolUse.Bash");
     pre["tool_name"] = json!("Bash");
     pre["tool_input"] = json!({"command": "rm -rf /", "description": "x"});
     sb.test()
@@ -322,6 +325,38 @@ fn drive_session(sb: &Sandbox, id: &str, steps: &[u64]) {
         .env("CUECARD_POLICY", "destructive=deny")
         .json(&pre)
         .run();
+}
+
+#[test]
+fn a_session_page_marks_its_compaction_and_what_the_start_after_it_injected() {
+    let sb = Sandbox::new();
+    drive_session(&sb, "cmp", &[100_000, 170_000]);
+    sb.test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&payload(&sb, "cmp", "SessionStart.compact"))
+        .run();
+    step(&sb, "cmp", 10, 30_000);
+    let page = write_report(&sb, &["--session", "cmp"]);
+    let Some(browser) = chromium() else { return };
+    let dom = dom(&browser, &page, &sb);
+    assert_eq!(rows(&dom, "compactions"), 1, "{dom}");
+    assert_eq!(dom.matches("class=\"compaction-mark\"").count(), 1);
+    let table = &dom[dom.find("<table id=\"compactions\"").unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert_eq!(
+        table.matches("session-start (").count(),
+        1,
+        "the card the start after the compaction injected, not the first start's: {table}"
+    );
+    assert!(
+        dom.contains("<td>call 5, "),
+        "the ledger's call numbers: {dom}"
+    );
+    assert_eq!(
+        curve_points(&dom),
+        4,
+        "three sizes in the first cycle, one after"
+    );
 }
 
 #[test]

@@ -205,8 +205,12 @@ pub fn from_session(s: &Session) -> Report {
             tokens: p.k,
         })
         .collect();
-    // A call's number from its time: the first curve point at or after it.
-    let x_at = |time: u64| s.curve.iter().find(|p| p.t >= time).map(|p| p.n);
+    // A call's number: the log's (folded), else from its time.
+    let x_of = |e: &crate::state::ledger::LedgerEntry| {
+        (e.call > 0)
+            .then_some(e.call)
+            .or_else(|| s.curve.iter().find(|p| p.t >= e.time).map(|p| p.n))
+    };
     let entries = &s.ledger.entries;
     let mut compactions = Vec::new();
     for w in s.curve.windows(2) {
@@ -214,7 +218,9 @@ pub fn from_session(s: &Session) -> Report {
             // What the session start after it injected: the recovery.
             let carried: Vec<String> = entries
                 .iter()
-                .filter(|e| e.event == "SessionStart" && e.time >= w[0].t && e.time <= w[1].t)
+                .filter(|e| {
+                    e.event == "SessionStart" && x_of(e).is_some_and(|x| x > w[0].n && x <= w[1].n)
+                })
                 .map(|e| format!("{} ({} characters)", e.card, e.chars))
                 .collect();
             compactions.push(Compaction {
@@ -229,8 +235,11 @@ pub fn from_session(s: &Session) -> Report {
     let mut decisions = Vec::new();
     let mut warnings = Vec::new();
     for e in entries {
-        let x = x_at(e.time);
-        let when = text_time(e.time);
+        let x = x_of(e);
+        let when = match x {
+            Some(n) => format!("call {n}, {}", text_time(e.time)),
+            None => text_time(e.time),
+        };
         match LedgerKind::parse(&e.kind) {
             LedgerKind::Ask | LedgerKind::Deny => decisions.push(DecisionRow {
                 x,

@@ -83,14 +83,18 @@ pub fn push_point(curve: &mut Vec<CurvePoint>, p: CurvePoint) {
 
 impl Totals {
     /// Adds `later` (what came after these totals).
-    pub fn absorb(&mut self, later: Totals) {
+    pub fn absorb(&mut self, mut later: Totals) {
+        // `later`'s call numbers count from its own start.
+        let base = self.calls;
+        for e in later.ledger.entries.iter_mut().filter(|e| e.call > 0) {
+            e.call += base;
+        }
         self.calls += later.calls;
         for (e, n) in later.events {
             *self.events.entry(e).or_insert(0) += n;
         }
         self.ledger.absorb(later.ledger);
         self.last = self.last.max(later.last);
-        let base = self.calls - later.calls;
         for p in later.curve {
             push_point(&mut self.curve, CurvePoint { n: p.n + base, ..p });
         }
@@ -246,7 +250,8 @@ fn fold_call_bytes(t: &mut Totals, bytes: &[u8]) {
                 }
                 *t.events.entry(crate::text::sanitize(&e, 40)).or_insert(0) += 1;
                 t.last = t.last.max(time);
-                for entry in i {
+                for mut entry in i {
+                    entry.call = t.calls;
                     t.ledger.add(entry);
                 }
             }
@@ -314,6 +319,16 @@ mod tests {
         assert_eq!(totals.ledger.injections, 1 + 1_500);
         assert_eq!(totals.ledger.entries.len(), ledger::MAX_ENTRIES);
         assert_eq!(totals.last, 3_010);
+        // Each entry knows its call's number, across the folds.
+        let last = totals.ledger.entries.last().unwrap();
+        assert_eq!(last.call, 3_001, "the last injecting call (i = 2,999)");
+        assert!(
+            totals
+                .ledger
+                .entries
+                .windows(2)
+                .all(|w| w[0].call + 2 == w[1].call)
+        );
         // The curve is thinned, never longer than its bound, and ends with
         // the newest call.
         assert!(totals.curve.len() <= MAX_CURVE && totals.curve.len() > 100);

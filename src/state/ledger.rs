@@ -55,6 +55,14 @@ pub struct LedgerEntry {
     /// A decision's policy lines: where each came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// The call's number in the session (1 for the first), given when the
+    /// call log is folded (a log line does not know it); 0: unknown.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub call: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a ledger entry may say beside its figures: the call's tool and
@@ -174,6 +182,7 @@ impl Ledger {
             target: detail.target,
             reason: detail.reason,
             source: detail.source,
+            call: 0,
         });
     }
 
