@@ -148,8 +148,16 @@ pub enum Command {
     /// have carried back. With no file, an embedded sample session.
     /// Never reads or writes your cuecard state.
     Replay(ReplayArgs),
-    /// Per-session ledger (calls, compaction warnings, what was injected),
-    /// newest sessions first, and the failure record.
+    /// One self-contained HTML page of what cuecard did: for a session
+    /// (--session) or a transcript replayed (a file), the context curve per
+    /// call with the two thresholds, the warnings, the compactions and what
+    /// each recovery carried, every card fired and every ask or deny with
+    /// its reason and policy line; with neither, the recent sessions. No
+    /// script, no network (docs/report.md).
+    Report(ReportArgs),
+    /// Per-session ledger (calls, compaction warnings, what was injected,
+    /// the context curve as a sparkline), newest sessions first, harnesses
+    /// installed that have not called since, and the failure record.
     Status {
         /// Only this session (its id as the harness gave it).
         #[arg(long, value_name = "ID")]
@@ -372,6 +380,24 @@ pub struct ReplayArgs {
     /// Print the report as JSON (schema: docs/json.md).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A transcript to replay (as `cuecard replay` does) and report on.
+    #[arg(conflicts_with = "session")]
+    pub transcript: Option<std::path::PathBuf>,
+    /// This session (its id as the harness gave it), from cuecard's state.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Write the page here (`-`: standard output). Default: the state
+    /// directory's reports/ folder; the path is printed.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Open the page in a browser: $BROWSER where set, else the platform's
+    /// opener (xdg-open, open, start).
+    #[arg(long)]
+    pub open: bool,
 }
 
 #[derive(Debug, Subcommand)]

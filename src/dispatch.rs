@@ -121,6 +121,8 @@ pub struct Run {
     /// The call as an audit record names it (docs/audit.md): filled once
     /// the payload is in canonical shape.
     pub call: crate::audit::Call,
+    /// The call's tool and target, for the ledger (`cuecard report`).
+    pub subject: state::ledger::EntryDetail,
 }
 
 impl Run {
@@ -230,9 +232,18 @@ impl Run {
                 crate::policy::Level::Ask => LedgerKind::Ask,
                 _ => LedgerKind::Deny,
             };
+            let from: Vec<String> =
+                r.by.iter()
+                    .map(|(id, from)| format!("{id}: {from}"))
+                    .collect();
+            let detail = state::ledger::EntryDetail {
+                reason: Some(text::sanitize(reason, state::ledger::MAX_REASON_CHARS)),
+                source: Some(text::sanitize(&from.join("; "), 300)),
+                ..self.subject.clone()
+            };
             session
                 .ledger
-                .record(now, event, &ids.join(","), kind, reason);
+                .record_with(now, event, &ids.join(","), kind, reason, detail);
         }
         // A decision-only event delivered no advice: nothing is spent or
         // seen, so the after-tool event still gives it in full.
@@ -265,7 +276,9 @@ impl Run {
             }
         }
         for (card, kind, text) in self.carried() {
-            session.ledger.record(now, event, card, kind, &text);
+            session
+                .ledger
+                .record_with(now, event, card, kind, &text, self.subject.clone());
         }
     }
 
@@ -406,6 +419,10 @@ fn stages(
     };
     judge_each(spec, &events, &probe, &resolved, session, &policy, run);
     run.render();
+    // The ledger's tool and target, only for a call that records an entry.
+    if !run.outcome.fragments.is_empty() || run.decided.is_some() {
+        run.subject = state::ledger::EntryDetail::of_call(&payload);
+    }
     once_gate(req, spec, &payload, run)
 }
 

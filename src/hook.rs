@@ -181,11 +181,18 @@ pub fn answer(
 ) -> Run {
     // The session's state is loaded by the dispatcher once the payload is in
     // canonical shape and only when there is a card to evaluate.
+    let harness = req
+        .contract
+        .unwrap_or(crate::harness::HarnessId::ClaudeCode)
+        .id();
     let load = |spec: &'static EventSpec, p: &Payload, project: &Path| {
-        load_session(store?, spec, p, project)
+        load_session(store?, spec, p, project, harness)
     };
     let (mut run, mut locked) = dispatch::run_loading(req, input, load);
     let told = store.and_then(|s| failure_note(s, &mut run));
+    if let Some(s) = store {
+        liveness_note(s, &mut run, harness);
+    }
     if !emit(&run) {
         return run;
     }
@@ -205,6 +212,7 @@ fn load_session(
     spec: &'static EventSpec,
     p: &Payload,
     project: &Path,
+    harness: &str,
 ) -> Option<state::Locked> {
     let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), project);
     if let Ok(mut c) = CALL.lock() {
@@ -214,6 +222,11 @@ fn load_session(
     match store.lock_session(&key, project, lock_wait()) {
         Ok(Some(mut l)) => {
             state::observe(&mut l.session, spec.name, p);
+            // The record already holds it after the session's first call:
+            // it is not written again for this (doctor's "last called").
+            if l.session.harness.as_deref() != Some(harness) {
+                l.session.harness = Some(harness.to_string());
+            }
             Some(l)
         }
         Ok(None) => {
@@ -246,6 +259,19 @@ fn failure_note(store: &Store, run: &mut Run) -> Option<u64> {
     let note = failures::unreported_note(&record)?;
     run.add_user_note(&note);
     Some(record.next)
+}
+
+/// At a session start that answers, at most once a day: the installed
+/// harnesses other than this one that have not called cuecard since they
+/// were installed or their config changed (docs/report.md).
+fn liveness_note(store: &Store, run: &mut Run, harness: &str) {
+    let Some(spec) = run.event else { return };
+    if spec.name != "SessionStart" || run.stopped.is_some() || run.outcome.is_empty() {
+        return;
+    }
+    if let Some(note) = state::liveness::daily_note(store, harness, state::now()) {
+        run.add_user_note(&note);
+    }
 }
 
 /// Commits what the delivered answer did to the session and saves it.

@@ -48,6 +48,7 @@ pub(crate) mod printer;
 pub mod recovery;
 pub mod registration;
 pub mod replay;
+pub mod report;
 pub mod shell;
 pub mod startup;
 pub(crate) mod state;

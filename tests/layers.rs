@@ -42,7 +42,7 @@ const LAYERS: &[(u8, &[&str])] = &[
     (15, &["dispatch"]),
     (16, &["hook"]),
     (17, &["export", "install", "replay"]),
-    (18, &["cli"]),
+    (18, &["cli", "report"]),
     (19, &["commands"]),
 ];
 

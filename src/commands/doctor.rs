@@ -42,6 +42,13 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
         }
     }
     tally.failed += policy_report(&roots, &mut out);
+    // Installed, but not called since (a note: a harness not started since
+    // is no failure).
+    let store =
+        crate::state::store::root_for_commands().and_then(|r| crate::state::Store::at(&r).ok());
+    for (what, why) in super::silent::findings(store.as_ref(), a.harness.as_deref()) {
+        out.push_str(&format!("{:4} {what}\n     {why}\n", "note"));
+    }
     let Tally {
         ran,
         failed,

@@ -53,6 +53,12 @@ pub enum CommandError {
     /// `audit verify` or `audit export` could not read the audit log, or
     /// the export stopped (what was sent before stays sent).
     Audit(String),
+    /// `report --session` of a session the state does not hold.
+    ReportNoSession(String),
+    /// `report` with no `-o` and no usable state directory to write in.
+    ReportNowhere,
+    /// `report --open`: the browser could not be started.
+    ReportOpen { program: String, error: io::Error },
     /// `explain` of an event or card that does not exist: the nearest
     /// names (`hint`) and where to find them all (`among`).
     UnknownName {
@@ -132,6 +138,17 @@ impl fmt::Display for CommandError {
                 "cuecard replay: {source}: no transcript records (expected JSON lines from Claude Code or Codex)"
             ),
             E::Replay(e) => write!(f, "cuecard replay: {e}"),
+            E::ReportNoSession(id) => write!(
+                f,
+                "cuecard report: no session {id:?} in the state (`cuecard status` lists them)"
+            ),
+            E::ReportNowhere => f.write_str(
+                "cuecard report: no usable state directory to write the page in; name a file with -o",
+            ),
+            E::ReportOpen { program, error } => write!(
+                f,
+                "cuecard report: the page is written, but {program:?} could not be started ({error}); set BROWSER"
+            ),
             E::UnknownName {
                 what,
                 name,
@@ -153,7 +170,8 @@ impl std::error::Error for CommandError {
             E::CannotWrite { error, .. }
             | E::ReplayNoTempDir(error)
             | E::ReplayOpen { error, .. }
-            | E::Replay(error) => Some(error),
+            | E::Replay(error)
+            | E::ReportOpen { error, .. } => Some(error),
             _ => None,
         }
     }

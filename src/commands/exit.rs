@@ -55,7 +55,10 @@ impl From<&CommandError> for ExitStatus {
             | E::ReplayOpen { .. }
             | E::ReplayNoRecords { .. }
             | E::Replay(_)
-            | E::Audit(_) => ExitStatus::Failure,
+            | E::Audit(_)
+            | E::ReportNoSession(_)
+            | E::ReportNowhere
+            | E::ReportOpen { .. } => ExitStatus::Failure,
         }
     }
 }

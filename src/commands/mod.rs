@@ -13,6 +13,8 @@ mod install;
 mod plugin;
 mod policy;
 mod replay;
+mod report;
+mod silent;
 mod status;
 mod trust;
 mod uninstall;
@@ -55,6 +57,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Dispatch(a) => return dispatch::main(&dispatch::reassemble(&a, cli.verbose)),
         Command::Explain(a) => explain::run(p, a),
         Command::Replay(a) => replay::run(p, a),
+        Command::Report(a) => report::run(p, a),
         Command::Status { session, json } => Ok(status::run(p, session.as_deref(), json)),
         Command::Cards { command } => match command {
             CardsCommand::List { json } => Ok(cards::list(p, json)),

@@ -13,12 +13,24 @@ use crate::replay::{self, WorkDir, report};
 use std::io::BufReader;
 
 pub fn run(p: &Printer, a: ReplayArgs) -> Result<ExitStatus, CommandError> {
+    let r = load(a.transcript.as_deref())?;
+    p.out(&if a.json {
+        report::json(&r)
+    } else {
+        report::human(&r)
+    });
+    Ok(ExitStatus::Success)
+}
+
+/// Replays `transcript` (the embedded sample without one) in a private
+/// state directory; `report` reuses it.
+pub fn load(transcript: Option<&std::path::Path>) -> Result<replay::Replay, CommandError> {
     let work = WorkDir::new().map_err(CommandError::ReplayNoTempDir)?;
     // SAFETY: set once, before any thread exists in this process (replay
     // starts no thread and arms no deadline); every later read of the state
     // root sees the private directory.
     unsafe { std::env::set_var("CUECARD_STATE_DIR", work.0.join("state")) };
-    let result = match &a.transcript {
+    let result = match transcript {
         None => replay::run(
             "the embedded sample session",
             replay::SAMPLE.as_bytes(),
@@ -32,7 +44,7 @@ pub fn run(p: &Printer, a: ReplayArgs) -> Result<ExitStatus, CommandError> {
             ),
             Err(error) => {
                 return Err(CommandError::ReplayOpen {
-                    path: path.clone(),
+                    path: path.to_path_buf(),
                     error,
                 });
             }
@@ -42,10 +54,5 @@ pub fn run(p: &Printer, a: ReplayArgs) -> Result<ExitStatus, CommandError> {
     if r.records == 0 {
         return Err(CommandError::ReplayNoRecords { source: r.source });
     }
-    p.out(&if a.json {
-        report::json(&r)
-    } else {
-        report::human(&r)
-    });
-    Ok(ExitStatus::Success)
+    Ok(r)
 }

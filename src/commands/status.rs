@@ -25,24 +25,8 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
             return ExitStatus::Failure;
         }
     };
-    let wanted = session.map(|id| {
-        key::session_part(Some(&Value::String(id.into())), None)
-            .0
-            .as_str()
-            .to_string()
-    });
-    let mut sessions: Vec<(String, Session)> = state::store::list(&store, MAX_SESSIONS)
-        .into_iter()
-        .filter_map(|(p, s)| {
-            let stem = p.file_stem()?.to_string_lossy().into_owned();
-            let part = stem.split('@').next().unwrap_or_default().to_string();
-            wanted
-                .as_ref()
-                .is_none_or(|w| *w == part)
-                .then_some((stem, s))
-        })
-        .collect();
-    sessions.sort_by(|a, b| (b.1.updated, &b.0).cmp(&(a.1.updated, &a.0)));
+    let wanted = wanted_part(session);
+    let sessions = sessions_of(&store, wanted.as_deref());
     crate::hook::fold_pending(&store, std::time::Duration::from_millis(200));
     let record = failures::load(&store);
     let unreported = record.unreported().count();
@@ -82,6 +66,31 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
     ExitStatus::Success
 }
 
+/// The session key part of an id as the harness gave it.
+pub(super) fn wanted_part(session: Option<&str>) -> Option<String> {
+    session.map(|id| {
+        key::session_part(Some(&Value::String(id.into())), None)
+            .0
+            .as_str()
+            .to_string()
+    })
+}
+
+/// The sessions under the store (only `wanted`'s when given), newest
+/// first, with their file stems.
+pub(super) fn sessions_of(store: &Store, wanted: Option<&str>) -> Vec<(String, Session)> {
+    let mut sessions: Vec<(String, Session)> = state::store::list(store, MAX_SESSIONS)
+        .into_iter()
+        .filter_map(|(p, s)| {
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            let part = stem.split('@').next().unwrap_or_default().to_string();
+            wanted.is_none_or(|w| w == part).then_some((stem, s))
+        })
+        .collect();
+    sessions.sort_by(|a, b| (b.1.updated, &b.0).cmp(&(a.1.updated, &a.0)));
+    sessions
+}
+
 fn render(
     store: &Store,
     set: &[(String, String)],
@@ -115,6 +124,9 @@ fn render(
             sessions.len() - SHOWN
         ));
     }
+    for (what, why) in super::silent::findings(Some(store), None) {
+        out.push_str(&format!("not calling: {what}\n  {why}\n"));
+    }
     failure_lines(&mut out, fails, unreported, now);
     out
 }
@@ -125,9 +137,10 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
     let c = &s.compaction;
     let l = &s.ledger;
     out.push_str(&format!(
-        "  {}  ({}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} ({}): {} characters, ~{} tokens\n",
+        "  {}  ({}, {}, updated {})\n    project {}\n    calls {}  compaction cycle {}, warnings {} this cycle, {} in all{}\n    injected {} ({}): {} characters, ~{} tokens\n",
         s.id,
         s.model.as_deref().unwrap_or("model unknown"),
+        s.harness.as_deref().unwrap_or("harness unknown"),
         age(now, s.updated),
         s.project,
         s.calls,
@@ -146,6 +159,9 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
         l.chars,
         l.tokens,
     ));
+    if let Some(line) = sparkline_line(s, !crate::report::chart::unicode_terminal()) {
+        out.push_str(&line);
+    }
     if l.denies + l.asks > 0 {
         out.push_str(&format!(
             "    policy decisions: {} denied, {} asked (cuecard policy)\n",
@@ -165,6 +181,27 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
             ));
         }
     }
+}
+
+/// Characters of the sparkline.
+const SPARK_WIDTH: usize = 40;
+
+/// The context curve in one line: Unicode blocks on a UTF-8 terminal,
+/// ASCII otherwise (a pipe, a file, a log), scaled to the model's window.
+fn sparkline_line(s: &Session, ascii: bool) -> Option<String> {
+    if s.curve.is_empty() {
+        return None;
+    }
+    let (window, _) = crate::guards::compaction::window_and_source(&[s.model.as_deref()], None);
+    let values: Vec<u64> = s.curve.iter().map(|p| p.k).collect();
+    let peak = values.iter().copied().max().unwrap_or(0);
+    Some(format!(
+        "    context {}  peak {} of {} tokens ({})\n",
+        crate::report::chart::sparkline(&values, window, SPARK_WIDTH, ascii),
+        text::thousands(peak),
+        text::thousands(window),
+        text::count(values.len(), "size", "sizes"),
+    ))
 }
 
 /// The failure record, newest first (at most 50).

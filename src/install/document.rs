@@ -631,6 +631,20 @@ pub fn apply_install(
     dirs.extend(extra_dirs.iter().cloned());
     apply(t, plan)?;
     super::record::record(&t.path, &plan.switched, &dirs)?;
+    // When and what was installed, for "has not called since it was
+    // installed" (crate::state::liveness); a re-install that changed
+    // nothing keeps the first time.
+    if plan.action != Action::Unchanged || super::record::get(&t.path, "installed").is_none() {
+        super::record::set_many(
+            &t.path,
+            &[
+                ("harness", Value::from(t.spec.harness.id())),
+                ("scope", Value::from(t.scope.id())),
+                ("base", Value::from(t.base.to_string_lossy().into_owned())),
+                ("installed", Value::from(crate::state::now())),
+            ],
+        )?;
+    }
     if plan.action != Action::Unchanged || t.path.exists() {
         let written: serde_json::Map<String, Value> = sandbox_keys(t)
             .into_iter()

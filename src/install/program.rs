@@ -117,7 +117,7 @@ pub fn resolve(program: &str, project: &Path) -> Result<PathBuf, ProgramRefused>
 /// A bare program name looked up in PATH's absolute directories (a relative
 /// entry, `.` among them, would find the project's own files); on Windows
 /// `<name>.exe` too, as the shells there find it.
-fn on_path(name: &str) -> Option<PathBuf> {
+pub fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     let names: Vec<String> = if cfg!(windows) {
         vec![name.to_string(), format!("{name}.exe")]

@@ -91,13 +91,21 @@ pub fn record(
 /// Sets one field of `config`'s record (`entries`, `created`,
 /// `created_file`).
 pub fn set(config: &Path, field: &str, value: Value) -> Result<(), InstallError> {
+    set_many(config, &[(field, value)])
+}
+
+/// Sets fields of `config`'s record in one write (`harness`, `scope`,
+/// `base`, `installed`: what `crate::state::liveness` reads).
+pub fn set_many(config: &Path, fields: &[(&str, Value)]) -> Result<(), InstallError> {
     let Some(store) = store() else { return Ok(()) };
     let mut all = load(&store);
     let entry = all
         .entry(key(config))
         .or_insert_with(|| json!({"keys": {}, "dirs": []}));
     if let Some(e) = entry.as_object_mut() {
-        e.insert(field.into(), value);
+        for (field, value) in fields {
+            e.insert((*field).into(), value.clone());
+        }
     }
     save(&store, &all)
 }

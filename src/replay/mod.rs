@@ -115,6 +115,34 @@ pub struct Firing {
     pub tokens: usize,
     /// Whether this card is a compaction warning.
     pub warning: bool,
+    /// The hook call it fired on (1 for the first).
+    pub hook_call: usize,
+    /// The call's tool and target, when it was a tool call.
+    pub tool: Option<String>,
+    pub target: Option<String>,
+}
+
+/// An ask or deny the policy would have answered a call with.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Decision {
+    pub hook_call: usize,
+    pub turn: usize,
+    pub event: String,
+    pub tool: Option<String>,
+    pub target: Option<String>,
+    /// `ask` or `deny`.
+    pub decision: String,
+    pub reason: String,
+    /// The policy ids that decided, each with where its line came from.
+    pub source: Vec<String>,
+}
+
+/// One point of the context curve: the size the transcript reported,
+/// after `hook_call` hook calls.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct CurvePoint {
+    pub hook_call: usize,
+    pub tokens: u64,
 }
 
 /// One user turn.
@@ -153,6 +181,14 @@ pub struct Replay {
     pub warnings_at: Vec<usize>,
     /// Turn numbers where a compaction happened.
     pub compactions_at: Vec<usize>,
+    /// The hook calls after which each compaction happened (same order).
+    pub compaction_calls: Vec<usize>,
+    /// The context size each usage record reported, in order.
+    pub curve: Vec<CurvePoint>,
+    /// The model the transcript last named.
+    pub model: Option<String>,
+    /// Every ask and deny the policy answered with.
+    pub decisions: Vec<Decision>,
 }
 
 /// Detects the format from the first records.
@@ -196,6 +232,10 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
             total_tokens: 0,
             warnings_at: Vec::new(),
             compactions_at: Vec::new(),
+            compaction_calls: Vec::new(),
+            curve: Vec::new(),
+            model: None,
+            decisions: Vec::new(),
         },
     };
     let mut reader: Option<Box<dyn Reader>> = None;
@@ -343,7 +383,14 @@ impl Replayer {
                     ..Turn::default()
                 });
             }
-            Step::Usage { tokens, .. } => {
+            Step::Usage { tokens, model } => {
+                r.curve.push(CurvePoint {
+                    hook_call: r.hook_calls,
+                    tokens: *tokens,
+                });
+                if let Some(m) = model {
+                    r.model = Some(text::sanitize(m, 100));
+                }
                 let t = r.turns.last_mut().expect("one turn at least");
                 t.context_tokens = Some(t.context_tokens.map_or(*tokens, |c| c.max(*tokens)));
                 t.context_last = Some(*tokens);
@@ -353,6 +400,7 @@ impl Replayer {
                 t.compactions.push(trigger.clone());
                 let turn = t.turn;
                 r.compactions_at.push(turn);
+                r.compaction_calls.push(r.hook_calls);
             }
             Step::Hook {
                 event,
@@ -427,6 +475,27 @@ impl Replayer {
                 .push(self.tracker.at_compaction(&run.outcome.fragments));
         }
         let turn = r.turns.last_mut().expect("one turn");
+        let n = r.hook_calls;
+        if let (Some((level, reason)), Some(ruling)) = (&run.decided, &run.outcome.ruling) {
+            r.decisions.push(Decision {
+                hook_call: n,
+                turn: turn.turn,
+                event: event.to_string(),
+                tool: run.subject.tool.clone(),
+                target: run.subject.target.clone(),
+                decision: match level {
+                    crate::policy::Level::Ask => "ask",
+                    _ => "deny",
+                }
+                .into(),
+                reason: reason.clone(),
+                source: ruling
+                    .by
+                    .iter()
+                    .map(|(id, from)| format!("{id}: {from}"))
+                    .collect(),
+            });
+        }
         for f in &run.outcome.fragments {
             let why = run
                 .trace
@@ -444,6 +513,9 @@ impl Replayer {
                 chars: text::len16(&rendered),
                 tokens: crate::tokens::count(&rendered),
                 warning,
+                hook_call: n,
+                tool: run.subject.tool.clone(),
+                target: run.subject.target.clone(),
             });
             if warning {
                 r.warnings_at.push(turn.turn);

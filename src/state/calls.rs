@@ -33,17 +33,71 @@ pub struct Totals {
     /// Unix seconds of the last call.
     #[serde(default)]
     pub last: u64,
+    /// The context curve: the size known at each call that knew one
+    /// (`cuecard report`, the sparkline of `cuecard status`), at most
+    /// [`MAX_CURVE`] points (thinned evenly past it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curve: Vec<CurvePoint>,
+}
+
+/// Points kept in a session's context curve.
+pub const MAX_CURVE: usize = 1024;
+
+/// One point of the context curve.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CurvePoint {
+    /// The call's number in the session (1 for the first).
+    pub n: u64,
+    /// Unix seconds.
+    pub t: u64,
+    /// The context size, in tokens.
+    pub k: u64,
+    /// The compaction cycle the call was in.
+    #[serde(default)]
+    pub c: u32,
+}
+
+/// The size a call knew, for its log line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Known {
+    pub tokens: Option<u64>,
+    pub cycle: u32,
+}
+
+/// Adds a point, thinning the curve to half when it is full (the first
+/// and the newest points stay).
+pub fn push_point(curve: &mut Vec<CurvePoint>, p: CurvePoint) {
+    curve.push(p);
+    if curve.len() > MAX_CURVE {
+        let last = *curve.last().expect("not empty");
+        let mut i = 0;
+        curve.retain(|_| {
+            i += 1;
+            i % 2 == 1
+        });
+        if curve.last() != Some(&last) {
+            curve.push(last);
+        }
+    }
 }
 
 impl Totals {
     /// Adds `later` (what came after these totals).
-    pub fn absorb(&mut self, later: Totals) {
+    pub fn absorb(&mut self, mut later: Totals) {
+        // `later`'s call numbers count from its own start.
+        let base = self.calls;
+        for e in later.ledger.entries.iter_mut().filter(|e| e.call > 0) {
+            e.call += base;
+        }
         self.calls += later.calls;
         for (e, n) in later.events {
             *self.events.entry(e).or_insert(0) += n;
         }
         self.ledger.absorb(later.ledger);
         self.last = self.last.max(later.last);
+        for p in later.curve {
+            push_point(&mut self.curve, CurvePoint { n: p.n + base, ..p });
+        }
     }
 
     /// A session's counters and ledger, taken out of it.
@@ -53,6 +107,7 @@ impl Totals {
             events: std::mem::take(&mut s.events),
             ledger: std::mem::take(&mut s.ledger),
             last: s.updated,
+            curve: std::mem::take(&mut s.curve),
         }
     }
 
@@ -61,6 +116,7 @@ impl Totals {
         s.calls = self.calls;
         s.events = self.events;
         s.ledger = self.ledger;
+        s.curve = self.curve;
         s.updated = s.updated.max(self.last);
     }
 }
@@ -77,7 +133,17 @@ enum Line {
         t: u64,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         i: Vec<ledger::LedgerEntry>,
+        /// The context size the call knew (tokens).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u64>,
+        /// The compaction cycle (0 is left out).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        c: u32,
     },
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Where a session's log lives, beside its record.
@@ -88,7 +154,13 @@ pub fn log_path(record: &Path) -> PathBuf {
 /// Appends `call` (the counters and ledger entries of this call only: the
 /// record loads without them) to the log, folding the log first when it is
 /// over its bound. With `fresh`, the log is replaced by this call's line.
-pub fn append(record: &Path, call: &Totals, now: u64, fresh: bool) -> std::io::Result<()> {
+pub fn append(
+    record: &Path,
+    call: &Totals,
+    known: Known,
+    now: u64,
+    fresh: bool,
+) -> std::io::Result<()> {
     let path = log_path(record);
     let mut lines = Vec::new();
     for (event, n) in &call.events {
@@ -101,6 +173,8 @@ pub fn append(record: &Path, call: &Totals, now: u64, fresh: bool) -> std::io::R
                 } else {
                     Vec::new()
                 },
+                k: known.tokens,
+                c: known.cycle,
             };
             serde_json::to_writer(&mut lines, &line).map_err(std::io::Error::other)?;
             lines.push(b'\n');
@@ -158,11 +232,22 @@ fn fold_call_bytes(t: &mut Totals, bytes: &[u8]) {
     for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         match serde_json::from_slice::<Line>(line) {
             Ok(Line::Base { base }) => *t = base,
-            Ok(Line::Call { e, t: time, i }) => {
+            Ok(Line::Call {
+                e,
+                t: time,
+                i,
+                k,
+                c,
+            }) => {
                 t.calls += 1;
+                if let Some(k) = k {
+                    let n = t.calls;
+                    push_point(&mut t.curve, CurvePoint { n, t: time, k, c });
+                }
                 *t.events.entry(crate::text::sanitize(&e, 40)).or_insert(0) += 1;
                 t.last = t.last.max(time);
-                for entry in i {
+                for mut entry in i {
+                    entry.call = t.calls;
                     t.ledger.add(entry);
                 }
             }
@@ -200,9 +285,26 @@ mod tests {
     fn the_log_folds_to_its_calls_and_stays_bounded() {
         let t = tempfile::tempdir().unwrap();
         let record = t.path().join("s.json");
-        append(&record, &call("SessionStart", 1), 10, true).unwrap();
+        append(
+            &record,
+            &call("SessionStart", 1),
+            Known::default(),
+            10,
+            true,
+        )
+        .unwrap();
         for i in 0..3_000 {
-            append(&record, &call("PreToolUse", i % 2), 11 + i as u64, false).unwrap();
+            append(
+                &record,
+                &call("PreToolUse", i % 2),
+                Known {
+                    tokens: Some(i as u64),
+                    cycle: 0,
+                },
+                11 + i as u64,
+                false,
+            )
+            .unwrap();
         }
         let size = std::fs::metadata(log_path(&record)).unwrap().len();
         assert!(size <= MAX_LOG_BYTES + 4 * 1024, "bounded: {size} bytes");
@@ -213,24 +315,40 @@ mod tests {
         assert_eq!(totals.ledger.injections, 1 + 1_500);
         assert_eq!(totals.ledger.entries.len(), ledger::MAX_ENTRIES);
         assert_eq!(totals.last, 3_010);
+        // Each entry knows its call's number, across the folds.
+        let last = totals.ledger.entries.last().unwrap();
+        assert_eq!(last.call, 3_001, "the last injecting call (i = 2,999)");
+        assert!(
+            totals
+                .ledger
+                .entries
+                .windows(2)
+                .all(|w| w[0].call + 2 == w[1].call)
+        );
+        // The curve is thinned, never longer than its bound, and ends with
+        // the newest call.
+        assert!(totals.curve.len() <= MAX_CURVE && totals.curve.len() > 100);
+        let last = totals.curve.last().unwrap();
+        assert_eq!((last.n, last.k), (3_001, 2_999));
+        assert!(totals.curve.windows(2).all(|w| w[0].n < w[1].n));
     }
 
     #[test]
     fn a_torn_line_is_skipped_and_a_fresh_session_starts_its_log_anew() {
         let t = tempfile::tempdir().unwrap();
         let record = t.path().join("s.json");
-        append(&record, &call("PreToolUse", 0), 1, true).unwrap();
+        append(&record, &call("PreToolUse", 0), Known::default(), 1, true).unwrap();
         let mut f = std::fs::OpenOptions::new()
             .append(true)
             .open(log_path(&record))
             .unwrap();
         f.write_all(b"{\"e\":\"PreTo").unwrap();
         drop(f);
-        append(&record, &call("PostToolUse", 0), 2, false).unwrap();
+        append(&record, &call("PostToolUse", 0), Known::default(), 2, false).unwrap();
         // The torn line swallowed the next one's start: both are skipped,
         // nothing else is lost.
         assert_eq!(read(&log_path(&record)).calls, 1);
-        append(&record, &call("Stop", 0), 3, true).unwrap();
+        append(&record, &call("Stop", 0), Known::default(), 3, true).unwrap();
         let totals = read(&log_path(&record));
         assert_eq!((totals.calls, totals.events.len()), (1, 1));
     }

@@ -43,7 +43,75 @@ pub struct LedgerEntry {
     pub chars: u64,
     /// Estimated tokens (bytes / 4).
     pub tokens: u64,
+    /// The tool of the call (`Write`, `Bash`), for `cuecard report`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// What the call touched (a path, a command's first words), shortened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// A decision's reason as sent (shortened).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// A decision's policy lines: where each came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The call's number in the session (1 for the first), given when the
+    /// call log is folded (a log line does not know it); 0: unknown.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub call: u64,
 }
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// What a ledger entry may say beside its figures: the call's tool and
+/// target, and a decision's reason and policy source lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntryDetail {
+    pub tool: Option<String>,
+    pub target: Option<String>,
+    pub reason: Option<String>,
+    pub source: Option<String>,
+}
+
+impl EntryDetail {
+    /// The tool and target of a tool call (nothing for other events): the
+    /// path it names, or a command's first two words (never its arguments,
+    /// which may carry a secret), shortened.
+    pub fn of_call(payload: &crate::payload::Payload) -> EntryDetail {
+        let Some(tool) = payload.tool_name() else {
+            return EntryDetail::default();
+        };
+        let input = payload.tool_input();
+        let get = |k: &str| input.and_then(|m| m.get(k)).and_then(|v| v.as_str());
+        let target = ["file_path", "path", "notebook_path", "pattern", "url"]
+            .iter()
+            .find_map(|k| get(k))
+            .map(|s| crate::text::sanitize(s, 120))
+            .or_else(|| {
+                get("command").or_else(|| get("cmd")).map(|c| {
+                    let words: Vec<&str> = c.split_whitespace().take(2).collect();
+                    let keep = match words[..] {
+                        [a, b] if b.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => {
+                            format!("{a} {b}")
+                        }
+                        [a, ..] => a.to_string(),
+                        [] => String::new(),
+                    };
+                    crate::text::sanitize(&keep, 60)
+                })
+            });
+        EntryDetail {
+            tool: Some(crate::text::sanitize(tool, 60)),
+            target,
+            ..EntryDetail::default()
+        }
+    }
+}
+
+/// The longest reason kept in an entry.
+pub const MAX_REASON_CHARS: usize = 300;
 
 /// What a ledger entry records: a card's text in full, a one-line
 /// reminder (the repeat rule), a warning (compaction), or a decision.
@@ -87,6 +155,20 @@ pub fn estimate_tokens(text: &str) -> u64 {
 
 impl Ledger {
     pub fn record(&mut self, time: u64, event: &str, card: &str, kind: LedgerKind, text: &str) {
+        self.record_with(time, event, card, kind, text, EntryDetail::default());
+    }
+
+    /// [`Ledger::record`], with the call's tool and target and a
+    /// decision's reason and source.
+    pub fn record_with(
+        &mut self,
+        time: u64,
+        event: &str,
+        card: &str,
+        kind: LedgerKind,
+        text: &str,
+        detail: EntryDetail,
+    ) {
         let chars = crate::text::len16(text) as u64;
         let tokens = estimate_tokens(text);
         self.add(LedgerEntry {
@@ -96,6 +178,11 @@ impl Ledger {
             kind: kind.as_str().to_string(),
             chars,
             tokens,
+            tool: detail.tool,
+            target: detail.target,
+            reason: detail.reason,
+            source: detail.source,
+            call: 0,
         });
     }
 

@@ -17,6 +17,7 @@ pub mod failures;
 pub mod handoff;
 pub mod key;
 pub mod ledger;
+pub mod liveness;
 pub mod lock;
 pub mod marker;
 pub mod observe;
@@ -85,6 +86,15 @@ pub struct Session {
     /// The hand-off note and plan this session wrote (issue 20).
     #[serde(default)]
     pub handoff: HandoffState,
+    /// The harness whose hook calls this session's (its `--contract`, else
+    /// `claude-code`): set by its first call, so the record is not written
+    /// again for it (what `doctor` reads to tell when a harness last
+    /// called).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<String>,
+    /// The context curve folded from the call log (never in the record).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curve: Vec<calls::CurvePoint>,
 }
 
 impl Session {

@@ -223,7 +223,11 @@ impl Locked {
         // A session that starts here (no record, or one reset as corrupt)
         // starts its log too: what a log held for it is not its history.
         let fresh = std::mem::replace(&mut self.fresh, false);
-        super::calls::append(&self.path, call, super::now(), fresh)
+        let known = super::calls::Known {
+            tokens: self.session.compaction.last_tokens,
+            cycle: self.session.compaction.number,
+        };
+        super::calls::append(&self.path, call, known, super::now(), fresh)
     }
 
     pub fn path(&self) -> &Path {
