@@ -125,8 +125,32 @@ pub struct Cli {
     /// Print diagnostics on stderr.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Colour keyed to state (ok green, warnings yellow, failures red):
+    /// auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces
+    /// it in a pipe), always or never.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto, hide_possible_values = true)]
+    pub color: ColorWhen,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`: when to colour the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// The printer's choice.
+    pub fn choice(self) -> crate::printer::ColorChoice {
+        match self {
+            ColorWhen::Auto => crate::printer::ColorChoice::Auto,
+            ColorWhen::Always => crate::printer::ColorChoice::Always,
+            ColorWhen::Never => crate::printer::ColorChoice::Never,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -276,12 +300,16 @@ pub struct VerifyArgs {
     /// --scope managed` renders it). Default: user and project.
     #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
-    /// Machine-readable output.
+    /// Print JSON instead of text (schema: docs/json.md).
     #[arg(long)]
     pub json: bool,
-    /// Print the harness-by-event capability table instead.
+    /// Print the harness-by-event capability table instead: a table on a
+    /// terminal, Markdown in a pipe.
     #[arg(long)]
     pub capabilities: bool,
+    /// With --capabilities: Markdown on a terminal too.
+    #[arg(long, requires = "capabilities")]
+    pub markdown: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -304,6 +332,9 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "HARNESS", help = any_help(),
           value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: Option<String>,
+    /// Print JSON instead of text (schema: docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -13,6 +13,7 @@ mod plugin;
 mod policy;
 mod replay;
 mod status;
+mod terminal_md;
 mod trust;
 mod uninstall;
 mod verify;
@@ -47,7 +48,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
     };
     crate::diag::set_verbose(cli.verbose);
     // The one printer of this run: every command prints through it.
-    let printer = Printer::new();
+    let printer = Printer::new(cli.color.choice());
     let p = &printer;
     let result = match cli.command {
         // Reached only through `cuecard -v dispatch ...` (its own exit code).
