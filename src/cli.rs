@@ -262,8 +262,17 @@ pub struct PluginBuildArgs {
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     #[arg(long, value_name = "HARNESS", help = installable_help(),
-          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
-    pub harness: String,
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true,
+          required_unless_present = "detect", conflicts_with = "detect")]
+    pub harness: Option<String>,
+    /// Find the harnesses used on this machine (each one's own folder in
+    /// HOME, or its program on PATH) and install into each; on a terminal
+    /// it asks first, and --dry-run lists them.
+    #[arg(long)]
+    pub detect: bool,
+    /// With --detect: do not ask.
+    #[arg(long, short = 'y', requires = "detect")]
+    pub yes: bool,
     /// user (under HOME), project (the git root of the working directory), or
     /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
     /// Default: user (project for devin).
@@ -287,7 +296,7 @@ pub struct InstallArgs {
     /// agent's commands can write only in the project and the temporary
     /// directories, whatever the hook could read. Uninstall removes it
     /// (docs/policy.md).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "detect")]
     pub sandbox: bool,
 }
 
@@ -315,8 +324,14 @@ pub struct VerifyArgs {
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
     #[arg(long, value_name = "HARNESS", help = installable_help(),
-          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
-    pub harness: String,
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true,
+          required_unless_present = "all", conflicts_with = "all")]
+    pub harness: Option<String>,
+    /// Every harness and scope (user and project) cuecard is installed in;
+    /// then what is left (plugins, extensions, entries of yours) and how
+    /// to remove it.
+    #[arg(long)]
+    pub all: bool,
     /// user, project or managed (default: every scope where cuecard is found).
     #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,

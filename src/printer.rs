@@ -289,7 +289,7 @@ impl Tone {
             "WAIT" | "STALE" | "UNTRUSTED" | "NOT-ON-PATH" | "YOURS" | "note" | "warning"
             | "changed" | "new" | "skipped" => Some(Tone::Warn),
             "FAIL" | "MISSING" | "NOT-RUN" | "UNREADABLE" | "UNENFORCED" | "HOOKS-OFF"
-            | "DOUBLE" | "error" | "failed" => Some(Tone::Fail),
+            | "DOUBLE" | "INVALID" | "error" | "failed" => Some(Tone::Fail),
             _ => None,
         }
     }

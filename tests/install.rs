@@ -1235,7 +1235,7 @@ fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
         .run();
     assert!(
         out.stdout
-            .contains(".kiro/agents/cuecard.json (1 entries; legacy agent form"),
+            .contains(".kiro/agents/cuecard.json (1 entry; legacy agent form"),
         "{}",
         out.stdout
     );
@@ -1243,7 +1243,7 @@ fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
     let out = install(&sb, "kiro", "user");
     assert!(out.stdout.contains("form: V3 hook file"), "{}", out.stdout);
     assert!(
-        out.stdout.contains("moved 1 entries from") && out.stdout.contains("agents/cuecard.json"),
+        out.stdout.contains("moved 1 entry from") && out.stdout.contains("agents/cuecard.json"),
         "{}",
         out.stdout
     );

@@ -9,6 +9,7 @@ mod error;
 mod exit;
 mod explain;
 mod install;
+mod install_detect;
 mod plugin;
 mod policy;
 mod replay;
@@ -16,6 +17,7 @@ mod status;
 mod terminal_md;
 mod trust;
 mod uninstall;
+mod uninstall_left;
 mod verify;
 
 use crate::cli::{CardsCommand, Cli, Command, PluginCommand};
