@@ -332,7 +332,12 @@ impl Printer {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto if set("NO_COLOR") => false,
-            ColorChoice::Auto if std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") => true,
+            ColorChoice::Auto
+                if std::env::var_os("CLICOLOR_FORCE")
+                    .is_some_and(|v| !v.is_empty() && v != "0") =>
+            {
+                true
+            }
             ColorChoice::Auto => terminal && std::env::var_os("TERM").is_none_or(|t| t != "dumb"),
         };
         Printer {
@@ -409,7 +414,10 @@ impl Printer {
         // A bounded read: one line, at most 1 KiB.
         use std::io::{BufRead, Read};
         let _ = std::io::stdin().lock().take(1024).read_line(&mut line);
-        Some(matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes"))
+        Some(matches!(
+            line.trim().to_ascii_lowercase().as_str(),
+            "y" | "yes"
+        ))
     }
 }
 

@@ -148,7 +148,12 @@ fn text(p: &Printer, r: &Report) -> String {
         }
     }
     for d in &r.double_registrations {
-        out.push_str(&format!("{}: {} {}\n", d.harness, p.state("FAIL", 4), d.problem));
+        out.push_str(&format!(
+            "{}: {} {}\n",
+            d.harness,
+            p.state("FAIL", 4),
+            d.problem
+        ));
     }
     if let Some(checks) = &r.policy {
         out.push_str("policy (`cuecard policy` for every line):\n");
@@ -220,9 +225,7 @@ fn probe_file(
                 event: Some(event.clone()),
                 ..Check::why(
                     "FAIL",
-                    format!(
-                        "not run: not an installed cuecard binary ({why}); an entry of yours"
-                    ),
+                    format!("not run: not an installed cuecard binary ({why}); an entry of yours"),
                 )
             });
         }
@@ -282,7 +285,10 @@ fn policy_report(roots: &Roots, report: &mut Report) {
         }
     }
     if failed == 0 {
-        checks.push(Check::why("ok", "every source is read and nothing defeats it"));
+        checks.push(Check::why(
+            "ok",
+            "every source is read and nothing defeats it",
+        ));
     }
     report.failed += failed;
     report.policy = Some(checks);

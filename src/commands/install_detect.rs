@@ -63,23 +63,13 @@ pub fn run(p: &Printer, a: &InstallArgs) -> Result<ExitStatus, CommandError> {
     if chosen.is_empty() {
         return Ok(ExitStatus::Failure);
     }
-    if !a.yes
-        && p.confirm(&format!("install cuecard into {}?", ids.join(", "))) == Some(false)
-    {
+    if !a.yes && p.confirm(&format!("install cuecard into {}?", ids.join(", "))) == Some(false) {
         p.out("nothing installed");
         return Ok(ExitStatus::Success);
     }
     let mut failed = Vec::new();
     for (spec, s) in chosen {
-        if let Err(e) = super::install::install(
-            p,
-            spec,
-            s,
-            false,
-            &a.replace,
-            a.self_copy,
-            false,
-        ) {
+        if let Err(e) = super::install::install(p, spec, s, false, &a.replace, a.self_copy, false) {
             e.report(p);
             failed.push(spec.harness.id());
         }

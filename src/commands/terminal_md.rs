@@ -121,7 +121,12 @@ fn cells(row: &str) -> Vec<String> {
 fn table(rows: &[&str], width: usize, out: &mut String) {
     let rows: Vec<Vec<String>> = rows
         .iter()
-        .filter(|r| !r.trim().trim_matches('|').chars().all(|c| "-:| ".contains(c)))
+        .filter(|r| {
+            !r.trim()
+                .trim_matches('|')
+                .chars()
+                .all(|c| "-:| ".contains(c))
+        })
         .map(|r| cells(r))
         .collect();
     let n = rows.iter().map(Vec::len).max().unwrap_or(0);
@@ -188,7 +193,13 @@ fn records(rows: &[Vec<String>], width: usize, out: &mut String) {
     let Some((head, body)) = rows.split_first() else {
         return;
     };
-    let label = head.iter().skip(1).map(|h| h.chars().count()).max().unwrap_or(0) + 2;
+    let label = head
+        .iter()
+        .skip(1)
+        .map(|h| h.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
     for row in body {
         out.push_str(row.first().map_or("", String::as_str));
         out.push('\n');

@@ -15,7 +15,9 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
     let specs = if a.all {
         crate::install::all_specs()
     } else {
-        vec![super::harness_spec(a.harness.as_deref().unwrap_or_default())?]
+        vec![super::harness_spec(
+            a.harness.as_deref().unwrap_or_default(),
+        )?]
     };
     let scopes = match super::scope_arg(a.scope.as_deref())? {
         Some(s) => vec![s],
