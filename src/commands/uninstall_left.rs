@@ -1,7 +1,8 @@
 //! What `uninstall --all` leaves, said plainly: every registration of
 //! cuecard still found in a file a harness reads (a plugin or extension the
-//! harness installed, entries of the user's that run cuecard), and the
-//! state folder that holds sessions and trust records.
+//! harness installed, entries of the user's that run cuecard), the copy
+//! of the binary `install --self` made, and the state folder that holds
+//! sessions and trust records.
 
 use crate::harness::config::{Roots, Scope};
 use crate::install::document::ConfigFile;
@@ -36,6 +37,19 @@ pub fn report(roots: &Roots, bin: &str, out: &mut String) {
                 left.push(line);
             }
         }
+    }
+    // The lasting copy `install --self` made: uninstall never removes a
+    // program.
+    let copy = roots.home.join(".local/bin").join(if cfg!(windows) {
+        "cuecard.exe"
+    } else {
+        "cuecard"
+    });
+    if copy.is_file() {
+        left.push(format!(
+            "  binary {}: the copy `install --self` made (`rm` it when you no longer need it)\n",
+            copy.display()
+        ));
     }
     if let Some(dirs) = crate::dirs::Dirs::current()
         && std::fs::symlink_metadata(&dirs.state).is_ok_and(|m| m.is_dir())
