@@ -358,6 +358,30 @@ impl Printer {
         out(text)
     }
 
+    /// A report for a person (install's, uninstall's): stdout, with the
+    /// first word of each line coloured when it is a state word such as
+    /// `warning:` or `note:` ([`Tone::of`]).
+    pub fn report(&self, text: &str) {
+        if !self.color {
+            return out(text);
+        }
+        let mut coloured = String::with_capacity(text.len() + 64);
+        for line in text.split_inclusive('\n') {
+            let body = line.trim_start();
+            let indent = &line[..line.len() - body.len()];
+            let word = body.split(' ').next().unwrap_or("");
+            match Tone::of(word).filter(|_| word.ends_with(':')) {
+                Some(t) => {
+                    coloured.push_str(indent);
+                    coloured.push_str(&self.paint(t, word));
+                    coloured.push_str(&body[word.len()..]);
+                }
+                None => coloured.push_str(line),
+            }
+        }
+        out(&coloured)
+    }
+
     /// A problem or a refusal: stderr.
     pub fn err(&self, text: &str) {
         err(text)

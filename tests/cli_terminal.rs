@@ -64,6 +64,14 @@ fn colour_is_keyed_to_state_on_a_terminal_and_never_in_a_pipe_or_with_no_color()
         check.text
     );
 
+    // A report's state words (install's warning about a build in target/).
+    let install = pty::run(&sb, &["install", "--harness", "cursor"], &[], "", 100);
+    assert!(
+        install.text.contains(&format!("{YELLOW}warning:\x1b[0m")),
+        "{}",
+        install.text
+    );
+
     // No colour on a terminal with NO_COLOR, or with --color never.
     for (args, env) in [
         (&["verify"][..], &[("NO_COLOR", "1")][..]),

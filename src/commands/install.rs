@@ -144,7 +144,7 @@ pub(super) fn install(
                 target.path.display()
             ));
         }
-        p.out(&out);
+        p.report(&out);
         return Ok(());
     }
     let skills_dir = (spec.skills_dir)(scope, &roots);
@@ -179,7 +179,7 @@ pub(super) fn install(
     } else {
         managed_warnings(&bin, &mut out);
     }
-    p.out(&out);
+    p.report(&out);
     Ok(())
 }
 

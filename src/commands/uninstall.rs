@@ -41,7 +41,7 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
     if a.all {
         super::uninstall_left::report(&roots, &bin, &mut out);
     }
-    p.out(&out);
+    p.report(&out);
     // A file cuecard could only read: what to delete by hand was printed.
     Ok(if by_hand {
         ExitStatus::Failure
