@@ -117,7 +117,7 @@ fn cells(row: &str) -> Vec<String> {
 
 /// A Markdown table as columns two spaces apart, the header underlined;
 /// when the natural widths do not fit, the widest columns are narrowed
-/// (their cells wrap) until they do, and rows are ruled apart.
+/// (their cells wrap) until they do.
 fn table(rows: &[&str], width: usize, out: &mut String) {
     let rows: Vec<Vec<String>> = rows
         .iter()
@@ -156,10 +156,15 @@ fn table(rows: &[&str], width: usize, out: &mut String) {
         records(&rows, width, out);
         return;
     }
-    let wrapped = widths != natural;
     for (r, row) in rows.iter().enumerate() {
+        // A first cell that repeats the row above's is left blank, so
+        // groups (a harness's rows) read as groups.
+        let repeated = r > 1 && rows[r - 1].first() == row.first();
         let cols: Vec<Vec<String>> = (0..n)
-            .map(|c| wrap(row.get(c).map_or("", String::as_str), widths[c]))
+            .map(|c| {
+                let cell = row.get(c).map_or("", String::as_str);
+                wrap(if c == 0 && repeated { "" } else { cell }, widths[c])
+            })
             .collect();
         let height = cols.iter().map(Vec::len).max().unwrap_or(1);
         for l in 0..height {
@@ -174,10 +179,9 @@ fn table(rows: &[&str], width: usize, out: &mut String) {
             out.push_str(line.trim_end());
             out.push('\n');
         }
-        if r == 0 || (wrapped && r + 1 < rows.len()) {
-            let rule = if r == 0 { '─' } else { '·' };
+        if r == 0 {
             let total: usize = widths.iter().sum::<usize>() + 2 * (n - 1);
-            out.push_str(&rule.to_string().repeat(total.min(width)));
+            out.push_str(&"─".repeat(total.min(width)));
             out.push('\n');
         }
     }
@@ -207,6 +211,11 @@ fn records(rows: &[Vec<String>], width: usize, out: &mut String) {
             let name = head.get(c).map_or("", String::as_str);
             let first = format!("  {name}:{}", " ".repeat(label - name.chars().count() - 1));
             let rest = " ".repeat(first.chars().count());
+            // `SessionStart: SessionStart ✓` says it once: `SessionStart: ✓`.
+            let cell = cell
+                .strip_prefix(name)
+                .and_then(|c| c.strip_prefix(' '))
+                .unwrap_or(cell);
             wrap_into(cell, width, &first, &rest, out);
         }
     }
