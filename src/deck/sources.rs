@@ -48,10 +48,7 @@ impl CardScope {
 /// The user's cuecard config directory: `CUECARD_CONFIG_DIR`, else the
 /// platform's (`$XDG_CONFIG_HOME/cuecard`).
 pub fn config_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().to_path_buf())
+    crate::dirs::config()
 }
 
 /// The user's card directory.
