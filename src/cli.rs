@@ -94,6 +94,11 @@ fn installable_help() -> String {
     )
 }
 
+/// `--harness` help for uninstall: the installable ids.
+fn uninstall_help() -> String {
+    format!("One of: {}.", HarnessId::list(true))
+}
+
 /// `--harness` help for the commands that only look: every harness.
 fn any_help() -> String {
     format!(
@@ -123,12 +128,13 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("BUILD_C
 )]
 pub struct Cli {
     /// Print diagnostics on stderr.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, display_order = 900)]
     pub verbose: bool,
     /// Colour keyed to state (ok green, warnings yellow, failures red):
     /// auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces
     /// it in a pipe), always or never.
-    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto, hide_possible_values = true)]
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto,
+          hide_possible_values = true, display_order = 901)]
     pub color: ColorWhen,
     #[command(subcommand)]
     pub command: Command,
@@ -247,7 +253,7 @@ fn plugin_help() -> String {
         .filter(|h| h.config().is_some_and(|c| c.plugin.is_some()))
         .map(|h| h.id())
         .collect();
-    format!("One of: {} (default: claude-code).", ids.join(", "))
+    format!("One of: {}.", ids.join(", "))
 }
 
 #[derive(Debug, clap::Args)]
@@ -323,7 +329,7 @@ pub struct VerifyArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
-    #[arg(long, value_name = "HARNESS", help = installable_help(),
+    #[arg(long, value_name = "HARNESS", help = uninstall_help(),
           value_parser = harness_parser(), ignore_case = true, hide_possible_values = true,
           required_unless_present = "all", conflicts_with = "all")]
     pub harness: Option<String>,

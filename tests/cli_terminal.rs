@@ -127,6 +127,22 @@ fn help_is_wrapped_to_the_terminal() {
     let wide = pty::run(&sb, &["install", "--help"], &[], "", 140);
     assert!(widest(&wide.text) > 60, "{}", wide.text);
     assert!(widest(&wide.text) <= 140, "{}", wide.text);
+    // The global options come after the command's own.
+    let t = &wide.text;
+    let own = t.find("--sandbox").unwrap();
+    assert!(
+        t.find("--verbose").unwrap() > own && t.find("--color").unwrap() > own,
+        "{t}"
+    );
+    // Each default said once; uninstall's help is its own.
+    let plugin = sb.test().args(["plugin", "build", "--help"]).run().stdout;
+    assert_eq!(
+        plugin.matches("default: claude-code").count(),
+        1,
+        "{plugin}"
+    );
+    let uninstall = sb.test().args(["uninstall", "--help"]).run().stdout;
+    assert!(!uninstall.contains("With a policy set only"), "{uninstall}");
 }
 
 #[test]
