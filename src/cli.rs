@@ -94,6 +94,11 @@ fn installable_help() -> String {
     )
 }
 
+/// `--harness` help for uninstall: the installable ids.
+fn uninstall_help() -> String {
+    format!("One of: {}.", HarnessId::list(true))
+}
+
 /// `--harness` help for the commands that only look: every harness.
 fn any_help() -> String {
     format!(
@@ -123,10 +128,35 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("BUILD_C
 )]
 pub struct Cli {
     /// Print diagnostics on stderr.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, display_order = 900)]
     pub verbose: bool,
+    /// Colour keyed to state (ok green, warnings yellow, failures red):
+    /// auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces
+    /// it in a pipe), always or never.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto,
+          hide_possible_values = true, display_order = 901)]
+    pub color: ColorWhen,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`: when to colour the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// The printer's choice.
+    pub fn choice(self) -> crate::printer::ColorChoice {
+        match self {
+            ColorWhen::Auto => crate::printer::ColorChoice::Auto,
+            ColorWhen::Always => crate::printer::ColorChoice::Always,
+            ColorWhen::Never => crate::printer::ColorChoice::Never,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -266,7 +296,7 @@ fn plugin_help() -> String {
         .filter(|h| h.config().is_some_and(|c| c.plugin.is_some()))
         .map(|h| h.id())
         .collect();
-    format!("One of: {} (default: claude-code).", ids.join(", "))
+    format!("One of: {}.", ids.join(", "))
 }
 
 #[derive(Debug, clap::Args)]
@@ -281,8 +311,17 @@ pub struct PluginBuildArgs {
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     #[arg(long, value_name = "HARNESS", help = installable_help(),
-          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
-    pub harness: String,
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true,
+          required_unless_present = "detect", conflicts_with = "detect")]
+    pub harness: Option<String>,
+    /// Find the harnesses used on this machine (each one's own folder in
+    /// HOME, or its program on PATH) and install into each; on a terminal
+    /// it asks first, and --dry-run lists them.
+    #[arg(long)]
+    pub detect: bool,
+    /// With --detect: do not ask.
+    #[arg(long, short = 'y', requires = "detect")]
+    pub yes: bool,
     /// user (under HOME), project (the git root of the working directory), or
     /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
     /// Default: user (project for devin).
@@ -306,7 +345,7 @@ pub struct InstallArgs {
     /// agent's commands can write only in the project and the temporary
     /// directories, whatever the hook could read. Uninstall removes it
     /// (docs/policy.md).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "detect")]
     pub sandbox: bool,
 }
 
@@ -319,19 +358,29 @@ pub struct VerifyArgs {
     /// --scope managed` renders it). Default: user and project.
     #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
-    /// Machine-readable output.
+    /// Print JSON instead of text (schema: docs/json.md).
     #[arg(long)]
     pub json: bool,
-    /// Print the harness-by-event capability table instead.
+    /// Print the harness-by-event capability table instead: a table on a
+    /// terminal, Markdown in a pipe.
     #[arg(long)]
     pub capabilities: bool,
+    /// With --capabilities: Markdown on a terminal too.
+    #[arg(long, requires = "capabilities")]
+    pub markdown: bool,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
-    #[arg(long, value_name = "HARNESS", help = installable_help(),
-          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
-    pub harness: String,
+    #[arg(long, value_name = "HARNESS", help = uninstall_help(),
+          value_parser = harness_parser(), ignore_case = true, hide_possible_values = true,
+          required_unless_present = "all", conflicts_with = "all")]
+    pub harness: Option<String>,
+    /// Every harness and scope (user and project) cuecard is installed in;
+    /// then what is left (plugins, extensions, entries of yours) and how
+    /// to remove it.
+    #[arg(long)]
+    pub all: bool,
     /// user, project or managed (default: every scope where cuecard is found).
     #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,
@@ -347,6 +396,9 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "HARNESS", help = any_help(),
           value_parser = harness_parser(), ignore_case = true, hide_possible_values = true)]
     pub harness: Option<String>,
+    /// Print JSON instead of text (schema: docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -259,19 +259,97 @@ pub fn seal() {
     }
 }
 
+/// When the commands colour their output (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (`CLICOLOR_FORCE` forces it
+    /// in a pipe too); never in a pipe otherwise.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// What a word of output says about the state of things: green, yellow,
+/// red on a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Ok,
+    Warn,
+    Fail,
+}
+
+impl Tone {
+    /// The tone of a state word the commands print (`verify`'s labels,
+    /// `doctor`'s verdicts, `cards check`'s and `install`'s kinds), `None`
+    /// for a word that says nothing about state. The one table of them.
+    pub fn of(word: &str) -> Option<Tone> {
+        match word.trim().trim_end_matches(':') {
+            "ok" | "trusted" | "installed" => Some(Tone::Ok),
+            "WAIT" | "STALE" | "UNTRUSTED" | "NOT-ON-PATH" | "YOURS" | "note" | "warning"
+            | "changed" | "new" | "skipped" => Some(Tone::Warn),
+            "FAIL" | "MISSING" | "NOT-RUN" | "UNREADABLE" | "UNENFORCED" | "HOOKS-OFF"
+            | "DOUBLE" | "INVALID" | "error" | "failed" => Some(Tone::Fail),
+            _ => None,
+        }
+    }
+
+    fn sgr(self) -> &'static str {
+        match self {
+            Tone::Ok => "\x1b[32m",
+            Tone::Warn => "\x1b[33m",
+            Tone::Fail => "\x1b[31m",
+        }
+    }
+}
+
 /// The output of every command but the hook: made once by the command line
 /// (`commands::main`) and handed to each command, which prints only through
 /// it. Text for people goes to stdout, problems to stderr; both end in a
-/// newline. (The hook writes through [`hook_answer`] and [`hook_block`],
-/// once per process, never through a `Printer`.)
+/// newline. It owns every decision about the terminal: whether to colour
+/// (a terminal, `NO_COLOR`, `CLICOLOR_FORCE`, `--color`), how wide it is,
+/// and whether a question may be asked. (The hook writes through
+/// [`hook_answer`] and [`hook_block`], once per process, never through a
+/// `Printer`.)
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Printer {
-    _private: (),
+    color: bool,
+    /// Whether stdout is a terminal.
+    terminal: bool,
+    /// Whether stdin and stdout are both a terminal: a person can answer.
+    interactive: bool,
+    /// The terminal's width in columns, when stdout is one.
+    width: Option<usize>,
 }
 
 impl Printer {
-    /// The one printer of a command-line run.
-    pub fn new() -> Self {
+    /// The one printer of a command-line run, as `--color` (default: auto)
+    /// and the environment decide.
+    pub fn new(choice: ColorChoice) -> Self {
+        let terminal = is_terminal(1);
+        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto if set("NO_COLOR") => false,
+            ColorChoice::Auto
+                if std::env::var_os("CLICOLOR_FORCE")
+                    .is_some_and(|v| !v.is_empty() && v != "0") =>
+            {
+                true
+            }
+            ColorChoice::Auto => terminal && std::env::var_os("TERM").is_none_or(|t| t != "dumb"),
+        };
+        Printer {
+            color,
+            terminal,
+            interactive: terminal && is_terminal(0),
+            width: if terminal { terminal_width(1) } else { None },
+        }
+    }
+
+    /// A printer for a pipe: no colour, no terminal (tests, tools).
+    pub fn plain() -> Self {
         Self::default()
     }
 
@@ -280,10 +358,115 @@ impl Printer {
         out(text)
     }
 
+    /// A report for a person (install's, uninstall's): stdout, with the
+    /// first word of each line coloured when it is a state word such as
+    /// `warning:` or `note:` ([`Tone::of`]).
+    pub fn report(&self, text: &str) {
+        if !self.color {
+            return out(text);
+        }
+        let mut coloured = String::with_capacity(text.len() + 64);
+        for line in text.split_inclusive('\n') {
+            let body = line.trim_start();
+            let indent = &line[..line.len() - body.len()];
+            let word = body.split(' ').next().unwrap_or("");
+            match Tone::of(word).filter(|_| word.ends_with(':')) {
+                Some(t) => {
+                    coloured.push_str(indent);
+                    coloured.push_str(&self.paint(t, word));
+                    coloured.push_str(&body[word.len()..]);
+                }
+                None => coloured.push_str(line),
+            }
+        }
+        out(&coloured)
+    }
+
     /// A problem or a refusal: stderr.
     pub fn err(&self, text: &str) {
         err(text)
     }
+
+    /// Whether stdout is a terminal (tables rendered for it rather than
+    /// Markdown).
+    pub fn terminal(&self) -> bool {
+        self.terminal
+    }
+
+    /// Whether a person can be asked (stdin and stdout are a terminal).
+    pub fn interactive(&self) -> bool {
+        self.interactive
+    }
+
+    /// The width to lay text out in: the terminal's, else 100.
+    pub fn width(&self) -> usize {
+        self.width.unwrap_or(100).max(20)
+    }
+
+    /// `text` in the tone's colour when colouring, else as it is.
+    pub fn paint(&self, tone: Tone, text: &str) -> String {
+        if self.color && !text.is_empty() {
+            format!("{}{text}\x1b[0m", tone.sgr())
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A state word padded to `width` columns, coloured by its tone
+    /// ([`Tone::of`]); the padding stays outside the colour.
+    pub fn state(&self, word: &str, width: usize) -> String {
+        let pad = " ".repeat(width.saturating_sub(word.chars().count()));
+        match Tone::of(word) {
+            Some(t) => format!("{}{pad}", self.paint(t, word)),
+            None => format!("{word}{pad}"),
+        }
+    }
+
+    /// Asks a yes/no question on the terminal (`[y/N]`: no unless the
+    /// answer starts with `y`). `None` when no person can answer (stdin or
+    /// stdout is not a terminal): the caller decides without asking.
+    pub fn confirm(&self, question: &str) -> Option<bool> {
+        if !self.interactive {
+            return None;
+        }
+        {
+            let mut o = std::io::stdout().lock();
+            let _ = write!(o, "{question} [y/N] ");
+            let _ = o.flush();
+        }
+        let mut line = String::new();
+        // A bounded read: one line, at most 1 KiB.
+        use std::io::{BufRead, Read};
+        let _ = std::io::stdin().lock().take(1024).read_line(&mut line);
+        Some(matches!(
+            line.trim().to_ascii_lowercase().as_str(),
+            "y" | "yes"
+        ))
+    }
+}
+
+/// Whether `fd` is a terminal.
+fn is_terminal(fd: i32) -> bool {
+    use std::io::IsTerminal;
+    match fd {
+        0 => std::io::stdin().is_terminal(),
+        1 => std::io::stdout().is_terminal(),
+        _ => std::io::stderr().is_terminal(),
+    }
+}
+
+/// The width of the terminal at `fd`; `COLUMNS` when the size is not known.
+fn terminal_width(fd: i32) -> Option<usize> {
+    #[cfg(unix)]
+    // SAFETY: TIOCGWINSZ fills a zeroed plain struct.
+    unsafe {
+        let mut ws: libc::winsize = std::mem::zeroed();
+        if libc::ioctl(fd, libc::TIOCGWINSZ, &mut ws) == 0 && ws.ws_col > 0 {
+            return Some(ws.ws_col as usize);
+        }
+    }
+    let _ = fd;
+    std::env::var("COLUMNS").ok()?.trim().parse().ok()
 }
 
 /// Human-facing output of the other commands (through a [`Printer`]).

@@ -73,7 +73,7 @@ fn install_verify_doctor_reinstall_uninstall_leave_the_users_other_hooks_alone()
         doctor.stdout
     );
     assert!(
-        doctor.stdout.contains("1 entries run, 0 failed"),
+        doctor.stdout.contains("1 entry run, 0 failed"),
         "{}",
         doctor.stdout
     );

@@ -1175,7 +1175,7 @@ fn doctor_runs_each_installed_entry() {
 /// The one list of harnesses drives the CLI: every harness cuecard installs
 /// into is named in install's and uninstall's `--harness` help, every
 /// harness in dispatch's `--contract` help and verify's and doctor's
-/// `--harness` help, and the README's tables have a row for each.
+/// `--harness` help, and docs/harnesses.md's tables have a row for each.
 #[test]
 fn help_and_readme_name_every_harness_from_the_one_list() {
     let sb = Sandbox::new();
@@ -1188,7 +1188,7 @@ fn help_and_readme_name_every_harness_from_the_one_list() {
         help("dispatch"),
     );
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/harnesses.md")).unwrap();
     for h in cuecard::harness::HarnessId::ALL {
         let id = h.id();
         for (what, text) in [
@@ -1200,7 +1200,7 @@ fn help_and_readme_name_every_harness_from_the_one_list() {
         }
         assert!(
             readme.contains(&format!("| `{id}` |")),
-            "README has no row for {id}"
+            "docs/harnesses.md has no row for {id}"
         );
         let installable = h.config().is_some();
         for (what, text) in [("install", &install), ("uninstall", &uninstall)] {
@@ -1235,7 +1235,7 @@ fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
         .run();
     assert!(
         out.stdout
-            .contains(".kiro/agents/cuecard.json (1 entries; legacy agent form"),
+            .contains(".kiro/agents/cuecard.json (1 entry; legacy agent form"),
         "{}",
         out.stdout
     );
@@ -1243,7 +1243,7 @@ fn kiro_writes_the_v3_hook_file_and_still_reads_the_legacy_agent_form() {
     let out = install(&sb, "kiro", "user");
     assert!(out.stdout.contains("form: V3 hook file"), "{}", out.stdout);
     assert!(
-        out.stdout.contains("moved 1 entries from") && out.stdout.contains("agents/cuecard.json"),
+        out.stdout.contains("moved 1 entry from") && out.stdout.contains("agents/cuecard.json"),
         "{}",
         out.stdout
     );

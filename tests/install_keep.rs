@@ -457,8 +457,9 @@ fn a_file_with_comments_is_read_and_uninstall_says_what_to_delete() {
         .status(1);
     assert!(
         u.stdout.contains("Delete these")
-            && u.stdout.contains("SessionStart [")
-            && u.stdout.contains("--contract gemini"),
+            || u.stdout.contains("Delete this entry")
+                && u.stdout.contains("SessionStart [")
+                && u.stdout.contains("--contract gemini"),
         "{}",
         u.stdout
     );
@@ -576,7 +577,7 @@ fn a_read_only_config_is_not_written_over() {
         .args(["uninstall", "--harness", "claude-code", "--scope", "user"])
         .status(1);
     assert!(
-        u.stdout.contains("Delete these"),
+        u.stdout.contains("Delete these") || u.stdout.contains("Delete this entry"),
         "{}{}",
         u.stdout,
         u.stderr

@@ -57,7 +57,7 @@ fn a_user_pack_makes_a_verb_a_finding_under_its_policy() {
     );
     // `cards check` checks the table.
     let check = sb.test().arg("cards").arg("check").run().stdout;
-    assert!(check.contains("[effects]: ok (2 verb(s))"), "{check}");
+    assert!(check.contains("[effects]: ok (2 verbs)"), "{check}");
 }
 
 #[test]

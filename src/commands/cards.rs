@@ -344,28 +344,34 @@ pub fn check(p: &Printer, file: Option<&Path>) -> ExitStatus {
     }
     let mut failed = 0;
     let mut out = String::new();
+    let ok = p.state("ok", 0);
+    let invalid = p.state("INVALID", 0);
+    let (error, warning) = (p.state("error:", 0), p.state("warning:", 0));
     for (shown, result) in packs {
         match result {
-            Ok(n) => out.push_str(&format!("{shown} [effects]: ok ({n} verb(s))\n")),
+            Ok(n) => out.push_str(&format!(
+                "{shown} [effects]: {ok} ({})\n",
+                crate::text::count(n, "verb", "verbs")
+            )),
             Err(e) => {
                 failed += 1;
-                out.push_str(&format!("{shown} [effects]: INVALID\n  error: {e}\n"));
+                out.push_str(&format!("{shown} [effects]: {invalid}\n  {error} {e}\n"));
             }
         }
     }
     for (shown, path, scope) in targets {
         let (errors, warnings) = check_file(&path, scope);
         if errors.is_empty() {
-            out.push_str(&format!("{shown}: ok\n"));
+            out.push_str(&format!("{shown}: {ok}\n"));
         } else {
             failed += 1;
-            out.push_str(&format!("{shown}: INVALID\n"));
+            out.push_str(&format!("{shown}: {invalid}\n"));
         }
         for e in errors {
-            out.push_str(&format!("  error: {e}\n"));
+            out.push_str(&format!("  {error} {e}\n"));
         }
         for w in warnings {
-            out.push_str(&format!("  warning: {w}\n"));
+            out.push_str(&format!("  {warning} {w}\n"));
         }
     }
     p.out(&out);

@@ -1,7 +1,8 @@
-//! `cuecard doctor [--harness <id>]`: runs every installed entry as its
-//! harness would and reports exit code, output shape and latency. An entry
-//! whose program is not an installed cuecard binary (one a cloned
-//! repository ships, say) is reported and never run.
+//! `cuecard doctor [--harness <id>] [--json]`: runs every installed entry
+//! as its harness would and reports exit code, output shape and latency. An
+//! entry whose program is not an installed cuecard binary (one a cloned
+//! repository ships, say) is reported and never run. One [`Report`] is
+//! printed as text or, with `--json`, as JSON (docs/json.md).
 
 use super::{CommandError, ExitStatus};
 use crate::cli::DoctorArgs;
@@ -9,6 +10,7 @@ use crate::harness::config::{Roots, Scope};
 use crate::install::document::ConfigFile;
 use crate::install::{double, inspect, probe, roots};
 use crate::printer::Printer;
+use serde::Serialize;
 
 pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
     let specs = match &a.harness {
@@ -20,12 +22,11 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
     let specs_ids: Vec<_> = specs.iter().map(|s| s.harness).collect();
     let scratch = std::env::temp_dir().join(format!("cuecard-doctor-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&scratch);
-    let mut out = String::new();
-    let mut tally = Tally::default();
+    let mut report = Report::default();
     for spec in specs {
         for scope in [Scope::User, Scope::Project] {
             if let Some(t) = ConfigFile::new(spec, scope, &roots) {
-                probe_file(&t, &bin, &roots, &scratch, &mut tally, &mut out);
+                probe_file(&t, &bin, &roots, &scratch, &mut report);
             }
         }
     }
@@ -37,49 +38,165 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
         .filter(|s| a.harness.is_none() || specs_ids.contains(&s.harness))
     {
         for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
-            tally.failed += 1;
-            out.push_str(&format!("{}: {:4} {d}\n", spec.harness.id(), "FAIL"));
+            report.failed += 1;
+            report.double_registrations.push(Double {
+                harness: spec.harness.id(),
+                problem: d,
+            });
         }
     }
-    tally.failed += policy_report(&roots, &mut out);
+    policy_report(&roots, &mut report);
     // Installed, but not called since (a note: a harness not started since
     // is no failure).
     let store =
         crate::state::store::root_for_commands().and_then(|r| crate::state::Store::at(&r).ok());
     for (what, why) in super::silent::findings(store.as_ref(), a.harness.as_deref()) {
-        out.push_str(&format!("{:4} {what}\n     {why}\n", "note"));
+        report.silent.push(Silent { what, why });
     }
-    let Tally {
-        ran,
-        failed,
-        waiting,
-    } = tally;
-    if ran == 0 && failed == 0 && waiting == 0 {
-        out.push_str("nothing installed to check (see `cuecard install --help`)\n");
-    } else if waiting > 0 {
-        out.push_str(&format!(
-            "{ran} entries run, {failed} failed, {waiting} waiting on you (WAIT: the fix is named above)\n"
-        ));
+    report.ok = report.failed == 0 && report.waiting == 0;
+    if a.json {
+        p.out(&serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
-        out.push_str(&format!("{ran} entries run, {failed} failed\n"));
+        p.out(&text(p, &report));
     }
-    p.out(&out);
-    Ok(if failed > 0 {
+    Ok(if report.failed > 0 {
         ExitStatus::Failure
-    } else if waiting > 0 {
+    } else if report.waiting > 0 {
         ExitStatus::Waiting
     } else {
         ExitStatus::Success
     })
 }
 
-/// Entries run and problems found so far.
-#[derive(Default)]
-struct Tally {
+/// What doctor found: each config file with cuecard's entries and the
+/// verdict on each, the double registrations, the policy's sources, and
+/// the tallies.
+#[derive(Default, Serialize)]
+struct Report {
+    /// No failure and nothing waiting on the user.
+    ok: bool,
+    /// Entries started.
     ran: usize,
     failed: usize,
     /// Things that wait on the user (trust), not failures.
     waiting: usize,
+    files: Vec<FileReport>,
+    double_registrations: Vec<Double>,
+    /// `None` when no policy is set and no source has a problem.
+    policy: Option<Vec<Check>>,
+    /// Installed harnesses that have not called cuecard since they were
+    /// installed or their config changed, with the likely reason (notes).
+    silent: Vec<Silent>,
+}
+
+#[derive(Serialize)]
+struct Silent {
+    what: String,
+    why: String,
+}
+
+#[derive(Serialize)]
+struct FileReport {
+    harness: &'static str,
+    scope: &'static str,
+    path: String,
+    checks: Vec<Check>,
+}
+
+#[derive(Serialize)]
+struct Double {
+    harness: &'static str,
+    problem: String,
+}
+
+/// One verdict: `ok`, `FAIL`, `WAIT` (the user's move) or `note`; for an
+/// entry run, its event, exit code, output shape and latency.
+#[derive(Default, Serialize)]
+struct Check {
+    verdict: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exit: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shape: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    millis: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+}
+
+impl Check {
+    fn why(verdict: &'static str, why: impl Into<String>) -> Check {
+        Check {
+            verdict,
+            why: Some(why.into()),
+            ..Check::default()
+        }
+    }
+}
+
+/// The report for a person, each verdict coloured by its state.
+fn text(p: &Printer, r: &Report) -> String {
+    let mut out = String::new();
+    let line = |c: &Check, out: &mut String| {
+        let v = p.state(c.verdict, 4);
+        match (&c.event, c.exit.is_some() || c.shape.is_some()) {
+            (Some(event), true) => out.push_str(&format!(
+                "  {v} {:22} exit {:>4}  {:16} {:>5} ms\n",
+                event,
+                c.exit.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
+                c.shape.as_deref().unwrap_or(""),
+                c.millis.unwrap_or(0)
+            )),
+            (Some(event), false) => out.push_str(&format!(
+                "  {v} {:22} {}\n",
+                event,
+                c.why.as_deref().unwrap_or("")
+            )),
+            (None, _) => out.push_str(&format!("  {v} {}\n", c.why.as_deref().unwrap_or(""))),
+        }
+    };
+    for f in &r.files {
+        out.push_str(&format!("{} ({}): {}\n", f.harness, f.scope, f.path));
+        for c in &f.checks {
+            line(c, &mut out);
+        }
+    }
+    for d in &r.double_registrations {
+        out.push_str(&format!(
+            "{}: {} {}\n",
+            d.harness,
+            p.state("FAIL", 4),
+            d.problem
+        ));
+    }
+    if let Some(checks) = &r.policy {
+        out.push_str("policy (`cuecard policy` for every line):\n");
+        for c in checks {
+            line(c, &mut out);
+        }
+    }
+    for n in &r.silent {
+        out.push_str(&format!(
+            "{} {}\n     {}\n",
+            p.state("note", 4),
+            n.what,
+            n.why
+        ));
+    }
+    let ran = crate::text::count(r.ran, "entry", "entries");
+    if r.ran == 0 && r.failed == 0 && r.waiting == 0 {
+        out.push_str("nothing installed to check (see `cuecard install --help`)\n");
+    } else if r.waiting > 0 {
+        out.push_str(&format!(
+            "{ran} run, {} failed, {} waiting on you (WAIT: the fix is named above)\n",
+            r.failed, r.waiting
+        ));
+    } else {
+        out.push_str(&format!("{ran} run, {} failed\n", r.failed));
+    }
+    out
 }
 
 /// One config file: its problems, then each installed entry run as the
@@ -89,38 +206,35 @@ fn probe_file(
     bin: &str,
     roots: &Roots,
     scratch: &std::path::Path,
-    tally: &mut Tally,
-    out: &mut String,
+    report: &mut Report,
 ) {
     let spec = t.spec;
     let st = inspect::inspect(t, bin, roots);
     if !st.installed() && st.not_cuecard.is_empty() && st.yours_entries.is_empty() {
         return;
     }
-    out.push_str(&format!(
-        "{} ({}): {}\n",
-        spec.harness.id(),
-        t.scope.id(),
-        st.path
-    ));
+    let mut checks = Vec::new();
     for why in &st.switched_off {
-        tally.failed += 1;
-        out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+        report.failed += 1;
+        checks.push(Check::why("FAIL", why));
     }
     for why in &st.untrusted {
-        tally.waiting += 1;
-        out.push_str(&format!("  {:4} {why}\n", "WAIT"));
+        report.waiting += 1;
+        checks.push(Check::why("WAIT", why));
     }
     for why in &st.unenforced {
-        tally.failed += 1;
-        out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+        report.failed += 1;
+        checks.push(Check::why("FAIL", why));
     }
     for (event, why) in &st.not_cuecard {
-        tally.failed += 1;
-        out.push_str(&format!(
-            "  {:4} {:22} not run: not an installed cuecard binary ({why})\n",
-            "FAIL", event
-        ));
+        report.failed += 1;
+        checks.push(Check {
+            event: Some(event.clone()),
+            ..Check::why(
+                "FAIL",
+                format!("not run: not an installed cuecard binary ({why})"),
+            )
+        });
     }
     let yours_run: Vec<(String, Option<String>, serde_json::Value)> = st
         .yours_entries
@@ -130,68 +244,76 @@ fn probe_file(
         .collect();
     for (event, _, why) in &st.yours_entries {
         if let Some(why) = why {
-            tally.failed += 1;
-            out.push_str(&format!(
-                "  {:4} {:22} not run: not an installed cuecard binary ({why}); an entry of yours\n",
-                "FAIL", event
-            ));
+            report.failed += 1;
+            checks.push(Check {
+                event: Some(event.clone()),
+                ..Check::why(
+                    "FAIL",
+                    format!("not run: not an installed cuecard binary ({why}); an entry of yours"),
+                )
+            });
         }
     }
     for (event, _, handler) in st.installed.iter().chain(&yours_run) {
         // A fresh state directory per probe: no once-marker of one
         // entry silences the next.
-        tally.ran += 1;
-        let dir = scratch.join(tally.ran.to_string());
+        report.ran += 1;
+        let dir = scratch.join(report.ran.to_string());
         let p = probe::payload(spec.harness, event, &roots.project, &dir);
         let r = probe::run(spec.harness, handler, event, &p, &roots.project, &dir);
         if !r.ok {
-            tally.failed += 1;
+            report.failed += 1;
         }
-        out.push_str(&format!(
-            "  {:4} {:22} exit {:>4}  {:16} {:>5} ms\n",
-            if r.ok { "ok" } else { "FAIL" },
-            r.event,
-            r.exit.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
-            r.shape,
-            r.millis
-        ));
+        checks.push(Check {
+            verdict: if r.ok { "ok" } else { "FAIL" },
+            event: Some(r.event),
+            exit: r.exit,
+            shape: Some(r.shape),
+            millis: Some(r.millis),
+            why: None,
+        });
     }
+    report.files.push(FileReport {
+        harness: spec.harness.id(),
+        scope: t.scope.id(),
+        path: st.path.clone(),
+        checks,
+    });
 }
 
 /// The policy's sources (a malformed or untrusted one counts for nothing)
-/// and the harness settings that would defeat an ask or deny. Returns the
-/// number of problems.
-fn policy_report(roots: &Roots, out: &mut String) -> usize {
+/// and the harness settings that would defeat an ask or deny, counted as
+/// failures.
+fn policy_report(roots: &Roots, report: &mut Report) {
     let state = crate::state::store::root_for_commands();
     let p = crate::policy::load(&roots.project, state.as_deref());
     let problems = p.problems();
     if !p.is_set() && problems.is_empty() {
-        return 0;
+        return;
     }
-    out.push_str("policy (`cuecard policy` for every line):\n");
+    let mut checks = Vec::new();
     let mut failed = 0;
     for why in &problems {
         failed += 1;
-        out.push_str(&format!("  {:4} {why}\n", "FAIL"));
+        checks.push(Check::why("FAIL", why.to_string()));
     }
     if p.is_set() {
         for d in crate::policy::defeats::check(&roots.home, &roots.project) {
             if d.defeats {
                 failed += 1;
             }
-            out.push_str(&format!(
-                "  {:4} {}: {}\n",
+            checks.push(Check::why(
                 if d.defeats { "FAIL" } else { "note" },
-                d.file.display(),
-                d.what
+                format!("{}: {}", d.file.display(), d.what),
             ));
         }
     }
     if failed == 0 {
-        out.push_str(&format!(
-            "  {:4} every source is read and nothing defeats it\n",
-            "ok"
+        checks.push(Check::why(
+            "ok",
+            "every source is read and nothing defeats it",
         ));
     }
-    failed
+    report.failed += failed;
+    report.policy = Some(checks);
 }

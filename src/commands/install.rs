@@ -1,4 +1,5 @@
-//! `cuecard install --harness <id> [--scope user|project|managed] [--dry-run]`.
+//! `cuecard install --harness <id> [--scope user|project|managed] [--dry-run]`
+//! (`--detect`: `install_detect`).
 
 use super::{CommandError, ExitStatus};
 use crate::cli::InstallArgs;
@@ -10,7 +11,10 @@ use crate::install::{double, entries, materialise, roots, sandbox};
 use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
-    let spec = super::harness_spec(&a.harness)?;
+    if a.detect {
+        return super::install_detect::run(p, &a);
+    }
+    let spec = super::harness_spec(a.harness.as_deref().unwrap_or_default())?;
     let scope = super::scope_arg(a.scope.as_deref())?.unwrap_or(spec.default_scope);
     if scope == Scope::Managed && spec.harness != HarnessId::ClaudeCode {
         return Err(CommandError::ManagedNeedsClaudeCode);
@@ -29,7 +33,7 @@ pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
 
 /// A harness installed into only for decisions (Windsurf) with no policy
 /// set would get entries that can never do anything: refused, with why.
-fn decisions_need_a_policy(
+pub(super) fn decisions_need_a_policy(
     spec: &crate::harness::config::Config,
     roots: &Roots,
 ) -> Result<(), InstallError> {
@@ -66,7 +70,7 @@ fn sandbox_level(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn install(
+pub(super) fn install(
     p: &Printer,
     spec: &'static crate::harness::config::Config,
     scope: Scope,
@@ -119,9 +123,9 @@ fn install(
     let legacy = legacy_plan(spec, scope, &roots, &bin)?;
     if let Some((t, p)) = &legacy {
         out.push_str(&format!(
-            "  {} {} entries from {} ({})\n",
+            "  {} {} from {} ({})\n",
             verb.say("moved", "would move"),
-            p.outcome.removed,
+            crate::text::count(p.outcome.removed, "entry", "entries"),
             t.path.display(),
             t.spec.form_name
         ));
@@ -140,7 +144,7 @@ fn install(
                 target.path.display()
             ));
         }
-        p.out(&out);
+        p.report(&out);
         return Ok(());
     }
     let skills_dir = (spec.skills_dir)(scope, &roots);
@@ -175,7 +179,7 @@ fn install(
     } else {
         managed_warnings(&bin, &mut out);
     }
-    p.out(&out);
+    p.report(&out);
     Ok(())
 }
 

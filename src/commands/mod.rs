@@ -10,14 +10,17 @@ mod error;
 mod exit;
 mod explain;
 mod install;
+mod install_detect;
 mod plugin;
 mod policy;
 mod replay;
 mod report;
 mod silent;
 mod status;
+mod terminal_md;
 mod trust;
 mod uninstall;
+mod uninstall_left;
 mod verify;
 
 use crate::cli::{AuditCommand, CardsCommand, Cli, Command, PluginCommand};
@@ -50,7 +53,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
     };
     crate::diag::set_verbose(cli.verbose);
     // The one printer of this run: every command prints through it.
-    let printer = Printer::new();
+    let printer = Printer::new(cli.color.choice());
     let p = &printer;
     let result = match cli.command {
         // Reached only through `cuecard -v dispatch ...` (its own exit code).

@@ -2,7 +2,7 @@
 
 use super::{CommandError, ExitStatus};
 use crate::cli::TrustArgs;
-use crate::printer::Printer;
+use crate::printer::{Printer, Tone};
 use crate::trust::{self, TrustStore};
 use std::path::Path;
 
@@ -21,7 +21,7 @@ pub fn run(p: &Printer, a: &TrustArgs) -> Result<ExitStatus, CommandError> {
         return Ok(ExitStatus::Success);
     }
     if a.list {
-        p.out(&format!("{}{changes}", list(&store, &project, &cards)));
+        p.out(&format!("{}{changes}", list(p, &store, &project, &cards)));
         return Ok(ExitStatus::Success);
     }
     if a.revoke {
@@ -58,7 +58,7 @@ pub fn run(p: &Printer, a: &TrustArgs) -> Result<ExitStatus, CommandError> {
 }
 
 /// `--list`: the trusted projects, then this project's cards and their state.
-fn list(store: &TrustStore, project: &Path, cards: &[(String, String)]) -> String {
+fn list(p: &Printer, store: &TrustStore, project: &Path, cards: &[(String, String)]) -> String {
     let mut out = String::new();
     if store.projects.is_empty() {
         out.push_str("no trusted projects\n");
@@ -75,15 +75,15 @@ fn list(store: &TrustStore, project: &Path, cards: &[(String, String)]) -> Strin
     }
     for (file, sha) in cards {
         let state = if store.is_trusted(project, file, sha) {
-            "trusted"
+            p.paint(Tone::Ok, "trusted")
         } else if store
             .projects
             .get(&*project.to_string_lossy())
-            .is_some_and(|p| p.cards.contains_key(file))
+            .is_some_and(|t| t.cards.contains_key(file))
         {
-            "CHANGED since trusted (inactive)"
+            p.paint(Tone::Warn, "CHANGED since trusted (inactive)")
         } else {
-            "new, not trusted (inactive)"
+            p.paint(Tone::Warn, "new, not trusted (inactive)")
         };
         out.push_str(&format!("  {file}  {state}\n"));
     }

@@ -1,4 +1,4 @@
-//! `cuecard uninstall --harness <id> [--scope ...]`: removes exactly what
+//! `cuecard uninstall --harness <id> | --all [--scope ...]`: removes exactly what
 //! install added (cuecard's entries, the groups and event lists that left
 //! empty, the skills it wrote if unedited); the operator's file comes back
 //! byte for byte when nothing else changed since install.
@@ -12,7 +12,13 @@ use crate::install::{materialise, roots};
 use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
-    let spec = super::harness_spec(&a.harness)?;
+    let specs = if a.all {
+        crate::install::all_specs()
+    } else {
+        vec![super::harness_spec(
+            a.harness.as_deref().unwrap_or_default(),
+        )?]
+    };
     let scopes = match super::scope_arg(a.scope.as_deref())? {
         Some(s) => vec![s],
         None => vec![Scope::User, Scope::Project],
@@ -21,17 +27,45 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
     let bin = roots::installed_binary()?;
     let mut out = String::new();
     let mut by_hand = false;
-    for scope in scopes {
-        by_hand |= uninstall_scope(spec, scope, &roots, &bin, &a.replace, &mut out)?;
+    for spec in specs {
+        for scope in scopes.iter().copied() {
+            // With --all, a harness and scope with nothing of cuecard's
+            // says nothing.
+            if a.all && !anything_there(spec, scope, &roots, &bin) {
+                continue;
+            }
+            by_hand |= uninstall_scope(spec, scope, &roots, &bin, &a.replace, &mut out)?;
+        }
     }
     remove_card_copies(&roots, &bin, &mut out);
-    p.out(&out);
+    if a.all {
+        super::uninstall_left::report(&roots, &bin, &mut out);
+    }
+    p.report(&out);
     // A file cuecard could only read: what to delete by hand was printed.
     Ok(if by_hand {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
     })
+}
+
+/// Whether a harness's file in `scope` (any form) holds anything of
+/// cuecard's or of the user's that runs cuecard, or its skills folder holds
+/// a skill by cuecard's names.
+fn anything_there(spec: &'static Config, scope: Scope, roots: &Roots, bin: &str) -> bool {
+    let files = std::iter::once(spec).chain(spec.legacy).any(|form| {
+        ConfigFile::new(form, scope, roots).is_some_and(|t| {
+            let st = crate::install::inspect::inspect(&t, bin, roots);
+            st.present() || !st.yours.is_empty() || !st.problems.is_empty()
+        })
+    });
+    let skills = (spec.skills_dir)(scope, roots).is_some_and(|d| {
+        materialise::skill_files()
+            .iter()
+            .any(|(rel, _)| d.join(rel).exists())
+    });
+    files || skills
 }
 
 /// One scope: cuecard's entries out of each form's file, the skills it
@@ -107,8 +141,8 @@ fn uninstall_scope(
         let r = materialise::remove_files(&dir, &skills);
         if r.removed > 0 {
             out.push_str(&format!(
-                "  skills: {} files removed from {}\n",
-                r.removed,
+                "  skills: {} removed from {}\n",
+                crate::text::count(r.removed, "file", "files"),
                 dir.display()
             ));
         }
@@ -128,21 +162,26 @@ fn uninstall_scope(
     Ok(false)
 }
 
+/// `1 entry`, `2 entries`.
+fn entries(n: usize) -> String {
+    crate::text::count(n, "entry", "entries")
+}
+
 /// What the plan did to the file, in words.
 fn what_was_removed(plan: &document::Plan) -> String {
     match &plan.action {
         Action::Unchanged => "nothing of cuecard's there".to_string(),
         Action::Restore { .. } => format!(
-            "removed {} entries; the file is back exactly as it was before install",
-            plan.outcome.removed
+            "removed {}; the file is back exactly as it was before install",
+            entries(plan.outcome.removed)
         ),
         Action::Delete { .. } => format!(
-            "removed {} entries and the file, which held nothing else",
-            plan.outcome.removed
+            "removed {} and the file, which held nothing else",
+            entries(plan.outcome.removed)
         ),
         _ => format!(
-            "removed {} entries; everything else kept",
-            plan.outcome.removed
+            "removed {}; everything else kept",
+            entries(plan.outcome.removed)
         ),
     }
 }
@@ -164,7 +203,8 @@ fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
         let _ = std::fs::remove_dir(&dir);
         if n > 0 {
             out.push_str(&format!(
-                "cards: {n} copies removed from {} (cuecard is installed nowhere else)\n",
+                "cards: {} removed from {} (cuecard is installed nowhere else)\n",
+                crate::text::count(n, "copy", "copies"),
                 dir.display()
             ));
         }

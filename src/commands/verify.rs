@@ -1,4 +1,4 @@
-//! `cuecard verify [--harness <id>] [--json] [--capabilities]`.
+//! `cuecard verify [--harness <id>] [--json] [--capabilities [--markdown]]`.
 
 use super::{CommandError, ExitStatus};
 use crate::cli::VerifyArgs;
@@ -11,7 +11,13 @@ use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
     if a.capabilities {
-        p.out(&crate::harness::capability_table());
+        // Markdown in a pipe and with --markdown; a table on a terminal.
+        let md = crate::harness::capability_table();
+        p.out(&if p.terminal() && !a.markdown {
+            super::terminal_md::render(&md, p.width())
+        } else {
+            md
+        });
         return Ok(ExitStatus::Success);
     }
     let harnesses: Vec<HarnessId> = match &a.harness {
@@ -51,7 +57,7 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
         });
         p.out(&serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        p.out(&text(&harnesses, &found));
+        p.out(&text(p, &harnesses, &found));
     }
     Ok(if bad {
         ExitStatus::Failure
@@ -104,7 +110,7 @@ fn gather(harnesses: &[HarnessId], scopes: &[Scope], roots: &Roots, bin: &str) -
 /// The report for a person: one line per installed file with its state and
 /// problems, the double registrations, what is not installed, and why some
 /// harnesses cannot be.
-fn text(harnesses: &[HarnessId], found: &Found) -> String {
+fn text(p: &Printer, harnesses: &[HarnessId], found: &Found) -> String {
     let Found {
         statuses,
         notes,
@@ -122,18 +128,21 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
         };
         let counted = if s.owned_not_run > 0 {
             format!(
-                "{} entries, {} not run",
-                s.entries + s.owned_not_run,
+                "{}, {} not run",
+                crate::text::count(s.entries + s.owned_not_run, "entry", "entries"),
                 s.owned_not_run
             )
         } else {
-            format!("{} entries", s.entries)
+            crate::text::count(s.entries, "entry", "entries")
         };
         out.push_str(&format!(
-            "{:10} {} ({}): {} ({counted}{form})\n",
-            s.state, s.harness, s.scope, s.path
+            "{} {} ({}): {} ({counted}{form})\n",
+            p.state(s.state, 10),
+            s.harness,
+            s.scope,
+            s.path
         ));
-        for p in s
+        for why in s
             .problems
             .iter()
             .chain(&s.untrusted)
@@ -141,11 +150,11 @@ fn text(harnesses: &[HarnessId], found: &Found) -> String {
             .chain(&s.yours)
             .chain(&s.notes)
         {
-            out.push_str(&format!("           {p}\n"));
+            out.push_str(&format!("           {why}\n"));
         }
     }
     for (h, d) in doubles {
-        out.push_str(&format!("DOUBLE     {}: {d}\n", h.id()));
+        out.push_str(&format!("{} {}: {d}\n", p.state("DOUBLE", 10), h.id()));
     }
     let missing: Vec<&str> = harnesses
         .iter()

@@ -82,6 +82,10 @@ static ROWS: [EventRow; COUNT] = {
 fn translate(_row: &EventRow, _map: &mut Map<String, Value>) {}
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| config::env_dir("CLAUDE_CONFIG_DIR", &r.home, ".claude"),
+        programs: &["claude"],
+    },
     form: config::Form::Exec,
     other_sources,
     notes,

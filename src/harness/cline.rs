@@ -248,6 +248,10 @@ fn probe(o: &mut Map<String, Value>, project: &Path) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: cline_dir,
+        programs: &["cline"],
+    },
     harness: HarnessId::Cline,
     layout: config::Layout::Flat,
     // Cline runs the file with `bash` on every host (no shebang, no

@@ -83,6 +83,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".codebuddy"),
+        programs: &["codebuddy"],
+    },
     form: config::Form::Shell {
         windows: config::Shell::Cmd,
     },

@@ -160,6 +160,10 @@ pub(super) fn apply_patch(map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: home,
+        programs: &["codex"],
+    },
     other_sources,
     notes,
     trust,

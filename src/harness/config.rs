@@ -171,6 +171,37 @@ pub struct Config {
     /// the user's settings: how that file is rendered around the entries.
     /// `None`: entries in a JSON settings file.
     pub owned: Option<&'static OwnedFile>,
+    /// How `install --detect` tells the harness is used on this machine.
+    pub presence: Presence,
+}
+
+/// Signs that a harness is used on this machine (`install --detect`): its
+/// own folder in the user's home exists, or one of its programs is on
+/// PATH. Nothing is run.
+#[derive(Clone, Copy)]
+pub struct Presence {
+    /// The harness's own user folder (`~/.claude`, `$CODEX_HOME`).
+    pub dir: fn(&Roots) -> PathBuf,
+    /// Its programs, looked for on PATH (`claude`).
+    pub programs: &'static [&'static str],
+}
+
+impl Presence {
+    /// No sign known (the default of [`Config::claude_like`]; a test
+    /// holds every installable harness to have one).
+    pub const UNKNOWN: Presence = Presence {
+        dir: no_dir,
+        programs: &[],
+    };
+
+    /// Whether a sign is known at all.
+    pub fn known(&self) -> bool {
+        !self.programs.is_empty()
+    }
+}
+
+fn no_dir(_: &Roots) -> PathBuf {
+    PathBuf::new()
 }
 
 /// A registration that is one whole file cuecard writes and owns: the
@@ -228,6 +259,7 @@ impl Config {
             legacy: None,
             plugin: None,
             owned: None,
+            presence: Presence::UNKNOWN,
         }
     }
 

@@ -152,6 +152,10 @@ fn ask_user(map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: home,
+        programs: &["copilot"],
+    },
     harness: HarnessId::Copilot,
     layout: config::Layout::Flat,
     form: config::Form::PerShell(&[

@@ -73,6 +73,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: user_dir,
+        programs: &["crush"],
+    },
     harness: HarnessId::Crush,
     layout: config::Layout::Flat,
     form: config::Form::Shell {

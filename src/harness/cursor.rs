@@ -118,6 +118,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".cursor"),
+        programs: &["cursor-agent", "cursor"],
+    },
     harness: HarnessId::Cursor,
     layout: config::Layout::Flat,
     form: config::Form::Shell {

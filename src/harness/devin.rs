@@ -59,6 +59,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: user_dir,
+        programs: &["devin"],
+    },
     other_sources,
     default_scope: Scope::Project,
     local_project_file: true,

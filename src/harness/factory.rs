@@ -85,6 +85,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".factory"),
+        programs: &["droid"],
+    },
     other_sources,
     notes,
     ..Config::claude_like(HarnessId::Factory, path, skills_dir)

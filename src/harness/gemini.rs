@@ -68,6 +68,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".gemini"),
+        programs: &["gemini"],
+    },
     timeout: Some(("timeout", config::Unit::Millis)),
     required,
     other_sources,

@@ -26,6 +26,10 @@ pub static SPEC: Spec = Spec {
 };
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| oc::user_dir(r, "kilo"),
+        programs: &["kilo"],
+    },
     harness: HarnessId::Kilo,
     path,
     skills_dir,

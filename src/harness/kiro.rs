@@ -83,6 +83,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".kiro"),
+        programs: &["kiro-cli", "kiro"],
+    },
     harness: HarnessId::Kiro,
     layout: config::Layout::List,
     form: config::Form::Shell {
@@ -107,6 +111,7 @@ static CONFIG: Config = Config {
 
 /// Kiro's legacy form: hooks inside the agent `cuecard`.
 static LEGACY: Config = Config {
+    presence: config::Presence::UNKNOWN,
     harness: HarnessId::Kiro,
     layout: config::Layout::Flat,
     form: config::Form::Shell {

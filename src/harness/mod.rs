@@ -154,7 +154,7 @@ impl HarnessId {
         self.config().is_some() && !self.carries_context()
     }
 
-    /// Why this harness cannot carry context, for `verify` and the README
+    /// Why this harness cannot carry context, for `verify` and docs/harnesses.md
     /// (`None` when it can).
     pub fn limitation(&self) -> Option<&'static str> {
         (!self.carries_context()).then_some(self.spec().limitation)

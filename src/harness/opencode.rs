@@ -104,6 +104,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 pub(super) static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| user_dir(r, "opencode"),
+        programs: &["opencode"],
+    },
     harness: HarnessId::Opencode,
     layout: config::Layout::Grouped,
     form: config::Form::Exec,

@@ -123,6 +123,10 @@ fn edits(map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".pi"),
+        programs: &["pi"],
+    },
     harness: HarnessId::Pi,
     path,
     skills_dir,

@@ -49,6 +49,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".qoder"),
+        programs: &["qodercli"],
+    },
     other_sources,
     notes,
     ..Config::claude_like(HarnessId::Qoder, path, skills_dir)

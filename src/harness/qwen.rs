@@ -67,6 +67,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".qwen"),
+        programs: &["qwen"],
+    },
     timeout: None,
     notes,
     ..Config::claude_like(HarnessId::Qwen, path, skills_dir)

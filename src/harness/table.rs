@@ -148,7 +148,7 @@ pub struct Spec {
     pub loads_claude_hooks: bool,
     /// Translates a payload of `row` in place into the canonical shape.
     pub translate: fn(&EventRow, &mut Map<String, Value>),
-    /// What cannot travel and why (README, `verify`).
+    /// What cannot travel and why (docs/harnesses.md, `verify`).
     pub limitation: &'static str,
     /// Its configuration files; `None`: nothing is installed.
     pub config: Option<&'static Config>,

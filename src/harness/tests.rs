@@ -658,3 +658,27 @@ fn every_hook_file_a_harness_has_is_one_the_guard_knows() {
         unknown.join("\n")
     );
 }
+
+/// `install --detect` reads each harness's own signs: every harness cuecard
+/// installs into names a program and a folder of its own under HOME.
+#[test]
+fn every_installable_harness_names_its_signs_of_use() {
+    let roots = config::Roots {
+        home: "/h".into(),
+        project: "/p".into(),
+        cwd: "/p".into(),
+    };
+    let mut dirs = Vec::new();
+    for h in HarnessId::ALL {
+        let Some(c) = h.config() else { continue };
+        assert!(c.presence.known(), "{}: no program named", h.id());
+        let dir = (c.presence.dir)(&roots);
+        assert!(dir.is_absolute(), "{}: no folder named", h.id());
+        assert!(
+            !dirs.contains(&dir),
+            "{}: {dir:?} is another harness's",
+            h.id()
+        );
+        dirs.push(dir);
+    }
+}

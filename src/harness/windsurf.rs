@@ -88,6 +88,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
 }
 
 static CONFIG: Config = Config {
+    presence: config::Presence {
+        dir: |r| r.home.join(".codeium/windsurf"),
+        programs: &["windsurf"],
+    },
     harness: HarnessId::Windsurf,
     layout: config::Layout::Flat,
     // Not documented for Windows; PowerShell as for Devin Desktop, which

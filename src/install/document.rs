@@ -289,10 +289,14 @@ pub fn by_hand_removal(t: &ConfigFile, bin: &str, refused: &InstallError) -> ByH
         return ByHand::Nothing;
     }
     let mut out = format!(
-        "{}: cuecard does not rewrite this file ({why}); nothing was changed. Delete these {} entries by hand \
+        "{}: cuecard does not rewrite this file ({why}); nothing was changed. Delete {} by hand \
          (each under `hooks` -> its event):\n",
         t.path.display(),
-        found.len()
+        if found.len() == 1 {
+            "this entry".to_string()
+        } else {
+            format!("these {} entries", found.len())
+        }
     );
     for (event, matcher, h) in found {
         out.push_str(&format!(

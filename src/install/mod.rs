@@ -24,6 +24,7 @@ pub mod shape;
 pub mod shell_words;
 pub mod style;
 
+pub mod detect;
 pub mod document;
 pub mod double;
 pub mod entries;

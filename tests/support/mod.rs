@@ -12,6 +12,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub mod handoff;
 pub mod plugin_host;
+#[cfg(target_os = "linux")]
+pub mod pty;
 
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_cuecard"))
