@@ -47,26 +47,16 @@ fn ago(now: u64, then: u64) -> String {
     }
 }
 
-/// The command-line program of the harnesses that have one, as their
-/// install instructions name it.
-const PROGRAMS: &[(&str, &str)] = &[
-    ("claude-code", "claude"),
-    ("codex", "codex"),
-    ("gemini", "gemini"),
-    ("qwen", "qwen"),
-    ("copilot", "copilot"),
-    ("opencode", "opencode"),
-    ("crush", "crush"),
-    ("factory", "droid"),
-    ("codebuddy", "codebuddy"),
-    ("pi", "pi"),
-];
-
 /// What the harness's own program says: not on PATH (removed, or moved),
 /// or changed after the install (or the config's change) and after the
 /// last call: updated.
 fn program_reason(s: &Silent) -> Option<String> {
-    let (_, name) = PROGRAMS.iter().find(|(h, _)| *h == s.install.harness)?;
+    // The harness's own program, as its registry entry names it (the sign
+    // `install --detect` looks for).
+    let spec = crate::install::all_specs()
+        .into_iter()
+        .find(|c| c.harness.id() == s.install.harness)?;
+    let name: &str = spec.presence.programs.first()?;
     let Some(path) = crate::install::program::on_path(name) else {
         return Some(format!(
             "likely reason: the harness's program `{name}` is not on PATH (removed, or installed elsewhere)"
