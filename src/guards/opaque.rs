@@ -249,6 +249,12 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
         let reader = READERS.contains(&prog.as_str());
         for w in c.args().iter().filter(|a| !a.starts_with('-')) {
             let glob = w.contains(['*', '?', '[']);
+            // A remote pattern (`s3://bucket/*`) names no local file; a
+            // bare wildcard (`*`, `*.*`) given to a program that is not a
+            // reader is an argument, not a file read (`SELECT * FROM t`).
+            if w.contains("://") || !reader && w.chars().all(|ch| matches!(ch, '*' | '?' | '.')) {
+                continue;
+            }
             if (glob || reader && opacity::computed(w) && !ordinary_var(w)) && fits_secret(w) {
                 return Some((shown(), GLOB_READ.into()));
             }
@@ -317,9 +323,12 @@ fn fits_secret(word: &str) -> bool {
             } else {
                 SAMPLE_NAMES
             };
+            // A leading wildcard does not match a leading dot (the shell's
+            // rule: `*` leaves `.env` out).
+            let dot_ok = !part.starts_with(['*', '?', '[']);
             names
                 .iter()
-                .filter(|n| glob_match(part, n))
+                .filter(|n| (dot_ok || !n.starts_with('.')) && glob_match(part, n))
                 .map(|n| n.to_string())
                 .collect()
         } else {

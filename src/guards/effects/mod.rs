@@ -218,7 +218,9 @@ pub fn inert(cmd: &SimpleCommand) -> bool {
 /// [`inert`] on a tool and its words.
 pub fn inert_args(tool: &str, args: &[String]) -> bool {
     let ops = operands(args);
-    if ops.first() == Some(&"help") {
+    if ops.first() == Some(&"help")
+        || ops.last() == Some(&"help") && tables::HELP_LAST.contains(&tool)
+    {
         return true;
     }
     // A `--dry-run` the tool does not have is no dry run (`git reset --hard
@@ -230,9 +232,23 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
                 .and_then(|r| r.strip_prefix(':'))
                 .is_some_and(|sub| sub == first)
     });
+    let takes_value = tables::VALUE_OPTIONS
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map_or(&[][..], |(_, o)| *o);
+    // The last word wins: `--dry-run --no-dry-run` runs.
+    let mut dry = false;
+    let mut skip = false;
     for (i, a) in args.iter().enumerate() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
         if a == "--" {
             break;
+        }
+        if takes_value.contains(&a.as_str()) {
+            skip = true;
+            continue;
         }
         let lower = a.to_ascii_lowercase();
         let (name, value) = match lower.split_once('=') {
@@ -241,6 +257,14 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
         };
         if tables::HELP_OPTIONS.contains(&name) {
             return true;
+        }
+        if own_dry_run
+            && name
+                .strip_prefix("--no-")
+                .is_some_and(|n| tables::DRY_RUN_OPTIONS.contains(&format!("--{n}").as_str()))
+        {
+            dry = false;
+            continue;
         }
         // `-h` is help unless a value follows it (`psql -h host`,
         // `dropdb -h db app`).
@@ -252,7 +276,8 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
             && value.is_none_or(|v| !matches!(v, "none" | "false" | "0" | "no" | "off"))
             && !(name == "-whatif" && value == Some("$false"))
         {
-            return true;
+            dry = true;
+            continue;
         }
         if own_dry_run
             && let Some(short) = tables::DRY_RUN_SHORT
@@ -264,10 +289,10 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
             && cluster.chars().all(|c| c.is_ascii_alphanumeric())
             && cluster.contains(short)
         {
-            return true;
+            dry = true;
         }
     }
-    false
+    dry
 }
 
 /// The leading words of a command's operands, lower-case: the words that
@@ -350,7 +375,7 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         }
     }
     let kind = fam.generic?;
-    let verb = generic_verb(&words)?;
+    let verb = generic_verb(&words).or_else(|| api_delete(args))?;
     let kind = if kind == Kind::CloudResource && words.iter().take(3).any(|w| storage_word(w)) {
         Kind::CloudStorage
     } else {
@@ -432,7 +457,14 @@ fn storage_word(w: &str) -> bool {
 /// reset`); none when a word names something local or disposable
 /// ([`tables::HARMLESS_OBJECTS`]: `config`, `context`, `cache`, ...).
 pub fn generic_verb(words: &[String]) -> Option<String> {
-    let lead: Vec<&String> = words.iter().take_while(|w| plain_word(w)).take(4).collect();
+    // An option's value the reader took for an operand (`s5cmd
+    // --endpoint-url https://h rm …`) is stepped over, not an end.
+    let lead: Vec<&String> = words
+        .iter()
+        .take(5)
+        .filter(|w| plain_word(w))
+        .take(4)
+        .collect();
     let parts = |w: &str| -> Vec<String> {
         w.split(['-', ':', '_', '.'])
             .map(str::to_string)
@@ -457,6 +489,20 @@ pub fn generic_verb(words: &[String]) -> Option<String> {
                 .any(|p| tables::DELETE_VERBS.contains(&p.as_str()) || (data && p == "reset"))
         })
         .map(|w| w.to_string())
+}
+
+/// A delete named as a joined API call among the first words
+/// (`aliyun ecs DeleteInstance`, `tccli cvm TerminateInstances`): see
+/// [`tables::DELETE_API_PREFIXES`].
+fn api_delete(args: &[String]) -> Option<String> {
+    operands(args).into_iter().take(4).find_map(|w| {
+        tables::DELETE_API_PREFIXES.iter().find_map(|p| {
+            let rest = w.strip_prefix(p)?;
+            (rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest.chars().all(|c| c.is_ascii_alphanumeric()))
+            .then(|| w.to_ascii_lowercase())
+        })
+    })
 }
 
 /// The generic secret-printing rule of a cloud or platform CLI: its first
@@ -489,11 +535,12 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
         .iter()
         .flat_map(|w| w.split(['-', ':', '_', '.']).map(str::to_string))
         .collect();
-    // A made-up value (`get-random-password`) is no secret yet.
-    if parts
-        .iter()
-        .any(|p| tables::DELETE_VERBS.contains(&p.as_str()) || p == "set" || p == "random")
-    {
+    // A made-up value (`get-random-password`) is no secret yet; a public
+    // key (`get-public-key`) is none.
+    if parts.iter().any(|p| {
+        tables::DELETE_VERBS.contains(&p.as_str())
+            || matches!(p.as_str(), "set" | "random" | "public")
+    }) {
         return None;
     }
     let verb = parts

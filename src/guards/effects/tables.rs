@@ -91,7 +91,49 @@ pub const DELETE_VERBS: &[&str] = &[
     "rmdir",
     "rmdirs",
     "uninstall",
+    "del",
+    "deletion",
 ];
+
+/// Delete-like verbs that also start a joined API name
+/// (`DeleteInstance`, `TerminateInstances`, `deleteBucket`): a leading
+/// word that starts with one of these, followed by an upper-case letter,
+/// is a delete too.
+pub const DELETE_API_PREFIXES: &[&str] = &[
+    "Delete",
+    "delete",
+    "Destroy",
+    "destroy",
+    "Remove",
+    "remove",
+    "Terminate",
+    "terminate",
+    "Purge",
+    "purge",
+    "Drop",
+    "drop",
+    "Truncate",
+    "truncate",
+];
+
+/// Options that take the next word as their value, per tool: that word is
+/// no help or dry-run option (`git clean -e --dry-run -f` cleans).
+pub const VALUE_OPTIONS: &[(&str, &[&str])] = &[(
+    "git",
+    &[
+        "-e",
+        "--exclude",
+        "-o",
+        "--push-option",
+        "--repo",
+        "-m",
+        "-C",
+        "-c",
+    ],
+)];
+
+/// Tools whose help is the word `help` at the end (`aws s3 rm help`).
+pub const HELP_LAST: &[&str] = &["aws", "aws-vault", "eb", "sam"];
 
 /// Words that make `reset` a database reset (`heroku pg:reset`, `supabase
 /// db reset`) rather than a restart (`gcloud compute instances reset`).
@@ -213,6 +255,7 @@ pub const DRY_RUN_SHORT: &[(&str, char)] = &[
     ("zpool", 'n'),
     ("rsync", 'n'),
     ("restic", 'n'),
+    ("gsutil", 'n'),
 ];
 
 /// Parts of a credential command's words that name what it prints.
@@ -268,7 +311,7 @@ pub const METADATA_CREDENTIALS: &[(&str, &str)] = &[
     ("169.254.169.254", "/token"),
     ("169.254.169.254", "identity"),
     ("169.254.169.254", "api/token"),
-    ("169.254.170.2", "/"),
+    ("169.254.170.2", ""),
     ("metadata.google.internal", "token"),
     ("metadata.google.internal", "service-accounts"),
     ("metadata", "service-accounts"),
@@ -602,6 +645,13 @@ pub const FAMILIES: &[Family] = &[
                 DeletesData,
                 CloudResource,
                 "destroys secret versions for good",
+            ),
+            v(
+                &["auth", "disable"],
+                Always,
+                DeletesData,
+                CloudResource,
+                "disables an auth method and revokes every token and role it issued",
             ),
         ],
         generic: Some(CloudResource),
@@ -1214,5 +1264,14 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
     p("npm", &["token", "create"], &[], "npm token"),
     p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
-    p("docker", &["secret", "inspect"], &[], "Docker secret metadata"),
+    p("doctl", &["registry", "docker-config"], &[], "registry credentials"),
+    p("docker-credential-desktop", &["get"], &[], "registry credentials"),
+    p("docker-credential-osxkeychain", &["get"], &[], "registry credentials"),
+    p("docker-credential-wincred", &["get"], &[], "registry credentials"),
+    p("docker-credential-pass", &["get"], &[], "registry credentials"),
+    p("docker-credential-secretservice", &["get"], &[], "registry credentials"),
+    p("docker-credential-ecr-login", &["get"], &[], "registry credentials"),
+    p("docker-credential-gcloud", &["get"], &[], "registry credentials"),
+    p("git", &["credential", "fill"], &[], "git credentials"),
+    p("git", &["credential-store|credential-cache", "get"], &[], "git credentials"),
 ];
