@@ -462,12 +462,13 @@ fn storage_word(w: &str) -> bool {
 /// reset`); none when a word names something local or disposable
 /// ([`tables::HARMLESS_OBJECTS`]: `config`, `context`, `cache`, ...).
 pub fn generic_verb(words: &[String]) -> Option<String> {
-    // An option's value the reader took for an operand (`s5cmd
-    // --endpoint-url https://h rm …`) is stepped over, not an end.
+    // An endpoint the reader took for an operand (`s5cmd --endpoint-url
+    // https://h rm …`) is stepped over; any other value ends the words
+    // (`aws logs tail /app --filter-pattern delete` deletes nothing).
     let lead: Vec<&String> = words
         .iter()
-        .take(5)
-        .filter(|w| plain_word(w))
+        .filter(|w| !w.contains("://"))
+        .take_while(|w| plain_word(w))
         .take(4)
         .collect();
     let parts = |w: &str| -> Vec<String> {
