@@ -315,8 +315,8 @@ pub const METADATA_CREDENTIALS: &[(&str, &str)] = &[
 ];
 
 /// Every tool family, in the order they are tried (the first family a
-/// tool belongs to wins): platforms and clusters ([`super::platforms`]),
-/// then single tools ([`super::tools`]).
+/// tool belongs to wins): platforms and clusters (`platforms.rs`),
+/// then single tools (`tools.rs`).
 pub fn families() -> impl Iterator<Item = &'static Family> {
     super::platforms::PLATFORMS
         .iter()
