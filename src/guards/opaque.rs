@@ -162,6 +162,8 @@ fn ordinary_var(w: &str) -> bool {
 
 /// Names a pattern or a computed part of a path is tried against: what the
 /// secret-file table calls secret, in its common spellings.
+/// (`credentials.json` and `secrets.yml` are secrets by name, but a
+/// `*.json` or `*.yml` pattern is ordinary: they are no samples.)
 const SAMPLE_NAMES: &[&str] = &[
     ".env",
     ".env.local",
@@ -170,7 +172,6 @@ const SAMPLE_NAMES: &[&str] = &[
     "id_ed25519",
     "id_ecdsa",
     "credentials",
-    "credentials.json",
     ".netrc",
     ".npmrc",
     ".pgpass",
@@ -180,7 +181,6 @@ const SAMPLE_NAMES: &[&str] = &[
     "environ",
     ".ssh",
     ".aws",
-    "secrets.yml",
     "server.key",
     "cert.pem",
     "kubeconfig",
