@@ -414,6 +414,35 @@ mod tests {
     }
 
     #[test]
+    fn credential_files_by_table() {
+        for (p, want) in [
+            ("~/.cargo/credentials.toml", "Cargo registry token"),
+            ("C:\\Users\\me\\.cargo\\credentials", "Cargo registry token"),
+            ("/home/me/.config/gh/hosts.yml", "GitHub CLI token"),
+            ("infra/prod.auto.tfvars", "Terraform variables (passwords and keys)"),
+            ("gcp/service-account-ci.json", "service account or OAuth client credentials"),
+            ("/run/secrets/token", "container secret"),
+            ("~/.gnupg/secring.gpg", "GnuPG keyring"),
+        ] {
+            assert_eq!(kind(p), Some(want), "{p}");
+        }
+        for p in [
+            "hosts.yml",
+            "settings.xml",
+            "gradle.properties",
+            "keys/id.pub.pem",
+            "public.pem",
+            "~/.gnupg/gpg.conf",
+            "terraform.tfvars.example",
+            "secrets.md",
+        ] {
+            assert_eq!(kind(p), None, "{p}");
+        }
+        assert!(star_match("client_secret*.json", "client_secret_1.apps.json"));
+        assert!(!star_match("*.tfvars", "x.tfvars.json"));
+    }
+
+    #[test]
     fn npmrc_tokens() {
         assert!(has_token(
             "registry=https://r.example.com\n//r.example.com/:_authToken=abc123\n"

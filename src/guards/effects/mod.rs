@@ -643,6 +643,19 @@ mod tests {
     }
 
     #[test]
+    fn joined_api_names_and_help_and_dry_run_order() {
+        assert!(hit("aliyun ecs DeleteInstance --InstanceId i-1").is_some());
+        assert!(hit("tccli cvm TerminateInstances --InstanceIds x").is_some());
+        assert_eq!(hit("aliyun ecs DescribeInstances"), None);
+        assert_eq!(hit("doctl compute droplet list"), None);
+        assert_eq!(hit("aws rds delete-db-instance help"), None);
+        assert!(hit("s5cmd --endpoint-url https://h rm 's3://b/*'").is_some());
+        assert_eq!(hit("aws logs tail /app --filter-pattern delete"), None);
+        assert_eq!(hit("rclone purge remote:x --dry-run"), None);
+        assert!(hit("rclone purge remote:x --dry-run --no-dry-run").is_some());
+    }
+
+    #[test]
     fn options_turned_off_are_off() {
         let args: Vec<String> = ["--force=false"].iter().map(|s| s.to_string()).collect();
         assert!(!has_opt(&args, &["--force"]));
