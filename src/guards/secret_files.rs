@@ -419,8 +419,14 @@ mod tests {
             ("~/.cargo/credentials.toml", "Cargo registry token"),
             ("C:\\Users\\me\\.cargo\\credentials", "Cargo registry token"),
             ("/home/me/.config/gh/hosts.yml", "GitHub CLI token"),
-            ("infra/prod.auto.tfvars", "Terraform variables (passwords and keys)"),
-            ("gcp/service-account-ci.json", "service account or OAuth client credentials"),
+            (
+                "infra/prod.auto.tfvars",
+                "Terraform variables (passwords and keys)",
+            ),
+            (
+                "gcp/service-account-ci.json",
+                "service account or OAuth client credentials",
+            ),
             ("/run/secrets/token", "container secret"),
             ("~/.gnupg/secring.gpg", "GnuPG keyring"),
         ] {
@@ -438,7 +444,10 @@ mod tests {
         ] {
             assert_eq!(kind(p), None, "{p}");
         }
-        assert!(star_match("client_secret*.json", "client_secret_1.apps.json"));
+        assert!(star_match(
+            "client_secret*.json",
+            "client_secret_1.apps.json"
+        ));
         assert!(!star_match("*.tfvars", "x.tfvars.json"));
     }
 
