@@ -206,6 +206,9 @@ impl tables::Cond {
             tables::Cond::Always => "-".into(),
             tables::Cond::AnyOpt(o) => format!("with {}", list(o)),
             tables::Cond::AnyWord(w) => format!("a word among {}", list(w)),
+            tables::Cond::WordWithTarget(w) => {
+                format!("a word among {}, then a target", list(w))
+            }
         }
     }
 
@@ -218,6 +221,12 @@ impl tables::Cond {
             Cond::AnyWord(w) => operands(args)
                 .iter()
                 .any(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
+            Cond::WordWithTarget(w) => {
+                let ops = operands(args);
+                ops.iter()
+                    .position(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x)))
+                    .is_some_and(|i| i + 1 < ops.len())
+            }
         }
     }
 }

@@ -21,6 +21,9 @@ pub enum Cond {
     AnyOpt(&'static [&'static str]),
     /// One of these words is an operand (any case).
     AnyWord(&'static [&'static str]),
+    /// One of these words is an operand with another operand after it: a
+    /// verb given no target only prints its usage (`diskutil eraseDisk`).
+    WordWithTarget(&'static [&'static str]),
 }
 
 /// One verb of a family.

@@ -4,7 +4,7 @@
 
 use super::Effect::{DeletesData, WipesDisk};
 use super::Kind::{Database, Disk};
-use super::tables::Cond::{Always, AnyOpt, AnyWord};
+use super::tables::Cond::{Always, AnyOpt, AnyWord, WordWithTarget};
 use super::tables::{Family, Verb, v};
 
 /// Tools with verbs only (no generic rule).
@@ -391,7 +391,7 @@ pub const TOOLS: &[Family] = &[
         &["diskutil"],
         &[v(
             &[],
-            AnyWord(&[
+            WordWithTarget(&[
                 "erasedisk",
                 "erasevolume",
                 "zerodisk",
