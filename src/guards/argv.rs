@@ -46,28 +46,45 @@ pub fn has_flag(args: &[String], c: char, long: &[&str]) -> bool {
     has_flag_with(args, c, long, "")
 }
 
+/// Long options that take the next word as their value (`git clean -e
+/// --dry-run` excludes a file named `--dry-run`; `git push --push-option
+/// --dry-run` sends it as a push option).
+const LONG_WITH_VALUE: &[&str] = &["exclude", "push-option", "repo", "receive-pack", "exec"];
+
 /// [`has_flag`] for a program whose short options in `with_value` take a
 /// value: the rest of a cluster after one of them is that value, not more
 /// flags (`git checkout -bfeature` is `-b feature`, not `-f`), and so is the
-/// next word after a cluster ending in one.
+/// next word after a cluster ending in one. The last word wins: `--no-<long>`
+/// or `--<long>=false` after a flag turns it off again (`--dry-run
+/// --no-dry-run`).
 pub fn has_flag_with(args: &[String], c: char, long: &[&str], with_value: &str) -> bool {
     let mut skip = false;
+    let mut on = false;
     for a in args {
         if std::mem::take(&mut skip) {
             continue;
         }
         if a == "--" {
-            return false;
+            break;
         }
         if let Some(l) = a.strip_prefix("--") {
-            let (name, value) = l.split_once('=').unwrap_or((l, ""));
+            let (name, value) = match l.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (l, None),
+            };
             // `--force=false` turns the option off.
-            let off = matches!(
-                value.to_ascii_lowercase().as_str(),
-                "false" | "no" | "0" | "off"
-            );
-            if long.contains(&name) && !off {
-                return true;
+            let off = value.is_some_and(|v| {
+                matches!(
+                    v.to_ascii_lowercase().as_str(),
+                    "false" | "no" | "0" | "off"
+                )
+            });
+            if long.contains(&name) {
+                on = !off;
+            } else if name.strip_prefix("no-").is_some_and(|n| long.contains(&n)) {
+                on = false;
+            } else if value.is_none() && LONG_WITH_VALUE.contains(&name) {
+                skip = true;
             }
         } else if let Some(cluster) = a.strip_prefix('-')
             && !cluster.is_empty()
@@ -75,7 +92,8 @@ pub fn has_flag_with(args: &[String], c: char, long: &[&str], with_value: &str) 
         {
             for (k, x) in cluster.char_indices() {
                 if x == c {
-                    return true;
+                    on = true;
+                    break;
                 }
                 if with_value.contains(x) {
                     skip = k + 1 == cluster.len();
@@ -84,7 +102,7 @@ pub fn has_flag_with(args: &[String], c: char, long: &[&str], with_value: &str) 
             }
         }
     }
-    false
+    on
 }
 
 /// The words of `args` that are not options (everything after `--` counts).

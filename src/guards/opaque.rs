@@ -162,6 +162,8 @@ fn ordinary_var(w: &str) -> bool {
 
 /// Names a pattern or a computed part of a path is tried against: what the
 /// secret-file table calls secret, in its common spellings.
+/// (`credentials.json` and `secrets.yml` are secrets by name, but a
+/// `*.json` or `*.yml` pattern is ordinary: they are no samples.)
 const SAMPLE_NAMES: &[&str] = &[
     ".env",
     ".env.local",
@@ -170,7 +172,6 @@ const SAMPLE_NAMES: &[&str] = &[
     "id_ed25519",
     "id_ecdsa",
     "credentials",
-    "credentials.json",
     ".netrc",
     ".npmrc",
     ".pgpass",
@@ -180,7 +181,6 @@ const SAMPLE_NAMES: &[&str] = &[
     "environ",
     ".ssh",
     ".aws",
-    "secrets.yml",
     "server.key",
     "cert.pem",
     "kubeconfig",
@@ -249,6 +249,12 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
         let reader = READERS.contains(&prog.as_str());
         for w in c.args().iter().filter(|a| !a.starts_with('-')) {
             let glob = w.contains(['*', '?', '[']);
+            // A remote pattern (`s3://bucket/*`) names no local file; a
+            // bare wildcard (`*`, `*.*`) given to a program that is not a
+            // reader is an argument, not a file read (`SELECT * FROM t`).
+            if w.contains("://") || !reader && w.chars().all(|ch| matches!(ch, '*' | '?' | '.')) {
+                continue;
+            }
             if (glob || reader && opacity::computed(w) && !ordinary_var(w)) && fits_secret(w) {
                 return Some((shown(), GLOB_READ.into()));
             }
@@ -317,9 +323,12 @@ fn fits_secret(word: &str) -> bool {
             } else {
                 SAMPLE_NAMES
             };
+            // A leading wildcard does not match a leading dot (the shell's
+            // rule: `*` leaves `.env` out).
+            let dot_ok = !part.starts_with(['*', '?', '[']);
             names
                 .iter()
-                .filter(|n| glob_match(part, n))
+                .filter(|n| (dot_ok || !n.starts_with('.')) && glob_match(part, n))
                 .map(|n| n.to_string())
                 .collect()
         } else {

@@ -363,6 +363,62 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
                 }
             }
         }
+        // Output options and prefixes name where a tool writes
+        // (`patch -o`, `csplit -f`, `split … PREFIX`, `wget -P`).
+        "patch" => out.extend(value_of(&["-o", "--output"])),
+        "csplit" | "gcsplit" => out.extend(value_of(&["-f", "--prefix"])),
+        "split" | "gsplit" => {
+            let ops = operands_skipping(
+                args,
+                &[
+                    "-l",
+                    "-b",
+                    "-C",
+                    "-n",
+                    "-a",
+                    "-t",
+                    "--lines",
+                    "--bytes",
+                    "--line-bytes",
+                    "--number",
+                    "--suffix-length",
+                    "--additional-suffix",
+                    "--separator",
+                    "--filter",
+                ],
+            );
+            out.extend(ops.get(1));
+        }
+        "git" => {
+            if let Some(("clone", rest)) = argv::git_subcommand(cmd) {
+                let ops = operands_skipping(
+                    rest,
+                    &[
+                        "-b",
+                        "--branch",
+                        "-o",
+                        "--origin",
+                        "--depth",
+                        "-c",
+                        "--config",
+                        "--reference",
+                        "--separate-git-dir",
+                        "-u",
+                        "--upload-pack",
+                        "--template",
+                        "-j",
+                        "--jobs",
+                        "--filter",
+                        "--shallow-since",
+                        "--shallow-exclude",
+                    ],
+                );
+                out.extend(ops.get(1));
+            }
+        }
+        "wget" if value_of(&["-P", "--directory-prefix"]).is_some() => {
+            out.extend(value_of(&["-P", "--directory-prefix"]));
+        }
         "curl" => out.extend(value_of(&["-o", "--output"])),
         "wget" => out.extend(value_of(&["-O", "--output-document"])),
         "set-content" | "add-content" | "out-file" | "new-item" | "sc" | "ac" => {

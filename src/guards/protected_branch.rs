@@ -81,6 +81,34 @@ pub fn is_protected(name: &str, extra: &str) -> bool {
         })
 }
 
+/// GitHub CLI commands that move a protected branch without `git push`:
+/// `gh pr merge --admin` (merges past the branch's protection rules) and
+/// `gh repo sync --force` (hard-resets a branch to its source).
+fn gh_push(cmd: &SimpleCommand) -> Option<Push> {
+    if argv::program(cmd) != "gh" {
+        return None;
+    }
+    let args = cmd.args();
+    let ops = argv::operands(args);
+    let (branch, reason) = match ops.as_slice() {
+        ["pr", "merge", ..] if argv::has_flag(args, '\0', &["admin"]) => (
+            "(the pull request's base)",
+            "merges a pull request past the base branch's protection rules (--admin)",
+        ),
+        ["repo", "sync", ..] if argv::has_flag(args, '\0', &["force"]) => (
+            "(the default branch)",
+            "hard-resets a branch to its source, discarding its own commits (--force)",
+        ),
+        _ => return None,
+    };
+    Some(Push {
+        kind: "force-push",
+        remote: "gh".into(),
+        branch: branch.into(),
+        reason: reason.into(),
+    })
+}
+
 /// The destination branch a refspec names: `src:dst` → dst, `+x` → x,
 /// `refs/heads/x` → x. `None` for tags and `HEAD`.
 fn destination(spec: &str) -> Option<&str> {
@@ -101,13 +129,24 @@ fn destination(spec: &str) -> Option<&str> {
 
 /// Judges one command: a push that deserves a word, or `None`.
 pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
-    let (sub, args) = git_subcommand(cmd)?;
-    if sub != "push" {
-        return None;
+    if let Some(p) = gh_push(cmd) {
+        return Some(p);
     }
+    let (sub, args) = git_subcommand(cmd)?;
+    // `git subtree push --prefix d origin main` and `git send-pack origin
+    // main` push too.
+    let args = match sub {
+        "push" | "send-pack" => args,
+        "subtree" if args.first().is_some_and(|a| a == "push") => &args[1..],
+        _ => return None,
+    };
     if argv::has_flag(args, 'n', &["dry-run"]) {
         return None;
     }
+    let repo_given = args
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--repo" || a.starts_with("--repo="));
     let mut force = false;
     let mut delete = false;
     let mut mirror = false;
@@ -123,7 +162,9 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
             "--force" | "--force-if-includes" => force = true,
             "--delete" => delete = true,
             "--mirror" => mirror = true,
-            "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => i += 1,
+            "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" | "--prefix" | "-P"
+            | "-m" | "--message" => i += 1,
+            "--all" if sub == "send-pack" => {}
             s if s.starts_with("--force-with-lease") => force = true,
             s if s.starts_with("--") => {}
             s if s.starts_with('-') && s.len() > 1 => {
@@ -136,8 +177,16 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
             s => positional.push(s),
         }
     }
-    let remote = positional.first().copied().unwrap_or("").to_string();
-    let specs = positional.get(1..).unwrap_or(&[]);
+    // With `--repo`, every word is a refspec (`git push --repo=origin
+    // +main`).
+    let (remote, specs) = if repo_given {
+        ("(--repo)".to_string(), &positional[..])
+    } else {
+        (
+            positional.first().copied().unwrap_or("").to_string(),
+            positional.get(1..).unwrap_or(&[]),
+        )
+    };
     // A protected destination first: it names the branch.
     for spec in specs {
         let plus = spec.starts_with('+');

@@ -135,6 +135,14 @@ fn secret_vars(word: &str) -> Option<String> {
 /// to run, it prints the whole environment (`env -0`, `env -u PATH`, `env
 /// FOO=bar`).
 fn env_prints(args: &[String]) -> bool {
+    // `env -i NAME=v` prints only what it was given.
+    if args
+        .iter()
+        .take_while(|a| !a.contains('='))
+        .any(|a| matches!(a.as_str(), "-i" | "--ignore-environment" | "-"))
+    {
+        return false;
+    }
     let mut i = 0;
     while let Some(a) = args.get(i) {
         if matches!(a.as_str(), "-u" | "--unset" | "-C" | "--chdir" | "-P") {

@@ -99,9 +99,10 @@ pub fn classify(path: &str) -> Option<SecretClass> {
     ) {
         return Some(SecretClass::Secret("SSH private key"));
     }
-    if let Some((_, ext)) = lower.rsplit_once('.')
+    if let Some((stem, ext)) = lower.rsplit_once('.')
         && KEY_EXTENSIONS.contains(&ext)
-        && lower.len() > ext.len() + 1
+        && !stem.is_empty()
+        && !public_key_stem(stem)
     {
         return Some(SecretClass::Secret("private key or certificate file"));
     }
@@ -124,15 +125,195 @@ pub fn classify(path: &str) -> Option<SecretClass> {
     {
         return Some(SecretClass::Secret("Kubernetes config"));
     }
-    match lower.as_str() {
-        ".netrc" | "_netrc" => Some(SecretClass::Secret(".netrc credentials")),
-        ".git-credentials" => Some(SecretClass::Secret("git credentials")),
-        ".pgpass" => Some(SecretClass::Secret("PostgreSQL password file")),
-        ".npmrc" => Some(SecretClass::IfTokens(".npmrc with an auth token")),
-        ".pypirc" => Some(SecretClass::IfTokens(".pypirc with a password or token")),
-        ".yarnrc.yml" => Some(SecretClass::IfTokens(".yarnrc.yml with an auth token")),
-        _ => None,
+    let gnupg_public = matches!(
+        lower.as_str(),
+        "gpg.conf"
+            | "gpg-agent.conf"
+            | "dirmngr.conf"
+            | "common.conf"
+            | "sshcontrol"
+            | "trustdb.gpg"
+            | "pubring.kbx"
+            | "pubring.gpg"
+    );
+    if norm.starts_with("/run/secrets/") || parent == ".gnupg" && !gnupg_public {
+        return Some(SecretClass::Secret(if parent == ".gnupg" {
+            "GnuPG keyring"
+        } else {
+            "container secret"
+        }));
     }
+    let tail = trailing(&norm.to_ascii_lowercase(), 3);
+    CREDENTIAL_FILES
+        .iter()
+        .find(|f| f.names.iter().any(|n| name_matches(&tail, n)))
+        .map(|f| {
+            if f.if_tokens {
+                SecretClass::IfTokens(f.kind)
+            } else {
+                SecretClass::Secret(f.kind)
+            }
+        })
+}
+
+/// A credential file known by its name (and, for a name shared with
+/// ordinary files, its folder).
+pub struct CredentialFile {
+    /// Names: `a/b` is a file `b` in a folder `a`; `*` in a name is any
+    /// text (`*.tfvars`, `client_secret*.json`).
+    pub names: &'static [&'static str],
+    /// What it holds, as the advisory names it.
+    pub kind: &'static str,
+    /// Secret only when its head carries a token (`.npmrc`).
+    pub if_tokens: bool,
+}
+
+const fn cf(names: &'static [&'static str], kind: &'static str) -> CredentialFile {
+    CredentialFile {
+        names,
+        kind,
+        if_tokens: false,
+    }
+}
+
+/// Credential files by name, besides the `.env` files, keys and cloud
+/// folders judged above. Read by [`classify`]; listed in
+/// `generated/effects.md`.
+pub const CREDENTIAL_FILES: &[CredentialFile] = &[
+    cf(&[".netrc", "_netrc"], ".netrc credentials"),
+    cf(&[".git-credentials"], "git credentials"),
+    cf(&[".pgpass"], "PostgreSQL password file"),
+    cf(&[".my.cnf", ".mylogin.cnf"], "MySQL client password file"),
+    CredentialFile {
+        names: &[".npmrc"],
+        kind: ".npmrc with an auth token",
+        if_tokens: true,
+    },
+    CredentialFile {
+        names: &[".pypirc"],
+        kind: ".pypirc with a password or token",
+        if_tokens: true,
+    },
+    CredentialFile {
+        names: &[".yarnrc.yml"],
+        kind: ".yarnrc.yml with an auth token",
+        if_tokens: true,
+    },
+    cf(
+        &[".cargo/credentials", ".cargo/credentials.toml"],
+        "Cargo registry token",
+    ),
+    cf(&[".gem/credentials"], "RubyGems API key"),
+    cf(
+        &["composer/auth.json", ".composer/auth.json"],
+        "Composer auth tokens",
+    ),
+    cf(&["gh/hosts.yml", ".config/hub"], "GitHub CLI token"),
+    cf(
+        &[
+            ".terraformrc",
+            "terraform.rc",
+            ".terraform.d/credentials.tfrc.json",
+        ],
+        "Terraform registry token",
+    ),
+    cf(
+        &["*.tfvars", "*.tfvars.json"],
+        "Terraform variables (passwords and keys)",
+    ),
+    cf(&[".envrc"], "direnv environment file"),
+    cf(&[".htpasswd"], "password file (.htpasswd)"),
+    cf(&[".boto", ".s3cfg"], "cloud storage keys (.boto, .s3cfg)"),
+    cf(&[".vault-token"], "Vault token"),
+    cf(
+        &[".m2/settings.xml", ".m2/settings-security.xml"],
+        "Maven repository passwords",
+    ),
+    cf(&[".gradle/gradle.properties"], "Gradle credentials"),
+    cf(
+        &[
+            "secrets.yml",
+            "secrets.yaml",
+            "secrets.json",
+            "secrets.toml",
+            "secrets.env",
+        ],
+        "secrets file",
+    ),
+    cf(
+        &[
+            "credentials.json",
+            "client_secret*.json",
+            "service-account*.json",
+            "service_account*.json",
+            "*-sa-key.json",
+            "*service-account-key*.json",
+        ],
+        "service account or OAuth client credentials",
+    ),
+    cf(
+        &[
+            ".databrickscfg",
+            ".kaggle/kaggle.json",
+            ".oci/config",
+            ".pulumi/credentials.json",
+            "doctl/config.yaml",
+        ],
+        "platform CLI credentials",
+    ),
+];
+
+/// The last `n` components of a path, joined by `/`.
+fn trailing(path: &str, n: usize) -> String {
+    let parts: Vec<&str> = path.trim_end_matches('/').rsplit('/').take(n).collect();
+    parts.into_iter().rev().collect::<Vec<_>>().join("/")
+}
+
+/// Whether a path's tail ends with a table name (`a/b` matches the last two
+/// components; `*` is any text within a component).
+fn name_matches(tail: &str, name: &str) -> bool {
+    let want = name.split('/').count();
+    let got: Vec<&str> = tail.rsplit('/').take(want).collect();
+    if got.len() < want {
+        return false;
+    }
+    got.iter()
+        .rev()
+        .zip(name.split('/'))
+        .all(|(g, n)| star_match(n, g))
+}
+
+/// `*` as any text, everything else literal.
+fn star_match(pat: &str, s: &str) -> bool {
+    let mut parts = pat.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = s.strip_prefix(first) else {
+        return false;
+    };
+    let pieces: Vec<&str> = parts.collect();
+    if pieces.is_empty() {
+        return rest.is_empty();
+    }
+    for (i, p) in pieces.iter().enumerate() {
+        if i + 1 == pieces.len() {
+            return rest.len() >= p.len() && rest.ends_with(p);
+        }
+        match rest.find(p) {
+            Some(at) => rest = &rest[at + p.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// A key file's stem that says it is the public half (`id.pub.pem`,
+/// `public.pem`, `server_pub.key`).
+fn public_key_stem(stem: &str) -> bool {
+    stem.ends_with(".pub")
+        || stem.ends_with("_pub")
+        || stem.ends_with("-pub")
+        || stem.contains("public")
+        || stem == "pubkey"
 }
 
 /// Whether the head of an `.npmrc`/`.pypirc`-style file carries a token.
@@ -230,6 +411,44 @@ mod tests {
         ] {
             assert_eq!(kind(p), None, "{p}");
         }
+    }
+
+    #[test]
+    fn credential_files_by_table() {
+        for (p, want) in [
+            ("~/.cargo/credentials.toml", "Cargo registry token"),
+            ("C:\\Users\\me\\.cargo\\credentials", "Cargo registry token"),
+            ("/home/me/.config/gh/hosts.yml", "GitHub CLI token"),
+            (
+                "infra/prod.auto.tfvars",
+                "Terraform variables (passwords and keys)",
+            ),
+            (
+                "gcp/service-account-ci.json",
+                "service account or OAuth client credentials",
+            ),
+            ("/run/secrets/token", "container secret"),
+            ("~/.gnupg/secring.gpg", "GnuPG keyring"),
+        ] {
+            assert_eq!(kind(p), Some(want), "{p}");
+        }
+        for p in [
+            "hosts.yml",
+            "settings.xml",
+            "gradle.properties",
+            "keys/id.pub.pem",
+            "public.pem",
+            "~/.gnupg/gpg.conf",
+            "terraform.tfvars.example",
+            "secrets.md",
+        ] {
+            assert_eq!(kind(p), None, "{p}");
+        }
+        assert!(star_match(
+            "client_secret*.json",
+            "client_secret_1.apps.json"
+        ));
+        assert!(!star_match("*.tfvars", "x.tfvars.json"));
     }
 
     #[test]

@@ -146,7 +146,22 @@ fn awk(argv: &[String]) -> Vec<String> {
     {
         return Vec::new();
     }
-    literals(prog)
+    // `system("rm -rf " $0)`: a literal joined to a field or variable ends
+    // in a word computed at run time.
+    let mut out = literals(prog);
+    let mut from = 0;
+    for lit in out.iter_mut() {
+        let quoted = format!("\"{lit}\"");
+        let Some(at) = prog[from..].find(&quoted).map(|a| from + a + quoted.len()) else {
+            continue;
+        };
+        from = at;
+        let next = prog[at..].trim_start().chars().next();
+        if next.is_some_and(|c| c == '$' || c.is_ascii_alphabetic() || c == '_') {
+            lit.push_str(" $AWK_VALUE");
+        }
+    }
+    out
 }
 
 /// The `"…"` literals of a program text.

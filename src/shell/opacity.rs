@@ -189,6 +189,10 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
                     || o.starts_with("/proc/self/fd/")
                     || (o == "/dev/stdin" && c.heredoc.is_none() && !herestring(c))
                     || computed(o)
+                    // A file named by the input (`xargs -I{} bash {}`, `find
+                    // … -exec sh {} \;`).
+                    || o.contains("{}")
+                    || c.fed && o.contains('%')
             }) && !has_code_flag(args);
             let piped_unread = from_stdin && c.piped && c.heredoc.is_none() && !herestring(c);
             let written_file = operand.is_some_and(|o| written.contains(&o.as_str()));

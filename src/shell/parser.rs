@@ -17,6 +17,7 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
         i: 0,
         items: Vec::new(),
         heredocs: Vec::new(),
+        expands: Vec::new(),
         pending: Vec::new(),
         cwd: cwd.clone(),
         dirs: Vec::new(),
@@ -24,7 +25,10 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
     };
     p.seq(depth, false);
     let Parser {
-        items, heredocs, ..
+        items,
+        heredocs,
+        expands,
+        ..
     } = p;
     // What the last `echo`/`printf` printed: the script of a shell it is
     // piped into (`echo 'rm -rf /srv' | sh`).
@@ -62,6 +66,20 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     let mut body = String::new();
                     for id in &raw.heredoc_ids {
                         body.push_str(&heredocs[*id]);
+                        // An unquoted delimiter: the body's substitutions
+                        // run before the command (`cat <<EOF` with
+                        // `$(rm -rf ~)` inside); their output is taken.
+                        if expands[*id] {
+                            for script in body_substitutions(&heredocs[*id]) {
+                                let before = out.len();
+                                if d < super::MAX_DEPTH {
+                                    parse_at(&script, d + 1, &cwd, out);
+                                } else {
+                                    super::opacity::bound_hit();
+                                }
+                                super::unwrap::adopt(&mut out[before..], &[], true);
+                            }
+                        }
                     }
                     Some(body)
                 };
@@ -81,6 +99,45 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
             }
         }
     }
+}
+
+/// The scripts of the command substitutions in an unquoted heredoc's body
+/// (`$(…)` and `` `…` ``); `\$` and `` \` `` are literal. At most 16.
+fn body_substitutions(body: &str) -> Vec<String> {
+    let c: Vec<char> = body.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() && out.len() < 16 {
+        match c[i] {
+            '\\' => i += 2,
+            '$' if c.get(i + 1) == Some(&'(') && c.get(i + 2) != Some(&'(') => {
+                let start = i + 2;
+                let mut depth = 1;
+                let mut k = start;
+                while k < c.len() && depth > 0 {
+                    match c[k] {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                out.push(c[start..k.saturating_sub(1).max(start)].iter().collect());
+                i = k;
+            }
+            '`' => {
+                let start = i + 1;
+                let end = c[start..]
+                    .iter()
+                    .position(|&x| x == '`')
+                    .map_or(c.len(), |e| start + e);
+                out.push(c[start..end].iter().collect());
+                i = end + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 /// What `echo`/`printf` print (their words; printf's `\n` as newlines).
@@ -207,6 +264,8 @@ pub(super) struct Parser<'a> {
     pub(super) items: Vec<Item>,
     /// Heredoc bodies by id.
     heredocs: Vec<String>,
+    /// Whether each heredoc's delimiter was unquoted (its body expands).
+    expands: Vec<bool>,
     /// Heredocs whose body starts after the next newline.
     pending: Vec<PendingHeredoc>,
     /// The directory the next command runs in.
@@ -350,9 +409,14 @@ impl Parser<'_> {
     fn redirect(&mut self, op: String, cur: &mut RawCmd, depth: usize) {
         self.skip_blanks();
         if op == "<<" || op == "<<-" {
+            let from = self.i;
             let delimiter = self.word(depth);
+            let quoted = self.s[from..self.i]
+                .iter()
+                .any(|c| matches!(c, '\'' | '"' | '\\'));
             let id = self.heredocs.len();
             self.heredocs.push(String::new());
+            self.expands.push(!quoted);
             self.pending.push(PendingHeredoc {
                 id,
                 delimiter: delimiter.clone(),

@@ -124,12 +124,21 @@ fn redirections_with_targets() {
 
 #[test]
 fn heredocs_are_data() {
+    // An unquoted delimiter: the body is data, but its substitutions run
+    // first (their output is taken).
     let cmds = parse("cat <<EOF > notes.txt\nrm -rf /\n$(whoami)\nEOF\necho done");
-    assert_eq!(cmds.len(), 2, "{cmds:?}");
-    assert_eq!(cmds[0].argv, v(&["cat"]));
-    assert_eq!(cmds[0].heredoc.as_deref(), Some("rm -rf /\n$(whoami)\n"));
-    assert_eq!(cmds[0].redirects[1].target, "notes.txt");
-    assert_eq!(cmds[1].argv, v(&["echo", "done"]));
+    assert_eq!(cmds.len(), 3, "{cmds:?}");
+    assert_eq!(cmds[0].argv, v(&["whoami"]));
+    assert!(cmds[0].captured);
+    assert_eq!(cmds[1].argv, v(&["cat"]));
+    assert_eq!(cmds[1].heredoc.as_deref(), Some("rm -rf /\n$(whoami)\n"));
+    assert_eq!(cmds[1].redirects[1].target, "notes.txt");
+    assert_eq!(cmds[2].argv, v(&["echo", "done"]));
+    // A quoted one: nothing in the body runs.
+    let cmds = parse("cat <<'EOF' > notes.txt\n$(rm -rf ~/w)\n`git reset --hard`\nEOF");
+    assert_eq!(cmds.len(), 1, "{cmds:?}");
+    let cmds = parse("cat <<\\EOF\n$(rm -rf ~/w)\nEOF");
+    assert_eq!(cmds.len(), 1, "{cmds:?}");
 
     let cmds = parse("cat <<-'END' | grep x\n\tline one\n\tEND\nls");
     assert_eq!(cmds[0].heredoc.as_deref(), Some("line one\n"));

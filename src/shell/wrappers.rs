@@ -320,6 +320,16 @@ fn env(argv: &[String]) -> Unwrapped {
             break;
         }
     }
+    // Only assignments after the options: nothing to run, so `env` prints
+    // the environment (`env FOO=bar`); it stays the command.
+    let assignment = |a: &String| {
+        a.split_once('=').is_some_and(|(n, _)| {
+            !n.is_empty() && n.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        })
+    };
+    if argv[i.min(argv.len())..].iter().all(assignment) {
+        return Unwrapped::At(argv.len());
+    }
     at_in(argv, i, "-C")
 }
 

@@ -30,7 +30,11 @@ fn git_discards_changes(sub: &str, args: &[String], ops: &[&str]) -> Option<Hit>
             "reset-hard",
             "discards every uncommitted change in the working tree and index (and moves the branch)",
         ),
-        "clean" if has_flag(args, 'f', &["force"]) && !has_flag(args, 'n', &["dry-run"]) => {
+        // `-e` takes a pattern: `git clean -e --dry-run -f` cleans.
+        "clean"
+            if argv::has_flag_with(args, 'f', &["force"], "e")
+                && !argv::has_flag_with(args, 'n', &["dry-run"], "e") =>
+        {
             let x = if has_flag(args, 'x', &[]) {
                 ", ignored ones included (.env files, build caches, local config)"
             } else {

@@ -156,7 +156,11 @@ fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit
         }
         "mongo" | "mongosh" | "mongos" => data::mongo(args),
         "dd" => None, // raw_device_write covers `of=/dev/…`
-        p if data::DB_CLIENTS.contains(&p) => data::sql_client(cmd, before),
+        // A client that is also a cloud CLI (`bq rm -r -d ds`) is judged by
+        // its table too.
+        p if data::DB_CLIENTS.contains(&p) => {
+            data::sql_client(cmd, before).or_else(|| by_table(cmd))
+        }
         _ => by_table(cmd),
     }
 }

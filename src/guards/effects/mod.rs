@@ -10,12 +10,17 @@
 //! `generated/effects.md`.
 
 pub mod packs;
+mod page;
+mod platforms;
 pub mod tables;
+mod tools;
+
+pub use page::{markdown, summary};
 
 use super::argv::operands;
 use crate::shell::SimpleCommand;
 
-pub use tables::{FAMILIES, Family, Verb};
+pub use tables::{Family, Verb, families};
 
 /// What a command does to data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,7 +223,9 @@ pub fn inert(cmd: &SimpleCommand) -> bool {
 /// [`inert`] on a tool and its words.
 pub fn inert_args(tool: &str, args: &[String]) -> bool {
     let ops = operands(args);
-    if ops.first() == Some(&"help") {
+    if ops.first() == Some(&"help")
+        || ops.last() == Some(&"help") && tables::HELP_LAST.contains(&tool)
+    {
         return true;
     }
     // A `--dry-run` the tool does not have is no dry run (`git reset --hard
@@ -230,9 +237,23 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
                 .and_then(|r| r.strip_prefix(':'))
                 .is_some_and(|sub| sub == first)
     });
+    let takes_value = tables::VALUE_OPTIONS
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map_or(&[][..], |(_, o)| *o);
+    // The last word wins: `--dry-run --no-dry-run` runs.
+    let mut dry = false;
+    let mut skip = false;
     for (i, a) in args.iter().enumerate() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
         if a == "--" {
             break;
+        }
+        if takes_value.contains(&a.as_str()) {
+            skip = true;
+            continue;
         }
         let lower = a.to_ascii_lowercase();
         let (name, value) = match lower.split_once('=') {
@@ -241,6 +262,14 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
         };
         if tables::HELP_OPTIONS.contains(&name) {
             return true;
+        }
+        if own_dry_run
+            && name
+                .strip_prefix("--no-")
+                .is_some_and(|n| tables::DRY_RUN_OPTIONS.contains(&format!("--{n}").as_str()))
+        {
+            dry = false;
+            continue;
         }
         // `-h` is help unless a value follows it (`psql -h host`,
         // `dropdb -h db app`).
@@ -252,7 +281,8 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
             && value.is_none_or(|v| !matches!(v, "none" | "false" | "0" | "no" | "off"))
             && !(name == "-whatif" && value == Some("$false"))
         {
-            return true;
+            dry = true;
+            continue;
         }
         if own_dry_run
             && let Some(short) = tables::DRY_RUN_SHORT
@@ -264,10 +294,10 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
             && cluster.chars().all(|c| c.is_ascii_alphanumeric())
             && cluster.contains(short)
         {
-            return true;
+            dry = true;
         }
     }
-    false
+    dry
 }
 
 /// The leading words of a command's operands, lower-case: the words that
@@ -330,7 +360,7 @@ pub fn has_opt(args: &[String], opts: &[&str]) -> bool {
 
 /// The family a tool belongs to.
 pub fn family(tool: &str) -> Option<&'static Family> {
-    FAMILIES.iter().find(|f| {
+    families().find(|f| {
         f.tools.iter().any(|t| {
             *t == tool
                 || t.strip_suffix('*')
@@ -350,7 +380,7 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         }
     }
     let kind = fam.generic?;
-    let verb = generic_verb(&words)?;
+    let verb = generic_verb(&words).or_else(|| api_delete(args))?;
     let kind = if kind == Kind::CloudResource && words.iter().take(3).any(|w| storage_word(w)) {
         Kind::CloudStorage
     } else {
@@ -432,7 +462,15 @@ fn storage_word(w: &str) -> bool {
 /// reset`); none when a word names something local or disposable
 /// ([`tables::HARMLESS_OBJECTS`]: `config`, `context`, `cache`, ...).
 pub fn generic_verb(words: &[String]) -> Option<String> {
-    let lead: Vec<&String> = words.iter().take_while(|w| plain_word(w)).take(4).collect();
+    // An endpoint the reader took for an operand (`s5cmd --endpoint-url
+    // https://h rm …`) is stepped over; any other value ends the words
+    // (`aws logs tail /app --filter-pattern delete` deletes nothing).
+    let lead: Vec<&String> = words
+        .iter()
+        .filter(|w| !w.contains("://"))
+        .take_while(|w| plain_word(w))
+        .take(4)
+        .collect();
     let parts = |w: &str| -> Vec<String> {
         w.split(['-', ':', '_', '.'])
             .map(str::to_string)
@@ -457,6 +495,20 @@ pub fn generic_verb(words: &[String]) -> Option<String> {
                 .any(|p| tables::DELETE_VERBS.contains(&p.as_str()) || (data && p == "reset"))
         })
         .map(|w| w.to_string())
+}
+
+/// A delete named as a joined API call among the first words
+/// (`aliyun ecs DeleteInstance`, `tccli cvm TerminateInstances`): see
+/// [`tables::DELETE_API_PREFIXES`].
+fn api_delete(args: &[String]) -> Option<String> {
+    operands(args).into_iter().take(4).find_map(|w| {
+        tables::DELETE_API_PREFIXES.iter().find_map(|p| {
+            let rest = w.strip_prefix(p)?;
+            (rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest.chars().all(|c| c.is_ascii_alphanumeric()))
+            .then(|| w.to_ascii_lowercase())
+        })
+    })
 }
 
 /// The generic secret-printing rule of a cloud or platform CLI: its first
@@ -489,11 +541,12 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
         .iter()
         .flat_map(|w| w.split(['-', ':', '_', '.']).map(str::to_string))
         .collect();
-    // A made-up value (`get-random-password`) is no secret yet.
-    if parts
-        .iter()
-        .any(|p| tables::DELETE_VERBS.contains(&p.as_str()) || p == "set" || p == "random")
-    {
+    // A made-up value (`get-random-password`) is no secret yet; a public
+    // key (`get-public-key`) is none.
+    if parts.iter().any(|p| {
+        tables::DELETE_VERBS.contains(&p.as_str())
+            || matches!(p.as_str(), "set" | "random" | "public")
+    }) {
         return None;
     }
     let verb = parts
@@ -524,193 +577,6 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
         });
     let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
     (verb && noun || secret_value || token).then(shown)
-}
-
-/// For `cuecard cards show`: the tool families a guard's judgement reads
-/// from the model, and where the full tables are.
-pub fn summary(guard: &str) -> Option<String> {
-    let families = match guard {
-        "destructive" => FAMILIES.iter().map(|f| f.name).collect::<Vec<_>>(),
-        "secrets" => FAMILIES
-            .iter()
-            .filter(|f| f.prints_secrets)
-            .map(|f| f.name)
-            .collect(),
-        _ => return None,
-    };
-    let mut names: Vec<&str> = Vec::new();
-    for n in families {
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
-    Some(format!(
-        "Besides file deletes, git and SQL: {} tool families ({}){}. Help forms and dry runs \
-         stay quiet. Every table, verb and option: `generated/effects.md` in cuecard's source \
-         (written from `src/guards/effects/tables.rs`).",
-        names.len(),
-        names.join(", "),
-        if guard == "secrets" {
-            format!(", {} credential commands", tables::SECRET_PRINTERS.len())
-        } else {
-            String::new()
-        }
-    ))
-}
-
-/// `generated/effects.md`: every table of the model, for a reader (written
-/// by `cargo xtask gen`, checked by `gen --check`).
-pub fn markdown() -> String {
-    let list = |xs: &[&str]| {
-        xs.iter()
-            .map(|x| format!("`{x}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut md = String::from(
-        "<!-- Generated by `cargo xtask gen` from src/guards/effects/tables.rs. Do not edit. -->\n\
-         # What cuecard knows a command does\n\n\
-         The effect model behind the `destructive` and `secrets` guards: tool families, the verbs \
-         that matter and the effect of each. A verb's words must appear in order among the \
-         command's first operands (`a|b`: either; `kind/name` and comma lists match too). A family \
-         with a generic kind also fires on any delete-like verb among its first words, so a \
-         resource type no row lists is still caught. Tools are seen through package runners and \
-         task launchers (`npx`, `pnpm exec`, `bundle exec`, `poetry run`, `php artisan`, \
-         `python manage.py`). File deletes, git, SQL given to database clients and MongoDB's \
-         drops are judged in code (`src/guards/destructive/`), not here.\n\n",
-    );
-    md.push_str("## Families\n\n| family | tools | words | condition | effect | finding id | what it does |\n|---|---|---|---|---|---|---|\n");
-    for f in FAMILIES {
-        for v in f.verbs {
-            md.push_str(&format!(
-                "| {} | {} | {} | {} | {} | `destructive.{}` | {} |\n",
-                f.name,
-                list(f.tools),
-                if v.path.is_empty() {
-                    "-".to_string()
-                } else {
-                    format!("`{}`", v.path.join(" "))
-                },
-                v.cond.describe(),
-                v.effect.label(),
-                v.kind.id(),
-                v.what
-            ));
-        }
-        if let Some(k) = f.generic {
-            md.push_str(&format!(
-                "| {} | {} | any delete-like verb | - | deletes data | `destructive.{}` | deletes a resource of any type |\n",
-                f.name,
-                list(f.tools),
-                k.id()
-            ));
-        }
-    }
-    md.push_str(&format!(
-        "\n## Generic rules\n\n- Delete-like verbs (a word or a part of one: `delete-table`, \
-         `apps:destroy`): {}.\n- `reset` counts only beside a data word: {}.\n- No finding when a \
-         word names something local or disposable: {}.\n- A storage verb that deletes one object \
-         ({}) fires only with a recursive or batch option or a wildcard.\n- SQL carried by a \
-         query service: the values of {} on a cloud CLI, and the operands after {}.\n",
-        list(tables::DELETE_VERBS),
-        list(tables::DATA_NOUNS),
-        list(tables::HARMLESS_OBJECTS),
-        list(tables::SINGLE_OBJECT_VERBS),
-        list(
-            FAMILIES
-                .iter()
-                .flat_map(|f| f.sql_options.iter().copied())
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .collect::<Vec<_>>()
-                .as_slice()
-        ),
-        tables::SQL_OPERANDS
-            .iter()
-            .map(|(t, p)| format!("`{t} {}`", p.join(" ")))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    md.push_str(&format!(
-        "\n## Forms that change nothing\n\n- Help: {}, `-h` with no value after it, `help` as the \
-         first word.\n- Dry runs: {} (a value `none`, `false`, `0`, `no`, `off` turns them off); \
-         per tool: {}.\n- No dry run of their own (a `--dry-run` on them is ignored): {}.\n- An \
-         option turned off (`--force=false`) is not given.\n",
-        list(tables::HELP_OPTIONS),
-        list(tables::DRY_RUN_OPTIONS),
-        tables::DRY_RUN_SHORT
-            .iter()
-            .map(|(t, c)| format!("`{t} -{c}`"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        list(tables::NO_DRY_RUN)
-    ));
-    md.push_str("\n## Commands that print a credential (`secrets`)\n\n| program | words | needs one of | prints |\n|---|---|---|---|\n");
-    for p in tables::SECRET_PRINTERS {
-        md.push_str(&format!(
-            "| `{}` | `{}` | {} | {} |\n",
-            p.program,
-            p.words.join(" ").replace('|', "\\|"),
-            if p.needs.is_empty() {
-                "-".to_string()
-            } else {
-                list(p.needs)
-            },
-            p.kind
-        ));
-    }
-    md.push_str(&format!(
-        "\nGeneric, for the tools of the families above that print secrets ({}): a word naming a \
-         credential ({}; `key` after `access`, `api`, `admin`, ...) with a verb that shows or makes \
-         it ({}), a secret's value asked for (`secret show`, `secrets versions access`), `auth` \
-         with `token`, or one of {}. A login, a delete, a `set` or a made-up value \
-         (`get-random-password`) prints nothing.\n\nCloud metadata endpoints that hand out \
-         credentials (host, route): {}.\n",
-        FAMILIES
-            .iter()
-            .filter(|f| f.prints_secrets)
-            .map(|f| f.name)
-            .collect::<Vec<_>>()
-            .join(", "),
-        list(tables::SECRET_NOUNS),
-        list(tables::SECRET_VERBS),
-        list(tables::SECRET_OPTIONS),
-        tables::METADATA_CREDENTIALS
-            .iter()
-            .map(|(h, r)| format!("`{h}` `{r}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    md
-}
-
-impl tables::Cond {
-    /// The condition in words, for the generated page.
-    pub fn describe(&self) -> String {
-        let list = |xs: &[&str]| {
-            xs.iter()
-                .map(|x| format!("`{x}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        match self {
-            tables::Cond::Always => "-".into(),
-            tables::Cond::AnyOpt(o) => format!("with {}", list(o)),
-            tables::Cond::AnyWord(w) => format!("a word among {}", list(w)),
-        }
-    }
-
-    /// Whether the condition holds for a command's words.
-    pub fn holds(&self, args: &[String]) -> bool {
-        use tables::Cond;
-        match self {
-            Cond::Always => true,
-            Cond::AnyOpt(o) => has_opt(args, o),
-            Cond::AnyWord(w) => operands(args)
-                .iter()
-                .any(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -774,6 +640,19 @@ mod tests {
         ] {
             assert_eq!(hit(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn joined_api_names_and_help_and_dry_run_order() {
+        assert!(hit("aliyun ecs DeleteInstance --InstanceId i-1").is_some());
+        assert!(hit("tccli cvm TerminateInstances --InstanceIds x").is_some());
+        assert_eq!(hit("aliyun ecs DescribeInstances"), None);
+        assert_eq!(hit("doctl compute droplet list"), None);
+        assert_eq!(hit("aws rds delete-db-instance help"), None);
+        assert!(hit("s5cmd --endpoint-url https://h rm 's3://b/*'").is_some());
+        assert_eq!(hit("aws logs tail /app --filter-pattern delete"), None);
+        assert_eq!(hit("rclone purge remote:x --dry-run"), None);
+        assert!(hit("rclone purge remote:x --dry-run --no-dry-run").is_some());
     }
 
     #[test]

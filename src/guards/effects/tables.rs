@@ -21,6 +21,9 @@ pub enum Cond {
     AnyOpt(&'static [&'static str]),
     /// One of these words is an operand (any case).
     AnyWord(&'static [&'static str]),
+    /// One of these words is an operand with another operand after it: a
+    /// verb given no target only prints its usage (`diskutil eraseDisk`).
+    WordWithTarget(&'static [&'static str]),
 }
 
 /// One verb of a family.
@@ -48,7 +51,7 @@ pub struct Family {
     pub sql_options: &'static [&'static str],
 }
 
-const fn v(
+pub(super) const fn v(
     path: &'static [&'static str],
     cond: Cond,
     effect: Effect,
@@ -63,10 +66,6 @@ const fn v(
         what,
     }
 }
-
-use Cond::{Always, AnyOpt, AnyWord};
-use Effect::{DeletesData, WipesDisk};
-use Kind::{CloudResource, CloudStorage, Cluster, Database, Disk, Infrastructure};
 
 /// Delete-like verbs: a family with a generic kind fires when one of its
 /// first words is one of these, or has one as a part (`delete-table`,
@@ -91,7 +90,49 @@ pub const DELETE_VERBS: &[&str] = &[
     "rmdir",
     "rmdirs",
     "uninstall",
+    "del",
+    "deletion",
 ];
+
+/// Delete-like verbs that also start a joined API name
+/// (`DeleteInstance`, `TerminateInstances`, `deleteBucket`): a leading
+/// word that starts with one of these, followed by an upper-case letter,
+/// is a delete too.
+pub const DELETE_API_PREFIXES: &[&str] = &[
+    "Delete",
+    "delete",
+    "Destroy",
+    "destroy",
+    "Remove",
+    "remove",
+    "Terminate",
+    "terminate",
+    "Purge",
+    "purge",
+    "Drop",
+    "drop",
+    "Truncate",
+    "truncate",
+];
+
+/// Options that take the next word as their value, per tool: that word is
+/// no help or dry-run option (`git clean -e --dry-run -f` cleans).
+pub const VALUE_OPTIONS: &[(&str, &[&str])] = &[(
+    "git",
+    &[
+        "-e",
+        "--exclude",
+        "-o",
+        "--push-option",
+        "--repo",
+        "-m",
+        "-C",
+        "-c",
+    ],
+)];
+
+/// Tools whose help is the word `help` at the end (`aws s3 rm help`).
+pub const HELP_LAST: &[&str] = &["aws", "aws-vault", "eb", "sam"];
 
 /// Words that make `reset` a database reset (`heroku pg:reset`, `supabase
 /// db reset`) rather than a restart (`gcloud compute instances reset`).
@@ -213,6 +254,7 @@ pub const DRY_RUN_SHORT: &[(&str, char)] = &[
     ("zpool", 'n'),
     ("rsync", 'n'),
     ("restic", 'n'),
+    ("gsutil", 'n'),
 ];
 
 /// Parts of a credential command's words that name what it prints.
@@ -268,855 +310,20 @@ pub const METADATA_CREDENTIALS: &[(&str, &str)] = &[
     ("169.254.169.254", "/token"),
     ("169.254.169.254", "identity"),
     ("169.254.169.254", "api/token"),
-    ("169.254.170.2", "/"),
+    ("169.254.170.2", ""),
     ("metadata.google.internal", "token"),
     ("metadata.google.internal", "service-accounts"),
     ("metadata", "service-accounts"),
     ("100.100.100.200", "ram/security-credentials"),
 ];
 
-/// Every tool family. Order matters only where a tool could belong to two
-/// (the first wins).
-pub const FAMILIES: &[Family] = &[
-    Family {
-        name: "Kubernetes",
-        tools: &["kubectl", "oc", "k", "kubecolor"],
-        verbs: &[
-            v(
-                &["delete", "namespace|namespaces|ns|project|projects"],
-                Always,
-                DeletesData,
-                Cluster,
-                "deletes a namespace and everything in it",
-            ),
-            v(
-                &[
-                    "delete",
-                    "pvc|pvcs|persistentvolumeclaim|persistentvolumeclaims|pv|pvs|persistentvolume|persistentvolumes",
-                ],
-                Always,
-                DeletesData,
-                Cluster,
-                "deletes persistent volumes and their data",
-            ),
-            v(
-                &[
-                    "delete",
-                    "crd|crds|customresourcedefinition|customresourcedefinitions",
-                ],
-                Always,
-                DeletesData,
-                Cluster,
-                "deletes a resource type and every object of it",
-            ),
-            v(
-                &["delete"],
-                AnyOpt(&["--all", "-A", "--all-namespaces"]),
-                DeletesData,
-                Cluster,
-                "deletes every object it matches (--all)",
-            ),
-        ],
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Helm",
-        tools: &["helm"],
-        verbs: &[v(
-            &["uninstall|delete|del|un"],
-            Always,
-            DeletesData,
-            Cluster,
-            "removes every resource the release installed",
-        )],
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Local and managed clusters",
-        tools: &[
-            "kind", "k3d", "minikube", "eksctl", "kops", "k0sctl", "microk8s", "talosctl",
-            "vcluster",
-        ],
-        verbs: &[v(
-            &["reset"],
-            Always,
-            DeletesData,
-            Cluster,
-            "resets the cluster's nodes, their data included",
-        )],
-        generic: Some(Cluster),
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Containers",
-        tools: &["docker", "podman", "nerdctl", "finch", "lima-nerdctl"],
-        verbs: &[
-            v(
-                &["volume|volumes", "rm|remove|prune"],
-                Always,
-                DeletesData,
-                Cluster,
-                "removes volumes and their data",
-            ),
-            v(
-                &["system", "prune"],
-                AnyOpt(&["--volumes"]),
-                DeletesData,
-                Cluster,
-                "removes every unused container, network, image and volume (volume data is lost)",
-            ),
-            v(
-                &["system", "reset"],
-                Always,
-                DeletesData,
-                Cluster,
-                "removes every container, image and volume",
-            ),
-            v(
-                &["compose", "down"],
-                AnyOpt(&["-v", "--volumes"]),
-                DeletesData,
-                Cluster,
-                "removes the project's volumes and their data",
-            ),
-            v(
-                &["machine", "rm|remove"],
-                Always,
-                DeletesData,
-                Cluster,
-                "removes the machine with every container and volume in it",
-            ),
-        ],
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Compose",
-        tools: &["docker-compose", "podman-compose", "nerdctl-compose"],
-        verbs: &[v(
-            &["down"],
-            AnyOpt(&["-v", "--volumes"]),
-            DeletesData,
-            Cluster,
-            "removes the project's volumes and their data",
-        )],
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Infrastructure as code",
-        tools: &[
-            "terraform",
-            "tofu",
-            "terragrunt",
-            "cdktf",
-            "cdk",
-            "pulumi",
-            "sst",
-            "serverless",
-            "sls",
-        ],
-        verbs: &[
-            v(
-                &["destroy"],
-                Always,
-                DeletesData,
-                Infrastructure,
-                "destroys every resource the configuration manages",
-            ),
-            v(
-                &["apply"],
-                AnyOpt(&["-destroy", "--destroy"]),
-                DeletesData,
-                Infrastructure,
-                "destroys every resource the configuration manages",
-            ),
-            v(
-                &["run-all", "destroy"],
-                Always,
-                DeletesData,
-                Infrastructure,
-                "destroys every resource the configuration manages",
-            ),
-            v(
-                &["remove"],
-                Always,
-                DeletesData,
-                Infrastructure,
-                "removes every resource the stack deployed",
-            ),
-            v(
-                &["stack", "rm|remove"],
-                Always,
-                DeletesData,
-                Infrastructure,
-                "deletes a stack and its state",
-            ),
-        ],
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Object storage",
-        tools: &[
-            "s5cmd",
-            "b2",
-            "mc",
-            "azcopy",
-            "rclone",
-            "gsutil",
-            "s3cmd",
-            "aws-vault-s3",
-        ],
-        verbs: &[
-            v(
-                &["rsync"],
-                AnyOpt(&["-d", "--delete-unmatched-destination-objects"]),
-                DeletesData,
-                CloudStorage,
-                "deletes what the destination holds and the source does not",
-            ),
-            v(
-                &["mirror"],
-                AnyOpt(&["--remove"]),
-                DeletesData,
-                CloudStorage,
-                "deletes what the destination holds and the source does not",
-            ),
-        ],
-        generic: Some(CloudStorage),
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Cloud and platform CLIs",
-        tools: &[
-            "aws",
-            "gcloud",
-            "az",
-            "oci",
-            "ibmcloud",
-            "ic",
-            "doctl",
-            "flyctl",
-            "fly",
-            "heroku",
-            "supabase",
-            "vercel",
-            "netlify",
-            "wrangler",
-            "neonctl",
-            "neon",
-            "pscale",
-            "turso",
-            "linode-cli",
-            "linode",
-            "hcloud",
-            "scw",
-            "exo",
-            "vultr-cli",
-            "civo",
-            "upcloud",
-            "firebase",
-            "render",
-            "koyeb",
-            "railway",
-            "gh",
-            "glab",
-            "doppler",
-            "op",
-            "vault",
-            "bws",
-            "infisical",
-            "velero",
-            "databricks",
-            "snow",
-            "bq",
-            "atlas",
-            "mongocli",
-            "aliyun",
-            "tccli",
-            "cf",
-            "eb",
-            "sam",
-            "amplify",
-            "copilot",
-            "heroku-cli",
-            "stackit",
-            "ovhcloud",
-            "gcloud-beta",
-            "confluent",
-            "ccloud",
-            "upstash",
-            "fauna",
-            "planetscale",
-            "xata",
-            "convex",
-            "appwrite",
-            "pocketbase",
-            "nhost",
-            "clever",
-            "dokku",
-            "porter",
-            "northflank",
-            "zeabur",
-            "deta",
-            "space",
-            "qovery",
-            "akamai",
-            "fastly",
-        ],
-        verbs: &[
-            v(
-                &["s3", "sync"],
-                AnyOpt(&["--delete"]),
-                DeletesData,
-                CloudStorage,
-                "deletes what the destination holds and the source does not",
-            ),
-            v(
-                &["storage", "rsync"],
-                AnyOpt(&["--delete-unmatched-destination-objects"]),
-                DeletesData,
-                CloudStorage,
-                "deletes what the destination holds and the source does not",
-            ),
-            v(
-                &["secrets", "disable"],
-                Always,
-                DeletesData,
-                CloudResource,
-                "disables a secrets engine and deletes every secret in it",
-            ),
-            v(
-                &["kv", "destroy"],
-                Always,
-                DeletesData,
-                CloudResource,
-                "destroys secret versions for good",
-            ),
-        ],
-        generic: Some(CloudResource),
-        prints_secrets: true,
-        sql_options: &[
-            "--sql",
-            "--sqls",
-            "--query-string",
-            "--statement",
-            "--command",
-            "--query",
-        ],
-    },
-    Family {
-        name: "Backups",
-        tools: &["borg", "borgmatic", "restic", "kopia", "rustic", "tarsnap"],
-        verbs: &[
-            v(
-                &["delete|prune|forget"],
-                Always,
-                DeletesData,
-                CloudResource,
-                "deletes backups for good",
-            ),
-            v(
-                &["snapshot", "delete|expire"],
-                Always,
-                DeletesData,
-                CloudResource,
-                "deletes backups for good",
-            ),
-        ],
-        generic: Some(CloudResource),
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Duplicity",
-        tools: &["duplicity"],
-        verbs: &[v(
-            &["remove-older-than|remove-all-but-n-full|remove-all-inc-of-but-n-full|cleanup"],
-            AnyOpt(&["--force"]),
-            DeletesData,
-            CloudResource,
-            "deletes backups for good",
-        )],
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    Family {
-        name: "Key-value stores",
-        tools: &["redis-cli", "valkey-cli", "keydb-cli", "dragonfly-cli"],
-        verbs: &[v(
-            &[],
-            AnyWord(&["flushall", "flushdb"]),
-            DeletesData,
-            Database,
-            "deletes every key of the database",
-        )],
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    },
-    tool(
-        &["dropdb"],
-        &[v(&[], Always, DeletesData, Database, "drops a database")],
-    ),
-    tool(
-        &["pg_dropcluster"],
-        &[v(
-            &[],
-            Always,
-            DeletesData,
-            Database,
-            "deletes a PostgreSQL cluster and its data directory",
-        )],
-    ),
-    tool(
-        &["mysqladmin", "mariadb-admin"],
-        &[v(
-            &["drop"],
-            Always,
-            DeletesData,
-            Database,
-            "drops a database",
-        )],
-    ),
-    tool(
-        &["mongorestore"],
-        &[v(
-            &[],
-            AnyOpt(&["--drop"]),
-            DeletesData,
-            Database,
-            "drops each collection before restoring it",
-        )],
-    ),
-    tool(
-        &["influx"],
-        &[v(
-            &["bucket|org", "delete"],
-            Always,
-            DeletesData,
-            Database,
-            "deletes a bucket and its data",
-        )],
-    ),
-    tool(
-        &["etcdctl"],
-        &[v(
-            &["del"],
-            AnyOpt(&["--prefix", "--from-key"]),
-            DeletesData,
-            Database,
-            "deletes every key under a prefix",
-        )],
-    ),
-    tool(
-        &["rails", "rake"],
-        &[v(
-            &[],
-            AnyWord(&[
-                "db:drop",
-                "db:drop:all",
-                "db:reset",
-                "db:schema:load",
-                "db:purge",
-                "db:purge:all",
-                "db:truncate_all",
-                "db:structure:load",
-                "db:migrate:reset",
-            ]),
-            DeletesData,
-            Database,
-            "drops, empties or reloads the database",
-        )],
-    ),
-    tool(
-        &["artisan"],
-        &[v(
-            &[],
-            AnyWord(&[
-                "migrate:fresh",
-                "migrate:reset",
-                "migrate:refresh",
-                "db:wipe",
-            ]),
-            DeletesData,
-            Database,
-            "drops every table (and rebuilds them empty)",
-        )],
-    ),
-    tool(
-        &["console"],
-        &[v(
-            &["doctrine:database:drop|doctrine:schema:drop"],
-            AnyOpt(&["--force", "-f"]),
-            DeletesData,
-            Database,
-            "drops a database or its schema",
-        )],
-    ),
-    tool(
-        &["manage.py"],
-        &[v(
-            &["flush|reset_db"],
-            Always,
-            DeletesData,
-            Database,
-            "deletes every row of every table",
-        )],
-    ),
-    tool(
-        &["prisma"],
-        &[
-            v(
-                &["migrate", "reset"],
-                Always,
-                DeletesData,
-                Database,
-                "drops the database and re-applies the migrations",
-            ),
-            v(
-                &["db", "push"],
-                AnyOpt(&["--force-reset", "--accept-data-loss"]),
-                DeletesData,
-                Database,
-                "resets the database (or accepts data loss) to match the schema",
-            ),
-        ],
-    ),
-    tool(
-        &["sequelize", "sequelize-cli"],
-        &[v(
-            &["db:drop|db:migrate:undo:all"],
-            Always,
-            DeletesData,
-            Database,
-            "drops the database or rolls back every migration",
-        )],
-    ),
-    tool(
-        &["knex"],
-        &[v(
-            &["migrate:rollback"],
-            AnyOpt(&["--all"]),
-            DeletesData,
-            Database,
-            "rolls back every migration (tables dropped)",
-        )],
-    ),
-    tool(
-        &["typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"],
-        &[v(
-            &["schema:drop"],
-            Always,
-            DeletesData,
-            Database,
-            "drops every table of the schema",
-        )],
-    ),
-    tool(
-        &["mix"],
-        &[v(
-            &["ecto.drop|ecto.reset"],
-            Always,
-            DeletesData,
-            Database,
-            "drops the database",
-        )],
-    ),
-    tool(
-        &["alembic"],
-        &[v(
-            &["downgrade", "base"],
-            Always,
-            DeletesData,
-            Database,
-            "rolls back every migration (tables dropped)",
-        )],
-    ),
-    tool(
-        &["flyway"],
-        &[v(
-            &["clean"],
-            Always,
-            DeletesData,
-            Database,
-            "drops every object of the schemas",
-        )],
-    ),
-    tool(
-        &["liquibase"],
-        &[v(
-            &["drop-all|dropall"],
-            Always,
-            DeletesData,
-            Database,
-            "drops every object of the database",
-        )],
-    ),
-    tool(
-        &["dbmate"],
-        &[v(
-            &["drop"],
-            Always,
-            DeletesData,
-            Database,
-            "drops the database",
-        )],
-    ),
-    tool(
-        &["goose"],
-        &[v(
-            &["reset"],
-            Always,
-            DeletesData,
-            Database,
-            "rolls back every migration (tables dropped)",
-        )],
-    ),
-    tool(
-        &["sqlx"],
-        &[v(
-            &["database", "drop|reset"],
-            Always,
-            DeletesData,
-            Database,
-            "drops or resets the database",
-        )],
-    ),
-    tool(
-        &["diesel"],
-        &[v(
-            &["database", "reset"],
-            Always,
-            DeletesData,
-            Database,
-            "drops and recreates the database",
-        )],
-    ),
-    tool(
-        &["mikro-orm"],
-        &[v(
-            &["schema:drop|schema:fresh|migration:fresh"],
-            Always,
-            DeletesData,
-            Database,
-            "drops the schema",
-        )],
-    ),
-    tool(
-        &[
-            "mkfs",
-            "mkfs.*",
-            "mke2fs",
-            "mkswap",
-            "mkdosfs",
-            "mkntfs",
-            "mkexfatfs",
-            "newfs",
-            "newfs_*",
-            "blkdiscard",
-            "lvremove",
-            "vgremove",
-            "pvremove",
-            "sg_format",
-        ],
-        &[v(
-            &[],
-            Always,
-            WipesDisk,
-            Disk,
-            "formats or erases a disk, a partition or a volume",
-        )],
-    ),
-    tool(
-        &["shred", "srm"],
-        &[v(
-            &[],
-            Always,
-            WipesDisk,
-            Disk,
-            "overwrites files so they cannot be recovered",
-        )],
-    ),
-    tool(
-        &[
-            "clear-disk",
-            "format-volume",
-            "remove-partition",
-            "format-disk",
-            "clear-partition",
-        ],
-        &[v(
-            &[],
-            Always,
-            WipesDisk,
-            Disk,
-            "erases a disk, a partition or a volume",
-        )],
-    ),
-    tool(
-        &["wipefs"],
-        &[v(
-            &[],
-            AnyOpt(&["-a", "--all", "-o", "--offset"]),
-            WipesDisk,
-            Disk,
-            "erases file-system signatures",
-        )],
-    ),
-    tool(
-        &["sgdisk", "gdisk"],
-        &[v(
-            &[],
-            AnyOpt(&[
-                "-Z",
-                "--zap-all",
-                "-z",
-                "--zap",
-                "-o",
-                "--clear",
-                "-d",
-                "--delete",
-            ]),
-            WipesDisk,
-            Disk,
-            "erases the partition table or a partition",
-        )],
-    ),
-    tool(
-        &["fdisk", "sfdisk"],
-        &[v(
-            &[],
-            AnyOpt(&["--wipe", "-w", "--wipe-partitions", "-W", "--delete"]),
-            WipesDisk,
-            Disk,
-            "erases partitions or their signatures",
-        )],
-    ),
-    tool(
-        &["parted"],
-        &[v(
-            &[],
-            AnyWord(&["rm", "mklabel", "mktable"]),
-            WipesDisk,
-            Disk,
-            "deletes a partition or writes a new, empty partition table",
-        )],
-    ),
-    tool(
-        &["diskutil"],
-        &[v(
-            &[],
-            AnyWord(&[
-                "erasedisk",
-                "erasevolume",
-                "zerodisk",
-                "randomdisk",
-                "secureerase",
-                "partitiondisk",
-                "reformat",
-                "deletecontainer",
-                "deletevolume",
-                "deletepartition",
-            ]),
-            WipesDisk,
-            Disk,
-            "erases a disk, a volume or an APFS container",
-        )],
-    ),
-    tool(
-        &["cryptsetup"],
-        &[v(
-            &["luksformat|erase|lukserase|reencrypt"],
-            Always,
-            WipesDisk,
-            Disk,
-            "formats an encrypted volume or erases its keys (the data is lost)",
-        )],
-    ),
-    tool(
-        &["zpool"],
-        &[v(
-            &["destroy|labelclear"],
-            Always,
-            WipesDisk,
-            Disk,
-            "destroys a storage pool",
-        )],
-    ),
-    tool(
-        &["zfs"],
-        &[v(
-            &["destroy"],
-            Always,
-            WipesDisk,
-            Disk,
-            "destroys a dataset or its snapshots",
-        )],
-    ),
-    tool(
-        &["mdadm"],
-        &[v(
-            &[],
-            AnyOpt(&["--zero-superblock"]),
-            WipesDisk,
-            Disk,
-            "erases RAID signatures",
-        )],
-    ),
-    tool(
-        &["btrfs"],
-        &[v(
-            &["subvolume", "delete"],
-            Always,
-            WipesDisk,
-            Disk,
-            "deletes a subvolume and its files",
-        )],
-    ),
-    tool(
-        &["nvme"],
-        &[v(
-            &["format|sanitize"],
-            Always,
-            WipesDisk,
-            Disk,
-            "erases the drive",
-        )],
-    ),
-    tool(
-        &["hdparm"],
-        &[v(
-            &[],
-            AnyOpt(&["--security-erase", "--security-erase-enhanced"]),
-            WipesDisk,
-            Disk,
-            "erases the drive",
-        )],
-    ),
-];
-
-/// A family of one tool group with verbs only (no generic rule).
-const fn tool(tools: &'static [&'static str], verbs: &'static [Verb]) -> Family {
-    Family {
-        name: tools[0],
-        tools,
-        verbs,
-        generic: None,
-        prints_secrets: false,
-        sql_options: &[],
-    }
+/// Every tool family, in the order they are tried (the first family a
+/// tool belongs to wins): platforms and clusters (`platforms.rs`),
+/// then single tools (`tools.rs`).
+pub fn families() -> impl Iterator<Item = &'static Family> {
+    super::platforms::PLATFORMS
+        .iter()
+        .chain(super::tools::TOOLS.iter())
 }
 
 /// Tools that carry SQL as an operand after these words (`bq query 'DROP
@@ -1214,5 +421,14 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
     p("npm", &["token", "create"], &[], "npm token"),
     p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
-    p("docker", &["secret", "inspect"], &[], "Docker secret metadata"),
+    p("doctl", &["registry", "docker-config"], &[], "registry credentials"),
+    p("docker-credential-desktop", &["get"], &[], "registry credentials"),
+    p("docker-credential-osxkeychain", &["get"], &[], "registry credentials"),
+    p("docker-credential-wincred", &["get"], &[], "registry credentials"),
+    p("docker-credential-pass", &["get"], &[], "registry credentials"),
+    p("docker-credential-secretservice", &["get"], &[], "registry credentials"),
+    p("docker-credential-ecr-login", &["get"], &[], "registry credentials"),
+    p("docker-credential-gcloud", &["get"], &[], "registry credentials"),
+    p("git", &["credential", "fill"], &[], "git credentials"),
+    p("git", &["credential-store|credential-cache", "get"], &[], "git credentials"),
 ];
