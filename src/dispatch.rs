@@ -355,7 +355,7 @@ fn stages(
     // cards for their policy alone; registered only with a policy set.
     run.decision_only = contract.is_some_and(|(h, row)| {
         !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
-    });
+    }) || judged_for_decision(spec, contract);
     channel_gate(spec, contract, run.decision_only)?;
     let mut payload = match input {
         Ok(p) => p,
@@ -470,6 +470,17 @@ fn canonical_event(
     })
 }
 
+/// An event judged by another event's cards for their decision alone
+/// (Claude Code's `PreSkillShellCommand`, judged as a Bash call: it has
+/// no channel to the model, but honours a permission decision).
+fn judged_for_decision(
+    spec: &'static EventSpec,
+    contract: Option<(HarnessId, &'static EventRow)>,
+) -> bool {
+    let (h, native) = contract.map_or((HarnessId::ClaudeCode, spec.name), |(h, r)| (h, r.native));
+    spec.event.judged_as() != spec.event && h.spec().decides_on(native).is_some()
+}
+
 /// Whether what the hook prints on this event reaches the model at all.
 fn channel_gate(
     spec: &'static EventSpec,
@@ -487,7 +498,7 @@ fn channel_gate(
             row.note
         ));
     }
-    if !spec.carries_context() {
+    if !spec.carries_context() && !decision_only {
         return Err(format!(
             "`{}` has no channel to the model ({}): no output",
             spec.name, spec.note
@@ -578,10 +589,10 @@ fn translate(
             (h.spec().translate)(row, &mut payload.raw);
             harness::evaluated_events(h, row.native)
                 .into_iter()
-                .map(event::Event::spec)
+                .map(|e| e.judged_as().spec())
                 .collect()
         }
-        None => vec![spec],
+        None => vec![spec.event.judged_as().spec()],
     }
 }
 

@@ -1045,3 +1045,52 @@ fn crush_events_it_does_not_fire_get_no_answer() {
         assert!(out.is_empty(), "{event}: {out}");
     }
 }
+
+/// Qoder CLI 1.1.52's bundle (read, not run: it signs in first) delivers
+/// PreToolUse and PostToolUse context as hook context messages: the tool
+/// cards answer there in Claude Code's envelope. Qwen Code 0.24.4 appends
+/// PostToolUseFailure context to the error the model reads, and
+/// UserPromptExpansion context to the expanded prompt: both rows deliver.
+#[test]
+fn qoder_tool_events_and_qwen_failure_context_are_delivered() {
+    let sb = Sandbox::new();
+    let mut p = sb.fixture("qoder", "PreToolUse.Bash");
+    p["tool_input"]["command"] = json!("git clean -fdx");
+    let out = sb
+        .test()
+        .args(["dispatch", "--contract", "qoder", "PreToolUse"])
+        .json(&p)
+        .run();
+    let v = obj(&out.stdout);
+    let h = &v["hookSpecificOutput"];
+    assert_eq!(h["hookEventName"], "PreToolUse", "{v:?}");
+    assert!(
+        h["additionalContext"]
+            .as_str()
+            .is_some_and(|c| c.contains("git clean -fdx")),
+        "{v:?}"
+    );
+    use cuecard::event::Event;
+    use cuecard::harness::{HarnessId, delivers_context};
+    for (h, e) in [
+        (HarnessId::Qoder, Event::PreToolUse),
+        (HarnessId::Qoder, Event::PostToolUse),
+        (HarnessId::Qoder, Event::PostToolUseFailure),
+        (HarnessId::Qwen, Event::PostToolUseFailure),
+        (HarnessId::Qwen, Event::UserPromptExpansion),
+    ] {
+        assert!(delivers_context(h, e.name()), "{h:?} {e}");
+    }
+    for e in [
+        Event::SubagentStop,
+        Event::PermissionDenied,
+        Event::StopFailure,
+        Event::MessageDisplay,
+    ] {
+        assert!(
+            HarnessId::Qwen.spec().natives(e).next().is_some(),
+            "Qwen Code 0.24.4 has {e}"
+        );
+        assert!(!delivers_context(HarnessId::Qwen, e.name()), "{e}");
+    }
+}

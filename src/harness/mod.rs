@@ -228,10 +228,20 @@ pub fn decision_natives(h: HarnessId, canonical: &str) -> Vec<&'static str> {
         .natives(e)
         .map(|r| r.native)
         .filter(|n| spec.decides_on(n).is_some());
-    match native_event(h, canonical) {
+    let mut out: Vec<&'static str> = match native_event(h, canonical) {
         None => deciding.collect(),
         Some(ctx) => deciding.take(1).filter(|n| *n != ctx).collect(),
-    }
+    };
+    // Events judged by these cards for their decision alone (Claude
+    // Code's PreSkillShellCommand, judged as a Bash call).
+    out.extend(
+        spec.events
+            .iter()
+            .filter(|r| r.canonical != e && r.canonical.judged_as() == e)
+            .map(|r| r.native)
+            .filter(|n| spec.decides_on(n).is_some()),
+    );
+    out
 }
 
 /// The native event name to register the cards of `canonical` under, or
