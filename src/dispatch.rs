@@ -353,9 +353,10 @@ fn stages(
     // A native event that only carries a decision (Gemini's BeforeTool,
     // Qwen's PreToolUse, Kiro's preToolUse, Windsurf's pre-hooks) runs its
     // cards for their policy alone; registered only with a policy set.
-    run.decision_only = contract.is_some_and(|(h, row)| {
-        !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
-    }) || judged_for_decision(spec, contract);
+    run.decision_only =
+        contract.is_some_and(|(h, row)| {
+            !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
+        }) || harness::judged_for_decision(spec.event, contract.map(|(h, r)| (h, r.native)));
     channel_gate(spec, contract, run.decision_only)?;
     let mut payload = match input {
         Ok(p) => p,
@@ -468,17 +469,6 @@ fn canonical_event(
         );
         format!("`{}` is not an event cuecard knows: no output", req.event)
     })
-}
-
-/// An event judged by another event's cards for their decision alone
-/// (Claude Code's `PreSkillShellCommand`, judged as a Bash call: it has
-/// no channel to the model, but honours a permission decision).
-fn judged_for_decision(
-    spec: &'static EventSpec,
-    contract: Option<(HarnessId, &'static EventRow)>,
-) -> bool {
-    let (h, native) = contract.map_or((HarnessId::ClaudeCode, spec.name), |(h, r)| (h, r.native));
-    spec.event.judged_as() != spec.event && h.spec().decides_on(native).is_some()
 }
 
 /// Whether what the hook prints on this event reaches the model at all.

@@ -851,6 +851,16 @@ fn a_factory_install_says_when_another_post_tool_use_hook_comes_first() {
         "{}",
         out.stdout
     );
+    // doctor says it too, for as long as the order stands.
+    let doctor = sb.test().arg("doctor").run();
+    assert!(
+        doctor.stdout.contains("NOTE")
+            && doctor
+                .stdout
+                .contains("another PostToolUse hook comes before cuecard's"),
+        "{}",
+        doctor.stdout
+    );
     let sb = Sandbox::new();
     let out = sb
         .test()
@@ -860,6 +870,12 @@ fn a_factory_install_says_when_another_post_tool_use_hook_comes_first() {
         !out.stdout.contains("another PostToolUse hook"),
         "{}",
         out.stdout
+    );
+    let doctor = sb.test().arg("doctor").run();
+    assert!(
+        !doctor.stdout.contains("another PostToolUse hook"),
+        "{}",
+        doctor.stdout
     );
 }
 

@@ -96,6 +96,11 @@ fn probe_file(
         t.scope.id(),
         st.path
     ));
+    // What the harness's own rules say about this file (Factory Droid keeps
+    // only the first PostToolUse hook's context, ...): told, not failed.
+    for note in (spec.notes)(t.scope, &t.path) {
+        out.push_str(&format!("  {:4} {note}\n", "NOTE"));
+    }
     for why in &st.switched_off {
         tally.failed += 1;
         out.push_str(&format!("  {:4} {why}\n", "FAIL"));

@@ -156,6 +156,11 @@ fn ask_user(map: &mut Map<String, Value>) {
 static CONFIG: Config = Config {
     harness: HarnessId::Copilot,
     layout: config::Layout::Flat,
+    // The documented shell-free `command` + `args` form is not what 1.0.102
+    // runs: it ran `command` as a shell command line and dropped `args`
+    // (measured: `{"command": "hook.sh shellword", "args": ["argword"]}`
+    // got `shellword` as its one argument). So the shell form stays, quoted
+    // for each shell.
     form: config::Form::PerShell(&[
         ("bash", config::Shell::Posix),
         ("powershell", config::Shell::PowerShell),

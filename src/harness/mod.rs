@@ -244,6 +244,15 @@ pub fn decision_natives(h: HarnessId, canonical: &str) -> Vec<&'static str> {
     out
 }
 
+/// Whether a call of `event` (on `contract`'s native event; `None`:
+/// Claude Code's own) is judged by another event's cards for their
+/// decision alone: Claude Code's `PreSkillShellCommand`, judged as a Bash
+/// call, has no channel to the model but honours a permission decision.
+pub fn judged_for_decision(event: Event, contract: Option<(HarnessId, &str)>) -> bool {
+    let (h, native) = contract.unwrap_or((HarnessId::ClaudeCode, event.name()));
+    event.judged_as() != event && h.spec().decides_on(native).is_some()
+}
+
 /// The native event name to register the cards of `canonical` under, or
 /// `None` when they are not registered on this harness (it has no such
 /// event, or drops what a hook prints there). For a deferred event this is
