@@ -370,9 +370,10 @@ fn stages(
     // A native event that only carries a decision (Gemini's BeforeTool,
     // Qwen's PreToolUse, Kiro's preToolUse, Windsurf's pre-hooks) runs its
     // cards for their policy alone; registered only with a policy set.
-    run.decision_only = contract.is_some_and(|(h, row)| {
-        !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
-    });
+    run.decision_only =
+        contract.is_some_and(|(h, row)| {
+            !row.delivery.delivers() && h.spec().decides_on(row.native).is_some()
+        }) || harness::judged_for_decision(spec.event, contract.map(|(h, r)| (h, r.native)));
     channel_gate(spec, contract, run.decision_only)?;
     let mut payload = match input {
         Ok(p) => p,
@@ -529,7 +530,7 @@ fn channel_gate(
             row.note
         ));
     }
-    if !spec.carries_context() {
+    if !spec.carries_context() && !decision_only {
         return Err(format!(
             "`{}` has no channel to the model ({}): no output",
             spec.name, spec.note
@@ -620,10 +621,10 @@ fn translate(
             (h.spec().translate)(row, &mut payload.raw);
             harness::evaluated_events(h, row.native)
                 .into_iter()
-                .map(event::Event::spec)
+                .map(|e| e.judged_as().spec())
                 .collect()
         }
-        None => vec![spec],
+        None => vec![spec.event.judged_as().spec()],
     }
 }
 

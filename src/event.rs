@@ -142,19 +142,22 @@ events! {
         claude: Some("[DOC]");
     PreToolUse: Gating, AdditionalContext, Permission, ToolName, shown: true,
         "a tool call is about to run; context reaches the model with the call",
-        claude: Some("context with the call [RIG]");
+        claude: Some("context with the call [RIG]; permissionDecision allow/deny/ask/defer, cuecard never defers (2.1.332 bundle's hook schema) [DOC]");
+    PreSkillShellCommand: Gating, None, Permission, ToolName, shown: false,
+        "a skill's inline shell command is about to run (it never passes PreToolUse): judged as a Bash call, decision only",
+        claude: Some("payload tool_name (Bash, PowerShell), tool_input.command, command_name, invoked_by; no context field; deny and ask keep the command from running, ask cannot wait for a person (2.1.332, `claude -p /<skill>`) [RIG]");
     PermissionRequest: Gating, None, Behavior, ToolName, shown: false,
         "the user is about to be asked for permission; only a decision is read",
         claude: Some("decision only [DOC]");
     PermissionDenied: Observe, None, None, ToolName, shown: false,
         "the auto-mode classifier denied a tool call",
-        claude: Some("observe only [DOC]");
+        claude: Some("no context; `retry: true` tells the model it may make the call again, which cuecard never sends (2.1.332 bundle's hook schema) [DOC]");
     PostToolUse: Context, AdditionalContext, Block, ToolName, shown: true,
         "a tool call succeeded; context reaches the model with its result",
         claude: Some("context with the result [RIG]");
     PostToolUseFailure: Context, AdditionalContext, None, ToolName, shown: false,
         "a tool call failed; context reaches the model with the error",
-        claude: Some("context with the error [DOC]");
+        claude: Some("context with the error; exit 2 shows stderr to the model; no block (2.1.332 bundle's hook schema) [DOC]");
     PostToolBatch: Context, AdditionalContext, Block, None, shown: true,
         "a batch of parallel tool calls finished",
         claude: Some("[RIG]");
@@ -167,9 +170,9 @@ events! {
     SubagentStart: Context, AdditionalContext, None, Other, shown: true,
         "a subagent starts; context goes to the subagent",
         claude: Some("context to the subagent [DOC]");
-    SubagentStop: Gating, None, Block, Other, shown: false,
-        "a subagent is about to stop; a block keeps it running",
-        claude: Some("a block keeps it running [DOC]");
+    SubagentStop: Gating, ContinuesTurn, Block, Other, shown: false,
+        "a subagent is about to stop; a block, or any context, keeps it running",
+        claude: Some("additionalContext goes to the subagent and keeps it running, as on Stop; a block or exit 2 too (2.1.332 bundle's hook schema) [DOC]");
     TaskCreated: Gating, None, Block, None, shown: false,
         "a task is being created",
         claude: Some("[DOC]");
@@ -208,7 +211,7 @@ events! {
         claude: Some("[DOC]");
     PreCompact: Observe, None, None, Trigger, shown: true,
         "a compaction is about to run; output is dropped (recovery rides on SessionStart compact)",
-        claude: Some("output dropped; strict validation [RIG]");
+        claude: Some("output dropped; strict validation [RIG]; stdout becomes the summariser's compact instructions and exit 2 blocks the compaction, which cuecard never does (2.1.332 bundle) [DOC]");
     PostCompact: Observe, None, None, Trigger, shown: false,
         "a compaction finished; output is dropped (recovery rides on SessionStart compact)",
         claude: Some("output dropped; strict validation [RIG]");
@@ -218,6 +221,12 @@ events! {
     ElicitationResult: Gating, None, Action, Other, shown: false,
         "the user answered an MCP elicitation",
         claude: Some("[DOC]");
+    PreModelSwitch: Gating, None, Permission, Other, shown: false,
+        "the session's model is about to change on request (/model, picker, set_model); only a decision is read",
+        claude: Some("payload from_model, to_model, requested_model, source, context_tokens; permissionDecision allow/deny/ask, no context (2.1.332, stream-json set_model) [RIG]");
+    PostModelSwitch: Context, AdditionalContext, None, Other, shown: true,
+        "the session's model changed (any cause): the context window may have changed; context reaches the next request",
+        claude: Some("payload from_model, to_model, requested_model, source, context_tokens; additionalContext reaches the next request (2.1.332, stream-json set_model) [RIG]");
     SessionEnd: Observe, None, None, Other, shown: false,
         "the session ends; nothing after it reads output",
         claude: Some("nothing reads it [RIG]");
@@ -239,6 +248,16 @@ impl Event {
     /// The canonical (Claude Code) name.
     pub const fn name(self) -> &'static str {
         self.spec().name
+    }
+    /// The event whose cards judge this one: a skill's inline shell
+    /// command (`PreSkillShellCommand`) is judged as a Bash call, by the
+    /// PreToolUse cards, for their decision alone (the event carries no
+    /// context). Every other event is judged as itself.
+    pub const fn judged_as(self) -> Event {
+        match self {
+            Event::PreSkillShellCommand => Event::PreToolUse,
+            e => e,
+        }
     }
     /// The event for an exact canonical name.
     pub fn parse(name: &str) -> Option<Event> {

@@ -612,3 +612,28 @@ fn explain_says_where_the_window_came_from() {
         "{out}"
     );
 }
+
+/// Claude Code's model switch (PostModelSwitch, measured in 2.1.332)
+/// names the model now serving the session: the session records it, the
+/// window is the new model's, and the size is judged again at once, so a
+/// switch from a 1M-token model to a 200k one warns on the switch itself
+/// (its context reaches the next request) instead of never.
+#[test]
+fn a_model_switch_refreshes_the_window_the_warning_takes() {
+    let sb = Sandbox::new();
+    let mut s = Session::new(&sb, "switch");
+    let mut start = s.payload("SessionStart.startup");
+    start["model"] = json!("claude-sonnet-4-5[1m]");
+    s.dispatch("SessionStart", start, &["compaction-warning"]);
+    s.usage(300_000);
+    assert_eq!(s.tool_call(), None, "30% of a 1M window: no warning");
+    let mut switch = s.payload("PostModelSwitch.sdk");
+    switch["from_model"] = json!("claude-sonnet-4-5[1m]");
+    switch["to_model"] = json!("claude-sonnet-4-5");
+    let (ctx, _) = s
+        .dispatch("PostModelSwitch", switch, &["compaction-warning"])
+        .expect("the same size in the new model's window warns on the switch");
+    assert!(ctx.contains("200,000-token window"), "{ctx}");
+    let status = sb.cmd(&["status"]).stdout;
+    assert!(status.contains("(claude-sonnet-4-5,"), "{status}");
+}

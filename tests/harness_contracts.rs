@@ -851,6 +851,16 @@ fn a_factory_install_says_when_another_post_tool_use_hook_comes_first() {
         "{}",
         out.stdout
     );
+    // doctor says it too, for as long as the order stands.
+    let doctor = sb.test().arg("doctor").run();
+    assert!(
+        doctor.stdout.contains("note ")
+            && doctor
+                .stdout
+                .contains("another PostToolUse hook comes before cuecard's"),
+        "{}",
+        doctor.stdout
+    );
     let sb = Sandbox::new();
     let out = sb
         .test()
@@ -860,6 +870,12 @@ fn a_factory_install_says_when_another_post_tool_use_hook_comes_first() {
         !out.stdout.contains("another PostToolUse hook"),
         "{}",
         out.stdout
+    );
+    let doctor = sb.test().arg("doctor").run();
+    assert!(
+        !doctor.stdout.contains("another PostToolUse hook"),
+        "{}",
+        doctor.stdout
     );
 }
 
@@ -1043,5 +1059,54 @@ fn crush_events_it_does_not_fire_get_no_answer() {
     for event in ["SessionStart", "PostToolUse", "UserPromptSubmit"] {
         let out = dispatch("crush", "PreToolUse.bash.npm", event, &[]);
         assert!(out.is_empty(), "{event}: {out}");
+    }
+}
+
+/// Qoder CLI 1.1.52's bundle (read, not run: it signs in first) delivers
+/// PreToolUse and PostToolUse context as hook context messages: the tool
+/// cards answer there in Claude Code's envelope. Qwen Code 0.24.4 appends
+/// PostToolUseFailure context to the error the model reads, and
+/// UserPromptExpansion context to the expanded prompt: both rows deliver.
+#[test]
+fn qoder_tool_events_and_qwen_failure_context_are_delivered() {
+    let sb = Sandbox::new();
+    let mut p = sb.fixture("qoder", "PreToolUse.Bash");
+    p["tool_input"]["command"] = json!("git clean -fdx");
+    let out = sb
+        .test()
+        .args(["dispatch", "--contract", "qoder", "PreToolUse"])
+        .json(&p)
+        .run();
+    let v = obj(&out.stdout);
+    let h = &v["hookSpecificOutput"];
+    assert_eq!(h["hookEventName"], "PreToolUse", "{v:?}");
+    assert!(
+        h["additionalContext"]
+            .as_str()
+            .is_some_and(|c| c.contains("git clean -fdx")),
+        "{v:?}"
+    );
+    use cuecard::event::Event;
+    use cuecard::harness::{HarnessId, delivers_context};
+    for (h, e) in [
+        (HarnessId::Qoder, Event::PreToolUse),
+        (HarnessId::Qoder, Event::PostToolUse),
+        (HarnessId::Qoder, Event::PostToolUseFailure),
+        (HarnessId::Qwen, Event::PostToolUseFailure),
+        (HarnessId::Qwen, Event::UserPromptExpansion),
+    ] {
+        assert!(delivers_context(h, e.name()), "{h:?} {e}");
+    }
+    for e in [
+        Event::SubagentStop,
+        Event::PermissionDenied,
+        Event::StopFailure,
+        Event::MessageDisplay,
+    ] {
+        assert!(
+            HarnessId::Qwen.spec().natives(e).next().is_some(),
+            "Qwen Code 0.24.4 has {e}"
+        );
+        assert!(!delivers_context(HarnessId::Qwen, e.name()), "{e}");
     }
 }

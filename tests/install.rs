@@ -1667,3 +1667,40 @@ fn a_relative_crush_global_config_is_ignored_not_written_relative_to_the_cwd() {
     let doc = read_json(sb.home().join(".config/crush/crush.json"));
     assert_eq!(our_handlers(&doc).len(), 1, "{doc:#}");
 }
+
+/// Copilot CLI also runs hooks written inline under `hooks` in its own
+/// settings (`~/.copilot/settings.json`, the older `config.json`, and the
+/// repository's `.github/copilot/settings.json`): cuecard's entries copied
+/// there run twice, and verify says so.
+#[test]
+fn copilot_inline_hooks_in_its_settings_count_as_a_second_registration() {
+    for rel in [
+        ".copilot/settings.json",
+        ".copilot/config.json",
+        "project:.github/copilot/settings.json",
+    ] {
+        let sb = Sandbox::new();
+        install(&sb, "copilot", "project");
+        let ours: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(sb.project().join(".github/hooks/cuecard.json")).unwrap(),
+        )
+        .unwrap();
+        let inline = serde_json::json!({"model": "gpt-5", "hooks": ours["hooks"]});
+        let path = match rel.strip_prefix("project:") {
+            Some(r) => sb.project().join(r),
+            None => sb.home().join(rel),
+        };
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, inline.to_string()).unwrap();
+        let out = sb
+            .test()
+            .args(["verify", "--harness", "copilot"])
+            .exit(1)
+            .run();
+        assert!(
+            out.stdout.contains("DOUBLE") && out.stdout.contains(&*path.to_string_lossy()),
+            "{rel}: {}",
+            out.stdout
+        );
+    }
+}

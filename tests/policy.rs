@@ -190,6 +190,7 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
     ("gemini", "BeforeTool", Some("BeforeTool.run_shell_command")),
     ("kiro", "preToolUse", Some("preToolUse.execute_bash")),
     ("qwen", "PreToolUse", Some("PreToolUse.run_shell_command")),
+    ("qoder", "PreToolUse", Some("PreToolUse.Bash")),
     (
         "opencode",
         "tool.execute.before",
@@ -760,4 +761,97 @@ fn a_bad_line_is_told_at_every_session_start_until_fixed() {
     user_config(&sb, "[policy]\ndestructive = \"deny\"\nsecrets = \"ask\"\n");
     let msg = system_message(&session_start(&sb, "s-four"));
     assert!(!msg.contains("did not understand"), "{msg}");
+}
+
+// ---- a skill's inline shell command (Claude Code's PreSkillShellCommand) ----
+
+/// The recorded PreSkillShellCommand payload (2.1.332, `claude -p /<skill>`)
+/// with `command` as the skill's shell command.
+fn skill_shell_call(sb: &Sandbox, command: &str) -> serde_json::Value {
+    let mut v = sb.fixture("claude-code", "PreSkillShellCommand.Bash");
+    v["tool_input"]["command"] = serde_json::json!(command);
+    v
+}
+
+/// A skill's shell command never passes PreToolUse: the PreToolUse cards
+/// judge it as a Bash call, for their decision alone (the event has no
+/// context field). Deny is honoured; an ask cannot wait for a person there
+/// (measured: it keeps the command from running), so it is sent as a deny
+/// that says a person must run it. With no policy nothing is printed.
+#[test]
+fn a_skills_shell_command_is_judged_as_a_bash_call_for_its_decision_alone() {
+    for (policy, level) in [
+        ("destructive=deny", "deny"),
+        ("destructive=ask", "deny"),
+        ("", ""),
+    ] {
+        for contract in [None, Some("claude-code")] {
+            let sb = Sandbox::new();
+            let mut t = sb.test().arg("dispatch");
+            if let Some(c) = contract {
+                t = t.args(["--contract", c]);
+            }
+            let out = t
+                .arg("PreSkillShellCommand")
+                .env("CUECARD_POLICY", policy)
+                .json(&skill_shell_call(&sb, "git clean -fdx"))
+                .run();
+            if level.is_empty() {
+                assert_eq!(out.stdout, "", "{policy}: no policy, no advice here");
+                continue;
+            }
+            let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+            let h = &v["hookSpecificOutput"];
+            assert_eq!(h["hookEventName"], "PreSkillShellCommand", "{v}");
+            assert_eq!(h["permissionDecision"], level, "{policy}: {v}");
+            assert!(h.get("additionalContext").is_none(), "{v}");
+            let reason = h["permissionDecisionReason"].as_str().unwrap();
+            assert!(reason.contains("git clean -fdx"), "{reason}");
+            assert_eq!(
+                reason.contains("a person must run it"),
+                policy.ends_with("ask"),
+                "{reason}"
+            );
+        }
+    }
+    // A harmless command passes in silence.
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .dispatch("PreSkillShellCommand", &[])
+        .env("CUECARD_POLICY", "destructive=deny")
+        .json(&skill_shell_call(&sb, "git status"))
+        .run();
+    assert_eq!(out.stdout, "");
+}
+
+/// With a policy set, install registers the shell cards on
+/// PreSkillShellCommand too, matched on the shell tools only; without one
+/// nothing is registered there (no advice can reach the model on it).
+#[test]
+fn install_registers_a_skills_shell_command_only_with_a_policy() {
+    let entry = |policy: bool| {
+        let sb = Sandbox::new();
+        if policy {
+            user_config(&sb, "[policy]\ndestructive = \"deny\"\n");
+        }
+        sb.test()
+            .args(["install", "--harness", "claude-code", "--scope", "project"])
+            .run();
+        let text = std::fs::read_to_string(sb.project().join(".claude/settings.json")).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["hooks"]["PreSkillShellCommand"].clone()
+    };
+    assert!(entry(false).is_null());
+    let groups = entry(true);
+    let g = &groups[0];
+    assert_eq!(g["matcher"], "Bash|PowerShell", "{groups}");
+    let args: Vec<&str> = g["hooks"][0]["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect();
+    assert_eq!(&args[..2], ["dispatch", "PreSkillShellCommand"], "{args:?}");
+    assert!(args.contains(&"destructive"), "{args:?}");
 }

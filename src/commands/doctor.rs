@@ -214,6 +214,11 @@ fn probe_file(
         return;
     }
     let mut checks = Vec::new();
+    // What the harness's own rules say about this file (Factory Droid keeps
+    // only the first PostToolUse hook's context, ...): told, not failed.
+    for note in (spec.notes)(t.scope, &t.path) {
+        checks.push(Check::why("note", note));
+    }
     for why in &st.switched_off {
         report.failed += 1;
         checks.push(Check::why("FAIL", why));

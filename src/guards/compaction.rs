@@ -11,7 +11,11 @@
 //!   window the harness states (a Codex rollout's `model_context_window`, a
 //!   Qwen Code record's `contextWindowSize`, a payload's `limit`), else
 //!   1,000,000 for a model whose id says 1M context (`[1m]`, `-1m`), else the
-//!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. A size from a
+//!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. The model is
+//!   the one the payload names, else the session's: the last a payload
+//!   named, or the one a model switch moved to (Claude Code's
+//!   PostModelSwitch `to_model`, which also judges the size again against
+//!   the new window). A size from a
 //!   Gemini CLI chat takes the thresholds of half of it, where Gemini CLI
 //!   compresses by default. The warning says which (and so does `cuecard
 //!   explain`).
@@ -46,7 +50,7 @@ impl Guard for Compaction {
         "compaction"
     }
     fn events(&self) -> &'static [&'static str] {
-        &["PostToolUse", "UserPromptSubmit"]
+        &["PostToolUse", "UserPromptSubmit", "PostModelSwitch"]
     }
     fn placeholders(&self) -> &'static [&'static str] {
         &["tokens", "window", "percent", "basis"]
@@ -68,8 +72,12 @@ impl Guard for Compaction {
                 return None;
             }
             Some((Ok(Reading::Usage(u)), from)) => {
-                if s.compaction.last_record.as_deref() == Some(u.record.as_str()) {
-                    return None; // already judged (one message, several lines)
+                // Already judged (one message, several lines), unless the
+                // model, and with it the window, changed since.
+                if s.compaction.last_record.as_deref() == Some(u.record.as_str())
+                    && ctx.event.event != crate::event::Event::PostModelSwitch
+                {
+                    return None;
                 }
                 s.compaction.last_record = Some(u.record);
                 compacts_at = u.compacts_at;

@@ -31,7 +31,13 @@ pub static SPEC: Spec = Spec {
                  recovery rides on SessionStart `compact`); any context on Stop keeps the agent \
                  running, so the Stop card is opt-in (CUECARD_STOP_CARD=1).",
     config: Some(&CONFIG),
-    decides: &[("PreToolUse", Envelope { ask: true })],
+    // A skill's inline shell command: deny and ask both keep it from
+    // running, but an ask cannot wait for a person (2.1.332, measured), so
+    // an ask is sent as a deny that says a person must run it.
+    decides: &[
+        ("PreToolUse", Envelope { ask: true }),
+        ("PreSkillShellCommand", Envelope { ask: false }),
+    ],
     probe: no_probe,
 };
 

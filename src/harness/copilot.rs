@@ -19,7 +19,9 @@
 //! handler), commands through a shell under `bash` (Linux, macOS) and
 //! `powershell` (Windows) on every host, Copilot picking its own,
 //! `timeoutSec` in seconds. Copilot also runs Claude Code's
-//! `.claude/settings.json` hooks, checked for a second registration.
+//! `.claude/settings.json` hooks, and hooks written inline under `hooks` in
+//! its own `settings.json` / `config.json` and the repository's
+//! `.github/copilot/settings.json`: all checked for a second registration.
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
@@ -158,6 +160,11 @@ static CONFIG: Config = Config {
     },
     harness: HarnessId::Copilot,
     layout: config::Layout::Flat,
+    // The documented shell-free `command` + `args` form is not what 1.0.102
+    // runs: it ran `command` as a shell command line and dropped `args`
+    // (measured: `{"command": "hook.sh shellword", "args": ["argword"]}`
+    // got `shellword` as its one argument). So the shell form stays, quoted
+    // for each shell.
     form: config::Form::PerShell(&[
         ("bash", config::Shell::Posix),
         ("powershell", config::Shell::PowerShell),
@@ -257,6 +264,12 @@ fn other_sources(r: &Roots) -> Vec<PathBuf> {
             out.extend(files);
         }
     }
+    // Hooks written inline under `hooks` in Copilot's own settings (its
+    // hooks reference): the user's `settings.json` (and the older
+    // `config.json`) and the repository's `.github/copilot/settings.json`.
+    out.push(home(r).join("settings.json"));
+    out.push(home(r).join("config.json"));
+    out.push(r.project.join(".github/copilot/settings.json"));
     out.push(r.project.join(".claude/settings.json"));
     out.push(r.project.join(".claude/settings.local.json"));
     out.extend(plugin_hook_files(r));

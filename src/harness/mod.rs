@@ -228,10 +228,29 @@ pub fn decision_natives(h: HarnessId, canonical: &str) -> Vec<&'static str> {
         .natives(e)
         .map(|r| r.native)
         .filter(|n| spec.decides_on(n).is_some());
-    match native_event(h, canonical) {
+    let mut out: Vec<&'static str> = match native_event(h, canonical) {
         None => deciding.collect(),
         Some(ctx) => deciding.take(1).filter(|n| *n != ctx).collect(),
-    }
+    };
+    // Events judged by these cards for their decision alone (Claude
+    // Code's PreSkillShellCommand, judged as a Bash call).
+    out.extend(
+        spec.events
+            .iter()
+            .filter(|r| r.canonical != e && r.canonical.judged_as() == e)
+            .map(|r| r.native)
+            .filter(|n| spec.decides_on(n).is_some()),
+    );
+    out
+}
+
+/// Whether a call of `event` (on `contract`'s native event; `None`:
+/// Claude Code's own) is judged by another event's cards for their
+/// decision alone: Claude Code's `PreSkillShellCommand`, judged as a Bash
+/// call, has no channel to the model but honours a permission decision.
+pub fn judged_for_decision(event: Event, contract: Option<(HarnessId, &str)>) -> bool {
+    let (h, native) = contract.unwrap_or((HarnessId::ClaudeCode, event.name()));
+    event.judged_as() != event && h.spec().decides_on(native).is_some()
 }
 
 /// The native event name to register the cards of `canonical` under, or

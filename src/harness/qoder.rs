@@ -1,9 +1,11 @@
 //! Qoder CLI (`qodercli`): Claude Code's hook dialect (event names, matcher
 //! groups, tool names such as `Bash`, `Write`, `Edit`) per its hooks
-//! documentation (docs.qoder.com/cli/hooks). Not measured on a real run (the
-//! CLI signs in to Qoder's backend; not tried against a mock). The documentation gives context only on
-//! SessionStart and UserPromptSubmit (plain text or JSON), so the tool
-//! cards are not registered until a run shows a channel after a tool.
+//! documentation (docs.qoder.com/cli/hooks). Not measured on a real run: the
+//! CLI stops with "Not logged in", and custom providers are switched on only
+//! by a flag from the vendor's account service. Its 1.1.52 bundle (read, not
+//! run) delivers PreToolUse, PostToolUse and PostToolUseFailure context as
+//! hook context messages and honours PreToolUse's allow/deny/ask/defer, so
+//! the tool cards are registered there and a policy decides on PreToolUse.
 //!
 //! Configuration: `~/.qoder/settings.json` or `<project>/.qoder/settings.json`
 //! (`.qoder/settings.local.json` is also read), Claude Code's nesting,
@@ -11,7 +13,7 @@
 
 use super::answer::Shape;
 use super::config::{self, Config, Roots, Scope};
-use super::table::{Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
+use super::table::{Decides::*, Delivery::*, EventRow, MatcherStyle, Spec, no_probe, row};
 use super::{HarnessId, translate as t};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -23,8 +25,9 @@ pub static SPEC: Spec = Spec {
     events: &[
         row!("SessionStart" => SessionStart, Context(Shape::Envelope), "plain text or JSON context documented [DOC]"),
         row!("UserPromptSubmit" => UserPromptSubmit, Context(Shape::Envelope), "plain text or JSON context documented [DOC]"),
-        row!("PreToolUse" => PreToolUse, Dropped, "exit 2 blocks; context not documented [DOC]"),
-        row!("PostToolUse" => PostToolUse, Dropped, "context not documented [DOC]"),
+        row!("PreToolUse" => PreToolUse, Context(Shape::Envelope), "context delivered as a hook context message; allow/deny/ask/defer honoured (1.1.52 bundle, read, not run) [DOC]"),
+        row!("PostToolUse" => PostToolUse, Context(Shape::Envelope), "context delivered as a hook context message (1.1.52 bundle, read, not run) [DOC]"),
+        row!("PostToolUseFailure" => PostToolUseFailure, Context(Shape::Envelope), "context delivered as a hook context message (1.1.52 bundle, read, not run) [DOC]"),
         row!("Notification" => Notification, Dropped, "observe only [DOC]"),
         row!("SubagentStop" => SubagentStop, Dropped, "[DOC]"),
         row!("Stop" => Stop, Dropped, "[DOC]"),
@@ -36,11 +39,10 @@ pub static SPEC: Spec = Spec {
     source_matcher: true,
     loads_claude_hooks: false,
     translate,
-    limitation: "not measured on a real run (documented format); context is \
-                 documented on SessionStart and UserPromptSubmit only, so tool advisories are \
-                 not registered.",
+    limitation: "not measured on a real run (documented format, and the 1.1.52 bundle read): \
+                 it signs in to its vendor's backend before it runs anything.",
     config: Some(&CONFIG),
-    decides: &[],
+    decides: &[("PreToolUse", Envelope { ask: true })],
     probe: no_probe,
 };
 

@@ -117,11 +117,16 @@ pub fn build_deciding(
     let mut groups: Vec<(&'static str, &'static str, Vec<&Registration>)> = Vec::new();
     let mut skipped = Vec::new();
     for r in regs {
-        let deciding = if decide {
+        let mut deciding = if decide {
             harness::decision_natives(h, r.event)
         } else {
             Vec::new()
         };
+        // An event judged as a Bash call (Claude Code's
+        // PreSkillShellCommand) gets only the cards that look at shell calls.
+        deciding.retain(|n| {
+            harness::canonical_event(h, n) == Some(r.event) || admits_shell(&r.matcher)
+        });
         let context = harness::native_event(h, r.event);
         for native in deciding.iter().copied().chain(context) {
             match groups.iter_mut().find(|g| g.0 == native) {
@@ -139,7 +144,11 @@ pub fn build_deciding(
     let entries = groups
         .into_iter()
         .map(|(native, canonical, rs)| {
-            let matcher = crate::card::matcher_union(rs.iter().map(|r| r.matcher.as_str()));
+            let mut matcher = crate::card::matcher_union(rs.iter().map(|r| r.matcher.as_str()));
+            if harness::canonical_event(h, native) != Some(canonical) {
+                // Judged as a shell call: only the shell tools' names.
+                matcher = shell_only(&matcher);
+            }
             let mut cards: Vec<String> = Vec::new();
             for r in &rs {
                 for c in &r.cards {
@@ -166,6 +175,26 @@ pub fn build_deciding(
         })
         .collect();
     (entries, skipped)
+}
+
+/// Whether a canonical tool matcher admits a shell call (`Bash` or
+/// `PowerShell`, the tool names a skill's shell command is judged under).
+fn admits_shell(matcher: &str) -> bool {
+    let m = matcher.trim();
+    m.is_empty()
+        || m == "*"
+        || m.split('|')
+            .any(|a| matches!(a.trim(), "Bash" | "PowerShell"))
+}
+
+/// The shell tools a canonical matcher admits, as a matcher.
+fn shell_only(matcher: &str) -> String {
+    let all = matches!(matcher.trim(), "" | "*");
+    ["Bash", "PowerShell"]
+        .into_iter()
+        .filter(|t| all || matcher.split('|').any(|a| a.trim() == *t))
+        .collect::<Vec<_>>()
+        .join("|")
 }
 
 /// One item of a [`Layout::List`](super::merge::Layout::List) file (Kiro V3):

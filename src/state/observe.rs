@@ -1,4 +1,5 @@
-//! Per-call accounting, before the guards run: the call counters, the model,
+//! Per-call accounting, before the guards run: the call counters, the model
+//! (a model switch's `to_model` replaces it),
 //! the bytes the estimate needs, and the new cycle a post-compaction
 //! SessionStart (`source: "compact"`) starts.
 
@@ -14,6 +15,13 @@ pub fn observe(session: &mut Session, event: &str, payload: &Payload) {
         session.model = Some(crate::text::sanitize(m, 100));
     }
     match event {
+        // Claude Code's model switch names the model now serving the
+        // session: the window the compaction warning takes is its.
+        "PostModelSwitch" => {
+            if let Some(m) = payload.str_field("to_model").filter(|m| !m.is_empty()) {
+                session.model = Some(crate::text::sanitize(m, 100));
+            }
+        }
         "SessionStart" if payload.source() == Some("compact") => {
             session.new_compaction_cycle("SessionStart source=compact");
             session.estimate.reset();

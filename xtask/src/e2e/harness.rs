@@ -50,7 +50,7 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
     ("kiro", "not on npm; the agent needs an AWS Builder ID"),
     (
         "qoder",
-        "not driven yet: the Qoder CLI signs in to Qoder's backend (not tried against the mock); contract tested from documented payloads",
+        "cannot run here: Qoder CLI 1.1.52 stops with \"Not logged in\" before it runs anything, and custom providers (the mock) are switched on only by a flag from Qoder's account service; contract from its docs and its 1.1.52 bundle (read, not run)",
     ),
     (
         "crush",

@@ -15,6 +15,7 @@ mod mock;
 mod outcome;
 mod register;
 mod scenarios;
+mod skill_shell;
 mod tools;
 
 use harness::{Harness, Invocation, RunDirs};

@@ -347,6 +347,9 @@ pub fn all() -> Vec<Scenario> {
             check: |h, o, c| check_policy(h, o, c, Expect::Advised),
         },
     ]
+    .into_iter()
+    .chain(super::skill_shell::scenarios())
+    .collect()
 }
 
 /// The canary's directory: beside the project, in the run's home (not a
