@@ -85,13 +85,13 @@ impl Guard for Compaction {
         {
             s.model = Some(crate::text::sanitize(m, 100));
         }
-        let models = [
-            ctx.payload.model(),
+        let (window, window_from) = window(
             s.model.as_deref(),
+            ctx.payload.model(),
             record_model.as_deref(),
-        ];
-        let (window, window_from) =
-            compaction_point(window_and_source(&models, stated_window), compacts_at);
+            stated_window,
+            compacts_at,
+        );
         let mut tokens = tokens;
         if measured.is_none() {
             let next = if s.compaction.warned == 0 { t1 } else { t2 };
@@ -203,12 +203,16 @@ fn measure(
     payload: &crate::payload::Payload,
     resolve: impl Fn(&str) -> std::path::PathBuf,
 ) -> Option<(Result<Reading, transcript::Problem>, Measured)> {
-    match transcript::from_payload(&payload.raw) {
-        Some(u) => Some((Ok(Reading::Usage(u)), Measured::Payload)),
-        None => payload
-            .transcript_path()
-            .map(|p| (transcript::measure(&resolve(p)), Measured::Transcript)),
+    if let Some(u) = transcript::from_payload(&payload.raw) {
+        return Some((Ok(Reading::Usage(u)), Measured::Payload));
     }
+    if let Some(p) = payload.usage_file() {
+        let read = transcript::agents::measure_factory(&resolve(p));
+        return Some((read, Measured::Transcript));
+    }
+    payload
+        .transcript_path()
+        .map(|p| (transcript::measure(&resolve(p)), Measured::Transcript))
 }
 
 /// For `cuecard explain` (which has no session state): what this payload
@@ -254,13 +258,32 @@ pub fn explain(payload: &crate::payload::Payload) -> String {
             None,
         ),
     };
-    let (window, from) = compaction_point(
-        window_and_source(&[payload.model(), model.as_deref()], stated),
-        compacts_at,
-    );
+    let (window, from) = window(None, payload.model(), model.as_deref(), stated, compacts_at);
     format!(
         "compaction: size {size}; window {} tokens ({from})",
         group(window)
+    )
+}
+
+/// The window the thresholds are taken of, and where it came from: the one
+/// lookup the guard and `cuecard explain` share. The models, newest word
+/// first: the session's recorded model (a payload's `model`, or a
+/// model-switch event, kept in session state), the payload's own, the one
+/// the usage record names; `stated` is the window the harness itself states
+/// (a Codex rollout, a Qwen Code record, the `limit` a plugin passes from
+/// the model's metadata); `compacts_at`, where the harness that wrote the
+/// usage compacts. Order: `CUECARD_CONTEXT_WINDOW`, the stated window, a
+/// model id that says 1M, the table of known models, the default.
+pub fn window(
+    session_model: Option<&str>,
+    payload_model: Option<&str>,
+    record_model: Option<&str>,
+    stated: Option<u64>,
+    compacts_at: Option<(u64, &'static str)>,
+) -> (u64, String) {
+    compaction_point(
+        window_and_source(&[session_model, payload_model, record_model], stated),
+        compacts_at,
     )
 }
 
@@ -335,6 +358,8 @@ pub const KNOWN_WINDOWS: &[(&str, u64)] = &[
 pub fn known_window(model: &str) -> Option<(u64, &'static str)> {
     let m = model.to_ascii_lowercase();
     let id = m.rsplit('/').next().unwrap_or(&m);
+    // Factory Droid names a custom model `custom:<model>[-<n>]`.
+    let id = id.strip_prefix("custom:").unwrap_or(id);
     KNOWN_WINDOWS
         .iter()
         .filter(|(prefix, _)| id.starts_with(prefix))
@@ -344,7 +369,7 @@ pub fn known_window(model: &str) -> Option<(u64, &'static str)> {
 
 /// The context window in tokens, and where it came from (for the warning
 /// and `cuecard explain`).
-pub fn window_and_source(models: &[Option<&str>], stated: Option<u64>) -> (u64, String) {
+fn window_and_source(models: &[Option<&str>], stated: Option<u64>) -> (u64, String) {
     if let Ok(v) = std::env::var("CUECARD_CONTEXT_WINDOW")
         && !v.trim().is_empty()
     {
