@@ -2,14 +2,18 @@
 //! real context size (docs/design.md §7).
 //!
 //! - Size: the usage the payload carries (`context_usage`, from cuecard's
-//!   OpenCode and Kilo Code plugin), else the transcript's latest main-chain
-//!   usage (Claude Code, Codex, Gemini CLI, Qwen Code and harnesses that copy
-//!   one of their formats: see [`transcript`]), or, with neither, an estimate
+//!   OpenCode and Kilo Code plugin and pi extension), else the file the
+//!   contract names for it (`usage_file`: Factory Droid's session settings),
+//!   else the transcript's latest main-chain usage (Claude Code, Codex,
+//!   Gemini CLI, Qwen Code, CodeBuddy Code, Copilot CLI's events log and
+//!   harnesses that copy one of their formats: see [`transcript`]), or, with
+//!   none, an estimate
 //!   from tool calls and output sizes (see [`crate::state::estimate`]), said
 //!   to be one. The session records which (`status` shows it).
-//! - Window: `CUECARD_CONTEXT_WINDOW` (e.g. `200000`, `200k`, `1m`), else the
-//!   window the harness states (a Codex rollout's `model_context_window`, a
-//!   Qwen Code record's `contextWindowSize`, a payload's `limit`), else
+//! - Window ([`window`], the one lookup): `CUECARD_CONTEXT_WINDOW` (e.g.
+//!   `200000`, `200k`, `1m`), else the window the harness states (a Codex
+//!   rollout's `model_context_window`, a Qwen Code record's
+//!   `contextWindowSize`, Copilot's `maxPromptTokens`, a payload's `limit`), else
 //!   1,000,000 for a model whose id says 1M context (`[1m]`, `-1m`), else the
 //!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. A size from a
 //!   Gemini CLI chat takes the thresholds of half of it, where Gemini CLI

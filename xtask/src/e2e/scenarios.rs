@@ -1151,18 +1151,19 @@ fn plan_compaction(h: &Harness, p: &Path, write_note: bool) -> Plan {
             ..Plan::default()
         },
         "codebuddy" => Plan {
-            // CodeBuddy Code compacts in -p ("emergency-auto") once a call
-            // reports 84% of the model's maxInputTokens (168,000 of the
-            // driver's 200,000, measured in usage-warnings), then fires
+            // CodeBuddy Code compacts in -p ("emergency-auto") when the last
+            // reported usage plus its estimate of the tool results since
+            // passes 92% of the model's maxInputTokens (184,000 of the
+            // driver's 200,000; its log's `shouldCompact` lines), then fires
             // SessionStart `compact`, whose context reaches the next
             // request. The transcript's usage is read for the warning; the
-            // note is written in the third call, whose 170,000 compacts;
+            // note is written in the third call, whose 186,000 compacts;
             // afterwards usage climbs to 75% again, under the trigger.
             prompt: "Run four steps with your shell tool, then say done.".into(),
             script: json!({"turns": [
                 turn(shell("echo before"), Some((10_000, 140_000))),
                 turn(shell("echo warned"), Some((10_000, 141_000))),
-                handoff(Some((10_000, 160_000))),
+                handoff(Some((10_000, 176_000))),
                 turn(shell("echo after"), Some((3_000, 12_000))),
                 turn(shell("echo again"), Some((9_000, 141_000))),
                 turn(shell("echo once more"), Some((9_000, 142_000))),
