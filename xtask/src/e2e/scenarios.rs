@@ -1165,8 +1165,10 @@ fn plan_compaction(h: &Harness, p: &Path, write_note: bool) -> Plan {
                 turn(shell("echo warned"), Some((10_000, 141_000))),
                 handoff(Some((10_000, 176_000))),
                 turn(shell("echo after"), Some((3_000, 12_000))),
-                turn(shell("echo again"), Some((9_000, 141_000))),
-                turn(shell("echo once more"), Some((9_000, 142_000))),
+                // Other figures than before it: the re-armed warning must
+                // be one no earlier request carried.
+                turn(shell("echo again"), Some((9_000, 143_000))),
+                turn(shell("echo once more"), Some((9_000, 144_000))),
                 text("CUECARD-E2E-FINISHED after compaction.")
             ]}),
             model: Some("claude-sonnet-4-5".into()),
