@@ -155,6 +155,23 @@ fn copilot_events_log_is_found_from_the_session_id_and_measured() {
     );
     let s = status(&sb, "cp-1");
     assert!(s.contains("(size: measured (transcript))"), "{s}");
+    // `explain` says what it measured and where the window came from.
+    let out = sb
+        .test()
+        .args([
+            "explain",
+            "--contract",
+            "copilot",
+            "postToolUse",
+            "compaction-warning",
+        ])
+        .json(&p)
+        .run()
+        .stdout;
+    assert!(
+        out.contains("compaction: size 86,000 tokens, measured from the transcript; window 128,000 tokens (stated by the harness)"),
+        "{out}"
+    );
 
     // COPILOT_HOME moves the log; a session id that is not a plain name
     // builds no path (the estimate, silent this early).
