@@ -14,7 +14,50 @@
 //! machines), in a `state` directory of its own, so it never mixes with the
 //! cards install writes there.
 
+//!
+//! This file is the one place that resolves them: each has a `CUECARD_*_DIR`
+//! override (docs/design.md §11), and the state root also follows a Claude
+//! Code plugin's `CLAUDE_PLUGIN_DATA`.
+
 use std::path::{Path, PathBuf};
+
+/// A variable's value when set and not empty.
+fn set(key: &str) -> Option<PathBuf> {
+    std::env::var_os(key)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The user's config directory (user cards, `config.toml`):
+/// `CUECARD_CONFIG_DIR`, else the platform's.
+pub fn config() -> Option<PathBuf> {
+    set("CUECARD_CONFIG_DIR").or_else(|| Dirs::current().map(|d| d.config))
+}
+
+/// The data directory (materialised cards, the install record):
+/// `CUECARD_DATA_DIR`, else the platform's local data directory.
+pub fn data() -> Option<PathBuf> {
+    set("CUECARD_DATA_DIR").or_else(|| Dirs::current().map(|d| d.data))
+}
+
+/// The configured state root, before any check: `CUECARD_STATE_DIR`, else
+/// `$CLAUDE_PLUGIN_DATA/state`, else the platform's.
+pub fn state() -> Option<PathBuf> {
+    set("CUECARD_STATE_DIR")
+        .or_else(|| set("CLAUDE_PLUGIN_DATA").map(|d| d.join("state")))
+        .or_else(|| Dirs::current().map(|d| d.state))
+}
+
+/// Whether the data directory is the platform's own (no override), so that
+/// uninstall may remove it when empty.
+pub fn data_is_platform() -> bool {
+    set("CUECARD_DATA_DIR").is_none()
+}
+
+/// Whether the state root is the platform's own (no override).
+pub fn state_is_platform() -> bool {
+    set("CUECARD_STATE_DIR").is_none() && set("CLAUDE_PLUGIN_DATA").is_none()
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dirs {

@@ -44,6 +44,42 @@ pub fn open_regular(
     Ok((f, meta))
 }
 
+/// The one bounded read: at most `max` bytes of `r`, and whether that was
+/// all of it (one byte more is read to tell). Every read of a file the
+/// project, the user or a harness controls goes through here (or
+/// [`read_regular`]), so no read is unbounded.
+pub fn read_capped(r: impl std::io::Read, max: u64) -> std::io::Result<(Vec<u8>, bool)> {
+    use std::io::Read;
+    let mut buf = Vec::with_capacity(max.min(64 * 1024) as usize);
+    r.take(max.saturating_add(1)).read_to_end(&mut buf)?;
+    let whole = buf.len() as u64 <= max;
+    buf.truncate(max as usize);
+    Ok((buf, whole))
+}
+
+/// A regular file's first `max` bytes ([`open_regular`], then
+/// [`read_capped`]): the bytes, whether they are the whole file, and its
+/// metadata. A FIFO, a device or a directory is `InvalidInput`; with
+/// `follow` false a link in the last place is refused.
+pub fn read_regular(
+    path: &Path,
+    follow: bool,
+    max: u64,
+) -> std::io::Result<(Vec<u8>, bool, std::fs::Metadata)> {
+    let (f, meta) = open_regular(path, follow)?;
+    let (bytes, whole) = read_capped(f, max)?;
+    Ok((bytes, whole, meta))
+}
+
+/// [`read_regular`] of a text file that must be read whole: `None` when it
+/// is missing, not a regular file, over `max` bytes or not UTF-8.
+pub fn read_text_whole(path: &Path, follow: bool, max: u64) -> Option<String> {
+    match read_regular(path, follow, max) {
+        Ok((bytes, true, _)) => String::from_utf8(bytes).ok(),
+        _ => None,
+    }
+}
+
 /// Whether an open file is what a private file of cuecard's must be: a
 /// regular file of this user with one link (a hard link planted by someone
 /// else would make a write land in another file too).
@@ -301,4 +337,45 @@ pub fn write_atomic(
         let _ = d.sync_all();
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bounded_read_says_whether_it_read_everything() {
+        let (b, whole) = read_capped(&b"abcdef"[..], 6).unwrap();
+        assert_eq!((b.as_slice(), whole), (&b"abcdef"[..], true));
+        let (b, whole) = read_capped(&b"abcdefg"[..], 6).unwrap();
+        assert_eq!((b.as_slice(), whole), (&b"abcdef"[..], false));
+        // An endless source is read no further than the bound.
+        let (b, whole) = read_capped(std::io::repeat(b'x'), 1000).unwrap();
+        assert_eq!((b.len(), whole), (1000, false));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_fifos_and_large_files_are_not_read_as_text() {
+        let dir = std::env::temp_dir().join(format!("cuecard-fsutil-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("f.txt");
+        std::fs::write(&file, "hello").unwrap();
+        assert_eq!(read_text_whole(&file, false, 5).as_deref(), Some("hello"));
+        assert_eq!(read_text_whole(&file, false, 4), None, "over the bound");
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(read_text_whole(&link, false, 100), None, "a link refused");
+        assert_eq!(read_text_whole(&link, true, 100).as_deref(), Some("hello"));
+        let fifo = dir.join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string naming a path in our own directory.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = read_regular(&fifo, false, 100).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        std::fs::write(dir.join("bin"), [0xff, 0xfe]).unwrap();
+        assert_eq!(read_text_whole(&dir.join("bin"), false, 100), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

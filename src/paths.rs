@@ -8,10 +8,7 @@ use std::path::PathBuf;
 /// (`~/.local/share/cuecard` on Linux, `%LOCALAPPDATA%\cuecard\data` on
 /// Windows; see [`crate::dirs`]).
 pub fn data_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUECARD_DATA_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    crate::dirs::Dirs::current().map(|d| d.data)
+    crate::dirs::data()
 }
 
 /// Where a materialised card lives.

@@ -48,11 +48,10 @@ pub fn read_stdin(limit: usize) -> Result<Vec<u8>, Unusable> {
 
 /// Reads at most `limit + 1` bytes from `r`; more than `limit` is TooLarge.
 pub fn read_bounded(r: impl Read, limit: usize) -> Result<Vec<u8>, Unusable> {
-    let mut buf = Vec::with_capacity(8 * 1024);
-    match r.take(limit as u64 + 1).read_to_end(&mut buf) {
-        Ok(_) if buf.len() > limit => Err(Unusable::TooLarge),
-        Ok(_) if buf.iter().all(u8::is_ascii_whitespace) => Err(Unusable::Empty),
-        Ok(_) => Ok(buf),
+    match crate::fsutil::read_capped(r, limit as u64) {
+        Ok((_, false)) => Err(Unusable::TooLarge),
+        Ok((buf, _)) if buf.iter().all(u8::is_ascii_whitespace) => Err(Unusable::Empty),
+        Ok((buf, _)) => Ok(buf),
         Err(_) => Err(Unusable::ReadError),
     }
 }

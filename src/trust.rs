@@ -30,17 +30,15 @@ pub struct Project {
 impl TrustStore {
     /// Reads the store (bounded; a missing or unreadable one is empty).
     pub fn load(state_root: &Path) -> TrustStore {
-        use std::io::Read;
         // Only this user's own regular file: a store planted by someone else
         // (or a link to one) would pin cards the user never trusted.
         let Ok(Some((f, _))) = crate::fsutil::open_private_read(&state_root.join(FILE)) else {
             return TrustStore::default();
         };
         const MAX: u64 = 4 * 1024 * 1024;
-        let mut bytes = Vec::new();
-        if f.take(MAX + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > MAX {
+        let Ok((bytes, true)) = crate::fsutil::read_capped(f, MAX) else {
             return TrustStore::default();
-        }
+        };
         serde_json::from_slice(&bytes).unwrap_or_default()
     }
 

@@ -356,3 +356,33 @@ fn every_reporting_command_prints_its_documented_json() {
         assert!(docs.contains(&format!("## `{cmd}`")), "docs/json.md: {cmd}");
     }
 }
+
+/// `status` names the `CUECARD_*` variables set in the shell (from the one
+/// table in src/env.rs), so a stray `CUECARD_DISABLE` or policy is seen;
+/// a variable outside the table is not listed.
+#[test]
+fn status_names_the_cuecard_variables_that_are_set() {
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .env("CUECARD_STOP_CARD", "1")
+        .env("CUECARD_E2E_VERSION_QWEN", "0.1.0")
+        .env(concat!("CUECARD", "_NOT_A_VARIABLE"), "x")
+        .args(["status"])
+        .run();
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("environment: "))
+        .unwrap_or_else(|| panic!("no environment line:\n{}", out.stdout));
+    assert!(line.contains("CUECARD_STOP_CARD=1"), "{line}");
+    assert!(line.contains("CUECARD_E2E_VERSION_QWEN=0.1.0"), "{line}");
+    assert!(!line.contains("_NOT_A_VARIABLE"), "{line}");
+    let v = json_of(
+        &sb.test()
+            .env("CUECARD_STOP_CARD", "1")
+            .args(["status", "--json"])
+            .run(),
+    );
+    assert_eq!(v["environment"]["CUECARD_STOP_CARD"], "1");
+}

@@ -18,12 +18,11 @@ const LAYERS: &[(u8, &[&str])] = &[
             "hookfiles",
             "level",
             "patch",
-            "payload",
             "suggest",
             "text",
         ],
     ),
-    (1, &["printer"]),
+    (1, &["payload", "printer"]),
     (2, &["diag"]),
     (
         3,

@@ -153,5 +153,7 @@ pub fn matcher_admits(matcher: &str, value: Option<&str>) -> bool {
     }
 }
 
+impl std::error::Error for CardError {}
+
 #[cfg(test)]
 mod tests;

@@ -137,3 +137,53 @@ impl fmt::Display for CommandError {
         }
     }
 }
+
+/// The message is whole on its own; the error it wraps stays reachable.
+impl std::error::Error for CommandError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        use CommandError as E;
+        match self {
+            E::Unresolved(e) => Some(e),
+            E::Install(e) | E::ByHand { refused: e, .. } => Some(e),
+            E::BrokenCard(e) => Some(e),
+            E::CannotWrite { error, .. }
+            | E::ReplayNoTempDir(error)
+            | E::ReplayOpen { error, .. }
+            | E::Replay(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::PolicyError;
+    use std::error::Error;
+
+    /// A caller (or a logger) walking the chain reaches the system's own
+    /// error under cuecard's message.
+    #[test]
+    fn the_chain_reaches_the_underlying_error() {
+        let io = io::Error::new(io::ErrorKind::PermissionDenied, "no write bit");
+        let e = CommandError::from(InstallError::Writing {
+            path: PathBuf::from("/x/settings.json"),
+            error: io,
+        });
+        let install = e.source().expect("the install error");
+        assert!(install.to_string().contains("/x/settings.json"));
+        let sys = install.source().expect("the system's error");
+        assert_eq!(sys.to_string(), "no write bit");
+        assert!(sys.source().is_none());
+
+        let line = PolicyError::AtLine {
+            line: 3,
+            why: Box::new(PolicyError::Twice("destructive".into())),
+        };
+        let why = line.source().expect("the line's reason");
+        assert_eq!(
+            why.to_string(),
+            PolicyError::Twice("destructive".into()).to_string()
+        );
+    }
+}

@@ -53,9 +53,15 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
         .filter(|e| wanted.as_ref().is_none_or(|w| *w == e.session))
         .collect();
 
+    let set = crate::env::set_vars();
     if as_json {
+        let environment: serde_json::Map<String, Value> = set
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
         let v = json!({
             "root": store.root().to_string_lossy(),
+            "environment": environment,
             "sessions": sessions.iter().map(|(k, s)| json!({"key": k, "state": s})).collect::<Vec<_>>(),
             "failures": {"unreported": unreported, "entries": fails},
         });
@@ -63,6 +69,7 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
     } else {
         p.out(&render(
             &store,
+            &set,
             &sessions,
             &fails,
             unreported,
@@ -77,6 +84,7 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
 
 fn render(
     store: &Store,
+    set: &[(String, String)],
     sessions: &[(String, Session)],
     fails: &[&failures::RecordedFailure],
     unreported: usize,
@@ -84,6 +92,12 @@ fn render(
 ) -> String {
     let now = state::now();
     let mut out = format!("state: {}\n", store.root().display());
+    if !set.is_empty() {
+        // The `CUECARD_*` variables of this shell that change what the
+        // hook does (docs/design.md §11), so a stray one is seen.
+        let vars: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        out.push_str(&format!("environment: {}\n", vars.join(" ")));
+    }
     if sessions.is_empty() {
         out.push_str("sessions: none\n");
     } else {

@@ -169,18 +169,14 @@ fn remove_card_copies(roots: &Roots, bin: &str, out: &mut String) {
             ));
         }
     }
-    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
     let Some(dirs) = crate::dirs::Dirs::current() else {
         return;
     };
     let mut gone = Vec::new();
-    if !set("CUECARD_DATA_DIR") && remove_if_empty(&dirs.data, &[]) {
+    if crate::dirs::data_is_platform() && remove_if_empty(&dirs.data, &[]) {
         gone.push(dirs.data.display().to_string());
     }
-    if !set("CUECARD_STATE_DIR")
-        && !set("CLAUDE_PLUGIN_DATA")
-        && remove_if_empty(&dirs.state, &["sessions"])
-    {
+    if crate::dirs::state_is_platform() && remove_if_empty(&dirs.state, &["sessions"]) {
         gone.push(dirs.state.display().to_string());
     }
     // The folders above them install created (`~/.local/share` on a

@@ -67,11 +67,6 @@ pub struct Sources<'a> {
 /// Whether a lower card holds its place against the project's, and why.
 pub type Keep<'a> = &'a dyn Fn(&Card) -> Option<String>;
 
-/// A [`Keep`] that holds nothing (no policy).
-pub fn keep_nothing(_: &Card) -> Option<String> {
-    None
-}
-
 /// What one look at a card of the user's or the project's says about a call.
 #[derive(Debug, Clone, Copy, Default)]
 struct Look {

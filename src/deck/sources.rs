@@ -15,15 +15,17 @@
 //! the directory, stat every card); on a tool call, [`glance`] answers
 //! from the cache's summary line when no card concerns the call, and
 //! otherwise [`CardDir::verify`] checks only the cards that matter to it.
+//! Every scope together, after precedence, is a [`CardSet`] (`set.rs`).
 
 use super::cache::{self, Header};
-use crate::card::{Card, CardError, Origin, embedded, is_valid_name};
+use crate::card::{Card, CardError, Origin, is_valid_name};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
+
+pub use super::set::{CardSet, load_all};
 
 pub const MAX_CARD_BYTES: u64 = 64 * 1024;
 pub const MAX_CARDS_PER_DIR: usize = 64;
@@ -48,10 +50,7 @@ impl CardScope {
 /// The user's cuecard config directory: `CUECARD_CONFIG_DIR`, else the
 /// platform's (`$XDG_CONFIG_HOME/cuecard`).
 pub fn config_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUECARD_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    directories::ProjectDirs::from("", "", "cuecard").map(|p| p.config_dir().to_path_buf())
+    crate::dirs::config()
 }
 
 /// The user's card directory.
@@ -622,116 +621,4 @@ fn read_card(
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let d = Sha256::digest(bytes);
     d.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Every card visible from a project, after precedence.
-#[derive(Debug, Default)]
-pub struct CardSet {
-    /// The winning card per name (disabled ones included, so that they
-    /// can be reported), sorted by name.
-    pub cards: Vec<(CardScope, Card)>,
-    /// Names overridden by a higher scope: (name, winner, the next scope
-    /// down), one per name.
-    pub overrides: Vec<(String, CardScope, CardScope)>,
-    /// Cards that failed to load, with their scope.
-    pub errors: Vec<(CardScope, CardError)>,
-    /// Project cards present but not trusted (new or changed).
-    pub untrusted: Vec<String>,
-    /// Trusted project cards not used because a policy from outside the
-    /// project holds the lower card of their name: (name, why).
-    pub held: Vec<(String, String)>,
-}
-
-/// Loads every scope; `vouch` judges the project's cards, `keep` says
-/// which lower cards a project card may not displace (see
-/// [`super::precedence::winner_held`]).
-pub fn load_all(
-    project_root: Option<&Path>,
-    cache_dir: Option<&Path>,
-    vouch: &dyn Vouch,
-    keep: super::resolve::Keep,
-) -> CardSet {
-    let mut set = CardSet::default();
-    // Every usable card of each name, by scope; precedence picks one.
-    let mut by_name: BTreeMap<String, Vec<(CardScope, Card)>> = BTreeMap::new();
-    for c in embedded::all() {
-        match c {
-            Ok(c) => by_name
-                .entry(c.name.clone())
-                .or_default()
-                .push((CardScope::Embedded, c)),
-            Err(e) => set.errors.push((CardScope::Embedded, e)),
-        }
-    }
-    let mut scoped: Vec<(CardScope, CardDir)> = Vec::new();
-    if let Some(dir) = user_dir() {
-        let cards = read_dir(&dir, CardScope::User, cache_dir, &Always);
-        scoped.push((CardScope::User, cards));
-    }
-    if let Some(root) = project_root {
-        let cards = read_dir(&project_dir(root), CardScope::Project, cache_dir, vouch);
-        scoped.push((CardScope::Project, cards));
-    }
-    for (scope, dir) in &scoped {
-        for fc in dir.files() {
-            if !fc.trusted() {
-                set.untrusted.push(fc.name());
-                continue;
-            }
-            match fc.card() {
-                Ok(card) => by_name
-                    .entry(card.name.clone())
-                    .or_default()
-                    .push((*scope, card)),
-                Err(message) => set.errors.push((
-                    *scope,
-                    CardError {
-                        card: fc.name(),
-                        message,
-                    },
-                )),
-            }
-        }
-    }
-    for (name, mut cards) in by_name {
-        let why = std::cell::RefCell::new(None);
-        let held = |scope: CardScope| {
-            let r = cards
-                .iter()
-                .find(|(s, _)| *s == scope)
-                .and_then(|(_, c)| keep(c));
-            let is = r.is_some();
-            if is && why.borrow().is_none() {
-                *why.borrow_mut() = r.map(|r| format!("{r}: the {} card stays", scope.label()));
-            }
-            is
-        };
-        let (won, passed) = super::precedence::winner_held(cards.iter().map(|(s, _)| *s), held);
-        if passed {
-            set.held
-                .push((name.clone(), why.into_inner().unwrap_or_default()));
-        }
-        let Some(won) = won else {
-            continue;
-        };
-        if let Some(lost) = won.overrides {
-            set.overrides.push((name, won.scope, lost));
-        }
-        if let Some(i) = cards.iter().position(|(s, _)| *s == won.scope) {
-            set.cards.push(cards.swap_remove(i));
-        }
-    }
-    set
-}
-
-impl CardSet {
-    pub fn get(&self, name: &str) -> Option<&(CardScope, Card)> {
-        self.cards.iter().find(|(_, c)| c.name == name)
-    }
-    pub fn overridden(&self, name: &str) -> Option<CardScope> {
-        self.overrides
-            .iter()
-            .find(|(n, _, _)| n == name)
-            .map(|(_, _, lost)| *lost)
-    }
 }

@@ -11,7 +11,6 @@
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::target::Target;
-use std::io::Read;
 use std::path::Path;
 
 pub struct GeneratedFile;
@@ -88,9 +87,7 @@ pub fn read_head(path: &Path, root: &Path) -> Option<String> {
     if !real.starts_with(&real_root) {
         return None;
     }
-    let (file, _) = crate::fsutil::open_regular(&real, true).ok()?;
-    let mut buf = Vec::with_capacity(HEAD_BYTES as usize);
-    file.take(HEAD_BYTES).read_to_end(&mut buf).ok()?;
+    let (buf, _, _) = crate::fsutil::read_regular(&real, true, HEAD_BYTES).ok()?;
     Some(String::from_utf8_lossy(&buf).into_owned())
 }
 

@@ -25,7 +25,7 @@
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use std::fs;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// Where a knowledge base may live, in order of precedence.
@@ -136,8 +136,7 @@ fn read_tail(path: &Path, max: u64) -> Option<(String, bool)> {
     let (mut f, meta) = crate::fsutil::open_regular(path, true).ok()?;
     let start = meta.len().saturating_sub(max);
     f.seek(SeekFrom::Start(start)).ok()?;
-    let mut buf = Vec::with_capacity(max.min(meta.len()) as usize);
-    f.take(max).read_to_end(&mut buf).ok()?;
+    let (mut buf, _) = crate::fsutil::read_capped(f, max).ok()?;
     let whole = start == 0;
     if !whole {
         let cut = buf

@@ -10,7 +10,6 @@
 use crate::context::Ctx;
 use crate::target::Target;
 use serde_json::Value;
-use std::io::Read;
 
 /// The most of a manifest read.
 const MAX_MANIFEST: u64 = 256 * 1024;
@@ -94,13 +93,7 @@ pub fn changes_dependencies(ctx: &Ctx, t: &Target) -> bool {
 }
 
 fn read_bounded(path: &std::path::Path) -> Option<String> {
-    let (file, meta) = crate::fsutil::open_regular(path, false).ok()?;
-    if meta.len() > MAX_MANIFEST {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(MAX_MANIFEST).read_to_string(&mut text).ok()?;
-    Some(text)
+    crate::fsutil::read_text_whole(path, false, MAX_MANIFEST)
 }
 
 /// The file's content after the call: a Write's `content`, or the file with

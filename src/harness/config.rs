@@ -300,14 +300,7 @@ pub fn no_trust_check(_: &TrustCheck) -> Vec<String> {
 /// `None` when absent, unreadable, not a regular file (a symlink or a FIFO
 /// is refused as it is opened, not in a check before), or over 1 MiB.
 pub fn read_small(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let (f, meta) = crate::fsutil::open_regular(path, false).ok()?;
-    if meta.len() > 1 << 20 {
-        return None;
-    }
-    let mut text = String::new();
-    f.take(1 << 20).read_to_string(&mut text).ok()?;
-    Some(text)
+    crate::fsutil::read_text_whole(path, false, 1 << 20)
 }
 
 /// The `hooks.json` files of the plugins a harness keeps under `root`

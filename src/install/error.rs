@@ -314,3 +314,22 @@ impl From<BadShape> for InstallError {
         InstallError::Shape(why)
     }
 }
+
+/// The message is whole on its own (it names the underlying failure), and
+/// the underlying error stays reachable for a caller that walks the chain.
+impl std::error::Error for InstallError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        use InstallError as E;
+        match self {
+            E::WorkingDir(e) | E::OwnPath(e) => Some(e),
+            E::Io { error, .. }
+            | E::Writing { error, .. }
+            | E::Removing { error, .. }
+            | E::Copying { error, .. } => Some(error),
+            E::InvalidJson { error, .. } => Some(error),
+            E::Lossy { why, .. } => Some(why),
+            E::Unmergeable { why, .. } | E::Shape(why) => Some(why),
+            _ => None,
+        }
+    }
+}

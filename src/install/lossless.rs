@@ -267,6 +267,8 @@ fn number(lit: &str) -> Result<(), String> {
     Ok(())
 }
 
+impl std::error::Error for Lossy {}
+
 #[cfg(test)]
 mod tolerant_tests {
     use super::tolerant;

@@ -76,5 +76,7 @@ pub fn all_specs() -> Vec<&'static Config> {
 pub mod inspect;
 pub mod probe;
 
+impl std::error::Error for Unresolved {}
+
 #[cfg(test)]
 mod hosts_tests;

@@ -25,3 +25,5 @@ impl fmt::Display for BadShape {
         }
     }
 }
+
+impl std::error::Error for BadShape {}

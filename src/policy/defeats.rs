@@ -22,10 +22,7 @@ pub struct Defeat {
 }
 
 fn read_json(path: &Path) -> Option<serde_json::Value> {
-    use std::io::Read;
-    let (f, _) = crate::fsutil::open_regular(path, true).ok()?;
-    let mut bytes = Vec::new();
-    f.take(super::MAX_BYTES * 16).read_to_end(&mut bytes).ok()?;
+    let (bytes, _, _) = crate::fsutil::read_regular(path, true, super::MAX_BYTES * 16).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 

@@ -250,9 +250,8 @@ pub fn read_file(
     follow: bool,
     known: &dyn Fn(&str) -> bool,
 ) -> (Read, Option<String>) {
-    use std::io::Read as _;
-    let (f, _) = match crate::fsutil::open_regular(path, follow) {
-        Ok(f) => f,
+    let f = match crate::fsutil::open_regular(path, follow) {
+        Ok((f, _)) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Read::Absent, None),
         Err(e) => {
             return (
@@ -261,13 +260,11 @@ pub fn read_file(
             );
         }
     };
-    let mut bytes = Vec::new();
-    if f.take(MAX_BYTES + 1).read_to_end(&mut bytes).is_err() {
-        return (Read::Malformed(PolicyError::ReadFailed), None);
-    }
-    if bytes.len() as u64 > MAX_BYTES {
-        return (Read::Malformed(PolicyError::TooLarge), None);
-    }
+    let bytes = match crate::fsutil::read_capped(f, MAX_BYTES) {
+        Ok((bytes, true)) => bytes,
+        Ok((_, false)) => return (Read::Malformed(PolicyError::TooLarge), None),
+        Err(_) => return (Read::Malformed(PolicyError::ReadFailed), None),
+    };
     let sha = crate::deck::sources::sha256_hex(&bytes);
     // A stray byte that is not UTF-8 spoils its own line only: it reads as
     // U+FFFD, which no key or value contains (issue 33).

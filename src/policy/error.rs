@@ -81,3 +81,12 @@ impl fmt::Display for PolicyError {
         }
     }
 }
+
+impl std::error::Error for PolicyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PolicyError::AtLine { why, .. } => Some(why.as_ref()),
+            _ => None,
+        }
+    }
+}

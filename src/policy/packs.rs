@@ -73,17 +73,12 @@ fn finding_id(id: &str) -> Option<(&'static str, &'static str)> {
 /// Reads a config file's packs: bounded, a regular file only. `None`: no
 /// file.
 fn read(path: &Path, follow: bool) -> Option<Result<Vec<PackVerb>, String>> {
-    use std::io::Read as _;
-    let (f, _) = match crate::fsutil::open_regular(path, follow) {
-        Ok(f) => f,
+    let bytes = match crate::fsutil::read_regular(path, follow, crate::policy::MAX_BYTES) {
+        Ok((bytes, true, _)) => bytes,
+        Ok(_) => return Some(Err("unreadable or too large".into())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         Err(e) => return Some(Err(e.to_string())),
     };
-    let mut bytes = Vec::new();
-    let max = crate::policy::MAX_BYTES;
-    if f.take(max + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > max {
-        return Some(Err("unreadable or too large".into()));
-    }
     let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string());
     Some(text.and_then(|t| parse(&t)))
 }

@@ -4,7 +4,6 @@
 //! (a `HANDOFF.md` hard-linked to `~/.ssh/id_rsa` is the key's own inode:
 //! no symlink check sees it), at most [`MAX_READ_BYTES`].
 
-use std::io::Read as _;
 use std::path::Path;
 
 /// The most of a note or plan file that is read. The excerpt is far
@@ -27,8 +26,7 @@ pub fn read(path: &Path) -> Option<FileHead> {
     if links(&meta) > 1 {
         return None;
     }
-    let mut buf = Vec::with_capacity(meta.len().min(MAX_READ_BYTES) as usize);
-    f.take(MAX_READ_BYTES).read_to_end(&mut buf).ok()?;
+    let (buf, _) = crate::fsutil::read_capped(f, MAX_READ_BYTES).ok()?;
     let modified_ms = meta
         .modified()
         .ok()

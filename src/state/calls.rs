@@ -143,14 +143,10 @@ pub fn write_base(record: &Path, base: Totals) -> std::io::Result<()> {
 /// The log's totals (empty when there is none or it cannot be read).
 pub fn read(path: &Path) -> Totals {
     let bytes = match crate::fsutil::open_private_read(path) {
-        Ok(Some((f, meta))) => {
-            use std::io::Read;
-            let mut b = Vec::with_capacity(meta.len().min(4 * MAX_LOG_BYTES) as usize);
-            if f.take(4 * MAX_LOG_BYTES).read_to_end(&mut b).is_err() {
-                return Totals::default();
-            }
-            b
-        }
+        Ok(Some((f, _))) => match crate::fsutil::read_capped(f, 4 * MAX_LOG_BYTES) {
+            Ok((b, _)) => b,
+            Err(_) => return Totals::default(),
+        },
         _ => return Totals::default(),
     };
     let mut t = Totals::default();

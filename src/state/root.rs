@@ -46,14 +46,7 @@ impl fmt::Display for Refused {
 
 /// The configured root, before any check.
 pub fn candidate() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(d) = var("CUECARD_STATE_DIR") {
-        return Some(PathBuf::from(d));
-    }
-    if let Some(d) = var("CLAUDE_PLUGIN_DATA") {
-        return Some(PathBuf::from(d).join("state"));
-    }
-    crate::dirs::Dirs::current().map(|d| d.state)
+    crate::dirs::state()
 }
 
 /// Creates (0700) or checks `dir` as a state root.

@@ -87,14 +87,10 @@ fn take_counters(s: &mut Session) -> Option<super::calls::Totals> {
     Some(super::calls::Totals::take(s))
 }
 
-/// Reads a state file: missing is a fresh session; unreadable, oversized or
-/// unparseable is recorded and reset.
-pub fn load(path: &Path) -> Session {
-    load_record(path).0
-}
-
-/// [`load`], with the bytes it read (empty when it read none, or they were
-/// reset): a record serialising to the same bytes is not written again.
+/// Reads a state file, with the bytes it read (empty when it read none, or
+/// they were reset): missing is a fresh session; unreadable, oversized or
+/// unparseable is recorded and reset. A record serialising to the same
+/// bytes is not written again.
 fn load_record(path: &Path) -> (Session, Vec<u8>) {
     match read_bounded(path) {
         Ok(None) => (Session::default(), Vec::new()),

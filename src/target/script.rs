@@ -7,7 +7,6 @@
 
 use super::Call;
 use crate::shell::{self, SimpleCommand};
-use std::io::Read;
 
 /// The largest script read; a larger one is not judged.
 const MAX_SCRIPT: u64 = 64 * 1024;
@@ -137,13 +136,7 @@ fn by_shebang(text: &str) -> Option<Lang> {
 /// The script's text: a regular file (a link in its last place refused, a
 /// FIFO not waited on), at most [`MAX_SCRIPT`] bytes, UTF-8.
 fn read_script(path: &std::path::Path) -> Option<String> {
-    let (file, meta) = crate::fsutil::open_regular(path, false).ok()?;
-    if meta.len() > MAX_SCRIPT {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(MAX_SCRIPT).read_to_string(&mut text).ok()?;
-    Some(text)
+    crate::fsutil::read_text_whole(path, false, MAX_SCRIPT)
 }
 
 #[cfg(test)]

@@ -104,15 +104,12 @@ pub fn factory_settings(transcript: &Path) -> Option<std::path::PathBuf> {
 /// never through a link; a file being rewritten (not yet whole JSON) reads
 /// as nothing.
 pub fn measure_factory(path: &Path) -> Result<Reading, Problem> {
-    use std::io::Read;
-    let (file, meta) = super::open(path)?;
-    if meta.len() > MAX_SETTINGS {
+    let (file, _) = super::open(path)?;
+    let (buf, whole) =
+        crate::fsutil::read_capped(file, MAX_SETTINGS).map_err(|_| Problem::Unreadable)?;
+    if !whole {
         return Ok(Reading::Nothing);
     }
-    let mut buf = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_SETTINGS)
-        .read_to_end(&mut buf)
-        .map_err(|_| Problem::Unreadable)?;
     let Ok(v) = serde_json::from_slice::<Value>(&buf) else {
         return Ok(Reading::Nothing);
     };

@@ -72,5 +72,31 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
             "generated/embedded_cards.rs".to_string(),
             card::embedded::generated_table(),
         ),
+        ("docs/design.md".to_string(), design_with_env_table()?),
     ])
+}
+
+/// docs/design.md with §11's table rewritten from `cuecard::env::VARS`
+/// between its markers (the rest of the file is hand-written).
+fn design_with_env_table() -> Result<String, String> {
+    const BEGIN: &str = "<!-- env-table:begin";
+    const END: &str = "<!-- env-table:end -->";
+    let path = crate::root().join("docs/design.md");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let b = text
+        .find(BEGIN)
+        .ok_or("docs/design.md: no env-table:begin marker")?;
+    let b = b + text[b..].find('\n').ok_or("docs/design.md: marker line")? + 1;
+    let e = text
+        .find(END)
+        .ok_or("docs/design.md: no env-table:end marker")?;
+    if e < b {
+        return Err("docs/design.md: env-table markers out of order".into());
+    }
+    Ok(format!(
+        "{}{}{}",
+        &text[..b],
+        cuecard::env::markdown(),
+        &text[e..]
+    ))
 }

@@ -51,8 +51,19 @@ hooks = true
 
 [projects."{proj}"]
 trust_level = "trusted"
-"#,
+{tmp}"#,
             extra = inv.codex_toml,
+            // The run's directories are wherever the checkout is, and a
+            // checkout under /tmp would put the canary where Codex's
+            // workspace-write lets commands write (the project and the
+            // temporary directories): the run's own user config keeps the
+            // temporary directories out, so that what is measured is the
+            // sandbox cuecard rendered, wherever CI clones the repository.
+            tmp = if inv.sandbox {
+                "\n[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n"
+            } else {
+                ""
+            },
             // Under `install --sandbox` the project's config.toml says.
             mode = if inv.sandbox {
                 ""
