@@ -195,6 +195,15 @@ pub fn all() -> Vec<Scenario> {
                 if !transcript_measured(h) {
                     env.push(("CUECARD_CONTEXT_WINDOW".to_string(), "20000".to_string()));
                 }
+                // Copilot CLI compacts in the background between 71% and
+                // 84% of its prompt limit (measured: none after 90,880 of
+                // 128,000, compaction_start after 107,520), and its events
+                // log lags a call behind the hook: the default 80% warning
+                // raced that compaction (1 of 2 runs). Lower thresholds
+                // (crossed at 50% and 70%) keep both before it.
+                if h.id == "copilot" {
+                    env.push(("CUECARD_COMPACT_WARN".to_string(), "40,60".to_string()));
+                }
                 Plan {
                     prompt: "Run the eight steps with your shell tool, then say done.".into(),
                     script: json!({ "turns": turns }),
