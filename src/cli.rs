@@ -172,7 +172,8 @@ pub enum Command {
     /// An unknown event, contract or card is an error naming the nearest.
     Explain(ExplainArgs),
     /// Replay a recorded session (a Claude Code transcript, a Codex
-    /// rollout or a Qwen Code chat) through the dispatcher: per turn, which cards would have
+    /// rollout, a Qwen Code chat or a CodeBuddy Code transcript) through the
+    /// dispatcher: per turn, which cards would have
     /// fired, why, what they would have added, where compaction warnings
     /// would have fallen, and what the recovery after each compaction would
     /// have carried back. With no file, an embedded sample session.

@@ -143,6 +143,11 @@ impl Payload {
     pub fn transcript_path(&self) -> Option<&str> {
         self.str_field("transcript_path").filter(|s| !s.is_empty())
     }
+    /// Where the harness keeps the last call's usage when its transcript
+    /// does not (Factory Droid's session settings; set by its contract).
+    pub fn usage_file(&self) -> Option<&str> {
+        self.str_field("usage_file").filter(|s| !s.is_empty())
+    }
     pub fn hook_event_name(&self) -> Option<&str> {
         self.str_field("hook_event_name")
     }

@@ -89,7 +89,7 @@ fn the_plugin_delivers_through_the_kilo_contract() {
     assert!(
         got["after_usage"]
             .as_str()
-            .is_some_and(|a| a.contains("172,800 tokens of a 200,000-token window")),
-        "Kilo's message.updated token counts are measured too: {got}"
+            .is_some_and(|a| a.contains("172,800 tokens of a 180,000-token window")),
+        "Kilo's message.updated token counts are measured too, against the limit chat.params names: {got}"
     );
 }

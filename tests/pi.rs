@@ -32,6 +32,12 @@ fn put(path: PathBuf, text: &str) -> PathBuf {
 /// Runs the stand-in host on `extension` (copied to `.cjs`) in the
 /// sandbox's environment, bounded.
 fn host(sb: &Sandbox, extension: &Path) -> Value {
+    host_with(sb, extension, None)
+}
+
+/// [`host`], the tool call's assistant message ending with `usage` (pi's
+/// `message.usage`) when given.
+fn host_with(sb: &Sandbox, extension: &Path, usage: Option<&str>) -> Value {
     let module = sb.path().join("extension.cjs");
     std::fs::copy(extension, &module).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/pi_host.cjs");
@@ -39,6 +45,7 @@ fn host(sb: &Sandbox, extension: &Path) -> Value {
         .arg(&script)
         .arg(&module)
         .arg(sb.project())
+        .args(usage)
         .env("HOME", sb.home())
         .env("CUECARD_STATE_DIR", sb.state())
         .env("CUECARD_DATA_DIR", sb.data())
@@ -235,4 +242,45 @@ fn the_extension_fails_open_on_a_missing_binary_a_hang_and_garbage() {
         assert_eq!(got["before"], "allowed", "{what}: {got}");
         assert_eq!(got["after"], "removed", "{what}: {got}");
     }
+}
+
+/// pi's provider responses carry usage (`message.usage`, recorded in the
+/// shared rig's payloads-r3/pi/turn_end.json); the extension passes the last
+/// one, with the model's window, so the compaction warning is measured, not
+/// estimated, and `status` says so.
+#[test]
+fn the_extension_passes_the_reported_usage_and_the_warning_is_measured() {
+    if no_node() {
+        return;
+    }
+    let sb = Sandbox::new();
+    assert_eq!(run(&sb, &["install", "--harness", "pi"]).code, 0);
+    let usage = r#"{"input":1000,"output":500,"cacheRead":168000,"cacheWrite":500,"totalTokens":170000,"cost":{"total":0}}"#;
+    let got = host_with(&sb, &user_extension(&sb), Some(usage));
+    let after = got["after"].as_str().unwrap().replace('\n', " ");
+    assert!(after.starts_with("removed  "), "{got}");
+    assert!(
+        after.contains("This session's context holds 170,000 tokens of a 200,000-token window (85%; measured: the usage the harness reported; window: stated by the harness)"),
+        "the warning from pi's reported usage and its model's window: {got}"
+    );
+    // The host compacts, then starts a turn: pi's last usage is from before
+    // the compaction, so the extension drops it and the session's size is
+    // the estimate until pi reports again (the one warning stays counted).
+    let status = run(&sb, &["status"]).stdout;
+    assert!(status.contains("1 in all"), "{status}");
+    assert!(status.contains("(size: estimate)"), "{status}");
+
+    // Without a reported usage the session's estimate (15,000 tokens and a
+    // few calls) is far from any threshold: no warning.
+    let sb = Sandbox::new();
+    assert_eq!(run(&sb, &["install", "--harness", "pi"]).code, 0);
+    let got = host(&sb, &user_extension(&sb));
+    assert!(
+        !got["after"]
+            .as_str()
+            .unwrap()
+            .contains("Context is filling up")
+            && !got["after"].as_str().unwrap().contains("context holds"),
+        "{got}"
+    );
 }

@@ -378,3 +378,31 @@ fn qwen_chats_are_replayed_with_warnings_compaction_and_recovery() {
     let human = sb.test().arg("replay").arg(&t).run().stdout;
     assert!(human.contains("qwen"), "{human}");
 }
+
+/// A CodeBuddy Code transcript as CodeBuddy 2.117.0 wrote it in the e2e's
+/// `usage-warnings` run (tool outputs shortened): eight tool calls whose
+/// reported usage climbs to 90% of the 200,000 window, with the emergency
+/// compaction CodeBuddy made at 84% (its summary message) between them.
+#[test]
+fn codebuddy_transcripts_are_replayed_with_usage_and_the_compaction() {
+    let sb = Sandbox::new();
+    let t = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/replay/codebuddy-2.117.0.jsonl");
+    let r = replay_json(&sb, &[t.to_str().unwrap()]);
+    assert_eq!(r["format"], "codebuddy", "{r}");
+    assert_eq!(r["tool_calls"], 8, "{r}");
+    assert_eq!(
+        r["warnings_at"],
+        serde_json::json!([1, 1, 1]),
+        "65% and 80% before the compaction, 85% after it: {r}"
+    );
+    assert_eq!(r["compactions_at"], serde_json::json!([1]), "{r}");
+    let t1 = &r["turns"][1];
+    assert_eq!(
+        t1["prompt"],
+        "Run the eight steps with your shell tool, then say done."
+    );
+    assert_eq!(t1["context_tokens"], 180_000, "{r}");
+    let human = sb.test().arg("replay").arg(&t).run().stdout;
+    assert!(human.contains("codebuddy"), "{human}");
+}

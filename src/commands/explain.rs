@@ -251,7 +251,13 @@ fn compaction_line(
     if let (Some(spec), Ok(p)) = (run.event, input)
         && guard.events().contains(&spec.name)
     {
-        out.push_str(&crate::guards::compaction::explain(p));
+        // Under a contract the guard reads the payload as translated (the
+        // transcript or usage file the contract names).
+        let mut p = p.clone();
+        if let Some((h, row)) = run.contract {
+            (h.spec().translate)(row, &mut p.raw);
+        }
+        out.push_str(&crate::guards::compaction::explain(&p));
         out.push('\n');
     }
 }

@@ -192,7 +192,7 @@ fn sparkline_line(s: &Session, ascii: bool) -> Option<String> {
     if s.curve.is_empty() {
         return None;
     }
-    let (window, _) = crate::guards::compaction::window_and_source(&[s.model.as_deref()], None);
+    let (window, _) = crate::guards::compaction::window(s.model.as_deref(), None, None, None, None);
     let values: Vec<u64> = s.curve.iter().map(|p| p.k).collect();
     let peak = values.iter().copied().max().unwrap_or(0);
     Some(format!(

@@ -2,14 +2,18 @@
 //! real context size (docs/design.md §7).
 //!
 //! - Size: the usage the payload carries (`context_usage`, from cuecard's
-//!   OpenCode and Kilo Code plugin), else the transcript's latest main-chain
-//!   usage (Claude Code, Codex, Gemini CLI, Qwen Code and harnesses that copy
-//!   one of their formats: see [`transcript`]), or, with neither, an estimate
+//!   OpenCode and Kilo Code plugin and pi extension), else the file the
+//!   contract names for it (`usage_file`: Factory Droid's session settings),
+//!   else the transcript's latest main-chain usage (Claude Code, Codex,
+//!   Gemini CLI, Qwen Code, CodeBuddy Code, Copilot CLI's events log and
+//!   harnesses that copy one of their formats: see [`transcript`]), or, with
+//!   none, an estimate
 //!   from tool calls and output sizes (see [`crate::state::estimate`]), said
 //!   to be one. The session records which (`status` shows it).
-//! - Window: `CUECARD_CONTEXT_WINDOW` (e.g. `200000`, `200k`, `1m`), else the
-//!   window the harness states (a Codex rollout's `model_context_window`, a
-//!   Qwen Code record's `contextWindowSize`, a payload's `limit`), else
+//! - Window ([`window`], the one lookup): `CUECARD_CONTEXT_WINDOW` (e.g.
+//!   `200000`, `200k`, `1m`), else the window the harness states (a Codex
+//!   rollout's `model_context_window`, a Qwen Code record's
+//!   `contextWindowSize`, Copilot's `maxPromptTokens`, a payload's `limit`), else
 //!   1,000,000 for a model whose id says 1M context (`[1m]`, `-1m`), else the
 //!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. The model is
 //!   the one the payload names, else the session's: the last a payload
@@ -93,13 +97,13 @@ impl Guard for Compaction {
         {
             s.model = Some(crate::text::sanitize(m, 100));
         }
-        let models = [
-            ctx.payload.model(),
+        let (window, window_from) = window(
             s.model.as_deref(),
+            ctx.payload.model(),
             record_model.as_deref(),
-        ];
-        let (window, window_from) =
-            compaction_point(window_and_source(&models, stated_window), compacts_at);
+            stated_window,
+            compacts_at,
+        );
         let mut tokens = tokens;
         if measured.is_none() {
             let next = if s.compaction.warned == 0 { t1 } else { t2 };
@@ -211,12 +215,16 @@ fn measure(
     payload: &crate::payload::Payload,
     resolve: impl Fn(&str) -> std::path::PathBuf,
 ) -> Option<(Result<Reading, transcript::Problem>, Measured)> {
-    match transcript::from_payload(&payload.raw) {
-        Some(u) => Some((Ok(Reading::Usage(u)), Measured::Payload)),
-        None => payload
-            .transcript_path()
-            .map(|p| (transcript::measure(&resolve(p)), Measured::Transcript)),
+    if let Some(u) = transcript::from_payload(&payload.raw) {
+        return Some((Ok(Reading::Usage(u)), Measured::Payload));
     }
+    if let Some(p) = payload.usage_file() {
+        let read = transcript::agents::measure_factory(&resolve(p));
+        return Some((read, Measured::Transcript));
+    }
+    payload
+        .transcript_path()
+        .map(|p| (transcript::measure(&resolve(p)), Measured::Transcript))
 }
 
 /// For `cuecard explain` (which has no session state): what this payload
@@ -262,13 +270,32 @@ pub fn explain(payload: &crate::payload::Payload) -> String {
             None,
         ),
     };
-    let (window, from) = compaction_point(
-        window_and_source(&[payload.model(), model.as_deref()], stated),
-        compacts_at,
-    );
+    let (window, from) = window(None, payload.model(), model.as_deref(), stated, compacts_at);
     format!(
         "compaction: size {size}; window {} tokens ({from})",
         group(window)
+    )
+}
+
+/// The window the thresholds are taken of, and where it came from: the one
+/// lookup the guard and `cuecard explain` share. The models, newest word
+/// first: the session's recorded model (a payload's `model`, or a
+/// model-switch event, kept in session state), the payload's own, the one
+/// the usage record names; `stated` is the window the harness itself states
+/// (a Codex rollout, a Qwen Code record, the `limit` a plugin passes from
+/// the model's metadata); `compacts_at`, where the harness that wrote the
+/// usage compacts. Order: `CUECARD_CONTEXT_WINDOW`, the stated window, a
+/// model id that says 1M, the table of known models, the default.
+pub fn window(
+    session_model: Option<&str>,
+    payload_model: Option<&str>,
+    record_model: Option<&str>,
+    stated: Option<u64>,
+    compacts_at: Option<(u64, &'static str)>,
+) -> (u64, String) {
+    compaction_point(
+        window_and_source(&[session_model, payload_model, record_model], stated),
+        compacts_at,
     )
 }
 
@@ -343,6 +370,8 @@ pub const KNOWN_WINDOWS: &[(&str, u64)] = &[
 pub fn known_window(model: &str) -> Option<(u64, &'static str)> {
     let m = model.to_ascii_lowercase();
     let id = m.rsplit('/').next().unwrap_or(&m);
+    // Factory Droid names a custom model `custom:<model>[-<n>]`.
+    let id = id.strip_prefix("custom:").unwrap_or(id);
     KNOWN_WINDOWS
         .iter()
         .filter(|(prefix, _)| id.starts_with(prefix))
@@ -352,7 +381,7 @@ pub fn known_window(model: &str) -> Option<(u64, &'static str)> {
 
 /// The context window in tokens, and where it came from (for the warning
 /// and `cuecard explain`).
-pub fn window_and_source(models: &[Option<&str>], stated: Option<u64>) -> (u64, String) {
+fn window_and_source(models: &[Option<&str>], stated: Option<u64>) -> (u64, String) {
     if let Ok(v) = std::env::var("CUECARD_CONTEXT_WINDOW")
         && !v.trim().is_empty()
     {

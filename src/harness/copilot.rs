@@ -127,6 +127,39 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
         }
     }
     t::map_source(map, &[("new", "startup")]);
+    events_log(map);
+}
+
+/// Copilot names no transcript; its per-session events log
+/// (`$COPILOT_HOME/session-state/<sessionId>/events.jsonl`, `~/.copilot`
+/// without it; measured 1.0.102) records each model call's usage
+/// (`session.usage_record`), so it is the transcript cuecard measures. Only
+/// for a session id of letters, digits and `-`/`_` (no path is built from
+/// anything else).
+fn events_log(map: &mut Map<String, Value>) {
+    if map.contains_key("transcript_path") {
+        return;
+    }
+    let Some(id) = map.get("session_id").and_then(Value::as_str) else {
+        return;
+    };
+    let clean = !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) else {
+        return;
+    };
+    if !clean {
+        return;
+    }
+    let root = config::env_dir("COPILOT_HOME", Path::new(&home), ".copilot");
+    let log = root.join("session-state").join(id).join("events.jsonl");
+    map.insert(
+        "transcript_path".into(),
+        Value::from(log.to_string_lossy().into_owned()),
+    );
 }
 
 /// Copilot's `ask_user` asks one question with plain-string `choices`;

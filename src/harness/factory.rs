@@ -82,6 +82,18 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     }
     t::set_event(row, map);
     t::map_tool(&TOOLS, map);
+    // Droid's transcript holds no usage; the session's settings beside it
+    // keep the last call's (`lastCallTokenUsage`, measured 0.225.2).
+    if let Some(settings) = map
+        .get("transcript_path")
+        .and_then(Value::as_str)
+        .and_then(|t| crate::transcript::agents::factory_settings(Path::new(t)))
+    {
+        map.insert(
+            "usage_file".into(),
+            Value::from(settings.to_string_lossy().into_owned()),
+        );
+    }
 }
 
 static CONFIG: Config = Config {

@@ -118,10 +118,14 @@ function reported(m) {
 export const CuecardPlugin = async (input) => {
   const cwd = (input && (input.directory || input.worktree)) || process.cwd();
   const usage = new Map(); // session -> the last usage OpenCode reported
+  const limits = new Map(); // session -> its model's context limit (chat.params)
   const base = (sessionID) => {
     const b = { session_id: String(sessionID || ""), cwd };
     const u = usage.get(b.session_id);
-    if (u) b.context_usage = u;
+    if (u) {
+      const limit = limits.get(b.session_id);
+      b.context_usage = limit ? { ...u, limit } : u;
+    }
     return b;
   };
   const started = new Map(); // session -> its SessionStart context
@@ -179,6 +183,18 @@ export const CuecardPlugin = async (input) => {
           .map((p) => p.text)
           .join("\n");
         turn.set(id, context(await dispatch("chat.message", { ...base(id), prompt })));
+      } catch {}
+    };
+  }
+
+  // The model's metadata (`limit.context`, from the provider entry or
+  // OpenCode's model list) comes with each call's parameters: the window
+  // the usage is compared with.
+  if (wired("chat.message") || wired("tool.execute.after")) {
+    hooks["chat.params"] = async (i) => {
+      try {
+        const c = i && i.model && i.model.limit && i.model.limit.context;
+        if (i.sessionID && Number.isFinite(c) && c >= 1000) limits.set(String(i.sessionID), Math.floor(c));
       } catch {}
     };
   }

@@ -109,16 +109,60 @@ const text = (content) =>
     .map((p) => p.text)
     .join("\n");
 
+// The token counts pi reported for an assistant message (`message.usage` of
+// a `message_end` or `turn_end` event: `input`, `output`, `cacheRead`,
+// `cacheWrite`), as cuecard reads them (`context_usage`, OpenCode's shape),
+// with the window of the session's model (`ctx.model.contextWindow`) as its
+// `limit`; or null: a user or tool message, a failed call with no counts.
+function reported(m, model) {
+  if (!m || m.role !== "assistant" || !m.usage || typeof m.usage !== "object") return null;
+  const n = (v) => (Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+  const u = m.usage;
+  const tokens = { input: n(u.input), output: n(u.output), cache: { read: n(u.cacheRead), write: n(u.cacheWrite) } };
+  if (tokens.input + tokens.output + tokens.cache.read + tokens.cache.write === 0) return null;
+  const out = { id: String(m.responseId || m.timestamp || ""), tokens };
+  if (typeof m.model === "string" && m.model) {
+    out.model = (typeof m.provider === "string" && m.provider ? m.provider + "/" : "") + m.model;
+  }
+  const limit = model && n(model.contextWindow);
+  if (limit >= 1000) out.limit = limit;
+  return out;
+}
+
 module.exports = function cuecard(pi) {
+  const usage = new Map(); // session -> the last usage pi reported
   const base = (ctx) => {
     let id = "";
     try {
       id = String((ctx && ctx.sessionManager && ctx.sessionManager.getSessionId()) || "");
     } catch {}
-    return { session_id: id, cwd: (ctx && ctx.cwd) || process.cwd() };
+    const b = { session_id: id, cwd: (ctx && ctx.cwd) || process.cwd() };
+    const u = usage.get(id);
+    if (u) b.context_usage = u;
+    return b;
   };
   const started = new Set(); // sessions whose start cards were given
   const compacted = new Set(); // sessions whose next start is after a compaction
+
+  // Each provider response's token counts, passed with the next calls so
+  // the compaction warning works from what the model really holds. An
+  // assistant message ends before its tool calls run, so a tool_result
+  // carries the counts of the call that asked for it.
+  if (wired("tool_result") || wired("before_agent_start")) {
+    const keep = async (event, ctx) => {
+      try {
+        const u = reported(event && event.message, ctx && ctx.model);
+        if (u) usage.set(base(ctx).session_id, u);
+      } catch {}
+    };
+    pi.on("message_end", keep);
+    pi.on("turn_end", keep);
+    pi.on("session_compact", async (_event, ctx) => {
+      try {
+        usage.delete(base(ctx).session_id);
+      } catch {}
+    });
+  }
 
   // Session-start cards have no channel at session_start: they join the
   // system prompt of the session's first turn, and of the first turn after

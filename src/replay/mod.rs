@@ -15,6 +15,7 @@
 //! the `replay` command): replay never reads or writes the user's state.
 
 pub mod claude;
+pub mod codebuddy;
 pub mod codex;
 pub mod qwen;
 pub mod recovery;
@@ -42,6 +43,8 @@ pub enum Format {
     ClaudeCode,
     Codex,
     Qwen,
+    #[serde(rename = "codebuddy")]
+    CodeBuddy,
 }
 
 impl Format {
@@ -50,6 +53,7 @@ impl Format {
             Format::ClaudeCode => "claude-code",
             Format::Codex => "codex",
             Format::Qwen => "qwen",
+            Format::CodeBuddy => "codebuddy",
         }
     }
 }
@@ -203,6 +207,8 @@ pub fn detect(first: &Value) -> Format {
         Format::Codex
     } else if qwen::is_qwen(first) {
         Format::Qwen
+    } else if codebuddy::is_codebuddy(first) {
+        Format::CodeBuddy
     } else {
         Format::ClaudeCode
     }
@@ -260,6 +266,7 @@ pub fn run(source: &str, input: impl BufRead, work_dir: &Path) -> std::io::Resul
                 Format::ClaudeCode => Box::new(claude::Claude::default()) as Box<dyn Reader>,
                 Format::Codex => Box::new(codex::Codex::default()),
                 Format::Qwen => Box::new(qwen::Qwen::default()),
+                Format::CodeBuddy => Box::new(codebuddy::CodeBuddy::default()),
             }
         });
         steps.clear();
@@ -452,6 +459,8 @@ impl Replayer {
                 // Qwen's event names are Claude Code's; its tool names and
                 // input keys are its own, which the contract maps.
                 Format::Qwen => Some(crate::harness::HarnessId::Qwen),
+                // CodeBuddy's event and tool names are Claude Code's.
+                Format::CodeBuddy => Some(crate::harness::HarnessId::CodeBuddy),
             },
             // One recorded run: no second copy of a hook to silence.
             once: false,

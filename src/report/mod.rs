@@ -94,7 +94,7 @@ fn thresholds(window: u64) -> [(u64, u64); 2] {
 
 /// The window for `model` and where it comes from.
 fn window(model: Option<&str>) -> (u64, String) {
-    compaction::window_and_source(&[model], None)
+    compaction::window(model, None, None, None, None)
 }
 
 /// A replay's report.

@@ -50,6 +50,12 @@ const info = (tokens) => ({
   providerID: "anthropic",
   tokens,
 });
+// Each call's parameters name the model, with its limits (Provider.Model).
+await call(
+  "chat.params",
+  { sessionID, agent: "build", model: { id: "claude-sonnet-4-5", providerID: "anthropic", limit: { context: 180000, output: 8192 } }, provider: {}, message: {} },
+  { temperature: undefined, topP: undefined, topK: undefined, options: {} },
+);
 await call("event", { event: { type: "message.updated", properties: { info: info({ input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }) } } });
 await call("event", {
   event: {

@@ -4,8 +4,12 @@
 // pi 0.73.1 (the shared rig's payloads-r3/pi) to the handlers it registered
 // with `pi.on`, applying what they return as pi does, and prints the result
 // as one JSON object. Usage: node pi_host.cjs <extension.cjs> <project dir>
+// [<usage JSON>]: with a usage (pi's `message.usage`: `input`, `output`,
+// `cacheRead`, `cacheWrite`, `totalTokens`), the assistant message that asks
+// for the tool call ends with it (`message_end`, as pi 0.73.1 emits it before
+// the tool runs) and the session's model has a 200,000-token window.
 "use strict";
-const [extension, dir] = process.argv.slice(2);
+const [extension, dir, reported] = process.argv.slice(2);
 const handlers = {};
 const pi = {
   on(event, handler) {
@@ -13,6 +17,7 @@ const pi = {
   },
 };
 const ctx = { cwd: dir, hasUI: false, sessionManager: { getSessionId: () => "pi-session-1" } };
+if (reported) ctx.model = { id: "mock-model", provider: "mock", contextWindow: 200000, maxTokens: 8192 };
 const emit = async (event, payload) => {
   const results = [];
   for (const h of handlers[event] || []) results.push(await h({ type: event, ...payload }, ctx));
@@ -34,6 +39,20 @@ const text = (content) => content.filter((p) => p.type === "text").map((p) => p.
   };
   out.system = await turn();
   const input = { command: "rm -rf /srv/canary", description: "clean up" };
+  if (reported) {
+    const message = {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: input }],
+      api: "openai-completions",
+      provider: "mock",
+      model: "mock-model",
+      usage: JSON.parse(reported),
+      stopReason: "toolUse",
+      timestamp: 1796224467720,
+      responseId: "chatcmpl-mock-1",
+    };
+    await emit("message_end", { message });
+  }
   const call = await emit("tool_call", { toolName: "bash", toolCallId: "call_1", input });
   const block = call.find((r) => r.block);
   out.before = block ? "blocked: " + block.reason : "allowed";

@@ -21,6 +21,11 @@ pub(super) const BUILTIN_RULES: &[(&str, &str)] = &[
         "<state_snapshot>",
         "<state_snapshot>MOCK-COMPACTION-SUMMARY</state_snapshot>",
     ),
+    // CodeBuddy Code (2.117.0: a user message after the conversation)
+    (
+        "create a detailed and highly structured summary of the conversation so far",
+        "<summary>MOCK-COMPACTION-SUMMARY: the user asked for a few tool calls; they ran.</summary>",
+    ),
     // OpenCode (1.18.33: the transcript in one user message)
     (
         "Here is the conversation so far:\n\n<conversation>",

@@ -25,12 +25,17 @@
 //!   usage: the conversation was just compacted and nothing was measured
 //!   since.
 //!
+//! - CodeBuddy Code transcripts, Copilot CLI's events log and Factory
+//!   Droid's session settings: see [`agents`].
+//!
 //! [`from_payload`] reads the usage a harness's payload carries itself
 //! (`context_usage`, which cuecard's own OpenCode and Kilo Code plugin fills
 //! from OpenCode's `message.updated` events).
 //!
 //! A missing file, a non-file, a partial last line (being written), lines
 //! over [`MAX_LINE`], and garbage are tolerated: they read as nothing.
+
+pub mod agents;
 
 use serde::Deserialize;
 use std::fs::File;
@@ -82,7 +87,7 @@ impl Problem {
     pub fn describe(self) -> &'static str {
         match self {
             Problem::Missing => "the transcript does not exist",
-            Problem::NotAFile => "the transcript is not a regular file",
+            Problem::NotAFile => "the transcript is a link or not a regular file",
             Problem::Unreadable => "the transcript could not be read",
         }
     }
@@ -95,11 +100,7 @@ pub fn measure(path: &Path) -> Result<Reading, Problem> {
 
 /// Measures `path`, reading at most about `max_scan` bytes from its end.
 pub fn measure_bounded(path: &Path, max_scan: u64) -> Result<Reading, Problem> {
-    let (file, meta) = crate::fsutil::open_regular(path, true).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Problem::Missing,
-        std::io::ErrorKind::InvalidInput => Problem::NotAFile,
-        _ => Problem::Unreadable,
-    })?;
+    let (file, meta) = open(path)?;
     let mut pos = meta.len();
     let mut buf = vec![0u8; CHUNK];
     // The part of the current line already read (it lies after the chunk
@@ -153,6 +154,18 @@ pub fn measure_bounded(path: &Path, max_scan: u64) -> Result<Reading, Problem> {
         }
     }
     Ok(Reading::Nothing)
+}
+
+/// Opens a usage file to read: never through a link in the last place
+/// (a link reads as not a file), never waiting on a FIFO.
+fn open(path: &Path) -> Result<(File, std::fs::Metadata), Problem> {
+    crate::fsutil::open_regular(path, false).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Problem::Missing,
+        std::io::ErrorKind::InvalidInput => Problem::NotAFile,
+        #[cfg(unix)]
+        _ if e.raw_os_error() == Some(libc::ELOOP) => Problem::NotAFile,
+        _ => Problem::Unreadable,
+    })
 }
 
 #[cfg(unix)]
@@ -239,8 +252,16 @@ fn judge(line: &[u8], offset: u64) -> Option<Reading> {
     let claude = contains(line, b"\"usage\"") && contains(line, b"assistant");
     let qwen = contains(line, b"\"usageMetadata\"");
     let gemini = contains(line, b"\"tokens\"") && contains(line, b"\"gemini\"");
-    if !(boundary || codex || claude || qwen || gemini) {
+    let other = agents::may_be(line);
+    if !(boundary || codex || claude || qwen || gemini || other) {
         return None;
+    }
+    if other
+        && let Some(r) = serde_json::from_slice::<serde_json::Value>(line)
+            .ok()
+            .and_then(|v| agents::judge(&v, || format!("@{offset}")))
+    {
+        return Some(r);
     }
     let rec: Record = serde_json::from_slice(line).ok()?;
     let kind = rec.kind.as_deref();
