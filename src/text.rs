@@ -242,6 +242,18 @@ pub fn join_capped(fragments: &[Fragment], max: usize) -> String {
     out
 }
 
+/// How long ago `then` was, in seconds since the epoch as `now` is: "12s
+/// ago", "5m ago", "3h ago", "2d ago".
+pub fn ago(now: u64, then: u64) -> String {
+    let d = now.saturating_sub(then);
+    match d {
+        0..60 => format!("{d}s ago"),
+        60..3600 => format!("{}m ago", d / 60),
+        3600..86_400 => format!("{}h ago", d / 3600),
+        _ => format!("{}d ago", d / 86_400),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,22 +29,13 @@ pub(super) fn findings(store: Option<&Store>, only: Option<&str>) -> Vec<(String
                 s.install.scope,
                 s.install.config.display(),
                 s.since_what(),
-                ago(now, s.since()),
-                s.last_call.map_or("never".into(), |t| ago(now, t)),
+                crate::text::ago(now, s.since()),
+                s.last_call
+                    .map_or("never".into(), |t| crate::text::ago(now, t)),
             );
             (what, reason(s, roots.as_ref(), bin.as_deref()))
         })
         .collect()
-}
-
-fn ago(now: u64, then: u64) -> String {
-    let d = now.saturating_sub(then);
-    match d {
-        0..60 => format!("{d}s ago"),
-        60..3600 => format!("{}m ago", d / 60),
-        3600..86_400 => format!("{}h ago", d / 3600),
-        _ => format!("{}d ago", d / 86_400),
-    }
 }
 
 /// What the harness's own program says: not on PATH (removed, or moved),
@@ -73,7 +64,7 @@ fn program_reason(s: &Silent) -> Option<String> {
         format!(
             "likely reason: the harness was updated ({} changed {}) and no longer runs these hooks, or has not run since; `cuecard doctor` runs each entry",
             path.display(),
-            ago(state::now(), changed)
+            crate::text::ago(state::now(), changed)
         )
     })
 }

@@ -141,7 +141,7 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
         s.id,
         s.model.as_deref().unwrap_or("model unknown"),
         s.harness.as_deref().unwrap_or("harness unknown"),
-        age(now, s.updated),
+        text::ago(now, s.updated),
         s.project,
         s.calls,
         c.number,
@@ -172,7 +172,7 @@ fn session_lines(out: &mut String, s: &Session, now: u64, detail: bool) {
         for e in l.entries.iter().rev() {
             out.push_str(&format!(
                 "      {:>8}  {:16} {:8} {:24} {} chars, ~{} tokens\n",
-                age(now, e.time),
+                text::ago(now, e.time),
                 e.event,
                 e.kind,
                 e.card,
@@ -221,22 +221,11 @@ fn failure_lines(
         for e in fails.iter().take(50) {
             out.push_str(&format!(
                 "  {:>8}  {:16} {:18} {}\n",
-                age(now, e.time),
+                text::ago(now, e.time),
                 e.event,
                 failures::kind_name(e.kind),
                 text::sanitize(&e.detail, 200)
             ));
         }
-    }
-}
-
-/// "12s ago", "5m ago", "3h ago", "2d ago".
-fn age(now: u64, then: u64) -> String {
-    let d = now.saturating_sub(then);
-    match d {
-        0..60 => format!("{d}s ago"),
-        60..3600 => format!("{}m ago", d / 60),
-        3600..86_400 => format!("{}h ago", d / 3600),
-        _ => format!("{}d ago", d / 86_400),
     }
 }
