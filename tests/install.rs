@@ -1704,3 +1704,31 @@ fn copilot_inline_hooks_in_its_settings_count_as_a_second_registration() {
         );
     }
 }
+
+/// Where a harness drops context before a tool runs, PreToolUse's cards
+/// ride on its after-tool event: that entry's matcher must admit every tool
+/// those cards watch (a file write included), not only the shell tool. A
+/// matcher narrowed to the shell, as for an event judged as a Bash call,
+/// kept the dependency card off a manifest written by the model (found by
+/// `cargo xtask e2e --all`: `dependency-manifest` on Gemini, Qwen, OpenCode).
+#[test]
+fn cards_riding_on_the_after_tool_event_keep_their_whole_matcher() {
+    let sb = Sandbox::new();
+    install(&sb, "gemini", "user");
+    let after = &read_json(&path_gemini(&sb))["hooks"]["AfterTool"][0];
+    let matcher = after["matcher"].as_str().unwrap_or_default();
+    let command = after["hooks"][0]["command"].as_str().unwrap_or_default();
+    assert!(command.contains(" dependency "), "{command}");
+    assert!(
+        matcher == ".*" || matcher.contains("write_file"),
+        "AfterTool matcher {matcher:?} leaves out write_file"
+    );
+    let sb = Sandbox::new();
+    install(&sb, "qwen", "user");
+    let post = &read_json(&sb.home().join(".qwen/settings.json"))["hooks"]["PostToolUse"][0];
+    let matcher = post["matcher"].as_str().unwrap_or_default();
+    assert!(
+        matcher == ".*" || matcher.contains("write_file"),
+        "PostToolUse matcher {matcher:?} leaves out write_file"
+    );
+}

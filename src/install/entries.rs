@@ -145,8 +145,14 @@ pub fn build_deciding(
         .into_iter()
         .map(|(native, canonical, rs)| {
             let mut matcher = crate::card::matcher_union(rs.iter().map(|r| r.matcher.as_str()));
-            if harness::canonical_event(h, native) != Some(canonical) {
-                // Judged as a shell call: only the shell tools' names.
+            // An event judged as a shell call (Claude Code's
+            // PreSkillShellCommand): only the shell tools' names. An event
+            // that carries another's cards (PreToolUse's riding on a
+            // harness's PostToolUse) keeps their whole matcher.
+            let judged_as_shell = harness::canonical_event(h, native)
+                .and_then(crate::event::Event::parse)
+                .is_some_and(|e| e.judged_as() != e && e.judged_as().name() == canonical);
+            if judged_as_shell {
                 matcher = shell_only(&matcher);
             }
             let mut cards: Vec<String> = Vec::new();
