@@ -240,7 +240,9 @@ pub enum Command {
         command: PluginCommand,
     },
     /// The audit stream (docs/audit.md): with `[audit] enabled = true` in
-    /// your config.toml, the hook appends one OpenTelemetry log record
+    /// your config.toml, or in the machine's managed file for every user
+    /// (/etc/cuecard/config.toml; docs/audit.md, "For a fleet"), the hook
+    /// appends one OpenTelemetry log record
     /// (OTLP/JSON) per ask or deny, per card added to the context and per
     /// failure, to a rotated file under the state directory, each record
     /// chained to the one before it by its SHA-256.
@@ -258,9 +260,10 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
-    /// Check the chain of every record kept: a record removed or edited,
-    /// a removed tail or old file is named. Exit 0: intact (or no log);
-    /// 1: broken.
+    /// Say whether the audit is on and which file set it (the managed
+    /// file, your config), and check the chain of every record kept: a
+    /// record removed or edited, a removed tail or old file is named.
+    /// Exit 0: intact (or no log); 1: broken.
     Verify,
     /// Send the records not yet sent to an OTLP/HTTP endpoint (JSON
     /// encoding, POST /v1/logs), and remember per endpoint what it

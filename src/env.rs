@@ -145,6 +145,12 @@ pub const VARS: &[Var] = &[
         For::Tests,
     ),
     var(
+        "CUECARD_TEST_MANAGED_CONFIG",
+        "debug builds only: the managed config file (docs/audit.md) in place of the platform's; it may then be the current user's",
+        "unset",
+        For::Tests,
+    ),
+    var(
         "CUECARD_UPDATE_SNAPSHOTS",
         "the contract and policy tests rewrite their snapshot files",
         "unset",

@@ -77,7 +77,8 @@ static AUDIT_CALL: Mutex<Option<audit::Call>> = Mutex::new(None);
 /// (docs/audit.md). A call with none of these does nothing at all; with
 /// the audit off, the user's config has already been read by the policy
 /// (on every gating event, at every session start, for every finding), so
-/// the check costs no system call there.
+/// the check costs it no system call there; the machine's managed file
+/// costs one open (failed, when there is none), once a process.
 pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run) {
     let mut call = run.call.clone();
     if call.harness.is_empty() {

@@ -339,7 +339,22 @@ fn with_the_audit_off_no_system_call_names_an_audit_file() {
     // The policy's own reads: the user's file, then (on a gating event)
     // the packs' read; never one more for the audit.
     assert!(opens <= 2, "config.toml opened {opens} times:\n{text}");
-    eprintln!("config.toml opened {opens} times");
+    // The machine's managed file (absent here): one failed open, and only
+    // because the call decided something; nothing else names its place.
+    let managed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("/etc/cuecard"))
+        .collect();
+    if !std::path::Path::new("/etc/cuecard").exists() {
+        assert_eq!(managed.len(), 1, "{managed:?}");
+        assert!(managed[0].contains("open") && managed[0].contains("ENOENT"));
+    }
+    eprintln!(
+        "config.toml opened {opens} times; the managed file named {} times",
+        managed.len()
+    );
+    let total = text.lines().count();
+    eprintln!("{total} lines of strace");
 }
 
 fn verify(sb: &Sandbox, code: i32) -> String {
@@ -765,4 +780,115 @@ fn verify_says_whether_the_audit_is_on_and_names_a_line_it_did_not_understand() 
     let out = verify(&sb, 0);
     assert!(out.contains("audit: on"), "{out}");
     assert!(out.contains("`max_filez = 3` is not understood"), "{out}");
+}
+
+/// The machine's managed config in this sandbox (the tests' place for it:
+/// `CUECARD_TEST_MANAGED_CONFIG`, which the support builder sets), written
+/// with `mode`.
+#[cfg(unix)]
+fn managed_config(sb: &Sandbox, text: &str, mode: u32) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = sb.path().join("managed");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let f = dir.join("config.toml");
+    std::fs::write(&f, text).unwrap();
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(mode)).unwrap();
+    f
+}
+
+/// A fleet: the managed file switches the audit on, and a user's config
+/// that switches it off (and asks for fewer files) does not: the managed
+/// table applies whole.
+#[cfg(unix)]
+#[test]
+fn the_managed_file_switches_the_audit_on_and_a_user_cannot_switch_it_off() {
+    let sb = Sandbox::new();
+    let m = managed_config(
+        &sb,
+        "[audit]\nenabled = true\nmax_files = 7\nmax_file_bytes = 65536\n",
+        0o644,
+    );
+    user_config(
+        &sb,
+        "[policy]\nsecrets = \"deny\"\n[audit]\nenabled = false\nmax_files = 1\n",
+    );
+    bash(&sb, "cat .env");
+    let l = lines(&sb);
+    // The deny, and the card's advisory carried with it.
+    assert_eq!(l.len(), 2, "{l:?}");
+    let (r, attrs) = record(&l[0]);
+    assert_eq!(r["eventName"], "cuecard.decision");
+    assert_eq!(attrs["cuecard.outcome"], "deny");
+    let out = verify(&sb, 0);
+    assert!(out.contains("audit: on (files of 64 KiB, 7 kept)"), "{out}");
+    assert!(
+        out.contains(&format!("set by the managed file {}", m.display())),
+        "{out}"
+    );
+    let doc = sb.test().args(["doctor"]).run();
+    assert!(
+        doc.stdout.contains("set by the managed file"),
+        "{}",
+        doc.stdout
+    );
+    // Nor change its bounds, even to keep more.
+    user_config(&sb, "[audit]\nenabled = true\nmax_files = 9\n");
+    assert!(verify(&sb, 0).contains("(files of 64 KiB, 7 kept), set by the managed file"));
+    // A project's config cannot switch the managed audit off either.
+    sb.write(".cuecard/config.toml", "[audit]\nenabled = false\n");
+    bash(&sb, "cat .env");
+    assert_eq!(lines(&sb).len(), 4);
+}
+
+/// A managed file others can write is not a manager's: refused, the
+/// reason in `audit verify`, `doctor` and the failure record, and the
+/// audit stays as the user set it (off here: nothing written).
+#[cfg(unix)]
+#[test]
+fn a_managed_file_others_can_write_is_refused_and_reported() {
+    let sb = Sandbox::new();
+    managed_config(&sb, "[audit]\nenabled = true\n", 0o646);
+    user_config(&sb, "[policy]\nsecrets = \"deny\"\n");
+    let out = bash(&sb, "cat .env");
+    assert!(out.stdout.contains("deny"), "{}", out.stdout);
+    assert!(!audit_dir(&sb).exists(), "the refused file switched it on");
+    let out = verify(&sb, 0);
+    assert!(out.contains("audit: off"), "{out}");
+    assert!(
+        out.contains("refused: the file is writable by others"),
+        "{out}"
+    );
+    // A refused managed file fails doctor (exit 1).
+    let doc = sb.test().args(["doctor"]).exit(1).run();
+    assert!(
+        doc.stdout
+            .contains("refused: the file is writable by others"),
+        "{}",
+        doc.stdout
+    );
+    let status = sb.test().args(["status"]).run();
+    assert!(
+        status.stdout.contains("writable by others"),
+        "the failure record names it: {}",
+        status.stdout
+    );
+    // A directory others can write is refused just the same.
+    let sb = Sandbox::new();
+    let m = managed_config(&sb, "[audit]\nenabled = true\n", 0o644);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(m.parent().unwrap(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    assert!(verify(&sb, 0).contains("refused: its directory is writable by others"));
+}
+
+/// No managed file: the user's config decides, as before.
+#[test]
+fn without_a_managed_file_the_user_config_decides() {
+    let sb = Sandbox::new();
+    user_config(&sb, ON);
+    bash(&sb, "cat .env");
+    assert_eq!(lines(&sb).len(), 2);
+    let out = verify(&sb, 0);
+    assert!(out.contains("set by the user config"), "{out}");
+    assert!(!out.contains("refused"), "{out}");
 }

@@ -6,21 +6,45 @@ use super::{CommandError, ExitStatus};
 use crate::printer::Printer;
 use std::time::Duration;
 
-/// Whether the audit is on, and from which file, in one line.
-fn state_line() -> String {
-    let s = crate::policy::audit_settings();
+/// Whether the audit is on, and from which file, in one line (and a line
+/// for each setting not understood, and for a managed file refused).
+pub fn state_line() -> String {
+    use crate::audit::managed::{self, Managed};
+    use crate::policy::AuditFrom;
+    let (s, from) = crate::policy::audit_source();
     let file = crate::policy::user_file()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "config.toml".into());
-    let mut out = if s.enabled {
-        format!(
-            "audit: on (files of {} KiB, {} kept)",
+    let managed_path = managed::path().0.display().to_string();
+    let mut out = match &from {
+        AuditFrom::Off => format!(
+            "audit: off (add `[audit]` with `enabled = true` to {file}, or to the managed file {managed_path} for every user)"
+        ),
+        from => format!(
+            "audit: on (files of {} KiB, {} kept), set by {}",
             s.max_file_bytes / 1024,
-            s.max_files
-        )
-    } else {
-        format!("audit: off (add `[audit]` with `enabled = true` to {file})")
+            s.max_files,
+            match from {
+                AuditFrom::Managed(p) => format!(
+                    "the managed file {} (a user's config cannot switch it off)",
+                    p.display()
+                ),
+                AuditFrom::User(p) => format!("the user config {}", p.display()),
+                AuditFrom::Off => unreachable!(),
+            }
+        ),
     };
+    match managed::get() {
+        Managed::Refused(why) => {
+            out.push_str(&format!("\n  managed file {managed_path}: {why}"));
+        }
+        Managed::Read(_, problems) => {
+            for why in problems {
+                out.push_str(&format!("\n  {managed_path}: {why} (its default applies)"));
+            }
+        }
+        Managed::Absent => {}
+    }
     // A line of the table not understood keeps its default: say which.
     let text = crate::policy::user_file()
         .and_then(|p| crate::fsutil::open_regular(&p, true).ok())

@@ -46,6 +46,7 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
         }
     }
     policy_report(&roots, &mut report);
+    audit_report(&mut report);
     // Installed, but not called since (a note: a harness not started since
     // is no failure).
     let store =
@@ -87,6 +88,9 @@ struct Report {
     /// Installed harnesses that have not called cuecard since they were
     /// installed or their config changed, with the likely reason (notes).
     silent: Vec<Silent>,
+    /// Whether the audit is on and which file says so (docs/audit.md);
+    /// `FAIL` for a managed file refused.
+    audit: Check,
 }
 
 #[derive(Serialize)]
@@ -177,6 +181,11 @@ fn text(p: &Printer, r: &Report) -> String {
             line(c, &mut out);
         }
     }
+    out.push_str(&format!(
+        "{} {}\n",
+        p.state(r.audit.verdict, 4),
+        r.audit.why.as_deref().unwrap_or("")
+    ));
     for n in &r.silent {
         out.push_str(&format!(
             "{} {}\n     {}\n",
@@ -289,6 +298,21 @@ fn probe_file(
 /// The policy's sources (a malformed or untrusted one counts for nothing)
 /// and the harness settings that would defeat an ask or deny, counted as
 /// failures.
+/// Where the audit's setting comes from: the managed file, the user's
+/// config, or nowhere (off); a managed file refused is a failure.
+fn audit_report(report: &mut Report) {
+    let line = super::audit::state_line();
+    let refused = matches!(
+        crate::audit::managed::get(),
+        crate::audit::managed::Managed::Refused(_)
+    );
+    if refused {
+        report.failed += 1;
+    }
+    let why = line.lines().map(str::trim).collect::<Vec<_>>().join("; ");
+    report.audit = Check::why(if refused { "FAIL" } else { "ok" }, why);
+}
+
 fn policy_report(roots: &Roots, report: &mut Report) {
     let state = crate::state::store::root_for_commands();
     let p = crate::policy::load(&roots.project, state.as_deref());

@@ -106,12 +106,49 @@ pub fn disable_honoured() -> bool {
         .user_decides()
 }
 
-/// The audit's settings (docs/audit.md): the `[audit]` table of the user's
-/// config file, or of one at its default place when a variable moved the
-/// one read (a repository cannot switch the user's audit off by moving
-/// the config). Only the user's files count, never a project's. A file the
-/// policy already read in this process is not read again.
+/// Where the audit's settings come from (docs/audit.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuditFrom {
+    /// The machine's managed file switches it on.
+    Managed(PathBuf),
+    /// The user's config file switches it on.
+    User(PathBuf),
+    /// Nothing switches it on.
+    Off,
+}
+
+/// The audit's settings (docs/audit.md): the managed file's `[audit]`
+/// table ([`crate::audit::managed`]) combined with the user's, the stricter
+/// winning. The user's is the `[audit]` table of the user's config file,
+/// or of one at its default place when a variable moved the one read (a
+/// repository cannot switch the user's audit off by moving the config).
+/// Only the machine's and the user's files count, never a project's. A
+/// file the policy already read in this process is not read again; the
+/// managed file is read once a process (one failed open when absent).
 pub fn audit_settings() -> crate::audit::Settings {
+    audit_source().0
+}
+
+/// [`audit_settings`], and which file switched the audit on.
+pub fn audit_source() -> (crate::audit::Settings, AuditFrom) {
+    use crate::audit::managed::{self, Managed};
+    let user = user_audit();
+    let m = match managed::get() {
+        Managed::Read(s, _) if s.enabled => Some(*s),
+        _ => None,
+    };
+    let s = managed::combine(m, user.as_ref().map(|u| u.0));
+    let from = match (m, user) {
+        (Some(_), _) => AuditFrom::Managed(managed::path().0),
+        (None, Some((u, p))) if u.enabled => AuditFrom::User(p),
+        _ => AuditFrom::Off,
+    };
+    (s, from)
+}
+
+/// The user's `[audit]` table: the first of the user's files that
+/// switches it on, else the first that has one.
+fn user_audit() -> Option<(crate::audit::Settings, PathBuf)> {
     let mut files: Vec<PathBuf> = user_file().into_iter().collect();
     for p in default_user_files() {
         if !files.contains(&p) {
@@ -128,14 +165,14 @@ pub fn audit_settings() -> crate::audit::Settings {
             }
         };
         match s {
-            Some(s) if s.enabled => return s,
+            Some(s) if s.enabled => return Some((s, p)),
             Some(s) => {
-                first.get_or_insert(s);
+                first.get_or_insert((s, p));
             }
             None => {}
         }
     }
-    first.unwrap_or_default()
+    first
 }
 
 /// A project's config file.

@@ -290,7 +290,13 @@ impl<'a> Test<'a> {
             // shipped 700 ms budget, and a call cut off by its deadline
             // answers nothing, which would make a test's result depend on
             // the machine's load. Tests of the deadline set their own.
-            .env("CUECARD_DEADLINE_MS", "5000");
+            .env("CUECARD_DEADLINE_MS", "5000")
+            // The machine's managed config (docs/audit.md) is the
+            // sandbox's, absent unless a test writes it.
+            .env(
+                "CUECARD_TEST_MANAGED_CONFIG",
+                sb.path().join("managed/config.toml"),
+            );
         // The binary's own folder is on PATH, as an installed cuecard's is:
         // a shared project file names `cuecard` and finds it there.
         let path = match &self.path_prefix {
