@@ -13,7 +13,9 @@
 //! - Window ([`window`], the one lookup): `CUECARD_CONTEXT_WINDOW` (e.g.
 //!   `200000`, `200k`, `1m`), else the window the harness states (a Codex
 //!   rollout's `model_context_window`, a Qwen Code record's
-//!   `contextWindowSize`, Copilot's `maxPromptTokens`, a payload's `limit`), else
+//!   `contextWindowSize`, Copilot's `maxPromptTokens`, a payload's `limit`,
+//!   CodeBuddy Code's `models.json` and Factory Droid's settings, read once
+//!   per session and model: see [`transcript::stated`]), else
 //!   1,000,000 for a model whose id says 1M context (`[1m]`, `-1m`), else the
 //!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. The model is
 //!   the one the payload names, else the session's: the last a payload
