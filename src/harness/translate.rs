@@ -140,9 +140,10 @@ pub fn model_config(
     );
 }
 
-/// `$HOME`, when set.
+/// The user's home: `$HOME`, else `%USERPROFILE%` (Windows), when set.
 pub fn home() -> Option<std::path::PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
+    ["HOME", "USERPROFILE"]
+        .iter()
+        .find_map(|v| std::env::var_os(v).filter(|h| !h.is_empty()))
         .map(std::path::PathBuf::from)
 }
