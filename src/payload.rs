@@ -148,6 +148,22 @@ impl Payload {
     pub fn usage_file(&self) -> Option<&str> {
         self.str_field("usage_file").filter(|s| !s.is_empty())
     }
+    /// Where the harness states its model's window when its usage does
+    /// not (`model_config`: `{"format": "codebuddy"|"factory", "files":
+    /// [...]}`, in precedence order; set by CodeBuddy Code's and Factory
+    /// Droid's contracts).
+    pub fn model_config(&self) -> Option<(&str, Vec<&str>)> {
+        let c = self.raw.get("model_config")?;
+        let files = c
+            .get("files")?
+            .as_array()?
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .take(4)
+            .collect();
+        Some((c.get("format")?.as_str()?, files))
+    }
     pub fn hook_event_name(&self) -> Option<&str> {
         self.str_field("hook_event_name")
     }

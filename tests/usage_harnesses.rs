@@ -298,3 +298,194 @@ fn usage_files_are_never_read_through_a_link() {
     p["transcript_path"] = json!(sb.path().join("f.jsonl"));
     assert_eq!(call(&sb, "factory", "PostToolUse", &p), "");
 }
+
+/// `explain` through `--contract harness`: its compaction line.
+fn explain(sb: &Sandbox, harness: &str, native: &str, p: &Value) -> String {
+    sb.test()
+        .args([
+            "explain",
+            "--contract",
+            harness,
+            native,
+            "compaction-warning",
+        ])
+        .json(p)
+        .run()
+        .stdout
+}
+
+#[test]
+fn codebuddy_states_the_window_in_its_models_json() {
+    // CodeBuddy's `models.json` (the shape the e2e driver writes, measured
+    // on 2.117.0): `maxInputTokens` of the model's entry is the window its
+    // compaction is triggered by. The transcript names claude-sonnet-4-5
+    // (200,000 in the table), the payload `mock-model`.
+    let rec = recorded("codebuddy-2.117.0.jsonl");
+    let sb = Sandbox::new();
+    let models = |w: u64| {
+        json!({"models": [{"id": "mock-model", "name": "mock-model", "vendor": "OpenAI",
+            "url": "http://127.0.0.1:9/v1/chat/completions", "apiKey": "dummy",
+            "maxInputTokens": w, "maxOutputTokens": 8192, "supportsToolCall": true}],
+            "availableModels": ["mock-model"]})
+        .to_string()
+    };
+    let user = sb.home().join(".codebuddy/models.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, models(128_000)).unwrap();
+    let transcript = sb.path().join("cb/s.jsonl");
+    let response = |id: &str, tokens: u64| {
+        let mut r = rec[0].clone();
+        r["id"] = json!(id);
+        r["providerData"]["usage"]["inputTokens"] = json!(tokens);
+        r
+    };
+    let mut p = sb.fixture("codebuddy", "PostToolUse.Bash");
+    p["session_id"] = json!("cbw-1");
+    p["transcript_path"] = json!(transcript);
+    append(&transcript, &response("chatcmpl-1", 60_000));
+    assert_eq!(call(&sb, "codebuddy", "PostToolUse", &p), "", "47%");
+    // Read once per session and model: a later edit is not read per call.
+    std::fs::write(&user, models(1_000_000)).unwrap();
+    append(&transcript, &response("chatcmpl-2", 90_000));
+    let ctx = call(&sb, "codebuddy", "PostToolUse", &p);
+    assert!(
+        ctx.contains("90,000 tokens of a 128,000-token window (70%; measured from the transcript; window: stated by the harness: maxInputTokens in"),
+        "{ctx}"
+    );
+    assert!(ctx.contains(".codebuddy/models.json"), "{ctx}");
+    // `explain` reads it afresh and says where it came from.
+    let out = explain(&sb, "codebuddy", "PostToolUse", &p);
+    assert!(
+        out.contains("window 1,000,000 tokens (stated by the harness: maxInputTokens in"),
+        "{out}"
+    );
+
+    // A switch to another model reads the file again, for that model.
+    let mut both: Value = serde_json::from_str(&models(1_000_000)).unwrap();
+    both["models"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "mock-2", "maxInputTokens": 150_000}));
+    std::fs::write(&user, both.to_string()).unwrap();
+    p["model"] = json!("mock-2");
+    append(&transcript, &response("chatcmpl-3", 120_000));
+    let ctx = call(&sb, "codebuddy", "PostToolUse", &p);
+    assert!(
+        ctx.contains("120,000 tokens of a 150,000-token window (80%"),
+        "{ctx}"
+    );
+    p["model"] = json!("mock-model");
+    std::fs::write(&user, models(128_000)).unwrap();
+
+    // The project's file (a bare array) wins over the user's; another
+    // model, not in either, keeps the table.
+    let project = Path::new(p["cwd"].as_str().unwrap()).join(".codebuddy/models.json");
+    std::fs::create_dir_all(project.parent().unwrap()).unwrap();
+    std::fs::write(
+        &project,
+        json!([{"id": "mock-model", "maxInputTokens": 100_000}]).to_string(),
+    )
+    .unwrap();
+    p["session_id"] = json!("cbw-2");
+    let ctx = call(&sb, "codebuddy", "PostToolUse", &p);
+    assert!(
+        ctx.contains("120,000 tokens of a 100,000-token window (120%"),
+        "{ctx}"
+    );
+    p["session_id"] = json!("cbw-3");
+    p["model"] = json!("other-model");
+    let out = explain(&sb, "codebuddy", "PostToolUse", &p);
+    assert!(
+        out.contains("window 200,000 tokens (known model claude-sonnet-4-5)"),
+        "{out}"
+    );
+
+    // A models.json that is a link is not followed.
+    #[cfg(unix)]
+    {
+        let sb = Sandbox::new();
+        let real = sb.path().join("models.json");
+        std::fs::write(&real, models(100_000)).unwrap();
+        std::fs::create_dir_all(sb.home().join(".codebuddy")).unwrap();
+        std::os::unix::fs::symlink(&real, sb.home().join(".codebuddy/models.json")).unwrap();
+        let mut p = sb.fixture("codebuddy", "PostToolUse.Bash");
+        p["transcript_path"] = json!(transcript);
+        let out = explain(&sb, "codebuddy", "PostToolUse", &p);
+        assert!(out.contains("(known model claude-sonnet-4-5)"), "{out}");
+    }
+}
+
+#[test]
+fn factory_states_the_window_in_its_settings() {
+    // Droid's `settings.json`: a custom model's `maxContextLimit` (its id
+    // `custom:<displayName>-<n>`, as the session settings name it), and
+    // the compaction limits it compacts at (measured in 0.225.2's bundle).
+    let sb = Sandbox::new();
+    let dir = sb.path().join("sessions/-home-user-project");
+    std::fs::create_dir_all(&dir).unwrap();
+    let transcript = dir.join("w1.jsonl");
+    std::fs::write(&transcript, "{\"type\":\"session_start\"}\n").unwrap();
+    let usage = |read: u64| {
+        std::fs::write(
+            dir.join("w1.settings.json"),
+            json!({"model": "custom:claude-sonnet-4-5-0",
+                "lastCallTokenUsage": {"inputTokens": 1_000, "cacheReadTokens": read}})
+            .to_string(),
+        )
+        .unwrap();
+    };
+    let settings = sb.home().join(".factory/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let custom = |extra: Value| {
+        let mut s = json!({"customModels": [{"model": "claude-sonnet-4-5",
+            "displayName": "claude-sonnet-4-5", "baseUrl": "http://127.0.0.1:9/v1",
+            "apiKey": "dummy", "provider": "generic-chat-completion-api",
+            "maxOutputTokens": 8192, "maxContextLimit": 120_000}]});
+        for (k, v) in extra.as_object().unwrap() {
+            s[k] = v.clone();
+        }
+        std::fs::write(&settings, s.to_string()).unwrap();
+    };
+    custom(json!({}));
+    let mut p = sb.fixture("factory", "PostToolUse.Execute");
+    p["session_id"] = json!("fw-1");
+    p["transcript_path"] = json!(transcript);
+    usage(83_000);
+    let ctx = call(&sb, "factory", "PostToolUse", &p);
+    assert!(
+        ctx.contains("84,000 tokens of a 120,000-token window (70%; measured from the transcript; window: stated by the harness: maxContextLimit in"),
+        "{ctx}"
+    );
+    // A smaller compaction limit is where Droid compacts: it wins.
+    custom(json!({"compactionTokenLimitPerModel": {"custom:claude-sonnet-4-5-0": 100_000}}));
+    p["session_id"] = json!("fw-2");
+    let out = explain(&sb, "factory", "PostToolUse", &p);
+    assert!(
+        out.contains(
+            "window 100,000 tokens (stated by the harness: compactionTokenLimitPerModel in"
+        ),
+        "{out}"
+    );
+    // A compaction limit alone is an upper bound: the model's own window,
+    // when smaller, wins.
+    std::fs::write(
+        &settings,
+        json!({"compactionTokenLimit": 500_000}).to_string(),
+    )
+    .unwrap();
+    let out = explain(&sb, "factory", "PostToolUse", &p);
+    assert!(
+        out.contains("window 200,000 tokens (known model custom:claude-sonnet-4-5-0, below the compactionTokenLimit in"),
+        "{out}"
+    );
+    std::fs::write(
+        &settings,
+        json!({"compactionTokenLimit": 150_000}).to_string(),
+    )
+    .unwrap();
+    let out = explain(&sb, "factory", "PostToolUse", &p);
+    assert!(
+        out.contains("window 150,000 tokens (stated by the harness: compactionTokenLimit in"),
+        "{out}"
+    );
+}

@@ -13,7 +13,9 @@
 //! - Window ([`window`], the one lookup): `CUECARD_CONTEXT_WINDOW` (e.g.
 //!   `200000`, `200k`, `1m`), else the window the harness states (a Codex
 //!   rollout's `model_context_window`, a Qwen Code record's
-//!   `contextWindowSize`, Copilot's `maxPromptTokens`, a payload's `limit`), else
+//!   `contextWindowSize`, Copilot's `maxPromptTokens`, a payload's `limit`,
+//!   CodeBuddy Code's `models.json` and Factory Droid's settings, read once
+//!   per session and model: see [`transcript::stated`]), else
 //!   1,000,000 for a model whose id says 1M context (`[1m]`, `-1m`), else the
 //!   table of known models ([`KNOWN_WINDOWS`]), else 200,000. The model is
 //!   the one the payload names, else the session's: the last a payload
@@ -97,11 +99,29 @@ impl Guard for Compaction {
         {
             s.model = Some(crate::text::sanitize(m, 100));
         }
+        // The window the harness's configuration states: read once per
+        // session and model, then kept in the session's state.
+        let key = s
+            .model
+            .clone()
+            .or(ctx.payload.model().map(str::to_string))
+            .or(record_model.clone());
+        if let Some(key) = key.as_deref() {
+            refresh_stated(ctx, &mut s, key);
+        }
+        let config = s
+            .compaction
+            .stated
+            .as_ref()
+            .filter(|st| {
+                key.as_deref().map(|k| crate::text::sanitize(k, 100)) == Some(st.model.clone())
+            })
+            .and_then(Stated::config);
         let (window, window_from) = window(
             s.model.as_deref(),
             ctx.payload.model(),
             record_model.as_deref(),
-            stated_window,
+            stated_window.map(Stated::record).or(config),
             compacts_at,
         );
         let mut tokens = tokens;
@@ -172,6 +192,39 @@ impl Guard for Compaction {
         f.warning = true;
         Some(f)
     }
+}
+
+/// Reads the window the harness's model configuration states for `model`
+/// (`model_config`, set by its contract) unless the session already holds
+/// the answer for this model: one read per session and model, not per call.
+fn refresh_stated(ctx: &Ctx, s: &mut crate::state::Session, model: &str) {
+    let Some((format, files)) = ctx.payload.model_config() else {
+        return;
+    };
+    let Some(format) = transcript::stated::Format::parse(format) else {
+        return;
+    };
+    let key = crate::text::sanitize(model, 100);
+    if s.compaction
+        .stated
+        .as_ref()
+        .is_some_and(|st| st.model == key)
+    {
+        return;
+    }
+    let files: Vec<_> = files.iter().map(|f| ctx.resolve(f)).collect();
+    s.compaction.stated = Some(transcript::stated::lookup(format, &files, model));
+}
+
+/// [`refresh_stated`] for `explain`, which has no session.
+fn stated_now(
+    payload: &crate::payload::Payload,
+    model: Option<&str>,
+) -> Option<transcript::stated::StatedWindow> {
+    let (format, files) = payload.model_config()?;
+    let format = transcript::stated::Format::parse(format)?;
+    let files: Vec<_> = files.iter().map(std::path::PathBuf::from).collect();
+    Some(transcript::stated::lookup(format, &files, model?))
 }
 
 fn percent(tokens: u64, window: u64) -> u64 {
@@ -270,11 +323,51 @@ pub fn explain(payload: &crate::payload::Payload) -> String {
             None,
         ),
     };
-    let (window, from) = window(None, payload.model(), model.as_deref(), stated, compacts_at);
+    let config = stated_now(payload, payload.model().or(model.as_deref()));
+    let (window, from) = window(
+        None,
+        payload.model(),
+        model.as_deref(),
+        stated
+            .map(Stated::record)
+            .or(config.as_ref().and_then(Stated::config)),
+        compacts_at,
+    );
     format!(
         "compaction: size {size}; window {} tokens ({from})",
         group(window)
     )
+}
+
+/// A window the harness states: in its usage record (`from` empty) or its
+/// model configuration (`from` names the key and file; see
+/// [`transcript::stated`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Stated<'a> {
+    pub tokens: u64,
+    pub from: &'a str,
+    /// Only an upper bound (a compaction limit): the model's own window,
+    /// when smaller, wins.
+    pub at_most: bool,
+}
+
+impl Stated<'_> {
+    /// A window a usage record states.
+    pub fn record(tokens: u64) -> Stated<'static> {
+        Stated {
+            tokens,
+            from: "",
+            at_most: false,
+        }
+    }
+    /// The one a configuration stated, as the session recorded it.
+    pub fn config(s: &transcript::stated::StatedWindow) -> Option<Stated<'_>> {
+        Some(Stated {
+            tokens: s.tokens?,
+            from: &s.from,
+            at_most: s.at_most,
+        })
+    }
 }
 
 /// The window the thresholds are taken of, and where it came from: the one
@@ -283,14 +376,15 @@ pub fn explain(payload: &crate::payload::Payload) -> String {
 /// model-switch event, kept in session state), the payload's own, the one
 /// the usage record names; `stated` is the window the harness itself states
 /// (a Codex rollout, a Qwen Code record, the `limit` a plugin passes from
-/// the model's metadata); `compacts_at`, where the harness that wrote the
+/// the model's metadata, CodeBuddy Code's `models.json`, Factory Droid's
+/// settings); `compacts_at`, where the harness that wrote the
 /// usage compacts. Order: `CUECARD_CONTEXT_WINDOW`, the stated window, a
 /// model id that says 1M, the table of known models, the default.
 pub fn window(
     session_model: Option<&str>,
     payload_model: Option<&str>,
     record_model: Option<&str>,
-    stated: Option<u64>,
+    stated: Option<Stated<'_>>,
     compacts_at: Option<(u64, &'static str)>,
 ) -> (u64, String) {
     compaction_point(
@@ -381,7 +475,7 @@ pub fn known_window(model: &str) -> Option<(u64, &'static str)> {
 
 /// The context window in tokens, and where it came from (for the warning
 /// and `cuecard explain`).
-fn window_and_source(models: &[Option<&str>], stated: Option<u64>) -> (u64, String) {
+fn window_and_source(models: &[Option<&str>], stated: Option<Stated<'_>>) -> (u64, String) {
     if let Ok(v) = std::env::var("CUECARD_CONTEXT_WINDOW")
         && !v.trim().is_empty()
     {
@@ -396,23 +490,42 @@ fn window_and_source(models: &[Option<&str>], stated: Option<u64>) -> (u64, Stri
             ),
         }
     }
-    if let Some(w) = stated {
-        return (w, "stated by the harness".into());
+    if let Some(st) = stated {
+        let said = if st.from.is_empty() {
+            "stated by the harness".to_string()
+        } else {
+            format!("stated by the harness: {}", st.from)
+        };
+        if st.at_most
+            && let Some((w, from)) = model_window(models)
+            && w < st.tokens
+        {
+            return (
+                w,
+                format!(
+                    "{from}, below the {}",
+                    said.replacen("stated by the harness: ", "", 1)
+                ),
+            );
+        }
+        return (st.tokens, said);
     }
+    model_window(models).unwrap_or((DEFAULT_WINDOW, "the default".into()))
+}
+
+/// The window the model ids say: 1M in the id, else the table.
+fn model_window(models: &[Option<&str>]) -> Option<(u64, String)> {
     if let Some(m) = models.iter().flatten().find(|m| says_1m(m)) {
-        return (
+        return Some((
             LARGE_WINDOW,
             format!("the model id {} says 1M", crate::text::sanitize(m, 60)),
-        );
+        ));
     }
-    if let Some((w, m)) = models
+    models
         .iter()
         .flatten()
         .find_map(|m| known_window(m).map(|(w, _)| (w, m)))
-    {
-        return (w, format!("known model {}", crate::text::sanitize(m, 60)));
-    }
-    (DEFAULT_WINDOW, "the default".into())
+        .map(|(w, m)| (w, format!("known model {}", crate::text::sanitize(m, 60))))
 }
 
 /// `200000`, `200_000`, `200k`, `1m` (at least 1,000 tokens).
@@ -443,7 +556,7 @@ mod tests {
     use super::*;
 
     fn window(models: &[Option<&str>], stated: Option<u64>) -> u64 {
-        window_and_source(models, stated).0
+        window_and_source(models, stated.map(Stated::record)).0
     }
 
     #[test]

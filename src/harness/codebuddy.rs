@@ -80,6 +80,22 @@ pub static SPEC: Spec = Spec {
 
 fn translate(row: &EventRow, map: &mut Map<String, Value>) {
     t::set_event(row, map);
+    // The window: `maxInputTokens` of the model's entry in `models.json`,
+    // the project's before the user's (`$WORKBUDDY_CONFIG_DIR` or
+    // `$CODEBUDDY_CONFIG_DIR`, else `~/.codebuddy`; measured, agent SDK
+    // 0.3.201).
+    let user = ["WORKBUDDY_CONFIG_DIR", "CODEBUDDY_CONFIG_DIR"]
+        .iter()
+        .find_map(|v| {
+            std::env::var(v)
+                .ok()
+                .map(|d| d.trim().to_string())
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+        })
+        .or_else(|| t::home().map(|h| h.join(".codebuddy")))
+        .map(|d| d.join("models.json"));
+    t::model_config(map, "codebuddy", ".codebuddy/models.json", user);
 }
 
 static CONFIG: Config = Config {

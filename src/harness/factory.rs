@@ -94,6 +94,19 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
             Value::from(settings.to_string_lossy().into_owned()),
         );
     }
+    // The window: the compaction limits and the custom model's
+    // `maxContextLimit` in `settings.json`, the project's before the
+    // user's (`$FACTORY_HOME_OVERRIDE` stands for the home; 0.225.2).
+    let home = std::env::var_os("FACTORY_HOME_OVERRIDE")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(t::home);
+    t::model_config(
+        map,
+        "factory",
+        ".factory/settings.json",
+        home.map(|h| h.join(".factory/settings.json")),
+    );
 }
 
 static CONFIG: Config = Config {

@@ -109,3 +109,41 @@ pub fn cwd_from_env(map: &mut Map<String, Value>, vars: &[&str]) {
         }
     }
 }
+
+/// Names where the harness states its model's window (`model_config`, read
+/// by the compaction guard once per session and model): the project's
+/// file `project` under the payload's `cwd` (when absolute), then the
+/// user's `user`. No file is read here.
+pub fn model_config(
+    map: &mut Map<String, Value>,
+    format: &str,
+    project: &str,
+    user: Option<std::path::PathBuf>,
+) {
+    let mut files = Vec::new();
+    if let Some(cwd) = map
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(std::path::Path::new)
+        .filter(|c| c.is_absolute())
+    {
+        files.push(Value::from(
+            cwd.join(project).to_string_lossy().into_owned(),
+        ));
+    }
+    if let Some(u) = user {
+        files.push(Value::from(u.to_string_lossy().into_owned()));
+    }
+    map.insert(
+        "model_config".into(),
+        serde_json::json!({ "format": format, "files": files }),
+    );
+}
+
+/// The user's home: `$HOME`, else `%USERPROFILE%` (Windows), when set.
+pub fn home() -> Option<std::path::PathBuf> {
+    ["HOME", "USERPROFILE"]
+        .iter()
+        .find_map(|v| std::env::var_os(v).filter(|h| !h.is_empty()))
+        .map(std::path::PathBuf::from)
+}

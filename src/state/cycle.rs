@@ -41,6 +41,10 @@ pub struct Cycle {
     /// Warnings raised over the whole session.
     #[serde(default)]
     pub warnings_total: u32,
+    /// The window the harness's model configuration states, read once per
+    /// session and model (CodeBuddy Code, Factory Droid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stated: Option<crate::transcript::stated::StatedWindow>,
 }
 
 /// A refused transition.

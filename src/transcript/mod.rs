@@ -27,6 +27,8 @@
 //!
 //! - CodeBuddy Code transcripts, Copilot CLI's events log and Factory
 //!   Droid's session settings: see [`agents`].
+//! - The window CodeBuddy Code's and Factory Droid's model configuration
+//!   states: see [`stated`].
 //!
 //! [`from_payload`] reads the usage a harness's payload carries itself
 //! (`context_usage`, which cuecard's own OpenCode and Kilo Code plugin fills
@@ -36,6 +38,7 @@
 //! over [`MAX_LINE`], and garbage are tolerated: they read as nothing.
 
 pub mod agents;
+pub mod stated;
 
 use serde::Deserialize;
 use std::fs::File;
