@@ -98,7 +98,7 @@ pub struct Plan {
     /// The handlers install writes, for the record.
     pub entries: Vec<Value>,
     /// The containers install created in the file, this time or before
-    /// (for the record; see [`merge::containers`]), and whether it created
+    /// (for the record; see [`super::merge::containers`]), and whether it created
     /// the file; `None` for a plan that records nothing.
     pub created: Option<(Vec<String>, bool)>,
 }
