@@ -1,6 +1,10 @@
 //! One config file: load it (refusing what cannot be rewritten without loss),
 //! plan an install or an uninstall, apply the plan. A plan that changes
 //! nothing writes nothing, so a reinstall leaves the file byte-identical.
+//!
+//! This file holds the file ([`ConfigFile`]), the [`Plan`] and who owns the
+//! entries; loading is in `load`, planning in `plan`, applying a plan in
+//! `apply`, and the keys install sets in `keys`.
 
 mod apply;
 mod keys;
