@@ -267,3 +267,40 @@ fn the_hook_path_cannot_reach_the_export_or_the_network() {
     }
     assert!(offenders.is_empty(), "{offenders:#?}");
 }
+
+/// The most lines a file of `src/` or `xtask/src/` may have.
+const MAX_LINES: usize = 700;
+
+/// No file of `src/` or `xtask/src/` is over [`MAX_LINES`] lines (issue 32,
+/// docs/architecture.md): a file that grows past it is split along a seam,
+/// its concerns in files of their own under a folder of its name.
+#[test]
+fn no_source_file_is_over_700_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut over = Vec::new();
+    let mut seen = 0;
+    let mut stack = vec![root.join("src"), root.join("xtask/src")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            seen += 1;
+            let lines = std::fs::read_to_string(&p).unwrap().lines().count();
+            if lines > MAX_LINES {
+                let rel = p.strip_prefix(root).unwrap().display().to_string();
+                over.push(format!("{rel}: {lines} lines"));
+            }
+        }
+    }
+    assert!(seen > 100, "the walk found only {seen} files");
+    assert!(
+        over.is_empty(),
+        "over {MAX_LINES} lines; split along a seam (docs/architecture.md): {over:#?}"
+    );
+}
