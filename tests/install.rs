@@ -1715,7 +1715,7 @@ fn copilot_inline_hooks_in_its_settings_count_as_a_second_registration() {
 fn cards_riding_on_the_after_tool_event_keep_their_whole_matcher() {
     let sb = Sandbox::new();
     install(&sb, "gemini", "user");
-    let after = &read_json(&path_gemini(&sb))["hooks"]["AfterTool"][0];
+    let after = &read_json(path_gemini(&sb))["hooks"]["AfterTool"][0];
     let matcher = after["matcher"].as_str().unwrap_or_default();
     let command = after["hooks"][0]["command"].as_str().unwrap_or_default();
     assert!(command.contains(" dependency "), "{command}");
@@ -1725,7 +1725,7 @@ fn cards_riding_on_the_after_tool_event_keep_their_whole_matcher() {
     );
     let sb = Sandbox::new();
     install(&sb, "qwen", "user");
-    let post = &read_json(&sb.home().join(".qwen/settings.json"))["hooks"]["PostToolUse"][0];
+    let post = &read_json(sb.home().join(".qwen/settings.json"))["hooks"]["PostToolUse"][0];
     let matcher = post["matcher"].as_str().unwrap_or_default();
     assert!(
         matcher == ".*" || matcher.contains("write_file"),
