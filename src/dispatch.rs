@@ -616,7 +616,7 @@ fn translate(
     spec: &'static EventSpec,
     payload: &mut Payload,
 ) -> Vec<&'static EventSpec> {
-    match contract {
+    let events = match contract {
         Some((h, row)) => {
             (h.spec().translate)(row, &mut payload.raw);
             harness::evaluated_events(h, row.native)
@@ -625,7 +625,10 @@ fn translate(
                 .collect()
         }
         None => vec![spec.event.judged_as().spec()],
-    }
+    };
+    // An MCP call is judged as the built-in tool with the same effect.
+    crate::guards::effects::mcp::canonicalize(&mut payload.raw);
+    events
 }
 
 /// The cards that run: the registration's, by precedence, past the cheap

@@ -66,13 +66,18 @@ impl Bindings {
                     let v = if v.is_empty() { "*".to_string() } else { v };
                     if v != "*"
                         && !v.split('|').all(|a| {
+                            // A name, or a name's start and `*` (`mcp__*`:
+                            // every MCP tool).
                             let a = a.trim();
+                            let a = a.strip_suffix('*').unwrap_or(a);
                             !a.is_empty()
                                 && a.bytes()
                                     .all(|c| c.is_ascii_alphanumeric() || b"_.:-".contains(&c))
                         })
                     {
-                        return Err(format!("matcher `{v}` must be `*` or names joined by `|`"));
+                        return Err(format!(
+                            "matcher `{v}` must be `*` or names (or a name's start and `*`) joined by `|`"
+                        ));
                     }
                     b.matcher = v;
                 }
