@@ -61,6 +61,16 @@ pub struct McpTool {
 
 const PATH: &str = "path|file_path|filePath|filename|file";
 const SQL: &str = "query|sql|statement";
+/// A git tool names its repository (or a remote or branch): a `push`,
+/// `reset` or `clean` of another kind of server (a notification push, a
+/// cache reset) names none.
+const GIT: &str = "repo_path|repoPath|path|remote|branch|directory|cwd";
+/// The words SQL text starts with; a search `query` in plain words is not
+/// SQL.
+const SQL_STARTS: &[&str] = &[
+    "select", "insert", "update", "delete", "drop", "truncate", "alter", "create", "with", "grant",
+    "revoke", "begin", "replace", "merge", "pragma", "vacuum", "upsert", "copy",
+];
 
 /// The rows, first match wins: the hosted-repository rows come before the
 /// local file rows because their `path` names a file in the repository.
@@ -133,19 +143,19 @@ pub const TOOLS: &[McpTool] = &[
     },
     McpTool {
         names: &["git_push", "push"],
-        needs: &[],
+        needs: &[GIT],
         shape: Shape::GitPush,
         judged_as: "git push [--force] <remote> <branch>",
     },
     McpTool {
         names: &["git_reset", "reset"],
-        needs: &[],
+        needs: &[GIT],
         shape: Shape::GitReset,
         judged_as: "git reset [--<mode>] <target>",
     },
     McpTool {
         names: &["git_clean", "clean"],
-        needs: &[],
+        needs: &[GIT],
         shape: Shape::GitClean,
         judged_as: "git clean [-f] [-d]",
     },
@@ -277,7 +287,19 @@ pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(&'stati
     let bash = |c: String| Some(("Bash", serde_json::json!({ "command": c })));
     match row.shape {
         Shape::Command => bash(text(input, "command|cmd")?.to_string()),
-        Shape::Sql => bash(format!("psql -c {}", quote(text(input, SQL)?))),
+        Shape::Sql => {
+            let sql = text(input, SQL)?;
+            let first = sql
+                .trim_start_matches(|c: char| c.is_whitespace() || c == '(')
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if !SQL_STARTS.contains(&first.as_str()) {
+                return None;
+            }
+            bash(format!("psql -c {}", quote(sql)))
+        }
         Shape::RepoPush => {
             let branch = text(input, "branch")?;
             bash(format!(
@@ -419,6 +441,39 @@ pub fn canonicalize(raw: &mut Map<String, Value>) {
     raw.insert("tool_input".into(), new_input);
 }
 
+/// The table as a section of `generated/effects.md`.
+pub fn markdown() -> String {
+    let mut md = String::from(
+        "\n## MCP tools (`mcp__<server>__<tool>`)\n\nAn MCP call is judged as the built-in \
+         tool with the same effect, before any card runs; the first row whose tool name (after \
+         `mcp__<server>__`, lower case, `-` read as `_`) and input keys match wins. A call no row \
+         matches is left as it is, and no guard knows it.\n\n\
+         | tool names | input needs | judged as |\n|---|---|---|\n",
+    );
+    for row in TOOLS {
+        let needs = if row.needs.is_empty() {
+            "-".to_string()
+        } else {
+            row.needs
+                .iter()
+                .map(|n| format!("`{}`", n.replace('|', "` or `")))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        md.push_str(&format!(
+            "| {} | {} | `{}` |\n",
+            row.names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            needs,
+            row.judged_as.replace('|', "\\|")
+        ));
+    }
+    md
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,5 +528,21 @@ mod tests {
             .is_none()
         );
         assert!(judge("Bash", serde_json::json!({"command": "ls"})).is_none());
+        // Plain words in a search `query`, and a `push` of a notification
+        // server, are not SQL or git.
+        assert!(
+            judge(
+                "mcp__web__query",
+                serde_json::json!({"query": "how to drop table users"})
+            )
+            .is_none()
+        );
+        assert!(
+            judge(
+                "mcp__pushover__push",
+                serde_json::json!({"message": "done"})
+            )
+            .is_none()
+        );
     }
 }

@@ -190,6 +190,7 @@ pub fn markdown() -> String {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    md.push_str(&super::mcp::markdown());
     md
 }
 
