@@ -108,6 +108,10 @@ impl Bindings {
                     }
                     b.triggers.push((k, v));
                 }
+                // A pack line (`"tool words" = "id"`, the grammar of the
+                // config's `[effects]` table): checked by `cards check` and
+                // read by the policy layer, not a trigger.
+                "effect" => b.triggers.push((k, v)),
                 key if TRIGGER_KEYS.contains(&key) => b.triggers.push((k, v)),
                 _ => return Err(format!("unknown key `{k}`")),
             }
@@ -124,6 +128,14 @@ impl Bindings {
             .iter()
             .find(|(k, _)| k == "decision")
             .and_then(|(_, v)| crate::level::Level::parse(v))
+    }
+
+    /// The pack lines (`- effect:`) these Bindings declare.
+    pub fn effects(&self) -> impl Iterator<Item = &str> {
+        self.triggers
+            .iter()
+            .filter(|(k, _)| k == "effect")
+            .map(|(_, v)| v.as_str())
     }
 
     /// Whether these Bindings name `event`.
