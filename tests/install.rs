@@ -1732,3 +1732,27 @@ fn cards_riding_on_the_after_tool_event_keep_their_whole_matcher() {
         "PostToolUse matcher {matcher:?} leaves out write_file"
     );
 }
+
+/// MCP tool calls (issue 27): Claude Code's PreToolUse entry admits every
+/// `mcp__<server>__<tool>` and, being a regex once it holds `.*`, is
+/// anchored so that `Write` does not admit `TodoWrite`; a harness whose MCP
+/// tools are named otherwise gets no pattern.
+#[test]
+fn claude_codes_pretooluse_entry_reaches_mcp_tools_anchored() {
+    let sb = Sandbox::new();
+    install(&sb, "claude-code", "project");
+    let doc = read_json(sb.project().join(".claude/settings.json"));
+    let m = doc["hooks"]["PreToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(m.starts_with("^(?:") && m.ends_with("|mcp__.*)$"), "{m}");
+    assert!(m.contains("|Bash|") && m.contains("|Write|"), "{m}");
+    let sb = Sandbox::new();
+    install(&sb, "codex", "project");
+    let text = std::fs::read_to_string(sb.project().join(".codex/hooks.json")).unwrap();
+    assert!(
+        text.contains("PreToolUse") && !text.contains("mcp__"),
+        "{text}"
+    );
+}

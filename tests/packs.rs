@@ -91,3 +91,50 @@ fn a_project_pack_counts_once_trusted() {
     let out = bash(&sb, "acmectl db wipe", &["destructive"]);
     assert!(out.contains("your [effects] pack"), "{out}");
 }
+
+/// A card's Bindings carry the same pack line (`- effect:`): a user card's
+/// counts, a project card's once the project is trusted; `cards check`
+/// checks the line and `policy --ids` lists it.
+fn user_card(sb: &Sandbox, text: &str) {
+    let dir = sb.home().join(".config/cuecard/cards");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("acme-ops.md"), text).unwrap();
+}
+
+const CARD: &str = "# Acme operations\n\n## Advisory\n`{command}` {reason}.\n\n## Procedure\nSteps.\n\n## Bindings\n- event: PreToolUse\n- matcher: Bash\n- guard: destructive\n- effect: \"acmectl db wipe|reset\" = \"destructive.database\"\n";
+
+#[test]
+fn a_user_cards_effect_line_is_a_pack_line() {
+    let sb = Sandbox::new();
+    assert_eq!(bash(&sb, "acmectl db wipe --yes", &["destructive"]), "");
+    user_card(&sb, CARD);
+    let out = bash(&sb, "acmectl db reset", &["destructive"]);
+    assert!(out.contains("your [effects] pack"), "{out}");
+    assert_eq!(bash(&sb, "acmectl db list", &["destructive"]), "");
+    let ids = sb.test().arg("policy").arg("--ids").run().stdout;
+    assert!(
+        ids.contains("`acmectl db wipe|reset` (your [effects] pack)"),
+        "{ids}"
+    );
+    user_card(
+        &sb,
+        &CARD.replace("destructive.database", "destructive.dataabse"),
+    );
+    let t = sb.test().arg("cards").arg("check").exit(1).run();
+    assert!(
+        t.stdout.contains("- effect:") && t.stdout.contains("destructive.dataabse"),
+        "{}",
+        t.stdout
+    );
+    assert_eq!(bash(&sb, "acmectl db reset", &["destructive"]), "");
+}
+
+#[test]
+fn a_project_cards_effect_line_counts_once_trusted() {
+    let sb = Sandbox::new();
+    sb.write(".cuecard/cards/acme-ops.md", CARD);
+    assert_eq!(bash(&sb, "acmectl db wipe", &["destructive"]), "");
+    sb.test().arg("trust").run();
+    let out = bash(&sb, "acmectl db wipe", &["destructive"]);
+    assert!(out.contains("your [effects] pack"), "{out}");
+}

@@ -66,13 +66,18 @@ impl Bindings {
                     let v = if v.is_empty() { "*".to_string() } else { v };
                     if v != "*"
                         && !v.split('|').all(|a| {
+                            // A name, or a name's start and `*` (`mcp__*`:
+                            // every MCP tool).
                             let a = a.trim();
+                            let a = a.strip_suffix('*').unwrap_or(a);
                             !a.is_empty()
                                 && a.bytes()
                                     .all(|c| c.is_ascii_alphanumeric() || b"_.:-".contains(&c))
                         })
                     {
-                        return Err(format!("matcher `{v}` must be `*` or names joined by `|`"));
+                        return Err(format!(
+                            "matcher `{v}` must be `*` or names (or a name's start and `*`) joined by `|`"
+                        ));
                     }
                     b.matcher = v;
                 }
@@ -103,6 +108,10 @@ impl Bindings {
                     }
                     b.triggers.push((k, v));
                 }
+                // A pack line (`"tool words" = "id"`, the grammar of the
+                // config's `[effects]` table): checked by `cards check` and
+                // read by the policy layer, not a trigger.
+                "effect" => b.triggers.push((k, v)),
                 key if TRIGGER_KEYS.contains(&key) => b.triggers.push((k, v)),
                 _ => return Err(format!("unknown key `{k}`")),
             }
@@ -119,6 +128,14 @@ impl Bindings {
             .iter()
             .find(|(k, _)| k == "decision")
             .and_then(|(_, v)| crate::level::Level::parse(v))
+    }
+
+    /// The pack lines (`- effect:`) these Bindings declare.
+    pub fn effects(&self) -> impl Iterator<Item = &str> {
+        self.triggers
+            .iter()
+            .filter(|(k, _)| k == "effect")
+            .map(|(_, v)| v.as_str())
     }
 
     /// Whether these Bindings name `event`.

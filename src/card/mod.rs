@@ -141,14 +141,21 @@ pub fn matcher_union<'a>(matchers: impl Iterator<Item = &'a str>) -> String {
     alts.join("|")
 }
 
-/// Whether a registration matcher (`*`, empty, or `A|B|C`) admits `value`.
+/// Whether a registration matcher (`*`, empty, or `A|B|C`, where an
+/// alternative `mcp__*` admits every name that starts `mcp__`) admits `value`.
 pub fn matcher_admits(matcher: &str, value: Option<&str>) -> bool {
     let m = matcher.trim();
     if m.is_empty() || m == "*" {
         return true;
     }
     match value {
-        Some(v) => m.split('|').any(|alt| alt.trim() == v),
+        Some(v) => m
+            .split('|')
+            .map(str::trim)
+            .any(|alt| match alt.strip_suffix('*') {
+                Some(start) if !start.is_empty() => v.starts_with(start),
+                _ => alt == v,
+            }),
         None => false,
     }
 }

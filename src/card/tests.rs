@@ -103,6 +103,12 @@ fn matcher_admits_alternatives_exactly() {
     assert!(matcher_admits("*", None));
     assert!(matcher_admits("Write|Edit", Some("Edit")));
     assert!(!matcher_admits("Write|Edit", Some("Ed")));
+    assert!(matcher_admits(
+        "Bash|mcp__*",
+        Some("mcp__github__push_files")
+    ));
+    assert!(!matcher_admits("Bash|mcp__*", Some("mcp_x")));
+    assert!(!matcher_admits("Bash|*", Some("Read")));
     assert!(!matcher_admits("compact", None));
 }
 

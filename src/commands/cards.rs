@@ -290,6 +290,11 @@ pub fn check_source(name: &str, src: &str, origin: Origin) -> (Vec<String>, Vec<
             if let Err(e) = crate::trigger::validate(&card) {
                 add(e);
             }
+            for line in card.bindings.effects() {
+                if let Err(why) = crate::policy::packs::parse_line(line) {
+                    add(format!("`- effect: {line}`: {why}"));
+                }
+            }
             audit_wording(&card, &mut warnings);
         }
         Err(e) => add(e.message),

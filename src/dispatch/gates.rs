@@ -202,7 +202,7 @@ pub(super) fn translate(
     spec: &'static EventSpec,
     payload: &mut Payload,
 ) -> Vec<&'static EventSpec> {
-    match contract {
+    let events = match contract {
         Some((h, row)) => {
             (h.spec().translate)(row, &mut payload.raw);
             harness::evaluated_events(h, row.native)
@@ -211,7 +211,10 @@ pub(super) fn translate(
                 .collect()
         }
         None => vec![spec.event.judged_as().spec()],
-    }
+    };
+    // An MCP call is judged as the built-in tool with the same effect.
+    crate::guards::effects::mcp::canonicalize(&mut payload.raw);
+    events
 }
 
 /// SessionStart once: only an answer marks, so a start that said nothing

@@ -166,7 +166,9 @@ fn applies(card: &Card, ctx: &Ctx) -> Result<(), NotFired> {
 
 /// A user or project card's declarative trigger, compiled (bounded).
 fn compile_trigger(card: &Card) -> Result<Option<Trigger>, NotFired> {
-    if card.bindings.triggers.is_empty() {
+    // Pack lines (`- effect:`) ride with the trigger keys but are no
+    // trigger: a guard card with only those is judged by its guard.
+    if card.bindings.triggers.iter().all(|(k, _)| k == "effect") {
         return Ok(None);
     }
     Trigger::compile(&card.bindings).map(Some).map_err(|why| {

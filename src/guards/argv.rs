@@ -216,6 +216,16 @@ pub fn shown(cmd: &SimpleCommand) -> String {
     mask_url_passwords(&cmd.argv.join(" "))
 }
 
+/// [`shown`], naming the MCP tool first when the call was one
+/// (`mcp__db__execute_sql → psql -c DROP TABLE t`): the agent called that
+/// tool, not the command it is judged as.
+pub fn shown_in(ctx: &Ctx, cmd: &SimpleCommand) -> String {
+    match ctx.payload.str_field("mcp_tool") {
+        Some(tool) => format!("{tool} → {}", shown(cmd)),
+        None => shown(cmd),
+    }
+}
+
 /// `text` with the password of each `scheme://user:password@host` replaced
 /// by `***`.
 pub fn mask_url_passwords(text: &str) -> String {

@@ -43,7 +43,7 @@ impl Guard for ProtectedBranch {
         let extra = ctx.var("CUECARD_PROTECTED_BRANCHES").unwrap_or_default();
         for cmd in cmds {
             if let Some(p) = judge_push(cmd, &extra) {
-                let shown = argv::shown(cmd);
+                let shown = argv::shown_in(ctx, cmd);
                 return Some(
                     Finding::new(
                         format!("push:{}:{}", p.remote, p.branch),

@@ -180,11 +180,11 @@ impl Spec {
         if m.is_empty() || m == "*" || m == ".*" {
             return self.matchers.all().to_string();
         }
-        let wanted: Vec<&str> = m
+        let (globs, wanted): (Vec<&str>, Vec<&str>) = m
             .split('|')
             .map(str::trim)
             .filter(|a| !a.is_empty())
-            .collect();
+            .partition(|a| a.ends_with('*'));
         let mut alts: Vec<&str> = Vec::new();
         if self.tools.is_empty() {
             alts = wanted;
@@ -197,6 +197,27 @@ impl Spec {
             if alts.is_empty() {
                 alts = wanted;
             }
+        }
+        // A name's start and `*` (`mcp__*`, the MCP tools) is written only
+        // where the tool names it stands for are known: Claude Code names
+        // an MCP tool `mcp__<server>__<tool>` and reads a matcher with any
+        // other character than a name's as an unanchored regex, so the
+        // whole list is anchored there (else `Write` would admit
+        // `TodoWrite`). Elsewhere the pattern is left out.
+        if !globs.is_empty() && self.harness == HarnessId::ClaudeCode {
+            let pats: Vec<String> = globs
+                .iter()
+                .map(|g| format!("{}.*", g.trim_end_matches('*')))
+                .collect();
+            let all: Vec<&str> = alts
+                .iter()
+                .copied()
+                .chain(pats.iter().map(String::as_str))
+                .collect();
+            return format!("^(?:{})$", all.join("|"));
+        }
+        if alts.is_empty() {
+            return self.matchers.all().to_string();
         }
         self.matchers.join(&alts)
     }

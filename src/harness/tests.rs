@@ -270,6 +270,15 @@ fn tool_matchers_speak_each_dialect() {
         "Copilot CLI writes files with its freeform apply_patch too"
     );
     assert_eq!(m(HarnessId::Devin, "Bash"), "^(?:exec)$");
+    // MCP tools (issue 27): anchored for Claude Code, whose matcher is an
+    // unanchored regex once it holds `.` (else `Write` admits `TodoWrite`);
+    // left out where MCP tool names are not `mcp__<server>__<tool>`.
+    assert_eq!(
+        m(HarnessId::ClaudeCode, "Bash|Write|mcp__*"),
+        "^(?:Bash|Write|mcp__.*)$"
+    );
+    assert_eq!(m(HarnessId::Qwen, "Bash|mcp__*"), "^(?:run_shell_command)$");
+    assert_eq!(m(HarnessId::Codex, "Bash|mcp__*"), "Bash");
     // Droid's matchers are regexes and its tools Execute / Create / Edit,
     // with no MultiEdit (measured, 0.225.2).
     assert_eq!(

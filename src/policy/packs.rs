@@ -26,36 +26,40 @@ pub fn parse(text: &str) -> Result<Vec<PackVerb>, String> {
             continue;
         }
         let at = |why: String| format!("[effects] line {}: {why}", n + 1);
-        let (k, v) = line
-            .split_once('=')
-            .ok_or_else(|| at(format!("`{line}` is not `\"tool words\" = \"id\"`")))?;
-        let key = unquote(k.trim())
-            .or_else(|| bare(k.trim()))
-            .ok_or_else(|| at(format!("`{}` is not a key", k.trim())))?;
-        let id = unquote(v.trim()).ok_or_else(|| at(format!("the id of `{key}` is not quoted")))?;
-        let mut words = key.split_whitespace().map(str::to_ascii_lowercase);
-        let tool = words
-            .next()
-            .ok_or_else(|| at("an empty key names no tool".into()))?;
-        let words: Vec<String> = words.collect();
-        if words.is_empty() {
-            return Err(at(format!(
-                "`{key}` names a tool but no verb: every call of it would fire"
-            )));
-        }
-        let (guard, kind) = finding_id(id).ok_or_else(|| {
-            at(format!(
-                "`{id}` is not a destructive or secrets finding id (see `cuecard policy --ids`)"
-            ))
-        })?;
-        out.push(PackVerb {
-            tool,
-            words,
-            guard,
-            kind,
-        });
+        out.push(parse_line(line).map_err(at)?);
     }
     Ok(out)
+}
+
+/// One pack line, `"tool words" = "id"` (a config's `[effects]` line or a
+/// card's `- effect:` value).
+pub fn parse_line(line: &str) -> Result<PackVerb, String> {
+    let (k, v) = line
+        .split_once('=')
+        .ok_or_else(|| format!("`{line}` is not `\"tool words\" = \"id\"`"))?;
+    let key = unquote(k.trim())
+        .or_else(|| bare(k.trim()))
+        .ok_or_else(|| format!("`{}` is not a key", k.trim()))?;
+    let id = unquote(v.trim()).ok_or_else(|| format!("the id of `{key}` is not quoted"))?;
+    let mut words = key.split_whitespace().map(str::to_ascii_lowercase);
+    let tool = words
+        .next()
+        .ok_or_else(|| "an empty key names no tool".to_string())?;
+    let words: Vec<String> = words.collect();
+    if words.is_empty() {
+        return Err(format!(
+            "`{key}` names a tool but no verb: every call of it would fire"
+        ));
+    }
+    let (guard, kind) = finding_id(id).ok_or_else(|| {
+        format!("`{id}` is not a destructive or secrets finding id (see `cuecard policy --ids`)")
+    })?;
+    Ok(PackVerb {
+        tool,
+        words,
+        guard,
+        kind,
+    })
 }
 
 /// The guard and kind of a finding id a pack may give (the kind as the
@@ -106,6 +110,53 @@ pub fn load(project_root: &Path) -> Vec<PackVerb> {
             .is_some_and(|s| crate::trust::TrustStore::load(&s).config_trusted(project_root, &sha))
     {
         take(&project.display().to_string(), read(&project, false));
+    }
+    out.extend(
+        card_packs(project_root)
+            .into_iter()
+            .filter_map(|(_, r)| r.ok()),
+    );
+    out
+}
+
+/// The pack lines of the user's cards and of this project's trusted cards
+/// (`- effect:` in Bindings; a disabled card's count for nothing), each
+/// with its card file and whether it parses. A project card only adds
+/// findings, like a trusted project's `[effects]`: it can tighten, never
+/// loosen.
+pub fn card_packs(project_root: &Path) -> Vec<(String, Result<PackVerb, String>)> {
+    use crate::deck::sources::{self, Always, CardScope};
+    let state = crate::state::store::root_for_commands();
+    let vouch = crate::trust::ProjectTrust::new(state.as_deref(), project_root);
+    let mut dirs = Vec::new();
+    if let Some(d) = sources::user_dir() {
+        dirs.push(sources::read_dir(
+            &d,
+            CardScope::User,
+            state.as_deref(),
+            &Always,
+        ));
+    }
+    dirs.push(sources::read_dir(
+        &sources::project_dir(project_root),
+        CardScope::Project,
+        state.as_deref(),
+        &vouch,
+    ));
+    let mut out = Vec::new();
+    for dir in &dirs {
+        for fc in dir.files() {
+            if !fc.trusted() || !fc.triggers().iter().any(|(k, _)| k == "effect") {
+                continue;
+            }
+            let Ok(card) = fc.card() else { continue };
+            if !card.bindings.enabled {
+                continue;
+            }
+            for line in card.bindings.effects() {
+                out.push((fc.file().into_owned(), parse_line(line)));
+            }
+        }
     }
     out
 }

@@ -80,6 +80,8 @@ impl Trigger {
                 "cooldown" => t.cooldown = Some(parse_duration(v)?),
                 // The card's policy, read by the dispatcher, not a trigger.
                 "decision" => {}
+                // A pack line, read by the policy layer.
+                "effect" => {}
                 _ => return Err(format!("unknown trigger key `{k}`")),
             }
         }

@@ -52,7 +52,7 @@ impl Guard for Destructive {
         };
         for (i, cmd) in cmds.iter().enumerate() {
             if let Some(hit) = judge(ctx, cmd, &cmds[..i]).or_else(|| by_pack(&packs, cmd)) {
-                let shown = argv::shown(cmd);
+                let shown = argv::shown_in(ctx, cmd);
                 return Some(
                     Finding::new(hit.target, format!("`{shown}` {}", hit.reason))
                         .kind(hit.kind.id())

@@ -25,15 +25,18 @@ pub fn summary(guard: &str) -> Option<String> {
     }
     Some(format!(
         "Besides file deletes, git and SQL: {} tool families ({}){}. Help forms and dry runs \
-         stay quiet. Every table, verb and option: `generated/effects.md` in cuecard's source \
-         (written from `src/guards/effects/tables.rs`).",
+         stay quiet. MCP tool calls (`mcp__<server>__<tool>`) are judged as the built-in tool \
+         with the same effect ({} shapes: command runners, SQL, file writes and reads, pushes, \
+         deletes). Every table, verb and option: `generated/effects.md` in cuecard's source \
+         (written from `src/guards/effects/tables.rs` and `mcp.rs`).",
         names.len(),
         names.join(", "),
         if guard == "secrets" {
             format!(", {} credential commands", tables::SECRET_PRINTERS.len())
         } else {
             String::new()
-        }
+        },
+        super::mcp::TOOLS.len()
     ))
 }
 
@@ -190,6 +193,7 @@ pub fn markdown() -> String {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    md.push_str(&super::mcp::markdown());
     md
 }
 
