@@ -59,13 +59,7 @@ pub fn persist_failures(store: Option<&Store>, wait: Duration) {
             event: crate::text::sanitize(&event, 40),
             ..audit::Call::default()
         });
-    audit(
-        store,
-        entries
-            .into_iter()
-            .map(|e| (call.clone(), e, None))
-            .collect(),
-    );
+    audit_call(store, &call, entries);
 }
 
 /// The call the audit records of this process name (set once a call was
@@ -92,6 +86,16 @@ pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run) {
     if let Ok(mut c) = AUDIT_CALL.lock() {
         *c = Some(call.clone());
     }
+    // Context is carried only by an answer on stdout, and not on an event
+    // whose harness keeps only the decision.
+    let carries = run.answer.is_some() && run.block.is_none() && !run.decision_only;
+    let decided = run.decided.is_some() && run.outcome.ruling.is_some();
+    let Some(store) = store else { return };
+    // Nothing is built unless there is something to record and the audit
+    // is on: the records' texts and token counts are not free.
+    if !(decided || carries && !run.outcome.fragments.is_empty()) || !audit_on() {
+        return;
+    }
     let mut entries = Vec::new();
     if let (Some((level, _)), Some(r)) = (&run.decided, &run.outcome.ruling) {
         entries.push(Entry::Decision {
@@ -100,9 +104,7 @@ pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run) {
             policy: r.by.iter().map(|(_, from)| from.clone()).collect(),
         });
     }
-    // Context is carried only by an answer on stdout, and not on an event
-    // whose harness keeps only the decision.
-    if run.answer.is_some() && run.block.is_none() && !run.decision_only {
+    if carries {
         for (card, kind, text) in run.carried() {
             entries.push(Entry::Injection {
                 card: card.to_string(),
@@ -112,7 +114,17 @@ pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run) {
             });
         }
     }
-    let Some(store) = store else { return };
+    audit_call(store, &call, entries);
+}
+
+/// Whether the audit is on (the user's config as the policy read it, and
+/// the machine's managed file).
+fn audit_on() -> bool {
+    crate::policy::audit_settings().enabled
+}
+
+/// Appends one call's `entries`, stamped now, when the audit is on.
+fn audit_call(store: &Store, call: &audit::Call, entries: Vec<Entry>) {
     audit(
         store,
         entries
