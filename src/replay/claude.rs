@@ -9,16 +9,15 @@
 //! - `system` records with `subtype: compact_boundary` are compactions,
 //!   followed by SessionStart with `source: compact`.
 
-use super::{Reader, Step, call_label};
+use super::{Reader, Step, call_label, tool_call};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct Claude {
     session: Option<String>,
     cwd: Option<String>,
     /// Tool calls waiting for their result: id -> (name, input).
-    pending: HashMap<String, (String, Map<String, Value>)>,
+    pending: super::Pending,
     last_usage_id: Option<String>,
 }
 
@@ -126,19 +125,7 @@ impl Claude {
             let name = b["name"].as_str().unwrap_or("unknown").to_string();
             let input = b["input"].as_object().cloned().unwrap_or_default();
             let id = b["id"].as_str().unwrap_or_default().to_string();
-            let label = call_label(&name, &input);
-            let mut p = Map::new();
-            p.insert("tool_name".into(), json!(name));
-            p.insert("tool_input".into(), Value::Object(input.clone()));
-            p.insert("tool_use_id".into(), json!(id));
-            out.push(Step::Hook {
-                event: "PreToolUse",
-                payload: p,
-                label,
-            });
-            if self.pending.len() < 10_000 {
-                self.pending.insert(id, (name, input));
-            }
+            tool_call(out, &mut self.pending, name, input, id, None);
         }
     }
 }

@@ -13,16 +13,15 @@
 //!   PostToolUseFailure when `status` is not `completed`), `output.text`.
 //! - assistant `message` records: their usage, as a function call's.
 
-use super::{Reader, Step, call_label};
+use super::{Reader, Step, call_label, tool_call};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct CodeBuddy {
     session: Option<String>,
     cwd: Option<String>,
     /// Tool calls waiting for their result: id -> (name, input).
-    pending: HashMap<String, (String, Map<String, Value>)>,
+    pending: super::Pending,
     /// The response whose usage was reported last (one per response).
     last_usage: Option<String>,
 }
@@ -108,18 +107,7 @@ impl Reader for CodeBuddy {
                     _ => Map::new(),
                 };
                 let id = rec["callId"].as_str().unwrap_or_default().to_string();
-                let mut p = Map::new();
-                p.insert("tool_name".into(), json!(name));
-                p.insert("tool_input".into(), Value::Object(input.clone()));
-                p.insert("tool_use_id".into(), json!(id));
-                out.push(Step::Hook {
-                    event: "PreToolUse",
-                    payload: p,
-                    label: call_label(&name, &input),
-                });
-                if self.pending.len() < 10_000 {
-                    self.pending.insert(id, (name, input));
-                }
+                tool_call(out, &mut self.pending, name, input, id, None);
             }
             Some("function_call_result") => {
                 let id = rec["callId"].as_str().unwrap_or_default().to_string();

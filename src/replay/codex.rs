@@ -14,16 +14,15 @@
 //!   tokens included) is the context size.
 //! - `compacted`: a compaction, then SessionStart with `source: compact`.
 
-use super::{Reader, Step, call_label, obj};
+use super::{Reader, Step, call_label, obj, tool_call};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct Codex {
     session: Option<String>,
     cwd: Option<String>,
     model: Option<String>,
-    pending: HashMap<String, (String, Map<String, Value>)>,
+    pending: super::Pending,
 }
 
 impl Reader for Codex {
@@ -181,21 +180,14 @@ impl Codex {
             }
             _ => return,
         };
-        let label = call_label(&name, &input);
-        let mut m = Map::new();
-        m.insert("tool_name".into(), json!(name));
-        m.insert("tool_input".into(), Value::Object(input.clone()));
-        m.insert("tool_use_id".into(), json!(call_id));
-        if let Some(model) = &self.model {
-            m.insert("model".into(), json!(model));
-        }
-        out.push(Step::Hook {
-            event: "PreToolUse",
-            payload: m,
-            label,
-        });
-        if self.pending.len() < 10_000 {
-            self.pending.insert(call_id, (name, input));
-        }
+        let model = self.model.clone();
+        tool_call(
+            out,
+            &mut self.pending,
+            name,
+            input,
+            call_id,
+            model.as_deref(),
+        );
     }
 }

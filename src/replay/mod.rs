@@ -540,6 +540,42 @@ fn registered_cards(regs: &[Registration], event: &str) -> Option<Vec<String>> {
         .map(|r| r.cards.clone())
 }
 
+/// Tool calls waiting for their result, by call id: the tool's name and
+/// input (at most [`MAX_PENDING`]).
+pub type Pending = std::collections::HashMap<String, (String, Map<String, Value>)>;
+
+/// Tool calls a reader keeps waiting for their result, at most.
+const MAX_PENDING: usize = 10_000;
+
+/// A tool call read from a recording: its PreToolUse step (with `model`
+/// when the recording names one), and the call kept in `pending` for its
+/// result's PostToolUse.
+pub fn tool_call(
+    out: &mut Vec<Step>,
+    pending: &mut Pending,
+    name: String,
+    input: Map<String, Value>,
+    id: String,
+    model: Option<&str>,
+) {
+    let label = call_label(&name, &input);
+    let mut p = Map::new();
+    p.insert("tool_name".into(), json!(name));
+    p.insert("tool_input".into(), Value::Object(input.clone()));
+    p.insert("tool_use_id".into(), json!(id));
+    if let Some(model) = model {
+        p.insert("model".into(), json!(model));
+    }
+    out.push(Step::Hook {
+        event: "PreToolUse",
+        payload: p,
+        label,
+    });
+    if pending.len() < MAX_PENDING {
+        pending.insert(id, (name, input));
+    }
+}
+
 /// A short description of a tool call: the tool and its subject.
 pub fn call_label(tool: &str, input: &Map<String, Value>) -> String {
     let subject = ["file_path", "path", "command", "cmd", "pattern", "url"]

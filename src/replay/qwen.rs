@@ -14,16 +14,15 @@
 //! - `system` records with `subtype: chat_compression` are compactions,
 //!   followed by SessionStart with `source: compact`.
 
-use super::{Reader, Step, call_label};
+use super::{Reader, Step, call_label, tool_call};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct Qwen {
     session: Option<String>,
     cwd: Option<String>,
     /// Tool calls waiting for their result: id -> (name, input).
-    pending: HashMap<String, (String, Map<String, Value>)>,
+    pending: super::Pending,
 }
 
 /// Whether a record is Qwen Code's (for format detection): Gemini-API
@@ -86,18 +85,7 @@ impl Reader for Qwen {
                     let name = call["name"].as_str().unwrap_or("unknown").to_string();
                     let input = call["args"].as_object().cloned().unwrap_or_default();
                     let id = call["id"].as_str().unwrap_or_default().to_string();
-                    let mut p = Map::new();
-                    p.insert("tool_name".into(), json!(name));
-                    p.insert("tool_input".into(), Value::Object(input.clone()));
-                    p.insert("tool_use_id".into(), json!(id));
-                    out.push(Step::Hook {
-                        event: "PreToolUse",
-                        payload: p,
-                        label: call_label(&name, &input),
-                    });
-                    if self.pending.len() < 10_000 {
-                        self.pending.insert(id, (name, input));
-                    }
+                    tool_call(out, &mut self.pending, name, input, id, None);
                 }
             }
             Some("tool_result") => {
