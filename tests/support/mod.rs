@@ -19,6 +19,45 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_cuecard"))
 }
 
+impl Sandbox {
+    /// The binary, to run with `args` in this sandbox: in the project, with
+    /// nothing of the caller's environment but the sandbox's homes and
+    /// directories, and the binary's own folder on PATH, as an installed
+    /// cuecard's is (a shared project file names `cuecard` and finds it
+    /// there).
+    pub fn command<S: AsRef<std::ffi::OsStr>>(&self, args: &[S]) -> Command {
+        let mut cmd = Command::new(bin());
+        cmd.args(args)
+            .current_dir(self.project())
+            .env_clear()
+            .env("HOME", self.home())
+            .env("CUECARD_STATE_DIR", self.state())
+            .env("CUECARD_DATA_DIR", self.data())
+            .env("XDG_CONFIG_HOME", self.home().join(".config"))
+            .env("XDG_STATE_HOME", self.home().join(".local/state"))
+            .env("XDG_DATA_HOME", self.home().join(".local/share"))
+            // A debug build on a loaded machine can take longer than the
+            // shipped 700 ms budget, and a call cut off by its deadline
+            // answers nothing, which would make a test's result depend on
+            // the machine's load. Tests of the deadline set their own.
+            .env("CUECARD_DEADLINE_MS", "5000")
+            // The machine's managed config (docs/audit.md) is the
+            // sandbox's, absent unless a test writes it.
+            .env(
+                "CUECARD_TEST_MANAGED_CONFIG",
+                self.path().join("managed/config.toml"),
+            )
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/bin:/bin",
+                    bin().parent().expect("in a folder").display()
+                ),
+            );
+        cmd
+    }
+}
+
 /// Runs a command, retrying while the kernel says its program file is busy
 /// (ETXTBSY): a binary copied by this test can still be open for writing in
 /// a child another test thread forked meanwhile. Bounded: 100 tries.
@@ -276,37 +315,10 @@ impl<'a> Test<'a> {
     #[track_caller]
     pub fn run(self) -> Output {
         let sb = self.sandbox;
-        let mut cmd = Command::new(bin());
-        cmd.args(&self.args)
-            .current_dir(sb.project())
-            .env_clear()
-            .env("HOME", sb.home())
-            .env("CUECARD_STATE_DIR", sb.state())
-            .env("CUECARD_DATA_DIR", sb.data())
-            .env("XDG_CONFIG_HOME", sb.home().join(".config"))
-            .env("XDG_STATE_HOME", sb.home().join(".local/state"))
-            .env("XDG_DATA_HOME", sb.home().join(".local/share"))
-            // A debug build on a loaded machine can take longer than the
-            // shipped 700 ms budget, and a call cut off by its deadline
-            // answers nothing, which would make a test's result depend on
-            // the machine's load. Tests of the deadline set their own.
-            .env("CUECARD_DEADLINE_MS", "5000")
-            // The machine's managed config (docs/audit.md) is the
-            // sandbox's, absent unless a test writes it.
-            .env(
-                "CUECARD_TEST_MANAGED_CONFIG",
-                sb.path().join("managed/config.toml"),
-            );
-        // The binary's own folder is on PATH, as an installed cuecard's is:
-        // a shared project file names `cuecard` and finds it there.
-        let path = match &self.path_prefix {
-            Some(p) => format!("{}:/usr/bin:/bin", p.display()),
-            None => format!(
-                "{}:/usr/bin:/bin",
-                bin().parent().expect("in a folder").display()
-            ),
-        };
-        cmd.env("PATH", path);
+        let mut cmd = sb.command(&self.args);
+        if let Some(p) = &self.path_prefix {
+            cmd.env("PATH", format!("{}:/usr/bin:/bin", p.display()));
+        }
         for (k, v) in &self.env {
             cmd.env(k, v);
         }

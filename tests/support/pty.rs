@@ -4,10 +4,10 @@
 //! input, and returns everything the terminal showed. For the tests of
 //! colour, widths and questions, which a pipe cannot show.
 
-use super::{Sandbox, bin};
+use super::Sandbox;
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// What the terminal showed (`\r\n` made `\n`) and the exit code.
@@ -38,21 +38,8 @@ pub fn run(sb: &Sandbox, args: &[&str], env: &[(&str, &str)], input: &str, cols:
         assert!(s >= 0, "open the terminal's other end");
         (OwnedFd::from_raw_fd(m), OwnedFd::from_raw_fd(s))
     };
-    let mut cmd = Command::new(bin());
-    cmd.args(args)
-        .current_dir(sb.project())
-        .env_clear()
-        .env("HOME", sb.home())
-        .env("CUECARD_STATE_DIR", sb.state())
-        .env("CUECARD_DATA_DIR", sb.data())
-        .env("XDG_CONFIG_HOME", sb.home().join(".config"))
-        .env("XDG_STATE_HOME", sb.home().join(".local/state"))
-        .env("XDG_DATA_HOME", sb.home().join(".local/share"))
-        .env("TERM", "xterm-256color")
-        .env(
-            "PATH",
-            format!("{}:/usr/bin:/bin", bin().parent().unwrap().display()),
-        );
+    let mut cmd = sb.command(args);
+    cmd.env("TERM", "xterm-256color");
     for (k, v) in env {
         cmd.env(k, v);
     }
