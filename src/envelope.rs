@@ -1,14 +1,14 @@
-//! The envelope renderer: the one place where an [`Outcome`] becomes the JSON
-//! a harness reads. It reads the event table, so it cannot put context on an
-//! event whose channel does not carry it.
-//!
-//! Harness contracts (`--contract`) reshape the canonical envelope built here;
-//! without one, this is Claude Code's envelope byte for byte.
+//! What a call says: the cards' [`Outcome`] and its [`Ruling`], and the
+//! one place where an outcome becomes what an answer says on each channel
+//! ([`said`]: the context, the decision, the user's line, capped). It reads
+//! the event table, so it cannot put context on an event whose channel
+//! does not carry it. The typed [`Said`] is laid out once, as Claude
+//! Code's envelope or as a harness reads it, by `harness::render` (from
+//! the harness's table); nothing is rendered into JSON and read back.
 
 use crate::event::{Decision, EventSpec};
-use crate::policy::Level;
+use crate::level::Level;
 use crate::text::{self, Fragment};
-use serde_json::{Map, Value, json};
 
 /// What the cards of one call produced, before rendering.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -133,50 +133,49 @@ impl Outcome {
     }
 }
 
-/// Renders the canonical (Claude Code) envelope, or `None` for no output.
-pub fn render(event: &EventSpec, outcome: &Outcome) -> Option<Value> {
+/// What one answer says, channel by channel, on one event: the typed
+/// outcome each harness's answer is laid out from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Said {
+    /// The model-facing text, capped. `Some("")` when the fragments' text
+    /// came out empty: Claude Code's envelope still names its event then.
+    pub context: Option<String>,
+    /// The permission decision (`Ask` or `Deny`) and its reason, capped.
+    pub decision: Option<(Level, String)>,
+    /// The user-facing line (`systemMessage`), capped; never read by a
+    /// model.
+    pub user: Option<String>,
+}
+
+/// What `outcome` says on `event`'s channels, or `None` for no output.
+pub fn said(event: &EventSpec, outcome: &Outcome) -> Option<Said> {
     if outcome.is_empty() {
         return None;
     }
-    let mut specific = Map::new();
-    let mut top = Map::new();
-    let context = if event.carries_context() && !outcome.fragments.is_empty() {
-        Some(outcome.context_text())
-    } else {
-        None
-    };
+    let context =
+        (event.carries_context() && !outcome.fragments.is_empty()).then(|| outcome.context_text());
     // A decision travels only through the event's decision mechanism.
-    let ruling = outcome
+    let decision = outcome
         .ruling
         .as_ref()
-        .filter(|r| r.level.decides() && event.decision == Decision::Permission);
-    if context.is_some() || ruling.is_some() {
-        specific.insert("hookEventName".into(), json!(event.name));
-    }
-    if let Some(r) = ruling {
-        specific.insert("permissionDecision".into(), json!(r.level.word()));
-        specific.insert(
-            "permissionDecisionReason".into(),
-            json!(text::prefix16(&r.reason, text::MAX_CHARS)),
-        );
-    }
-    if let Some(c) = context.filter(|c| !c.is_empty()) {
-        specific.insert("additionalContext".into(), json!(c));
-    }
-    if !specific.is_empty() {
-        top.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-    // systemMessage is for the user only; it is safe on any event that reads
-    // JSON output at all, but not on events with no channel, where Claude Code
-    // validates strictly (PreCompact, PostCompact, SessionEnd).
-    if !outcome.user_notes.is_empty() && event.carries_context() {
-        top.insert("systemMessage".into(), json!(outcome.user_text()));
-    }
-    if top.is_empty() {
-        None
-    } else {
-        Some(Value::Object(top))
-    }
+        .filter(|r| r.level.decides() && event.decision == Decision::Permission)
+        .map(|r| {
+            (
+                r.level,
+                text::prefix16(&r.reason, text::MAX_CHARS).to_string(),
+            )
+        });
+    // The user's line is safe on any event that reads output at all, but
+    // not on events with no channel, where Claude Code validates strictly
+    // (PreCompact, PostCompact, SessionEnd).
+    let user =
+        (!outcome.user_notes.is_empty() && event.carries_context()).then(|| outcome.user_text());
+    let said = Said {
+        context,
+        decision,
+        user,
+    };
+    (said != Said::default()).then_some(said)
 }
 
 #[cfg(test)]
@@ -196,11 +195,13 @@ mod tests {
     }
 
     #[test]
-    fn context_rides_in_hook_specific_output_named_after_the_event() {
-        let v = render(lookup("PostToolUse").unwrap(), &outcome("hi")).unwrap();
+    fn context_is_said_on_an_event_that_carries_it() {
         assert_eq!(
-            serde_json::to_string(&v).unwrap(),
-            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"hi"}}"#
+            said(lookup("PostToolUse").unwrap(), &outcome("hi")),
+            Some(Said {
+                context: Some("hi".into()),
+                ..Said::default()
+            })
         );
     }
 
@@ -213,11 +214,7 @@ mod tests {
             "Notification",
             "PermissionRequest",
         ] {
-            assert_eq!(
-                render(lookup(name).unwrap(), &outcome("hi")),
-                None,
-                "{name}"
-            );
+            assert_eq!(said(lookup(name).unwrap(), &outcome("hi")), None, "{name}");
         }
     }
 
@@ -229,13 +226,13 @@ mod tests {
             reason: "two (Recommended) options".into(),
             by: Vec::new(),
         });
-        let v = render(lookup("PreToolUse").unwrap(), &o).unwrap();
-        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
-        let v = render(lookup("PostToolUse").unwrap(), &o).unwrap();
-        assert!(v["hookSpecificOutput"].get("permissionDecision").is_none());
+        let level = |event: &str, o: &Outcome| {
+            said(lookup(event).unwrap(), o).and_then(|s| s.decision.map(|(l, _)| l))
+        };
+        assert_eq!(level("PreToolUse", &o), Some(Level::Deny));
+        assert_eq!(level("PostToolUse", &o), None);
         o.ruling.as_mut().unwrap().level = Level::Ask;
-        let v = render(lookup("PreToolUse").unwrap(), &o).unwrap();
-        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask");
+        assert_eq!(level("PreToolUse", &o), Some(Level::Ask));
     }
 
     #[test]

@@ -23,8 +23,9 @@ impl Run {
         self.render();
     }
 
-    /// Renders the outcome with the one renderer, then, under a contract,
-    /// reshapes that envelope into what the harness reads.
+    /// Renders the outcome: what it says on this event's channels
+    /// ([`envelope::said`]), laid out once as the harness reads it
+    /// ([`harness::render`]).
     pub(crate) fn render(&mut self) {
         let Some(spec) = self.event else { return };
         // The decision, as this harness can take it on this event: only
@@ -59,19 +60,20 @@ impl Run {
             outcome.fragments.clear();
             outcome.user_notes.clear();
         }
-        let canonical = envelope::render(spec, &outcome);
+        // What the outcome says, typed, laid out once as this harness
+        // reads it.
+        let to = match self.contract {
+            None => harness::Target::Canonical(spec.name),
+            Some((_, row)) => harness::Target::Row(row, decides),
+        };
+        let said = envelope::said(spec, &outcome);
         self.block = None;
-        self.answer = match self.contract {
-            None => canonical.map(|v| v.to_string()),
-            Some((_, row)) => {
-                match canonical.and_then(|v| harness::reshape_deciding(row, decides, v)) {
-                    Some(harness::Answer::Block(reason)) => {
-                        self.block = Some(reason);
-                        None
-                    }
-                    a => a.map(|a| a.line()),
-                }
+        self.answer = match said.and_then(|s| harness::render(to, &s)) {
+            Some(harness::Answer::Block(reason)) => {
+                self.block = Some(reason);
+                None
             }
+            a => a.map(|a| a.line()),
         };
     }
 

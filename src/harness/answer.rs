@@ -1,9 +1,12 @@
-//! Reshaping the canonical envelope (built by [`crate::envelope::render`],
-//! the one renderer) into what a harness reads. Each row of a harness's
-//! table names its [`Shape`] as data; [`reshape`] is the one reshaper. It
-//! never adds text: it moves, renames or drops what the renderer produced.
+//! The one layout of an answer: the typed outcome of a call
+//! ([`crate::envelope::Said`]: the context, the decision and the user's
+//! line, capped) laid out, once, as Claude Code's envelope or as a
+//! harness reads it on one native event. Each row of a harness's table
+//! names its [`Shape`] and its decision field ([`Decides`]) as data;
+//! [`render`] reads them. It never adds text.
 
 use super::{Decides, Delivery, EventRow};
+use crate::envelope::Said;
 use serde_json::{Map, Value, json};
 
 /// How a harness reads the answer on one native event.
@@ -19,9 +22,10 @@ pub enum Shape {
         top: &'static [&'static str],
         inner: &'static [&'static str],
     },
-    /// A flat object: the context under `field`, and, with `decision`, the
-    /// permission decision as top-level `permissionDecision` /
-    /// `permissionDecisionReason`.
+    /// A flat object: the context under `field`; `decision` says the row
+    /// also takes the permission decision (as top-level
+    /// `permissionDecision` / `permissionDecisionReason`, placed by the
+    /// row's [`Decides::Flat`]).
     Flat { field: &'static str, decision: bool },
     /// The context alone, as plain text on stdout.
     PlainText,
@@ -69,34 +73,72 @@ fn keys(k: &[&str]) -> String {
         .join(", ")
 }
 
-/// The canonical envelope `v` as `row` reads it; `None`: print nothing (the
-/// row delivers nothing, or nothing is left once cut to its schema).
-pub fn reshape(row: &EventRow, v: Value) -> Option<Answer> {
-    let Delivery::Context(shape) = row.delivery else {
-        return None;
-    };
-    match shape {
-        Shape::Envelope => envelope(row, v),
-        Shape::Strict { top, inner } => strict(row, v, top, inner),
-        Shape::Flat { field, decision } => flat(&v, field, decision),
-        Shape::PlainText => plain(&v),
+/// Where an answer goes: Claude Code's own envelope (no contract), or one
+/// native event of a harness with where it reads a decision there.
+#[derive(Debug, Clone, Copy)]
+pub enum Target<'a> {
+    /// Claude Code's envelope for the canonical event named.
+    Canonical(&'static str),
+    /// A harness's row, and its decision field (`None`: it takes none).
+    Row(&'a EventRow, Option<Decides>),
+}
+
+/// The one layout: what `said` says, as `to` reads it; `None`: print
+/// nothing (the row delivers nothing, or nothing is left once cut to its
+/// schema). It never adds text: it places, renames or drops what the
+/// typed outcome holds. Claude Code's own envelope puts the decision
+/// before the context; under a contract the decision follows what the
+/// row reads (the bytes each harness has always been sent).
+pub fn render(to: Target, said: &Said) -> Option<Answer> {
+    match to {
+        Target::Canonical(event) => canonical(event, said),
+        Target::Row(row, decides) => deciding(row, decides, said),
     }
 }
 
-/// The canonical envelope `v` as `row` reads it, with the decision it
-/// carries (if any) moved into the field `decides` names. Without a
+/// Claude Code's envelope: `hookSpecificOutput` (its event's name, the
+/// decision, the context) and `systemMessage`.
+fn canonical(event: &str, said: &Said) -> Option<Answer> {
+    let mut top = Map::new();
+    if said.context.is_some() || said.decision.is_some() {
+        let mut s = Map::new();
+        s.insert("hookEventName".into(), json!(event));
+        if let Some((level, reason)) = &said.decision {
+            s.insert("permissionDecision".into(), json!(level.word()));
+            s.insert("permissionDecisionReason".into(), json!(reason));
+        }
+        if let Some(c) = text_of(said) {
+            s.insert("additionalContext".into(), json!(c));
+        }
+        top.insert("hookSpecificOutput".into(), Value::Object(s));
+    }
+    if let Some(u) = &said.user {
+        top.insert("systemMessage".into(), json!(u));
+    }
+    (!top.is_empty()).then_some(Answer::Json(Value::Object(top)))
+}
+
+/// The model-facing text, when there is any.
+fn text_of(said: &Said) -> Option<&str> {
+    said.context.as_deref().filter(|c| !c.is_empty())
+}
+
+/// What `row` reads of `said`: the context and the user's line in the
+/// row's shape, then the decision in the field `decides` names. Without a
 /// `decides` the decision is dropped, never guessed: the finding stays
-/// advice (the dispatcher does not render a decision there at all).
-pub fn reshape_deciding(row: &EventRow, decides: Option<Decides>, mut v: Value) -> Option<Answer> {
-    let ruling = take_decision(&mut v);
-    let empty = v.as_object().is_some_and(Map::is_empty);
-    let context = if empty { None } else { reshape(row, v) };
-    let (Some((word, reason)), Some(d)) = (ruling, decides) else {
+/// advice (the dispatcher does not type a decision there at all).
+fn deciding(row: &EventRow, decides: Option<Decides>, said: &Said) -> Option<Answer> {
+    let context = match row.delivery {
+        Delivery::Context(shape) => shaped(row.native, shape, said),
+        _ => None,
+    };
+    let (Some((level, reason)), Some(d)) = (&said.decision, decides) else {
         return context;
     };
     if d == Decides::ExitCode {
-        return Some(Answer::Block(reason));
+        return Some(Answer::Block(reason.clone()));
     }
+    let word = level.word();
     let mut out = match context {
         Some(Answer::Json(Value::Object(m))) => m,
         _ => Map::new(),
@@ -128,24 +170,57 @@ pub fn reshape_deciding(row: &EventRow, decides: Option<Decides>, mut v: Value) 
     Some(Answer::Json(Value::Object(out)))
 }
 
-/// Takes the permission decision (its word and reason) out of a canonical
-/// envelope; a `hookSpecificOutput` left with only its event name goes.
-fn take_decision(v: &mut Value) -> Option<(String, String)> {
-    let top = v.as_object_mut()?;
-    let s = top.get_mut("hookSpecificOutput")?.as_object_mut()?;
-    let word = s.remove("permissionDecision")?;
-    let reason = s.remove("permissionDecisionReason");
-    if s.keys().all(|k| k == "hookEventName") {
-        top.remove("hookSpecificOutput");
+/// The context and the user's line in `shape`, on the native event
+/// `native`.
+fn shaped(native: &str, shape: Shape, said: &Said) -> Option<Answer> {
+    let text = text_of(said);
+    match shape {
+        Shape::Envelope => {
+            let mut top = Map::new();
+            // An envelope whose context came out empty still names its
+            // event, unless a decision follows (which names it).
+            if text.is_some() || said.context.is_some() && said.decision.is_none() {
+                let mut s = Map::new();
+                s.insert("hookEventName".into(), json!(native));
+                if let Some(c) = text {
+                    s.insert("additionalContext".into(), json!(c));
+                }
+                top.insert("hookSpecificOutput".into(), Value::Object(s));
+            }
+            if let Some(u) = &said.user {
+                top.insert("systemMessage".into(), json!(u));
+            }
+            (!top.is_empty()).then_some(Answer::Json(Value::Object(top)))
+        }
+        Shape::Strict { top, inner } => {
+            let mut out = Map::new();
+            if let Some(c) = text.filter(|_| inner.contains(&"additionalContext")) {
+                let mut s = Map::new();
+                if inner.contains(&"hookEventName") {
+                    s.insert("hookEventName".into(), json!(native));
+                    s.insert("additionalContext".into(), json!(c));
+                } else {
+                    s.insert("additionalContext".into(), json!(c));
+                    s.insert("hookEventName".into(), json!(native));
+                }
+                out.insert("hookSpecificOutput".into(), Value::Object(s));
+            }
+            if let Some(u) = said
+                .user
+                .as_ref()
+                .filter(|_| top.contains(&"systemMessage"))
+            {
+                out.insert("systemMessage".into(), json!(u));
+            }
+            (!out.is_empty()).then_some(Answer::Json(Value::Object(out)))
+        }
+        Shape::Flat { field, .. } => text.map(|c| {
+            let mut out = Map::new();
+            out.insert(field.into(), json!(c));
+            Answer::Json(Value::Object(out))
+        }),
+        Shape::PlainText => text.map(|c| Answer::Text(c.to_string())),
     }
-    Some((
-        word.as_str()?.to_string(),
-        reason
-            .as_ref()
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
-    ))
 }
 
 /// What `dispatch` prints for one call.
@@ -169,75 +244,4 @@ impl Answer {
             Answer::Text(t) | Answer::Block(t) => t.clone(),
         }
     }
-}
-
-/// The model-facing text of a canonical envelope.
-pub fn context(v: &Value) -> Option<&str> {
-    v.get("hookSpecificOutput")?
-        .get("additionalContext")?
-        .as_str()
-        .filter(|s| !s.is_empty())
-}
-
-fn specific(v: &Value, key: &str) -> Option<Value> {
-    v.get("hookSpecificOutput")?.get(key).cloned()
-}
-
-/// Claude Code's envelope, with `hookEventName` set to the native event name
-/// (the same name for Claude-compatible harnesses; Gemini's own names).
-fn envelope(row: &EventRow, mut v: Value) -> Option<Answer> {
-    if let Some(s) = v
-        .get_mut("hookSpecificOutput")
-        .and_then(Value::as_object_mut)
-        && s.contains_key("hookEventName")
-    {
-        s.insert("hookEventName".into(), json!(row.native));
-    }
-    Some(Answer::Json(v))
-}
-
-/// The envelope cut down to the keys a strict schema allows: `top` at the
-/// top level, `inner` inside `hookSpecificOutput` (none: the object goes).
-fn strict(row: &EventRow, v: Value, top: &[&str], inner: &[&str]) -> Option<Answer> {
-    let Value::Object(obj) = v else { return None };
-    let mut out = Map::new();
-    for (k, val) in obj {
-        if k == "hookSpecificOutput" {
-            let Value::Object(s) = val else { continue };
-            let kept: Map<String, Value> = s
-                .into_iter()
-                .filter(|(k, _)| inner.contains(&k.as_str()))
-                .collect();
-            if kept.keys().any(|k| k != "hookEventName") {
-                let mut kept = kept;
-                kept.insert("hookEventName".into(), json!(row.native));
-                out.insert(k, Value::Object(kept));
-            }
-        } else if top.contains(&k.as_str()) {
-            out.insert(k, val);
-        }
-    }
-    (!out.is_empty()).then_some(Answer::Json(Value::Object(out)))
-}
-
-/// A flat object: the context under `field` at the top level, and, when
-/// `decision` is set and the canonical envelope denies, the permission
-/// decision as top-level `permissionDecision` / `permissionDecisionReason`.
-fn flat(v: &Value, field: &str, decision: bool) -> Option<Answer> {
-    let mut out = Map::new();
-    if decision && let Some(d) = specific(v, "permissionDecision") {
-        out.insert("permissionDecision".into(), d);
-        if let Some(r) = specific(v, "permissionDecisionReason") {
-            out.insert("permissionDecisionReason".into(), r);
-        }
-    }
-    if let Some(c) = context(v) {
-        out.insert(field.into(), json!(c));
-    }
-    (!out.is_empty()).then_some(Answer::Json(Value::Object(out)))
-}
-
-/// The context alone, as plain text.
-fn plain(v: &Value) -> Option<Answer> {
-    context(v).map(|c| Answer::Text(c.to_string()))
 }

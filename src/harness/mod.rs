@@ -2,8 +2,8 @@
 //! event names (each row with the answer shape the harness reads there),
 //! tool names, matcher style, the function that translates its payload into
 //! the canonical (Claude Code) shape, and its configuration files
-//! ([`config::Config`]). One reshaper ([`answer::reshape`]) turns the
-//! canonical envelope into each row's shape.
+//! ([`config::Config`]). One layout ([`render`]) lays a call's typed
+//! answer ([`crate::envelope::Said`]) out in each row's shape.
 //!
 //! The installer reads the same tables ([`native_event`],
 //! [`native_tool_matcher`], [`delivers_context`]), so what is registered and
@@ -31,7 +31,7 @@ pub mod plugin;
 mod table;
 mod translate;
 
-pub use answer::{Answer, Shape, reshape, reshape_deciding};
+pub use answer::{Answer, Shape, Target, render};
 pub use capabilities::capability_table;
 pub use table::{Decides, Delivery, EventRow, MatcherStyle, Spec};
 
