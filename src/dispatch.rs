@@ -88,8 +88,9 @@ pub struct CardTrace {
     pub why: String,
 }
 
-/// What a dispatch does to the session's state, applied by [`Run::commit`]
-/// once the answer was written.
+/// What a call does to the state, applied once the answer was written:
+/// to the session by [`Run::commit`]; a pin and the failure record's mark
+/// (in the store, beside the session) by the hook's commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// A once-per-session key, spent when `card` was emitted.
@@ -102,6 +103,14 @@ pub enum Effect {
     Seen(RepeatKey),
     /// How the ledger counts `card`'s text (a card in full otherwise).
     Ledger { card: String, kind: LedgerKind },
+    /// The session's project root, pinned at its first call (issue 26).
+    Pin {
+        part: state::key::SessionPart,
+        root: std::path::PathBuf,
+    },
+    /// The failure record's note was given, up to this position: marked
+    /// reported.
+    Reported(u64),
 }
 
 /// The result of one dispatch.
@@ -141,31 +150,40 @@ pub struct Run {
 /// compaction guard moves its counters; the caller saves it only when the
 /// answer was written, after [`Run::commit`].
 pub fn run(req: &Request, input: Result<Payload, Unusable>, session: Option<&mut Session>) -> Run {
-    run_with(req, input, Source::Given(session), &mut None)
+    run_with(req, input, Source::Given(session))
 }
 
-/// Like [`run`], but the session's state is loaded by `load` once the
-/// payload is in canonical shape (after the contract's translation), and
-/// only when the call has a card to evaluate. The loaded state comes back
-/// beside the run, for the caller to commit and save once the answer was
-/// written.
-pub fn run_loading<'l>(
+/// Like [`run`], but the session's state comes from `state` once the
+/// payload is in canonical shape (after the contract's translation) and
+/// names its project, and only when the call has a card to judge. The
+/// hook's loader keeps what it locked, to commit and save once the answer
+/// was delivered.
+pub fn run_loading(
     req: &Request,
     input: Result<Payload, Unusable>,
-    load: impl FnOnce(&'static EventSpec, &Payload, &std::path::Path) -> Option<state::Locked> + 'l,
-) -> (Run, Option<state::Locked>) {
-    let mut locked = None;
-    let run = run_with(req, input, Source::Load(Box::new(load)), &mut locked);
-    (run, locked)
+    state: &mut dyn LoadSession,
+) -> Run {
+    run_with(req, input, Source::Load(state))
 }
 
-/// Loads the call's session state, given the project root the call found.
-type Loader<'l> =
-    Box<dyn FnOnce(&'static EventSpec, &Payload, &std::path::Path) -> Option<state::Locked> + 'l>;
+/// Where the hook path gets the call's session state (see [`run_loading`]).
+pub trait LoadSession {
+    /// The session's state for a call of `spec` whose payload, in canonical
+    /// shape, names the project `project`; `None`: the call runs stateless.
+    fn load(
+        &mut self,
+        spec: &'static EventSpec,
+        payload: &Payload,
+        project: &std::path::Path,
+    ) -> Option<&mut Session>;
+}
 
-enum Source<'s, 'l> {
+enum Source<'s> {
+    /// `explain` and tests: this state, or none; a project root is only
+    /// read from its pin, never pinned.
     Given(Option<&'s mut Session>),
-    Load(Loader<'l>),
+    /// The hook path: loaded when a card is chosen; the root is pinned.
+    Load(&'s mut dyn LoadSession),
 }
 
 /// Why a call evaluates nothing (the trace's `stopped` line).
@@ -174,16 +192,11 @@ type Stop = String;
 /// The stages of one dispatch: the contract's row, the canonical event,
 /// the channel gate, the payload, its translation, the cards, the state,
 /// each card judged, the answer rendered, the SessionStart once gate.
-fn run_with(
-    req: &Request,
-    input: Result<Payload, Unusable>,
-    source: Source,
-    locked: &mut Option<state::Locked>,
-) -> Run {
+fn run_with(req: &Request, input: Result<Payload, Unusable>, source: Source) -> Run {
     let mut run = Run::default();
     // The guards read the user's [effects] packs through the policy layer.
     crate::guards::effects::packs::set_loader(crate::policy::packs::load);
-    if let Err(why) = stages(req, input, source, locked, &mut run) {
+    if let Err(why) = stages(req, input, source, &mut run) {
         run.stopped = Some(why);
     }
     run
@@ -193,7 +206,6 @@ fn stages(
     req: &Request,
     input: Result<Payload, Unusable>,
     source: Source,
-    locked: &mut Option<state::Locked>,
     run: &mut Run,
 ) -> Result<(), Stop> {
     let contract = contract_row(req)?;
@@ -221,7 +233,7 @@ fn stages(
     // One context of the call, whose lazily computed parts (project root,
     // written files, paths) the cheap look and then every guard share.
     let probe = Ctx::new(spec, &payload, None);
-    if let Some(root) = pinned_root(req, &source, &payload, &probe) {
+    if let Some(root) = pinned_root(req, &source, &payload, &probe, run) {
         probe.fix_project_root(root);
     }
     let project_root = probe.project_root().to_path_buf();
@@ -245,9 +257,8 @@ fn stages(
     trace_resolution(&resolved, run);
     let session: Option<&mut Session> = match source {
         Source::Given(s) => s,
-        Source::Load(load) if !resolved.chosen.is_empty() => {
-            *locked = load(spec, &payload, &project_root);
-            locked.as_mut().map(|l| &mut l.session)
+        Source::Load(state) if !resolved.chosen.is_empty() => {
+            state.load(spec, &payload, &project_root)
         }
         Source::Load(_) => None,
     };

@@ -1,45 +1,61 @@
-//! The hook's core, one payload's transaction: load the session's state,
-//! run the cards, add the failure record's one-time note, hand the answer to
-//! the caller to deliver, and, once it was delivered, commit and save the
-//! state. `cuecard dispatch` (the command-line layer: argv, the deadline)
-//! and `cuecard replay` (against a private store) both call [`answer`].
+//! The hook's core, one payload's transaction, in four steps ([`answer`]):
+//! load the session's state, judge the call, emit the answer, and, once it
+//! was delivered, commit what the judgement does to the state (its
+//! effects) and save it. `cuecard dispatch` (the command-line layer: argv,
+//! the deadline) and `cuecard replay` (against a private store) both call
+//! [`answer`], each with the call's [`CallRecord`].
 
 use crate::audit::{self, Entry};
 use crate::deadline;
 use crate::diag::{self, Kind};
-use crate::dispatch::{self, Request, Run};
+use crate::dispatch::{self, Effect, Request, Run};
 use crate::event::EventSpec;
 use crate::payload::{self, Payload};
-use crate::state::{self, Store, failures};
+use crate::state::{self, Session, Store, failures};
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::Duration;
 
-/// The call's event and session key part, for the failure record.
-static CALL: Mutex<(String, String)> = Mutex::new((String::new(), String::new()));
+/// One hook call, as its failure lines and audit records name it: made
+/// where the call begins and passed down by reference, filled in as the
+/// call goes. The deadline's signal handler cannot read it: what it needs
+/// (where to write its line, and the line) is handed to
+/// [`deadline::record_to`] as it becomes known, the one part kept global.
+#[derive(Debug, Clone, Default)]
+pub struct CallRecord {
+    /// The event as registered.
+    pub event: String,
+    /// The session key part, once the session's state was looked up.
+    pub session: String,
+    /// The call as the audit names it, once its answer was delivered.
+    pub audit: Option<audit::Call>,
+}
 
-/// Names the call's event for the failure record (and the deadline's
-/// handler, when there is a store).
-pub fn begin_call(event: &str, store: Option<&Store>) {
-    if let Ok(mut c) = CALL.lock() {
-        c.0 = event.to_string();
+impl CallRecord {
+    /// A call of `event`; with a store, the deadline's handler learns where
+    /// to write its line.
+    pub fn begin(event: &str, store: Option<&Store>) -> CallRecord {
+        let record = CallRecord {
+            event: event.to_string(),
+            ..CallRecord::default()
+        };
         if let Some(s) = store {
-            deadline::record_to(s.root(), &c.0, "");
+            deadline::record_to(s.root(), &record.event, "");
         }
+        record
     }
 }
 
 /// Writes this call's failures (if any) to the failure record, and to the
 /// audit log when the audit is on. Called once, after the answer (the
 /// deadline's handler writes its own line).
-pub fn persist_failures(store: Option<&Store>, wait: Duration) {
+pub fn persist_failures(store: Option<&Store>, record: &CallRecord, wait: Duration) {
     let failures = diag::snapshot();
     if failures.is_empty() {
         return;
     }
     let Some(store) = store else { return };
-    let (event, session) = CALL.lock().map(|c| c.clone()).unwrap_or_default();
-    failures::append(store, &event, &session, &failures, wait);
+    let (event, session) = (&record.event, &record.session);
+    failures::append(store, event, session, &failures, wait);
     // A failure to write the audit log is in the failure record, not in
     // the log it could not write.
     let entries: Vec<Entry> = failures
@@ -50,21 +66,13 @@ pub fn persist_failures(store: Option<&Store>, wait: Duration) {
             detail: f.detail.clone(),
         })
         .collect();
-    let call = AUDIT_CALL
-        .lock()
-        .ok()
-        .and_then(|c| c.clone())
-        .unwrap_or_else(|| audit::Call {
-            harness: "unknown".into(),
-            event: crate::text::sanitize(&event, 40),
-            ..audit::Call::default()
-        });
+    let call = record.audit.clone().unwrap_or_else(|| audit::Call {
+        harness: "unknown".into(),
+        event: crate::text::sanitize(event, 40),
+        ..audit::Call::default()
+    });
     audit_call(store, &call, entries);
 }
-
-/// The call the audit records of this process name (set once a call was
-/// judged), for its failures.
-static AUDIT_CALL: Mutex<Option<audit::Call>> = Mutex::new(None);
 
 /// Appends the audit records of a call whose answer was delivered: its
 /// ask or deny, and each card's text it carried into the context
@@ -72,8 +80,9 @@ static AUDIT_CALL: Mutex<Option<audit::Call>> = Mutex::new(None);
 /// the audit off, the user's config has already been read by the policy
 /// (on every gating event, at every session start, for every finding), so
 /// the check costs it no system call there; the machine's managed file
-/// costs one open (failed, when there is none), once a process.
-pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run) {
+/// costs one open (failed, when there is none), once a process. The call,
+/// as the audit names it, goes into `record` (for its failures).
+pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run, record: &mut CallRecord) {
     let mut call = run.call.clone();
     if call.harness.is_empty() {
         call.harness = req
@@ -83,9 +92,7 @@ pub fn audit_run(store: Option<&Store>, req: &Request, run: &Run) {
             .to_string();
         call.event = run.event.map_or(req.event.as_str(), |e| e.name).to_string();
     }
-    if let Ok(mut c) = AUDIT_CALL.lock() {
-        *c = Some(call.clone());
-    }
+    record.audit = Some(call.clone());
     // Context is carried only by an answer on stdout, and not on an event
     // whose harness keeps only the decision.
     let carries = run.answer.is_some() && run.block.is_none() && !run.decision_only;
@@ -182,40 +189,92 @@ pub fn lock_wait() -> Duration {
     deadline::budget() * 6 / 10
 }
 
-/// What the hook does with one payload once it is read: load the session's
-/// state from `store` (when there is one), run the cards, hand the run (its
-/// answer, or its exit-code-2 block) to `emit`, and, when `emit` says it
-/// was delivered, commit the state.
+/// What the hook does with one payload once it is read, in four steps:
+///
+/// 1. load: the session's state from `store` (when there is one), locked,
+///    once the dispatcher has the payload in canonical shape and a card to
+///    judge (`Loader`);
+/// 2. judge: the dispatcher's stages, then the notes of a session start;
+///    what the call does to the state is the run's effects
+///    ([`Run::effects`]), nothing else;
+/// 3. emit: `emit` delivers the answer (or its exit-code-2 block) and says
+///    whether it was delivered;
+/// 4. commit: only then, the effects are applied and the state saved.
 pub fn answer(
     store: Option<&Store>,
     req: &Request,
     input: Result<Payload, payload::Unusable>,
+    record: &mut CallRecord,
     emit: impl FnOnce(&Run) -> bool,
 ) -> Run {
-    // The session's state is loaded by the dispatcher once the payload is in
-    // canonical shape and only when there is a card to evaluate.
     let harness = req
         .contract
         .unwrap_or(crate::harness::HarnessId::ClaudeCode)
         .id();
-    let load = |spec: &'static EventSpec, p: &Payload, project: &Path| {
-        load_session(store?, spec, p, project, harness)
+    // 1. Load: the dispatcher asks once it has a card to judge.
+    let mut state = Loader {
+        store,
+        harness,
+        record,
+        locked: None,
     };
-    let (mut run, mut locked) = dispatch::run_loading(req, input, load);
-    let told = store.and_then(|s| failure_note(s, &mut run));
+    // 2. Judge.
+    let mut run = dispatch::run_loading(req, input, &mut state);
     if let Some(s) = store {
+        failure_note(s, &mut run);
         liveness_note(s, &mut run, harness);
     }
+    // 3. Emit.
     if !emit(&run) {
         return run;
     }
-    if let Some(l) = &mut locked {
-        save_session(&run, l);
-    }
-    if let (Some(store), Some(upto)) = (store, told) {
-        failures::mark_reported(store, upto);
-    }
+    // 4. Commit.
+    commit(store, &run, state.locked.as_mut());
     run
+}
+
+/// The hook's [`dispatch::LoadSession`]: locks and loads the session's
+/// state, and keeps the lock until the call is committed.
+struct Loader<'a> {
+    store: Option<&'a Store>,
+    harness: &'static str,
+    record: &'a mut CallRecord,
+    locked: Option<state::Locked>,
+}
+
+impl dispatch::LoadSession for Loader<'_> {
+    fn load(
+        &mut self,
+        spec: &'static EventSpec,
+        payload: &Payload,
+        project: &Path,
+    ) -> Option<&mut Session> {
+        let store = self.store?;
+        self.locked = load_session(store, spec, payload, project, self.harness, self.record);
+        self.locked.as_mut().map(|l| &mut l.session)
+    }
+}
+
+/// Applies a delivered call's effects: the session's project root pinned
+/// at its first call, the session's own (then saved), and the failure
+/// record's note marked reported.
+fn commit(store: Option<&Store>, run: &Run, locked: Option<&mut state::Locked>) {
+    if let Some(store) = store {
+        for e in &run.effects {
+            if let Effect::Pin { part, root } = e {
+                state::pin::record(store, part, root);
+            }
+        }
+    }
+    if let Some(l) = locked {
+        save_session(run, l);
+    }
+    let Some(store) = store else { return };
+    for e in &run.effects {
+        if let Effect::Reported(upto) = e {
+            failures::mark_reported(store, *upto);
+        }
+    }
 }
 
 /// Locks and loads the session's state, or records why the call runs
@@ -226,12 +285,11 @@ fn load_session(
     p: &Payload,
     project: &Path,
     harness: &str,
+    record: &mut CallRecord,
 ) -> Option<state::Locked> {
     let key = state::key::session_key(p.raw.get("session_id"), p.transcript_path(), project);
-    if let Ok(mut c) = CALL.lock() {
-        c.1 = key.session.clone();
-        deadline::record_to(store.root(), &c.0, &c.1);
-    }
+    record.session = key.session.clone();
+    deadline::record_to(store.root(), &record.event, &record.session);
     match store.lock_session(&key, project, lock_wait()) {
         Ok(Some(mut l)) => {
             state::observe(&mut l.session, spec.name, p);
@@ -260,18 +318,21 @@ fn load_session(
 }
 
 /// The failure record's one-time note, at the next session start that
-/// answers at all (a start whose cards all failed stays silent). Returns
-/// the record position to mark reported once the answer was delivered.
-fn failure_note(store: &Store, run: &mut Run) -> Option<u64> {
-    let spec = run.event?;
+/// answers at all (a start whose cards all failed stays silent); the
+/// record is marked reported up to it once the answer was delivered
+/// ([`Effect::Reported`]).
+fn failure_note(store: &Store, run: &mut Run) {
+    let Some(spec) = run.event else { return };
     if spec.name != "SessionStart" || run.stopped.is_some() || run.outcome.is_empty() {
-        return None;
+        return;
     }
     fold_pending(store, Duration::from_millis(50));
     let record = failures::load(store);
-    let note = failures::unreported_note(&record)?;
+    let Some(note) = failures::unreported_note(&record) else {
+        return;
+    };
     run.add_user_note(&note);
-    Some(record.next)
+    run.effects.push(Effect::Reported(record.next));
 }
 
 /// At a session start that answers, at most once a day: the installed

@@ -9,16 +9,12 @@ use crate::cli::EventArgs;
 use crate::diag::{self, Kind};
 use crate::dispatch::Request;
 use crate::harness::HarnessId;
+use crate::hook::CallRecord;
 use crate::state::{self, Store};
 use crate::{deadline, env, hook, payload, printer, unjudged};
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
 use std::time::Duration;
-
-/// The call's state root, once known (the failure record and the sweep,
-/// after the answer, use it).
-static STORE: OnceLock<Store> = OnceLock::new();
 
 /// Parsed hook arguments. Anything odd is recorded and ignored.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -84,7 +80,12 @@ pub fn main(args: &[OsString]) -> i32 {
         diag::record(Kind::GuardPanic, format!("panic{place}"));
     }));
     deadline::arm(deadline::budget());
-    let blocked = match catch_unwind(AssertUnwindSafe(|| hook(args))) {
+    // The call's state root and record, once known: kept here, so that
+    // what comes after the answer (the failure record, the sweep) has
+    // them even when the hook broke off.
+    let mut store: Option<Store> = None;
+    let mut record = CallRecord::default();
+    let blocked = match catch_unwind(AssertUnwindSafe(|| hook(args, &mut store, &mut record))) {
         // Judged: the answer (or none) stands; the deadline only ends
         // the process from here on.
         Ok(blocked) => {
@@ -106,8 +107,10 @@ pub fn main(args: &[OsString]) -> i32 {
     // Should they run past the deadline, its handler exits with the code
     // the answer called for (2 after a block), not 0.
     deadline::test_stall("after-answer");
-    let _ = catch_unwind(|| hook::persist_failures(STORE.get(), Duration::from_millis(150)));
-    if let Some(store) = STORE.get() {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        hook::persist_failures(store.as_ref(), &record, Duration::from_millis(150))
+    }));
+    if let Some(store) = &store {
         let _ = catch_unwind(|| state::sweep::maybe_sweep(store));
     }
     // The one exception to exit 0 (docs/design.md §2): an explicit deny the user
@@ -116,25 +119,24 @@ pub fn main(args: &[OsString]) -> i32 {
 }
 
 /// Runs the hook; true when the call was denied through exit code 2 (its
-/// reason is already on stderr).
-fn hook(args: &[OsString]) -> bool {
+/// reason is already on stderr). The state store it opens goes into
+/// `opened`, and the call's record into `record`.
+fn hook(args: &[OsString], opened: &mut Option<Store>, record: &mut CallRecord) -> bool {
     let a = parse_args(args);
     if a.verbose {
         diag::set_verbose(true);
     }
     // The store first: the deadline's handler needs its root to note a
     // stdin that never closes.
-    let store = match Store::open() {
-        Ok(s) => {
-            let _ = STORE.set(s.clone());
-            Some(s)
-        }
+    *opened = match Store::open() {
+        Ok(s) => Some(s),
         Err(why) => {
             diag::record(Kind::StateRefused, format!("{why}; running stateless"));
             None
         }
     };
-    hook::begin_call(a.event.as_deref().unwrap_or("?"), store.as_ref());
+    let store = opened.as_ref();
+    *record = CallRecord::begin(a.event.as_deref().unwrap_or("?"), store);
     let contract = match a.contract.as_deref() {
         None => Ok(None),
         Some(id) => HarnessId::parse(id).map(Some).ok_or(id),
@@ -148,7 +150,7 @@ fn hook(args: &[OsString]) -> bool {
                 event: event.clone(),
                 cards: a.cards.clone(),
                 contract: *contract,
-                state_root: store.as_ref().map(|s| s.root().to_path_buf()),
+                state_root: store.map(|s| s.root().to_path_buf()),
                 once: true,
                 unjudged: None,
             };
@@ -192,13 +194,13 @@ fn hook(args: &[OsString]) -> bool {
     };
     let judged = catch_unwind(AssertUnwindSafe(|| {
         let mut delivered = false;
-        let run = hook::answer(store.as_ref(), &req, input, |run| {
+        let run = hook::answer(store, &req, input, record, |run| {
             delivered = deliver(run, &mut blocked);
             delivered
         });
         // The audit (docs/audit.md): after the answer and the state.
         if delivered {
-            hook::audit_run(store.as_ref(), &req, &run);
+            hook::audit_run(store, &req, &run, record);
         }
     }));
     if judged.is_err() {
@@ -212,7 +214,7 @@ fn hook(args: &[OsString]) -> bool {
             let run = crate::dispatch::decision_only(&req, r);
             if deliver(&run, &mut late) {
                 let _ = catch_unwind(AssertUnwindSafe(|| {
-                    hook::audit_run(store.as_ref(), &req, &run)
+                    hook::audit_run(store, &req, &run, record)
                 }));
             }
             blocked |= late;

@@ -3,7 +3,7 @@
 //! shape, the call's audit record and project root, the deadline, and
 //! the SessionStart once gate after them.
 
-use super::{Request, Run, Source, Stop};
+use super::{Effect, Request, Run, Source, Stop};
 use crate::context::Ctx;
 use crate::diag::{self, Kind};
 use crate::envelope;
@@ -14,29 +14,34 @@ use crate::state;
 use crate::text;
 
 /// The session's project root as its first call found it (issue 26: the
-/// root stays put), recorded on the hook path; `None` without a state root.
+/// root stays put), read from its pin; `None` without a state root. On the
+/// hook path a session with no pin yet is pinned to the root found now, as
+/// an effect of the call ([`Effect::Pin`], committed with the answer);
+/// `explain` and tests read a pin, never make one.
 pub(super) fn pinned_root(
     req: &Request,
     source: &Source,
     payload: &Payload,
     probe: &Ctx,
+    run: &mut Run,
 ) -> Option<std::path::PathBuf> {
     let state_root = req.state_root.as_deref()?;
     let (part, _) =
         state::key::session_part(payload.raw.get("session_id"), payload.transcript_path());
-    if !matches!(source, Source::Load(_)) {
-        // `explain` and tests: read a pin, never make one.
-        return state::pin::recorded(state_root, &part);
-    }
     if let Some(root) = state::pin::recorded(state_root, &part) {
         return Some(root);
     }
-    let store = state::Store::at(state_root).ok()?;
-    Some(state::pin::project_root(
-        &store,
-        &part,
-        &crate::target::find_project_root(&probe.cwd()),
-    ))
+    if !matches!(source, Source::Load(_)) {
+        return None;
+    }
+    let found = crate::target::find_project_root(&probe.cwd());
+    if state::pin::pinned(&part) {
+        run.effects.push(Effect::Pin {
+            part,
+            root: found.clone(),
+        });
+    }
+    Some(found)
 }
 
 /// The call as an audit record names it: no payload text but the tool's

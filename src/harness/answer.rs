@@ -245,3 +245,103 @@ impl Answer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::HarnessId;
+
+    /// Every row that delivers has the answer shape its harness reads, and the
+    /// one layout produces it from the typed answer: context under the right
+    /// key, never more text; a flat row that takes a decision gets it at the
+    /// top level.
+    #[test]
+    fn the_one_layout_follows_each_rows_shape() {
+        let said = crate::envelope::Said {
+            context: Some("CTX".into()),
+            decision: None,
+            user: Some("note".into()),
+        };
+        let deciding = crate::envelope::Said {
+            decision: Some((crate::level::Level::Deny, "why".into())),
+            ..said.clone()
+        };
+        for h in HarnessId::ALL {
+            for r in h.spec().events {
+                let decides = h.spec().decides_on(r.native);
+                let out = render(Target::Row(r, decides), &said);
+                let Delivery::Context(shape) = r.delivery else {
+                    assert!(
+                        out.is_none(),
+                        "{} {}: prints on a dropped row",
+                        h.id(),
+                        r.native
+                    );
+                    continue;
+                };
+                let what = format!("{} {}", h.id(), r.native);
+                let out = out.unwrap_or_else(|| panic!("{what}: nothing printed"));
+                match (shape, out) {
+                    (Shape::PlainText, Answer::Text(t)) => assert_eq!(t, "CTX", "{what}"),
+                    (Shape::Flat { field, decision }, Answer::Json(v)) => {
+                        assert_eq!(v[field], "CTX", "{what}");
+                        assert!(v.get("hookSpecificOutput").is_none(), "{what}");
+                        let Some(Answer::Json(d)) = render(Target::Row(r, decides), &deciding)
+                        else {
+                            panic!("{what}: nothing printed");
+                        };
+                        let flat = matches!(decides, Some(Decides::Flat { .. }));
+                        assert_eq!(d.get("permissionDecision").is_some(), flat, "{what}");
+                        assert!(!flat || decision, "{what}: decides but its shape says not");
+                    }
+                    (Shape::Envelope, Answer::Json(v)) => {
+                        let s = &v["hookSpecificOutput"];
+                        assert_eq!(s["additionalContext"], "CTX", "{what}");
+                        assert_eq!(s["hookEventName"], r.native, "{what}");
+                    }
+                    (Shape::Strict { top, inner }, Answer::Json(v)) => {
+                        for k in v.as_object().unwrap().keys() {
+                            assert!(
+                                k == "hookSpecificOutput" || top.contains(&k.as_str()),
+                                "{what}: {k}"
+                            );
+                        }
+                        for k in v["hookSpecificOutput"].as_object().unwrap().keys() {
+                            assert!(inner.contains(&k.as_str()), "{what}: {k}");
+                        }
+                        assert_eq!(
+                            v["hookSpecificOutput"]["additionalContext"], "CTX",
+                            "{what}"
+                        );
+                    }
+                    (s, a) => panic!("{what}: {s:?} printed {a:?}"),
+                }
+            }
+        }
+    }
+
+    /// Claude Code's own envelope, byte for byte: the decision before the
+    /// context; under a contract the decision follows what the row reads.
+    #[test]
+    fn claude_codes_envelope_and_a_contracts_keep_their_bytes() {
+        let said = crate::envelope::Said {
+            context: Some("hi".into()),
+            decision: Some((crate::level::Level::Ask, "why".into())),
+            user: None,
+        };
+        assert_eq!(
+            render(Target::Canonical("PreToolUse"), &said)
+                .unwrap()
+                .line(),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"why","additionalContext":"hi"}}"#
+        );
+        let spec = HarnessId::ClaudeCode.spec();
+        let row = spec.row("PreToolUse").unwrap();
+        assert_eq!(
+            render(Target::Row(row, spec.decides_on("PreToolUse")), &said)
+                .unwrap()
+                .line(),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"hi","permissionDecision":"ask","permissionDecisionReason":"why"}}"#
+        );
+    }
+}

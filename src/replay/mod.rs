@@ -476,6 +476,7 @@ impl Replayer {
             self.store.as_ref(),
             &req,
             Ok(crate::payload::Payload::from_map(p)),
+            &mut crate::hook::CallRecord::default(),
             |_: &crate::dispatch::Run| true,
         );
         if event == "SessionStart" && label == "compact" {

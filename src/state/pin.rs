@@ -4,7 +4,9 @@
 //!
 //! One file per session under `<root>/roots/`, named by the session part
 //! of the key (a payload's id or transcript, never the project: that is
-//! what is being fixed), holding the root the first call found. Read with
+//! what is being fixed), holding the root the first call found, written
+//! when that call is committed (an effect of the call, like the rest of
+//! the state it changes). Read with
 //! three system calls (open without following a link and without blocking
 //! on a FIFO, one read, close), which replace the `.git` search of a
 //! pinned session; written atomically (a planted link or FIFO is replaced,
@@ -21,27 +23,27 @@ use std::path::{Path, PathBuf};
 pub const DIR: &str = "roots";
 
 /// Whether a session part is pinned at all.
-fn pinned(part: &SessionPart) -> bool {
+pub fn pinned(part: &SessionPart) -> bool {
     !(part.is_anonymous() && part.as_str() == "n-anon")
 }
 
-/// The project root of the session `part` names: the one its first call
-/// recorded, else `found`, recorded now.
-pub fn project_root(store: &Store, part: &SessionPart, found: &Path) -> PathBuf {
-    if !pinned(part) {
-        return found.to_path_buf();
+/// Records `root` as the project root of the session `part` names, unless
+/// a call of it already did (the hook's commit of a session's first call).
+pub fn record(store: &Store, part: &SessionPart, root: &Path) {
+    if pinned(part) && read(&store.root().join(DIR).join(part.as_str())).is_none() {
+        write(store, part, root);
     }
-    if let Some(root) = read(&store.root().join(DIR).join(part.as_str())) {
-        return root;
-    }
+}
+
+/// Writes a pin, atomically (a planted link or FIFO is replaced).
+fn write(store: &Store, part: &SessionPart, root: &Path) {
     if let Ok(dir) = store.dir(DIR) {
         let _ = super::atomic::write_with(
             &dir.join(part.as_str()),
-            found.to_string_lossy().as_bytes(),
+            root.to_string_lossy().as_bytes(),
             false,
         );
     }
-    found.to_path_buf()
 }
 
 /// The root a session's first call recorded under `state_root`, read
@@ -82,24 +84,36 @@ mod tests {
         let a = Path::new("/w/project");
         let b = Path::new("/w");
         assert_eq!(recorded(s.root(), &part), None);
-        assert_eq!(project_root(&s, &part, a), a);
-        assert_eq!(project_root(&s, &part, b), a, "pinned");
-        assert_eq!(recorded(s.root(), &part).as_deref(), Some(a));
+        record(&s, &part, a);
+        record(&s, &part, b);
+        assert_eq!(recorded(s.root(), &part).as_deref(), Some(a), "pinned");
         let anon = SessionPart::Anonymous("n-anon".into());
-        assert_eq!(project_root(&s, &anon, a), a);
-        assert_eq!(project_root(&s, &anon, b), b, "never pinned");
+        record(&s, &anon, a);
+        assert_eq!(recorded(s.root(), &anon), None, "never pinned");
         // A directory or a link in a pin's place is no pin.
         let other = SessionPart::Named("s-other".into());
         std::fs::create_dir(s.root().join(DIR).join("s-other")).unwrap();
-        assert_eq!(project_root(&s, &other, b), b);
+        assert_eq!(recorded(s.root(), &other), None);
         #[cfg(unix)]
         {
             let link = SessionPart::Named("s-link".into());
             let target = s.root().join("elsewhere");
             std::fs::write(&target, "/").unwrap();
             std::os::unix::fs::symlink(&target, s.root().join(DIR).join("s-link")).unwrap();
-            assert_eq!(project_root(&s, &link, b), b, "not followed");
-            assert_eq!(project_root(&s, &link, a), b, "replaced by a pin");
+            assert_eq!(recorded(s.root(), &link), None, "not followed");
+            record(&s, &link, b);
+            assert_eq!(
+                recorded(s.root(), &link).as_deref(),
+                Some(b),
+                "replaced by a pin"
+            );
+            record(&s, &link, a);
+            assert_eq!(recorded(s.root(), &link).as_deref(), Some(b));
+            assert_eq!(
+                std::fs::read_to_string(&target).unwrap(),
+                "/",
+                "the link's target untouched"
+            );
         }
     }
 }

@@ -229,10 +229,6 @@ impl Locked {
         };
         super::calls::append(&self.path, call, known, super::now(), fresh)
     }
-
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 }
 
 /// Every session's state under the root, without locking (for `status`).
