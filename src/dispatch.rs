@@ -1,8 +1,9 @@
 //! The dispatcher: one payload, the cards of one registration, one answer.
 //!
-//! `cuecard dispatch` and `cuecard explain` both call [`run`]; explain only
-//! prints the trace beside the answer, so what a human is shown is what the
-//! hook does.
+//! The hook (`hook::answer`, for `cuecard dispatch` and `cuecard replay`)
+//! calls [`run_loading`], with its session loader; `cuecard explain` calls
+//! [`run`], the same stages, and only prints the trace beside the answer,
+//! so what a human is shown is what the hook does.
 //!
 //! This file holds the request, the run and its stages in order
 //! (`stages`); each stage is in its own file: the gates before the cards

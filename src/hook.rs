@@ -360,3 +360,66 @@ fn save_session(run: &Run, l: &mut state::Locked) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The transaction writes nothing for an answer that was not
+    /// delivered: not the session's state, not its first project-root pin
+    /// (an effect, committed with the answer); once delivered, both.
+    #[test]
+    fn nothing_is_committed_before_the_answer_is_delivered() {
+        let t = tempfile::tempdir().unwrap();
+        let project = t.path().join("p");
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let store = Store::at(&t.path().join("state")).unwrap();
+        let req = Request {
+            event: "PreToolUse".into(),
+            cards: vec!["destructive".into()],
+            state_root: Some(store.root().to_path_buf()),
+            ..Request::default()
+        };
+        let payload = || {
+            let v = json!({
+                "session_id": "undelivered",
+                "cwd": project,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "rm -rf ~/notes"},
+            });
+            Ok(Payload::from_map(v.as_object().unwrap().clone()))
+        };
+        let (part, _) = state::key::session_part(Some(&json!("undelivered")), None);
+        let sessions = || {
+            std::fs::read_dir(store.root().join("sessions"))
+                .map(|d| {
+                    d.flatten()
+                        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+                        .count()
+                })
+                .unwrap_or(0)
+        };
+        let mut record = CallRecord::begin("PreToolUse", Some(&store));
+        let run = answer(Some(&store), &req, payload(), &mut record, |run| {
+            assert!(run.answer.is_some(), "the card fires");
+            false
+        });
+        assert!(run.effects.iter().any(|e| matches!(e, Effect::Pin { .. })));
+        assert_eq!(
+            record.session,
+            part.as_str(),
+            "the record names the session"
+        );
+        assert_eq!(state::pin::recorded(store.root(), &part), None);
+        assert_eq!(sessions(), 0);
+        let mut record = CallRecord::begin("PreToolUse", Some(&store));
+        answer(Some(&store), &req, payload(), &mut record, |_| true);
+        assert_eq!(
+            state::pin::recorded(store.root(), &part),
+            Some(project.clone())
+        );
+        assert_eq!(sessions(), 1);
+    }
+}
