@@ -76,7 +76,7 @@ const DECIDING: &[&str] = &[
 /// `hookSpecificOutput` keys of the events that carry context only.
 const CONTEXT: &[&str] = &["hookEventName", "additionalContext"];
 /// SessionStart / SubagentStart: context only. `hookSpecificOutput` itself
-/// is kept or dropped by the reshaper according to `inner`, so it is not
+/// is kept or dropped by the layout according to `inner`, so it is not
 /// listed among the top-level keys.
 const STARTS: Shape = Shape::Strict {
     top: COMMON,
