@@ -132,6 +132,14 @@ fn corrupt_state_is_reset_and_recorded() {
         .map(|e| e["kind"].as_str().unwrap())
         .collect();
     assert_eq!(kinds.iter().filter(|k| **k == "state-corrupt").count(), 4);
+    // Each is named by its call's record: the event, and the session key
+    // learnt when the state was loaded.
+    for e in v["failures"]["entries"].as_array().unwrap() {
+        if e["kind"] == "state-corrupt" {
+            assert_eq!(e["event"], "PostToolUse", "{e}");
+            assert_eq!(e["session"], "s-corrupt", "{e}");
+        }
+    }
 }
 
 #[test]
