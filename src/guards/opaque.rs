@@ -47,7 +47,7 @@ pub enum Owner {
 pub fn finding(ctx: &Ctx, owner: Owner) -> Option<Finding> {
     let raw = target::shell_command(ctx)?;
     let cmds = ctx.shell_commands();
-    let ps = ctx.payload.tool_name() == Some("PowerShell");
+    let ps = ctx.tool() == target::ToolKind::PowerShell;
     let found = opacity::find(raw, cmds, ps);
     let own = |o: &&Opaque| match owner {
         Owner::Destructive => matches!(o.effect, Effect::Any | Effect::Delete),

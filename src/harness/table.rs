@@ -175,6 +175,13 @@ impl Spec {
         self.events.iter().find(|r| r.native == native)
     }
 
+    /// The canonical name of a native tool name, as its contract maps it
+    /// (`translate::map_tool`); a name the harness does not list is
+    /// returned as it is.
+    pub fn canonical_tool<'n>(&self, native: &'n str) -> &'n str {
+        super::translate::canonical_tool(self.tools, native)
+    }
+
     pub fn tool_matcher(&self, canonical: &str) -> String {
         let m = canonical.trim();
         if m.is_empty() || m == "*" || m == ".*" {

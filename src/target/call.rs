@@ -1,9 +1,10 @@
 //! What is computed from a tool call alone, whatever event a card is judged
 //! for: the payload and its lazily computed parts (the project root, the
-//! paths the call names, its shell commands, the files it writes). The
-//! contexts of one call share one (see [`crate::context::Ctx::for_event`]).
+//! paths the call names, its tool's kind, its shell commands, the files it
+//! writes). The contexts of one call share one (see
+//! [`crate::context::Ctx::for_event`]).
 
-use super::Target;
+use super::{Target, ToolKind};
 use crate::payload::Payload;
 use crate::shell::SimpleCommand;
 use std::cell::OnceCell;
@@ -22,6 +23,10 @@ pub struct Call<'a> {
 /// share one of each.
 #[derive(Default)]
 struct Memo {
+    /// The kind of tool the call uses (see [`ToolKind`]): read once from
+    /// its name, asked by every guard and trigger card that tells tools
+    /// apart.
+    tool: OnceCell<ToolKind>,
     project_root: OnceCell<PathBuf>,
     /// The paths the call names, relative to the project root where inside
     /// it: computed once, read by every trigger card.
@@ -43,6 +48,14 @@ impl<'a> Call<'a> {
             payload,
             memo: Memo::default(),
         }
+    }
+
+    /// The kind of tool the call uses (its canonical name read once).
+    pub fn tool(&self) -> ToolKind {
+        *self
+            .memo
+            .tool
+            .get_or_init(|| ToolKind::of(self.payload.tool_name()))
     }
 
     /// The files the call writes, resolved on first use.
