@@ -1,7 +1,7 @@
 //! What is computed from a tool call alone, whatever event a card is judged
 //! for: the payload and its lazily computed parts (the project root, the
-//! paths the call names, its tool's kind, its shell commands, the files it
-//! writes). The contexts of one call share one (see
+//! paths the call names, its tool's kind, its shell commands and what they
+//! write, the files it writes). The contexts of one call share one (see
 //! [`crate::context::Ctx::for_event`]).
 
 use super::{Target, ToolKind};
@@ -37,6 +37,10 @@ struct Memo {
     shell_commands: OnceCell<Vec<SimpleCommand>>,
     /// The same, words joined, for `command:` patterns.
     simple_commands: OnceCell<Vec<String>>,
+    /// What each of them writes (see [`crate::shell::write_paths`]): read
+    /// once, by the guards that judge where a write lands and by the
+    /// hand-off's record of what a call wrote.
+    shell_write_paths: OnceCell<Vec<Vec<String>>>,
     /// The files the call writes (see [`super::write_targets`]):
     /// resolved once, read by several guards and by trigger cards.
     write_targets: OnceCell<Vec<Target>>,
@@ -86,6 +90,23 @@ impl<'a> Call<'a> {
             self.shell_commands()
                 .iter()
                 .map(|s| s.argv.join(" "))
+                .collect()
+        })
+    }
+
+    /// The paths each of [`Call::shell_commands`] writes (same index), as
+    /// the command spells them ([`crate::shell::write_paths`]); read on
+    /// first use, so a call no guard asks about pays nothing.
+    pub fn shell_write_paths(&self) -> &[Vec<String>] {
+        self.memo.shell_write_paths.get_or_init(|| {
+            self.shell_commands()
+                .iter()
+                .map(|c| {
+                    crate::shell::write_paths(c)
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect()
+                })
                 .collect()
         })
     }

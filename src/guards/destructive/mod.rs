@@ -51,7 +51,7 @@ impl Guard for Destructive {
             effects::packs::of(ctx)
         };
         for (i, cmd) in cmds.iter().enumerate() {
-            if let Some(hit) = judge(ctx, cmd, &cmds[..i]).or_else(|| by_pack(&packs, cmd)) {
+            if let Some(hit) = judge(ctx, i).or_else(|| by_pack(&packs, cmd)) {
                 let shown = argv::shown_in(ctx, cmd);
                 return Some(
                     Finding::new(hit.target, format!("`{shown}` {}", hit.reason))
@@ -103,15 +103,17 @@ const KINDS: &[(&str, &str)] = &[
     ("opaque", crate::guards::opaque::DESTRUCTIVE_LINE),
 ];
 
-/// Judges one command (`before`: the commands before it, for what a pipe
+/// Judges the call's command `i` (the commands before it: what a pipe
 /// feeds it).
-fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
+    let (before, cmd) = ctx.shell_commands().split_at(i);
+    let cmd = cmd.first()?;
     if effects::inert(cmd) {
         return None;
     }
     let prog = program(cmd);
     let args = cmd.args();
-    if let Some(r) = fs::raw_device_write(cmd) {
+    if let Some(r) = fs::raw_device_write(cmd, &ctx.shell_write_paths()[i]) {
         return Some(r);
     }
     if fs::DELETERS.contains(&prog.as_str()) {
