@@ -285,9 +285,6 @@ pub fn judge(ctx: &Ctx, t: &Target) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::shell::parse;
-
     #[test]
     fn harness_config() {
         // The one list (`hookfiles::TABLE`), as `judge` reads it.
