@@ -428,6 +428,29 @@ fn a_card_can_be_a_rule() {
     assert_eq!(decision_for(&sb, "psql -h localhost", &[]), None);
 }
 
+/// A guard card may carry its own decision (`- decision: deny` beside
+/// `- guard:`): the guard still judges, so only what it finds is denied.
+/// (It once compiled into an empty trigger that matched every call.)
+#[test]
+fn a_guard_card_with_its_own_decision_still_asks_its_guard() {
+    let sb = Sandbox::new();
+    let dir = sb.home().join(".config/cuecard/cards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("messages/destructive.md"),
+    )
+    .unwrap();
+    let card = shipped.replace(
+        "- guard: destructive",
+        "- guard: destructive\n- decision: deny",
+    );
+    assert_ne!(card, shipped);
+    std::fs::write(dir.join("destructive.md"), card).unwrap();
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+    assert_eq!(decision_for(&sb, "ls -la", &[]), None);
+    assert_eq!(decision_for(&sb, "rm -rf build", &[]), None);
+}
+
 #[test]
 fn every_deny_and_ask_is_in_the_ledger() {
     let sb = Sandbox::new();
