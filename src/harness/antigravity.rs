@@ -228,7 +228,7 @@ pub fn check(doc: &Value) -> Result<(), String> {
             .ok_or_else(|| format!("hook `{name}` is not an object"))?;
         for (key, v) in hook {
             let at = format!("`{name}.{key}`");
-            if key == "enabled" {
+            if key.eq_ignore_ascii_case("enabled") {
                 if !v.is_boolean() && !v.is_null() {
                     return Err(format!("{at} is not a boolean"));
                 }
@@ -237,12 +237,14 @@ pub fn check(doc: &Value) -> Result<(), String> {
             if v.is_null() {
                 continue;
             }
-            let list = v.as_array().ok_or_else(|| format!("{at} is not a list"))?;
+            // Go's decoder: an unknown key is dropped whatever it holds;
+            // a known one binds case-insensitively.
             let grouped = TOOL_EVENTS.iter().any(|e| e.eq_ignore_ascii_case(key));
             let known = grouped || FLAT.iter().any(|e| e.eq_ignore_ascii_case(key));
             if !known {
                 continue;
             }
+            let list = v.as_array().ok_or_else(|| format!("{at} is not a list"))?;
             for (i, item) in list.iter().enumerate() {
                 let at = format!("{at}[{i}]");
                 let item = item
