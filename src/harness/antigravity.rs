@@ -88,7 +88,10 @@ fn translate(row: &EventRow, map: &mut Map<String, Value>) {
         .filter(|s| !s.is_empty())
         .map(String::from);
     if let Some(dir) = first
-        && !map.get("cwd").and_then(Value::as_str).is_some_and(|c| !c.is_empty())
+        && map
+            .get("cwd")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
     {
         map.insert("cwd".into(), Value::from(dir));
     }
@@ -311,9 +314,7 @@ fn handler(h: &Map<String, Value>, at: &str) -> Result<(), String> {
     }
     if let Some(t) = h.get("timeout")
         && !t.is_null()
-        && !t
-            .as_i64()
-            .is_some_and(|n| i32::try_from(n).is_ok())
+        && t.as_i64().is_none_or(|n| i32::try_from(n).is_err())
     {
         return Err(format!("{at}.timeout is not a whole number within 32 bits"));
     }
