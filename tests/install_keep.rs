@@ -584,3 +584,25 @@ fn a_read_only_config_is_not_written_over() {
     );
     assert_eq!(read(&p), installed);
 }
+
+/// An install that adds an entry to a file cuecard already installed into
+/// (here: a policy set since, so the gating PreSkillShellCommand entry is
+/// written now) reports the entry it added, never as "an entry of yours";
+/// an entry of the user's that runs cuecard still is.
+#[test]
+fn an_entry_install_adds_is_never_reported_as_the_users() {
+    let sb = Sandbox::new();
+    let first = sb.cmd(&["install", "--harness", "claude-code"]).stdout;
+    assert!(!first.contains("PreSkillShellCommand"), "{first}");
+    let out = sb
+        .test()
+        .args(["install", "--harness", "claude-code"])
+        .env("CUECARD_POLICY", "destructive=deny")
+        .run()
+        .stdout;
+    assert!(out.contains("PreSkillShellCommand ["), "{out}");
+    assert!(!out.contains("kept an entry of yours"), "{out}");
+    let settings = sb.home().join(".claude/settings.json");
+    let text = read(&settings);
+    assert!(text.contains("PreSkillShellCommand"), "{text}");
+}

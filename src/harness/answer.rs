@@ -29,6 +29,11 @@ pub enum Shape {
     Flat { field: &'static str, decision: bool },
     /// The context alone, as plain text on stdout.
     PlainText,
+    /// Antigravity CLI's `injectSteps`: the context as one step,
+    /// `{"injectSteps": [{"ephemeralMessage": <context>}]}`, and nothing
+    /// else (its output is read as a protobuf message: a key it does not
+    /// know may cost the whole answer).
+    Steps,
 }
 
 impl Shape {
@@ -41,6 +46,7 @@ impl Shape {
                 format!("`{field}`{}", if decision { " + decision" } else { "" })
             }
             Shape::PlainText => "plain text".into(),
+            Shape::Steps => "`injectSteps`".into(),
         }
     }
 
@@ -62,6 +68,7 @@ impl Shape {
                 }
             ),
             Shape::PlainText => "plain text on stdout".into(),
+            Shape::Steps => "`injectSteps[].ephemeralMessage`".into(),
         }
     }
 }
@@ -133,7 +140,12 @@ fn deciding(row: &EventRow, decides: Option<Decides>, said: &Said) -> Option<Ans
         _ => None,
     };
     let (Some((level, reason)), Some(d)) = (&said.decision, decides) else {
-        return context;
+        // A harness that wants a decision on every call gets its neutral
+        // one (nothing else: context cannot travel where it decides).
+        return match decides.and_then(Decides::neutral) {
+            Some(v) => Some(Answer::Json(v)),
+            None => context,
+        };
     };
     if d == Decides::ExitCode {
         return Some(Answer::Block(reason.clone()));
@@ -164,6 +176,18 @@ fn deciding(row: &EventRow, decides: Option<Decides>, said: &Said) -> Option<Ans
             out.insert("permission".into(), json!(word));
             out.insert("user_message".into(), json!(reason));
             out.insert("agent_message".into(), json!(reason));
+        }
+        Decides::Verdict { neutral } => {
+            // Only the decision: nothing else is read there. Never `allow`
+            // (it would approve what the user did not).
+            out = Map::new();
+            let word = match word {
+                "ask" => "force_ask",
+                "deny" => "deny",
+                _ => neutral,
+            };
+            out.insert("decision".into(), json!(word));
+            out.insert("reason".into(), json!(reason));
         }
         Decides::ExitCode => unreachable!("answered above"),
     }
@@ -220,7 +244,20 @@ fn shaped(native: &str, shape: Shape, said: &Said) -> Option<Answer> {
             Answer::Json(Value::Object(out))
         }),
         Shape::PlainText => text.map(|c| Answer::Text(c.to_string())),
+        Shape::Steps => {
+            text.map(|c| Answer::Json(json!({ "injectSteps": [{ "ephemeralMessage": c }] })))
+        }
     }
+}
+
+/// The neutral answer of the native event `native` of `h`, where the
+/// harness wants a decision on every call ([`Decides::neutral`]): what a
+/// call answers when cuecard stops before judging or has nothing to say.
+pub fn neutral(h: super::HarnessId, native: &str) -> Option<String> {
+    h.spec()
+        .decides_on(native)
+        .and_then(Decides::neutral)
+        .map(|v| v.to_string())
 }
 
 /// What `dispatch` prints for one call.
@@ -271,8 +308,11 @@ mod tests {
                 let decides = h.spec().decides_on(r.native);
                 let out = render(Target::Row(r, decides), &said);
                 let Delivery::Context(shape) = r.delivery else {
-                    assert!(
-                        out.is_none(),
+                    // Nothing, or the neutral decision where silence is
+                    // no answer (Antigravity CLI's PreToolUse).
+                    assert_eq!(
+                        out,
+                        decides.and_then(Decides::neutral).map(Answer::Json),
                         "{} {}: prints on a dropped row",
                         h.id(),
                         r.native
@@ -314,6 +354,11 @@ mod tests {
                             "{what}"
                         );
                     }
+                    (Shape::Steps, Answer::Json(v)) => assert_eq!(
+                        v,
+                        serde_json::json!({"injectSteps": [{"ephemeralMessage": "CTX"}]}),
+                        "{what}"
+                    ),
                     (s, a) => panic!("{what}: {s:?} printed {a:?}"),
                 }
             }

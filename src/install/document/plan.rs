@@ -96,7 +96,9 @@ pub fn plan_install(
         }
     }
     let created_file = record::created_file(&t.path).unwrap_or(false) || loaded.is_none();
-    let mut notes = kept_notes(t, &doc, bin, &owner);
+    // The user's entries are those the file held before this install: one
+    // it adds now is in no record yet, and is not theirs.
+    let mut notes = kept_notes(t, &original, bin, &owner);
     let mut switched = Vec::new();
     let sandbox_keys = sandbox_keys(t);
     for (key, value) in required(t) {
