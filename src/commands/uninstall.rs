@@ -6,9 +6,10 @@
 use super::{CommandError, ExitStatus};
 use crate::cli::UninstallArgs;
 use crate::harness::config::{Config, Roots, Scope};
+use crate::install::context::Context;
 use crate::install::document::{self, Action, ConfigFile};
 use crate::install::error::InstallError;
-use crate::install::{materialise, roots};
+use crate::install::materialise;
 use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
@@ -23,23 +24,24 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
         Some(s) => vec![s],
         None => vec![Scope::User, Scope::Project],
     };
-    let roots = Roots::from_env()?;
-    let bin = roots::installed_binary()?;
+    let ctx = Context::from_env()?;
+    let bin = ctx.bin()?;
+    let roots = &ctx.roots;
     let mut out = String::new();
     let mut by_hand = false;
     for spec in specs {
         for scope in scopes.iter().copied() {
             // With --all, a harness and scope with nothing of cuecard's
             // says nothing.
-            if a.all && !anything_there(spec, scope, &roots, &bin) {
+            if a.all && !anything_there(&ctx, spec, scope, bin) {
                 continue;
             }
-            by_hand |= uninstall_scope(spec, scope, &roots, &bin, &a.replace, &mut out)?;
+            by_hand |= uninstall_scope(spec, scope, roots, bin, &a.replace, &mut out)?;
         }
     }
-    remove_card_copies(&roots, &bin, &mut out);
+    remove_card_copies(roots, bin, &mut out);
     if a.all {
-        super::uninstall_left::report(&roots, &bin, &mut out);
+        super::uninstall_left::report(roots, bin, &mut out);
     }
     p.report(&out);
     // A file cuecard could only read: what to delete by hand was printed.
@@ -53,10 +55,11 @@ pub fn run(p: &Printer, a: UninstallArgs) -> Result<ExitStatus, CommandError> {
 /// Whether a harness's file in `scope` (any form) holds anything of
 /// cuecard's or of the user's that runs cuecard, or its skills folder holds
 /// a skill by cuecard's names.
-fn anything_there(spec: &'static Config, scope: Scope, roots: &Roots, bin: &str) -> bool {
+fn anything_there(ctx: &Context, spec: &'static Config, scope: Scope, bin: &str) -> bool {
+    let roots = &ctx.roots;
     let files = std::iter::once(spec).chain(spec.legacy).any(|form| {
         ConfigFile::new(form, scope, roots).is_some_and(|t| {
-            let st = crate::install::inspect::inspect(&t, bin, roots);
+            let st = crate::install::inspect::inspect(ctx, &t, bin);
             st.present() || !st.yours.is_empty() || !st.problems.is_empty()
         })
     });

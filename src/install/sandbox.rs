@@ -39,9 +39,7 @@ const IDS: [&str; 3] = [
 /// The level the sandbox renders and the policy line it came from
 /// (`CUECARD_POLICY: outside-project = deny`); `None` when no guard it
 /// renders is at ask or deny.
-pub fn confinement(project: &Path) -> Option<(Level, String)> {
-    let state = crate::state::store::root_for_commands();
-    let policy = crate::policy::load(project, state.as_deref());
+pub fn confinement(policy: &crate::policy::Policy) -> Option<(Level, String)> {
     IDS.iter()
         .map(|id| policy.resolve(id, None))
         .filter(|r| r.level.decides())
