@@ -36,6 +36,7 @@ pub mod roots;
 pub mod sandbox;
 pub mod self_copy;
 pub mod txn;
+pub mod uninstall;
 
 use crate::harness::HarnessId;
 use crate::harness::config::Config;

@@ -137,3 +137,98 @@ pub struct Written {
     /// Left because they are the user's, with why.
     pub refused: Vec<(PathBuf, String)>,
 }
+
+/// What one uninstall did, in the order it did it.
+#[derive(Debug, Default)]
+pub struct Uninstalled {
+    /// Each harness and scope uninstalled (with `--all`, only those that
+    /// held anything of cuecard's).
+    pub scopes: Vec<ScopeUninstalled>,
+    /// The card copies removed once cuecard is installed nowhere: how many,
+    /// from where.
+    pub cards: Option<(usize, PathBuf)>,
+    /// cuecard's data and state folders removed because they were empty.
+    pub folders: Vec<PathBuf>,
+    /// With `--all`: what is left (see [`Left`]); `None` without `--all`.
+    pub left: Option<Vec<Left>>,
+}
+
+impl Uninstalled {
+    /// A file could only be read (comments, trailing commas): its entries
+    /// are listed for deleting by hand and nothing of that scope was
+    /// removed.
+    pub fn by_hand(&self) -> bool {
+        self.scopes.iter().any(|s| s.by_hand.is_some())
+    }
+}
+
+/// One harness in one scope.
+#[derive(Debug)]
+pub struct ScopeUninstalled {
+    pub harness: HarnessId,
+    pub scope: Scope,
+    /// Each form's file, in order (a legacy form only where cuecard was).
+    pub files: Vec<FileUninstalled>,
+    /// A file cuecard could only read: its entries, one line each, to
+    /// delete by hand; then nothing more of this scope was done.
+    pub by_hand: Option<String>,
+    /// Skill files removed, and those left (with why), from `dir`.
+    pub skills: Option<SkillsRemoved>,
+    /// What Codex's sandbox line became (as told; empty when none).
+    pub sandbox: String,
+}
+
+/// One form's file.
+#[derive(Debug)]
+pub enum FileUninstalled {
+    /// cuecard's entries handled: `form` (empty for a harness with one
+    /// form), what became of the file, and the plan's notes.
+    Done {
+        form: &'static str,
+        path: PathBuf,
+        what: Removal,
+        entries: usize,
+        notes: Vec<String>,
+    },
+    /// A link cuecard does not write through, holding nothing of cuecard's.
+    LinkNothing { path: PathBuf },
+}
+
+/// What became of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Removal {
+    /// Nothing of cuecard's was there.
+    Nothing,
+    /// Back exactly as it was before install.
+    Restored,
+    /// Removed: it held nothing else.
+    Deleted,
+    /// cuecard's entries removed, everything else kept.
+    Removed,
+}
+
+/// Skill files taken out of a skills folder.
+#[derive(Debug)]
+pub struct SkillsRemoved {
+    pub dir: PathBuf,
+    pub removed: usize,
+    pub left: Vec<(PathBuf, String)>,
+}
+
+/// What `uninstall --all` leaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Left {
+    /// A file a harness reads that still registers cuecard (`events`):
+    /// the user's own entries in cuecard's file (`ours`), or a plugin,
+    /// extension or file of theirs.
+    Registration {
+        harness: HarnessId,
+        path: PathBuf,
+        events: Vec<String>,
+        ours: bool,
+    },
+    /// The copy `install --self` made.
+    Binary(PathBuf),
+    /// The state folder (sessions, trust records).
+    State(PathBuf),
+}
