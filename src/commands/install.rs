@@ -9,6 +9,7 @@ use crate::harness::HarnessId;
 use crate::harness::config::Scope;
 use crate::install::context::Context;
 use crate::install::report::{Change, Program, Report, Written};
+use crate::install::sandbox::CodexLine;
 use crate::install::txn::{self, Request};
 use crate::printer::Printer;
 
@@ -39,8 +40,8 @@ pub fn run(p: &Printer, a: InstallArgs) -> Result<ExitStatus, CommandError> {
 
 /// Whether install's report speaks of what it did or of what it would do.
 #[derive(Clone, Copy)]
-struct Verb {
-    dry_run: bool,
+pub(super) struct Verb {
+    pub(super) dry_run: bool,
 }
 
 impl Verb {
@@ -130,7 +131,9 @@ pub(super) fn text(r: &Report) -> String {
     }
     if let Some(s) = &r.sandbox {
         out.push_str(&format!("  sandbox: rendered from {}\n", s.from));
-        out.push_str(&s.codex);
+        if let Some(c) = &s.codex {
+            out.push_str(&codex_line(c, verb));
+        }
     }
     if let Some(w) = &r.cards {
         out.push_str(&written("cards", w, verb));
@@ -167,6 +170,38 @@ pub(super) fn text(r: &Report) -> String {
         out.push_str(&format!("--- {} would hold:\n{text}", r.path.display()));
     }
     out
+}
+
+/// What became of Codex's `sandbox_mode` line (install and uninstall).
+pub(super) fn codex_line(c: &CodexLine, verb: Verb) -> String {
+    match c {
+        CodexLine::AlreadySet { path, mode } => format!(
+            "  sandbox: {} already sets sandbox_mode = \"{mode}\": left as it is\n",
+            path.display()
+        ),
+        CodexLine::UsersOwn { path, mode } => format!(
+            "  warning: {} sets sandbox_mode = \"{mode}\", your own setting: left as it is, so \
+             Codex's sandbox does not confine writes to the project; set it to \"workspace-write\" \
+             yourself to have it\n",
+            path.display()
+        ),
+        CodexLine::Added { path } => format!(
+            "  sandbox: {} sandbox_mode = \"workspace-write\" as the first line of {} \
+             (--sandbox, from your policy: Codex confines the agent's commands' writes to the \
+             project and the temporary directories, and turns their network off; uninstall \
+             removes the line)\n",
+            verb.say("added", "would add"),
+            path.display()
+        ),
+        CodexLine::Gone { path } => format!(
+            "  sandbox: left {}: the line install wrote is no longer there as written\n",
+            path.display()
+        ),
+        CodexLine::Removed { path } => format!(
+            "  sandbox: removed the sandbox_mode line install wrote from {}\n",
+            path.display()
+        ),
+    }
 }
 
 /// `  cards: 3 written, 12 unchanged in <dir>`.

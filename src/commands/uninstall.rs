@@ -117,7 +117,12 @@ fn scope(s: &ScopeUninstalled, out: &mut String) {
             out.push_str(&format!("  skills: left {}: {why}\n", p.display()));
         }
     }
-    out.push_str(&s.sandbox);
+    for c in &s.sandbox {
+        out.push_str(&super::install::codex_line(
+            c,
+            super::install::Verb { dry_run: false },
+        ));
+    }
 }
 
 /// What became of the file, in words.

@@ -5,6 +5,7 @@
 use super::entries::Skipped;
 use super::merge::MergeCounts;
 use super::program::ProgramRefused;
+use super::sandbox::CodexLine;
 use crate::harness::HarnessId;
 use crate::harness::config::Scope;
 use std::path::PathBuf;
@@ -44,7 +45,7 @@ pub struct Report {
     /// cuecard's entries moved out of an older form of the harness's hooks.
     pub moved: Option<Moved>,
     /// `--sandbox`: the policy line the sandbox is rendered from, and what
-    /// Codex's own file got (lines as told; empty for other harnesses).
+    /// Codex's own file got.
     pub sandbox: Option<Sandbox>,
     /// The cards written where the "Full procedure" pointers lead.
     pub cards: Option<Written>,
@@ -122,8 +123,8 @@ pub struct Moved {
 pub struct Sandbox {
     /// The policy line the confinement comes from.
     pub from: String,
-    /// Codex's `config.toml`: what install did there, as told.
-    pub codex: String,
+    /// Codex's `config.toml`: what install did with its line.
+    pub codex: Option<CodexLine>,
 }
 
 /// Files written into a folder (cards or skills).
@@ -174,8 +175,8 @@ pub struct ScopeUninstalled {
     pub by_hand: Option<String>,
     /// Skill files removed, and those left (with why), from `dir`.
     pub skills: Option<SkillsRemoved>,
-    /// What Codex's sandbox line became (as told; empty when none).
-    pub sandbox: String,
+    /// What became of the `sandbox_mode` line install wrote (Codex).
+    pub sandbox: Vec<CodexLine>,
 }
 
 /// One form's file.

@@ -111,7 +111,7 @@ pub fn install(ctx: &Context, req: &Request) -> Result<Report, InstallError> {
         let codex = if spec.harness == HarnessId::Codex {
             sandbox::codex_install(&target, dry_run)?
         } else {
-            String::new()
+            None
         };
         report.sandbox = Some(report::Sandbox { from, codex });
     }

@@ -83,7 +83,7 @@ fn uninstall_scope(
         files: Vec::new(),
         by_hand: None,
         skills: None,
-        sandbox: String::new(),
+        sandbox: Vec::new(),
     };
     for form in std::iter::once(spec).chain(spec.legacy) {
         let Some(mut t) = ConfigFile::new(form, scope, roots) else {
@@ -143,7 +143,7 @@ fn uninstall_scope(
     for form in std::iter::once(spec).chain(spec.legacy) {
         if let Some(t) = ConfigFile::new(form, scope, roots) {
             if spec.harness == HarnessId::Codex {
-                out.sandbox.push_str(&super::sandbox::codex_uninstall(&t)?);
+                out.sandbox.extend(super::sandbox::codex_uninstall(&t)?);
             }
             document::finish_uninstall(&t)?;
         }
