@@ -14,7 +14,7 @@ mod plan;
 pub use apply::{apply, apply_install, apply_uninstall, finish_uninstall};
 pub use keys::get;
 pub use load::{ByHand, by_hand_removal, load, load_read_only};
-pub use plan::{by_hand, plan_install, plan_uninstall};
+pub use plan::{by_hand, plan_install, plan_uninstall, plan_uninstall_with};
 
 use super::fsio;
 use super::merge::{HookEntry, MergeCounts};

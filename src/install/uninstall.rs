@@ -37,10 +37,10 @@ pub fn uninstall(ctx: &Context, req: &Request) -> Result<Uninstalled, InstallErr
                 continue;
             }
             out.scopes
-                .push(uninstall_scope(spec, scope, roots, bin, req.replace)?);
+                .push(uninstall_scope(ctx, spec, scope, bin, req.replace)?);
         }
     }
-    remove_card_copies(roots, bin, &mut out);
+    remove_card_copies(ctx, bin, &mut out);
     if req.all {
         out.left = Some(left(roots, bin));
     }
@@ -71,12 +71,13 @@ fn anything_there(ctx: &Context, spec: &'static Config, scope: Scope, bin: &str)
 /// could only be read (comments, trailing commas) has its entries listed
 /// for deleting by hand, and nothing more of that scope is removed.
 fn uninstall_scope(
+    ctx: &Context,
     spec: &'static Config,
     scope: Scope,
-    roots: &Roots,
     bin: &str,
     replace: &[String],
 ) -> Result<ScopeUninstalled, InstallError> {
+    let roots = &ctx.roots;
     let mut out = ScopeUninstalled {
         harness: spec.harness,
         scope,
@@ -90,24 +91,30 @@ fn uninstall_scope(
             continue;
         };
         t.replace = replace.to_vec();
-        let plan = match document::plan_uninstall(&t, bin) {
+        let wanted = wanted(ctx, &t, bin);
+        let plan = match document::plan_uninstall_with(&t, bin, Some(&wanted)) {
             Ok(plan) => plan,
-            Err(e) if e.refuses_rewrite() => match document::by_hand_removal(&t, bin, &e) {
-                document::ByHand::Delete(list) => {
-                    out.by_hand = Some(list);
-                    return Ok(out);
+            Err(e) if e.refuses_rewrite() => {
+                match document::by_hand_removal(&t, bin, Some(&wanted), &e) {
+                    document::ByHand::Delete(list) => {
+                        out.by_hand = Some(list);
+                        return Ok(out);
+                    }
+                    // A link cuecard does not write through, holding nothing
+                    // of cuecard's: nothing to do.
+                    document::ByHand::Nothing
+                        if matches!(
+                            e,
+                            InstallError::Symlink(_) | InstallError::SymlinkedDir(_)
+                        ) =>
+                    {
+                        out.files
+                            .push(FileUninstalled::LinkNothing { path: t.path });
+                        continue;
+                    }
+                    _ => return Err(e),
                 }
-                // A link cuecard does not write through, holding nothing
-                // of cuecard's: nothing to do.
-                document::ByHand::Nothing
-                    if matches!(e, InstallError::Symlink(_) | InstallError::SymlinkedDir(_)) =>
-                {
-                    out.files
-                        .push(FileUninstalled::LinkNothing { path: t.path });
-                    continue;
-                }
-                _ => return Err(e),
-            },
+            }
             Err(e) => return Err(e),
         };
         document::apply_uninstall(&t, &plan)?;
@@ -154,8 +161,8 @@ fn uninstall_scope(
 /// The card copies go with the last install anywhere, and then the data
 /// and state folders when they hold nothing (no session, no trust record,
 /// nothing of the user's); a folder an environment variable names stays.
-fn remove_card_copies(roots: &Roots, bin: &str, out: &mut Uninstalled) {
-    if installed_anywhere(roots, bin) {
+fn remove_card_copies(ctx: &Context, bin: &str, out: &mut Uninstalled) {
+    if installed_anywhere(ctx, bin) {
         return;
     }
     let mut made = Vec::new();
@@ -201,17 +208,26 @@ fn remove_if_empty(dir: &Path, empty_subdirs: &[&str]) -> bool {
 
 /// Whether any harness's configuration, in any scope and form, still holds
 /// a cuecard entry.
-fn installed_anywhere(roots: &Roots, bin: &str) -> bool {
+fn installed_anywhere(ctx: &Context, bin: &str) -> bool {
     super::all_specs().into_iter().any(|spec| {
         std::iter::once(spec).chain(spec.legacy).any(|form| {
             [Scope::User, Scope::Project].into_iter().any(|scope| {
-                ConfigFile::new(form, scope, roots).is_some_and(|t| {
-                    matches!(document::load_read_only(&t), Ok(Some((_, doc, _)))
-                        if !super::merge::ours(&doc, form.layout, &document::owner(&t, bin, None)).is_empty())
+                ConfigFile::new(form, scope, &ctx.roots).is_some_and(|t| {
+                    let Ok(Some((_, doc, _))) = document::load_read_only(&t) else {
+                        return false;
+                    };
+                    let owner = document::owner(&t, bin, Some(&wanted(ctx, &t, bin)));
+                    !super::merge::ours(&doc, form.layout, &owner).is_empty()
                 })
             })
         })
     })
+}
+
+/// What install would write into `t` now, from the run's context: whose
+/// entries there are cuecard's.
+fn wanted(ctx: &Context, t: &ConfigFile, bin: &str) -> Vec<super::merge::HookEntry> {
+    ctx.wanted(t.spec, &t.spec.program(t.scope, bin)).0
 }
 
 /// What `uninstall --all` leaves, said plainly: every registration of
