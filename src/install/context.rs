@@ -51,6 +51,13 @@ impl Context {
         }
     }
 
+    /// This context with `bin` as the installed binary (a packaged path; a
+    /// test's), instead of the one [`Context::bin`] would find.
+    pub fn with_bin(self, bin: String) -> Context {
+        let _ = self.bin.set(bin);
+        self
+    }
+
     /// The installed binary every entry names
     /// ([`super::roots::installed_binary`]); asked for only where a command
     /// needs it, so that a refusal that comes first still comes first.

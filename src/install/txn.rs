@@ -283,3 +283,76 @@ fn program_of(ctx: &Context, program: &str, bin: &str, scope: Scope) -> Program 
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::config::Roots;
+
+    /// Each entry the report lists names the cards its rendered command
+    /// line dispatches (kept typed, not read back out of the line), for
+    /// every harness; and a dry run writes nothing.
+    #[test]
+    fn a_dry_run_reports_each_entry_with_the_cards_its_command_runs() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let project = t.path().join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let roots = Roots {
+            home: home.clone(),
+            project: project.clone(),
+            cwd: project.clone(),
+        };
+        let bin = "/opt/cuecard/bin/cuecard";
+        let ctx = Context::new(roots, None).with_bin(bin.into());
+        for spec in super::super::all_specs() {
+            if spec.harness.decisions_only() && !ctx.policy().is_set() {
+                continue;
+            }
+            let req = Request {
+                spec,
+                scope: Scope::User,
+                dry_run: true,
+                replace: &[],
+                self_copy: false,
+                sandbox: false,
+            };
+            let r = install(&ctx, &req).unwrap();
+            let (wanted, _) = ctx.wanted(spec, &spec.program(Scope::User, bin));
+            assert!(!r.entries.is_empty(), "{}", spec.harness.id());
+            assert_eq!(r.entries.len(), wanted.len());
+            for (e, w) in r.entries.iter().zip(&wanted) {
+                let rendered: Vec<String> = super::super::ownership::argv(&w.handler)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .skip_while(|word| *word != w.event)
+                    .skip(1)
+                    .collect();
+                assert_eq!(e.event, w.event);
+                assert_eq!(e.cards, rendered, "{} {}", spec.harness.id(), e.event);
+            }
+            assert!(r.dry_run && r.doubles.is_empty() && r.harness_notes.is_empty());
+            assert_eq!(r.program, Program::Absolute);
+        }
+        let written: Vec<_> = walk(t.path());
+        assert_eq!(
+            written,
+            vec![project.join(".git")],
+            "a dry run writes nothing"
+        );
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() && p.read_dir().unwrap().next().is_some() {
+                out.extend(walk(&p));
+            } else if p.is_file() || p.ends_with(".git") {
+                out.push(p);
+            }
+        }
+        out
+    }
+}
