@@ -291,7 +291,9 @@ mod tests {
 
     /// Each entry the report lists names the cards its rendered command
     /// line dispatches (kept typed, not read back out of the line), for
-    /// every harness; and a dry run writes nothing.
+    /// every harness; and a dry run writes nothing. Project scope: its
+    /// files are all under the temporary project, whatever the machine's
+    /// environment moves.
     #[test]
     fn a_dry_run_reports_each_entry_with_the_cards_its_command_runs() {
         let t = tempfile::tempdir().unwrap();
@@ -306,20 +308,24 @@ mod tests {
         };
         let bin = "/opt/cuecard/bin/cuecard";
         let ctx = Context::new(roots, None).with_bin(bin.into());
+        let mut reported = 0;
         for spec in super::super::all_specs() {
-            if spec.harness.decisions_only() && !ctx.policy().is_set() {
+            if spec.harness.decisions_only() && !ctx.policy().is_set()
+                || (spec.path)(Scope::Project, &ctx.roots).is_none()
+            {
                 continue;
             }
             let req = Request {
                 spec,
-                scope: Scope::User,
+                scope: Scope::Project,
                 dry_run: true,
                 replace: &[],
                 self_copy: false,
                 sandbox: false,
             };
             let r = install(&ctx, &req).unwrap();
-            let (wanted, _) = ctx.wanted(spec, &spec.program(Scope::User, bin));
+            let program = spec.program(Scope::Project, bin);
+            let (wanted, _) = ctx.wanted(spec, &program);
             assert!(!r.entries.is_empty(), "{}", spec.harness.id());
             assert_eq!(r.entries.len(), wanted.len());
             for (e, w) in r.entries.iter().zip(&wanted) {
@@ -333,8 +339,10 @@ mod tests {
                 assert_eq!(e.cards, rendered, "{} {}", spec.harness.id(), e.event);
             }
             assert!(r.dry_run && r.doubles.is_empty() && r.harness_notes.is_empty());
-            assert_eq!(r.program, Program::Absolute);
+            assert_eq!(r.program == Program::Absolute, program == bin);
+            reported += 1;
         }
+        assert!(reported >= 10, "{reported} harnesses reported");
         let written: Vec<_> = walk(t.path());
         assert_eq!(
             written,
