@@ -26,11 +26,11 @@ use crate::state::ledger::LedgerKind;
 use crate::state::{self, Session};
 use choose::{Lazy, choose_cards, trace_resolution};
 pub use gates::arm_deadline;
-pub(crate) use gates::decision_only;
 use gates::{
     audit_call, canonical_event, channel_gate, contract_row, once_gate, pinned_root, translate,
     unreadable, usable,
 };
+pub(crate) use gates::{decision_only, neutral_of};
 use judge::judge_each;
 
 /// What the hook was asked to do.
@@ -185,6 +185,14 @@ fn run_with(
     crate::guards::effects::packs::set_loader(crate::policy::packs::load);
     if let Err(why) = stages(req, input, source, locked, &mut run) {
         run.stopped = Some(why);
+    }
+    // Where the harness wants a decision on every call (Antigravity CLI's
+    // PreToolUse), a call with nothing to say answers the neutral one.
+    if run.answer.is_none()
+        && run.block.is_none()
+        && let Some((h, row)) = run.contract
+    {
+        run.answer = harness::neutral(h, row.native);
     }
     run
 }

@@ -148,6 +148,17 @@ pub const TABLE: &[HookPath] = &[
     any("crush", ".crush/skills/", Skills),
     any("crush", ".config/crush/skills/", Skills),
     env("crush", "XDG_CONFIG_HOME", "crush/skills/", Skills),
+    // Antigravity CLI: the user's root (~/.gemini/config) and the
+    // project's customization roots, each with a hooks.json, plugins and
+    // skills.
+    any("antigravity", ".gemini/config/hooks.json", Settings),
+    any("antigravity", ".gemini/config/plugins/", Plugins),
+    any("antigravity", ".gemini/config/skills/", Skills),
+    any("antigravity", ".agents/hooks.json", Settings),
+    any("antigravity", ".agents/plugins/", Plugins),
+    any("antigravity", ".agent/hooks.json", Settings),
+    any("antigravity", "_agents/hooks.json", Settings),
+    any("antigravity", "_agent/hooks.json", Settings),
     // Devin CLI (~/.config/devin; the project's .devin).
     any("devin", ".devin/config.json", Settings),
     any("devin", ".devin/config.local.json", Settings),

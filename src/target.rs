@@ -10,12 +10,14 @@
 
 mod call;
 mod script;
+mod tool;
 
 use crate::shell::{self, SimpleCommand};
 pub use call::{Call, cwd_of, find_project_root, project_root_here};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+pub use tool::ToolKind;
 
 /// A file a call targets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,17 +68,14 @@ pub fn call_paths(ctx: &Call) -> Vec<String> {
     out
 }
 
-/// Tools that write one file named in `file_path` / `notebook_path`.
-const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
-
 /// The path a file-writing tool's input names (as given), for the tools
-/// that name one.
+/// that name one ([`ToolKind::writes_named_file`]).
 pub fn written_path_input<'a>(ctx: &Call<'a>) -> Option<&'a str> {
-    let tool = ctx.payload.tool_name()?;
-    if !FILE_TOOLS.contains(&tool) {
+    let tool = ctx.tool();
+    if !tool.writes_named_file() {
         return None;
     }
-    let key = if tool == "NotebookEdit" {
+    let key = if tool == ToolKind::NotebookEdit {
         "notebook_path"
     } else {
         "file_path"
@@ -90,9 +89,6 @@ pub fn written_path_input<'a>(ctx: &Call<'a>) -> Option<&'a str> {
 /// The files a Write/Edit/MultiEdit/NotebookEdit or an `apply_patch` writes
 /// (added, updated, deleted or moved to).
 pub fn write_targets(ctx: &Call) -> Vec<Target> {
-    let Some(tool) = ctx.payload.tool_name() else {
-        return Vec::new();
-    };
     // A patch's files, each once (a set: a patch can name thousands).
     let mut out: Vec<Target> = Vec::new();
     if let Some(patch) = patch_of(ctx) {
@@ -104,9 +100,7 @@ pub fn write_targets(ctx: &Call) -> Vec<Target> {
             }
         }
     }
-    if FILE_TOOLS.contains(&tool)
-        && let Some(p) = written_path_input(ctx)
-    {
+    if let Some(p) = written_path_input(ctx) {
         let t = target_for(ctx, p);
         if !out.iter().any(|o| o.path == t.path) {
             out.push(t);
@@ -125,14 +119,11 @@ pub fn written_content(ctx: &Call) -> Vec<(Target, String)> {
     if let Some(patch) = patch_of(ctx) {
         return patch_texts(ctx, patch, |f| f.added);
     }
-    let Some(tool) = ctx.payload.tool_name() else {
-        return Vec::new();
-    };
-    let text = match tool {
-        "Write" => ctx.payload.input_str("content").map(str::to_string),
-        "Edit" => ctx.payload.input_str("new_string").map(str::to_string),
-        "NotebookEdit" => ctx.payload.input_str("new_source").map(str::to_string),
-        "MultiEdit" => edits(ctx, "new_string"),
+    let text = match ctx.tool() {
+        ToolKind::Write => ctx.payload.input_str("content").map(str::to_string),
+        ToolKind::Edit => ctx.payload.input_str("new_string").map(str::to_string),
+        ToolKind::NotebookEdit => ctx.payload.input_str("new_source").map(str::to_string),
+        ToolKind::MultiEdit => edits(ctx, "new_string"),
         _ => None,
     };
     match (text, ctx.write_targets().first().cloned()) {
@@ -149,9 +140,9 @@ pub fn replaced_content(ctx: &Call) -> Vec<(Target, String)> {
     if let Some(patch) = patch_of(ctx) {
         return patch_texts(ctx, patch, |f| f.removed);
     }
-    let text = match ctx.payload.tool_name() {
-        Some("Edit") => ctx.payload.input_str("old_string").map(str::to_string),
-        Some("MultiEdit") => edits(ctx, "old_string"),
+    let text = match ctx.tool() {
+        ToolKind::Edit => ctx.payload.input_str("old_string").map(str::to_string),
+        ToolKind::MultiEdit => edits(ctx, "old_string"),
         _ => None,
     };
     match (text, ctx.write_targets().first().cloned()) {
@@ -204,17 +195,18 @@ fn patch_texts(
 
 /// The command line of a Bash or PowerShell call.
 pub fn shell_command<'a>(ctx: &Call<'a>) -> Option<&'a str> {
-    match ctx.payload.tool_name()? {
-        "Bash" | "PowerShell" => ctx.payload.input_str("command"),
-        _ => None,
+    if ctx.tool().is_shell() {
+        ctx.payload.input_str("command")
+    } else {
+        None
     }
 }
 
 /// The simple commands of a Bash or PowerShell call, read with the quoting
 /// rules of its shell (see [`shell::parse`]).
 pub fn shell_commands(ctx: &Call) -> Vec<SimpleCommand> {
-    match (shell_command(ctx), ctx.payload.tool_name()) {
-        (Some(c), Some("PowerShell")) => shell::parse_powershell(c),
+    match (shell_command(ctx), ctx.tool()) {
+        (Some(c), ToolKind::PowerShell) => shell::parse_powershell(c),
         (Some(c), _) => {
             let mut cmds = shell::parse(c);
             // The commands of the scripts it runs, read from disk.
@@ -281,10 +273,10 @@ pub fn carries_patch(ctx: &Call) -> bool {
 /// The patch a call carries: an `apply_patch`'s text, or the whole patch a
 /// contract kept beside the Write/Edit it translated the patch into.
 fn patch_of<'a>(ctx: &Call<'a>) -> Option<&'a str> {
-    let tool = ctx.payload.tool_name()?;
-    let keys: &[&str] = if tool == "apply_patch" {
+    let tool = ctx.tool();
+    let keys: &[&str] = if tool == ToolKind::Patch {
         &["command", "input", "patch"]
-    } else if FILE_TOOLS.contains(&tool) {
+    } else if tool.writes_named_file() {
         &["patch"]
     } else {
         return None;

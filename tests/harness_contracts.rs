@@ -85,6 +85,24 @@ fn check_envelope(stdout: &str, native: &str, what: &str) -> String {
         .to_string()
 }
 
+/// Antigravity CLI reads its answers as protobuf messages: on PreToolUse
+/// only `decision` (never `allow`) and `reason`; elsewhere only
+/// `injectSteps`, each step one `ephemeralMessage`.
+fn check_antigravity(stdout: &str, native: &str, what: &str) -> String {
+    let m = obj(stdout);
+    if native == "PreToolUse" {
+        assert_only(&m, &["decision", "reason"], what);
+        let d = m["decision"].as_str().expect("decision");
+        assert!(matches!(d, "ask" | "force_ask" | "deny"), "{what}: {d}");
+        return d.to_string();
+    }
+    assert_only(&m, &["injectSteps"], what);
+    let steps = m["injectSteps"].as_array().expect("injectSteps");
+    let step = steps[0].as_object().expect("a step");
+    assert_only(step, &["ephemeralMessage"], what);
+    step["ephemeralMessage"].as_str().expect("text").to_string()
+}
+
 /// Codex's strict schemas (codex-rs/hooks/schema/generated/<event>.command
 /// .output.schema.json): `additionalProperties: false` at the top level and
 /// inside `hookSpecificOutput` (which requires `hookEventName`); Stop,
@@ -238,6 +256,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         ],
         "opencode" => &["session.created", "chat.message", "tool.execute.after"],
         "pi" => &["session_start", "before_agent_start", "tool_result"],
+        "antigravity" => &["SessionStart", "PreInvocation", "PreToolUse"],
         other => panic!("no schema for {other}"),
     };
     assert!(
@@ -253,6 +272,7 @@ fn check(harness: &str, native: &str, stdout: &str) -> Option<String> {
         "cline" => check_cline(stdout, &what),
         "crush" => check_crush(stdout, native, &what),
         "kiro" => stdout.trim_end_matches('\n').to_string(),
+        "antigravity" => check_antigravity(stdout, native, &what),
         _ => check_envelope(stdout, native, &what),
     })
 }
@@ -272,6 +292,7 @@ const HARNESSES: &[&str] = &[
     "kiro",
     "opencode",
     "pi",
+    "antigravity",
 ];
 
 #[test]

@@ -138,3 +138,33 @@ fn a_project_cards_effect_line_counts_once_trusted() {
     let out = bash(&sb, "acmectl db wipe", &["destructive"]);
     assert!(out.contains("your [effects] pack"), "{out}");
 }
+
+/// Every id `policy --ids` offers a pack works: a verb a pack calls
+/// `destructive.opaque` (or `secrets.opaque`) is an opaque finding of that
+/// guard, quiet without a policy and decided by the opaque id's, as the
+/// reader's own opaque findings are (it was once accepted and never fired).
+#[test]
+fn a_pack_verb_may_be_an_opaque_finding() {
+    let sb = Sandbox::new();
+    user_config(
+        &sb,
+        "[effects]\n\"acmectl nuke\" = \"destructive.opaque\"\n'vaultctl peek' = \"secrets.opaque\"\n",
+    );
+    assert_eq!(bash(&sb, "acmectl nuke --all", &["destructive"]), "");
+    assert_eq!(bash(&sb, "vaultctl peek prod", &["secrets"]), "");
+    user_config(
+        &sb,
+        "[policy]\n\"destructive.opaque\" = \"deny\"\n\"secrets.opaque\" = \"deny\"\n\n[effects]\n\"acmectl nuke\" = \"destructive.opaque\"\n'vaultctl peek' = \"secrets.opaque\"\n",
+    );
+    let out = bash(&sb, "acmectl nuke --all", &["destructive"]);
+    assert!(
+        out.contains("\"permissionDecision\":\"deny\"") && out.contains("destructive.opaque"),
+        "{out}"
+    );
+    let out = bash(&sb, "vaultctl peek prod", &["secrets"]);
+    assert!(
+        out.contains("\"permissionDecision\":\"deny\"") && out.contains("secrets.opaque"),
+        "{out}"
+    );
+    assert_eq!(bash(&sb, "acmectl list", &["destructive"]), "");
+}

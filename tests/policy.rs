@@ -197,6 +197,7 @@ const DECIDING: &[(&str, &str, Option<&str>)] = &[
         Some("tool.execute.before.echo"),
     ),
     ("pi", "tool_call", Some("tool_call.bash")),
+    ("antigravity", "PreToolUse", Some("PreToolUse.run_command")),
     ("windsurf", "pre_run_command", None),
 ];
 
@@ -300,6 +301,14 @@ fn every_contract_renders_an_ask_as_an_ask_or_as_a_deny_a_person_must_run() {
 fn with_no_policy_no_contract_carries_a_decision() {
     for (h, native, fixture) in DECIDING {
         let got = decide(h, native, *fixture, "");
+        // Where every call needs a decision (Antigravity CLI's PreToolUse),
+        // the neutral one that leaves the harness's own flow in charge.
+        let id = cuecard::harness::HarnessId::parse(h).unwrap();
+        if let Some(n) = cuecard::harness::neutral(id, native) {
+            assert_eq!(got, format!("exit: 0\nstdout: {n}\nstderr: \n"), "{h}");
+            assert!(!n.contains("allow"), "{h}: {n}");
+            continue;
+        }
         for word in [
             "permissionDecision",
             "\"decision\"",
@@ -426,6 +435,29 @@ fn a_card_can_be_a_rule() {
         Some("deny")
     );
     assert_eq!(decision_for(&sb, "psql -h localhost", &[]), None);
+}
+
+/// A guard card may carry its own decision (`- decision: deny` beside
+/// `- guard:`): the guard still judges, so only what it finds is denied.
+/// (It once compiled into an empty trigger that matched every call.)
+#[test]
+fn a_guard_card_with_its_own_decision_still_asks_its_guard() {
+    let sb = Sandbox::new();
+    let dir = sb.home().join(".config/cuecard/cards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("messages/destructive.md"),
+    )
+    .unwrap();
+    let card = shipped.replace(
+        "- guard: destructive",
+        "- guard: destructive\n- decision: deny",
+    );
+    assert_ne!(card, shipped);
+    std::fs::write(dir.join("destructive.md"), card).unwrap();
+    assert_eq!(decision_for(&sb, RM, &[]).as_deref(), Some("deny"));
+    assert_eq!(decision_for(&sb, "ls -la", &[]), None);
+    assert_eq!(decision_for(&sb, "rm -rf build", &[]), None);
 }
 
 #[test]

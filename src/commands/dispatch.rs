@@ -156,6 +156,9 @@ fn hook(args: &[OsString]) -> bool {
                 let u = unjudged::Unjudged::early(true);
                 crate::dispatch::arm_deadline(&req, &u);
                 req.unjudged = Some(u);
+            } else if let Some(line) = crate::dispatch::neutral_of(&req) {
+                // Where silence is no answer (Antigravity CLI's PreToolUse).
+                deadline::set_answer(Some(deadline::Answer::Stdout(line)));
             }
             Some(req)
         }
@@ -216,6 +219,10 @@ fn hook(args: &[OsString]) -> bool {
                 }));
             }
             blocked |= late;
+        } else if let Some(line) = crate::dispatch::neutral_of(&req) {
+            // No standing decision: the neutral answer, where silence is
+            // no answer (Antigravity CLI's PreToolUse).
+            printer::hook_answer(&line);
         }
     }
     blocked

@@ -217,20 +217,20 @@ fn judge(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) -> Result<Str
         };
         return Err((Verdict::Quiet, what));
     };
-    let judged_by = match &trigger {
-        Some(t) => {
-            if t.once_per_session {
-                finding.once = Some(OnceKey::card(&card.name));
-            }
-            if t.cooldown.is_some() {
-                run.effects.push(Effect::Stamp {
-                    card: card.name.clone(),
-                    key: CooldownKey::card(&card.name),
-                });
-            }
-            Judge::Trigger { card: &card.name }
+    if let Some(t) = &trigger {
+        if t.once_per_session {
+            finding.once = Some(OnceKey::card(&card.name));
         }
-        None => Judge::Guard(judge),
+        if t.cooldown.is_some() {
+            run.effects.push(Effect::Stamp {
+                card: card.name.clone(),
+                key: CooldownKey::card(&card.name),
+            });
+        }
+    }
+    let judged_by = match (&card.bindings.guard, &trigger) {
+        (None, Some(_)) => Judge::Trigger { card: &card.name },
+        _ => Judge::Guard(judge),
     };
     // The finding's policy (docs/design.md §4a): its id, the card's own
     // decision, the configured sources; only an explicit ask or deny
@@ -331,10 +331,12 @@ fn check(
     trigger: Option<&Trigger>,
     ctx: &Ctx,
 ) -> Result<Option<guards::Finding>, NotFired> {
-    let guard = match (trigger, guards::lookup(judge)) {
-        (Some(_), _) => None,
-        (None, Some(g)) => Some(g),
-        (None, None) => {
+    // A guard card's trigger keys (`once`, `cooldown`, `decision`) only
+    // gate it: its guard judges, never an empty trigger.
+    let guard = match (card.bindings.guard.is_some(), guards::lookup(judge)) {
+        (false, _) => None,
+        (true, Some(g)) => Some(g),
+        (true, None) => {
             diag::record(
                 Kind::CardError,
                 format!("card {} names unknown guard {judge}", card.name),

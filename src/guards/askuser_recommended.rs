@@ -37,7 +37,7 @@ impl Guard for AskUserRecommended {
         &["findings"]
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
-        if ctx.payload.tool_name() != Some("AskUserQuestion") {
+        if ctx.tool() != crate::target::ToolKind::AskUser {
             return None;
         }
         let questions = ctx.payload.tool_input()?.get("questions")?.as_array()?;

@@ -57,8 +57,8 @@ impl Guard for Dependency {
         // A manifest written through the shell (a redirection, `tee`,
         // `sed -i`, `cp`, `mv`): harnesses without a file-write tool (Codex
         // with a custom provider) write files this way.
-        for cmd in ctx.shell_commands() {
-            for raw in super::outside_project::shell_write_paths(cmd) {
+        for (cmd, writes) in ctx.shell_commands().iter().zip(ctx.shell_write_paths()) {
+            for raw in writes {
                 let t = target::target_for(ctx, raw);
                 if let Some((eco, lock)) = manifest(t.file_name(), t.as_str())
                     && !t.as_str().contains("/node_modules/")

@@ -21,7 +21,7 @@ use super::lexical::Family;
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::{self, SimpleCommand};
-use crate::target;
+use crate::target::{self, ToolKind};
 
 pub struct Eval;
 
@@ -47,7 +47,7 @@ impl Guard for Eval {
                 .var("path", "the command"),
             );
         }
-        if ctx.payload.tool_name() == Some("NotebookEdit")
+        if ctx.tool() == ToolKind::NotebookEdit
             && ctx.payload.input_str("cell_type") == Some("markdown")
         {
             return None;
@@ -75,9 +75,7 @@ impl Guard for Eval {
             {
                 continue; // the edit keeps a primitive that was already there
             }
-            let at = if hit.line > 0
-                && ctx.payload.tool_name() == Some("Write")
-                && !target::carries_patch(ctx)
+            let at = if hit.line > 0 && ctx.tool() == ToolKind::Write && !target::carries_patch(ctx)
             {
                 format!("{}:{}", t.shown, hit.line)
             } else {

@@ -114,10 +114,8 @@ pub fn record_writes(ctx: &Ctx, session: &mut Session) {
         return; // before a call, or a failed one: nothing was written
     }
     let mut paths: Vec<crate::target::Target> = ctx.write_targets().to_vec();
-    for cmd in ctx.shell_commands() {
-        for raw in super::outside_project::shell_write_paths(cmd) {
-            paths.push(crate::target::target_for(ctx, raw));
-        }
+    for raw in ctx.shell_write_paths().iter().flatten() {
+        paths.push(crate::target::target_for(ctx, raw));
     }
     for t in &paths {
         if t.inside_project && t.shown == note::FILE {

@@ -8,7 +8,7 @@
 //! symlink; a file that does not exist yet is a new manifest, a change.
 
 use crate::context::Ctx;
-use crate::target::Target;
+use crate::target::{Target, ToolKind};
 use serde_json::Value;
 
 /// The most of a manifest read.
@@ -100,13 +100,13 @@ fn read_bounded(path: &std::path::Path) -> Option<String> {
 /// an Edit's (or each MultiEdit edit's) replacement made.
 fn content_after(ctx: &Ctx, before: &str) -> Option<String> {
     let p = ctx.payload;
-    match p.tool_name()? {
-        "Write" => p.input_str("content").map(str::to_string),
-        "Edit" => {
+    match ctx.tool() {
+        ToolKind::Write => p.input_str("content").map(str::to_string),
+        ToolKind::Edit => {
             let input = p.tool_input()?;
             replace(before, input)
         }
-        "MultiEdit" => {
+        ToolKind::MultiEdit => {
             let edits = p.tool_input()?.get("edits")?.as_array()?;
             let mut text = before.to_string();
             for e in edits {

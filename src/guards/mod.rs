@@ -14,6 +14,8 @@ mod eval_rules;
 mod generated_file;
 mod handoff;
 pub mod kb_drift;
+#[cfg(test)]
+mod kinds_tests;
 mod lexical;
 mod manifest_view;
 pub mod opaque;

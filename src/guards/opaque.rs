@@ -47,29 +47,28 @@ pub enum Owner {
 pub fn finding(ctx: &Ctx, owner: Owner) -> Option<Finding> {
     let raw = target::shell_command(ctx)?;
     let cmds = ctx.shell_commands();
-    let ps = ctx.payload.tool_name() == Some("PowerShell");
+    let ps = ctx.tool() == target::ToolKind::PowerShell;
     let found = opacity::find(raw, cmds, ps);
     let own = |o: &&Opaque| match owner {
         Owner::Destructive => matches!(o.effect, Effect::Any | Effect::Delete),
         Owner::Secrets => matches!(o.effect, Effect::Any | Effect::Secret),
         Owner::ProtectedBranch => o.effect == Effect::Any,
     };
-    let (shown, reason) = match found.iter().find(own) {
-        Some(o) => (o.shown.clone(), o.reason.to_string()),
+    let (shown, reason, kind) = match found.iter().find(own) {
+        Some(o) => (o.shown.clone(), o.reason.to_string(), KIND),
         None => match owner {
             Owner::Destructive => return None,
-            Owner::Secrets => secret_reach(cmds)?,
-            Owner::ProtectedBranch => branch_move(cmds)?,
+            Owner::Secrets => {
+                let (shown, reach) = secret_reach(cmds)?;
+                (shown, reach.reason().to_string(), reach.kind())
+            }
+            Owner::ProtectedBranch => {
+                let (shown, reason) = branch_move(cmds)?;
+                (shown, reason, KIND)
+            }
         },
     };
     let shown = crate::text::sanitize(&shown, 160);
-    // A secret the command names after all (`git show HEAD:.env`,
-    // `open(".env")`) is a plain secret-file finding, not an opaque one.
-    let kind = if reason == GIT_STORE || reason == CODE_FILE {
-        "file"
-    } else {
-        KIND
-    };
     let f = Finding::new(format!("opaque:{shown}"), format!("`{shown}` {reason}")).kind(kind);
     Some(match owner {
         Owner::Secrets => f
@@ -187,26 +186,65 @@ const SAMPLE_NAMES: &[&str] = &[
     "config.json",
 ];
 
-const GLOB_READ: &str = "reads a file named by a pattern or variable that fits a secret file; which file is known only at run time";
-const GIT_STORE: &str = "reads a secret file out of git's object store";
-const GIT_COMPUTED: &str = "reads an object of git's store named at run time";
-const CODE_FILE: &str = "runs code that opens a secret file";
-const CODE_ENV: &str = "runs code that reads the whole environment";
-const INDIRECT: &str = "prints a variable whose name is computed at run time";
-const ENV_OUT: &str =
-    "sends the whole environment through a program or into a file cuecard does not read";
+/// How a command may reach a secret that no path on its line spells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// A pattern or a computed path that fits a secret file.
+    GlobRead,
+    /// A secret file read out of git's object store.
+    GitStore,
+    /// An object of git's store named at run time.
+    GitComputed,
+    /// An interpreter's code that opens a secret file.
+    CodeFile,
+    /// An interpreter's code that reads the whole environment.
+    CodeEnv,
+    /// A variable whose name is computed at run time (`${!v}`).
+    Indirect,
+    /// The whole environment sent through a program or into a file.
+    EnvOut,
+}
+
+impl Reach {
+    /// What the command does, in words (the finding's reason).
+    fn reason(self) -> &'static str {
+        match self {
+            Reach::GlobRead => {
+                "reads a file named by a pattern or variable that fits a secret file; which file is known only at run time"
+            }
+            Reach::GitStore => "reads a secret file out of git's object store",
+            Reach::GitComputed => "reads an object of git's store named at run time",
+            Reach::CodeFile => "runs code that opens a secret file",
+            Reach::CodeEnv => "runs code that reads the whole environment",
+            Reach::Indirect => "prints a variable whose name is computed at run time",
+            Reach::EnvOut => {
+                "sends the whole environment through a program or into a file cuecard does not read"
+            }
+        }
+    }
+
+    /// The finding's kind: a secret the command names after all (`git show
+    /// HEAD:.env`, `open(".env")`) is a plain secret-file finding, not an
+    /// opaque one.
+    fn kind(self) -> &'static str {
+        match self {
+            Reach::GitStore | Reach::CodeFile => "file",
+            _ => KIND,
+        }
+    }
+}
 
 /// A secret reached in a way no path on the command line spells.
-fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
+fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
     for (i, c) in cmds.iter().enumerate() {
         let shown = || argv::shown(c);
         if c.argv.iter().any(|w| w.contains("${!")) {
-            return Some((shown(), INDIRECT.into()));
+            return Some((shown(), Reach::Indirect));
         }
         let prog = program(c);
         if let Some((sub, rest)) = git_subcommand(c) {
             if let Some(r) = git_store(sub, rest) {
-                return Some((shown(), r.into()));
+                return Some((shown(), r));
             }
             continue;
         }
@@ -232,15 +270,15 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
                 r.op.contains('>') && !r.target.starts_with('&') && r.target != "/dev/null"
             });
             if into_unknown || to_file || c.captured {
-                return Some((shown(), ENV_OUT.into()));
+                return Some((shown(), Reach::EnvOut));
             }
         }
         if let Some(code) = interpreter_code(c) {
             if code_opens_secret(&code) {
-                return Some((shown(), CODE_FILE.into()));
+                return Some((shown(), Reach::CodeFile));
             }
             if code_reads_env(&code) {
-                return Some((shown(), CODE_ENV.into()));
+                return Some((shown(), Reach::CodeEnv));
             }
         }
         if NOT_READING.contains(&prog.as_str()) {
@@ -256,12 +294,12 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
                 continue;
             }
             if (glob || reader && opacity::computed(w) && !ordinary_var(w)) && fits_secret(w) {
-                return Some((shown(), GLOB_READ.into()));
+                return Some((shown(), Reach::GlobRead));
             }
         }
         for r in &c.redirects {
             if r.op.ends_with('<') && fits_secret(&r.target) {
-                return Some((shown(), GLOB_READ.into()));
+                return Some((shown(), Reach::GlobRead));
             }
         }
     }
@@ -269,7 +307,7 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, String)> {
 }
 
 /// git commands that read a file out of the object store.
-fn git_store(sub: &str, rest: &[String]) -> Option<&'static str> {
+fn git_store(sub: &str, rest: &[String]) -> Option<Reach> {
     match sub {
         "show" | "cat-file" | "archive" | "grep" | "blame" | "diff" | "log" | "whatchanged" => {}
         _ => return None,
@@ -287,7 +325,7 @@ fn git_store(sub: &str, rest: &[String]) -> Option<&'static str> {
                     "log" | "diff" | "show" | "whatchanged" | "blame" | "grep"
                 )
             {
-                return Some(GIT_STORE);
+                return Some(Reach::GitStore);
             }
             continue;
         }
@@ -297,13 +335,13 @@ fn git_store(sub: &str, rest: &[String]) -> Option<&'static str> {
         if let Some((_, path)) = w.split_once(':')
             && (classify(path).is_some() || fits_secret(path))
         {
-            return Some(GIT_STORE);
+            return Some(Reach::GitStore);
         }
         if sub == "cat-file" && opacity::computed(w) {
-            return Some(GIT_COMPUTED);
+            return Some(Reach::GitComputed);
         }
         if matches!(sub, "blame") && classify(w).is_some() {
-            return Some(GIT_STORE);
+            return Some(Reach::GitStore);
         }
     }
     None

@@ -17,7 +17,7 @@ use super::{Finding, Guard};
 use super::{secret_commands, secret_tokens};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
-use crate::target;
+use crate::target::{self, ToolKind};
 use std::io::Read;
 
 pub struct Secrets;
@@ -118,8 +118,8 @@ impl Guard for Secrets {
             }
             return super::opaque::finding(ctx, super::opaque::Owner::Secrets);
         }
-        match ctx.payload.tool_name()? {
-            "Read" | "NotebookRead" => {
+        match ctx.tool() {
+            ToolKind::Read => {
                 // One file, or several (`file_paths`: a harness whose read
                 // tool takes a list, Cline's `read_files`): each is judged.
                 let first = ctx
@@ -139,7 +139,7 @@ impl Guard for Secrets {
                     .chain(more)
                     .find_map(|p| judge_path(ctx, p).map(|kind| file_finding(ctx, p, kind)));
             }
-            "Grep" => {
+            ToolKind::Grep => {
                 let p = ctx.payload.input_str("path")?;
                 let kind = judge_path(ctx, p)?;
                 return Some(file_finding(ctx, p, kind));

@@ -25,6 +25,11 @@ pub enum Shape {
     Flat { field: &'static str, decision: bool },
     /// The context alone, as plain text on stdout.
     PlainText,
+    /// Antigravity CLI's `injectSteps`: the context as one step,
+    /// `{"injectSteps": [{"ephemeralMessage": <context>}]}`, and nothing
+    /// else (its output is read as a protobuf message: a key it does not
+    /// know may cost the whole answer).
+    Steps,
 }
 
 impl Shape {
@@ -37,6 +42,7 @@ impl Shape {
                 format!("`{field}`{}", if decision { " + decision" } else { "" })
             }
             Shape::PlainText => "plain text".into(),
+            Shape::Steps => "`injectSteps`".into(),
         }
     }
 
@@ -58,6 +64,7 @@ impl Shape {
                 }
             ),
             Shape::PlainText => "plain text on stdout".into(),
+            Shape::Steps => "`injectSteps[].ephemeralMessage`".into(),
         }
     }
 }
@@ -80,6 +87,7 @@ pub fn reshape(row: &EventRow, v: Value) -> Option<Answer> {
         Shape::Strict { top, inner } => strict(row, v, top, inner),
         Shape::Flat { field, decision } => flat(&v, field, decision),
         Shape::PlainText => plain(&v),
+        Shape::Steps => steps(&v),
     }
 }
 
@@ -92,7 +100,12 @@ pub fn reshape_deciding(row: &EventRow, decides: Option<Decides>, mut v: Value) 
     let empty = v.as_object().is_some_and(Map::is_empty);
     let context = if empty { None } else { reshape(row, v) };
     let (Some((word, reason)), Some(d)) = (ruling, decides) else {
-        return context;
+        // A harness that wants a decision on every call gets its neutral
+        // one (nothing else: context cannot travel where it decides).
+        return match decides.and_then(Decides::neutral) {
+            Some(v) => Some(Answer::Json(v)),
+            None => context,
+        };
     };
     if d == Decides::ExitCode {
         return Some(Answer::Block(reason));
@@ -122,6 +135,18 @@ pub fn reshape_deciding(row: &EventRow, decides: Option<Decides>, mut v: Value) 
             out.insert("permission".into(), json!(word));
             out.insert("user_message".into(), json!(reason));
             out.insert("agent_message".into(), json!(reason));
+        }
+        Decides::Verdict { neutral } => {
+            // Only the decision: nothing else is read there. Never `allow`
+            // (it would approve what the user did not).
+            out = Map::new();
+            let word = match word.as_str() {
+                "ask" => "force_ask",
+                "deny" => "deny",
+                _ => neutral,
+            };
+            out.insert("decision".into(), json!(word));
+            out.insert("reason".into(), json!(reason));
         }
         Decides::ExitCode => unreachable!("answered above"),
     }
@@ -235,6 +260,21 @@ fn flat(v: &Value, field: &str, decision: bool) -> Option<Answer> {
         out.insert(field.into(), json!(c));
     }
     (!out.is_empty()).then_some(Answer::Json(Value::Object(out)))
+}
+
+/// The context as one injected step (Antigravity CLI).
+fn steps(v: &Value) -> Option<Answer> {
+    context(v).map(|c| Answer::Json(json!({ "injectSteps": [{ "ephemeralMessage": c }] })))
+}
+
+/// The neutral answer of the native event `native` of `h`, where the
+/// harness wants a decision on every call ([`Decides::neutral`]): what a
+/// call answers when cuecard stops before judging or has nothing to say.
+pub fn neutral(h: super::HarnessId, native: &str) -> Option<String> {
+    h.spec()
+        .decides_on(native)
+        .and_then(Decides::neutral)
+        .map(|v| v.to_string())
 }
 
 /// The context alone, as plain text.

@@ -275,6 +275,7 @@ static CONFIG: Config = Config {
     legacy: None,
     plugin: None,
     owned: Some(&HOOK_FILE),
+    check: config::no_check,
 };
 
 /// The one event cuecard registers: Cline reads no other hook's output,

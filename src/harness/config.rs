@@ -20,6 +20,22 @@ pub enum Layout {
     /// `hooks[] = {name, trigger, matcher, action: {type, command}, timeout,
     /// enabled}`: one list, the event in `trigger` (Kiro V3 hook files).
     List,
+    /// [`Layout::Grouped`] for most events, [`Layout::Flat`] (a plain list
+    /// of handlers, no matcher) for the events named (Antigravity CLI: its
+    /// tool events hold groups, its lifecycle events handlers).
+    Mixed { flat: &'static [&'static str] },
+}
+
+impl Layout {
+    /// How the handlers of `event` nest (a [`Layout::Mixed`] resolved for
+    /// one event; every other layout is itself).
+    pub fn of(self, event: &str) -> Layout {
+        match self {
+            Layout::Mixed { flat } if flat.contains(&event) => Layout::Flat,
+            Layout::Mixed { .. } => Layout::Grouped,
+            l => l,
+        }
+    }
 }
 
 /// Where a configuration applies.
@@ -173,6 +189,10 @@ pub struct Config {
     pub owned: Option<&'static OwnedFile>,
     /// How `install --detect` tells the harness is used on this machine.
     pub presence: Presence,
+    /// Reads a file install is about to write back against the harness's
+    /// documented schema, for a harness that drops a whole file it cannot
+    /// parse (Antigravity CLI): `Err` says why, and nothing is written.
+    pub check: fn(&Value) -> Result<(), String>,
 }
 
 /// Signs that a harness is used on this machine (`install --detect`): its
@@ -260,6 +280,7 @@ impl Config {
             plugin: None,
             owned: None,
             presence: Presence::UNKNOWN,
+            check: no_check,
         }
     }
 
@@ -392,4 +413,8 @@ pub fn empty_object() -> Value {
 }
 pub fn no_notes(_: Scope, _: &Path) -> Vec<String> {
     Vec::new()
+}
+/// A [`Config::check`] for a harness with no schema install checks.
+pub fn no_check(_: &Value) -> Result<(), String> {
+    Ok(())
 }

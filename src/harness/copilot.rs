@@ -217,6 +217,7 @@ static CONFIG: Config = Config {
     legacy: None,
     plugin: Some(&PLUGIN),
     owned: None,
+    check: config::no_check,
 };
 
 /// The Copilot CLI plugin: `plugin.json` at the root naming `hooks.json`

@@ -97,6 +97,7 @@ static CONFIG: Config = Config {
     legacy: None,
     plugin: None,
     owned: None,
+    check: config::no_check,
 };
 
 /// A directory from the environment variable `var`, when set to an

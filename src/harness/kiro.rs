@@ -107,6 +107,7 @@ static CONFIG: Config = Config {
     legacy: Some(&LEGACY),
     plugin: None,
     owned: None,
+    check: config::no_check,
 };
 
 /// Kiro's legacy form: hooks inside the agent `cuecard`.
@@ -133,6 +134,7 @@ static LEGACY: Config = Config {
     legacy: None,
     plugin: None,
     owned: None,
+    check: config::no_check,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

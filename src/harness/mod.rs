@@ -31,7 +31,7 @@ pub mod plugin;
 mod table;
 mod translate;
 
-pub use answer::{Answer, Shape, reshape, reshape_deciding};
+pub use answer::{Answer, Shape, neutral, reshape, reshape_deciding};
 pub use capabilities::capability_table;
 pub use table::{Decides, Delivery, EventRow, MatcherStyle, Spec};
 
@@ -89,6 +89,9 @@ harnesses! {
     Pi => pi,
     Cline => cline,
     Crush => crush,
+    /// Served from its documentation; every PreToolUse call answers a
+    /// decision (silence may stop the call).
+    Antigravity => antigravity,
     /// No channel that reaches the model: installed into only for
     /// decisions, with a policy set.
     Windsurf => windsurf,

@@ -126,6 +126,7 @@ pub(super) static CONFIG: Config = Config {
     legacy: None,
     plugin: None,
     owned: Some(&PLUGIN_FILE),
+    check: config::no_check,
 };
 
 /// The plugin file: `plugin.js` with the entries on its `const HOOKS` line.

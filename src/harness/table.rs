@@ -50,6 +50,14 @@ pub enum Decides {
     /// Exit code 2 with the reason on stderr and nothing on stdout (Kiro
     /// preToolUse, Windsurf pre-hooks): the one exception to exit 0.
     ExitCode,
+    /// Top-level `decision` with `reason`, on a harness that wants a
+    /// decision on every call (Antigravity CLI's PreToolUse: silence or an
+    /// object without one may stop the call). A deny is `deny`; an ask is
+    /// `force_ask` (a person answers, whatever the harness remembered as
+    /// always allowed); a call cuecard has nothing to say about answers
+    /// `neutral`, the value that leaves the harness's own permission flow
+    /// in charge (see [`Decides::neutral`]).
+    Verdict { neutral: &'static str },
 }
 
 impl Decides {
@@ -58,6 +66,17 @@ impl Decides {
         match self {
             Decides::Envelope { ask } | Decides::Flat { ask } | Decides::Permission { ask } => ask,
             Decides::TopLevel | Decides::ExitCode => false,
+            Decides::Verdict { .. } => true,
+        }
+    }
+
+    /// What a call with no decision answers here, when silence is not an
+    /// answer (`{"decision": <neutral>}` for [`Decides::Verdict`]); `None`
+    /// where printing nothing is.
+    pub fn neutral(self) -> Option<serde_json::Value> {
+        match self {
+            Decides::Verdict { neutral } => Some(serde_json::json!({ "decision": neutral })),
+            _ => None,
         }
     }
 
@@ -69,6 +88,10 @@ impl Decides {
             Decides::Flat { .. } => "top-level `permissionDecision` + reason",
             Decides::Permission { .. } => "`permission` + `user_message` / `agent_message`",
             Decides::ExitCode => "exit code 2, reason on stderr",
+            Decides::Verdict { .. } => {
+                "top-level `decision` (`deny`, `force_ask`) + `reason` on every call; \
+                 `ask` when cuecard has no opinion"
+            }
         }
     }
 }
@@ -173,6 +196,13 @@ impl Spec {
     /// The row for a native event name (exact).
     pub fn row(&self, native: &str) -> Option<&'static EventRow> {
         self.events.iter().find(|r| r.native == native)
+    }
+
+    /// The canonical name of a native tool name, as its contract maps it
+    /// (`translate::map_tool`); a name the harness does not list is
+    /// returned as it is.
+    pub fn canonical_tool<'n>(&self, native: &'n str) -> &'n str {
+        super::translate::canonical_tool(self.tools, native)
     }
 
     pub fn tool_matcher(&self, canonical: &str) -> String {

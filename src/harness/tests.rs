@@ -147,6 +147,11 @@ fn the_one_reshaper_follows_each_rows_shape() {
                         "{what}"
                     );
                 }
+                (Shape::Steps, Answer::Json(v)) => assert_eq!(
+                    v,
+                    serde_json::json!({"injectSteps": [{"ephemeralMessage": "CTX"}]}),
+                    "{what}"
+                ),
                 (s, a) => panic!("{what}: {s:?} printed {a:?}"),
             }
         }

@@ -27,9 +27,19 @@ pub fn map_tool(tools: &[(&str, &str)], map: &mut Map<String, Value>) {
     let Some(name) = map.get("tool_name").and_then(Value::as_str) else {
         return;
     };
-    if let Some((_, canonical)) = tools.iter().find(|(n, _)| *n == name) {
-        map.insert("tool_name".into(), Value::from(*canonical));
+    let canonical = canonical_tool(tools, name);
+    if canonical != name {
+        map.insert("tool_name".into(), Value::from(canonical.to_string()));
     }
+}
+
+/// The canonical name `tools` gives a native tool name (the first pair
+/// that names it); a name not listed is returned as it is.
+pub fn canonical_tool<'n>(tools: &[(&str, &'n str)], native: &'n str) -> &'n str {
+    tools
+        .iter()
+        .find(|(n, _)| *n == native)
+        .map_or(native, |&(_, c)| c)
 }
 
 /// A value given as a JSON string holding an object becomes the object.

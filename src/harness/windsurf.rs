@@ -114,6 +114,7 @@ static CONFIG: Config = Config {
     legacy: None,
     plugin: None,
     owned: None,
+    check: config::no_check,
 };
 
 fn path(scope: Scope, r: &Roots) -> Option<PathBuf> {

@@ -12,6 +12,7 @@ use super::shell_words;
 use crate::harness::config::{Config, Form, Host, Shell};
 use crate::harness::{self, HarnessId};
 use crate::registration::{self, Registration};
+use crate::target::ToolKind;
 use serde_json::{Map, Value};
 
 /// A registration the harness does not get, and why.
@@ -199,14 +200,13 @@ fn admits_shell(matcher: &str) -> bool {
     m.is_empty()
         || m == "*"
         || m.split('|')
-            .any(|a| matches!(a.trim(), "Bash" | "PowerShell"))
+            .any(|a| ToolKind::of(Some(a.trim())).is_shell())
 }
 
 /// The shell tools a canonical matcher admits, as a matcher.
 fn shell_only(matcher: &str) -> String {
     let all = matches!(matcher.trim(), "" | "*");
-    ["Bash", "PowerShell"]
-        .into_iter()
+    ToolKind::names(ToolKind::is_shell)
         .filter(|t| all || matcher.split('|').any(|a| a.trim() == *t))
         .collect::<Vec<_>>()
         .join("|")

@@ -92,6 +92,14 @@ pub enum InstallError {
     /// The file's shape leaves no place for cuecard's entries (nothing was
     /// written).
     Unmergeable { path: PathBuf, why: BadShape },
+    /// The file install was about to write does not read as the
+    /// harness's documented schema (a harness that drops a whole file it
+    /// cannot parse: Antigravity CLI); nothing was written.
+    Unparseable {
+        path: PathBuf,
+        harness: HarnessId,
+        why: String,
+    },
     /// A document of cuecard's own making has no place for its entries.
     Shape(BadShape),
     /// A file at the path of a file cuecard owns that is not cuecard's (it
@@ -124,6 +132,7 @@ impl InstallError {
                 | InstallError::SymlinkedDir(_)
                 | InstallError::ReadOnly(_)
                 | InstallError::Unmergeable { .. }
+                | InstallError::Unparseable { .. }
                 | InstallError::WouldOverwriteForeign { .. }
                 | InstallError::WouldOverwriteEdited(_)
         )
@@ -292,6 +301,16 @@ impl fmt::Display for InstallError {
             E::Unmergeable { path, why } => {
                 write!(f, "{}: {why}; nothing was written", path.display())
             }
+            E::Unparseable { path, harness, why } => write!(
+                f,
+                "{}: the file install would write does not read as {}'s hook file ({why}), and {} \
+                 drops a hook file it cannot parse whole, hooks of yours included. Nothing was \
+                 written. Fix the file (or add cuecard's entries by hand: `cuecard install \
+                 --dry-run` shows them) and run again",
+                path.display(),
+                harness.name(),
+                harness.name()
+            ),
             E::Shape(why) => write!(f, "{why}"),
             E::ForeignOwned { path, what } => foreign(f, path, what),
             E::WouldOverwriteForeign { path, what } => {

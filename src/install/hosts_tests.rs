@@ -169,6 +169,18 @@ const SNAPSHOTS: &[(&str, Host, &str)] = &[
         Host::Windows,
         r#"{"command":"\"C:/Users/Zoë Doe/AppData/Local/cuecard/bin/cuecard.exe\" dispatch --contract crush PreToolUse destructive","matcher":"^(?:bash)$","timeout":10}"#,
     ),
+    // Antigravity CLI: SessionStart is a plain handler (no group, no
+    // matcher), run by `sh -c` on Unix and `cmd /c` on Windows.
+    (
+        "antigravity",
+        Host::Unix,
+        r#"{"type":"command","command":"\"/home/zoë doe/.local/bin/cuecard\" dispatch --contract antigravity SessionStart session-start kb-drift","timeout":10}"#,
+    ),
+    (
+        "antigravity",
+        Host::Windows,
+        r#"{"type":"command","command":"\"C:\\Users\\Zoë Doe\\AppData\\Local\\cuecard\\bin\\cuecard.exe\" dispatch --contract antigravity SessionStart session-start kb-drift","timeout":10}"#,
+    ),
     (
         "opencode",
         Host::Unix,

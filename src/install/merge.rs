@@ -11,6 +11,9 @@
 //! - A matcher group or an event list that cuecard's removals emptied goes
 //!   too, unless the caller names it the operator's (`keep`: one they had
 //!   before install, even empty); one the operator left empty stays.
+//! - Each event's handlers nest as `layout.of(event)` says (a
+//!   [`Layout::Mixed`] file holds groups under some events, plain handler
+//!   lists under others), so the arms below never see `Mixed` itself.
 
 use super::ownership::Owner;
 use super::shape::BadShape;
@@ -109,7 +112,7 @@ pub fn install_keeping<O: Owner + ?Sized>(
     }
     out.removed = remove_unclaimed(hooks, layout, bin, &claimed, keep);
     for e in pending {
-        let item = match layout {
+        let item = match layout.of(&e.event) {
             Layout::Grouped => {
                 let mut g = Map::new();
                 if let Some(m) = &e.matcher {
@@ -121,7 +124,7 @@ pub fn install_keeping<O: Owner + ?Sized>(
                 );
                 Value::Object(g)
             }
-            Layout::Flat | Layout::List => Value::Object(e.handler.clone()),
+            Layout::Flat | Layout::List | Layout::Mixed { .. } => Value::Object(e.handler.clone()),
         };
         hooks
             .entry(e.event.clone())
@@ -243,7 +246,7 @@ pub fn ours<O: Owner + ?Sized>(
     };
     for (event, list) in hooks {
         for item in list.as_array().into_iter().flatten() {
-            match layout {
+            match layout.of(event) {
                 Layout::Grouped => {
                     let m = item
                         .get("matcher")
@@ -260,7 +263,7 @@ pub fn ours<O: Owner + ?Sized>(
                         }
                     }
                 }
-                Layout::Flat | Layout::List => {
+                Layout::Flat | Layout::List | Layout::Mixed { .. } => {
                     if bin.owns(item) {
                         let m = item
                             .get("matcher")
@@ -295,7 +298,7 @@ fn find_slot<O: Owner + ?Sized>(
         if m != e.matcher.as_deref() {
             continue;
         }
-        match layout {
+        match layout.of(&e.event) {
             Layout::Grouped => {
                 let Some(hs) = item.get(HOOKS).and_then(Value::as_array) else {
                     continue;
@@ -305,7 +308,7 @@ fn find_slot<O: Owner + ?Sized>(
                     return Some((gi, Some(hi)));
                 }
             }
-            Layout::Flat | Layout::List => {
+            Layout::Flat | Layout::List | Layout::Mixed { .. } => {
                 if bin.owns(item) && free(gi, None) {
                     return Some((gi, None));
                 }
@@ -338,7 +341,7 @@ fn remove_unclaimed<O: Owner + ?Sized>(
         let before = removed;
         let mut keep = Vec::with_capacity(list.len());
         for (gi, mut item) in std::mem::take(list).into_iter().enumerate() {
-            match layout {
+            match layout.of(event) {
                 Layout::Grouped => {
                     let mut emptied = false;
                     if let Some(hs) = item.get_mut(HOOKS).and_then(Value::as_array_mut) {
@@ -356,7 +359,7 @@ fn remove_unclaimed<O: Owner + ?Sized>(
                         keep.push(item);
                     }
                 }
-                Layout::Flat | Layout::List => {
+                Layout::Flat | Layout::List | Layout::Mixed { .. } => {
                     if bin.owns(&item) && !is_claimed(gi, None) {
                         removed += 1;
                     } else {

@@ -469,8 +469,11 @@ impl Replayer {
             state_root: self.store.as_ref().map(|s| s.root().to_path_buf()),
         };
         if event == "PostToolUse" {
+            let name = p.get("tool_name").and_then(Value::as_str);
+            let name = name.map(|n| req.contract.map_or(n, |h| h.spec().canonical_tool(n)));
+            let tool = crate::target::ToolKind::of(name);
             self.tracker
-                .saw_call(&p, cwd.as_deref(), !r.warnings_at.is_empty());
+                .saw_call(tool, &p, cwd.as_deref(), !r.warnings_at.is_empty());
         }
         let run = crate::hook::answer(
             self.store.as_ref(),

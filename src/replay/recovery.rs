@@ -7,6 +7,7 @@
 //! compaction warning left it in the transcript.
 
 use crate::recovery::note;
+use crate::target::ToolKind;
 use crate::text::Fragment;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -47,18 +48,20 @@ impl Default for Tracker {
 }
 
 impl Tracker {
-    /// Notes a `Write` of the project's hand-off note, once `warned`.
-    pub fn saw_call(&mut self, payload: &Map<String, Value>, cwd: Option<&str>, warned: bool) {
-        let input = &payload.get("tool_input").cloned().unwrap_or(Value::Null);
-        if !warned
-            || !matches!(
-                payload.get("tool_name").and_then(Value::as_str),
-                // Gemini CLI and Qwen Code name it write_file.
-                Some("Write" | "write_file")
-            )
-        {
+    /// Notes a `Write` of the project's hand-off note, once `warned`
+    /// (`tool`: the kind of the call's tool, by its canonical name: the
+    /// recording's own name is mapped by its harness's contract).
+    pub fn saw_call(
+        &mut self,
+        tool: ToolKind,
+        payload: &Map<String, Value>,
+        cwd: Option<&str>,
+        warned: bool,
+    ) {
+        if !warned || tool != ToolKind::Write {
             return;
         }
+        let input = &payload.get("tool_input").cloned().unwrap_or(Value::Null);
         let (Some(path), Some(content)) = (input["file_path"].as_str(), input["content"].as_str())
         else {
             return;

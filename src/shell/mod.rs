@@ -49,12 +49,15 @@ mod options;
 mod parser;
 mod redirect;
 mod unwrap;
+pub mod words;
 mod wrappers;
+mod writes;
 
 pub use command::SimpleCommand;
 pub use cwd::Cwd;
 pub use finders::found_paths;
 pub use redirect::Redirect;
+pub use writes::write_paths;
 
 /// Every simple command in `command`, wrappers unwrapped, nested `-c`
 /// scripts, `$(...)`, backticks and subshells included (bounded depth), in

@@ -1,9 +1,10 @@
 //! What is computed from a tool call alone, whatever event a card is judged
 //! for: the payload and its lazily computed parts (the project root, the
-//! paths the call names, its shell commands, the files it writes). The
-//! contexts of one call share one (see [`crate::context::Ctx::for_event`]).
+//! paths the call names, its tool's kind, its shell commands and what they
+//! write, the files it writes). The contexts of one call share one (see
+//! [`crate::context::Ctx::for_event`]).
 
-use super::Target;
+use super::{Target, ToolKind};
 use crate::payload::Payload;
 use crate::shell::SimpleCommand;
 use std::cell::OnceCell;
@@ -22,6 +23,10 @@ pub struct Call<'a> {
 /// share one of each.
 #[derive(Default)]
 struct Memo {
+    /// The kind of tool the call uses (see [`ToolKind`]): read once from
+    /// its name, asked by every guard and trigger card that tells tools
+    /// apart.
+    tool: OnceCell<ToolKind>,
     project_root: OnceCell<PathBuf>,
     /// The paths the call names, relative to the project root where inside
     /// it: computed once, read by every trigger card.
@@ -32,6 +37,10 @@ struct Memo {
     shell_commands: OnceCell<Vec<SimpleCommand>>,
     /// The same, words joined, for `command:` patterns.
     simple_commands: OnceCell<Vec<String>>,
+    /// What each of them writes (see [`crate::shell::write_paths`]): read
+    /// once, by the guards that judge where a write lands and by the
+    /// hand-off's record of what a call wrote.
+    shell_write_paths: OnceCell<Vec<Vec<String>>>,
     /// The files the call writes (see [`super::write_targets`]):
     /// resolved once, read by several guards and by trigger cards.
     write_targets: OnceCell<Vec<Target>>,
@@ -43,6 +52,14 @@ impl<'a> Call<'a> {
             payload,
             memo: Memo::default(),
         }
+    }
+
+    /// The kind of tool the call uses (its canonical name read once).
+    pub fn tool(&self) -> ToolKind {
+        *self
+            .memo
+            .tool
+            .get_or_init(|| ToolKind::of(self.payload.tool_name()))
     }
 
     /// The files the call writes, resolved on first use.
@@ -73,6 +90,23 @@ impl<'a> Call<'a> {
             self.shell_commands()
                 .iter()
                 .map(|s| s.argv.join(" "))
+                .collect()
+        })
+    }
+
+    /// The paths each of [`Call::shell_commands`] writes (same index), as
+    /// the command spells them ([`crate::shell::write_paths`]); read on
+    /// first use, so a call no guard asks about pays nothing.
+    pub fn shell_write_paths(&self) -> &[Vec<String>] {
+        self.memo.shell_write_paths.get_or_init(|| {
+            self.shell_commands()
+                .iter()
+                .map(|c| {
+                    crate::shell::write_paths(c)
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect()
+                })
                 .collect()
         })
     }

@@ -217,3 +217,36 @@ fn shell_command_of_bash_and_powershell() {
         assert_eq!(shell_commands(ctx)[0].argv, ["Remove-Item", r"C:\x"]);
     });
 }
+
+#[test]
+fn a_calls_tool_kind_and_shell_writes_are_read_once() {
+    let fx = fixture();
+    let command = "echo x > a.txt && cp b c /srv/www/ && ls | tee -a log";
+    let payload =
+        json!({"cwd": fx.project, "tool_name": "Bash", "tool_input": {"command": command}});
+    with_ctx(payload, |ctx| {
+        assert_eq!(ctx.tool(), ToolKind::Bash);
+        let writes = ctx.shell_write_paths();
+        // One entry per simple command, in their order.
+        assert_eq!(ctx.shell_commands().len(), writes.len());
+        assert_eq!(
+            writes,
+            [vec!["a.txt"], vec!["/srv/www/"], vec![], vec!["log"]]
+        );
+        // Memoised: the second read is the same value, not a new one.
+        assert!(std::ptr::eq(writes, ctx.shell_write_paths()));
+    });
+    let payload = json!({"cwd": fx.project, "tool_name": "PowerShell",
+        "tool_input": {"command": "Set-Content -Path C:/x.ini -Value 1"}});
+    with_ctx(payload, |ctx| {
+        assert_eq!(ctx.tool(), ToolKind::PowerShell);
+        assert_eq!(ctx.shell_write_paths(), [vec!["C:/x.ini"]]);
+    });
+    // A file tool runs no command: it writes nothing through a shell.
+    let payload = json!({"cwd": fx.project, "tool_name": "Write",
+        "tool_input": {"file_path": "a.txt", "content": "echo x > b"}});
+    with_ctx(payload, |ctx| {
+        assert_eq!(ctx.tool(), ToolKind::Write);
+        assert!(ctx.shell_write_paths().is_empty());
+    });
+}

@@ -12,7 +12,7 @@
 
 use crate::card::Bindings;
 use crate::finding::Finding;
-use crate::target::Call;
+use crate::target::{Call, ToolKind};
 use regex::{Regex, RegexBuilder};
 use std::time::Duration;
 
@@ -25,11 +25,6 @@ pub const MAX_PATTERN_CHARS: usize = 1_000;
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
 /// How much written content a `content:` pattern is matched against.
 const MAX_CONTENT_BYTES: usize = 256 * 1024;
-
-/// File-writing tools (canonical names), the default for `paths:`/`content:`.
-const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch"];
-/// Shell tools, the default for `command:`.
-const SHELL_TOOLS: &[&str] = &["Bash", "PowerShell"];
 
 /// A compiled trigger.
 #[derive(Debug)]
@@ -285,14 +280,14 @@ impl<'a, K: AsRef<str>, V: AsRef<str>> TriggerView<'a, K, V> {
 
     /// The tools the card concerns (none: any tool): those `tools:` lists,
     /// else shell tools for `command:` and file-writing tools for `paths:`
-    /// or `content:`.
+    /// or `content:` (their canonical names, [`ToolKind::names`]).
     fn tools(&self) -> impl Iterator<Item = &'a str> + 'a {
         let implied = self.values("tools").next().is_none();
         let shell = implied && self.has("command");
         let files = implied && (self.values("paths").next().is_some() || self.has("content"));
         self.values("tools")
-            .chain(SHELL_TOOLS.iter().copied().filter(move |_| shell))
-            .chain(FILE_TOOLS.iter().copied().filter(move |_| files))
+            .chain(ToolKind::names(ToolKind::is_shell).filter(move |_| shell))
+            .chain(ToolKind::names(ToolKind::writes_files).filter(move |_| files))
     }
 }
 

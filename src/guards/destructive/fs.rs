@@ -166,8 +166,9 @@ fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
     None
 }
 
-/// `dd of=/dev/sdX`, or a redirection into a disk device.
-pub(super) fn raw_device_write(cmd: &SimpleCommand) -> Option<Hit> {
+/// `dd of=/dev/sdX`, or a redirection into a disk device (`writes`: the
+/// paths the command writes, [`crate::target::Call::shell_write_paths`]).
+pub(super) fn raw_device_write(cmd: &SimpleCommand, writes: &[String]) -> Option<Hit> {
     let is_disk = |p: &str| {
         p.starts_with("/dev/")
             && !matches!(
@@ -192,14 +193,11 @@ pub(super) fn raw_device_write(cmd: &SimpleCommand) -> Option<Hit> {
         ));
     }
     // A redirection, `tee`, `cp` onto a device.
-    super::super::outside_project::shell_write_paths(cmd)
-        .into_iter()
-        .find(|p| is_disk(p))
-        .map(|p| {
-            Hit::new(
-                Kind::Disk,
-                format!("dev:{p}"),
-                format!("writes raw data onto the device {p}"),
-            )
-        })
+    writes.iter().find(|p| is_disk(p)).map(|p| {
+        Hit::new(
+            Kind::Disk,
+            format!("dev:{p}"),
+            format!("writes raw data onto the device {p}"),
+        )
+    })
 }

@@ -23,7 +23,7 @@ mod fs;
 mod git;
 
 use super::argv::{self, has_flag, operands, program};
-use super::effects::{self, Hit};
+use super::effects::{self, Hit, Kind};
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -51,7 +51,7 @@ impl Guard for Destructive {
             effects::packs::of(ctx)
         };
         for (i, cmd) in cmds.iter().enumerate() {
-            if let Some(hit) = judge(ctx, cmd, &cmds[..i]).or_else(|| by_pack(&packs, cmd)) {
+            if let Some(hit) = judge(ctx, i).or_else(|| by_pack(&packs, cmd)) {
                 let shown = argv::shown_in(ctx, cmd);
                 return Some(
                     Finding::new(hit.target, format!("`{shown}` {}", hit.reason))
@@ -65,53 +65,59 @@ impl Guard for Destructive {
     }
 }
 
-/// The kinds of finding (policy ids `destructive.<kind>`).
+/// The kinds of finding (policy ids `destructive.<kind>`), one line each of
+/// [`Kind::DESTRUCTIVE`], in its order.
 const KINDS: &[(&str, &str)] = &[
     (
-        "outside-project",
+        Kind::OutsideProject.id(),
         "a deletion outside the project: the file system, the home directory, a directory above the project, anything outside it, or paths the command line does not show",
     ),
-    ("project", "a recursive deletion of the whole project"),
     (
-        "git-discard",
+        Kind::Project.id(),
+        "a recursive deletion of the whole project",
+    ),
+    (
+        Kind::GitDiscard.id(),
         "git that throws away uncommitted work, untracked files or unmerged commits",
     ),
     (
-        "database",
+        Kind::Database.id(),
         "SQL or a database client that drops, empties or resets data",
     ),
     (
-        "infrastructure",
+        Kind::Infrastructure.id(),
         "infrastructure teardown (terraform destroy, ...)",
     ),
     (
-        "cluster",
+        Kind::Cluster.id(),
         "cluster or container data removed (a namespace, `--all`, volumes)",
     ),
     (
-        "cloud-storage",
+        Kind::CloudStorage.id(),
         "a bucket, a prefix or an object in cloud storage deleted",
     ),
     (
-        "cloud-resource",
+        Kind::CloudResource.id(),
         "a managed resource deleted through its own CLI (a cloud database, cluster, project, secret, backup, ...)",
     ),
     (
-        "disk",
+        Kind::Disk.id(),
         "a raw write to a disk, a file system formatted, files shredded",
     ),
-    ("opaque", crate::guards::opaque::DESTRUCTIVE_LINE),
+    (Kind::Opaque.id(), crate::guards::opaque::DESTRUCTIVE_LINE),
 ];
 
-/// Judges one command (`before`: the commands before it, for what a pipe
+/// Judges the call's command `i` (the commands before it: what a pipe
 /// feeds it).
-fn judge(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
+    let (before, cmd) = ctx.shell_commands().split_at(i);
+    let cmd = cmd.first()?;
     if effects::inert(cmd) {
         return None;
     }
     let prog = program(cmd);
     let args = cmd.args();
-    if let Some(r) = fs::raw_device_write(cmd) {
+    if let Some(r) = fs::raw_device_write(cmd, &ctx.shell_write_paths()[i]) {
         return Some(r);
     }
     if fs::DELETERS.contains(&prog.as_str()) {
@@ -172,7 +178,9 @@ fn by_pack(packs: &[effects::packs::PackVerb], cmd: &SimpleCommand) -> Option<Hi
     if effects::inert_args(&tool, args) {
         return None;
     }
-    let kind = effects::Kind::from_id(p.kind)?;
+    // The pack's id is one of KINDS (checked when it was read), and each
+    // of them is a Kind (`every_kind_listed_is_a_kind`).
+    let kind = Kind::from_id(p.kind)?;
     Some(Hit::new(
         kind,
         format!("pack:{tool}:{}", p.words.join(" ")),
@@ -196,4 +204,21 @@ fn by_table(cmd: &SimpleCommand) -> Option<Hit> {
         hit.target.push_str(&argv::shown(cmd));
     }
     Some(hit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{KINDS, Kind};
+
+    /// A pack may name any id the guard lists (`policy/packs.rs`); each
+    /// must be a kind a pack verb's hit can carry, none dropped.
+    #[test]
+    fn every_kind_listed_is_a_kind() {
+        let listed: Vec<&str> = KINDS.iter().map(|(id, _)| *id).collect();
+        let kinds: Vec<&str> = Kind::DESTRUCTIVE.iter().map(|k| k.id()).collect();
+        assert_eq!(listed, kinds);
+        for id in listed {
+            assert_eq!(Kind::from_id(id).map(Kind::id), Some(id));
+        }
+    }
 }

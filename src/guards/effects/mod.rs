@@ -47,7 +47,11 @@ impl Effect {
     }
 }
 
-/// The kind of a destructive finding (policy id `destructive.<kind>`).
+/// The kind of a destructive finding (policy id `destructive.<kind>`), by
+/// domain: files (`OutsideProject`, `Project`, `Disk`), git (`GitDiscard`),
+/// data (`Database`), infrastructure (`Infrastructure`, `Cluster`,
+/// `CloudStorage`, `CloudResource`: the tables' own), and what cannot be
+/// read (`Opaque`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     OutsideProject,
@@ -59,8 +63,9 @@ pub enum Kind {
     CloudStorage,
     CloudResource,
     Disk,
-    /// A secret printed (the secrets guard's).
-    Secret,
+    /// A command whose effect cannot be read: the reader's own findings
+    /// are [`crate::guards::opaque`]'s; a pack may name it too.
+    Opaque,
 }
 
 impl Kind {
@@ -75,6 +80,7 @@ impl Kind {
         Kind::CloudStorage,
         Kind::CloudResource,
         Kind::Disk,
+        Kind::Opaque,
     ];
 
     /// The kind an id names.
@@ -94,7 +100,7 @@ impl Kind {
             Kind::CloudStorage => "cloud-storage",
             Kind::CloudResource => "cloud-resource",
             Kind::Disk => "disk",
-            Kind::Secret => "secret",
+            Kind::Opaque => crate::guards::opaque::KIND,
         }
     }
 }

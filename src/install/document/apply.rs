@@ -66,6 +66,9 @@ pub fn apply_uninstall(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> 
     if plan.action != Action::Unchanged {
         fsio::refuse_read_only(&t.path)?;
     }
+    // Not checked: taking cuecard's entries out cannot make a file the
+    // harness could read unreadable, and one it already drops stays the
+    // user's to fix.
     match &plan.action {
         Action::Unchanged => return Ok(()),
         Action::Create(text) => fsio::write_atomic(&t.path, text, None)?,
@@ -90,11 +93,33 @@ pub fn finish_uninstall(t: &ConfigFile) -> Result<(), InstallError> {
     record::forget(&t.path)
 }
 
+/// Reads the text a plan is about to write back against the harness's
+/// documented schema ([`crate::harness::config::Config::check`]): a file
+/// the harness would drop whole is never written.
+fn check_written(t: &ConfigFile, action: &Action) -> Result<(), InstallError> {
+    let text = match action {
+        Action::Create(text) => text,
+        Action::Update { after, .. } | Action::Restore { after, .. } => after,
+        Action::Unchanged | Action::Delete { .. } => return Ok(()),
+    };
+    let refuse = |why: String| InstallError::Unparseable {
+        path: t.path.clone(),
+        harness: t.spec.harness,
+        why,
+    };
+    if t.spec.owned.is_some() {
+        return Ok(());
+    }
+    let doc: Value = serde_json::from_str(text).map_err(|e| refuse(format!("not JSON: {e}")))?;
+    (t.spec.check)(&doc).map_err(refuse)
+}
+
 /// Applies a plan.
 pub fn apply(t: &ConfigFile, plan: &Plan) -> Result<(), InstallError> {
     // Checked again right before writing: nothing may have become a symlink.
     fsio::refuse_symlinks(&t.base, &t.path)?;
     fsio::refuse_read_only(&t.path)?;
+    check_written(t, &plan.action)?;
     match &plan.action {
         Action::Unchanged => Ok(()),
         Action::Create(text) => fsio::write_atomic(&t.path, text, None),

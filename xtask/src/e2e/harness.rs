@@ -57,6 +57,10 @@ pub const NOT_DRIVEN: &[(&str, &str)] = &[
         "cannot run offline here: npm `@charmland/crush` (0.96.1) downloads its binary from GitHub releases in its postinstall, and only package registries are reachable; contract tested from its source and docs",
     ),
     (
+        "antigravity",
+        "cannot run here: `agy` is on no package registry (it installs from antigravity.google's install.sh, not reachable here), and a model turn needs a Google login (`agy --print` waits on OAuth, measured by a third party on 1.1.25); contract from its documentation and third-party measurements (docs/harnesses.md)",
+    ),
+    (
         "windsurf",
         "an IDE, not on npm; installed only for decisions (with a policy set)",
     ),

@@ -1,0 +1,85 @@
+//! Every finding a PreToolUse guard reports on the guard fixtures and the
+//! held-out sets carries a kind its guard lists (`Guard::kinds`), so its
+//! policy id is one `cuecard policy --ids` offers and a policy or a pack can
+//! name (issue 32, point 3).
+
+use super::GUARDS;
+use crate::context::Ctx;
+use crate::payload::Payload;
+use serde_json::{Map, Value};
+use std::path::Path;
+
+/// The tool calls of a fixture file: the guard fixtures' `tool_name` and
+/// `tool_input`, the held-out sets' `tool`/`input` or `command`.
+fn calls(path: &Path, project: &str, home: &str) -> Vec<Map<String, Value>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let line = line.replace("${PROJECT}", project).replace("${HOME}", home);
+        let v: Value = serde_json::from_str(&line).unwrap();
+        let tool = v
+            .get("tool_name")
+            .or_else(|| v.get("tool"))
+            .cloned()
+            .unwrap_or_else(|| "Bash".into());
+        let input = v
+            .get("tool_input")
+            .or_else(|| v.get("input"))
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({ "command": v["command"] }));
+        let mut raw = Map::new();
+        raw.insert("hook_event_name".into(), "PreToolUse".into());
+        raw.insert("cwd".into(), project.into());
+        raw.insert("tool_name".into(), tool);
+        raw.insert("tool_input".into(), input);
+        super::effects::mcp::canonicalize(&mut raw);
+        out.push(raw);
+    }
+    out
+}
+
+#[test]
+fn every_finding_kind_is_one_its_guard_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = home.join("work/project");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (project, home) = (project.to_string_lossy(), home.to_string_lossy());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files: Vec<_> = std::fs::read_dir(root.join("guards"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in ["effects.jsonl", "effects-2.jsonl", "mcp.jsonl"] {
+        files.push(root.join("heldout").join(f));
+    }
+    let event = crate::event::lookup("PreToolUse").unwrap();
+    let guards: Vec<_> = GUARDS
+        .iter()
+        .filter(|g| g.events().contains(&"PreToolUse"))
+        .collect();
+    let mut found = 0;
+    for file in &files {
+        for raw in calls(file, &project, &home) {
+            let payload = Payload::from_map(raw);
+            let ctx = Ctx::new(event, &payload, None);
+            for g in &guards {
+                let Some(f) = g.check(&ctx) else { continue };
+                found += 1;
+                assert!(
+                    f.kind.is_empty() || g.kinds().iter().any(|(k, _)| *k == f.kind),
+                    "{}: {} reports the kind `{}`, which it does not list ({})",
+                    file.display(),
+                    g.name(),
+                    f.kind,
+                    f.target
+                );
+            }
+        }
+    }
+    assert!(found > 1000, "the fixtures fire: {found}");
+}
