@@ -88,3 +88,34 @@ fn a_command_that_cannot_do_what_it_was_asked_exits_1_with_its_reason() {
         assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
     }
 }
+
+/// Install, uninstall, verify and doctor share one context whose binary is
+/// found only when the command needs it: a refusal that comes before it
+/// (Windsurf with no policy set) is still the one told, and a binary that
+/// cannot be named stops each of them with its own line.
+#[test]
+fn each_refusal_of_install_keeps_its_place() {
+    let sb = Sandbox::new();
+    let out = sb
+        .test()
+        .args(["install", "--harness", "windsurf"])
+        .env("CUECARD_BIN", "relative/cuecard")
+        .stderr_contains("is installed into only with a policy set")
+        .status(1);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(!out.stderr.contains("CUECARD_BIN"), "{}", out.stderr);
+    for args in [
+        &["install", "--harness", "claude-code"][..],
+        &["uninstall", "--harness", "claude-code"],
+        &["verify"],
+        &["doctor"],
+    ] {
+        let out = sb
+            .test()
+            .args(args)
+            .env("CUECARD_BIN", "relative/cuecard")
+            .stderr("cuecard: CUECARD_BIN must be an absolute path, not relative/cuecard\n")
+            .status(1);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+    }
+}

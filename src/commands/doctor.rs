@@ -6,9 +6,10 @@
 
 use super::{CommandError, ExitStatus};
 use crate::cli::DoctorArgs;
-use crate::harness::config::{Roots, Scope};
+use crate::harness::config::Scope;
+use crate::install::context::Context;
 use crate::install::document::ConfigFile;
-use crate::install::{double, inspect, probe, roots};
+use crate::install::{double, inspect, probe};
 use crate::printer::Printer;
 use serde::Serialize;
 
@@ -17,16 +18,17 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
         Some(id) => vec![super::harness_spec(id)?],
         None => crate::install::all_specs(),
     };
-    let roots = Roots::from_env()?;
-    let bin = roots::installed_binary()?;
+    let ctx = Context::from_env()?;
+    let bin = ctx.bin()?;
+    let roots = &ctx.roots;
     let specs_ids: Vec<_> = specs.iter().map(|s| s.harness).collect();
     let scratch = std::env::temp_dir().join(format!("cuecard-doctor-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&scratch);
     let mut report = Report::default();
     for spec in specs {
         for scope in [Scope::User, Scope::Project] {
-            if let Some(t) = ConfigFile::new(spec, scope, &roots) {
-                probe_file(&t, &bin, &roots, &scratch, &mut report);
+            if let Some(t) = ConfigFile::new(spec, scope, roots) {
+                probe_file(&ctx, &t, bin, &scratch, &mut report);
             }
         }
     }
@@ -37,7 +39,7 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
         .into_iter()
         .filter(|s| a.harness.is_none() || specs_ids.contains(&s.harness))
     {
-        for d in double::doubles(&double::find_all(spec, &roots, &bin)) {
+        for d in double::doubles(&double::find_all(spec, roots, bin)) {
             report.failed += 1;
             report.double_registrations.push(Double {
                 harness: spec.harness.id(),
@@ -45,13 +47,15 @@ pub fn run(p: &Printer, a: DoctorArgs) -> Result<ExitStatus, CommandError> {
             });
         }
     }
-    policy_report(&roots, &mut report);
+    policy_report(&ctx, &mut report);
     audit_report(&mut report);
     // Installed, but not called since (a note: a harness not started since
     // is no failure).
-    let store =
-        crate::state::store::root_for_commands().and_then(|r| crate::state::Store::at(&r).ok());
-    for (what, why) in super::silent::findings(store.as_ref(), a.harness.as_deref()) {
+    let store = ctx
+        .state
+        .as_deref()
+        .and_then(|r| crate::state::Store::at(r).ok());
+    for (what, why) in super::silent::findings(store.as_ref(), a.harness.as_deref(), Some(&ctx)) {
         report.silent.push(Silent { what, why });
     }
     report.ok = report.failed == 0 && report.waiting == 0;
@@ -211,14 +215,15 @@ fn text(p: &Printer, r: &Report) -> String {
 /// One config file: its problems, then each installed entry run as the
 /// harness would (skipped when the file holds nothing of cuecard's).
 fn probe_file(
+    ctx: &Context,
     t: &ConfigFile,
     bin: &str,
-    roots: &Roots,
     scratch: &std::path::Path,
     report: &mut Report,
 ) {
     let spec = t.spec;
-    let st = inspect::inspect(t, bin, roots);
+    let roots = &ctx.roots;
+    let st = inspect::inspect(ctx, t, bin);
     if !st.installed() && st.not_cuecard.is_empty() && st.yours_entries.is_empty() {
         return;
     }
@@ -295,9 +300,6 @@ fn probe_file(
     });
 }
 
-/// The policy's sources (a malformed or untrusted one counts for nothing)
-/// and the harness settings that would defeat an ask or deny, counted as
-/// failures.
 /// Where the audit's setting comes from: the managed file, the user's
 /// config, or nowhere (off); a managed file refused is a failure.
 fn audit_report(report: &mut Report) {
@@ -313,9 +315,12 @@ fn audit_report(report: &mut Report) {
     report.audit = Check::why(if refused { "FAIL" } else { "ok" }, why);
 }
 
-fn policy_report(roots: &Roots, report: &mut Report) {
-    let state = crate::state::store::root_for_commands();
-    let p = crate::policy::load(&roots.project, state.as_deref());
+/// The policy's sources (a malformed or untrusted one counts for nothing)
+/// and the harness settings that would defeat an ask or deny, counted as
+/// failures.
+fn policy_report(ctx: &Context, report: &mut Report) {
+    let roots = &ctx.roots;
+    let p = ctx.policy();
     let problems = p.problems();
     if !p.is_set() && problems.is_empty() {
         return;

@@ -21,13 +21,6 @@ pub enum CommandError {
     ManagedNeedsClaudeCode,
     /// Install, uninstall or a plugin build refused or failed.
     Install(InstallError),
-    /// A dry run on a file install refuses to rewrite: the refusal, with
-    /// what to merge by hand (`keys`: the keys the harness also needs).
-    ByHand {
-        refused: InstallError,
-        keys: String,
-        entries: String,
-    },
     /// `cards new` with a name that is no card name.
     BadCardName,
     /// `cards new` where the platform has no user configuration directory.
@@ -100,15 +93,6 @@ impl fmt::Display for CommandError {
             ),
             E::Install(e) => write!(f, "cuecard: {e}"),
             E::Audit(why) => f.write_str(why),
-            E::ByHand {
-                refused,
-                keys,
-                entries,
-            } => write!(
-                f,
-                "cuecard: {refused}\n--- what cuecard would add, for you to merge by hand \
-                 (its `hooks`{keys}):\n{entries}"
-            ),
             E::BadCardName => f.write_str(
                 "cuecard: a card name is lower-case letters, digits and dashes (e.g. `migrations-guide`)",
             ),
@@ -165,7 +149,7 @@ impl std::error::Error for CommandError {
         use CommandError as E;
         match self {
             E::Unresolved(e) => Some(e),
-            E::Install(e) | E::ByHand { refused: e, .. } => Some(e),
+            E::Install(e) => Some(e),
             E::BrokenCard(e) => Some(e),
             E::CannotWrite { error, .. }
             | E::ReplayNoTempDir(error)

@@ -44,7 +44,6 @@ impl From<&CommandError> for ExitStatus {
             // refusal or failure of a command that was asked right.
             E::Unresolved(Unresolved::NotInstallable(_))
             | E::Install(_)
-            | E::ByHand { .. }
             | E::NoUserConfigDir
             | E::CardExists(_)
             | E::CannotWrite { .. }

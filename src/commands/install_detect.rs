@@ -4,8 +4,10 @@
 
 use super::{CommandError, ExitStatus};
 use crate::cli::InstallArgs;
-use crate::harness::config::{Roots, Scope};
+use crate::harness::config::Scope;
+use crate::install::context::Context;
 use crate::install::detect;
+use crate::install::txn::{self, Request};
 use crate::printer::{Printer, Tone};
 
 pub fn run(p: &Printer, a: &InstallArgs) -> Result<ExitStatus, CommandError> {
@@ -13,8 +15,9 @@ pub fn run(p: &Printer, a: &InstallArgs) -> Result<ExitStatus, CommandError> {
     if scope == Some(Scope::Managed) {
         return Err(CommandError::ManagedNeedsClaudeCode);
     }
-    let roots = Roots::from_env()?;
-    let found = detect::detect(&roots);
+    let ctx = Context::from_env()?;
+    let roots = &ctx.roots;
+    let found = detect::detect(roots);
     if found.is_empty() {
         p.out(
             "no harness found on this machine (looked for each harness's own folder in HOME \
@@ -30,10 +33,10 @@ pub fn run(p: &Printer, a: &InstallArgs) -> Result<ExitStatus, CommandError> {
     for d in &found {
         let spec = d.spec;
         let s = scope.unwrap_or(spec.default_scope);
-        let target = (spec.path)(s, &roots)
+        let target = (spec.path)(s, roots)
             .map(|t| format!(" -> {} ({} scope)", t.display(), s.id()))
             .unwrap_or_default();
-        match super::install::decisions_need_a_policy(spec, &roots) {
+        match txn::needs_policy(&ctx, spec) {
             Ok(()) => {
                 list.push_str(&format!(
                     "  {:12} {}{target}\n",
@@ -69,9 +72,20 @@ pub fn run(p: &Printer, a: &InstallArgs) -> Result<ExitStatus, CommandError> {
     }
     let mut failed = Vec::new();
     for (spec, s) in chosen {
-        if let Err(e) = super::install::install(p, spec, s, false, &a.replace, a.self_copy, false) {
-            e.report(p);
-            failed.push(spec.harness.id());
+        let req = Request {
+            spec,
+            scope: s,
+            dry_run: false,
+            replace: &a.replace,
+            self_copy: a.self_copy,
+            sandbox: false,
+        };
+        match txn::install(&ctx, &req) {
+            Ok(report) => p.report(&super::install::text(&report)),
+            Err(e) => {
+                CommandError::from(e).report(p);
+                failed.push(spec.harness.id());
+            }
         }
     }
     if failed.is_empty() {

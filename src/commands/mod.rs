@@ -20,7 +20,6 @@ mod status;
 mod terminal_md;
 mod trust;
 mod uninstall;
-mod uninstall_left;
 mod verify;
 
 use crate::cli::{AuditCommand, CardsCommand, Cli, Command, PluginCommand};

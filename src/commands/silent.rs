@@ -4,21 +4,34 @@
 //! untrusted, the program missing, the entries gone), else the config's
 //! change (a harness update or an edit), else no session since.
 
-use crate::harness::config::{Roots, Scope};
+use crate::harness::config::Scope;
+use crate::install::context::Context;
 use crate::install::document::ConfigFile;
 use crate::install::inspect;
 use crate::state::liveness::Silent;
 use crate::state::{self, Store};
 
-/// One line per silent install (`what`, `likely reason`).
-pub(super) fn findings(store: Option<&Store>, only: Option<&str>) -> Vec<(String, String)> {
+/// One line per silent install (`what`, `likely reason`), inspected with
+/// the caller's install context (`doctor`'s), else one of its own.
+pub(super) fn findings(
+    store: Option<&Store>,
+    only: Option<&str>,
+    ctx: Option<&Context>,
+) -> Vec<(String, String)> {
     let mut silent = state::liveness::silent(store);
     silent.retain(|s| only.is_none_or(|h| h == s.install.harness));
     if silent.is_empty() {
         return Vec::new();
     }
-    let roots = Roots::from_env().ok();
-    let bin = crate::install::roots::installed_binary().ok();
+    let own;
+    let ctx = match ctx {
+        Some(c) => Some(c),
+        None => {
+            own = Context::from_env().ok();
+            own.as_ref()
+        }
+    };
+    let bin = ctx.and_then(|c| c.bin().ok());
     let now = state::now();
     silent
         .iter()
@@ -33,7 +46,7 @@ pub(super) fn findings(store: Option<&Store>, only: Option<&str>) -> Vec<(String
                 s.last_call
                     .map_or("never".into(), |t| crate::text::ago(now, t)),
             );
-            (what, reason(s, roots.as_ref(), bin.as_deref()))
+            (what, reason(s, ctx, bin))
         })
         .collect()
 }
@@ -71,19 +84,19 @@ fn program_reason(s: &Silent) -> Option<String> {
 
 /// The likely reason, from the file as `inspect` reads it where this
 /// machine's roots reach it.
-fn reason(s: &Silent, roots: Option<&Roots>, bin: Option<&str>) -> String {
+fn reason(s: &Silent, ctx: Option<&Context>, bin: Option<&str>) -> String {
     if s.config_missing {
         return "likely reason: the config file was removed or moved (a harness update?); `cuecard install` writes it again".into();
     }
-    let st = roots.zip(bin).and_then(|(roots, bin)| {
+    let st = ctx.zip(bin).and_then(|(ctx, bin)| {
         let spec = crate::install::all_specs()
             .into_iter()
             .find(|c| c.harness.id() == s.install.harness)?;
         [Scope::User, Scope::Project, Scope::Managed]
             .into_iter()
-            .filter_map(|scope| ConfigFile::new(spec, scope, roots))
+            .filter_map(|scope| ConfigFile::new(spec, scope, &ctx.roots))
             .find(|t| t.path == s.install.config)
-            .map(|t| inspect::inspect(&t, bin, roots))
+            .map(|t| inspect::inspect(ctx, &t, bin))
     });
     if let Some(st) = st {
         if let Some(w) = st.switched_off.first() {

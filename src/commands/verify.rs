@@ -3,10 +3,11 @@
 use super::{CommandError, ExitStatus};
 use crate::cli::VerifyArgs;
 use crate::harness::HarnessId;
-use crate::harness::config::{Roots, Scope};
+use crate::harness::config::Scope;
+use crate::install::context::Context;
 use crate::install::document::ConfigFile;
+use crate::install::double;
 use crate::install::inspect::{self, Status};
-use crate::install::{double, roots};
 use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
@@ -32,9 +33,9 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
         Some(s) => vec![s],
         None => vec![Scope::User, Scope::Project],
     };
-    let roots = Roots::from_env()?;
-    let bin = roots::installed_binary()?;
-    let found = gather(&harnesses, &scopes, &roots, &bin);
+    let ctx = Context::from_env()?;
+    let bin = ctx.bin()?;
+    let found = gather(&harnesses, &scopes, &ctx, bin);
     let Found {
         statuses,
         notes,
@@ -76,8 +77,10 @@ struct Found {
     doubles: Vec<(HarnessId, String)>,
 }
 
-/// Inspects every scope and form of each harness's config.
-fn gather(harnesses: &[HarnessId], scopes: &[Scope], roots: &Roots, bin: &str) -> Found {
+/// Inspects every scope and form of each harness's config, against what
+/// install would write from the same context.
+fn gather(harnesses: &[HarnessId], scopes: &[Scope], ctx: &Context, bin: &str) -> Found {
+    let roots = &ctx.roots;
     let mut statuses: Vec<Status> = Vec::new();
     let mut notes: Vec<(HarnessId, String)> = Vec::new();
     let mut doubles: Vec<(HarnessId, String)> = Vec::new();
@@ -92,7 +95,7 @@ fn gather(harnesses: &[HarnessId], scopes: &[Scope], roots: &Roots, bin: &str) -
         for scope in scopes.iter().copied() {
             for form in std::iter::once(spec).chain(spec.legacy) {
                 if let Some(t) = ConfigFile::new(form, scope, roots) {
-                    statuses.push(inspect::inspect(&t, bin, roots));
+                    statuses.push(inspect::inspect(ctx, &t, bin));
                 }
             }
         }

@@ -14,7 +14,7 @@ mod plan;
 pub use apply::{apply, apply_install, apply_uninstall, finish_uninstall};
 pub use keys::get;
 pub use load::{ByHand, by_hand_removal, load, load_read_only};
-pub use plan::{by_hand, plan_install, plan_uninstall};
+pub use plan::{by_hand, plan_install, plan_uninstall, plan_uninstall_with};
 
 use super::fsio;
 use super::merge::{HookEntry, MergeCounts};
@@ -37,6 +37,9 @@ pub struct ConfigFile {
     /// The harness sandbox keys `install --sandbox` writes (dotted, with
     /// their values; see [`super::sandbox`]).
     pub sandbox: Vec<(String, Value)>,
+    /// The project root the file was found from: whose trusted cards and
+    /// policy decide the entries install writes there.
+    pub project: PathBuf,
 }
 
 impl ConfigFile {
@@ -67,6 +70,7 @@ impl ConfigFile {
             base,
             replace: Vec::new(),
             sandbox: Vec::new(),
+            project: roots.project.clone(),
         })
     }
 }
@@ -140,6 +144,7 @@ pub fn owner<'a>(t: &ConfigFile, bin: &'a str, wanted: Option<&[HookEntry]>) -> 
             t.spec,
             &t.spec.program(t.scope, bin),
             crate::harness::config::Host::current(),
+            &t.project,
         )
         .0
         .into_iter()

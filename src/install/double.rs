@@ -58,6 +58,7 @@ pub fn find_all(spec: &'static Config, roots: &Roots, bin: &str) -> Vec<Found> {
                 base: p.parent().map(PathBuf::from).unwrap_or_default(),
                 replace: Vec::new(),
                 sandbox: Vec::new(),
+                project: roots.project.clone(),
             };
             // Claude Code's files nest their handlers in groups.
             let layout = if p.to_string_lossy().contains(".claude") || p.ends_with("hooks.v1.json")

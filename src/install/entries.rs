@@ -53,21 +53,29 @@ pub fn argv(h: HarnessId, bin: &str, native: &str, cards: &[String]) -> Vec<Stri
     v
 }
 
-/// The entries for the cards visible from the current project: the shipped
-/// cards, and the events and matchers the user's and this project's trusted
-/// cards need (see `registration::for_install`).
-pub fn for_harness(spec: &Config, bin: &str, host: Host) -> (Vec<HookEntry>, Vec<Skipped>) {
-    let project = crate::context::project_root_here();
+/// The entries for the cards visible from `project`: the shipped cards,
+/// and the events and matchers the user's and the project's trusted cards
+/// need (see `registration::for_install`). A run that has a
+/// [`super::context::Context`] asks it instead ([`Context::wanted`]), which
+/// reads the cards and the policy once.
+///
+/// [`Context::wanted`]: super::context::Context::wanted
+pub fn for_harness(
+    spec: &Config,
+    bin: &str,
+    host: Host,
+    project: &std::path::Path,
+) -> (Vec<HookEntry>, Vec<Skipped>) {
     let state = crate::state::store::root_for_commands();
     // With a policy set (docs/design.md §4a), the cards are also registered where
     // the harness honours a decision but drops context; without one
     // nothing changes.
-    let decide = crate::policy::load(&project, state.as_deref()).is_set();
+    let decide = crate::policy::load(project, state.as_deref()).is_set();
     build_deciding(
         spec,
         bin,
         host,
-        &registration::for_install(&project, state.as_deref()),
+        &registration::for_install(project, state.as_deref()),
         decide,
     )
 }
@@ -178,6 +186,7 @@ pub fn build_deciding(
                 event: native.to_string(),
                 handler,
                 matcher,
+                cards,
             }
         })
         .collect();

@@ -76,6 +76,14 @@ pub enum InstallError {
     },
     /// The file holds what a rewrite would lose (nothing was written).
     Lossy { path: PathBuf, why: Lossy },
+    /// Install (or its dry run) on a file it refuses to rewrite: the
+    /// refusal, with what to merge by hand (`keys`: the keys the harness
+    /// also needs).
+    ByHand {
+        refused: Box<InstallError>,
+        keys: String,
+        entries: String,
+    },
     /// The file is not JSON (nothing was written).
     InvalidJson {
         path: PathBuf,
@@ -278,6 +286,15 @@ impl fmt::Display for InstallError {
                 write!(f, "copying {} to {}: {error}", from.display(), to.display())
             }
             E::Lossy { path, why } => refuse(f, path, why),
+            E::ByHand {
+                refused,
+                keys,
+                entries,
+            } => write!(
+                f,
+                "{refused}\n--- what cuecard would add, for you to merge by hand \
+                 (its `hooks`{keys}):\n{entries}"
+            ),
             E::InvalidJson { path, error } => {
                 refuse(f, path, &format_args!("it is not valid JSON ({error})"))
             }
@@ -347,6 +364,7 @@ impl std::error::Error for InstallError {
             | E::Copying { error, .. } => Some(error),
             E::InvalidJson { error, .. } => Some(error),
             E::Lossy { why, .. } => Some(why),
+            E::ByHand { refused, .. } => Some(refused.as_ref()),
             E::Unmergeable { why, .. } | E::Shape(why) => Some(why),
             _ => None,
         }

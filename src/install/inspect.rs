@@ -1,12 +1,12 @@
 //! What is installed in one config file, compared with what install would
 //! write now (for `verify` and `doctor`).
 
+use super::context::Context;
 use super::document::{self, ConfigFile};
-use super::entries;
 use super::merge::{self, HookEntry};
 use super::ownership::Owner;
 use super::program::ProgramRefused;
-use crate::harness::config::{Host, Roots, TrustCheck};
+use crate::harness::config::{Roots, TrustCheck};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
@@ -120,17 +120,14 @@ fn program_of(handler: &Value) -> Result<String, ProgramRefused> {
         .ok_or(ProgramRefused::NoProgram)
 }
 
-/// The state of one target on this host. `roots.project` is the project
-/// tree no counted program may live in.
-pub fn inspect(t: &ConfigFile, bin: &str, roots: &Roots) -> Status {
-    inspect_for(t, bin, roots, Host::current())
-}
-
-/// The state of one target, compared with what install renders for `host`.
-pub fn inspect_for(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
-    let mut st = gather(t, bin, roots, host);
+/// The state of one target whose entries run `bin`, compared with what
+/// install would write from the same context (its host, cards and
+/// policy). `ctx.roots.project` is the project tree no counted program
+/// may live in.
+pub fn inspect(ctx: &Context, t: &ConfigFile, bin: &str) -> Status {
+    let mut st = gather(ctx, t, bin);
     if st.present() {
-        skills_of_the_user(t, roots, &mut st);
+        skills_of_the_user(t, &ctx.roots, &mut st);
     }
     st.state = st.label();
     st
@@ -160,7 +157,8 @@ fn skills_of_the_user(t: &ConfigFile, roots: &Roots, st: &mut Status) {
     }
 }
 
-fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
+fn gather(ctx: &Context, t: &ConfigFile, bin: &str) -> Status {
+    let roots = &ctx.roots;
     let project = roots.project.as_path();
     let mut st = Status {
         state: "",
@@ -200,7 +198,10 @@ fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
             return st;
         }
     };
-    split_by_program(&mut st, &doc, t, bin, project);
+    // What install would write here now, from this run's context: whose
+    // entries are cuecard's, and what they are compared with.
+    let (wanted, _) = ctx.wanted(t.spec, &t.spec.program(t.scope, bin));
+    split_by_program(&mut st, &doc, t, bin, project, &wanted);
     st.entries = st.installed.len();
     if st.entries == 0 {
         return st;
@@ -221,8 +222,7 @@ fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
             .push(format!("cuecard's entries are in the {}", t.spec.form_name));
         return st;
     }
-    let (wanted, _) = entries::for_harness(t.spec, &t.spec.program(t.scope, bin), host);
-    st.unenforced = unenforced(t, &events, &wanted);
+    st.unenforced = unenforced(ctx, t, &events, &wanted);
     if wanted.is_empty() && !st.unenforced.is_empty() {
         // A decisions-only harness with no policy: install would write
         // nothing, which `unenforced` already says.
@@ -234,8 +234,15 @@ fn gather(t: &ConfigFile, bin: &str, roots: &Roots, host: Host) -> Status {
 
 /// cuecard's entries in `doc` into those whose program is an installed
 /// cuecard binary and those whose program is not (with why, a problem).
-fn split_by_program(st: &mut Status, doc: &Value, t: &ConfigFile, bin: &str, project: &Path) {
-    let owner = document::owner(t, bin, None);
+fn split_by_program(
+    st: &mut Status,
+    doc: &Value,
+    t: &ConfigFile,
+    bin: &str,
+    project: &Path,
+    wanted: &[HookEntry],
+) {
+    let owner = document::owner(t, bin, Some(wanted));
     for (event, matcher, h) in merge::ours(doc, t.spec.layout, bin) {
         if !owner.owns(&h) {
             let words = h
@@ -370,11 +377,14 @@ fn compare_with_install(
 /// installed events: one registered before the policy was set is missing,
 /// and a deny there would pass silently. A decisions-only harness with no
 /// policy has entries that never do anything.
-fn unenforced(t: &ConfigFile, installed: &[String], wanted: &[merge::HookEntry]) -> Vec<String> {
+fn unenforced(
+    ctx: &Context,
+    t: &ConfigFile,
+    installed: &[String],
+    wanted: &[merge::HookEntry],
+) -> Vec<String> {
     let h = t.spec.harness;
-    let state = crate::state::store::root_for_commands();
-    let project = crate::context::project_root_here();
-    let policy = crate::policy::load(&project, state.as_deref());
+    let policy = ctx.policy();
     let install = format!(
         "run `cuecard install --harness {} --scope {}` again",
         h.id(),

@@ -29,6 +29,9 @@ pub struct HookEntry {
     pub matcher: Option<String>,
     /// The handler object, complete (for Flat, with its matcher).
     pub handler: Map<String, Value>,
+    /// The cards the entry dispatches, as rendered into its command line
+    /// (kept typed for install's report rather than read back out of it).
+    pub cards: Vec<String>,
 }
 
 /// What a merge did.

@@ -24,14 +24,19 @@ pub mod shape;
 pub mod shell_words;
 pub mod style;
 
+pub mod context;
 pub mod detect;
 pub mod document;
 pub mod double;
 pub mod entries;
 pub mod materialise;
 pub mod plugin;
+pub mod report;
 pub mod roots;
 pub mod sandbox;
+pub mod self_copy;
+pub mod txn;
+pub mod uninstall;
 
 use crate::harness::HarnessId;
 use crate::harness::config::Config;

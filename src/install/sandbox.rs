@@ -27,7 +27,7 @@ use super::error::InstallError;
 use crate::harness::HarnessId;
 use crate::level::Level;
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The guards whose policy the sandbox renders, most specific first.
 const IDS: [&str; 3] = [
@@ -39,9 +39,7 @@ const IDS: [&str; 3] = [
 /// The level the sandbox renders and the policy line it came from
 /// (`CUECARD_POLICY: outside-project = deny`); `None` when no guard it
 /// renders is at ask or deny.
-pub fn confinement(project: &Path) -> Option<(Level, String)> {
-    let state = crate::state::store::root_for_commands();
-    let policy = crate::policy::load(project, state.as_deref());
+pub fn confinement(policy: &crate::policy::Policy) -> Option<(Level, String)> {
     IDS.iter()
         .map(|id| policy.resolve(id, None))
         .filter(|r| r.level.decides())
@@ -138,37 +136,46 @@ pub fn codex_config(t: &super::document::ConfigFile) -> Option<std::path::PathBu
     t.path.parent().map(|d| d.join("config.toml"))
 }
 
+/// What install or uninstall did with the `sandbox_mode` line of Codex's
+/// `config.toml` (`path`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodexLine {
+    /// Install: the file already confines writes (`mode`), or holds the
+    /// line already: left as it is.
+    AlreadySet { path: PathBuf, mode: String },
+    /// Install: a `mode` of the user's own that confines nothing: left as
+    /// it is (a warning).
+    UsersOwn { path: PathBuf, mode: String },
+    /// Install: [`CODEX_LINE`] added as the first line (or would be).
+    Added { path: PathBuf },
+    /// Uninstall: the line install wrote is no longer there as written.
+    Gone { path: PathBuf },
+    /// Uninstall: the line install wrote taken out.
+    Removed { path: PathBuf },
+}
+
 /// `install --sandbox` for Codex: [`CODEX_LINE`] put first in the
 /// `config.toml` beside the hooks file, recorded; a `sandbox_mode` of the
-/// user's own stays. Returns what to tell the user.
+/// user's own stays. What was done, to tell the user.
 pub fn codex_install(
     t: &super::document::ConfigFile,
     dry_run: bool,
-) -> Result<String, InstallError> {
+) -> Result<Option<CodexLine>, InstallError> {
     use super::fsio;
     let Some(path) = codex_config(t) else {
-        return Ok(String::new());
+        return Ok(None);
     };
     fsio::refuse_symlinks(&t.base, &path)?;
     let before = fsio::read(&path)?;
-    let would = if dry_run { "would add" } else { "added" };
-    match before.as_deref().and_then(codex_mode) {
+    Ok(Some(match before.as_deref().and_then(codex_mode) {
         Some(mode)
             if super::record::get(&path, CODEX_FIELD).is_some()
                 || mode == "workspace-write"
                 || mode == "read-only" =>
         {
-            Ok(format!(
-                "  sandbox: {} already sets sandbox_mode = \"{mode}\": left as it is\n",
-                path.display()
-            ))
+            CodexLine::AlreadySet { path, mode }
         }
-        Some(mode) => Ok(format!(
-            "  warning: {} sets sandbox_mode = \"{mode}\", your own setting: left as it is, so \
-             Codex's sandbox does not confine writes to the project; set it to \"workspace-write\" \
-             yourself to have it\n",
-            path.display()
-        )),
+        Some(mode) => CodexLine::UsersOwn { path, mode },
         None => {
             if !dry_run {
                 fsio::refuse_read_only(&path)?;
@@ -177,15 +184,9 @@ pub fn codex_install(
                 super::record::set(&path, CODEX_FIELD, Value::Bool(true))?;
                 super::record::set(&path, "created_file", Value::Bool(created))?;
             }
-            Ok(format!(
-                "  sandbox: {would} sandbox_mode = \"workspace-write\" as the first line of {} \
-                 (--sandbox, from your policy: Codex confines the agent's commands' writes to the \
-                 project and the temporary directories, and turns their network off; uninstall \
-                 removes the line)\n",
-                path.display()
-            ))
+            CodexLine::Added { path }
         }
-    }
+    }))
 }
 
 /// The record field saying install wrote [`CODEX_LINE`] into a
@@ -194,24 +195,21 @@ const CODEX_FIELD: &str = "sandbox_line";
 
 /// `uninstall` for Codex: the line install wrote taken out of the
 /// `config.toml` beside `t` (the file removed when install created it and
-/// nothing else is left), the record forgotten. Returns what to tell.
-pub fn codex_uninstall(t: &super::document::ConfigFile) -> Result<String, InstallError> {
+/// nothing else is left), the record forgotten. What was done, to tell.
+pub fn codex_uninstall(t: &super::document::ConfigFile) -> Result<Option<CodexLine>, InstallError> {
     use super::fsio;
     let Some(path) = codex_config(t) else {
-        return Ok(String::new());
+        return Ok(None);
     };
     if super::record::get(&path, CODEX_FIELD).is_none() {
-        return Ok(String::new());
+        return Ok(None);
     }
     fsio::refuse_symlinks(&t.base, &path)?;
     let created = super::record::created_file(&path) == Some(true);
     let said = match fsio::read(&path)? {
-        None => String::new(),
+        None => None,
         Some(text) => match codex_remove(&text) {
-            None => format!(
-                "  sandbox: left {}: the line install wrote is no longer there as written\n",
-                path.display()
-            ),
+            None => Some(CodexLine::Gone { path: path.clone() }),
             Some(after) => {
                 fsio::refuse_read_only(&path)?;
                 if created && after.is_empty() {
@@ -223,10 +221,7 @@ pub fn codex_uninstall(t: &super::document::ConfigFile) -> Result<String, Instal
                     fsio::write_atomic(&path, &after, None)?;
                 }
                 fsio::remove_backup(&path)?;
-                format!(
-                    "  sandbox: removed the sandbox_mode line install wrote from {}\n",
-                    path.display()
-                )
+                Some(CodexLine::Removed { path: path.clone() })
             }
         },
     };

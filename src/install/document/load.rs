@@ -98,13 +98,19 @@ pub enum ByHand {
 }
 
 /// What to delete by hand from a file cuecard reads but cannot rewrite
-/// (`refused`: why).
-pub fn by_hand_removal(t: &ConfigFile, bin: &str, refused: &InstallError) -> ByHand {
+/// (`refused`: why; `wanted`: what install would write there now, when the
+/// caller has it).
+pub fn by_hand_removal(
+    t: &ConfigFile,
+    bin: &str,
+    wanted: Option<&[merge::HookEntry]>,
+    refused: &InstallError,
+) -> ByHand {
     let Ok(Some((_, doc, lossy))) = load_read_only(t) else {
         return ByHand::Unreadable;
     };
     let why = lossy.unwrap_or_else(|| refused.to_string());
-    let owner = owner(t, bin, None);
+    let owner = owner(t, bin, wanted);
     let found = merge::ours(&doc, t.spec.layout, &owner);
     if found.is_empty() {
         return ByHand::Nothing;

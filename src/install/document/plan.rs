@@ -276,6 +276,16 @@ pub fn by_hand(spec: &Config, bin: &str, entries: &[HookEntry]) -> Result<String
 
 /// Plans taking cuecard's entries out of the file.
 pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
+    plan_uninstall_with(t, bin, None)
+}
+
+/// [`plan_uninstall`], with what install would write there now (`wanted`,
+/// from the run's context) when the caller has it: `None` derives it.
+pub fn plan_uninstall_with(
+    t: &ConfigFile,
+    bin: &str,
+    wanted: Option<&[HookEntry]>,
+) -> Result<Plan, InstallError> {
     if let Some(o) = t.spec.owned {
         return plan_owned_uninstall(t, bin, o);
     }
@@ -290,7 +300,7 @@ pub fn plan_uninstall(t: &ConfigFile, bin: &str) -> Result<Plan, InstallError> {
     let Some((before, doc)) = load(t)? else {
         return Ok(unchanged);
     };
-    let owner = owner(t, bin, None);
+    let owner = owner(t, bin, wanted);
     let mut after_doc = doc.clone();
     // With a record, the containers install did not create are the user's.
     let keep = record::created(&t.path)

@@ -18,6 +18,7 @@ fn entry(event: &str, matcher: &str, cards: &[&str]) -> HookEntry {
         event: event.into(),
         matcher: Some(matcher.into()),
         handler: handler(event, cards),
+        cards: cards.iter().map(|c| c.to_string()).collect(),
     }
 }
 
@@ -134,6 +135,7 @@ fn flat_layout() {
         event: "postToolUse".into(),
         matcher: Some("Shell".into()),
         handler: h,
+        cards: vec!["x".into()],
     };
     install(&mut doc, Layout::Flat, BIN, std::slice::from_ref(&e)).unwrap();
     assert_eq!(doc["hooks"]["postToolUse"].as_array().unwrap().len(), 2);
