@@ -221,10 +221,44 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
     match prog.as_str() {
-        "npm" | "pnpm" | "yarn" | "bun" | "deno" => javascript(&prog, args, sub, global),
+        "npm" | "pnpm" | "yarn" | "bun" | "deno" => {
+            let args = js_workspace_args(&prog, args);
+            let sub = operands(args).first().copied().unwrap_or_default();
+            javascript(&prog, args, sub, global)
+        }
         "pip" | "pip3" | "python" | "python3" | "py" | "uv" | "poetry" | "pdm" | "pipenv"
         | "conda" | "mamba" | "micromamba" => python(&prog, args, sub),
         _ => other(&prog, args, sub),
+    }
+}
+
+/// The words from the subcommand on, past a workspace selector before it
+/// (`pnpm --filter web add x`, `pnpm -C app add x`, `npm -w web install
+/// x`, `yarn workspace web add x`): the package is added to that
+/// workspace, which is the project too.
+fn js_workspace_args<'a>(prog: &str, args: &'a [String]) -> &'a [String] {
+    let mut i = 0;
+    let mut selected = false;
+    while let Some(a) = args.get(i) {
+        let selector = match a.as_str() {
+            "--filter" | "-F" | "-C" | "--dir" | "--prefix" | "--cwd" | "--workspace" => true,
+            "-w" => prog == "npm",
+            "workspace" => prog == "yarn",
+            _ => false,
+        };
+        if selector {
+            selected = true;
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if selected {
+        &args[i.min(args.len())..]
+    } else {
+        args
     }
 }
 

@@ -259,6 +259,33 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
     Some((shown, kind))
 }
 
+/// The environment printer a container runs (`docker exec app env`,
+/// `kubectl exec pod -- printenv`, `docker compose exec web env`): the
+/// container's environment is where its secrets are handed in, so it is
+/// judged like the same command run here.
+fn container_env(prog: &str, args: &[String]) -> Option<SimpleCommand> {
+    if !matches!(
+        prog,
+        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "k" | "docker-compose" | "finch"
+    ) {
+        return None;
+    }
+    let ops = operands(args);
+    let exec = ops.iter().take(3).position(|w| *w == "exec")?;
+    // The first word after `exec` that is an environment printer.
+    let start = args.iter().position(|a| a == ops[exec])? + 1;
+    let at = args[start..].iter().position(|a| {
+        matches!(
+            crate::shell::program_name(a).as_str(),
+            "env" | "printenv"
+        )
+    })? + start;
+    Some(SimpleCommand {
+        argv: args[at..].to_vec(),
+        ..SimpleCommand::default()
+    })
+}
+
 /// The pattern of a `grep`-like filter.
 fn grep_pattern(c: &SimpleCommand) -> Option<String> {
     let prog = program(c);
@@ -321,6 +348,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         && !FILTERS.contains(&program(next).as_str())
     {
         return None;
+    }
+    if let Some(inner) = container_env(&prog, cmd.args()) {
+        return printed_kind(&inner, piped_into);
     }
     let args = cmd.args();
     let ops = operands(args);

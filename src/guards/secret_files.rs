@@ -222,6 +222,15 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
         "Terraform variables (passwords and keys)",
     ),
     cf(&[".envrc"], "direnv environment file"),
+    cf(
+        &[
+            "etc/shadow",
+            "etc/gshadow",
+            "etc/master.passwd",
+            "security/opasswd",
+        ],
+        "system password hashes",
+    ),
     cf(&[".htpasswd"], "password file (.htpasswd)"),
     cf(&[".boto", ".s3cfg"], "cloud storage keys (.boto, .s3cfg)"),
     cf(&[".vault-token"], "Vault token"),

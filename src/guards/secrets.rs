@@ -12,6 +12,7 @@
 //!
 //! The advisory never repeats the secret: it names the kind and the file.
 
+use super::argv;
 use super::secret_files::{self, SecretClass};
 use super::{Finding, Guard};
 use super::{secret_commands, secret_tokens};
@@ -280,6 +281,17 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         return None;
     }
     let args = c.args();
+    // Counting, testing or naming the files that match prints no line of
+    // them (`grep -c '^API_KEY=' .env` is how the card says to check).
+    let grep = matches!(program.as_str(), "grep" | "egrep" | "fgrep");
+    if (grep || matches!(program.as_str(), "rg" | "ag" | "ack"))
+        && (argv::has_flag(args, 'c', &["count"])
+            || argv::has_flag(args, 'q', &["quiet", "silent"])
+            || argv::has_flag(args, 'l', &["files-with-matches"])
+            || grep && argv::has_flag(args, 'L', &["files-without-match"]))
+    {
+        return None;
+    }
     if program == "git" {
         // Staging or committing a secret file publishes it; other git verbs
         // (`rm --cached`, `check-ignore`, `log -- .env`) do not read it out.

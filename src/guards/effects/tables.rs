@@ -24,7 +24,44 @@ pub enum Cond {
     /// One of these words is an operand with another operand after it: a
     /// verb given no target only prints its usage (`diskutil eraseDisk`).
     WordWithTarget(&'static [&'static str]),
+    /// A word (the code a runner evaluates: `rails runner '…'`, `manage.py
+    /// shell -c '…'`) holds one of the first texts and none of the second
+    /// (a filter makes a bulk delete a narrow one, like SQL's `WHERE`).
+    CodeHas(&'static [&'static str], &'static [&'static str]),
 }
+
+/// Bulk deletes in ORM code (Active Record, Django, Sequelize, Prisma,
+/// TypeORM, Mongoose, SQL in a string): what a runner's code must hold to
+/// delete every row. Matched on the code in lower case without spaces.
+pub const ORM_BULK_DELETES: &[&str] = &[
+    ".delete_all",
+    ".destroy_all",
+    ".objects.all().delete()",
+    ".objects.delete()",
+    "drop_table",
+    "drop_database",
+    "truncate_all",
+    "truncatetable",
+    "droptable",
+    ".deletemany({})",
+    ".deletemany()",
+    ".destroy({truncate",
+    ".dropdatabase()",
+];
+
+/// Filters that make an ORM delete a narrow one (`User.where(…).delete_all`).
+pub const ORM_FILTERS: &[&str] = &[
+    ".where(",
+    ".filter(",
+    ".exclude(",
+    ".find(",
+    ".find_by",
+    ".limit(",
+    ".first",
+    ".last",
+    ".get(",
+    "where:",
+];
 
 /// One verb of a family.
 pub struct Verb {

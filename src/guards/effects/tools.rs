@@ -3,9 +3,9 @@
 //! row means).
 
 use super::Effect::{DeletesData, WipesDisk};
-use super::Kind::{Database, Disk};
-use super::tables::Cond::{Always, AnyOpt, AnyWord, WordWithTarget};
-use super::tables::{Family, Verb, v};
+use super::Kind::{Database, Disk, OutsideProject};
+use super::tables::Cond::{Always, AnyOpt, AnyWord, CodeHas, WordWithTarget};
+use super::tables::{Family, ORM_BULK_DELETES, ORM_FILTERS, Verb, v};
 
 /// Tools with verbs only (no generic rule).
 pub const TOOLS: &[Family] = &[
@@ -94,8 +94,16 @@ pub const TOOLS: &[Family] = &[
         )],
     ),
     tool(
-        &["rails", "rake"],
-        &[v(
+        &["rails", "rake", "gitlab-rails"],
+        &[
+            v(
+                &["runner|r"],
+                CodeHas(ORM_BULK_DELETES, ORM_FILTERS),
+                DeletesData,
+                Database,
+                "runs code that deletes every row of a table",
+            ),
+            v(
             &[],
             AnyWord(&[
                 "db:drop",
@@ -111,7 +119,8 @@ pub const TOOLS: &[Family] = &[
             DeletesData,
             Database,
             "drops, empties or reloads the database",
-        )],
+            ),
+        ],
     ),
     tool(
         &["artisan"],
@@ -140,12 +149,31 @@ pub const TOOLS: &[Family] = &[
     ),
     tool(
         &["manage.py"],
+        &[
+            v(
+                &["flush|reset_db"],
+                Always,
+                DeletesData,
+                Database,
+                "deletes every row of every table",
+            ),
+            v(
+                &["shell|shell_plus"],
+                CodeHas(ORM_BULK_DELETES, ORM_FILTERS),
+                DeletesData,
+                Database,
+                "runs code that deletes every row of a table",
+            ),
+        ],
+    ),
+    tool(
+        &["crontab"],
         &[v(
-            &["flush|reset_db"],
-            Always,
+            &[],
+            AnyOpt(&["-r"]),
             DeletesData,
-            Database,
-            "deletes every row of every table",
+            OutsideProject,
+            "deletes the user's crontab (every scheduled job in it)",
         )],
     ),
     tool(
