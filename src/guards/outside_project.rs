@@ -425,6 +425,22 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         "wget" if value_of(&["-P", "--directory-prefix"]).is_some() => {
             out.extend(value_of(&["-P", "--directory-prefix"]));
         }
+        // A package manager's user configuration (`npm config set prefix
+        // ~/x` writes `~/.npmrc`); `--location project` keeps it here.
+        "npm" | "pnpm" | "pip" | "pip3"
+            if operands(args).first() == Some(&"config")
+                && matches!(operands(args).get(1), Some(&"set" | &"delete" | &"unset" | &"edit"))
+                && !args.iter().any(|a| matches!(a.as_str(), "--location=project" | "--site" | "--venv"))
+                && !args
+                    .windows(2)
+                    .any(|w| matches!(w[0].as_str(), "--location" | "-L") && w[1] == "project") =>
+        {
+            out.push(if program(cmd).starts_with("pip") {
+                "~/.config/pip/pip.conf"
+            } else {
+                "~/.npmrc"
+            });
+        }
         "curl" => out.extend(value_of(&["-o", "--output"])),
         "wget" => out.extend(value_of(&["-O", "--output-document"])),
         "set-content" | "add-content" | "out-file" | "new-item" | "sc" | "ac" => {

@@ -24,7 +24,10 @@ use super::effects::{self, tables::SECRET_PRINTERS as PRINTERS};
 const EXPORTERS: &[(&str, &str, &str)] = &[
     ("gpg", "--export-secret-keys", "GnuPG private keys"),
     ("gpg", "--export-secret-subkeys", "GnuPG private keys"),
+    ("gpg", "--export-secret-key", "GnuPG private keys"),
     ("gpg2", "--export-secret-keys", "GnuPG private keys"),
+    ("gpg2", "--export-secret-key", "GnuPG private keys"),
+    ("gpg2", "--export-secret-subkeys", "GnuPG private keys"),
 ];
 
 /// Whether the word `a` is the option `n`: as it is, with `=value`, or (a
@@ -207,8 +210,18 @@ fn sent_or_fetched(prog: &str, args: &[String]) -> Option<String> {
         "--post-data",
         "-body",
     ];
+    // HTTPie's request items: `field=value`, `field:=json` and `param==value`
+    // go in the body or the URL (`Header:value` is a header: how a token is
+    // meant to be used).
+    let httpie = matches!(prog, "http" | "https" | "xh");
     for (i, a) in args.iter().enumerate() {
-        let in_url = a.contains("://") && a.contains('$');
+        let item = httpie
+            && !a.starts_with('-')
+            && a.find('=').is_some_and(|eq| {
+                let field = a[..eq].trim_end_matches(':');
+                !field.is_empty() && !field.contains(':') && !field.contains('/')
+            });
+        let in_url = a.contains("://") && a.contains('$') || item;
         let in_body = i > 0 && body_opts.contains(&args[i - 1].as_str())
             || body_opts
                 .iter()
@@ -286,6 +299,29 @@ fn container_env(prog: &str, args: &[String]) -> Option<SimpleCommand> {
     })
 }
 
+/// A tool's setting that is a credential, asked for by name (`npm config
+/// get //registry.npmjs.org/:_authToken`), or a container's environment
+/// asked for through a format (`docker inspect -f '{{.Config.Env}}' api`).
+fn config_secret(prog: &str, args: &[String]) -> Option<&'static str> {
+    let ops = operands(args);
+    match prog {
+        "npm" | "pnpm" | "yarn" if ops.first() == Some(&"config") && ops.get(1) == Some(&"get") => {
+            ops[2..]
+                .iter()
+                .any(|o| {
+                    let o = o.to_ascii_lowercase();
+                    o.contains("_auth") || o.contains("token") || o.contains("password")
+                })
+                .then_some("package registry token")
+        }
+        "docker" | "podman" | "nerdctl" if ops.first() == Some(&"inspect") => args
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "-f" | "--format") && w[1].contains(".Env"))
+            .then_some("a container's environment"),
+        _ => None,
+    }
+}
+
 /// The pattern of a `grep`-like filter.
 fn grep_pattern(c: &SimpleCommand) -> Option<String> {
     let prog = program(c);
@@ -351,6 +387,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     }
     if let Some(inner) = container_env(&prog, cmd.args()) {
         return printed_kind(&inner, piped_into);
+    }
+    if let Some(kind) = config_secret(&prog, cmd.args()) {
+        return Some(kind.into());
     }
     let args = cmd.args();
     let ops = operands(args);

@@ -208,6 +208,7 @@ fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
 /// Programs whose arguments are text, or that use or manage a secret file
 /// without reading it out or moving it.
 const QUIET_PROGRAMS: &[&str] = &[
+    "wc",
     "echo",
     "printf",
     "touch",

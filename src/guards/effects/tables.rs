@@ -292,6 +292,10 @@ pub const DRY_RUN_SHORT: &[(&str, char)] = &[
     ("rsync", 'n'),
     ("restic", 'n'),
     ("gsutil", 'n'),
+    ("mke2fs", 'n'),
+    ("mkfs.ext2", 'n'),
+    ("mkfs.ext3", 'n'),
+    ("mkfs.ext4", 'n'),
 ];
 
 /// Parts of a credential command's words that name what it prints.
@@ -441,6 +445,7 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("bw", &["get"], &[], "Bitwarden secret"),
     p("bws", &["secret", "get|list"], &[], "Bitwarden secret"),
     p("pass", &["show"], &[], "password-store secret"),
+    p("secret-tool", &["lookup"], &[], "keyring secret"),
     p("doppler", &["secrets"], &[], "Doppler secrets"),
     p("infisical", &["secrets"], &[], "Infisical secrets"),
     p("infisical", &["export"], &[], "Infisical secrets"),

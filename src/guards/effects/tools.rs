@@ -167,6 +167,25 @@ pub const TOOLS: &[Family] = &[
         ],
     ),
     tool(
+        &["dotnet"],
+        &[
+            v(
+                &["ef", "database", "drop"],
+                Always,
+                DeletesData,
+                Database,
+                "drops the database",
+            ),
+            v(
+                &["ef", "database", "update"],
+                AnyWord(&["0"]),
+                DeletesData,
+                Database,
+                "reverts every migration (every table dropped)",
+            ),
+        ],
+    ),
+    tool(
         &["crontab"],
         &[v(
             &[],
