@@ -244,6 +244,11 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
     }
     let chain: Vec<&SimpleCommand> = after.iter().take_while(|c| c.piped).collect();
     let kind = printed_kind(cmd, chain.first().copied())?;
+    // Keeping only the names (`env | cut -d= -f1`, `awk -F= '{print $1}'`,
+    // `sed 's/=.*//'`) shows no value.
+    if chain.iter().any(|c| names_only(c)) {
+        return None;
+    }
     // A filter that keeps only lines naming no credential (`env | grep
     // ^CARGO`) shows none.
     if let Some(pattern) = chain.iter().find_map(|c| grep_pattern(c))
@@ -319,6 +324,29 @@ fn config_secret(prog: &str, args: &[String]) -> Option<&'static str> {
             .any(|w| matches!(w[0].as_str(), "-f" | "--format") && w[1].contains(".Env"))
             .then_some("a container's environment"),
         _ => None,
+    }
+}
+
+/// Whether a filter keeps only what comes before the first `=` of each
+/// line: a variable's name, not its value.
+pub(super) fn names_only(c: &SimpleCommand) -> bool {
+    let args = c.args();
+    let joined = args.join(" ").replace(['\'', '"'], "");
+    match program(c).as_str() {
+        "cut" => {
+            let eq = joined.contains("-d=") || joined.contains("-d =") || joined.contains("--delimiter==");
+            let first = args.iter().any(|a| a == "-f1" || a == "--fields=1")
+                || args.windows(2).any(|w| w[0] == "-f" && w[1] == "1");
+            eq && first
+        }
+        "awk" | "gawk" | "mawk" => {
+            (joined.contains("-F=") || joined.contains("-F =") || joined.contains("FS=\"=\""))
+                && joined.contains("print $1")
+                && !joined.contains("$2")
+                && !joined.contains("$0")
+        }
+        "sed" => joined == "s/=.*//" || joined == "-e s/=.*//",
+        _ => false,
     }
 }
 

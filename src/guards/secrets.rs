@@ -209,6 +209,7 @@ fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
 /// without reading it out or moving it.
 const QUIET_PROGRAMS: &[&str] = &[
     "wc",
+    "test-path",
     "echo",
     "printf",
     "touch",

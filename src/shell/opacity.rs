@@ -279,11 +279,17 @@ fn is_harmless_computed(word: &str) -> bool {
         })
 }
 
-/// A PowerShell assignment (`$env:X = 'v'`, `$x=1`): not a program.
+/// A PowerShell assignment (`$env:X = 'v'`, `$x=1`) or a variable alone
+/// (`$env:PATH`, which only outputs its value: PowerShell runs a program
+/// named by a variable only through `&` or `.`): not a program.
 fn powershell_assignment(c: &SimpleCommand) -> bool {
     let first = c.argv.first().map_or("", String::as_str);
     first.starts_with('$')
         && (first.contains('=')
+            || c.argv.len() == 1
+                && first[1..]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':')
             || c.argv
                 .get(1)
                 .is_some_and(|w| w.starts_with('=') || w.ends_with('=')))
