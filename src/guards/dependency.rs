@@ -262,9 +262,37 @@ fn js_workspace_args<'a>(prog: &str, args: &'a [String]) -> &'a [String] {
     }
 }
 
-/// Operands after the subcommand: the packages.
+/// Operands after the subcommand: the packages (an option's value is none:
+/// `pnpm install --filter web` installs what is declared).
 fn names_packages(args: &[String]) -> bool {
-    operands(args).len() > 1
+    const WITH_VALUE: &[&str] = &[
+        "--filter",
+        "-F",
+        "-C",
+        "--dir",
+        "--prefix",
+        "--cwd",
+        "--workspace",
+        "--registry",
+        "--tag",
+        "--loglevel",
+        "--reporter",
+        "--network-concurrency",
+    ];
+    let mut skip = false;
+    args.iter()
+        .filter(|a| {
+            if std::mem::take(&mut skip) {
+                return false;
+            }
+            if WITH_VALUE.contains(&a.as_str()) {
+                skip = true;
+                return false;
+            }
+            !a.starts_with('-')
+        })
+        .count()
+        > 1
 }
 
 /// npm, pnpm, Yarn, Bun, Deno (a global install changes no project).

@@ -242,6 +242,17 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
     if effects::inert(cmd) {
         return None;
     }
+    // `-o name` prints only the objects' names (`kubectl get secret/x -o
+    // name`).
+    if matches!(program(cmd).as_str(), "kubectl" | "oc" | "k")
+        && (cmd.args().windows(2).any(|w| matches!(w[0].as_str(), "-o" | "--output") && w[1] == "name")
+            || cmd
+                .args()
+                .iter()
+                .any(|a| matches!(a.as_str(), "-oname" | "-o=name" | "--output=name")))
+    {
+        return None;
+    }
     let chain: Vec<&SimpleCommand> = after.iter().take_while(|c| c.piped).collect();
     let kind = printed_kind(cmd, chain.first().copied())?;
     // Keeping only the names (`env | cut -d= -f1`, `awk -F= '{print $1}'`,

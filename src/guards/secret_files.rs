@@ -60,7 +60,24 @@ pub fn classify(path: &str) -> Option<SecretClass> {
         ".azure" => return Some(SecretClass::Secret("Azure credentials directory")),
         ".kube" => return Some(SecretClass::Secret("Kubernetes configs directory")),
         ".gnupg" => return Some(SecretClass::Secret("GnuPG keyring")),
+        ".docker" => return Some(SecretClass::Secret("Docker registry credentials directory")),
         _ => {}
+    }
+    // Tool folders in the home directory that hold a login token.
+    let at_home = |p: &str| {
+        p.starts_with("~/")
+            || p.starts_with("$HOME/")
+            || p.starts_with("${HOME}/")
+            || p.starts_with("/root/")
+            || ["/home/", "/Users/"]
+                .iter()
+                .any(|h| p.strip_prefix(h).is_some_and(|r| r.matches('/').count() == 1))
+    };
+    if trimmed.ends_with(".config/gh") || name == ".codex" && at_home(trimmed) {
+        return Some(SecretClass::Secret("a CLI's login folder"));
+    }
+    if parent == ".codex" && name == "auth.json" {
+        return Some(SecretClass::Secret("Codex CLI login token"));
     }
     if lower == ".env" || lower.ends_with(".env") && lower.len() > 4 && !lower.starts_with('.') {
         // `example.env`, `app.sample.env`: templates too.

@@ -364,9 +364,17 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
 /// (`-F file=@.env`), a `host:path` remote, and the operand of `--x=path`.
 fn path_candidates(word: &str) -> Vec<&str> {
     let mut out = Vec::with_capacity(2);
+    let at = word.starts_with('@');
     let w = word.strip_prefix('@').unwrap_or(word);
-    if w.contains(' ') {
-        return out; // a sentence, not a path
+    // A sentence is no path, but curl's `@file` is one, spaces and all.
+    if w.contains(' ') && !at {
+        return out;
+    }
+    // A URL names something on another machine (`curl https://x/.env`).
+    if w.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.eq_ignore_ascii_case("file") && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+')
+    }) {
+        return out;
     }
     out.push(w);
     if let Some((_, after)) = w.split_once("=@") {

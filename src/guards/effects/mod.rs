@@ -261,7 +261,9 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
             Some((n, v)) => (n, Some(v)),
             None => (lower.as_str(), None),
         };
-        if tables::HELP_OPTIONS.contains(&name) {
+        if tables::HELP_OPTIONS.contains(&name)
+            && value.is_none_or(|v| !matches!(v, "false" | "0" | "no" | "off"))
+        {
             return true;
         }
         if own_dry_run
@@ -373,7 +375,7 @@ pub fn family(tool: &str) -> Option<&'static Family> {
 /// The table entry (or the family's generic rule) a command hits.
 pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
     let fam = family(tool)?;
-    let words = leading_words(args, 6);
+    let words = leading_words(&without_global_values(tool, args), 6);
     for v in fam.verbs {
         if path_matches(&words, v.path) && v.cond.holds(args) {
             let target = format!("{tool}:{}", v.path.join(" "));
@@ -408,6 +410,28 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         fam,
         Hit::new(kind, format!("{tool}:{}", shown.join(" ")), reason),
     ))
+}
+
+/// The words without the values of the tool's options that take one
+/// ([`tables::GLOBAL_VALUE_OPTIONS`]): `aws --profile route53 sts …` names
+/// no Route 53 verb.
+fn without_global_values<'a>(tool: &str, args: &'a [String]) -> std::borrow::Cow<'a, [String]> {
+    let Some((_, opts)) = tables::GLOBAL_VALUE_OPTIONS.iter().find(|(t, _)| *t == tool) else {
+        return std::borrow::Cow::Borrowed(args);
+    };
+    let mut out = Vec::with_capacity(args.len());
+    let mut skip = false;
+    for a in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if opts.contains(&a.as_str()) {
+            skip = true;
+            continue;
+        }
+        out.push(a.clone());
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether a storage verb deletes one object (`aws s3 rm s3://b/key`,

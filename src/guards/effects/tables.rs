@@ -225,7 +225,53 @@ pub const HARMLESS_OBJECTS: &[&str] = &[
 ];
 
 /// Options that only ask for help: the command does nothing else.
-pub const HELP_OPTIONS: &[&str] = &["--help", "-help", "-?", "/?", "--usage", "-usage"];
+pub const HELP_OPTIONS: &[&str] = &[
+    "--help",
+    "-help",
+    "-?",
+    "/?",
+    "--usage",
+    "-usage",
+    // The AWS CLI prints a request or response skeleton and calls nothing.
+    "--generate-cli-skeleton",
+];
+
+/// Options of a tool that come before its subcommand and take the next
+/// word as their value (`aws --profile prod …`, `gh --repo o/r …`): the
+/// value is no word of the verb (`aws --output delete-x sts …` deletes
+/// nothing).
+pub const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[
+    (
+        "aws",
+        &[
+            "--profile",
+            "--output",
+            "--region",
+            "--query",
+            "--endpoint-url",
+            "--color",
+            "--ca-bundle",
+            "--cli-read-timeout",
+            "--cli-connect-timeout",
+            "--cli-binary-format",
+        ],
+    ),
+    (
+        "gcloud",
+        &[
+            "--project",
+            "--format",
+            "--account",
+            "--configuration",
+            "--verbosity",
+            "--billing-project",
+            "--impersonate-service-account",
+        ],
+    ),
+    ("az", &["--subscription", "--output", "-o", "--query"]),
+    ("gh", &["-R", "--repo", "--hostname"]),
+    ("glab", &["-R", "--repo"]),
+];
 
 /// Options that make a command preview what it would do (a value such as
 /// `none` or `false` turns them off: `--dry-run=none`).

@@ -186,6 +186,26 @@ pub const TOOLS: &[Family] = &[
         ],
     ),
     tool(
+        &["chezmoi"],
+        &[v(
+            &["destroy|purge"],
+            Always,
+            DeletesData,
+            OutsideProject,
+            "deletes managed files from the home directory, or chezmoi's own data",
+        )],
+    ),
+    tool(
+        &["mise", "rtx"],
+        &[v(
+            &["implode"],
+            Always,
+            DeletesData,
+            OutsideProject,
+            "removes the tool with every runtime it installed and its settings",
+        )],
+    ),
+    tool(
         &["crontab"],
         &[v(
             &[],
