@@ -338,6 +338,20 @@ fn config_secret(prog: &str, args: &[String]) -> Option<&'static str> {
     }
 }
 
+/// What a `$(…)` word's command prints that is secret, when the word is
+/// printed as it is.
+fn substitution_prints(word: &str) -> Option<String> {
+    let start = word.find("$(")?;
+    let inner = &word[start + 2..];
+    let end = inner.rfind(')')?;
+    let cmds = crate::shell::parse(&inner[..end]);
+    cmds.iter().enumerate().find_map(|(i, c)| {
+        let mut c = c.clone();
+        c.captured = false;
+        printed(&c, &cmds[i + 1..]).map(|(_, k)| k)
+    })
+}
+
 /// Whether a filter keeps only what comes before the first `=` of each
 /// line: a variable's name, not its value.
 pub(super) fn names_only(c: &SimpleCommand) -> bool {
@@ -462,10 +476,12 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
             return Some("the whole environment (tokens and keys among it)".into());
         }
         "echo" | "printf" | "print" | "write-output" | "write-host" | "say" => {
-            return args
-                .iter()
-                .find_map(|a| secret_vars(a))
-                .map(|v| format!("the environment variable {v}"));
+            if let Some(v) = args.iter().find_map(|a| secret_vars(a)) {
+                return Some(format!("the environment variable {v}"));
+            }
+            // A substitution's output printed (`echo $(gcloud auth
+            // print-access-token)`): what the captured command prints.
+            return args.iter().find_map(|a| substitution_prints(a));
         }
         _ => {}
     }

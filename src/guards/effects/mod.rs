@@ -574,9 +574,24 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
     }) {
         return None;
     }
+    // Entra ID lists a credential's metadata, never its value (`az ad sp
+    // credential list`).
+    if lead.iter().any(|w| w.as_str() == "ad")
+        && parts.iter().any(|p| p == "credential")
+        && parts.iter().any(|p| p == "list")
+    {
+        return None;
+    }
     let verb = parts
         .iter()
         .any(|p| tables::SECRET_VERBS.contains(&p.as_str()));
+    // `key list`, `key show`, `list-key`: a service's access keys (a Key
+    // Vault's keys are not exported by a listing).
+    let key_listed = !lead.iter().any(|w| w.contains("keyvault") || w == &"kms")
+        && parts.windows(2).any(|w| {
+            (w[0] == "key" && matches!(w[1].as_str(), "list" | "show"))
+                || (matches!(w[0].as_str(), "list" | "show") && w[1] == "key")
+        });
     let noun = parts.iter().enumerate().any(|(i, p)| {
         tables::SECRET_NOUNS.contains(&p.as_str())
             || (p == "key"
@@ -601,7 +616,7 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
             )
         });
     let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
-    (verb && noun || secret_value || token).then(shown)
+    (verb && noun || key_listed || secret_value || token).then(shown)
 }
 
 #[cfg(test)]

@@ -356,6 +356,8 @@ pub const SECRET_NOUNS: &[&str] = &[
     "tokens",
     "publishing",
     "connection",
+    "appsettings",
+    "rbac",
 ];
 
 /// Parts that say the command shows, makes or hands out what it names.
@@ -476,6 +478,8 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("az", &["account", "get-access-token"], &[], "Azure token"),
     p("az", &["keyvault", "secret", "show"], &[], "Azure Key Vault secret"),
     p("az", &["acr", "login"], &["--expose-token"], "registry token"),
+    p("az", &["iot", "hub|dps", "policy", "show|list"], &[], "IoT access keys"),
+    p("az", &["staticwebapp", "secrets", "list"], &[], "deployment token"),
     p("kubectl", &["get", "secret|secrets"], &["-o", "--output"], "Kubernetes secret"),
     p("kubectl", &["config", "view"], &["--raw"], "Kubernetes credentials"),
     p("kubectl", &["view-secret"], &[], "Kubernetes secret"),
