@@ -429,8 +429,13 @@ pub fn shell_write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         // ~/x` writes `~/.npmrc`); `--location project` keeps it here.
         "npm" | "pnpm" | "pip" | "pip3"
             if operands(args).first() == Some(&"config")
-                && matches!(operands(args).get(1), Some(&"set" | &"delete" | &"unset" | &"edit"))
-                && !args.iter().any(|a| matches!(a.as_str(), "--location=project" | "--site" | "--venv"))
+                && matches!(
+                    operands(args).get(1),
+                    Some(&"set" | &"delete" | &"unset" | &"edit")
+                )
+                && !args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "--location=project" | "--site" | "--venv"))
                 && !args
                     .windows(2)
                     .any(|w| matches!(w[0].as_str(), "--location" | "-L") && w[1] == "project") =>

@@ -245,7 +245,10 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
     // `-o name` prints only the objects' names (`kubectl get secret/x -o
     // name`).
     if matches!(program(cmd).as_str(), "kubectl" | "oc" | "k")
-        && (cmd.args().windows(2).any(|w| matches!(w[0].as_str(), "-o" | "--output") && w[1] == "name")
+        && (cmd
+            .args()
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "-o" | "--output") && w[1] == "name")
             || cmd
                 .args()
                 .iter()
@@ -303,12 +306,10 @@ fn container_env(prog: &str, args: &[String]) -> Option<SimpleCommand> {
     let exec = ops.iter().take(3).position(|w| *w == "exec")?;
     // The first word after `exec` that is an environment printer.
     let start = args.iter().position(|a| a == ops[exec])? + 1;
-    let at = args[start..].iter().position(|a| {
-        matches!(
-            crate::shell::program_name(a).as_str(),
-            "env" | "printenv"
-        )
-    })? + start;
+    let at = args[start..]
+        .iter()
+        .position(|a| matches!(crate::shell::program_name(a).as_str(), "env" | "printenv"))?
+        + start;
     Some(SimpleCommand {
         argv: args[at..].to_vec(),
         ..SimpleCommand::default()
@@ -359,7 +360,9 @@ pub(super) fn names_only(c: &SimpleCommand) -> bool {
     let joined = args.join(" ").replace(['\'', '"'], "");
     match program(c).as_str() {
         "cut" => {
-            let eq = joined.contains("-d=") || joined.contains("-d =") || joined.contains("--delimiter==");
+            let eq = joined.contains("-d=")
+                || joined.contains("-d =")
+                || joined.contains("--delimiter==");
             let first = args.iter().any(|a| a == "-f1" || a == "--fields=1")
                 || args.windows(2).any(|w| w[0] == "-f" && w[1] == "1");
             eq && first

@@ -69,9 +69,10 @@ pub fn classify(path: &str) -> Option<SecretClass> {
             || p.starts_with("$HOME/")
             || p.starts_with("${HOME}/")
             || p.starts_with("/root/")
-            || ["/home/", "/Users/"]
-                .iter()
-                .any(|h| p.strip_prefix(h).is_some_and(|r| r.matches('/').count() == 1))
+            || ["/home/", "/Users/"].iter().any(|h| {
+                p.strip_prefix(h)
+                    .is_some_and(|r| r.matches('/').count() == 1)
+            })
     };
     if trimmed.ends_with(".config/gh") || name == ".codex" && at_home(trimmed) {
         return Some(SecretClass::Secret("a CLI's login folder"));

@@ -372,7 +372,10 @@ fn path_candidates(word: &str) -> Vec<&str> {
     }
     // A URL names something on another machine (`curl https://x/.env`).
     if w.split_once("://").is_some_and(|(scheme, _)| {
-        !scheme.eq_ignore_ascii_case("file") && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+')
+        !scheme.eq_ignore_ascii_case("file")
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+')
     }) {
         return out;
     }

@@ -72,7 +72,7 @@ pub const PLATFORMS: &[Family] = &[
             "helmfile", "argocd", "flux", "skaffold", "kapp", "devspace", "werf", "tilt", "garden",
         ],
         verbs: &[v(
-            &["destroy|delete|down|dismiss|purge"],
+            &["destroy|delete|dismiss|purge"],
             Always,
             DeletesData,
             Cluster,
