@@ -60,7 +60,6 @@ pub fn classify(path: &str) -> Option<SecretClass> {
         ".azure" => return Some(SecretClass::Secret("Azure credentials directory")),
         ".kube" => return Some(SecretClass::Secret("Kubernetes configs directory")),
         ".gnupg" => return Some(SecretClass::Secret("GnuPG keyring")),
-        ".docker" => return Some(SecretClass::Secret("Docker registry credentials directory")),
         _ => {}
     }
     // Tool folders in the home directory that hold a login token.
@@ -74,7 +73,7 @@ pub fn classify(path: &str) -> Option<SecretClass> {
                     .is_some_and(|r| r.matches('/').count() == 1)
             })
     };
-    if trimmed.ends_with(".config/gh") || name == ".codex" && at_home(trimmed) {
+    if trimmed.ends_with(".config/gh") || matches!(name, ".codex" | ".docker") && at_home(trimmed) {
         return Some(SecretClass::Secret("a CLI's login folder"));
     }
     if parent == ".codex" && name == "auth.json" {
