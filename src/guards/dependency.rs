@@ -221,16 +221,78 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
     match prog.as_str() {
-        "npm" | "pnpm" | "yarn" | "bun" | "deno" => javascript(&prog, args, sub, global),
+        "npm" | "pnpm" | "yarn" | "bun" | "deno" => {
+            let args = js_workspace_args(&prog, args);
+            let sub = operands(args).first().copied().unwrap_or_default();
+            javascript(&prog, args, sub, global)
+        }
         "pip" | "pip3" | "python" | "python3" | "py" | "uv" | "poetry" | "pdm" | "pipenv"
         | "conda" | "mamba" | "micromamba" => python(&prog, args, sub),
         _ => other(&prog, args, sub),
     }
 }
 
-/// Operands after the subcommand: the packages.
+/// The words from the subcommand on, past a workspace selector before it
+/// (`pnpm --filter web add x`, `pnpm -C app add x`, `npm -w web install
+/// x`, `yarn workspace web add x`): the package is added to that
+/// workspace, which is the project too.
+fn js_workspace_args<'a>(prog: &str, args: &'a [String]) -> &'a [String] {
+    let mut i = 0;
+    let mut selected = false;
+    while let Some(a) = args.get(i) {
+        let selector = match a.as_str() {
+            "--filter" | "-F" | "-C" | "--dir" | "--prefix" | "--cwd" | "--workspace" => true,
+            "-w" => prog == "npm",
+            "workspace" => prog == "yarn",
+            _ => false,
+        };
+        if selector {
+            selected = true;
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if selected {
+        &args[i.min(args.len())..]
+    } else {
+        args
+    }
+}
+
+/// Operands after the subcommand: the packages (an option's value is none:
+/// `pnpm install --filter web` installs what is declared).
 fn names_packages(args: &[String]) -> bool {
-    operands(args).len() > 1
+    const WITH_VALUE: &[&str] = &[
+        "--filter",
+        "-F",
+        "-C",
+        "--dir",
+        "--prefix",
+        "--cwd",
+        "--workspace",
+        "--registry",
+        "--tag",
+        "--loglevel",
+        "--reporter",
+        "--network-concurrency",
+    ];
+    let mut skip = false;
+    args.iter()
+        .filter(|a| {
+            if std::mem::take(&mut skip) {
+                return false;
+            }
+            if WITH_VALUE.contains(&a.as_str()) {
+                skip = true;
+                return false;
+            }
+            !a.starts_with('-')
+        })
+        .count()
+        > 1
 }
 
 /// npm, pnpm, Yarn, Bun, Deno (a global install changes no project).

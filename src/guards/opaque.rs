@@ -253,6 +253,7 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
             // ^CARGO` is the secrets guard's own call).
             let chain: Vec<&SimpleCommand> = cmds[i + 1..].iter().take_while(|n| n.piped).collect();
             let into_unknown = !chain.is_empty()
+                && !chain.iter().any(|n| super::secret_commands::names_only(n))
                 && !chain.iter().any(|n| {
                     matches!(
                         program(n).as_str(),

@@ -24,7 +24,10 @@ use super::effects::{self, tables::SECRET_PRINTERS as PRINTERS};
 const EXPORTERS: &[(&str, &str, &str)] = &[
     ("gpg", "--export-secret-keys", "GnuPG private keys"),
     ("gpg", "--export-secret-subkeys", "GnuPG private keys"),
+    ("gpg", "--export-secret-key", "GnuPG private keys"),
     ("gpg2", "--export-secret-keys", "GnuPG private keys"),
+    ("gpg2", "--export-secret-key", "GnuPG private keys"),
+    ("gpg2", "--export-secret-subkeys", "GnuPG private keys"),
 ];
 
 /// Whether the word `a` is the option `n`: as it is, with `=value`, or (a
@@ -207,8 +210,18 @@ fn sent_or_fetched(prog: &str, args: &[String]) -> Option<String> {
         "--post-data",
         "-body",
     ];
+    // HTTPie's request items: `field=value`, `field:=json` and `param==value`
+    // go in the body or the URL (`Header:value` is a header: how a token is
+    // meant to be used).
+    let httpie = matches!(prog, "http" | "https" | "xh");
     for (i, a) in args.iter().enumerate() {
-        let in_url = a.contains("://") && a.contains('$');
+        let item = httpie
+            && !a.starts_with('-')
+            && a.find('=').is_some_and(|eq| {
+                let field = a[..eq].trim_end_matches(':');
+                !field.is_empty() && !field.contains(':') && !field.contains('/')
+            });
+        let in_url = a.contains("://") && a.contains('$') || item;
         let in_body = i > 0 && body_opts.contains(&args[i - 1].as_str())
             || body_opts
                 .iter()
@@ -229,8 +242,27 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
     if effects::inert(cmd) {
         return None;
     }
+    // `-o name` prints only the objects' names (`kubectl get secret/x -o
+    // name`).
+    if matches!(program(cmd).as_str(), "kubectl" | "oc" | "k")
+        && (cmd
+            .args()
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "-o" | "--output") && w[1] == "name")
+            || cmd
+                .args()
+                .iter()
+                .any(|a| matches!(a.as_str(), "-oname" | "-o=name" | "--output=name")))
+    {
+        return None;
+    }
     let chain: Vec<&SimpleCommand> = after.iter().take_while(|c| c.piped).collect();
     let kind = printed_kind(cmd, chain.first().copied())?;
+    // Keeping only the names (`env | cut -d= -f1`, `awk -F= '{print $1}'`,
+    // `sed 's/=.*//'`) shows no value.
+    if chain.iter().any(|c| names_only(c)) {
+        return None;
+    }
     // A filter that keeps only lines naming no credential (`env | grep
     // ^CARGO`) shows none.
     if let Some(pattern) = chain.iter().find_map(|c| grep_pattern(c))
@@ -257,6 +289,93 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
         None => prog,
     };
     Some((shown, kind))
+}
+
+/// The environment printer a container runs (`docker exec app env`,
+/// `kubectl exec pod -- printenv`, `docker compose exec web env`): the
+/// container's environment is where its secrets are handed in, so it is
+/// judged like the same command run here.
+fn container_env(prog: &str, args: &[String]) -> Option<SimpleCommand> {
+    if !matches!(
+        prog,
+        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "k" | "docker-compose" | "finch"
+    ) {
+        return None;
+    }
+    let ops = operands(args);
+    let exec = ops.iter().take(3).position(|w| *w == "exec")?;
+    // The first word after `exec` that is an environment printer.
+    let start = args.iter().position(|a| a == ops[exec])? + 1;
+    let at = args[start..]
+        .iter()
+        .position(|a| matches!(crate::shell::program_name(a).as_str(), "env" | "printenv"))?
+        + start;
+    Some(SimpleCommand {
+        argv: args[at..].to_vec(),
+        ..SimpleCommand::default()
+    })
+}
+
+/// A tool's setting that is a credential, asked for by name (`npm config
+/// get //registry.npmjs.org/:_authToken`), or a container's environment
+/// asked for through a format (`docker inspect -f '{{.Config.Env}}' api`).
+fn config_secret(prog: &str, args: &[String]) -> Option<&'static str> {
+    let ops = operands(args);
+    match prog {
+        "npm" | "pnpm" | "yarn" if ops.first() == Some(&"config") && ops.get(1) == Some(&"get") => {
+            ops[2..]
+                .iter()
+                .any(|o| {
+                    let o = o.to_ascii_lowercase();
+                    o.contains("_auth") || o.contains("token") || o.contains("password")
+                })
+                .then_some("package registry token")
+        }
+        "docker" | "podman" | "nerdctl" if ops.first() == Some(&"inspect") => args
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "-f" | "--format") && w[1].contains(".Env"))
+            .then_some("a container's environment"),
+        _ => None,
+    }
+}
+
+/// What a `$(…)` word's command prints that is secret, when the word is
+/// printed as it is.
+fn substitution_prints(word: &str) -> Option<String> {
+    let start = word.find("$(")?;
+    let inner = &word[start + 2..];
+    let end = inner.rfind(')')?;
+    let cmds = crate::shell::parse(&inner[..end]);
+    cmds.iter().enumerate().find_map(|(i, c)| {
+        let mut c = c.clone();
+        c.captured = false;
+        printed(&c, &cmds[i + 1..]).map(|(_, k)| k)
+    })
+}
+
+/// Whether a filter keeps only what comes before the first `=` of each
+/// line: a variable's name, not its value.
+pub(super) fn names_only(c: &SimpleCommand) -> bool {
+    let args = c.args();
+    let joined = args.join(" ").replace(['\'', '"'], "");
+    match program(c).as_str() {
+        "cut" => {
+            let eq = joined.contains("-d=")
+                || joined.contains("-d =")
+                || joined.contains("--delimiter==");
+            let first = args.iter().any(|a| a == "-f1" || a == "--fields=1")
+                || args.windows(2).any(|w| w[0] == "-f" && w[1] == "1");
+            eq && first
+        }
+        "awk" | "gawk" | "mawk" => {
+            (joined.contains("-F=") || joined.contains("-F =") || joined.contains("FS=\"=\""))
+                && joined.contains("print $1")
+                && !joined.contains("$2")
+                && !joined.contains("$0")
+        }
+        "sed" => joined == "s/=.*//" || joined == "-e s/=.*//",
+        _ => false,
+    }
 }
 
 /// The pattern of a `grep`-like filter.
@@ -322,6 +441,12 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     {
         return None;
     }
+    if let Some(inner) = container_env(&prog, cmd.args()) {
+        return printed_kind(&inner, piped_into);
+    }
+    if let Some(kind) = config_secret(&prog, cmd.args()) {
+        return Some(kind.into());
+    }
     let args = cmd.args();
     let ops = operands(args);
     match prog.as_str() {
@@ -354,10 +479,12 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
             return Some("the whole environment (tokens and keys among it)".into());
         }
         "echo" | "printf" | "print" | "write-output" | "write-host" | "say" => {
-            return args
-                .iter()
-                .find_map(|a| secret_vars(a))
-                .map(|v| format!("the environment variable {v}"));
+            if let Some(v) = args.iter().find_map(|a| secret_vars(a)) {
+                return Some(format!("the environment variable {v}"));
+            }
+            // A substitution's output printed (`echo $(gcloud auth
+            // print-access-token)`): what the captured command prints.
+            return args.iter().find_map(|a| substitution_prints(a));
         }
         _ => {}
     }

@@ -62,6 +62,23 @@ pub fn classify(path: &str) -> Option<SecretClass> {
         ".gnupg" => return Some(SecretClass::Secret("GnuPG keyring")),
         _ => {}
     }
+    // Tool folders in the home directory that hold a login token.
+    let at_home = |p: &str| {
+        p.starts_with("~/")
+            || p.starts_with("$HOME/")
+            || p.starts_with("${HOME}/")
+            || p.starts_with("/root/")
+            || ["/home/", "/Users/"].iter().any(|h| {
+                p.strip_prefix(h)
+                    .is_some_and(|r| r.matches('/').count() == 1)
+            })
+    };
+    if trimmed.ends_with(".config/gh") || matches!(name, ".codex" | ".docker") && at_home(trimmed) {
+        return Some(SecretClass::Secret("a CLI's login folder"));
+    }
+    if parent == ".codex" && name == "auth.json" {
+        return Some(SecretClass::Secret("Codex CLI login token"));
+    }
     if lower == ".env" || lower.ends_with(".env") && lower.len() > 4 && !lower.starts_with('.') {
         // `example.env`, `app.sample.env`: templates too.
         let stem = lower.trim_end_matches(".env");
@@ -222,6 +239,15 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
         "Terraform variables (passwords and keys)",
     ),
     cf(&[".envrc"], "direnv environment file"),
+    cf(
+        &[
+            "etc/shadow",
+            "etc/gshadow",
+            "etc/master.passwd",
+            "security/opasswd",
+        ],
+        "system password hashes",
+    ),
     cf(&[".htpasswd"], "password file (.htpasswd)"),
     cf(&[".boto", ".s3cfg"], "cloud storage keys (.boto, .s3cfg)"),
     cf(&[".vault-token"], "Vault token"),

@@ -12,6 +12,7 @@
 //!
 //! The advisory never repeats the secret: it names the kind and the file.
 
+use super::argv;
 use super::secret_files::{self, SecretClass};
 use super::{Finding, Guard};
 use super::{secret_commands, secret_tokens};
@@ -207,6 +208,8 @@ fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
 /// Programs whose arguments are text, or that use or manage a secret file
 /// without reading it out or moving it.
 const QUIET_PROGRAMS: &[&str] = &[
+    "wc",
+    "test-path",
     "echo",
     "printf",
     "touch",
@@ -280,6 +283,17 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         return None;
     }
     let args = c.args();
+    // Counting, testing or naming the files that match prints no line of
+    // them (`grep -c '^API_KEY=' .env` is how the card says to check).
+    let grep = matches!(program.as_str(), "grep" | "egrep" | "fgrep");
+    if (grep || matches!(program.as_str(), "rg" | "ag" | "ack"))
+        && (argv::has_flag(args, 'c', &["count"])
+            || argv::has_flag(args, 'q', &["quiet", "silent"])
+            || argv::has_flag(args, 'l', &["files-with-matches"])
+            || grep && argv::has_flag(args, 'L', &["files-without-match"]))
+    {
+        return None;
+    }
     if program == "git" {
         // Staging or committing a secret file publishes it; other git verbs
         // (`rm --cached`, `check-ignore`, `log -- .env`) do not read it out.
@@ -350,9 +364,20 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
 /// (`-F file=@.env`), a `host:path` remote, and the operand of `--x=path`.
 fn path_candidates(word: &str) -> Vec<&str> {
     let mut out = Vec::with_capacity(2);
+    let at = word.starts_with('@');
     let w = word.strip_prefix('@').unwrap_or(word);
-    if w.contains(' ') {
-        return out; // a sentence, not a path
+    // A sentence is no path, but curl's `@file` is one, spaces and all.
+    if w.contains(' ') && !at {
+        return out;
+    }
+    // A URL names something on another machine (`curl https://x/.env`).
+    if w.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.eq_ignore_ascii_case("file")
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+')
+    }) {
+        return out;
     }
     out.push(w);
     if let Some((_, after)) = w.split_once("=@") {

@@ -279,11 +279,19 @@ fn is_harmless_computed(word: &str) -> bool {
         })
 }
 
-/// A PowerShell assignment (`$env:X = 'v'`, `$x=1`): not a program.
+/// A PowerShell assignment (`$env:X = 'v'`, `$x=1`) or an expression that
+/// starts with a variable (`$env:PATH`, `$env:Path -split ';'`,
+/// `$PSVersionTable.PSVersion`): it only computes a value. PowerShell runs a
+/// program named by a variable only through `&` or `.`, so none of these is
+/// a program.
 fn powershell_assignment(c: &SimpleCommand) -> bool {
     let first = c.argv.first().map_or("", String::as_str);
     first.starts_with('$')
         && (first.contains('=')
+            || first[1..]
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'{')
             || c.argv
                 .get(1)
                 .is_some_and(|w| w.starts_with('=') || w.ends_with('=')))

@@ -117,6 +117,12 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
             out.extend(ops.get(1));
         }
         "git" => {
+            // A global or system setting written (`git config --global
+            // user.name x`, `--unset`, `git config set --system …`); reads
+            // (`--get`, `--list`, one key alone) write nothing.
+            if let Some(("config", rest)) = git_subcommand(cmd) {
+                out.extend(git_config_file(rest));
+            }
             if let Some(("clone", rest)) = git_subcommand(cmd) {
                 let ops = operands_skipping(
                     rest,
@@ -146,6 +152,27 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         "wget" if value_of(&["-P", "--directory-prefix"]).is_some() => {
             out.extend(value_of(&["-P", "--directory-prefix"]));
         }
+        // A package manager's user configuration (`npm config set prefix
+        // ~/x` writes `~/.npmrc`); `--location project` keeps it here.
+        "npm" | "pnpm" | "pip" | "pip3"
+            if operands(args).first() == Some(&"config")
+                && matches!(
+                    operands(args).get(1),
+                    Some(&"set" | &"delete" | &"unset" | &"edit")
+                )
+                && !args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "--location=project" | "--site" | "--venv"))
+                && !args
+                    .windows(2)
+                    .any(|w| matches!(w[0].as_str(), "--location" | "-L") && w[1] == "project") =>
+        {
+            out.push(if program(cmd).starts_with("pip") {
+                "~/.config/pip/pip.conf"
+            } else {
+                "~/.npmrc"
+            });
+        }
         "curl" => out.extend(value_of(&["-o", "--output"])),
         "wget" => out.extend(value_of(&["-O", "--output-document"])),
         "set-content" | "add-content" | "out-file" | "new-item" | "sc" | "ac" => {
@@ -163,6 +190,54 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         _ => {}
     }
     out
+}
+
+/// The file a `git config` call writes, if it writes one outside the
+/// project: `~/.gitconfig` for `--global`, `/etc/gitconfig` for `--system`.
+fn git_config_file(rest: &[String]) -> Option<&'static str> {
+    let file = if rest.iter().any(|a| a == "--global") {
+        "~/.gitconfig"
+    } else if rest.iter().any(|a| a == "--system") {
+        "/etc/gitconfig"
+    } else {
+        return None;
+    };
+    const READS: &[&str] = &[
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--get-urlmatch",
+        "--get-color",
+        "--get-colorbool",
+        "-l",
+        "--list",
+        "--show-origin",
+        "--show-scope",
+        "--name-only",
+    ];
+    const WRITES: &[&str] = &[
+        "--unset",
+        "--unset-all",
+        "--add",
+        "--replace-all",
+        "--remove-section",
+        "--rename-section",
+        "-e",
+        "--edit",
+    ];
+    if rest.iter().any(|a| WRITES.contains(&a.as_str())) {
+        return Some(file);
+    }
+    if rest.iter().any(|a| READS.contains(&a.as_str())) {
+        return None;
+    }
+    let ops = operands_skipping(rest, &["-f", "--file", "--blob", "--type", "--default"]);
+    match ops.first().copied() {
+        Some("set" | "unset" | "edit" | "rename-section" | "remove-section") => Some(file),
+        Some("get" | "list") => None,
+        // `git config --global key value` sets; `key` alone reads.
+        _ => (ops.len() >= 2).then_some(file),
+    }
 }
 
 /// Where a user's crontab lives: the path a `crontab` install is judged on.

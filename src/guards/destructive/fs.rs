@@ -117,6 +117,10 @@ pub(super) fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -
             "/".to_string()
         } else if trimmed.is_empty() {
             ".".to_string()
+        } else if trimmed.len() == 2 && trimmed.ends_with(':') && raw.len() > 2 {
+            // `C:\` is the drive's root; `C:` alone is the drive's current
+            // directory.
+            format!("{trimmed}/")
         } else {
             trimmed
         };

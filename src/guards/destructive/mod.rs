@@ -160,6 +160,19 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
         {
             data::sql_client(&inner, before)
         }
+        "docker" | "podman" | "kubectl" | "oc" | "nerdctl" | "docker-compose"
+            if let Some(inner) = data::container_command(args) =>
+        {
+            by_table(&inner).or_else(|| {
+                let after_image = SimpleCommand {
+                    argv: inner.argv.get(1..).unwrap_or_default().to_vec(),
+                    ..SimpleCommand::default()
+                };
+                (operands(args).first() == Some(&"run") || operands(args).get(1) == Some(&"run"))
+                    .then(|| by_table(&after_image))
+                    .flatten()
+            })
+        }
         "mongo" | "mongosh" | "mongos" => data::mongo(args),
         "dd" => None, // raw_device_write covers `of=/dev/…`
         // A client that is also a cloud CLI (`bq rm -r -d ds`) is judged by

@@ -13,10 +13,12 @@ pub mod mcp;
 pub mod packs;
 mod page;
 mod platforms;
+mod secret_verbs;
 pub mod tables;
 mod tools;
 
 pub use page::{markdown, summary};
+pub use secret_verbs::secret_verb;
 
 use super::argv::operands;
 use crate::shell::SimpleCommand;
@@ -267,7 +269,9 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
             Some((n, v)) => (n, Some(v)),
             None => (lower.as_str(), None),
         };
-        if tables::HELP_OPTIONS.contains(&name) {
+        if tables::HELP_OPTIONS.contains(&name)
+            && value.is_none_or(|v| !matches!(v, "false" | "0" | "no" | "off"))
+        {
             return true;
         }
         if own_dry_run
@@ -379,7 +383,7 @@ pub fn family(tool: &str) -> Option<&'static Family> {
 /// The table entry (or the family's generic rule) a command hits.
 pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
     let fam = family(tool)?;
-    let words = leading_words(args, 6);
+    let words = leading_words(&without_global_values(tool, args), 6);
     for v in fam.verbs {
         if path_matches(&words, v.path) && v.cond.holds(args) {
             let target = format!("{tool}:{}", v.path.join(" "));
@@ -414,6 +418,31 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         fam,
         Hit::new(kind, format!("{tool}:{}", shown.join(" ")), reason),
     ))
+}
+
+/// The words without the values of the tool's options that take one
+/// ([`tables::GLOBAL_VALUE_OPTIONS`]): `aws --profile route53 sts …` names
+/// no Route 53 verb.
+fn without_global_values<'a>(tool: &str, args: &'a [String]) -> std::borrow::Cow<'a, [String]> {
+    let Some((_, opts)) = tables::GLOBAL_VALUE_OPTIONS
+        .iter()
+        .find(|(t, _)| *t == tool)
+    else {
+        return std::borrow::Cow::Borrowed(args);
+    };
+    let mut out = Vec::with_capacity(args.len());
+    let mut skip = false;
+    for a in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if opts.contains(&a.as_str()) {
+            skip = true;
+            continue;
+        }
+        out.push(a.clone());
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether a storage verb deletes one object (`aws s3 rm s3://b/key`,
@@ -516,74 +545,6 @@ fn api_delete(args: &[String]) -> Option<String> {
             .then(|| w.to_ascii_lowercase())
         })
     })
-}
-
-/// The generic secret-printing rule of a cloud or platform CLI: its first
-/// words name a credential ([`tables::SECRET_NOUNS`]: keys, a connection
-/// string, a SAS, a token, a password, a publishing profile; `key` after
-/// `access`/`api`/`admin`/...) and a verb that shows, makes or hands it out
-/// ([`tables::SECRET_VERBS`]), or a secret's value is asked for (`secret
-/// show`, `--show-values`). Returns the words that say so. A login or a
-/// delete prints nothing.
-pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
-    family(tool).filter(|f| f.prints_secrets)?;
-    let words = leading_words(args, 6);
-    let lead: Vec<&String> = words.iter().take_while(|w| plain_word(w)).take(5).collect();
-    let shown = || {
-        lead.iter()
-            .map(|w| w.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    if has_opt(args, tables::SECRET_OPTIONS) {
-        return Some(shown());
-    }
-    if lead
-        .iter()
-        .any(|w| matches!(w.as_str(), "login" | "logout" | "set-password"))
-    {
-        return None;
-    }
-    let parts: Vec<String> = lead
-        .iter()
-        .flat_map(|w| w.split(['-', ':', '_', '.']).map(str::to_string))
-        .collect();
-    // A made-up value (`get-random-password`) is no secret yet; a public
-    // key (`get-public-key`) is none.
-    if parts.iter().any(|p| {
-        tables::DELETE_VERBS.contains(&p.as_str())
-            || matches!(p.as_str(), "set" | "random" | "public")
-    }) {
-        return None;
-    }
-    let verb = parts
-        .iter()
-        .any(|p| tables::SECRET_VERBS.contains(&p.as_str()));
-    let noun = parts.iter().enumerate().any(|(i, p)| {
-        tables::SECRET_NOUNS.contains(&p.as_str())
-            || (p == "key"
-                && i > 0
-                && matches!(
-                    parts[i - 1].as_str(),
-                    "access"
-                        | "api"
-                        | "admin"
-                        | "query"
-                        | "shared"
-                        | "account"
-                        | "primary"
-                        | "secondary"
-                ))
-    });
-    let secret_value = parts.iter().any(|p| p == "secret" || p == "secrets")
-        && parts.iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "show" | "get" | "access" | "download" | "reveal" | "read" | "value"
-            )
-        });
-    let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
-    (verb && noun || secret_value || token).then(shown)
 }
 
 #[cfg(test)]

@@ -213,6 +213,11 @@ impl tables::Cond {
             tables::Cond::WordWithTarget(w) => {
                 format!("a word among {}, then a target", list(w))
             }
+            tables::Cond::CodeHas(any, unless) => format!(
+                "code holding one of {} and none of {}",
+                list(any),
+                list(unless)
+            ),
         }
     }
 
@@ -231,6 +236,14 @@ impl tables::Cond {
                     .position(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x)))
                     .is_some_and(|i| i + 1 < ops.len())
             }
+            Cond::CodeHas(any, unless) => args.iter().any(|a| {
+                let code: String = a
+                    .to_ascii_lowercase()
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                any.iter().any(|x| code.contains(x)) && !unless.iter().any(|x| code.contains(x))
+            }),
         }
     }
 }

@@ -67,6 +67,22 @@ pub const PLATFORMS: &[Family] = &[
         sql_options: &[],
     },
     Family {
+        name: "Deploy and GitOps tools",
+        tools: &[
+            "helmfile", "argocd", "flux", "skaffold", "kapp", "devspace", "werf", "tilt", "garden",
+        ],
+        verbs: &[v(
+            &["destroy|delete|dismiss|purge"],
+            Always,
+            DeletesData,
+            Cluster,
+            "removes every release or resource it deployed from the cluster",
+        )],
+        generic: Some(Cluster),
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    Family {
         name: "Local and managed clusters",
         tools: &[
             "kind", "k3d", "minikube", "eksctl", "kops", "k0sctl", "microk8s", "talosctl",

@@ -24,7 +24,44 @@ pub enum Cond {
     /// One of these words is an operand with another operand after it: a
     /// verb given no target only prints its usage (`diskutil eraseDisk`).
     WordWithTarget(&'static [&'static str]),
+    /// A word (the code a runner evaluates: `rails runner '…'`, `manage.py
+    /// shell -c '…'`) holds one of the first texts and none of the second
+    /// (a filter makes a bulk delete a narrow one, like SQL's `WHERE`).
+    CodeHas(&'static [&'static str], &'static [&'static str]),
 }
+
+/// Bulk deletes in ORM code (Active Record, Django, Sequelize, Prisma,
+/// TypeORM, Mongoose, SQL in a string): what a runner's code must hold to
+/// delete every row. Matched on the code in lower case without spaces.
+pub const ORM_BULK_DELETES: &[&str] = &[
+    ".delete_all",
+    ".destroy_all",
+    ".objects.all().delete()",
+    ".objects.delete()",
+    "drop_table",
+    "drop_database",
+    "truncate_all",
+    "truncatetable",
+    "droptable",
+    ".deletemany({})",
+    ".deletemany()",
+    ".destroy({truncate",
+    ".dropdatabase()",
+];
+
+/// Filters that make an ORM delete a narrow one (`User.where(…).delete_all`).
+pub const ORM_FILTERS: &[&str] = &[
+    ".where(",
+    ".filter(",
+    ".exclude(",
+    ".find(",
+    ".find_by",
+    ".limit(",
+    ".first",
+    ".last",
+    ".get(",
+    "where:",
+];
 
 /// One verb of a family.
 pub struct Verb {
@@ -188,7 +225,53 @@ pub const HARMLESS_OBJECTS: &[&str] = &[
 ];
 
 /// Options that only ask for help: the command does nothing else.
-pub const HELP_OPTIONS: &[&str] = &["--help", "-help", "-?", "/?", "--usage", "-usage"];
+pub const HELP_OPTIONS: &[&str] = &[
+    "--help",
+    "-help",
+    "-?",
+    "/?",
+    "--usage",
+    "-usage",
+    // The AWS CLI prints a request or response skeleton and calls nothing.
+    "--generate-cli-skeleton",
+];
+
+/// Options of a tool that come before its subcommand and take the next
+/// word as their value (`aws --profile prod …`, `gh --repo o/r …`): the
+/// value is no word of the verb (`aws --output delete-x sts …` deletes
+/// nothing).
+pub const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[
+    (
+        "aws",
+        &[
+            "--profile",
+            "--output",
+            "--region",
+            "--query",
+            "--endpoint-url",
+            "--color",
+            "--ca-bundle",
+            "--cli-read-timeout",
+            "--cli-connect-timeout",
+            "--cli-binary-format",
+        ],
+    ),
+    (
+        "gcloud",
+        &[
+            "--project",
+            "--format",
+            "--account",
+            "--configuration",
+            "--verbosity",
+            "--billing-project",
+            "--impersonate-service-account",
+        ],
+    ),
+    ("az", &["--subscription", "--output", "-o", "--query"]),
+    ("gh", &["-R", "--repo", "--hostname"]),
+    ("glab", &["-R", "--repo"]),
+];
 
 /// Options that make a command preview what it would do (a value such as
 /// `none` or `false` turns them off: `--dry-run=none`).
@@ -255,6 +338,10 @@ pub const DRY_RUN_SHORT: &[(&str, char)] = &[
     ("rsync", 'n'),
     ("restic", 'n'),
     ("gsutil", 'n'),
+    ("mke2fs", 'n'),
+    ("mkfs.ext2", 'n'),
+    ("mkfs.ext3", 'n'),
+    ("mkfs.ext4", 'n'),
 ];
 
 /// Parts of a credential command's words that name what it prints.
@@ -269,6 +356,8 @@ pub const SECRET_NOUNS: &[&str] = &[
     "tokens",
     "publishing",
     "connection",
+    "appsettings",
+    "rbac",
 ];
 
 /// Parts that say the command shows, makes or hands out what it names.
@@ -389,6 +478,8 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("az", &["account", "get-access-token"], &[], "Azure token"),
     p("az", &["keyvault", "secret", "show"], &[], "Azure Key Vault secret"),
     p("az", &["acr", "login"], &["--expose-token"], "registry token"),
+    p("az", &["iot", "hub|dps", "policy", "show|list"], &[], "IoT access keys"),
+    p("az", &["staticwebapp", "secrets", "list"], &[], "deployment token"),
     p("kubectl", &["get", "secret|secrets"], &["-o", "--output"], "Kubernetes secret"),
     p("kubectl", &["config", "view"], &["--raw"], "Kubernetes credentials"),
     p("kubectl", &["view-secret"], &[], "Kubernetes secret"),
@@ -404,6 +495,7 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("bw", &["get"], &[], "Bitwarden secret"),
     p("bws", &["secret", "get|list"], &[], "Bitwarden secret"),
     p("pass", &["show"], &[], "password-store secret"),
+    p("secret-tool", &["lookup"], &[], "keyring secret"),
     p("doppler", &["secrets"], &[], "Doppler secrets"),
     p("infisical", &["secrets"], &[], "Infisical secrets"),
     p("infisical", &["export"], &[], "Infisical secrets"),

@@ -3,9 +3,9 @@
 //! row means).
 
 use super::Effect::{DeletesData, WipesDisk};
-use super::Kind::{Database, Disk};
-use super::tables::Cond::{Always, AnyOpt, AnyWord, WordWithTarget};
-use super::tables::{Family, Verb, v};
+use super::Kind::{Database, Disk, OutsideProject};
+use super::tables::Cond::{Always, AnyOpt, AnyWord, CodeHas, WordWithTarget};
+use super::tables::{Family, ORM_BULK_DELETES, ORM_FILTERS, Verb, v};
 
 /// Tools with verbs only (no generic rule).
 pub const TOOLS: &[Family] = &[
@@ -94,24 +94,33 @@ pub const TOOLS: &[Family] = &[
         )],
     ),
     tool(
-        &["rails", "rake"],
-        &[v(
-            &[],
-            AnyWord(&[
-                "db:drop",
-                "db:drop:all",
-                "db:reset",
-                "db:schema:load",
-                "db:purge",
-                "db:purge:all",
-                "db:truncate_all",
-                "db:structure:load",
-                "db:migrate:reset",
-            ]),
-            DeletesData,
-            Database,
-            "drops, empties or reloads the database",
-        )],
+        &["rails", "rake", "gitlab-rails"],
+        &[
+            v(
+                &["runner|r"],
+                CodeHas(ORM_BULK_DELETES, ORM_FILTERS),
+                DeletesData,
+                Database,
+                "runs code that deletes every row of a table",
+            ),
+            v(
+                &[],
+                AnyWord(&[
+                    "db:drop",
+                    "db:drop:all",
+                    "db:reset",
+                    "db:schema:load",
+                    "db:purge",
+                    "db:purge:all",
+                    "db:truncate_all",
+                    "db:structure:load",
+                    "db:migrate:reset",
+                ]),
+                DeletesData,
+                Database,
+                "drops, empties or reloads the database",
+            ),
+        ],
     ),
     tool(
         &["artisan"],
@@ -140,12 +149,70 @@ pub const TOOLS: &[Family] = &[
     ),
     tool(
         &["manage.py"],
+        &[
+            v(
+                &["flush|reset_db"],
+                Always,
+                DeletesData,
+                Database,
+                "deletes every row of every table",
+            ),
+            v(
+                &["shell|shell_plus"],
+                CodeHas(ORM_BULK_DELETES, ORM_FILTERS),
+                DeletesData,
+                Database,
+                "runs code that deletes every row of a table",
+            ),
+        ],
+    ),
+    tool(
+        &["dotnet"],
+        &[
+            v(
+                &["ef", "database", "drop"],
+                Always,
+                DeletesData,
+                Database,
+                "drops the database",
+            ),
+            v(
+                &["ef", "database", "update"],
+                AnyWord(&["0"]),
+                DeletesData,
+                Database,
+                "reverts every migration (every table dropped)",
+            ),
+        ],
+    ),
+    tool(
+        &["chezmoi"],
         &[v(
-            &["flush|reset_db"],
+            &["destroy|purge"],
             Always,
             DeletesData,
-            Database,
-            "deletes every row of every table",
+            OutsideProject,
+            "deletes managed files from the home directory, or chezmoi's own data",
+        )],
+    ),
+    tool(
+        &["mise", "rtx"],
+        &[v(
+            &["implode"],
+            Always,
+            DeletesData,
+            OutsideProject,
+            "removes the tool with every runtime it installed and its settings",
+        )],
+    ),
+    tool(
+        &["crontab"],
+        &[v(
+            &[],
+            AnyOpt(&["-r"]),
+            DeletesData,
+            OutsideProject,
+            "deletes the user's crontab (every scheduled job in it)",
         )],
     ),
     tool(

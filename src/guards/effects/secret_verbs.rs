@@ -1,0 +1,88 @@
+//! The generic rule for the credential commands of the cloud and platform
+//! CLIs (see [`super::tables::SECRET_NOUNS`]): a word naming a credential
+//! with a verb that shows or makes it.
+
+use super::{family, has_opt, leading_words, plain_word, tables};
+
+/// The generic secret-printing rule of a cloud or platform CLI: its first
+/// words name a credential ([`tables::SECRET_NOUNS`]: keys, a connection
+/// string, a SAS, a token, a password, a publishing profile; `key` after
+/// `access`/`api`/`admin`/...) and a verb that shows, makes or hands it out
+/// ([`tables::SECRET_VERBS`]), or a secret's value is asked for (`secret
+/// show`, `--show-values`). Returns the words that say so. A login or a
+/// delete prints nothing.
+pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
+    family(tool).filter(|f| f.prints_secrets)?;
+    let words = leading_words(args, 6);
+    let lead: Vec<&String> = words.iter().take_while(|w| plain_word(w)).take(5).collect();
+    let shown = || {
+        lead.iter()
+            .map(|w| w.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if has_opt(args, tables::SECRET_OPTIONS) {
+        return Some(shown());
+    }
+    if lead
+        .iter()
+        .any(|w| matches!(w.as_str(), "login" | "logout" | "set-password"))
+    {
+        return None;
+    }
+    let parts: Vec<String> = lead
+        .iter()
+        .flat_map(|w| w.split(['-', ':', '_', '.']).map(str::to_string))
+        .collect();
+    // A made-up value (`get-random-password`) is no secret yet; a public
+    // key (`get-public-key`) is none.
+    if parts.iter().any(|p| {
+        tables::DELETE_VERBS.contains(&p.as_str())
+            || matches!(p.as_str(), "set" | "random" | "public")
+    }) {
+        return None;
+    }
+    // Entra ID lists a credential's metadata, never its value (`az ad sp
+    // credential list`).
+    if lead.iter().any(|w| w.as_str() == "ad")
+        && parts.iter().any(|p| p == "credential")
+        && parts.iter().any(|p| p == "list")
+    {
+        return None;
+    }
+    let verb = parts
+        .iter()
+        .any(|p| tables::SECRET_VERBS.contains(&p.as_str()));
+    // `key list`, `key show`, `list-key`: a service's access keys (a Key
+    // Vault's keys are not exported by a listing).
+    let key_listed = !lead.iter().any(|w| w.contains("keyvault") || w == &"kms")
+        && parts.windows(2).any(|w| {
+            (w[0] == "key" && matches!(w[1].as_str(), "list" | "show"))
+                || (matches!(w[0].as_str(), "list" | "show") && w[1] == "key")
+        });
+    let noun = parts.iter().enumerate().any(|(i, p)| {
+        tables::SECRET_NOUNS.contains(&p.as_str())
+            || (p == "key"
+                && i > 0
+                && matches!(
+                    parts[i - 1].as_str(),
+                    "access"
+                        | "api"
+                        | "admin"
+                        | "query"
+                        | "shared"
+                        | "account"
+                        | "primary"
+                        | "secondary"
+                ))
+    });
+    let secret_value = parts.iter().any(|p| p == "secret" || p == "secrets")
+        && parts.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "show" | "get" | "access" | "download" | "reveal" | "read" | "value"
+            )
+        });
+    let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
+    (verb && noun || key_listed || secret_value || token).then(shown)
+}
