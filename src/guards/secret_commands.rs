@@ -238,7 +238,8 @@ fn sent_or_fetched(prog: &str, args: &[String]) -> Option<String> {
 /// Whether a command sends what it reads on its input off the machine: a
 /// request body or upload read from stdin (`curl --data-binary @-`, `curl -T
 /// -`, `wget --post-file=/dev/stdin`) or a raw connection (`nc`, `socat`,
-/// `ssh host …`). A secret piped into it is sent, not consumed
+/// `ssh host …`), or a request program `xargs` gives its input to. A secret
+/// piped into it is sent, not consumed
 /// (`printenv GITHUB_TOKEN | curl --data-binary @- URL`); a header read
 /// from stdin (`curl -H @-`) is how a token is meant to be used.
 fn sends_input(next: &SimpleCommand) -> bool {
@@ -246,6 +247,8 @@ fn sends_input(next: &SimpleCommand) -> bool {
     let args = next.args();
     match prog.as_str() {
         "nc" | "ncat" | "netcat" | "socat" | "telnet" | "ssh" => true,
+        // Its input becomes its arguments (`xargs curl -d 'k={}' URL`).
+        "curl" | "wget" | "http" | "https" | "xh" if next.fed => true,
         "curl" => args.iter().enumerate().any(|(i, a)| {
             let value = |opts: &[&str]| {
                 (i > 0 && opts.contains(&args[i - 1].as_str())).then_some(a.as_str())
