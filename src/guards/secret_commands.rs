@@ -235,6 +235,61 @@ fn sent_or_fetched(prog: &str, args: &[String]) -> Option<String> {
     None
 }
 
+/// Whether a command sends what it reads on its input off the machine: a
+/// request body or upload read from stdin (`curl --data-binary @-`, `curl -T
+/// -`, `wget --post-file=/dev/stdin`) or a raw connection (`nc`, `socat`,
+/// `ssh host …`), or a request program `xargs` gives its input to. A secret
+/// piped into it is sent, not consumed
+/// (`printenv GITHUB_TOKEN | curl --data-binary @- URL`); a header read
+/// from stdin (`curl -H @-`) is how a token is meant to be used.
+fn sends_input(next: &SimpleCommand) -> bool {
+    let prog = program(next);
+    let args = next.args();
+    match prog.as_str() {
+        "nc" | "ncat" | "netcat" | "socat" | "telnet" | "ssh" => true,
+        // Its input becomes its arguments (`xargs curl -d 'k={}' URL`).
+        "curl" | "wget" | "http" | "https" | "xh" if next.fed => true,
+        "curl" => args.iter().enumerate().any(|(i, a)| {
+            let value = |opts: &[&str]| {
+                (i > 0 && opts.contains(&args[i - 1].as_str())).then_some(a.as_str())
+            };
+            let body = value(&[
+                "-d",
+                "--data",
+                "--data-binary",
+                "--data-raw",
+                "--data-urlencode",
+                "--json",
+                "-F",
+                "--form",
+            ])
+            .is_some_and(|v| v.ends_with("@-") || v.ends_with("<-"));
+            let upload =
+                value(&["-T", "--upload-file"]).is_some_and(|v| v == "-" || v == "/dev/stdin");
+            let joined = [
+                "--data-binary=@-",
+                "--data=@-",
+                "-d@-",
+                "--json=@-",
+                "--upload-file=-",
+                "-T-",
+            ]
+            .contains(&a.as_str());
+            body || upload || joined
+        }),
+        "wget" => args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "--post-file=/dev/stdin"
+                    | "--post-file=-"
+                    | "--body-file=/dev/stdin"
+                    | "--body-file=-"
+            )
+        }),
+        _ => false,
+    }
+}
+
 /// What `cmd` prints that is secret, given the command its output is piped
 /// into (if any): the command as it may be shown (its program and the words
 /// that make it print, never a value it was given) and the kind.
@@ -287,6 +342,11 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
             words.join(" ")
         }
         None => prog,
+    };
+    // Sent rather than shown: name the program that sends it.
+    let shown = match chain.first().filter(|next| sends_input(next)) {
+        Some(next) => format!("{shown} | {}", program(next)),
+        None => shown,
     };
     Some((shown, kind))
 }
@@ -438,6 +498,7 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     }
     if let Some(next) = piped_into
         && !FILTERS.contains(&program(next).as_str())
+        && !sends_input(next)
     {
         return None;
     }

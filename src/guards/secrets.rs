@@ -289,8 +289,8 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     if (grep || matches!(program.as_str(), "rg" | "ag" | "ack"))
         && (argv::has_flag(args, 'c', &["count"])
             || argv::has_flag(args, 'q', &["quiet", "silent"])
-            || argv::has_flag(args, 'l', &["files-with-matches"])
-            || grep && argv::has_flag(args, 'L', &["files-without-match"]))
+            || argv::has_flag(args, 'l', &["files-with-matches", "files-without-match"])
+            || grep && argv::has_flag(args, 'L', &[]))
     {
         return None;
     }

@@ -50,6 +50,21 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
     {
         return None;
     }
+    // AWS IAM's listings and a registry token's details give a credential's
+    // id and dates, never its value (`aws iam list-access-keys`, `az acr
+    // token show`); `az acr token credential generate` makes one.
+    // (A global option's value may come first: `aws --profile prod iam …`.)
+    if lead
+        .windows(2)
+        .any(|w| tool == "aws" && w[0].as_str() == "iam" && w[1].starts_with("list-"))
+        || lead.windows(3).any(|w| {
+            w[0].as_str() == "acr"
+                && w[1].as_str() == "token"
+                && matches!(w[2].as_str(), "list" | "show")
+        })
+    {
+        return None;
+    }
     let verb = parts
         .iter()
         .any(|p| tables::SECRET_VERBS.contains(&p.as_str()));
