@@ -51,7 +51,8 @@ impl FindingKind for Kind {
 }
 
 /// The kinds of finding (policy ids `protected-branch.<kind>`), one line
-/// each of [`Kind::ALL`], in its order.
+/// per [`Kind`], in the order of its variants (a unit test holds them
+/// equal).
 const KINDS: &[(&str, &str)] = &[
     (
         Kind::ForcePush.id(),
