@@ -3,10 +3,24 @@
 //! because both `guards` and `trigger` produce it, and the dispatcher reads
 //! it.
 
+/// The kind every opaque finding carries, whichever guard reports it
+/// (policy id `<guard>.opaque`): each guard's typed kind names it with
+/// this id, and [`Finding::is_opaque`] tells it apart.
+pub const OPAQUE: &str = "opaque";
+
+/// A guard's typed kind of finding: each guard that reports several kinds
+/// has an enum of them, and its `kinds` list is built from their ids, so a
+/// kind a guard reports is one it lists.
+pub trait FindingKind: Copy {
+    /// The stable id a policy names (`<guard>.<id>`).
+    fn id(self) -> &'static str;
+}
+
 /// What a guard found: the values for its card's placeholders.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Finding {
-    /// The kind of finding: its policy id is `<guard>.<kind>` (empty: the
+    /// The kind of finding, the id of a guard's typed kind
+    /// ([`FindingKind`]): its policy id is `<guard>.<kind>` (empty: the
     /// guard has one kind, and its id is the guard's name).
     pub kind: &'static str,
     /// What the finding is about (a path, a command, a threshold), used to
@@ -43,9 +57,16 @@ impl Finding {
             ..Finding::default()
         }
     }
-    pub fn kind(mut self, kind: &'static str) -> Finding {
-        self.kind = kind;
+    /// Sets the kind: a typed kind of the guard's own (its policy id is
+    /// written once, in the kind's [`FindingKind::id`]).
+    pub fn kind(mut self, kind: impl FindingKind) -> Finding {
+        self.kind = kind.id();
         self
+    }
+    /// An opaque finding (a command nobody can read): the dispatcher keeps
+    /// it quiet unless a policy decides it.
+    pub fn is_opaque(&self) -> bool {
+        self.kind == OPAQUE
     }
     pub fn var(mut self, name: &'static str, value: impl Into<String>) -> Finding {
         self.vars.push((name, value.into()));

@@ -241,7 +241,7 @@ fn judge(chosen: &Chosen, ctx: &Ctx, run: &mut Run, policy: &Lazy) -> Result<Str
     };
     // An opaque finding (a command nobody can read) is for a policy to
     // decide: without one that asks or denies, it stays quiet (issue 26).
-    if finding.kind == guards::opaque::KIND && !decided(chosen, &id, policy) {
+    if finding.is_opaque() && !decided(chosen, &id, policy) {
         return Err((
             Verdict::Quiet,
             format!("`{id}`: no policy decides an opaque finding, so it stays quiet"),

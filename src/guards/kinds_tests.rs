@@ -1,7 +1,8 @@
 //! Every finding a PreToolUse guard reports on the guard fixtures and the
 //! held-out sets carries a kind its guard lists (`Guard::kinds`), so its
 //! policy id is one `cuecard policy --ids` offers and a policy or a pack can
-//! name (issue 32, point 3).
+//! name (issue 32, point 3); and each guard's list is its typed kinds'
+//! ids, one each, in order.
 
 use super::GUARDS;
 use crate::context::Ctx;
@@ -82,4 +83,34 @@ fn every_finding_kind_is_one_its_guard_lists() {
         }
     }
     assert!(found > 1000, "the fixtures fire: {found}");
+}
+
+/// The ids `name`'s `kinds` lists.
+fn listed(name: &str) -> Vec<&'static str> {
+    let g = super::lookup(name).unwrap();
+    g.kinds().iter().map(|(id, _)| *id).collect()
+}
+
+#[test]
+fn each_guards_list_is_its_typed_kinds() {
+    use super::{effects, protected_branch, secrets};
+    let destructive: Vec<_> = effects::Kind::DESTRUCTIVE.iter().map(|k| k.id()).collect();
+    assert_eq!(listed("destructive"), destructive);
+    let secrets_ids: Vec<_> = secrets::Kind::ALL.iter().map(|k| k.id()).collect();
+    assert_eq!(listed("secrets"), secrets_ids);
+    for id in secrets_ids {
+        assert_eq!(secrets::Kind::from_id(id).map(secrets::Kind::id), Some(id));
+    }
+    let branch: Vec<_> = protected_branch::Kind::ALL.iter().map(|k| k.id()).collect();
+    assert_eq!(listed("protected-branch"), branch);
+    // The opaque id is the one `Finding::is_opaque` knows, in each guard.
+    assert_eq!(effects::Kind::Opaque.id(), crate::finding::OPAQUE);
+    assert_eq!(secrets::Kind::Opaque.id(), crate::finding::OPAQUE);
+    assert_eq!(protected_branch::Kind::Opaque.id(), crate::finding::OPAQUE);
+    // Every other guard reports one kind, its own name.
+    for g in super::GUARDS {
+        if !["destructive", "secrets", "protected-branch"].contains(&g.name()) {
+            assert!(g.kinds().is_empty(), "{} lists kinds", g.name());
+        }
+    }
 }

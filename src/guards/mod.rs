@@ -30,7 +30,7 @@ mod stop;
 
 use crate::context::Ctx;
 
-pub use crate::finding::Finding;
+pub use crate::finding::{Finding, FindingKind};
 
 pub trait Guard: Sync {
     /// The name cards use in `- guard: <name>`.

@@ -21,14 +21,14 @@
 
 use super::Finding;
 use super::argv::{self, git_subcommand, program};
+use super::effects::Kind as DestructiveKind;
+use super::protected_branch::Kind as BranchKind;
 use super::secret_files::classify;
+use super::secrets::Kind as SecretsKind;
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
 use crate::shell::opacity::{self, Effect, Opaque};
 use crate::target;
-
-/// The kind every opaque finding carries (policy id `<guard>.opaque`).
-pub const KIND: &str = "opaque";
 
 /// The line `cuecard policy --ids` shows for each guard's opaque id.
 pub const DESTRUCTIVE_LINE: &str = "a command whose effect cannot be read (a program or script computed at run time, a launcher or decoder cuecard cannot follow, a path computed at run time, a reader bound hit): asks under a destructive policy, denies only when this id is set";
@@ -54,28 +54,37 @@ pub fn finding(ctx: &Ctx, owner: Owner) -> Option<Finding> {
         Owner::Secrets => matches!(o.effect, Effect::Any | Effect::Secret),
         Owner::ProtectedBranch => o.effect == Effect::Any,
     };
-    let (shown, reason, kind) = match found.iter().find(own) {
-        Some(o) => (o.shown.clone(), o.reason.to_string(), KIND),
+    // A secret the command names after all is a secrets `file` finding
+    // (`Reach::kind`); every other finding is its guard's opaque kind.
+    let (shown, reason, reach) = match found.iter().find(own) {
+        Some(o) => (o.shown.clone(), o.reason.to_string(), None),
         None => match owner {
             Owner::Destructive => return None,
             Owner::Secrets => {
                 let (shown, reach) = secret_reach(cmds)?;
-                (shown, reach.reason().to_string(), reach.kind())
+                (shown, reach.reason().to_string(), Some(reach))
             }
             Owner::ProtectedBranch => {
                 let (shown, reason) = branch_move(cmds)?;
-                (shown, reason, KIND)
+                (shown, reason, None)
             }
         },
     };
     let shown = crate::text::sanitize(&shown, 160);
-    let f = Finding::new(format!("opaque:{shown}"), format!("`{shown}` {reason}")).kind(kind);
+    let f = Finding::new(format!("opaque:{shown}"), format!("`{shown}` {reason}"));
     Some(match owner {
         Owner::Secrets => f
+            .kind(reach.map_or(SecretsKind::Opaque, Reach::kind))
             .var("effect", "may reach a secret with")
             .var("path", shown)
             .var("kind", reason),
-        Owner::Destructive | Owner::ProtectedBranch => f
+        Owner::Destructive => f
+            .kind(DestructiveKind::Opaque)
+            .var("command", shown)
+            .var("reason", reason)
+            .var("branch", ""),
+        Owner::ProtectedBranch => f
+            .kind(BranchKind::Opaque)
             .var("command", shown)
             .var("reason", reason)
             .var("branch", ""),
@@ -226,10 +235,10 @@ impl Reach {
     /// The finding's kind: a secret the command names after all (`git show
     /// HEAD:.env`, `open(".env")`) is a plain secret-file finding, not an
     /// opaque one.
-    fn kind(self) -> &'static str {
+    fn kind(self) -> SecretsKind {
         match self {
-            Reach::GitStore | Reach::CodeFile => "file",
-            _ => KIND,
+            Reach::GitStore | Reach::CodeFile => SecretsKind::File,
+            _ => SecretsKind::Opaque,
         }
     }
 }

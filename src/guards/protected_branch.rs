@@ -5,11 +5,66 @@
 //! in the payload, so cuecard cannot tell where it goes.
 
 use super::argv::{self, git_subcommand};
-use super::{Finding, Guard};
+use super::{Finding, FindingKind, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
 
 pub struct ProtectedBranch;
+
+/// The kind of a protected-branch finding (policy id
+/// `protected-branch.<kind>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A force or mirror push, or a command that moves a protected branch
+    /// past its rules.
+    ForcePush,
+    /// A plain push straight to a protected branch.
+    Push,
+    /// The deletion of a protected branch.
+    Delete,
+    /// A command that may push or move a branch cuecard cannot name
+    /// ([`super::opaque`]).
+    Opaque,
+}
+
+impl Kind {
+    /// Every kind, in the order the guard lists them (a test holds
+    /// `KINDS` to it).
+    #[cfg(test)]
+    pub const ALL: &[Kind] = &[Kind::ForcePush, Kind::Push, Kind::Delete, Kind::Opaque];
+
+    /// The stable id a policy names.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Kind::ForcePush => "force-push",
+            Kind::Push => "push",
+            Kind::Delete => "delete",
+            Kind::Opaque => crate::finding::OPAQUE,
+        }
+    }
+}
+
+impl FindingKind for Kind {
+    fn id(self) -> &'static str {
+        Kind::id(self)
+    }
+}
+
+/// The kinds of finding (policy ids `protected-branch.<kind>`), one line
+/// per [`Kind`], in the order of its variants (a unit test holds them
+/// equal).
+const KINDS: &[(&str, &str)] = &[
+    (
+        Kind::ForcePush.id(),
+        "a force or mirror push (rewrites remote history)",
+    ),
+    (
+        Kind::Push.id(),
+        "a plain push straight to a protected branch",
+    ),
+    (Kind::Delete.id(), "the deletion of a protected branch"),
+    (Kind::Opaque.id(), super::opaque::PROTECTED_LINE),
+];
 
 /// Always protected. `release/*` protects every branch under `release/`.
 const DEFAULT_PROTECTED: &[&str] = &["main", "master", "trunk", "production", "release/*"];
@@ -25,15 +80,7 @@ impl Guard for ProtectedBranch {
         &["branch", "command", "reason"]
     }
     fn kinds(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "force-push",
-                "a force or mirror push (rewrites remote history)",
-            ),
-            ("push", "a plain push straight to a protected branch"),
-            ("delete", "the deletion of a protected branch"),
-            ("opaque", super::opaque::PROTECTED_LINE),
-        ]
+        KINDS
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         let cmds = ctx.shell_commands();
@@ -62,7 +109,7 @@ impl Guard for ProtectedBranch {
 
 pub struct Push {
     /// The finding's kind (its policy id is `protected-branch.<kind>`).
-    pub kind: &'static str,
+    pub kind: Kind,
     pub remote: String,
     pub branch: String,
     pub reason: String,
@@ -102,7 +149,7 @@ fn gh_push(cmd: &SimpleCommand) -> Option<Push> {
         _ => return None,
     };
     Some(Push {
-        kind: "force-push",
+        kind: Kind::ForcePush,
         remote: "gh".into(),
         branch: branch.into(),
         reason: reason.into(),
@@ -198,15 +245,18 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
             continue;
         }
         let (kind, reason) = if deleting {
-            ("delete", format!("deletes the protected branch {branch}"))
+            (
+                Kind::Delete,
+                format!("deletes the protected branch {branch}"),
+            )
         } else if force || plus {
             (
-                "force-push",
+                Kind::ForcePush,
                 format!("force-pushes to the protected branch {branch}"),
             )
         } else {
             (
-                "push",
+                Kind::Push,
                 format!("pushes straight to the protected branch {branch}"),
             )
         };
@@ -219,7 +269,7 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     }
     if mirror {
         return Some(Push {
-            kind: "force-push",
+            kind: Kind::ForcePush,
             remote,
             branch: "(every branch)".into(),
             reason: "a mirror push overwrites and deletes remote branches".into(),
@@ -233,7 +283,7 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
             .unwrap_or("(the current branch)")
             .to_string();
         return Some(Push {
-            kind: "force-push",
+            kind: Kind::ForcePush,
             remote,
             reason: format!("force push to {branch}: it rewrites the remote history"),
             branch,

@@ -14,7 +14,7 @@
 
 use super::argv;
 use super::secret_files::{self, SecretClass};
-use super::{Finding, Guard};
+use super::{Finding, FindingKind, Guard};
 use super::{secret_commands, secret_tokens};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -22,6 +22,77 @@ use crate::target::{self, ToolKind};
 use std::io::Read;
 
 pub struct Secrets;
+
+/// The kind of a secrets finding (policy id `secrets.<kind>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A secret file on a command line that also sends data out.
+    Exfiltration,
+    /// A secret file read, copied or named.
+    File,
+    /// A command that prints a secret.
+    Printed,
+    /// A live-looking credential on a command line or in written content.
+    Token,
+    /// A read that may reach a secret cuecard cannot name
+    /// ([`super::opaque`]).
+    Opaque,
+}
+
+impl Kind {
+    /// Every kind, in the order the guard lists them.
+    pub const ALL: &[Kind] = &[
+        Kind::Exfiltration,
+        Kind::File,
+        Kind::Printed,
+        Kind::Token,
+        Kind::Opaque,
+    ];
+
+    /// The kind an id names.
+    pub fn from_id(id: &str) -> Option<Kind> {
+        Kind::ALL.iter().copied().find(|k| k.id() == id)
+    }
+
+    /// The stable id a policy names.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Kind::Exfiltration => "exfiltration",
+            Kind::File => "file",
+            Kind::Printed => "printed",
+            Kind::Token => "token",
+            Kind::Opaque => crate::finding::OPAQUE,
+        }
+    }
+}
+
+impl FindingKind for Kind {
+    fn id(self) -> &'static str {
+        Kind::id(self)
+    }
+}
+
+/// The kinds of finding (policy ids `secrets.<kind>`), one line each of
+/// [`Kind::ALL`], in its order.
+const KINDS: &[(&str, &str)] = &[
+    (
+        Kind::Exfiltration.id(),
+        "a secret file named on a command line that also sends data over the network (curl, scp, nc, ...)",
+    ),
+    (
+        Kind::File.id(),
+        "a secret file read, copied or named by a call",
+    ),
+    (
+        Kind::Printed.id(),
+        "a command that prints a secret into the conversation",
+    ),
+    (
+        Kind::Token.id(),
+        "a live-looking credential on a command line or written into a file",
+    ),
+    (Kind::Opaque.id(), super::opaque::SECRETS_LINE),
+];
 
 /// Programs that send data over the network: a secret file on their
 /// command line is on its way out.
@@ -44,22 +115,7 @@ impl Guard for Secrets {
         &["kind", "path", "effect"]
     }
     fn kinds(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "exfiltration",
-                "a secret file named on a command line that also sends data over the network (curl, scp, nc, ...)",
-            ),
-            ("file", "a secret file read, copied or named by a call"),
-            (
-                "printed",
-                "a command that prints a secret into the conversation",
-            ),
-            (
-                "token",
-                "a live-looking credential on a command line or written into a file",
-            ),
-            ("opaque", super::opaque::SECRETS_LINE),
-        ]
+        KINDS
     }
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         if let Some(command) = target::shell_command(ctx) {
@@ -70,7 +126,7 @@ impl Guard for Secrets {
                         .iter()
                         .any(|c| SENDERS.contains(&super::argv::program(c).as_str()));
                     let f = file_finding(ctx, &word, kind);
-                    return Some(if sends { f.kind("exfiltration") } else { f });
+                    return Some(if sends { f.kind(Kind::Exfiltration) } else { f });
                 }
                 if let Some((shown, kind)) = secret_commands::printed(c, &cmds[i + 1..]) {
                     return Some(
@@ -78,7 +134,7 @@ impl Guard for Secrets {
                             format!("secrets:printed:{shown}"),
                             format!("`{shown}` prints {kind} into the conversation"),
                         )
-                        .kind("printed")
+                        .kind(Kind::Printed)
                         .var("effect", "prints a secret with")
                         .var("path", shown)
                         .var("kind", kind),
@@ -89,8 +145,11 @@ impl Guard for Secrets {
             let packs = super::effects::packs::of(ctx);
             for c in cmds.iter().filter(|_| !packs.is_empty()) {
                 let (tool, args) = super::effects::tool(c);
+                // The pack's id is one of KINDS (checked when it was read),
+                // and each of them is a Kind (`kinds_tests`).
                 if let Some(p) = super::effects::packs::hit(&packs, "secrets", &tool, args)
                     && !super::effects::inert_args(&tool, args)
+                    && let Some(kind) = Kind::from_id(p.kind)
                 {
                     let shown = format!("{tool} {}", p.words.join(" "));
                     return Some(
@@ -98,7 +157,7 @@ impl Guard for Secrets {
                             format!("secrets:pack:{shown}"),
                             format!("`{shown}` is `secrets.{}` by your [effects] pack", p.kind),
                         )
-                        .kind(p.kind)
+                        .kind(kind)
                         .var("effect", "handles a secret with")
                         .var("path", shown)
                         .var("kind", "a secret (your [effects] pack)"),
@@ -111,7 +170,7 @@ impl Guard for Secrets {
                         format!("secrets:command:{kind}"),
                         format!("the command line carries a live-looking {kind}"),
                     )
-                    .kind("token")
+                    .kind(Kind::Token)
                     .var("effect", "carries a live-looking credential on")
                     .var("path", "the command line")
                     .var("kind", kind),
@@ -163,7 +222,7 @@ impl Guard for Secrets {
                             t.shown
                         ),
                     )
-                    .kind("token")
+                    .kind(Kind::Token)
                     .var("effect", "writes a live-looking credential into")
                     .var("path", t.shown)
                     .var("kind", kind),
@@ -180,7 +239,7 @@ fn file_finding(ctx: &Ctx, raw: &str, kind: &'static str) -> Finding {
         format!("secrets:{shown}"),
         format!("the call targets {shown} ({kind})"),
     )
-    .kind("file")
+    .kind(Kind::File)
     .var("effect", "reads, copies or sends")
     .var("path", shown)
     .var("kind", kind)

@@ -7,6 +7,7 @@
 
 use super::ownership;
 use crate::harness::{self, Delivery, HarnessId, Shape};
+use crate::target::ToolKind;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -32,9 +33,8 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
         .spec()
         .tools
         .iter()
-        .find(|(_, c)| *c == "Bash")
-        .map(|(n, _)| *n)
-        .unwrap_or("Bash");
+        .find(|(_, c)| ToolKind::of(Some(c)) == ToolKind::Bash)
+        .map_or(ToolKind::Bash.name(), |(n, _)| *n);
     let canonical = harness::canonical_event(h, native).unwrap_or(native);
     let mut p = json!({
         "session_id": "cuecard-doctor",

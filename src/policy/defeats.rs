@@ -10,6 +10,7 @@
 //!   a hook's ask or deny (measured, 2.1.332: e2e `policy-ask-preapproved`):
 //!   reported as a note only.
 
+use crate::target::ToolKind;
 use std::path::{Path, PathBuf};
 
 /// One finding of the check.
@@ -49,7 +50,12 @@ pub fn check(home: &Path, project: &Path) -> Vec<Defeat> {
             .map(|a| {
                 a.iter()
                     .filter_map(|r| r.as_str())
-                    .filter(|r| *r == "Bash" || r.starts_with("Bash("))
+                    // `Bash` and `Bash(<pattern>)`: Claude Code's rules
+                    // name the canonical tool.
+                    .filter(|r| {
+                        r.strip_prefix(ToolKind::Bash.name())
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with('('))
+                    })
                     .map(String::from)
                     .collect()
             })

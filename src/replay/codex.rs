@@ -15,6 +15,7 @@
 //! - `compacted`: a compaction, then SessionStart with `source: compact`.
 
 use super::{Reader, Step, call_label, obj, tool_call};
+use crate::target::ToolKind;
 use serde_json::{Map, Value, json};
 
 #[derive(Default)]
@@ -130,11 +131,17 @@ impl Codex {
                         let cmd = command_string(&args["cmd"])
                             .or_else(|| command_string(&args["command"]))
                             .unwrap_or_default();
-                        ("Bash".to_string(), obj(json!({ "command": cmd })))
+                        (
+                            ToolKind::Bash.name().to_string(),
+                            obj(json!({ "command": cmd })),
+                        )
                     }
                     "apply_patch" => {
                         let patch = args["input"].as_str().unwrap_or_default();
-                        ("apply_patch".to_string(), obj(json!({ "command": patch })))
+                        (
+                            ToolKind::Patch.name().to_string(),
+                            obj(json!({ "command": patch })),
+                        )
                     }
                     other => (
                         other.to_string(),
@@ -149,7 +156,10 @@ impl Codex {
             }
             Some("local_shell_call") => {
                 let cmd = command_string(&p["action"]["command"]).unwrap_or_default();
-                ("Bash".to_string(), obj(json!({ "command": cmd })))
+                (
+                    ToolKind::Bash.name().to_string(),
+                    obj(json!({ "command": cmd })),
+                )
             }
             Some("function_call_output" | "custom_tool_call_output") => {
                 let (name, input) = self

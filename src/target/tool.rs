@@ -56,6 +56,15 @@ impl ToolKind {
             .map_or(ToolKind::Other, |(_, k)| *k)
     }
 
+    /// The kind's canonical name: the first the table gives it (`Read` for
+    /// `Read` and `NotebookRead`). `Other` has none: empty.
+    pub fn name(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("", |&(n, _)| n)
+    }
+
     /// A shell tool: its `command` is a command line.
     pub fn is_shell(self) -> bool {
         matches!(self, ToolKind::Bash | ToolKind::PowerShell)
@@ -96,6 +105,27 @@ mod tests {
         assert_eq!(ToolKind::of(Some("write_file")), ToolKind::Other);
         assert_eq!(ToolKind::of(Some("mcp__fs__write_file")), ToolKind::Other);
         assert_eq!(ToolKind::of(None), ToolKind::Other);
+    }
+
+    #[test]
+    fn each_kind_is_named_by_the_table() {
+        assert_eq!(ToolKind::Read.name(), "Read");
+        assert_eq!(ToolKind::Patch.name(), "apply_patch");
+        assert_eq!(ToolKind::Other.name(), "");
+        for k in [
+            ToolKind::Bash,
+            ToolKind::PowerShell,
+            ToolKind::Write,
+            ToolKind::Edit,
+            ToolKind::MultiEdit,
+            ToolKind::NotebookEdit,
+            ToolKind::Patch,
+            ToolKind::Read,
+            ToolKind::Grep,
+            ToolKind::AskUser,
+        ] {
+            assert_eq!(ToolKind::of(Some(k.name())), k);
+        }
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl Guard for Destructive {
                 let shown = argv::shown_in(ctx, cmd);
                 return Some(
                     Finding::new(hit.target, format!("`{shown}` {}", hit.reason))
-                        .kind(hit.kind.id())
+                        .kind(hit.kind)
                         .var("command", shown)
                         .var("reason", hit.reason),
                 );

@@ -13,6 +13,7 @@
 //! place (a few dozen string compares per MCP call, nothing per other
 //! call).
 
+use crate::target::ToolKind;
 use serde_json::{Map, Value};
 
 /// The built-in call an MCP tool is judged as.
@@ -48,6 +49,46 @@ pub enum Shape {
     ReadFile,
 }
 
+impl Shape {
+    /// The built-in tool a call of this shape is judged as.
+    pub fn tool(self) -> ToolKind {
+        match self {
+            Shape::WriteFile => ToolKind::Write,
+            Shape::EditFile => ToolKind::Edit,
+            Shape::ReadFile => ToolKind::Read,
+            Shape::Command
+            | Shape::Sql
+            | Shape::RepoPush
+            | Shape::RepoDelete
+            | Shape::GitPush
+            | Shape::GitReset
+            | Shape::GitClean
+            | Shape::MoveFile
+            | Shape::MakeDir
+            | Shape::DeletePath => ToolKind::Bash,
+        }
+    }
+
+    /// The built-in call it is judged as, for `generated/effects.md`: the
+    /// tool, or the command cuecard writes for it.
+    pub fn shown(self) -> &'static str {
+        match self {
+            Shape::RepoPush => "git push origin HEAD:<branch>",
+            Shape::RepoDelete => "gh repo delete <owner>/<repo>",
+            Shape::Sql => "psql -c '<sql>'",
+            Shape::GitPush => "git push [--force] <remote> <branch>",
+            Shape::GitReset => "git reset [--<mode>] <target>",
+            Shape::GitClean => "git clean [-f] [-d]",
+            Shape::MoveFile => "mv <source> <destination>",
+            Shape::MakeDir => "mkdir -p <path>",
+            Shape::DeletePath => "rm [-r] <path>",
+            Shape::Command | Shape::WriteFile | Shape::EditFile | Shape::ReadFile => {
+                self.tool().name()
+            }
+        }
+    }
+}
+
 /// One row: the tool names (after `mcp__<server>__`, lower case, `-` read
 /// as `_`) of one shape, and the input keys that must be present.
 pub struct McpTool {
@@ -55,8 +96,6 @@ pub struct McpTool {
     /// Every one of these keys must be in the input (any of `|`-joined).
     pub needs: &'static [&'static str],
     pub shape: Shape,
-    /// The built-in tool it is judged as, for `generated/effects.md`.
-    pub judged_as: &'static str,
 }
 
 const PATH: &str = "path|file_path|filePath|filename|file";
@@ -86,13 +125,11 @@ pub const TOOLS: &[McpTool] = &[
         ],
         needs: &["repo|repository", "branch"],
         shape: Shape::RepoPush,
-        judged_as: "git push origin HEAD:<branch>",
     },
     McpTool {
         names: &["delete_repository", "delete_repo"],
         needs: &["repo|repository|name"],
         shape: Shape::RepoDelete,
-        judged_as: "gh repo delete <owner>/<repo>",
     },
     McpTool {
         names: &[
@@ -117,7 +154,6 @@ pub const TOOLS: &[McpTool] = &[
         ],
         needs: &["command|cmd"],
         shape: Shape::Command,
-        judged_as: "Bash",
     },
     McpTool {
         names: &[
@@ -139,25 +175,21 @@ pub const TOOLS: &[McpTool] = &[
         ],
         needs: &[SQL],
         shape: Shape::Sql,
-        judged_as: "psql -c '<sql>'",
     },
     McpTool {
         names: &["git_push", "push"],
         needs: &[GIT],
         shape: Shape::GitPush,
-        judged_as: "git push [--force] <remote> <branch>",
     },
     McpTool {
         names: &["git_reset", "reset"],
         needs: &[GIT],
         shape: Shape::GitReset,
-        judged_as: "git reset [--<mode>] <target>",
     },
     McpTool {
         names: &["git_clean", "clean"],
         needs: &[GIT],
         shape: Shape::GitClean,
-        judged_as: "git clean [-f] [-d]",
     },
     McpTool {
         names: &[
@@ -171,7 +203,6 @@ pub const TOOLS: &[McpTool] = &[
         ],
         needs: &[PATH],
         shape: Shape::WriteFile,
-        judged_as: "Write",
     },
     McpTool {
         names: &[
@@ -185,7 +216,6 @@ pub const TOOLS: &[McpTool] = &[
         ],
         needs: &[PATH],
         shape: Shape::EditFile,
-        judged_as: "Edit",
     },
     McpTool {
         names: &[
@@ -200,13 +230,11 @@ pub const TOOLS: &[McpTool] = &[
             "destination|dest|dst|to|new_path|newPath",
         ],
         shape: Shape::MoveFile,
-        judged_as: "mv <source> <destination>",
     },
     McpTool {
         names: &["create_directory", "make_directory", "mkdir"],
         needs: &[PATH],
         shape: Shape::MakeDir,
-        judged_as: "mkdir -p <path>",
     },
     McpTool {
         names: &[
@@ -222,7 +250,6 @@ pub const TOOLS: &[McpTool] = &[
         ],
         needs: &[PATH],
         shape: Shape::DeletePath,
-        judged_as: "rm [-r] <path>",
     },
     McpTool {
         names: &[
@@ -238,7 +265,6 @@ pub const TOOLS: &[McpTool] = &[
         ],
         needs: &["path|paths|file_path|filePath|file_paths|filename|file"],
         shape: Shape::ReadFile,
-        judged_as: "Read",
     },
 ];
 
@@ -280,12 +306,17 @@ fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// The built-in tool name and input an MCP call is judged as.
-pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(&'static str, Value)> {
+/// The built-in tool and input an MCP call is judged as.
+pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(ToolKind, Value)> {
     let (_, tool) = split(tool_name)?;
     let row = lookup(tool, input)?;
-    let bash = |c: String| Some(("Bash", serde_json::json!({ "command": c })));
-    match row.shape {
+    Some((row.shape.tool(), built_in_input(row.shape, input)?))
+}
+
+/// The input of the built-in call a call of `shape` is judged as.
+fn built_in_input(shape: Shape, input: &Map<String, Value>) -> Option<Value> {
+    let bash = |c: String| Some(serde_json::json!({ "command": c }));
+    match shape {
         Shape::Command => bash(text(input, "command|cmd")?.to_string()),
         Shape::Sql => {
             let sql = text(input, SQL)?;
@@ -354,13 +385,10 @@ pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(&'stati
             }
             bash(c)
         }
-        Shape::WriteFile => Some((
-            "Write",
-            serde_json::json!({
-                "file_path": text(input, PATH)?,
-                "content": text(input, "content|contents|text|data").unwrap_or(""),
-            }),
-        )),
+        Shape::WriteFile => Some(serde_json::json!({
+            "file_path": text(input, PATH)?,
+            "content": text(input, "content|contents|text|data").unwrap_or(""),
+        })),
         Shape::EditFile => {
             if flag(input, "dryRun|dry_run") {
                 return None;
@@ -378,14 +406,11 @@ pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(&'stati
                 .and_then(|e| text(e, "oldText|old_string|old_text|search"))
                 .or_else(|| text(input, "old_string|oldText|old_text|search"))
                 .unwrap_or("");
-            Some((
-                "Edit",
-                serde_json::json!({
-                    "file_path": text(input, PATH)?,
-                    "old_string": old,
-                    "new_string": new,
-                }),
-            ))
+            Some(serde_json::json!({
+                "file_path": text(input, PATH)?,
+                "old_string": old,
+                "new_string": new,
+            }))
         }
         Shape::MoveFile => bash(format!(
             "mv -- {} {}",
@@ -412,10 +437,7 @@ pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(&'stati
                 }
             }
             let (first, more) = paths.split_first()?;
-            Some((
-                "Read",
-                serde_json::json!({ "file_path": first, "file_paths": more }),
-            ))
+            Some(serde_json::json!({ "file_path": first, "file_paths": more }))
         }
     }
 }
@@ -437,7 +459,7 @@ pub fn canonicalize(raw: &mut Map<String, Value>) {
     };
     let name = name.to_string();
     raw.insert("mcp_tool".into(), Value::String(name));
-    raw.insert("tool_name".into(), Value::String(tool.into()));
+    raw.insert("tool_name".into(), Value::String(tool.name().into()));
     raw.insert("tool_input".into(), new_input);
 }
 
@@ -468,7 +490,7 @@ pub fn markdown() -> String {
                 .collect::<Vec<_>>()
                 .join(", "),
             needs,
-            row.judged_as.replace('|', "\\|")
+            row.shape.shown().replace('|', "\\|")
         ));
     }
     md
@@ -478,7 +500,7 @@ pub fn markdown() -> String {
 mod tests {
     use super::*;
 
-    fn judge(tool: &str, input: Value) -> Option<(&'static str, Value)> {
+    fn judge(tool: &str, input: Value) -> Option<(ToolKind, Value)> {
         judged_as(tool, input.as_object().unwrap())
     }
 
@@ -489,7 +511,7 @@ mod tests {
             serde_json::json!({"query": "DROP TABLE it's"}),
         )
         .unwrap();
-        assert_eq!(t, "Bash");
+        assert_eq!(t, ToolKind::Bash);
         assert_eq!(i["command"], r"psql -c 'DROP TABLE it'\''s'");
         let (t, i) = judge(
             "mcp__github__push_files",
@@ -498,7 +520,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             (t, i["command"].as_str()),
-            ("Bash", Some("git push origin 'HEAD:main'"))
+            (ToolKind::Bash, Some("git push origin 'HEAD:main'"))
         );
         // The hosted repository's `path` is not a local write.
         let (t, _) = judge(
@@ -506,13 +528,16 @@ mod tests {
             serde_json::json!({"owner": "o", "repo": "r", "path": "/etc/x", "content": "", "branch": "b"}),
         )
         .unwrap();
-        assert_eq!(t, "Bash");
+        assert_eq!(t, ToolKind::Bash);
         let (t, i) = judge(
             "mcp__fs__write_file",
             serde_json::json!({"path": "/etc/x", "content": "y"}),
         )
         .unwrap();
-        assert_eq!((t, i["file_path"].as_str()), ("Write", Some("/etc/x")));
+        assert_eq!(
+            (t, i["file_path"].as_str()),
+            (ToolKind::Write, Some("/etc/x"))
+        );
         assert!(
             judge(
                 "mcp__fs__edit_file",

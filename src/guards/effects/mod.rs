@@ -102,8 +102,14 @@ impl Kind {
             Kind::CloudStorage => "cloud-storage",
             Kind::CloudResource => "cloud-resource",
             Kind::Disk => "disk",
-            Kind::Opaque => crate::guards::opaque::KIND,
+            Kind::Opaque => crate::finding::OPAQUE,
         }
+    }
+}
+
+impl crate::finding::FindingKind for Kind {
+    fn id(self) -> &'static str {
+        Kind::id(self)
     }
 }
 
