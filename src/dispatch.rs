@@ -25,7 +25,7 @@ use crate::payload::{Payload, Unusable};
 use crate::state::key::{CooldownKey, OnceKey, RepeatKey};
 use crate::state::ledger::LedgerKind;
 use crate::state::{self, Session};
-use choose::{Lazy, choose_cards, trace_resolution};
+use choose::{Lazy, choose_cards, prepare_packs, trace_resolution};
 pub use gates::arm_deadline;
 use gates::{
     audit_call, canonical_event, channel_gate, contract_row, once_gate, pinned_root, translate,
@@ -195,11 +195,12 @@ type Stop = String;
 /// each card judged, the answer rendered, the SessionStart once gate.
 fn run_with(req: &Request, input: Result<Payload, Unusable>, source: Source) -> Run {
     let mut run = Run::default();
-    // The guards read the user's [effects] packs through the policy layer.
-    crate::guards::effects::packs::set_loader(crate::policy::packs::load);
+    // The guards read the [effects] packs of this call only (`prepare_packs`).
+    crate::guards::effects::packs::clear();
     if let Err(why) = stages(req, input, source, &mut run) {
         run.stopped = Some(why);
     }
+    crate::guards::effects::packs::clear();
     // Where the harness wants a decision on every call (Antigravity CLI's
     // PreToolUse), a call with nothing to say answers the neutral one.
     if run.answer.is_none()
@@ -262,8 +263,14 @@ fn stages(
         project_root: &project_root,
         state_root: req.state_root.as_deref(),
     };
-    let resolved = choose_cards(req, &events, &probe, &project_root, &policy);
+    let mut resolved = choose_cards(req, &events, &probe, &project_root, &policy);
     trace_resolution(&resolved, run);
+    prepare_packs(
+        req,
+        &project_root,
+        &policy,
+        std::mem::take(&mut resolved.listed),
+    );
     let session: Option<&mut Session> = match source {
         Source::Given(s) => s,
         Source::Load(state) if !resolved.chosen.is_empty() => {

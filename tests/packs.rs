@@ -168,3 +168,157 @@ fn a_pack_verb_may_be_an_opaque_finding() {
     );
     assert_eq!(bash(&sb, "acmectl list", &["destructive"]), "");
 }
+
+/// A broken source of packs is still refused and recorded now that the
+/// hook takes the packs from the policy's own read of the file: a table
+/// with a wrong line, a file that is not UTF-8, a file over the size bound
+/// each count for nothing, and `cuecard status` names the file and why.
+#[test]
+fn a_broken_pack_source_is_refused_and_recorded() {
+    let big = format!(
+        "{PACK}# {}\n",
+        "x".repeat(cuecard::policy::MAX_BYTES as usize)
+    );
+    let cases: [(&[u8], &str); 3] = [
+        (
+            b"[policy]\n\"destructive.database\" = \"deny\"\n[effects]\n\"acmectl db wipe\" = \"destructive.dataabse\"\n",
+            "[effects] line 4",
+        ),
+        (
+            b"[policy]\n\"destructive.database\" = \"deny\"\n# caf\xe9\n[effects]\n\"acmectl db wipe\" = \"destructive.database\"\n",
+            "not UTF-8",
+        ),
+        (big.as_bytes(), "unreadable or too large"),
+    ];
+    for (text, why) in cases {
+        let sb = Sandbox::new();
+        let dir = sb.home().join(".config/cuecard");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.toml"), text).unwrap();
+        assert_eq!(
+            bash(&sb, "acmectl db wipe --yes", &["destructive"]),
+            "",
+            "{why}"
+        );
+        let status = sb.test().arg("status").run().stdout;
+        assert!(
+            status.contains("its [effects] table counts for nothing") && status.contains(why),
+            "{why}: {status}"
+        );
+    }
+}
+
+/// With strace on the machine: one Bash call that hits packs from every
+/// source (the user's config and a card of the user's, a trusted project's
+/// config and card) opens each config file once, lists each card folder
+/// at most once and checks the state root once: the packs are read from
+/// what the call's policy and deck resolution already read.
+#[test]
+fn one_call_reads_each_pack_source_once() {
+    if std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: no strace");
+        return;
+    }
+    use std::io::Write as _;
+    let sb = Sandbox::new();
+    user_config(
+        &sb,
+        "[policy]\n\"destructive.database\" = \"deny\"\n[effects]\n'vaultctl reveal' = \"secrets.printed\"\n",
+    );
+    user_card(&sb, CARD);
+    sb.write(
+        ".cuecard/config.toml",
+        "[effects]\n\"acmectl db drop\" = \"destructive.database\"\n",
+    );
+    sb.write(
+        ".cuecard/cards/acme-proj.md",
+        &CARD.replace("wipe|reset", "purge"),
+    );
+    sb.test().arg("trust").run();
+    // Cards written a while ago, so that their cache is trusted as it
+    // stands (a card changed within the last seconds is read again).
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for dir in [
+        sb.home().join(".config/cuecard/cards"),
+        sb.project().join(".cuecard/cards"),
+    ] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            support::set_mtime(&e.unwrap().path(), past);
+        }
+        support::set_mtime(&dir, past);
+    }
+    let trace = sb.path().join("trace");
+    let mut p = support::payload(&sb, "PreToolUse");
+    p["tool_name"] = json!("Bash");
+    p["tool_input"] = json!({ "command": "acmectl db purge" });
+    // A session that has state, and card folders whose cache is written.
+    sb.test()
+        .dispatch("PreToolUse", &["destructive", "secrets"])
+        .json(&p)
+        .run();
+    let mut cmd = std::process::Command::new("strace");
+    cmd.args(["-f", "-o"])
+        .arg(&trace)
+        .arg(support::bin())
+        .args(["dispatch", "PreToolUse", "destructive", "secrets"])
+        .current_dir(sb.project())
+        .env_clear()
+        .env("HOME", sb.home())
+        .env("CUECARD_STATE_DIR", sb.state())
+        .env("CUECARD_DATA_DIR", sb.data())
+        .env("XDG_CONFIG_HOME", sb.home().join(".config"))
+        .env("CUECARD_DEADLINE_MS", "5000")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&serde_json::to_vec(&p).unwrap())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    // The project card's pack line fires, under the user's policy.
+    assert!(
+        out.contains("\"permissionDecision\":\"deny\"") && out.contains("destructive.database"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let naming = |path: &std::path::Path, call: &str| {
+        let quoted = format!("\"{}\"", path.display());
+        text.lines()
+            .filter(|l| l.contains(&quoted) && l.contains(call))
+            .count()
+    };
+    let user_cfg = sb.home().join(".config/cuecard/config.toml");
+    let project_cfg = sb.project().join(".cuecard/config.toml");
+    assert_eq!(naming(&user_cfg, "open"), 1, "the user's config:\n{text}");
+    assert_eq!(naming(&user_cfg, "stat"), 0, "the user's config:\n{text}");
+    assert_eq!(
+        naming(&project_cfg, "open"),
+        1,
+        "the project's config:\n{text}"
+    );
+    assert_eq!(
+        naming(&project_cfg, "stat"),
+        0,
+        "the project's config:\n{text}"
+    );
+    for dir in [
+        sb.home().join(".config/cuecard/cards"),
+        sb.project().join(".cuecard/cards"),
+    ] {
+        assert!(
+            naming(&dir, "O_DIRECTORY") <= 1,
+            "{}:\n{text}",
+            dir.display()
+        );
+        assert!(naming(&dir, "stat") <= 1, "{}:\n{text}", dir.display());
+    }
+    assert_eq!(naming(&sb.state(), "stat"), 1, "the state root:\n{text}");
+}

@@ -35,6 +35,21 @@ pub struct Resolved {
     /// User and project cards on the event passed over because their tools
     /// or paths cannot match this call.
     pub passed_over: usize,
+    /// The card directories as this resolution read them.
+    pub listed: Listed,
+}
+
+/// The user's and the project's card directories as one resolution read
+/// them, for what else the call reads of their cards (their `- effect:`
+/// pack lines, `policy::packs`), so that no directory is listed twice.
+#[derive(Debug, Default)]
+pub struct Listed {
+    /// The user's, read in full (empty: no directory).
+    pub user: CardDir,
+    /// The project's, with whether each of its cards was checked on disk
+    /// (a glance checks only those that matter to the call); `None` when
+    /// it was not listed (the cache's summary answered the call).
+    pub project: Option<(CardDir, bool)>,
 }
 
 pub struct Sources<'a> {
@@ -128,8 +143,8 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
         .map(|d| sources::read_dir(&d, CardScope::User, src.cache_dir, &Always))
         .unwrap_or_default();
     let user_looks = looker.looks(&user);
-    let (project, project_looks) = match src.project_root {
-        None => (CardDir::default(), Vec::new()),
+    let (project, project_looks, checked) = match src.project_root {
+        None => (CardDir::default(), Vec::new(), None),
         Some(root) => project_cards(root, &user, &user_looks, &looker, src, &mut out),
     };
     let active = active_cards(&project, project_looks, &user, user_looks, &mut out);
@@ -143,6 +158,10 @@ pub fn resolve(requested: &[String], events: &[&str], src: &Sources) -> Resolved
     for name in names {
         choose(name, &named, src.keep, &mut out);
     }
+    out.listed = Listed {
+        user,
+        project: checked.map(|all| (project, all)),
+    };
     out
 }
 
@@ -169,7 +188,8 @@ fn listed_names(requested: &[String], events: &[&str]) -> Vec<String> {
 }
 
 /// The project's cards and the look at each: from the cache's summary or a
-/// glance at the directory where the call allows, else read in full.
+/// glance at the directory where the call allows, else read in full; and
+/// whether they were listed, each checked on disk (see [`Listed`]).
 fn project_cards(
     root: &Path,
     user: &CardDir,
@@ -177,7 +197,7 @@ fn project_cards(
     looker: &Looker,
     src: &Sources,
     out: &mut Resolved,
-) -> (CardDir, Vec<Look>) {
+) -> (CardDir, Vec<Look>, Option<bool>) {
     // The names a project card is chosen by: the listed ones, and those of
     // the user's cards that join (a project card of that name overrides the
     // user's, whatever its own events and reach).
@@ -201,21 +221,24 @@ fn project_cards(
     let quick = match glance {
         Some(Glance::Quiet(passed)) => {
             out.passed_over += passed;
-            Some((CardDir::default(), Vec::new()))
+            Some((CardDir::default(), Vec::new(), None))
         }
+        Some(Glance::Absent) => Some((CardDir::default(), Vec::new(), Some(true))),
         Some(Glance::Cards(cards)) => {
             let seen = looker.looks(&cards);
             let matters = |i: usize, fc: &FileCard| {
                 !fc.trusted() || seen[i].joins || selecting().any(|n| fc.is_named(n))
             };
-            cards.verify(&dir, &matters).then_some((cards, seen))
+            cards
+                .verify(&dir, &matters)
+                .then_some((cards, seen, Some(false)))
         }
         None => None,
     };
     quick.unwrap_or_else(|| {
         let cards = sources::read_dir(&dir, CardScope::Project, src.cache_dir, src.vouch);
         let seen = looker.looks(&cards);
-        (cards, seen)
+        (cards, seen, Some(true))
     })
 }
 

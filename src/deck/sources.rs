@@ -389,6 +389,9 @@ fn assemble(
 
 /// What the quick read of a project's cards found (see [`glance`]).
 pub enum Glance {
+    /// No directory (or none that can be read): no cards, what the full
+    /// read would find.
+    Absent,
     /// Nothing in the directory concerns the call: the number of its cards
     /// bound to the call's event, passed over.
     Quiet(usize),
@@ -420,8 +423,7 @@ pub fn glance(
     quiet: &dyn Fn(&str) -> Option<usize>,
 ) -> Option<Glance> {
     let Ok(dir_meta) = dir.metadata() else {
-        // No directory, no cards (what the full read would find).
-        return Some(Glance::Quiet(0));
+        return Some(Glance::Absent);
     };
     let dir_s = dir.to_string_lossy();
     let dir_mtime = mtime_ns(&dir_meta);

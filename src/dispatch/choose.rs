@@ -47,6 +47,25 @@ pub(super) fn choose_cards(
     )
 }
 
+/// Hands the guards how this call's `[effects]` packs are read, on the
+/// first ask: with the call's state root, the config files its policy read
+/// by now, and the card directories resolution `listed`, so that nothing
+/// is read twice (`policy::packs::load_known`).
+pub(super) fn prepare_packs(
+    req: &Request,
+    project_root: &std::path::Path,
+    policy: &Lazy,
+    listed: resolve::Listed,
+) {
+    let known =
+        crate::policy::packs::Known::of_call(req.state_root.clone(), policy.cell.get(), listed);
+    let root = project_root.to_path_buf();
+    crate::guards::effects::packs::prepare(
+        root.clone(),
+        Box::new(move || crate::policy::packs::load_known(&root, known)),
+    );
+}
+
 /// The trace lines of cards passed over, broken or unknown.
 pub(super) fn trace_resolution(resolved: &resolve::Resolved, run: &mut Run) {
     if resolved.passed_over > 0 {

@@ -275,9 +275,16 @@ pub fn read_file(
     // A stray byte that is not UTF-8 spoils its own line only: it reads as
     // U+FFFD, which no key or value contains (issue 33).
     let mut rules = Rules::from_toml(&String::from_utf8_lossy(&bytes), known);
-    if std::str::from_utf8(&bytes).is_err() {
-        rules.problems.insert(0, PolicyError::NotUtf8);
-    }
+    // The `[effects]` packs of the same bytes, for the guards that read
+    // them later in the call (`policy::packs`); a table that is not UTF-8
+    // counts for nothing there.
+    rules.packs = Some(match std::str::from_utf8(&bytes) {
+        Ok(text) => super::packs::parse(text),
+        Err(_) => {
+            rules.problems.insert(0, PolicyError::NotUtf8);
+            Err(super::packs::NOT_UTF8.to_string())
+        }
+    });
     (Read::Rules(rules), Some(sha))
 }
 

@@ -1,10 +1,16 @@
 //! Reading and checking the `[effects]` packs of the config files (issue
 //! 27, point 2): see [`crate::guards::effects::packs`] for what a pack is.
-//! The dispatcher hands [`load`] to the guards.
+//! The dispatcher hands the guards [`load_known`] with what the call
+//! already read ([`Known`]: its state root, the config files its policy
+//! read, the card directories deck resolution listed), so that a call
+//! opens each file and lists each directory once.
 
 use super::rules::{bare, strip_comment, unquote};
+use super::{Policy, Read, Source};
+use crate::deck::resolve::Listed;
+use crate::deck::sources::{self, Always, CardDir, CardScope, FileCard, Glance};
 use crate::guards::effects::packs::PackVerb;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The guards a pack may extend.
 const GUARDS: &[&str] = &["destructive", "secrets"];
@@ -74,6 +80,9 @@ fn finding_id(id: &str) -> Option<(&'static str, &'static str)> {
         .map(|(x, _)| (guard, *x))
 }
 
+/// Why a config file's packs count for nothing when it is not UTF-8.
+pub(super) const NOT_UTF8: &str = "not UTF-8";
+
 /// Reads a config file's packs: bounded, a regular file only. `None`: no
 /// file.
 fn read(path: &Path, follow: bool) -> Option<Result<Vec<PackVerb>, String>> {
@@ -83,13 +92,76 @@ fn read(path: &Path, follow: bool) -> Option<Result<Vec<PackVerb>, String>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         Err(e) => return Some(Err(e.to_string())),
     };
-    let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string());
+    let text = String::from_utf8(bytes).map_err(|_| NOT_UTF8.to_string());
     Some(text.and_then(|t| parse(&t)))
 }
 
-/// The packs that count for a call: the user's, then a trusted project's.
-/// A malformed source is recorded and counts for nothing.
+/// One config file's packs as the call's policy read them.
+#[derive(Debug, Clone, Default)]
+enum Seen {
+    /// Not read by the call's policy (or not readable: read here again,
+    /// so that what is recorded says why in the packs' words).
+    #[default]
+    Unread,
+    /// Counts for nothing: no file, or a project's that is not trusted or
+    /// cannot be read.
+    Nothing,
+    /// Its `[effects]` table, from the bytes the policy read.
+    Table(Result<Vec<PackVerb>, String>),
+}
+
+impl Seen {
+    /// What a source of the policy says of its file's packs (`project`: a
+    /// project's, whose rules count only once trusted).
+    fn of(source: &Source, project: bool) -> Seen {
+        match &source.read {
+            Read::Absent => Seen::Nothing,
+            Read::Rules(r) => r.packs.clone().map_or(Seen::Unread, Seen::Table),
+            Read::Untrusted | Read::Malformed(_) if project => Seen::Nothing,
+            Read::Untrusted | Read::Malformed(_) => Seen::Unread,
+        }
+    }
+}
+
+/// What a call already knows when its packs are read, so that none of it
+/// is read twice: the state root it resolved, the config files its policy
+/// read, the card directories deck resolution listed.
+#[derive(Debug, Default)]
+pub struct Known {
+    state_root: Option<PathBuf>,
+    user: Seen,
+    project: Seen,
+    /// `None`: the directories were not listed (read them here).
+    cards: Option<Listed>,
+}
+
+impl Known {
+    /// The hook's: the call's state root, its policy if read by now, and
+    /// what resolution listed.
+    pub fn of_call(state_root: Option<PathBuf>, policy: Option<&Policy>, cards: Listed) -> Known {
+        Known {
+            state_root,
+            user: policy.map_or(Seen::Unread, |p| Seen::of(&p.user, false)),
+            project: policy.map_or(Seen::Unread, |p| Seen::of(&p.project, true)),
+            cards: Some(cards),
+        }
+    }
+}
+
+/// The packs that count for a call: the user's, then a trusted project's,
+/// then those of the user's and the trusted project's cards. A malformed
+/// source is recorded and counts for nothing. Everything is read here (the
+/// commands'; the hook's is [`load_known`]).
 pub fn load(project_root: &Path) -> Vec<PackVerb> {
+    let known = Known {
+        state_root: crate::state::store::root_for_commands(),
+        ..Known::default()
+    };
+    load_known(project_root, known)
+}
+
+/// [`load`], with what the call already read taken from `known`.
+pub fn load_known(project_root: &Path, known: Known) -> Vec<PackVerb> {
     let mut out = Vec::new();
     let mut take = |label: &str, r: Option<Result<Vec<PackVerb>, String>>| match r {
         Some(Ok(v)) => out.extend(v),
@@ -100,22 +172,32 @@ pub fn load(project_root: &Path) -> Vec<PackVerb> {
         None => {}
     };
     if let Some(p) = crate::policy::user_file() {
-        // The user's own file may be a link into their dotfiles.
-        take(&p.display().to_string(), read(&p, true));
+        let label = p.display().to_string();
+        match known.user {
+            // The user's own file may be a link into their dotfiles.
+            Seen::Unread => take(&label, read(&p, true)),
+            Seen::Nothing => {}
+            Seen::Table(r) => take(&label, Some(r)),
+        }
     }
     let project = crate::policy::project_file(project_root);
-    if project.exists()
-        && let Some(sha) = crate::policy::project_file_sha(project_root)
-        && crate::state::store::root_for_commands()
-            .is_some_and(|s| crate::trust::TrustStore::load(&s).config_trusted(project_root, &sha))
-    {
-        take(&project.display().to_string(), read(&project, false));
+    let state = known.state_root.as_deref();
+    match known.project {
+        Seen::Unread => {
+            if project.exists()
+                && let Some(sha) = crate::policy::project_file_sha(project_root)
+                && state.is_some_and(|s| {
+                    crate::trust::TrustStore::load(s).config_trusted(project_root, &sha)
+                })
+            {
+                take(&project.display().to_string(), read(&project, false));
+            }
+        }
+        Seen::Nothing => {}
+        Seen::Table(r) => take(&project.display().to_string(), Some(r)),
     }
-    out.extend(
-        card_packs(project_root)
-            .into_iter()
-            .filter_map(|(_, r)| r.ok()),
-    );
+    let lines = card_lines(project_root, state, known.cards);
+    out.extend(lines.into_iter().filter_map(|(_, r)| r.ok()));
     out
 }
 
@@ -123,30 +205,32 @@ pub fn load(project_root: &Path) -> Vec<PackVerb> {
 /// (`- effect:` in Bindings; a disabled card's count for nothing), each
 /// with its card file and whether it parses. A project card only adds
 /// findings, like a trusted project's `[effects]`: it can tighten, never
-/// loosen.
-pub fn card_packs(project_root: &Path) -> Vec<(String, Result<PackVerb, String>)> {
-    use crate::deck::sources::{self, Always, CardScope};
-    let state = crate::state::store::root_for_commands();
-    let vouch = crate::trust::ProjectTrust::new(state.as_deref(), project_root);
-    let mut dirs = Vec::new();
-    if let Some(d) = sources::user_dir() {
-        dirs.push(sources::read_dir(
-            &d,
-            CardScope::User,
-            state.as_deref(),
-            &Always,
-        ));
-    }
-    dirs.push(sources::read_dir(
-        &sources::project_dir(project_root),
-        CardScope::Project,
-        state.as_deref(),
-        &vouch,
-    ));
+/// loosen. The directories are taken as `listed` (where given) holds them:
+/// the user's as listed; the project's as listed when every card of it
+/// with pack lines was checked on disk, else read here.
+fn card_lines(
+    project_root: &Path,
+    state: Option<&Path>,
+    listed: Option<Listed>,
+) -> Vec<(String, Result<PackVerb, String>)> {
+    let (user, project) = match listed {
+        Some(l) => (Some(l.user), l.project),
+        None => (None, None),
+    };
+    let user = user.or_else(|| {
+        sources::user_dir().map(|d| sources::read_dir(&d, CardScope::User, state, &Always))
+    });
+    let vouch = crate::trust::ProjectTrust::new(state, project_root);
+    let dir = sources::project_dir(project_root);
+    let project = match project {
+        Some((cards, true)) => cards,
+        Some((cards, false)) if cards.verify(&dir, &has_packs) => cards,
+        _ => project_cards(&dir, state, &vouch),
+    };
     let mut out = Vec::new();
-    for dir in &dirs {
-        for fc in dir.files() {
-            if !fc.trusted() || !fc.triggers().iter().any(|(k, _)| k == "effect") {
+    for cards in user.iter().chain([&project]) {
+        for fc in cards.files() {
+            if !fc.trusted() || !has_packs(0, &fc) {
                 continue;
             }
             let Ok(card) = fc.card() else { continue };
@@ -159,6 +243,23 @@ pub fn card_packs(project_root: &Path) -> Vec<(String, Result<PackVerb, String>)
         }
     }
     out
+}
+
+/// Whether a card of a directory has pack lines (a trusted one's count).
+fn has_packs(_: usize, fc: &FileCard) -> bool {
+    fc.trusted() && fc.triggers().iter().any(|(k, _)| k == "effect")
+}
+
+/// A project's cards for their pack lines: from the parsed-card cache as
+/// it stands when it is current and the cards with pack lines are unchanged
+/// on disk (what a full read would find of them), else read in full.
+fn project_cards(dir: &Path, state: Option<&Path>, vouch: &dyn sources::Vouch) -> CardDir {
+    let cached = state.and_then(|s| match sources::glance(dir, s, vouch, &|_| None) {
+        Some(Glance::Absent) => Some(CardDir::default()),
+        Some(Glance::Cards(cards)) => cards.verify(dir, &has_packs).then_some(cards),
+        Some(Glance::Quiet(_)) | None => None,
+    });
+    cached.unwrap_or_else(|| sources::read_dir(dir, CardScope::Project, state, vouch))
 }
 
 /// For `cuecard cards check`: each config file that has an `[effects]`

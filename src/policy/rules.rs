@@ -19,6 +19,10 @@ use super::error::PolicyError;
 pub struct Rules {
     pub lines: Vec<(String, Level)>,
     pub problems: Vec<PolicyError>,
+    /// A config file's `[effects]` table, parsed from the same bytes
+    /// ([`crate::policy::packs`]), so that a call reads the file once;
+    /// `None` for rules not read from a file's bytes.
+    pub packs: Option<Result<Vec<crate::guards::effects::packs::PackVerb>, String>>,
 }
 
 impl Rules {

@@ -12,15 +12,16 @@ mod payloads;
 mod rows;
 
 pub use measure::{
-    Sample, interleaved, interleaved_many, measure, median, run_once, syscalls, which,
+    Sample, interleaved, interleaved_many, measure, median, run_once, syscall_lines, syscalls,
+    which,
 };
 pub use payloads::{bash_payload, big_write_payload};
 
 use measure::peak_rss_from_file;
 use payloads::{post_payload, start_payload, write_payload, write_transcript};
+pub use rows::syscall_rows;
 use rows::{
-    cost_rows, dispatch_with, patch_rows, project_card_rows, session_start_rows, syscall_rows,
-    transcript_rows,
+    cost_rows, dispatch_with, patch_rows, project_card_rows, session_start_rows, transcript_rows,
 };
 use std::io::Write;
 use std::path::Path;

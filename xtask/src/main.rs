@@ -15,6 +15,7 @@ mod bench_adversarial;
 mod bench_audit;
 mod bench_peers;
 mod bench_replay;
+mod bench_syscalls;
 mod dist;
 mod e2e;
 mod gen_files;
@@ -32,11 +33,12 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("bench-adversarial") => bench_adversarial::run(&args[1..]),
         Some("bench-audit") => bench_audit::run(&args[1..]),
+        Some("bench-syscalls") => bench_syscalls::run(&args[1..]),
         Some("dist") => dist::run(),
         Some("e2e") => e2e::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | bench-adversarial [--quick] [--bin <path>] | bench-audit [--quick] [--bin <path>] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
+                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | bench-adversarial [--quick] [--bin <path>] | bench-audit [--quick] [--bin <path>] | bench-syscalls [--bin <path>] [--trace <dir>] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
             );
             return ExitCode::from(2);
         }

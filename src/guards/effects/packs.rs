@@ -1,7 +1,8 @@
 //! Packs a user adds to the effect model without code (issue 27, point 2):
 //! what a pack is and how a command hits it; reading and checking the
-//! config files is [`crate::policy`]'s (`policy/packs.rs`), which hands the
-//! loader in ([`set_loader`]) so this layer imports nothing above it.
+//! config files is [`crate::policy`]'s (`policy/packs.rs`), which the
+//! dispatcher hands in for each call ([`prepare`]) so this layer imports
+//! nothing above it.
 //!
 //! an `[effects]` table in the user's `config.toml` or in a trusted
 //! project's `.cuecard/config.toml`, one line a verb:
@@ -23,8 +24,8 @@
 //! silently half-read.
 
 use crate::context::Ctx;
-use std::path::Path;
-use std::sync::OnceLock;
+use std::cell::RefCell;
+use std::path::PathBuf;
 
 /// One line of a pack: the tool, its words, the finding id.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,30 +57,56 @@ pub fn hit<'a>(
     })
 }
 
-/// Reads the packs that count for a project (set by the dispatcher).
-type Loader = fn(&Path) -> Vec<PackVerb>;
+/// Reads the packs of the call being judged (the dispatcher's, which
+/// knows what the call already read).
+pub type Load = Box<dyn FnOnce() -> Vec<PackVerb>>;
 
-static LOADER: OnceLock<Loader> = OnceLock::new();
-
-/// Hands in the function that reads the packs (the policy layer's).
-pub fn set_loader(f: Loader) {
-    let _ = LOADER.set(f);
+/// The packs of the call being judged on this thread: how to read them,
+/// then what was read. One slot a call, so the guards that read packs
+/// share one read, and a call that no such guard asks about reads nothing.
+#[derive(Default)]
+enum Slot {
+    #[default]
+    Empty,
+    Ready(PathBuf, Load),
+    Read(PathBuf, Vec<PackVerb>),
 }
 
-/// The packs read for the first project this process judged: a hook
-/// process judges one call, so the guards that read packs share one read.
-static READ: OnceLock<(std::path::PathBuf, Vec<PackVerb>)> = OnceLock::new();
+thread_local! {
+    static CALL: RefCell<Slot> = const { RefCell::new(Slot::Empty) };
+}
 
-/// The packs of a call (none before a loader is set).
+/// Hands in how the packs of the call now judged in the project `root` are
+/// read (by the dispatcher, once the call's cards are chosen; it replaces
+/// what an earlier call left).
+pub fn prepare(root: PathBuf, load: Load) {
+    CALL.with(|c| c.replace(Slot::Ready(root, load)));
+}
+
+/// Forgets the packs of the last call (the dispatcher's, at each end).
+pub fn clear() {
+    CALL.with(|c| c.replace(Slot::Empty));
+}
+
+/// The packs of a call: none before the dispatcher prepared them (a guard
+/// run on its own), read on the first ask.
 pub fn of(ctx: &Ctx) -> Vec<PackVerb> {
-    let Some(load) = LOADER.get() else {
-        return Vec::new();
-    };
     let root = ctx.project_root();
-    let (first, packs) = READ.get_or_init(|| (root.to_path_buf(), load(root)));
-    if first == root {
-        packs.clone()
-    } else {
-        load(root)
-    }
+    CALL.with(|c| {
+        // Taken out while read, so that reading never holds the cell.
+        let mut slot = c.take();
+        if let Slot::Ready(r, load) = slot {
+            slot = if r == root {
+                Slot::Read(r, load())
+            } else {
+                Slot::Ready(r, load)
+            };
+        }
+        let packs = match &slot {
+            Slot::Read(r, packs) if r == root => packs.clone(),
+            _ => Vec::new(),
+        };
+        c.replace(slot);
+        packs
+    })
 }

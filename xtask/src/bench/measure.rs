@@ -196,6 +196,19 @@ pub fn syscalls(
     env: &[(&str, &str)],
     extra: &[(&str, &str)],
 ) -> Option<usize> {
+    syscall_lines(program, args, stdin, env, extra).map(|l| l.len())
+}
+
+/// The lines `strace -f` writes for one process, one a system call (its
+/// `+++ exited` line left out); None without strace, or when the process
+/// fails or cannot be traced here.
+pub fn syscall_lines(
+    program: &Path,
+    args: &[&str],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+    extra: &[(&str, &str)],
+) -> Option<Vec<String>> {
     let strace = which("strace")?;
     let out = std::env::temp_dir().join(format!("cuecard-bench-strace-{}", std::process::id()));
     let mut child = Command::new(strace)
@@ -217,9 +230,14 @@ pub fn syscalls(
     let ok = child.wait().ok()?.success();
     let text = std::fs::read_to_string(&out).ok();
     let _ = std::fs::remove_file(&out);
-    // One line per call; `+++ exited` is not one.
     ok.then_some(())?;
-    Some(text?.lines().filter(|l| !l.contains("+++")).count())
+    Some(
+        text?
+            .lines()
+            .filter(|l| !l.contains("+++"))
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 pub fn which(name: &str) -> Option<PathBuf> {

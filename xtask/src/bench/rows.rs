@@ -180,12 +180,7 @@ pub(super) fn cost_rows(
 /// `CUECARD_DISABLE=1`, which exits right after it), on a Bash call that
 /// fires and on a 10 KB Write that fires nothing, each in a session that
 /// already has state.
-pub(super) fn syscall_rows(
-    bin: &Path,
-    work: &Path,
-    env: &[(&str, &str)],
-    args: &[&str],
-) -> Vec<Row> {
+pub fn syscall_rows(bin: &Path, work: &Path, env: &[(&str, &str)], args: &[&str]) -> Vec<Row> {
     let bash = bash_payload(work);
     let write = big_write_payload(work);
     let mut rows = Vec::new();
