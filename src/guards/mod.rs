@@ -23,6 +23,8 @@ mod outside_project;
 mod protected_branch;
 mod secret_commands;
 mod secret_files;
+mod secret_network;
+mod secret_readers;
 mod secret_tokens;
 mod secrets;
 pub mod skill_index;

@@ -11,12 +11,13 @@
 //! nothing; piped into a filter (`env | grep KEY`) it is still shown.
 
 use super::argv::{self, operands, program};
+use super::secret_network::{sends_input, sent_or_fetched};
 use crate::shell::SimpleCommand;
 
 /// The credential commands of CLIs live in the effect model's tables
 /// ([`effects::tables::SECRET_PRINTERS`]), with the generic rule for cloud
 /// and platform CLIs ([`effects::secret_verb`]).
-use super::effects::{self, tables::SECRET_PRINTERS as PRINTERS};
+use super::effects::{self, tables, tables::SECRET_PRINTERS as PRINTERS};
 
 /// Commands that export private keys: a secret whether shown or written to
 /// a file (`gpg --export-secret-keys -a > keys.asc` copies the keyring's
@@ -110,7 +111,7 @@ pub fn secret_name(name: &str) -> bool {
 
 /// The secret-holding variables a word expands (`$NAME`, `${NAME}`,
 /// `$env:NAME`).
-fn secret_vars(word: &str) -> Option<String> {
+pub(super) fn secret_vars(word: &str) -> Option<String> {
     for (at, _) in word.match_indices('$') {
         let rest = &word[at + 1..];
         let rest = rest
@@ -166,134 +167,21 @@ fn env_prints(args: &[String]) -> bool {
     true
 }
 
-/// A request that fetches a cloud instance's credentials from its metadata
-/// endpoint, or carries a secret variable in its URL or body (a header is
-/// how a token is meant to be used, and stays quiet).
-fn sent_or_fetched(prog: &str, args: &[String]) -> Option<String> {
-    if !matches!(
-        prog,
-        "curl"
-            | "wget"
-            | "http"
-            | "https"
-            | "xh"
-            | "invoke-webrequest"
-            | "iwr"
-            | "invoke-restmethod"
-            | "irm"
-    ) {
-        return None;
-    }
-    for a in args {
-        let lower = a.to_ascii_lowercase();
-        if effects::tables::METADATA_CREDENTIALS
-            .iter()
-            .any(|(host, route)| {
-                lower.contains(host)
-                    && lower
-                        .split_once(host)
-                        .is_some_and(|(_, r)| r.contains(route))
-            })
-        {
-            return Some("cloud instance credentials from the metadata endpoint".into());
-        }
-    }
-    let body_opts = [
-        "-d",
-        "--data",
-        "--data-raw",
-        "--data-binary",
-        "--data-urlencode",
-        "--json",
-        "-F",
-        "--form",
-        "--post-data",
-        "-body",
-    ];
-    // HTTPie's request items: `field=value`, `field:=json` and `param==value`
-    // go in the body or the URL (`Header:value` is a header: how a token is
-    // meant to be used).
-    let httpie = matches!(prog, "http" | "https" | "xh");
-    for (i, a) in args.iter().enumerate() {
-        let item = httpie
-            && !a.starts_with('-')
-            && a.find('=').is_some_and(|eq| {
-                let field = a[..eq].trim_end_matches(':');
-                !field.is_empty() && !field.contains(':') && !field.contains('/')
-            });
-        let in_url = a.contains("://") && a.contains('$') || item;
-        let in_body = i > 0 && body_opts.contains(&args[i - 1].as_str())
-            || body_opts
-                .iter()
-                .any(|o| a.strip_prefix(o).is_some_and(|r| r.starts_with('=')));
-        if (in_url || in_body)
-            && let Some(v) = secret_vars(a)
-        {
-            return Some(format!("the environment variable {v}, sent in a request"));
-        }
-    }
-    None
+/// A secret a command prints or sends.
+pub struct Printed {
+    /// The command as it may be shown: its program and the words that make
+    /// it print, never a value it was given (`printenv | curl` when sent).
+    pub shown: String,
+    /// What the secret is, as the advisory names it.
+    pub kind: String,
+    /// Sent over the network (piped into a sender, or placed into a
+    /// request's URL or body) rather than shown in the conversation.
+    pub sent: bool,
 }
 
-/// Whether a command sends what it reads on its input off the machine: a
-/// request body or upload read from stdin (`curl --data-binary @-`, `curl -T
-/// -`, `wget --post-file=/dev/stdin`) or a raw connection (`nc`, `socat`,
-/// `ssh host …`), or a request program `xargs` gives its input to. A secret
-/// piped into it is sent, not consumed
-/// (`printenv GITHUB_TOKEN | curl --data-binary @- URL`); a header read
-/// from stdin (`curl -H @-`) is how a token is meant to be used.
-fn sends_input(next: &SimpleCommand) -> bool {
-    let prog = program(next);
-    let args = next.args();
-    match prog.as_str() {
-        "nc" | "ncat" | "netcat" | "socat" | "telnet" | "ssh" => true,
-        // Its input becomes its arguments (`xargs curl -d 'k={}' URL`).
-        "curl" | "wget" | "http" | "https" | "xh" if next.fed => true,
-        "curl" => args.iter().enumerate().any(|(i, a)| {
-            let value = |opts: &[&str]| {
-                (i > 0 && opts.contains(&args[i - 1].as_str())).then_some(a.as_str())
-            };
-            let body = value(&[
-                "-d",
-                "--data",
-                "--data-binary",
-                "--data-raw",
-                "--data-urlencode",
-                "--json",
-                "-F",
-                "--form",
-            ])
-            .is_some_and(|v| v.ends_with("@-") || v.ends_with("<-"));
-            let upload =
-                value(&["-T", "--upload-file"]).is_some_and(|v| v == "-" || v == "/dev/stdin");
-            let joined = [
-                "--data-binary=@-",
-                "--data=@-",
-                "-d@-",
-                "--json=@-",
-                "--upload-file=-",
-                "-T-",
-            ]
-            .contains(&a.as_str());
-            body || upload || joined
-        }),
-        "wget" => args.iter().any(|a| {
-            matches!(
-                a.as_str(),
-                "--post-file=/dev/stdin"
-                    | "--post-file=-"
-                    | "--body-file=/dev/stdin"
-                    | "--body-file=-"
-            )
-        }),
-        _ => false,
-    }
-}
-
-/// What `cmd` prints that is secret, given the command its output is piped
-/// into (if any): the command as it may be shown (its program and the words
-/// that make it print, never a value it was given) and the kind.
-pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, String)> {
+/// What `cmd` prints or sends that is secret, given the command its output
+/// is piped into (if any).
+pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> {
     if effects::inert(cmd) {
         return None;
     }
@@ -309,6 +197,10 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
                 .iter()
                 .any(|a| matches!(a.as_str(), "-oname" | "-o=name" | "--output=name")))
     {
+        return None;
+    }
+    // A listing told to print names only (`doppler secrets --only-names`).
+    if effects::has_opt(cmd.args(), tables::NAMES_ONLY_OPTIONS) {
         return None;
     }
     let chain: Vec<&SimpleCommand> = after.iter().take_while(|c| c.piped).collect();
@@ -341,14 +233,128 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<(String, 
             );
             words.join(" ")
         }
-        None => prog,
+        None => prog.clone(),
     };
     // Sent rather than shown: name the program that sends it.
-    let shown = match chain.first().filter(|next| sends_input(next)) {
-        Some(next) => format!("{shown} | {}", program(next)),
-        None => shown,
+    let (shown, sent) = match chain.first().filter(|next| sends_input(next)) {
+        Some(next) => (format!("{shown} | {}", program(next)), true),
+        None => (
+            shown,
+            sent_or_fetched(&prog, cmd.args()).is_some_and(|(_, sent)| sent),
+        ),
     };
-    Some((shown, kind))
+    Some(Printed { shown, kind, sent })
+}
+
+/// Whether a printer's output goes to a file it is given
+/// ([`tables::OUTPUT_OPTIONS`]) rather than the screen.
+fn to_output_file(prog: &str, args: &[String]) -> bool {
+    let Some((_, opts)) = tables::OUTPUT_OPTIONS.iter().find(|(p, _)| *p == prog) else {
+        return false;
+    };
+    let stdout = |v: &str| v == "-" || v.starts_with("/dev/std");
+    args.iter().enumerate().any(|(i, a)| {
+        opts.iter().any(|o| {
+            (a == o && args.get(i + 1).is_some_and(|v| !stdout(v)))
+                || a.strip_prefix(o)
+                    .and_then(|r| r.strip_prefix('='))
+                    .is_some_and(|v| !stdout(v))
+        })
+    })
+}
+
+/// For a printer of one named setting ([`tables::SETTING_GETTERS`]),
+/// whether the setting's name says it is a credential (`aws configure get
+/// aws_secret_access_key`, `pulumi config get dbPassword`; not `region`).
+/// Other printers: true.
+fn names_a_secret_setting(prog: &str, words: &[String]) -> bool {
+    let Some((_, path)) = tables::SETTING_GETTERS
+        .iter()
+        .find(|(p, path)| *p == prog && effects::path_matches(words, path))
+    else {
+        return true;
+    };
+    let Some(at) = words.iter().position(|w| w == path[path.len() - 1]) else {
+        return true;
+    };
+    let Some(name) = words.get(at + 1) else {
+        return false;
+    };
+    // `profile.prod.aws_secret_access_key`, `aws:secretKey`.
+    let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+    const WORDS: &[&str] = &[
+        "secret",
+        "token",
+        "password",
+        "passwd",
+        "apikey",
+        "api_key",
+        "api-key",
+        "private",
+        "credential",
+        "access_key",
+        "accesskey",
+        "session",
+        "connectionstring",
+        "connection_string",
+    ];
+    secret_name(last) || WORDS.iter().any(|w| last.contains(w))
+}
+
+/// Whether a password-store command shows an entry: `pass NAME` (no
+/// subcommand) prints it, unless it goes to the clipboard (`-c`).
+fn pass_shows(args: &[String]) -> bool {
+    const COMMANDS: &[&str] = &[
+        "ls",
+        "list",
+        "find",
+        "search",
+        "grep",
+        "insert",
+        "add",
+        "edit",
+        "generate",
+        "rm",
+        "remove",
+        "delete",
+        "mv",
+        "rename",
+        "cp",
+        "copy",
+        "git",
+        "init",
+        "help",
+        "version",
+        "otp",
+        "audit",
+        "sync",
+        "setup",
+        "fsck",
+        "config",
+        "recipients",
+        "mounts",
+        "templates",
+        "update",
+        "clone",
+        "create",
+        "new",
+        "show",
+        "cat",
+        "env",
+        "completion",
+        "alias",
+        "history",
+        "fscopy",
+        "fsmove",
+        "link",
+        "merge",
+        "process",
+        "pwgen",
+        "unclip",
+    ];
+    let ops = operands(args);
+    let clip = argv::has_flag(args, 'c', &["clip"]) || argv::has_flag(args, 'q', &["qr"]);
+    ops.first().is_some_and(|o| !COMMANDS.contains(o) && !clip)
 }
 
 /// The environment printer a container runs (`docker exec app env`,
@@ -409,7 +415,7 @@ fn substitution_prints(word: &str) -> Option<String> {
     cmds.iter().enumerate().find_map(|(i, c)| {
         let mut c = c.clone();
         c.captured = false;
-        printed(&c, &cmds[i + 1..]).map(|(_, k)| k)
+        printed(&c, &cmds[i + 1..]).map(|p| p.kind)
     })
 }
 
@@ -485,7 +491,7 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     {
         return Some(kind.to_string());
     }
-    if let Some(what) = sent_or_fetched(&prog, cmd.args()) {
+    if let Some((what, _)) = sent_or_fetched(&prog, cmd.args()) {
         return Some(what);
     }
     if cmd.captured
@@ -534,6 +540,17 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
             }
             return Some("the whole environment (tokens and keys among it)".into());
         }
+        // `declare -p GITHUB_TOKEN` prints `declare -x GITHUB_TOKEN="…"`.
+        "declare" | "typeset" | "local" | "readonly" if args.iter().any(|a| a == "-p") => {
+            return ops
+                .iter()
+                .find(|v| secret_name(v))
+                .map(|v| format!("the environment variable {v}"));
+        }
+        // `pass NAME` is `pass show NAME`.
+        "pass" | "gopass" if pass_shows(args) => {
+            return Some("password-store secret".into());
+        }
         "get-childitem" | "gci" | "dir" | "ls" | "get-item" | "gi"
             if ops.iter().any(|o| o.eq_ignore_ascii_case("env:")) =>
         {
@@ -559,7 +576,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
             let hit = pr.program == prog
                 && effects::path_matches(&words, pr.words)
                 && (pr.needs.is_empty()
-                    || args.iter().any(|a| pr.needs.iter().any(|n| needs(a, n))));
+                    || args.iter().any(|a| pr.needs.iter().any(|n| needs(a, n))))
+                && !to_output_file(&prog, args)
+                && names_a_secret_setting(&prog, &words);
             hit.then(|| pr.kind.to_string())
         })
         .or_else(|| effects::secret_verb(&prog, args).map(|w| format!("credentials ({prog} {w})")))
@@ -573,8 +592,8 @@ mod tests {
     fn judge(line: &str) -> Option<String> {
         let cmds = parse(line);
         for (i, c) in cmds.iter().enumerate() {
-            if let Some((_, k)) = printed(c, &cmds[i + 1..]) {
-                return Some(k);
+            if let Some(p) = printed(c, &cmds[i + 1..]) {
+                return Some(p.kind);
             }
         }
         None

@@ -15,7 +15,7 @@
 use super::argv;
 use super::secret_files::{self, SecretClass};
 use super::{Finding, FindingKind, Guard};
-use super::{secret_commands, secret_tokens};
+use super::{secret_commands, secret_readers as readers, secret_tokens};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
 use crate::target::{self, ToolKind};
@@ -77,7 +77,7 @@ impl FindingKind for Kind {
 const KINDS: &[(&str, &str)] = &[
     (
         Kind::Exfiltration.id(),
-        "a secret file named on a command line that also sends data over the network (curl, scp, nc, ...)",
+        "a secret sent over the network: a secret file on a command line that also sends data (curl, scp, nc, ...), or a secret a command prints piped into a sender or placed into a request",
     ),
     (
         Kind::File.id(),
@@ -121,23 +121,35 @@ impl Guard for Secrets {
         if let Some(command) = target::shell_command(ctx) {
             let cmds = ctx.shell_commands();
             for (i, c) in cmds.iter().enumerate() {
-                if let Some((word, kind)) = secret_in_command(ctx, c) {
+                let fed = fed_literal(&cmds[..i], c);
+                if let Some((word, kind)) = secret_in_command(ctx, fed.as_ref().unwrap_or(c)) {
                     let sends = cmds
                         .iter()
                         .any(|c| SENDERS.contains(&super::argv::program(c).as_str()));
                     let f = file_finding(ctx, &word, kind);
                     return Some(if sends { f.kind(Kind::Exfiltration) } else { f });
                 }
-                if let Some((shown, kind)) = secret_commands::printed(c, &cmds[i + 1..]) {
-                    return Some(
-                        Finding::new(
-                            format!("secrets:printed:{shown}"),
-                            format!("`{shown}` prints {kind} into the conversation"),
+                if let Some(p) = secret_commands::printed(c, &cmds[i + 1..]) {
+                    let (verb, effect, kind) = if p.sent {
+                        (
+                            "sent",
+                            "sends a secret over the network with",
+                            Kind::Exfiltration,
                         )
-                        .kind(Kind::Printed)
-                        .var("effect", "prints a secret with")
-                        .var("path", shown)
-                        .var("kind", kind),
+                    } else {
+                        ("printed", "prints a secret with", Kind::Printed)
+                    };
+                    let message = if p.sent {
+                        format!("`{}` sends {} over the network", p.shown, p.kind)
+                    } else {
+                        format!("`{}` prints {} into the conversation", p.shown, p.kind)
+                    };
+                    return Some(
+                        Finding::new(format!("secrets:{verb}:{}", p.shown), message)
+                            .kind(kind)
+                            .var("effect", effect)
+                            .var("path", p.shown)
+                            .var("kind", p.kind),
                     );
                 }
             }
@@ -231,6 +243,24 @@ impl Guard for Secrets {
         }
         None
     }
+}
+
+/// The command `xargs` runs with the words a literal `echo`/`printf`
+/// before it hands over (`echo /etc/shadow | xargs cat` reads
+/// `/etc/shadow`).
+fn fed_literal(before: &[SimpleCommand], c: &SimpleCommand) -> Option<SimpleCommand> {
+    let prev = before.last().filter(|_| c.fed && c.piped)?;
+    if !matches!(argv::program(prev).as_str(), "echo" | "printf") {
+        return None;
+    }
+    let mut argv = c.argv.clone();
+    argv.extend(
+        prev.args()
+            .iter()
+            .filter(|a| !a.starts_with('-') && !a.contains('%'))
+            .cloned(),
+    );
+    Some(SimpleCommand { argv, ..c.clone() })
 }
 
 fn file_finding(ctx: &Ctx, raw: &str, kind: &'static str) -> Finding {
@@ -331,10 +361,13 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     // Input redirections read their file, whatever the program.
     for r in &c.redirects {
         let op = r.op.trim_start_matches(|ch: char| ch.is_ascii_digit());
-        if op == "<"
-            && let Some(kind) = judge_path(ctx, &r.target)
-        {
-            return Some((r.target.clone(), kind));
+        if op != "<" {
+            continue;
+        }
+        for t in std::iter::once(r.target.clone()).chain(readers::expansions(&r.target)) {
+            if let Some(kind) = judge_path(ctx, &t) {
+                return Some((t, kind));
+            }
         }
     }
     let program = crate::shell::program_name(c.argv.first()?);
@@ -342,6 +375,10 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         return None;
     }
     let args = c.args();
+    // What openssl prints of a key depends on its subcommand and options.
+    if program == "openssl" && readers::openssl_quiet(args) {
+        return None;
+    }
     // Counting, testing or naming the files that match prints no line of
     // them (`grep -c '^API_KEY=' .env` is how the card says to check).
     let grep = matches!(program.as_str(), "grep" | "egrep" | "fgrep");
@@ -376,6 +413,12 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
             continue;
         }
         if !after_dashdash && a.starts_with('-') && a.len() > 1 {
+            // Key material used to log in or verify (`scp -i key`, `curl
+            // --cert c.pem`) is not read out.
+            if let Some(next) = readers::auth_option(&program, a) {
+                skip_next = next;
+                continue;
+            }
             if VALUE_NOT_READ.contains(&a.as_str()) {
                 skip_next = true;
                 if matches!(a.as_str(), "-e" | "--regexp") {
@@ -401,7 +444,20 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     if DEST_LAST.contains(&program.as_str()) && operands.len() > 1 {
         operands.pop();
     }
-    for word in operands {
+    let members = if matches!(program.as_str(), "tar" | "gtar" | "bsdtar") {
+        readers::tar_members(args)
+    } else {
+        Vec::new()
+    };
+    let expanded: Vec<String> = operands
+        .iter()
+        .flat_map(|w| readers::expansions(w))
+        .chain(members)
+        .collect();
+    for word in operands
+        .into_iter()
+        .chain(expanded.iter().map(String::as_str))
+    {
         for candidate in path_candidates(word) {
             if let Some(kind) = judge_path(ctx, candidate) {
                 return Some((candidate.to_string(), kind));
@@ -425,8 +481,13 @@ fn path_candidates(word: &str) -> Vec<&str> {
     let mut out = Vec::with_capacity(2);
     let at = word.starts_with('@');
     let w = word.strip_prefix('@').unwrap_or(word);
-    // A sentence is no path, but curl's `@file` is one, spaces and all.
-    if w.contains(' ') && !at {
+    // A sentence is no path, but curl's `@file` is one, spaces and all, and
+    // so is a word that starts like one (`~/Library/Application Support/…`).
+    let rooted = ["/", "~/", "$HOME/", "${HOME}/"]
+        .iter()
+        .any(|p| w.starts_with(p))
+        && !w.contains('\n');
+    if w.contains(' ') && !at && !rooted {
         return out;
     }
     // A URL names something on another machine (`curl https://x/.env`).

@@ -65,6 +65,26 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
     {
         return None;
     }
+    // SSH, GPG and deploy keys a platform holds are public halves (`gh
+    // ssh-key list`, `doctl compute ssh-key get`, `gh repo deploy-key
+    // list`).
+    if parts.windows(2).any(|w| {
+        matches!(w[0].as_str(), "ssh" | "gpg" | "pgp" | "deploy")
+            && matches!(w[1].as_str(), "key" | "keys")
+    }) || parts
+        .iter()
+        .any(|p| matches!(p.as_str(), "sshkey" | "sshkeys" | "gpgkey"))
+    {
+        return None;
+    }
+    // An API Gateway key's value is printed only when asked for
+    // (`aws apigateway get-api-key --include-value`).
+    if tool == "aws"
+        && lead.iter().any(|w| w.starts_with("get-api-key"))
+        && !args.iter().any(|a| a.starts_with("--include-value"))
+    {
+        return None;
+    }
     let verb = parts
         .iter()
         .any(|p| tables::SECRET_VERBS.contains(&p.as_str()));

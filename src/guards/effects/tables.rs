@@ -523,4 +523,65 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("docker-credential-gcloud", &["get"], &[], "registry credentials"),
     p("git", &["credential", "fill"], &[], "git credentials"),
     p("git", &["credential-store|credential-cache", "get"], &[], "git credentials"),
+    // Decrypters: what they print is the secret the file was encrypted to
+    // keep (an output file given instead is not shown: OUTPUT_OPTIONS).
+    p("sops", &[], &["-d", "--decrypt"], "decrypted secrets (sops)"),
+    p("sops", &["decrypt"], &[], "decrypted secrets (sops)"),
+    p("ansible-vault", &["view"], &[], "decrypted Ansible Vault"),
+    p("ansible-vault", &["decrypt"], &["--output"], "decrypted Ansible Vault"),
+    p("age", &[], &["-d", "--decrypt"], "decrypted file (age)"),
+    p("rage", &[], &["-d", "--decrypt"], "decrypted file (age)"),
+    p("gpg", &[], &["-d", "--decrypt"], "decrypted file (GnuPG)"),
+    p("gpg2", &[], &["-d", "--decrypt"], "decrypted file (GnuPG)"),
+    p("openssl", &["enc"], &["-d"], "decrypted file (openssl)"),
+    p("openssl", &["smime|cms|pkeyutl|rsautl"], &["-decrypt"], "decrypted file (openssl)"),
+    // Password managers and secret stores.
+    p("bw", &["list", "items"], &[], "Bitwarden vault items"),
+    p("bw", &["unlock|login"], &["--raw"], "Bitwarden session key"),
+    p("bw", &["export"], &["--raw"], "Bitwarden vault"),
+    p("lpass", &["show|export"], &[], "LastPass secret"),
+    p("keepassxc-cli", &["show"], &["-s", "--show-protected", "-a", "--attributes"], "KeePassXC secret"),
+    p("keepassxc-cli", &["export"], &[], "KeePassXC database"),
+    p("gopass", &["show|cat"], &[], "gopass secret"),
+    p("security", &["dump-keychain"], &["-d"], "keychain passwords"),
+    p("chamber", &["read|export|env"], &[], "chamber secrets"),
+    p("chamber", &["list"], &["-e", "--expand"], "chamber secrets"),
+    p("aws-vault", &["export"], &[], "AWS session credentials"),
+    p("conjur", &["variable", "get|value"], &[], "Conjur secret"),
+    p("akeyless", &["get-secret-value|get-dynamic-secret-value"], &[], "Akeyless secret"),
+    p("berglas", &["access"], &[], "Berglas secret"),
+    p("buildkite-agent", &["secret", "get"], &[], "Buildkite secret"),
+    p("glab", &["variable", "get|export"], &[], "GitLab CI/CD variables"),
+    p("pulumi", &[], &["--show-secrets"], "Pulumi secrets"),
+    p("pulumi", &["config", "get"], &[], "Pulumi config value"),
+    p("kubectl", &["config", "view"], &["--flatten"], "Kubernetes credentials"),
+    p("gcloud", &["config", "config-helper"], &[], "Google Cloud token"),
 ];
+
+/// Options that send a printer's output to a file instead of the screen
+/// (`sops -d --output plain.yaml f`, `gpg -o out -d f.gpg`); `-` and
+/// `/dev/stdout` still print.
+pub const OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
+    ("sops", &["--output"]),
+    ("ansible-vault", &["--output"]),
+    ("age", &["-o", "--output"]),
+    ("rage", &["-o", "--output"]),
+    ("gpg", &["-o", "--output"]),
+    ("gpg2", &["-o", "--output"]),
+    ("openssl", &["-out"]),
+    ("op", &["--out-file", "-o"]),
+    ("gcloud", &["--out-file"]),
+    ("bw", &["--output"]),
+];
+
+/// Printers that print one setting named by the word after their words
+/// (`aws configure get region`): a secret only when the name says so
+/// (`aws_secret_access_key`, `dbPassword`).
+pub const SETTING_GETTERS: &[(&str, &[&str])] = &[
+    ("aws", &["configure", "get"]),
+    ("pulumi", &["config", "get"]),
+];
+
+/// Options that make a secret lister print names only (`doppler secrets
+/// --only-names`).
+pub const NAMES_ONLY_OPTIONS: &[&str] = &["--only-names", "--names-only", "--keys-only"];

@@ -1,0 +1,137 @@
+//! Secrets that leave the machine: a request that fetches a cloud
+//! instance's credentials or carries a secret variable in its URL or body,
+//! and the programs that send what they read on their input (a secret piped
+//! into them is sent, not shown).
+
+use super::argv::program;
+use super::effects;
+use super::secret_commands::secret_vars;
+use crate::shell::SimpleCommand;
+
+/// A request that fetches a cloud instance's credentials from its metadata
+/// endpoint, or carries a secret variable in its URL or body (a header is
+/// how a token is meant to be used, and stays quiet). The flag says it is
+/// sent (true) rather than fetched into the conversation.
+pub(super) fn sent_or_fetched(prog: &str, args: &[String]) -> Option<(String, bool)> {
+    if !matches!(
+        prog,
+        "curl"
+            | "wget"
+            | "http"
+            | "https"
+            | "xh"
+            | "invoke-webrequest"
+            | "iwr"
+            | "invoke-restmethod"
+            | "irm"
+    ) {
+        return None;
+    }
+    for a in args {
+        let lower = a.to_ascii_lowercase();
+        if effects::tables::METADATA_CREDENTIALS
+            .iter()
+            .any(|(host, route)| {
+                lower.contains(host)
+                    && lower
+                        .split_once(host)
+                        .is_some_and(|(_, r)| r.contains(route))
+            })
+        {
+            return Some((
+                "cloud instance credentials from the metadata endpoint".into(),
+                false,
+            ));
+        }
+    }
+    let body_opts = [
+        "-d",
+        "--data",
+        "--data-raw",
+        "--data-binary",
+        "--data-urlencode",
+        "--json",
+        "-F",
+        "--form",
+        "--post-data",
+        "-body",
+    ];
+    // HTTPie's request items: `field=value`, `field:=json` and `param==value`
+    // go in the body or the URL (`Header:value` is a header: how a token is
+    // meant to be used).
+    let httpie = matches!(prog, "http" | "https" | "xh");
+    for (i, a) in args.iter().enumerate() {
+        let item = httpie
+            && !a.starts_with('-')
+            && a.find('=').is_some_and(|eq| {
+                let field = a[..eq].trim_end_matches(':');
+                !field.is_empty() && !field.contains(':') && !field.contains('/')
+            });
+        let in_url = a.contains("://") && a.contains('$') || item;
+        let in_body = i > 0 && body_opts.contains(&args[i - 1].as_str())
+            || body_opts
+                .iter()
+                .any(|o| a.strip_prefix(o).is_some_and(|r| r.starts_with('=')));
+        if (in_url || in_body)
+            && let Some(v) = secret_vars(a)
+        {
+            return Some((format!("the environment variable {v}"), true));
+        }
+    }
+    None
+}
+
+/// Whether a command sends what it reads on its input off the machine: a
+/// request body or upload read from stdin (`curl --data-binary @-`, `curl -T
+/// -`, `wget --post-file=/dev/stdin`) or a raw connection (`nc`, `socat`,
+/// `ssh host …`), or a request program `xargs` gives its input to. A secret
+/// piped into it is sent, not consumed
+/// (`printenv GITHUB_TOKEN | curl --data-binary @- URL`); a header read
+/// from stdin (`curl -H @-`) is how a token is meant to be used.
+pub(super) fn sends_input(next: &SimpleCommand) -> bool {
+    let prog = program(next);
+    let args = next.args();
+    match prog.as_str() {
+        "nc" | "ncat" | "netcat" | "socat" | "telnet" | "ssh" => true,
+        // Its input becomes its arguments (`xargs curl -d 'k={}' URL`).
+        "curl" | "wget" | "http" | "https" | "xh" if next.fed => true,
+        "curl" => args.iter().enumerate().any(|(i, a)| {
+            let value = |opts: &[&str]| {
+                (i > 0 && opts.contains(&args[i - 1].as_str())).then_some(a.as_str())
+            };
+            let body = value(&[
+                "-d",
+                "--data",
+                "--data-binary",
+                "--data-raw",
+                "--data-urlencode",
+                "--json",
+                "-F",
+                "--form",
+            ])
+            .is_some_and(|v| v.ends_with("@-") || v.ends_with("<-"));
+            let upload =
+                value(&["-T", "--upload-file"]).is_some_and(|v| v == "-" || v == "/dev/stdin");
+            let joined = [
+                "--data-binary=@-",
+                "--data=@-",
+                "-d@-",
+                "--json=@-",
+                "--upload-file=-",
+                "-T-",
+            ]
+            .contains(&a.as_str());
+            body || upload || joined
+        }),
+        "wget" => args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "--post-file=/dev/stdin"
+                    | "--post-file=-"
+                    | "--body-file=/dev/stdin"
+                    | "--body-file=-"
+            )
+        }),
+        _ => false,
+    }
+}

@@ -1,0 +1,245 @@
+//! How particular programs read the files on their command line, for the
+//! secrets guard: which option values are key material *used* (to log in,
+//! to sign) rather than read out, what `openssl` prints of a key, the
+//! members `tar -C DIR NAME` archives, and the words a shell turns a word
+//! into before the program sees it (`{a,b}` alternatives, a substitution
+//! whose output is a constant: `$(echo /etc/shadow)`).
+
+/// Options whose value is a key, certificate or login file the program uses
+/// to authenticate or verify, never prints or sends: `scp -i ~/.ssh/key`,
+/// `curl --cert client.pem`, `ansible-playbook --private-key k.pem`.
+/// (`-i` is an identity only for the programs of [`IDENTITY_I`].)
+const AUTH_OPTIONS: &[&str] = &[
+    "--identity",
+    "--identity-file",
+    "--private-key",
+    "--key-file",
+    "--keyfile",
+    "--cert",
+    "--key",
+    "--cacert",
+    "--capath",
+    "--certificate",
+    "--ca-certificate",
+    "--ca-cert",
+    "--client-key",
+    "--client-certificate",
+    "--tlskey",
+    "--tlscert",
+    "--tlscacert",
+    "--sslkey",
+    "--sslcert",
+    "--ssl-key",
+    "--ssl-cert",
+    "--ssl-ca",
+    "--kubeconfig",
+    "--netrc-file",
+    "--proxy-cert",
+    "--proxy-key",
+];
+
+/// Programs whose `-i FILE` is an SSH identity (used to log in).
+const IDENTITY_I: &[&str] = &["scp", "sftp", "ssh", "autossh", "sshfs"];
+
+/// Whether the option word `a` of `program` takes a value that is key
+/// material used, not read out; `Some(true)` when the value is the next
+/// word, `Some(false)` when it is attached (`--cert=client.pem`).
+pub fn auth_option(program: &str, a: &str) -> Option<bool> {
+    if a == "-i" && IDENTITY_I.contains(&program) {
+        return Some(true);
+    }
+    // curl's `-E` is `--cert`.
+    if a == "-E" && program == "curl" {
+        return Some(true);
+    }
+    if program == "scp" || program == "sftp" {
+        if let Some(v) = a.strip_prefix("-i")
+            && !v.is_empty()
+        {
+            return Some(false);
+        }
+        if a == "-o" {
+            // `-o IdentityFile=~/.ssh/key`: an ssh option's value.
+            return Some(true);
+        }
+    }
+    if AUTH_OPTIONS.contains(&a) {
+        return Some(true);
+    }
+    a.split_once('=')
+        .is_some_and(|(o, _)| AUTH_OPTIONS.contains(&o))
+        .then_some(false)
+}
+
+/// `openssl` subcommands that print what they read of a private key (its
+/// PEM or its text), unless told to print nothing or only the public half.
+const OPENSSL_KEY_PRINTERS: &[&str] = &[
+    "rsa",
+    "ec",
+    "dsa",
+    "pkey",
+    "pkcs8",
+    "pkcs12",
+    "base64",
+    "enc",
+    "asn1parse",
+];
+
+/// Whether an `openssl` command prints nothing secret of the files it
+/// reads: a certificate, a request or a verification (`x509`, `req`,
+/// `verify`, `s_client`: public material, or a key used to sign), a key
+/// printed as its public half (`-pubout`, `-pubin`) or not at all (`-noout`
+/// without `-text`), a PKCS#12 bundle read without its keys (`-nokeys`) or
+/// with them still encrypted (no `-nodes`/`-noenc`).
+pub fn openssl_quiet(args: &[String]) -> bool {
+    let Some(sub) = args.iter().find(|a| !a.starts_with('-')) else {
+        return true;
+    };
+    let has = |o: &str| {
+        args.iter()
+            .any(|a| a == o || a.strip_prefix('-').is_some_and(|r| r == o))
+    };
+    if !OPENSSL_KEY_PRINTERS.contains(&sub.as_str()) {
+        return true;
+    }
+    match sub.as_str() {
+        // `openssl enc -d` decrypts (its output is the secret); `enc -e`
+        // and `base64` of a key are read by the file rule.
+        "enc" | "base64" | "asn1parse" => false,
+        "pkcs12" => has("-nokeys") || !(has("-nodes") || has("-noenc")),
+        _ => has("-pubout") || has("-pubin") || has("-noout") && !has("-text"),
+    }
+}
+
+/// The members a `tar` command names, joined to the directory of each
+/// `-C DIR` (or `--directory`) before them: `tar cf x.tar -C /etc shadow`
+/// archives `/etc/shadow`, and `-C / -C etc` is `/etc`.
+pub fn tar_members(args: &[String]) -> Vec<String> {
+    let mut dir: Option<String> = None;
+    let mut out = Vec::new();
+    let mut i = 0;
+    let join = |d: &Option<String>, rel: &str| match d {
+        Some(d) if !rel.starts_with('/') && !rel.starts_with('~') => {
+            format!("{}/{rel}", d.trim_end_matches('/'))
+        }
+        _ => rel.to_string(),
+    };
+    while let Some(a) = args.get(i) {
+        let next = args.get(i + 1);
+        let value = if a == "-C" || a == "--directory" {
+            i += 1;
+            next.cloned()
+        } else {
+            a.strip_prefix("--directory=").map(str::to_string)
+        };
+        if let Some(v) = value {
+            dir = Some(join(&dir, &v));
+        } else if dir.is_some() && !a.starts_with('-') {
+            out.push(join(&dir, a));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The words a shell makes of `word` that differ from it: the alternatives
+/// of one `{a,b}` brace (`cat {/etc/shadow,x}`), and the output of a
+/// substitution that only echoes constant words (`$(echo /etc/shadow)`,
+/// `` `echo ~/.ssh/id_rsa` ``).
+pub fn expansions(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(open) = word.find('{')
+        && !word[..open].ends_with('$')
+        && let Some(len) = word[open..].find('}')
+    {
+        let inner = &word[open + 1..open + len];
+        if inner.contains(',') && !inner.contains('{') {
+            for alt in inner.split(',') {
+                out.push(format!("{}{alt}{}", &word[..open], &word[open + len + 1..]));
+            }
+        }
+    }
+    let inner = word
+        .strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')));
+    if let Some(inner) = inner {
+        let mut words = inner.split_whitespace();
+        if matches!(words.next(), Some("echo" | "printf")) {
+            out.extend(
+                words
+                    .filter(|w| !w.starts_with('-') && !w.contains(['$', '`', '(', ')', ';', '|']))
+                    .map(|w| w.trim_matches(['\'', '"']).to_string()),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn openssl_prints_a_key_only_when_asked() {
+        for quiet in [
+            &["x509", "-in", "cert.pem", "-noout"][..],
+            &["pkey", "-in", "pub.pem", "-pubin", "-text"],
+            &["rsa", "-in", "priv.pem", "-noout"],
+            &["rsa", "-in", "priv.pem", "-pubout"],
+            &["pkcs12", "-in", "f.p12"],
+            &["pkcs12", "-in", "f.p12", "-nokeys", "-nodes"],
+            &["req", "-new", "-key", "k.pem"],
+        ] {
+            assert!(openssl_quiet(&v(quiet)), "{quiet:?}");
+        }
+        for loud in [
+            &["rsa", "-in", "priv.pem"][..],
+            &["rsa", "-in", "priv.pem", "-noout", "-text"],
+            &["pkcs12", "-in", "f.p12", "-noenc"],
+            &["pkcs12", "-in", "f.p12", "-nodes"],
+            &["enc", "-d", "-in", "s.enc"],
+            &["pkey", "-in", "k.pem"],
+        ] {
+            assert!(!openssl_quiet(&v(loud)), "{loud:?}");
+        }
+    }
+
+    #[test]
+    fn tar_joins_its_directories() {
+        assert_eq!(
+            tar_members(&v(&["-cf", "out.tar", "-C", "/etc", "shadow"])),
+            ["/etc/shadow"]
+        );
+        assert_eq!(
+            tar_members(&v(&["cf", "out.tar", "-C", "/", "-C", "etc", "shadow"])),
+            ["/etc/shadow"]
+        );
+        assert!(tar_members(&v(&["czf", "x.tgz", "src"])).is_empty());
+    }
+
+    #[test]
+    fn shell_expansions() {
+        assert_eq!(expansions("{/etc/shadow,x}"), ["/etc/shadow", "x"]);
+        assert_eq!(
+            expansions("~/.ssh/{id_rsa,config}"),
+            ["~/.ssh/id_rsa", "~/.ssh/config"]
+        );
+        assert_eq!(expansions("$(echo /etc/shadow)"), ["/etc/shadow"]);
+        assert_eq!(expansions("`echo ~/.ssh/id_rsa`"), ["~/.ssh/id_rsa"]);
+        assert!(expansions("${HOME}").is_empty());
+        assert!(expansions("$(cat list)").is_empty());
+    }
+
+    #[test]
+    fn auth_options() {
+        assert_eq!(auth_option("scp", "-i"), Some(true));
+        assert_eq!(auth_option("curl", "--cert=c.pem"), Some(false));
+        assert_eq!(auth_option("grep", "-i"), None);
+        assert_eq!(auth_option("cat", "-E"), None);
+    }
+}
