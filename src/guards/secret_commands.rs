@@ -547,6 +547,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
                 .find(|v| secret_name(v))
                 .map(|v| format!("the environment variable {v}"));
         }
+        _ if let Some(v) = super::secret_code::prints_secret_var(&prog, args) => {
+            return Some(format!("the environment variable {v}"));
+        }
         // `pass NAME` is `pass show NAME`.
         "pass" | "gopass" if pass_shows(args) => {
             return Some("password-store secret".into());

@@ -153,7 +153,13 @@ pub fn classify(path: &str) -> Option<SecretClass> {
             | "pubring.kbx"
             | "pubring.gpg"
     );
-    if norm.starts_with("/run/secrets/") || parent == ".gnupg" && !gnupg_public {
+    if norm.contains(".aws/sso/cache/") || norm.contains(".aws/cli/cache/") {
+        return Some(SecretClass::Secret("AWS session credentials"));
+    }
+    if norm.starts_with("/run/secrets/")
+        || norm.starts_with("/var/run/secrets/")
+        || parent == ".gnupg" && !gnupg_public
+    {
         return Some(SecretClass::Secret(if parent == ".gnupg" {
             "GnuPG keyring"
         } else {
@@ -284,8 +290,87 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
             ".oci/config",
             ".pulumi/credentials.json",
             "doctl/config.yaml",
+            "openstack/clouds.yaml",
+            "openstack/secure.yaml",
+            "rclone.conf",
+            "hcloud/cli.toml",
+            ".fly/config.yml",
+            "configstore/firebase-tools.json",
+            ".netlify/config.json",
+            "netlify/config.json",
+            ".wrangler/config/default.toml",
+            ".supabase/access-token",
+            "stripe/config.toml",
+            "com.vercel.cli/auth.json",
+            "glab-cli/config.yml",
+            "ngrok/ngrok.yml",
+            ".ngrok2/ngrok.yml",
+            ".snowsql/config",
+            "snowflake/connections.toml",
+            ".dbt/profiles.yml",
+            ".passwd-s3fs",
+            "scw/config.yaml",
         ],
         "platform CLI credentials",
+    ),
+    cf(
+        &[
+            ".claude/.credentials.json",
+            ".gemini/oauth_creds.json",
+            "github-copilot/hosts.json",
+            "github-copilot/apps.json",
+        ],
+        "a coding agent's login token",
+    ),
+    cf(
+        &["containers/auth.json", ".dockercfg"],
+        "container registry credentials",
+    ),
+    cf(
+        &[
+            ".ivy2/.credentials",
+            ".sbt/.credentials",
+            "pypoetry/auth.toml",
+            ".nuget/nuget/nuget.config",
+        ],
+        "package registry credentials",
+    ),
+    cf(&["git/credentials"], "git credentials"),
+    cf(
+        &[
+            "kubernetes/admin.conf",
+            "kubernetes/super-admin.conf",
+            "kubernetes/kubelet.conf",
+            "kubernetes/controller-manager.conf",
+            "kubernetes/scheduler.conf",
+            "k3s/k3s.yaml",
+            "rke2/rke2.yaml",
+        ],
+        "Kubernetes config",
+    ),
+    cf(
+        &["serviceaccount/token"],
+        "Kubernetes service account token",
+    ),
+    cf(&["age/keys.txt"], "age private keys"),
+    cf(
+        &[
+            "default/login data",
+            "profile */login data",
+            "default/web data",
+            "profile */web data",
+            "default/cookies",
+            "profile */cookies",
+            "default/network/cookies",
+            "profile */network/cookies",
+            "*.default*/logins.json",
+            "*.default*/key4.db",
+            "*.default*/key3.db",
+            "*.default*/cookies.sqlite",
+            "keychains/*.keychain-db",
+            "keychains/*.keychain",
+        ],
+        "a browser's or keychain's password store",
     ),
 ];
 

@@ -371,6 +371,14 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         }
     }
     let program = crate::shell::program_name(c.argv.first()?);
+    if let Some(argv) = readers::container_command(&program, c.args()) {
+        let inner = SimpleCommand {
+            argv,
+            redirects: Vec::new(),
+            ..c.clone()
+        };
+        return secret_in_command(ctx, &inner);
+    }
     if QUIET_PROGRAMS.contains(&program.as_str()) {
         return None;
     }
