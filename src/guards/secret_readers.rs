@@ -223,6 +223,68 @@ pub fn container_command(prog: &str, args: &[String]) -> Option<Vec<String>> {
     Some(cmd.to_vec()).filter(|v| !v.is_empty())
 }
 
+/// The files a sed script reads into its output: its `r FILE` and `R
+/// FILE` commands (`sed 'r /etc/shadow' in.txt`, `sed '1r ~/.netrc'`), the
+/// file name running to the end of the line. The script is the first
+/// operand, or the values of `-e` (attached or not) and `--expression`.
+pub fn sed_reads(args: &[String]) -> Vec<String> {
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut i = 0;
+    let mut given = false;
+    while let Some(a) = args.get(i) {
+        if a == "-e" || a == "--expression" {
+            scripts.extend(args.get(i + 1).map(String::as_str));
+            given = true;
+            i += 2;
+            continue;
+        }
+        if let Some(v) = a.strip_prefix("--expression=") {
+            scripts.push(v);
+            given = true;
+        } else if a.starts_with('-') && !a.starts_with("--") {
+            // `-e'r f'`, `-ne'r f'`: the script follows the `e`.
+            if let Some(at) = a.find('e')
+                && at + 1 < a.len()
+            {
+                scripts.push(&a[at + 1..]);
+                given = true;
+            }
+        } else if !a.starts_with('-') && !given {
+            scripts.push(a);
+            given = true;
+        }
+        i += 1;
+    }
+    let mut out = Vec::new();
+    for script in scripts {
+        for cmd in script.split(['\n', ';']) {
+            // The address first: line numbers, `$`, `/re/`, ranges.
+            let mut rest = cmd.trim_start();
+            loop {
+                let before = rest.len();
+                rest = rest.trim_start_matches(|c: char| {
+                    c.is_ascii_digit() || matches!(c, '$' | ',' | '!' | '~' | ' ')
+                });
+                if let Some(r) = rest.strip_prefix('/')
+                    && let Some(end) = r.find('/')
+                {
+                    rest = &r[end + 1..];
+                }
+                if rest.len() == before {
+                    break;
+                }
+            }
+            if let Some(file) = rest.strip_prefix(['r', 'R'])
+                && file.starts_with(' ')
+                && !file.trim().is_empty()
+            {
+                out.push(file.trim().to_string());
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +342,16 @@ mod tests {
         assert_eq!(expansions("`echo ~/.ssh/id_rsa`"), ["~/.ssh/id_rsa"]);
         assert!(expansions("${HOME}").is_empty());
         assert!(expansions("$(cat list)").is_empty());
+    }
+
+    #[test]
+    fn sed_read_commands() {
+        assert_eq!(sed_reads(&v(&["r /etc/shadow", "in.txt"])), ["/etc/shadow"]);
+        assert_eq!(sed_reads(&v(&["-n", "-e", "1r ~/.netrc"])), ["~/.netrc"]);
+        assert_eq!(sed_reads(&v(&["-ne$R .env", "x"])), [".env"]);
+        assert_eq!(sed_reads(&v(&["/^a/r /etc/shadow", "x"])), ["/etc/shadow"]);
+        assert!(sed_reads(&v(&["s/r /x/", "f"])).is_empty());
+        assert!(sed_reads(&v(&["-i", "s/a/b/", ".env"])).is_empty());
     }
 
     #[test]

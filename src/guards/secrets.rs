@@ -340,6 +340,14 @@ const QUIET_PROGRAMS: &[&str] = &[
     "kubectl",
     "helm",
     "terraform",
+    // Encryption tools manage a secret file (their decrypting and
+    // exporting forms are printers: `sops -d`, `gpg --export-secret-keys`).
+    "sops",
+    "age",
+    "rage",
+    "ansible-vault",
+    "gpg",
+    "gpg2",
     "code",
     "vim",
     "nvim",
@@ -452,10 +460,10 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     if DEST_LAST.contains(&program.as_str()) && operands.len() > 1 {
         operands.pop();
     }
-    let members = if matches!(program.as_str(), "tar" | "gtar" | "bsdtar") {
-        readers::tar_members(args)
-    } else {
-        Vec::new()
+    let members = match program.as_str() {
+        "tar" | "gtar" | "bsdtar" => readers::tar_members(args),
+        "sed" | "gsed" => readers::sed_reads(args),
+        _ => Vec::new(),
     };
     let expanded: Vec<String> = operands
         .iter()

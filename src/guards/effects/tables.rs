@@ -533,8 +533,6 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("rage", &[], &["-d", "--decrypt"], "decrypted file (age)"),
     p("gpg", &[], &["-d", "--decrypt"], "decrypted file (GnuPG)"),
     p("gpg2", &[], &["-d", "--decrypt"], "decrypted file (GnuPG)"),
-    p("openssl", &["enc"], &["-d"], "decrypted file (openssl)"),
-    p("openssl", &["smime|cms|pkeyutl|rsautl"], &["-decrypt"], "decrypted file (openssl)"),
     // Password managers and secret stores.
     p("bw", &["list", "items"], &[], "Bitwarden vault items"),
     p("bw", &["unlock|login"], &["--raw"], "Bitwarden session key"),
@@ -568,7 +566,6 @@ pub const OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("rage", &["-o", "--output"]),
     ("gpg", &["-o", "--output"]),
     ("gpg2", &["-o", "--output"]),
-    ("openssl", &["-out"]),
     ("op", &["--out-file", "-o"]),
     ("gcloud", &["--out-file"]),
     ("bw", &["--output"]),
