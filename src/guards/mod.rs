@@ -24,6 +24,7 @@ mod protected_branch;
 mod secret_code;
 mod secret_commands;
 mod secret_files;
+mod secret_filters;
 mod secret_network;
 mod secret_readers;
 mod secret_tokens;

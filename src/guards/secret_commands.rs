@@ -11,6 +11,8 @@
 //! nothing; piped into a filter (`env | grep KEY`) it is still shown.
 
 use super::argv::{self, operands, program};
+pub(super) use super::secret_filters::names_only;
+use super::secret_filters::{FILTERS, grep_pattern, secret_pattern};
 use super::secret_network::{sends_input, sent_or_fetched};
 use crate::shell::SimpleCommand;
 
@@ -37,40 +39,6 @@ fn needs(a: &str, n: &str) -> bool {
     a.strip_prefix(n)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('=') || n.len() == 2)
 }
-
-/// Programs that pass their input on to the screen (a secret piped into
-/// them is still shown).
-const FILTERS: &[&str] = &[
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "head",
-    "tail",
-    "sort",
-    "uniq",
-    "cut",
-    "awk",
-    "sed",
-    "tr",
-    "less",
-    "more",
-    "cat",
-    "column",
-    "jq",
-    "yq",
-    "base64",
-    "xxd",
-    "od",
-    "hexdump",
-    "tee",
-    "nl",
-    "fold",
-    "strings",
-    "select-string",
-    "findstr",
-    "sls",
-];
 
 /// Words in a variable's name that say it holds a credential.
 const SECRET_NAME_WORDS: &[&str] = &[
@@ -419,70 +387,6 @@ fn substitution_prints(word: &str) -> Option<String> {
     })
 }
 
-/// Whether a filter keeps only what comes before the first `=` of each
-/// line: a variable's name, not its value.
-pub(super) fn names_only(c: &SimpleCommand) -> bool {
-    let args = c.args();
-    let joined = args.join(" ").replace(['\'', '"'], "");
-    match program(c).as_str() {
-        "cut" => {
-            let eq = joined.contains("-d=")
-                || joined.contains("-d =")
-                || joined.contains("--delimiter==");
-            let first = args.iter().any(|a| a == "-f1" || a == "--fields=1")
-                || args.windows(2).any(|w| w[0] == "-f" && w[1] == "1");
-            eq && first
-        }
-        "awk" | "gawk" | "mawk" => {
-            (joined.contains("-F=") || joined.contains("-F =") || joined.contains("FS=\"=\""))
-                && joined.contains("print $1")
-                && !joined.contains("$2")
-                && !joined.contains("$0")
-        }
-        "sed" => joined == "s/=.*//" || joined == "-e s/=.*//",
-        _ => false,
-    }
-}
-
-/// The pattern of a `grep`-like filter.
-fn grep_pattern(c: &SimpleCommand) -> Option<String> {
-    let prog = program(c);
-    if !matches!(
-        prog.as_str(),
-        "grep" | "egrep" | "fgrep" | "rg" | "select-string" | "sls" | "findstr"
-    ) {
-        return None;
-    }
-    let args = c.args();
-    // Counting, testing or naming files shows no line.
-    if argv::has_flag(args, 'c', &["count"])
-        || argv::has_flag(args, 'q', &["quiet", "silent"])
-        || argv::has_flag(args, 'l', &["files-with-matches"])
-    {
-        return Some(String::new());
-    }
-    if let Some(i) = args
-        .iter()
-        .position(|a| a == "-e" || a == "--regexp" || a.eq_ignore_ascii_case("-pattern"))
-    {
-        return args.get(i + 1).cloned();
-    }
-    operands(args).first().map(|p| p.to_string())
-}
-
-/// Whether a filter's pattern may keep a credential's line.
-fn secret_pattern(pattern: &str) -> bool {
-    if pattern.is_empty() {
-        return false;
-    }
-    const WORDS: &[&str] = &[
-        "KEY", "TOKEN", "SECRET", "PASS", "PWD", "AUTH", "CRED", "AWS", "GH_", "GITHUB", "API",
-        "PRIVATE", "SESSION", "COOKIE",
-    ];
-    let upper = pattern.to_ascii_uppercase();
-    WORDS.iter().any(|w| upper.contains(w)) || pattern.chars().all(|c| !c.is_ascii_alphanumeric())
-}
-
 fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Option<String> {
     let prog = program(cmd);
     if let Some((_, _, kind)) = EXPORTERS
@@ -549,6 +453,33 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         }
         _ if let Some(v) = super::secret_code::prints_secret_var(&prog, args) => {
             return Some(format!("the environment variable {v}"));
+        }
+        // jq's `env` and `$ENV` are the environment (`jq -n env`,
+        // `jq -rn env.GITHUB_TOKEN`).
+        "jq" | "gojq" | "jaq" => {
+            let filter = ops.first().map(|f| f.trim()).unwrap_or("");
+            let rest = filter
+                .strip_prefix("$ENV")
+                .or_else(|| filter.strip_prefix("env"));
+            match rest.map(|r| r.trim_start()) {
+                Some("") => {
+                    return Some("the whole environment (tokens and keys among it)".into());
+                }
+                // `env | keys` is the names only.
+                Some(r) if r.starts_with('|') && !r.contains("keys") => {
+                    return Some("the whole environment (tokens and keys among it)".into());
+                }
+                Some(r) if !r.starts_with('|') => {
+                    let name = r.trim_start_matches(['.', '[', '"']);
+                    let name = &name[..name
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(name.len())];
+                    if secret_name(name) {
+                        return Some(format!("the environment variable {name}"));
+                    }
+                }
+                _ => {}
+            }
         }
         // `pass NAME` is `pass show NAME`.
         "pass" | "gopass" if pass_shows(args) => {
