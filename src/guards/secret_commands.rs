@@ -185,6 +185,20 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
     {
         return None;
     }
+    // A projection that keeps only fields holding no credential
+    // (`aws sts assume-role … --query AssumedRoleUser.Arn`, `… | jq -r
+    // .metadata.name`).
+    if super::secret_filters::own_projection(cmd.args())
+        .into_iter()
+        .chain(
+            chain
+                .iter()
+                .filter_map(|c| super::secret_filters::filter_projection(c)),
+        )
+        .any(|p| super::secret_filters::projection_hides(&p))
+    {
+        return None;
+    }
     let prog = program(cmd);
     let shown = match PRINTERS.iter().find(|pr| pr.program == prog) {
         Some(_) => {
@@ -485,10 +499,40 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         "pass" | "gopass" if pass_shows(args) => {
             return Some("password-store secret".into());
         }
-        "get-childitem" | "gci" | "dir" | "ls" | "get-item" | "gi"
-            if ops.iter().any(|o| o.eq_ignore_ascii_case("env:")) =>
+        // PowerShell's `Env:` drive: the whole of it, a pattern over it
+        // (`gci env:*TOKEN*`), or one variable (`Get-Item Env:API_KEY`).
+        "get-childitem" | "gci" | "dir" | "ls" | "get-item" | "gi" | "get-content" | "gc"
+        | "type" | "cat" => {
+            for o in &ops {
+                let Some(rest) = o
+                    .get(..4)
+                    .filter(|p| p.eq_ignore_ascii_case("env:"))
+                    .map(|_| &o[4..])
+                else {
+                    continue;
+                };
+                if rest.is_empty() || rest == "*" || rest.contains('*') && secret_pattern(rest) {
+                    return Some("the whole environment (tokens and keys among it)".into());
+                }
+                if secret_name(rest) {
+                    return Some(format!("the environment variable {rest}"));
+                }
+            }
+        }
+        // A PowerShell statement that is only a variable prints it
+        // (`$env:OPENAI_API_KEY`).
+        _ if ops.is_empty()
+            && cmd
+                .argv
+                .first()
+                .and_then(|w| {
+                    w.get(..5)
+                        .filter(|p| p.eq_ignore_ascii_case("$env:"))
+                        .map(|_| &w[5..])
+                })
+                .is_some_and(secret_name) =>
         {
-            return Some("the whole environment (tokens and keys among it)".into());
+            return Some(format!("the environment variable {}", &cmd.argv[0][5..]));
         }
         "echo" | "printf" | "print" | "write-output" | "write-host" | "say" => {
             if let Some(v) = args.iter().find_map(|a| secret_vars(a)) {

@@ -95,7 +95,11 @@ pub fn classify(path: &str) -> Option<SecretClass> {
     {
         return Some(SecretClass::Secret("a process's environment"));
     }
-    if let Some(suffix) = lower.strip_prefix(".env.") {
+    if let Some(suffix) = lower
+        .strip_prefix(".env.")
+        .or_else(|| lower.strip_prefix(".env-"))
+        .or_else(|| lower.strip_prefix(".env_"))
+    {
         if ENV_TEMPLATES
             .iter()
             .any(|t| suffix == *t || suffix.ends_with(&format!(".{t}")))
@@ -165,6 +169,13 @@ pub fn classify(path: &str) -> Option<SecretClass> {
         } else {
             "container secret"
         }));
+    }
+    // A file in a folder named for secrets (`secrets/db_password.txt`,
+    // `.secrets/token`), unless it is code, documentation or a template.
+    if matches!(parent.to_ascii_lowercase().as_str(), "secrets" | ".secrets")
+        && !not_secret_content(&lower)
+    {
+        return Some(SecretClass::Secret("a file in a secrets folder"));
     }
     let tail = trailing(&norm.to_ascii_lowercase(), 3);
     CREDENTIAL_FILES
@@ -354,6 +365,22 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
     ),
     cf(&["age/keys.txt"], "age private keys"),
     cf(
+        &["*.ovpn", "wireguard/*.conf"],
+        "VPN profile (holds a private key)",
+    ),
+    cf(
+        &["key.properties", "keystore.properties"],
+        "signing keystore passwords",
+    ),
+    cf(
+        &[".renviron", ".authinfo"],
+        "tokens in a tool's environment file",
+    ),
+    cf(
+        &["*firebase-adminsdk*.json"],
+        "service account or OAuth client credentials",
+    ),
+    cf(
         &[
             "default/login data",
             "profile */login data",
@@ -415,6 +442,53 @@ fn star_match(pat: &str, s: &str) -> bool {
         }
     }
     true
+}
+
+/// Whether a file's name says it holds code, documentation or a template
+/// (a `secrets/` folder's `README.md`, `mod.rs`, `db.example.yml`).
+fn not_secret_content(lower: &str) -> bool {
+    const CODE: &[&str] = &[
+        "rs",
+        "py",
+        "ts",
+        "tsx",
+        "js",
+        "jsx",
+        "mjs",
+        "cjs",
+        "go",
+        "rb",
+        "java",
+        "kt",
+        "swift",
+        "c",
+        "h",
+        "cc",
+        "cpp",
+        "cs",
+        "php",
+        "sh",
+        "md",
+        "rst",
+        "adoc",
+        "html",
+        "css",
+        "gitignore",
+        "gitkeep",
+        "keep",
+        "tf",
+        "hcl",
+        "lock",
+        "sum",
+        "mod",
+    ];
+    let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
+    CODE.contains(&ext)
+        || ["example", "sample", "template", "tmpl", "tpl"]
+            .iter()
+            .any(|t| lower.contains(t))
+        || lower == "readme"
+        || lower == "kustomization.yaml"
 }
 
 /// A key file's stem that says it is the public half (`id.pub.pem`,

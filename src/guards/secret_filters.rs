@@ -103,3 +103,141 @@ pub(super) fn secret_pattern(pattern: &str) -> bool {
     let upper = pattern.to_ascii_uppercase();
     WORDS.iter().any(|w| upper.contains(w)) || pattern.chars().all(|c| !c.is_ascii_alphanumeric())
 }
+
+/// Field names that hold a credential's value (or all of an object's
+/// values: a Secret's `data`).
+const SECRET_FIELDS: &[&str] = &[
+    "data",
+    "stringdata",
+    "value",
+    "values",
+    "id",
+    "key",
+    "keys",
+    "auth",
+    "auths",
+    "env",
+];
+
+/// Words that, inside a field's name, say it holds a credential.
+const SECRET_FIELD_WORDS: &[&str] = &[
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "key",
+    "cred",
+    "auth",
+    "cert",
+    "private",
+    "session",
+    "cookie",
+    "connection",
+];
+
+/// Whether a projection keeps only fields that hold no credential: the
+/// path ends in a field whose name says nothing secret
+/// (`.metadata.name`, `AssumedRoleUser.Arn`, `{.data.policies}`), or the
+/// expression keeps only names or a count (`keys`, `length`). The identity
+/// (`.`), an iteration (`.items[]`) and anything beyond a plain path keep
+/// everything.
+pub(super) fn projection_hides(expr: &str) -> bool {
+    let expr = expr.trim().trim_matches(['\'', '"']);
+    let expr = expr
+        .strip_prefix('{')
+        .and_then(|e| e.strip_suffix('}'))
+        .unwrap_or(expr);
+    let last = expr.rsplit('|').next().unwrap_or(expr).trim();
+    if matches!(
+        last,
+        "keys" | "keys[]" | "keys_unsorted" | "length" | "type"
+    ) {
+        return true;
+    }
+    let plain = !last.is_empty()
+        && last.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'[' | b']' | b'"' | b'-' | b'*')
+        });
+    // `.items[]`, `.[0]`: whole objects.
+    if !plain || last.ends_with(']') {
+        return false;
+    }
+    let Some(field) = last
+        .split(['.', '[', ']', '"', '*'])
+        .filter(|p| !p.is_empty() && !p.bytes().all(|b| b.is_ascii_digit()))
+        .next_back()
+    else {
+        return false;
+    };
+    let field = field.to_ascii_lowercase();
+    !SECRET_FIELDS.contains(&field.as_str())
+        && !SECRET_FIELD_WORDS.iter().any(|w| field.contains(w))
+}
+
+/// The projection a JSON/YAML filter in a pipe applies (`jq -r
+/// .metadata.name`, `yq .kind`).
+pub(super) fn filter_projection(c: &SimpleCommand) -> Option<String> {
+    if !matches!(program(c).as_str(), "jq" | "yq" | "gojq" | "jaq") {
+        return None;
+    }
+    operands(c.args()).first().map(|f| f.to_string())
+}
+
+/// The projection a printer applies to its own output: `--query` (AWS,
+/// Azure), `-o jsonpath=…` (kubectl).
+pub(super) fn own_projection(args: &[String]) -> Option<String> {
+    args.iter().enumerate().find_map(|(i, a)| {
+        if a == "--query" {
+            return args.get(i + 1).cloned();
+        }
+        if let Some(q) = a.strip_prefix("--query=") {
+            return Some(q.to_string());
+        }
+        let output = if matches!(a.as_str(), "-o" | "--output") {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix("--output=").or_else(|| a.strip_prefix("-o"))
+        };
+        output
+            .and_then(|o| {
+                o.strip_prefix("jsonpath=")
+                    .or_else(|| o.strip_prefix("=jsonpath="))
+            })
+            .map(str::to_string)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn projections() {
+        for hides in [
+            ".metadata.name",
+            "'.data.policies'",
+            "AssumedRoleUser.Arn",
+            "{.metadata.name}",
+            "Credentials.Expiration",
+            "keys",
+            ".items[] | .metadata.name",
+            ".items[0].metadata.creationTimestamp",
+        ] {
+            assert!(projection_hides(hides), "{hides}");
+        }
+        for shows in [
+            ".",
+            ".data",
+            ".data.password",
+            "{.data.token}",
+            "SecretString",
+            "Credentials",
+            ".items[]",
+            ".[0].login.password",
+            "to_entries[] | \"\\(.key)=\\(.value)\"",
+            ".data | map_values(@base64d)",
+        ] {
+            assert!(!projection_hides(shows), "{shows}");
+        }
+    }
+}

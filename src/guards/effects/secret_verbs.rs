@@ -85,9 +85,36 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
     {
         return None;
     }
+    // A cluster's credentials merged into the kube config are written, not
+    // printed (`az aks get-credentials`, `gcloud container clusters
+    // get-credentials`), unless the file is the screen (`--file -`).
+    if parts
+        .windows(2)
+        .any(|w| w[0] == "get" && w[1] == "credentials")
+        && lead.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "aks" | "clusters" | "cluster" | "kubernetes" | "connectedk8s" | "container"
+            )
+        })
+        && !args
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "--file" | "-f") && w[1] == "-")
+        && !args.iter().any(|a| a == "--file=-")
+    {
+        return None;
+    }
     let verb = parts
         .iter()
         .any(|p| tables::SECRET_VERBS.contains(&p.as_str()));
+    // A key pair made or downloaded hands out its private half (`aws ec2
+    // create-key-pair`, `aws lightsail download-default-key-pair`).
+    let key_pair = parts
+        .windows(2)
+        .any(|w| w[0] == "key" && w[1].starts_with("pair"))
+        && parts
+            .iter()
+            .any(|p| matches!(p.as_str(), "create" | "download" | "export"));
     // `key list`, `key show`, `list-key`: a service's access keys (a Key
     // Vault's keys are not exported by a listing).
     let key_listed = !lead.iter().any(|w| w.contains("keyvault") || w == &"kms")
@@ -119,5 +146,5 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
             )
         });
     let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
-    (verb && noun || key_listed || secret_value || token).then(shown)
+    (verb && noun || key_listed || key_pair || secret_value || token).then(shown)
 }

@@ -522,7 +522,7 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("docker-credential-ecr-login", &["get"], &[], "registry credentials"),
     p("docker-credential-gcloud", &["get"], &[], "registry credentials"),
     p("git", &["credential", "fill"], &[], "git credentials"),
-    p("git", &["credential-store|credential-cache", "get"], &[], "git credentials"),
+    p("git", &["credential-store|credential-cache|credential-osxkeychain|credential-manager|credential-manager-core|credential-libsecret|credential-wincred", "get"], &[], "git credentials"),
     // Decrypters: what they print is the secret the file was encrypted to
     // keep (an output file given instead is not shown: OUTPUT_OPTIONS).
     p("sops", &[], &["-d", "--decrypt"], "decrypted secrets (sops)"),
@@ -554,6 +554,11 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("pulumi", &["config", "get"], &[], "Pulumi config value"),
     p("kubectl", &["config", "view"], &["--flatten"], "Kubernetes credentials"),
     p("gcloud", &["config", "config-helper"], &[], "Google Cloud token"),
+    p("keyring", &["get"], &[], "keyring secret"),
+    p("op", &["document", "get"], &[], "1Password document"),
+    p("op", &["inject"], &[], "1Password secrets"),
+    p("get-secret", &[], &["-AsPlainText", "-asplaintext"], "SecretManagement secret"),
+    p("convertfrom-securestring", &[], &["-AsPlainText", "-asplaintext"], "a secure string's plain text"),
 ];
 
 /// Options that send a printer's output to a file instead of the screen
