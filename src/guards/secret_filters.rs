@@ -164,8 +164,7 @@ pub(super) fn projection_hides(expr: &str) -> bool {
     }
     let Some(field) = last
         .split(['.', '[', ']', '"', '*'])
-        .filter(|p| !p.is_empty() && !p.bytes().all(|b| b.is_ascii_digit()))
-        .next_back()
+        .rfind(|p| !p.is_empty() && !p.bytes().all(|b| b.is_ascii_digit()))
     else {
         return false;
     };
