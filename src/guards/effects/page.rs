@@ -178,7 +178,9 @@ pub fn markdown() -> String {
          it ({}), a secret's value asked for (`secret show`, `secrets versions access`), `auth` \
          with `token`, or one of {}. A login, a delete, a `set` or a made-up value \
          (`get-random-password`) prints nothing.\n\nCloud metadata endpoints that hand out \
-         credentials (host, route): {}.\n",
+         credentials (host, route): {}.\n\nA printer's output sent to a file it is given is not \
+         shown ({}); a printer of one setting fires only when the setting's name says it is a \
+         credential ({}); a listing told to print names only shows none ({}).\n",
         families()
             .filter(|f| f.prints_secrets)
             .map(|f| f.name)
@@ -191,7 +193,18 @@ pub fn markdown() -> String {
             .iter()
             .map(|(h, r)| format!("`{h}` `{r}`"))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        tables::OUTPUT_OPTIONS
+            .iter()
+            .map(|(p, o)| format!("`{p}` {}", list(o)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        tables::SETTING_GETTERS
+            .iter()
+            .map(|(p, w)| format!("`{p} {}`", w.join(" ")))
+            .collect::<Vec<_>>()
+            .join(", "),
+        list(tables::NAMES_ONLY_OPTIONS)
     ));
     md.push_str(&super::mcp::markdown());
     md
