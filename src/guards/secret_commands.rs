@@ -260,7 +260,7 @@ fn names_a_secret_setting(prog: &str, words: &[String]) -> bool {
         return true;
     };
     let Some(name) = words.get(at + 1) else {
-        return false;
+        return true;
     };
     // `profile.prod.aws_secret_access_key`, `aws:secretKey`.
     let last = name.rsplit(['.', ':']).next().unwrap_or(name);
@@ -279,6 +279,10 @@ fn names_a_secret_setting(prog: &str, words: &[String]) -> bool {
         "session",
         "connectionstring",
         "connection_string",
+        "kubeconfig",
+        "kube_config",
+        "database_url",
+        "dsn",
     ];
     secret_name(last) || WORDS.iter().any(|w| last.contains(w))
 }
@@ -548,6 +552,10 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     // secret`); `secret/name` names the kind and the object at once, and
     // `configmaps,secrets` lists several kinds.
     let words = effects::leading_words(args, 6);
+    // A secret's metadata carries no value (`vault kv metadata get`).
+    if words.iter().any(|w| w == "metadata") {
+        return None;
+    }
     PRINTERS
         .iter()
         .find_map(|pr| {

@@ -139,7 +139,7 @@ pub fn classify(path: &str) -> Option<SecretClass> {
     if parent == ".docker" && name == "config.json" {
         return Some(SecretClass::Secret("Docker registry credentials"));
     }
-    if (parent == ".kube" && name == "config")
+    if (parent == ".kube" && lower.starts_with("config") && !lower.ends_with(".md"))
         || lower == "kubeconfig"
         || lower.ends_with(".kubeconfig")
         || lower.starts_with("kubeconfig.y")

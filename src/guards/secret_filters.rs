@@ -111,7 +111,6 @@ const SECRET_FIELDS: &[&str] = &[
     "stringdata",
     "value",
     "values",
-    "id",
     "key",
     "keys",
     "auth",

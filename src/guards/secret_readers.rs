@@ -142,37 +142,50 @@ pub fn tar_members(args: &[String]) -> Vec<String> {
     out
 }
 
-/// The words a shell makes of `word` that differ from it: the alternatives
-/// of one `{a,b}` brace (`cat {/etc/shadow,x}`), and the output of a
-/// substitution that only echoes constant words (`$(echo /etc/shadow)`,
-/// `` `echo ~/.ssh/id_rsa` ``).
-pub fn expansions(word: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(open) = word.find('{')
-        && !word[..open].ends_with('$')
-        && let Some(len) = word[open..].find('}')
-    {
-        let inner = &word[open + 1..open + len];
-        if inner.contains(',') && !inner.contains('{') {
-            for alt in inner.split(',') {
-                out.push(format!("{}{alt}{}", &word[..open], &word[open + len + 1..]));
-            }
-        }
+/// The alternatives of one `{a,b}` brace in a word (`{/etc/shadow,x}`,
+/// `.env{,.bak}`), or `None` when it has none.
+pub fn braces(word: &str) -> Option<Vec<String>> {
+    let open = word.find('{')?;
+    if word[..open].ends_with('$') {
+        return None;
     }
+    let len = word[open..].find('}')?;
+    let inner = &word[open + 1..open + len];
+    if !inner.contains(',') || inner.contains('{') {
+        return None;
+    }
+    Some(
+        inner
+            .split(',')
+            .map(|alt| format!("{}{alt}{}", &word[..open], &word[open + len + 1..]))
+            .collect(),
+    )
+}
+
+/// The words a substitution that only echoes constant words prints
+/// (`$(echo /etc/shadow)`, `` `echo ~/.ssh/id_rsa` ``).
+pub fn constant(word: &str) -> Vec<String> {
     let inner = word
         .strip_prefix("$(")
         .and_then(|w| w.strip_suffix(')'))
         .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')));
-    if let Some(inner) = inner {
-        let mut words = inner.split_whitespace();
-        if matches!(words.next(), Some("echo" | "printf")) {
-            out.extend(
-                words
-                    .filter(|w| !w.starts_with('-') && !w.contains(['$', '`', '(', ')', ';', '|']))
-                    .map(|w| w.trim_matches(['\'', '"']).to_string()),
-            );
-        }
+    let Some(inner) = inner else {
+        return Vec::new();
+    };
+    let mut words = inner.split_whitespace();
+    if !matches!(words.next(), Some("echo" | "printf")) {
+        return Vec::new();
     }
+    words
+        .filter(|w| !w.starts_with('-') && !w.contains(['$', '`', '(', ')', ';', '|']))
+        .map(|w| w.trim_matches(['\'', '"']).to_string())
+        .collect()
+}
+
+/// Both: what the shell makes of a word when it differs from it.
+pub fn expansions(word: &str) -> Vec<String> {
+    let mut out = braces(word).unwrap_or_default();
+    out.extend(constant(word));
     out
 }
 

@@ -457,23 +457,25 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     if PATTERN_FIRST.contains(&program.as_str()) && !pattern_given && !operands.is_empty() {
         operands.remove(0);
     }
-    if DEST_LAST.contains(&program.as_str()) && operands.len() > 1 {
-        operands.pop();
+    // A brace is its alternatives (`cp .env{,.bak}` is `cp .env .env.bak`),
+    // so a copy's destination is found after it is expanded.
+    let mut words: Vec<String> = operands
+        .iter()
+        .flat_map(|w| match readers::braces(w) {
+            Some(alternatives) => alternatives,
+            None => vec![w.to_string()],
+        })
+        .collect();
+    if DEST_LAST.contains(&program.as_str()) && words.len() > 1 {
+        words.pop();
     }
     let members = match program.as_str() {
         "tar" | "gtar" | "bsdtar" => readers::tar_members(args),
         "sed" | "gsed" => readers::sed_reads(args),
         _ => Vec::new(),
     };
-    let expanded: Vec<String> = operands
-        .iter()
-        .flat_map(|w| readers::expansions(w))
-        .chain(members)
-        .collect();
-    for word in operands
-        .into_iter()
-        .chain(expanded.iter().map(String::as_str))
-    {
+    let substituted: Vec<String> = words.iter().flat_map(|w| readers::constant(w)).collect();
+    for word in words.iter().chain(&substituted).chain(&members) {
         for candidate in path_candidates(word) {
             if let Some(kind) = judge_path(ctx, candidate) {
                 return Some((candidate.to_string(), kind));

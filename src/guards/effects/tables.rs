@@ -513,6 +513,7 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("security", &["find-internet-password"], &["-w", "-g"], "keychain password"),
     p("npm", &["token", "create"], &[], "npm token"),
     p("terraform", &["output"], &["-raw", "-json"], "Terraform outputs (sensitive ones among them)"),
+    p("tofu", &["output"], &["-raw", "-json"], "OpenTofu outputs (sensitive ones among them)"),
     p("doctl", &["registry", "docker-config"], &[], "registry credentials"),
     p("docker-credential-desktop", &["get"], &[], "registry credentials"),
     p("docker-credential-osxkeychain", &["get"], &[], "registry credentials"),
@@ -577,11 +578,15 @@ pub const OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
 ];
 
 /// Printers that print one setting named by the word after their words
-/// (`aws configure get region`): a secret only when the name says so
-/// (`aws_secret_access_key`, `dbPassword`).
+/// (`aws configure get region`, `terraform output -raw vpc_id`): a secret
+/// only when the name says so (`aws_secret_access_key`, `dbPassword`,
+/// `kube_config`); without a name, the row's own condition decides
+/// (`terraform output -json` prints them all).
 pub const SETTING_GETTERS: &[(&str, &[&str])] = &[
     ("aws", &["configure", "get"]),
     ("pulumi", &["config", "get"]),
+    ("terraform", &["output"]),
+    ("tofu", &["output"]),
 ];
 
 /// Options that make a secret lister print names only (`doppler secrets
