@@ -543,7 +543,9 @@ fn code_reads_env(code: &str) -> bool {
                 .next_back()
                 .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
             let after = &code[i + m.len()..];
-            word_start && !keyed.iter().any(|k| after.starts_with(k))
+            // `"KEY" in os.environ`, `for k in os.environ`: names, no value.
+            let membership = code[..i].trim_end().ends_with(" in") && !after.starts_with('.');
+            word_start && !membership && !keyed.iter().any(|k| after.starts_with(k))
         })
     };
     if whole_env("os.environ", &["[", ".get(", ".setdefault(", ".pop("])
