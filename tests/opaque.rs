@@ -274,6 +274,7 @@ fn ordinary_idioms_are_not_opaque() {
         "env | grep -i proxy",
         "python3 -c 'import os; print(os.environ.get(\"HOME\"))'",
         "node -e 'console.log(process.env.NODE_ENV)'",
+        "python3 -c 'import os; print(\"STRIPE_SECRET_KEY\" in os.environ)'",
         "[ -f .env ] && echo present",
         "eval \"$(ssh-agent -s)\"",
         "rm -rf \"$(mktemp -d)\"",
