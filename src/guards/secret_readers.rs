@@ -236,6 +236,26 @@ pub fn container_command(prog: &str, args: &[String]) -> Option<Vec<String>> {
     Some(cmd.to_vec()).filter(|v| !v.is_empty())
 }
 
+/// Whether `sed` or `perl` edits its files in place (`-i`, `-i.bak`,
+/// `--in-place`, `-ni`, `-pi`): what it prints is not their content.
+pub fn edits_in_place(prog: &str, args: &[String]) -> bool {
+    if !matches!(prog, "sed" | "gsed" | "perl") {
+        return false;
+    }
+    args.iter().any(|a| {
+        a == "--in-place"
+            || a.starts_with("--in-place=")
+            || a.strip_prefix('-').is_some_and(|cluster| {
+                !cluster.starts_with('-')
+                    && cluster.split('e').next().is_some_and(|before| {
+                        before.starts_with('i')
+                            || before.contains('i')
+                                && before.bytes().all(|b| b.is_ascii_alphabetic())
+                    })
+            })
+    })
+}
+
 /// The files a sed script reads into its output: its `r FILE` and `R
 /// FILE` commands (`sed 'r /etc/shadow' in.txt`, `sed '1r ~/.netrc'`), the
 /// file name running to the end of the line. The script is the first
@@ -365,6 +385,29 @@ mod tests {
         assert_eq!(sed_reads(&v(&["/^a/r /etc/shadow", "x"])), ["/etc/shadow"]);
         assert!(sed_reads(&v(&["s/r /x/", "f"])).is_empty());
         assert!(sed_reads(&v(&["-i", "s/a/b/", ".env"])).is_empty());
+    }
+
+    #[test]
+    fn in_place_edits() {
+        for (prog, args) in [
+            ("sed", &["-i", "s/a/b/", ".env"][..]),
+            ("sed", &["-i.bak", "-e", "s/a/b/", ".env"]),
+            ("sed", &["-ni", "s/a/b/p", ".env"]),
+            ("sed", &["--in-place=.orig", "s/a/b/", ".env"]),
+            ("perl", &["-pi", "-e", "s/a/b/", ".env"]),
+            ("perl", &["-i.bak", "-pe", "s/a/b/", ".env"]),
+        ] {
+            assert!(edits_in_place(prog, &v(args)), "{prog} {args:?}");
+        }
+        for (prog, args) in [
+            ("sed", &["-n", "1,5p", ".env"][..]),
+            ("sed", &["-es/i/x/", ".env"]),
+            ("sed", &["-E", "s/a/b/", ".env"]),
+            ("perl", &["-ne", "print", ".env"]),
+            ("grep", &["-i", "key", ".env"]),
+        ] {
+            assert!(!edits_in_place(prog, &v(args)), "{prog} {args:?}");
+        }
     }
 
     #[test]

@@ -348,7 +348,28 @@ const QUIET_PROGRAMS: &[&str] = &[
     "ansible-vault",
     "gpg",
     "gpg2",
+    // Writers of their operands (`tee -a .env` prints its input, not the
+    // file), and what prints a file's name, type, size or digest.
+    "tee",
+    "truncate",
+    "realpath",
+    "readlink",
+    "basename",
+    "dirname",
+    "file",
+    "du",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "shasum",
+    "b2sum",
+    "cksum",
     "code",
+    "vi",
+    "subl",
+    "micro",
+    "hx",
     "vim",
     "nvim",
     "nano",
@@ -468,6 +489,11 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         .collect();
     if DEST_LAST.contains(&program.as_str()) && words.len() > 1 {
         words.pop();
+    }
+    // An edit in place (`sed -i 's/^DEBUG=.*/DEBUG=1/' .env`, `perl -pi -e
+    // … .env`) prints nothing of its files, as the Edit tool does not.
+    if readers::edits_in_place(&program, args) {
+        words.clear();
     }
     let members = match program.as_str() {
         "tar" | "gtar" | "bsdtar" => readers::tar_members(args),
