@@ -118,6 +118,47 @@ const SECRET_FIELDS: &[&str] = &[
     "env",
 ];
 
+/// Fields whose members are a secret's values.
+const CONTAINERS: &[&str] = &[
+    "data",
+    "stringdata",
+    "credentials",
+    "auths",
+    "env",
+    "secrets",
+    "values",
+];
+
+/// Fields that describe a secret without being one.
+const METADATA_FIELDS: &[&str] = &[
+    "name",
+    "namespace",
+    "labels",
+    "annotations",
+    "uid",
+    "kind",
+    "apiversion",
+    "type",
+    "creationtimestamp",
+    "resourceversion",
+    "policies",
+    "ttl",
+    "accessor",
+    "display_name",
+    "expire_time",
+    "creation_time",
+    "created_time",
+    "deletion_time",
+    "destroyed",
+    "version",
+    "versions",
+    "arn",
+    "expiration",
+    "metadata",
+    "path",
+    "status",
+];
+
 /// Words that, inside a field's name, say it holds a credential.
 const SECRET_FIELD_WORDS: &[&str] = &[
     "token",
@@ -168,8 +209,16 @@ pub(super) fn projection_hides(expr: &str) -> bool {
         return false;
     };
     let field = field.to_ascii_lowercase();
+    // Inside a secret's values (`.data.data.db_host` of a Vault KV secret,
+    // `.data.username` of a Kubernetes one) any field is one of them,
+    // unless it is metadata (`.data.policies` of a token lookup,
+    // `Credentials.Expiration`).
+    let inside = last
+        .split(['.', '[', ']', '"'])
+        .any(|p| CONTAINERS.contains(&p.to_ascii_lowercase().as_str()));
     !SECRET_FIELDS.contains(&field.as_str())
         && !SECRET_FIELD_WORDS.iter().any(|w| field.contains(w))
+        && (!inside || METADATA_FIELDS.contains(&field.as_str()))
 }
 
 /// The projection a JSON/YAML filter in a pipe applies (`jq -r
@@ -220,6 +269,7 @@ mod tests {
             "keys",
             ".items[] | .metadata.name",
             ".items[0].metadata.creationTimestamp",
+            ".data.data.metadata",
         ] {
             assert!(projection_hides(hides), "{hides}");
         }
@@ -234,6 +284,8 @@ mod tests {
             ".[0].login.password",
             "to_entries[] | \"\\(.key)=\\(.value)\"",
             ".data | map_values(@base64d)",
+            ".data.data.db_host",
+            ".data.username",
         ] {
             assert!(!projection_hides(shows), "{shows}");
         }
