@@ -401,6 +401,19 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     }
     let program = crate::shell::program_name(c.argv.first()?);
     if let Some(argv) = readers::container_command(&program, c.args()) {
+        // A shell in the container runs its script (`docker exec app sh -c
+        // 'cat .env'`).
+        if let [sh, dash_c, script, ..] = argv.as_slice()
+            && matches!(
+                crate::shell::program_name(sh).as_str(),
+                "sh" | "bash" | "zsh" | "ash" | "dash"
+            )
+            && dash_c == "-c"
+        {
+            return crate::shell::parse(script)
+                .iter()
+                .find_map(|inner| secret_in_command(ctx, inner));
+        }
         let inner = SimpleCommand {
             argv,
             redirects: Vec::new(),
