@@ -107,6 +107,7 @@ pub(super) fn secret_pattern(pattern: &str) -> bool {
 /// Field names that hold a credential's value (or all of an object's
 /// values: a Secret's `data`).
 const SECRET_FIELDS: &[&str] = &[
+    "items",
     "data",
     "stringdata",
     "value",
@@ -120,6 +121,7 @@ const SECRET_FIELDS: &[&str] = &[
 
 /// Fields whose members are a secret's values.
 const CONTAINERS: &[&str] = &[
+    "items",
     "data",
     "stringdata",
     "credentials",
@@ -198,8 +200,9 @@ pub(super) fn projection_hides(expr: &str) -> bool {
         && last.bytes().all(|b| {
             b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'[' | b']' | b'"' | b'-' | b'*')
         });
-    // `.items[]`, `.[0]`: whole objects.
-    if !plain || last.ends_with(']') {
+    // `.items[]`: whole objects (`.[0]` and `.items[0]` are judged by
+    // their field below: none, and `items`).
+    if !plain || last.ends_with("[]") {
         return false;
     }
     let Some(field) = last
@@ -270,6 +273,7 @@ mod tests {
             ".items[] | .metadata.name",
             ".items[0].metadata.creationTimestamp",
             ".data.data.metadata",
+            ".resource_changes[].change.actions[0]",
         ] {
             assert!(projection_hides(hides), "{hides}");
         }
@@ -286,6 +290,8 @@ mod tests {
             ".data | map_values(@base64d)",
             ".data.data.db_host",
             ".data.username",
+            ".items[0]",
+            ".[0]",
         ] {
             assert!(!projection_hides(shows), "{shows}");
         }
