@@ -540,9 +540,13 @@ fn path_candidates(word: &str) -> Vec<&str> {
     let w = word.strip_prefix('@').unwrap_or(word);
     // A sentence is no path, but curl's `@file` is one, spaces and all, and
     // so is a word that starts like one (`~/Library/Application Support/…`).
-    let rooted = ["/", "~/", "$HOME/", "${HOME}/"]
-        .iter()
-        .any(|p| w.starts_with(p))
+    let drive = w.as_bytes().get(1) == Some(&b':')
+        && w.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+        && matches!(w.as_bytes().get(2), Some(b'\\' | b'/'));
+    let rooted = (drive
+        || ["/", "~/", "$HOME/", "${HOME}/", "$env:"]
+            .iter()
+            .any(|p| w.starts_with(p)))
         && !w.contains('\n');
     if w.contains(' ') && !at && !rooted {
         return out;
