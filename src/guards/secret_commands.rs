@@ -218,7 +218,12 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         None => prog.clone(),
     };
     // Sent rather than shown: name the program that sends it.
-    let (shown, sent) = match chain.first().filter(|next| sends_input(next)) {
+    // Through filters that pass it on (`… | base64 | curl -d @- URL`).
+    let sender = chain
+        .iter()
+        .find(|c| !FILTERS.contains(&program(c).as_str()) || sends_input(c))
+        .filter(|next| sends_input(next));
+    let (shown, sent) = match sender {
         Some(next) => (format!("{shown} | {}", program(next)), true),
         None => (
             shown,
