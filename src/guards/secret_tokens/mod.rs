@@ -1,6 +1,7 @@
 //! Live-looking credentials in text: the token shapes of the providers whose
 //! keys leak most (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic,
-//! Google, npm) and private key blocks. Plain string scanning: find a
+//! Google, npm, PyPI, RubyGems, Docker Hub, Hugging Face, DigitalOcean,
+//! Shopify, Groq, age) and private key blocks. Plain string scanning: find a
 //! prefix, then check the characters after it.
 //!
 //! Placeholders (`ghp_xxxx…`, `AKIAIOSFODNN7EXAMPLE`, `sk-ant-...`) are not
@@ -192,6 +193,104 @@ const SHAPES: &[Shape] = &[
         prefix: "npm_",
         body: alnum,
         min: 36,
+        word_start: true,
+    },
+    Shape {
+        kind: "Hugging Face token",
+        prefix: "hf_",
+        body: alnum,
+        min: 34,
+        word_start: true,
+    },
+    Shape {
+        kind: "PyPI token",
+        prefix: "pypi-AgE",
+        body: alnum_dash,
+        min: 60,
+        word_start: true,
+    },
+    Shape {
+        kind: "RubyGems API key",
+        prefix: "rubygems_",
+        body: alnum,
+        min: 48,
+        word_start: true,
+    },
+    Shape {
+        kind: "Docker Hub token",
+        prefix: "dckr_pat_",
+        body: alnum_dash,
+        min: 27,
+        word_start: true,
+    },
+    Shape {
+        kind: "DigitalOcean token",
+        prefix: "dop_v1_",
+        body: alnum,
+        min: 64,
+        word_start: true,
+    },
+    Shape {
+        kind: "DigitalOcean token",
+        prefix: "doo_v1_",
+        body: alnum,
+        min: 64,
+        word_start: true,
+    },
+    Shape {
+        kind: "Shopify token",
+        prefix: "shpat_",
+        body: alnum,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "Shopify token",
+        prefix: "shpss_",
+        body: alnum,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "age private key",
+        prefix: "AGE-SECRET-KEY-1",
+        body: upper_digit,
+        min: 50,
+        word_start: true,
+    },
+    Shape {
+        kind: "GitLab runner token",
+        prefix: "glrt-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Slack app token",
+        prefix: "xapp-",
+        body: alnum_dash,
+        min: 20,
+        word_start: true,
+    },
+    Shape {
+        kind: "Stripe webhook secret",
+        prefix: "whsec_",
+        body: alnum,
+        min: 32,
+        word_start: true,
+    },
+    Shape {
+        kind: "Groq API key",
+        prefix: "gsk_",
+        body: alnum,
+        min: 40,
+        word_start: true,
+    },
+    Shape {
+        kind: "Google OAuth token",
+        prefix: "ya29.",
+        body: alnum_dash,
+        min: 40,
         word_start: true,
     },
 ];

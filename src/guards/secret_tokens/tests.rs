@@ -33,6 +33,42 @@ fn tok(prefix: &str, body: &str) -> String {
 const RANDOM36: &str = "a8Kf3LmQ9zR2xT7vB1nW4cY6hJ0pD5sE8gUk";
 
 #[test]
+fn more_providers_shapes() {
+    let long = "Qm7Zx2Kp9Lw4Nv8Rt3Ys6Hb1Jd5Fg0CaEeUuIiOoPpAaSsDdFfGgHhJjKkLlZzXxCcVvBbNn";
+    let cases = [
+        (tok("hf_", &long[..34]), "Hugging Face token"),
+        (tok("pypi-AgE", &long[..64]), "PyPI token"),
+        (tok("rubygems_", &long[..48]), "RubyGems API key"),
+        (tok("dckr_pat_", &long[..27]), "Docker Hub token"),
+        (tok("dop_v1_", &long[..64]), "DigitalOcean token"),
+        (tok("shpat_", &long[..32]), "Shopify token"),
+        (
+            tok(
+                "AGE-SECRET-KEY-1",
+                "QX7Z2K9LW4NV8RT3YS6HB1JD5FG0CAEUIOP2ASDFGHJKLZXCVBNM3",
+            ),
+            "age private key",
+        ),
+        (tok("whsec_", &long[..32]), "Stripe webhook secret"),
+    ];
+    for (t, kind) in &cases {
+        assert_eq!(find(&format!("token = \"{t}\"")), Some(*kind), "{t}");
+    }
+    // Placeholders and short words are not tokens.
+    for t in [
+        tok("hf_", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+        tok(
+            "dop_v1_",
+            "EXAMPLEEXAMPLEEXAMPLEEXAMPLEEXAMPLEEXAMPLEEXAMPLEEXAMPLEEXAMPLE1",
+        ),
+        "shpat_short".to_string(),
+        "the hf_hub_download helper".to_string(),
+    ] {
+        assert_eq!(find(&t), None, "{t}");
+    }
+}
+
+#[test]
 fn live_shapes_are_named_by_kind() {
     let cases = [
         (tok("AKIA", "Z7QK4M2XWJ5RT3VB"), "AWS access key id"),
