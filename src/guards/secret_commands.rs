@@ -172,7 +172,14 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         return None;
     }
     let chain: Vec<&SimpleCommand> = after.iter().take_while(|c| c.piped).collect();
-    let kind = printed_kind(cmd, chain.first().copied())?;
+    // Through filters, the program the output ends in: a consumer shows
+    // nothing (`env | grep KEY | wc -l`, `wg genkey | tee k | wg pubkey`).
+    let consumer = chain
+        .iter()
+        .find(|c| !FILTERS.contains(&program(c).as_str()) || sends_input(c))
+        .or(chain.first())
+        .copied();
+    let kind = printed_kind(cmd, consumer)?;
     // Keeping only the names (`env | cut -d= -f1`, `awk -F= '{print $1}'`,
     // `sed 's/=.*//'`) shows no value.
     if chain.iter().any(|c| names_only(c)) {
@@ -422,10 +429,12 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         return Some(what);
     }
     if cmd.captured
-        || cmd
-            .redirects
-            .iter()
-            .any(|r| r.writes_file() && !r.target.starts_with("/dev/std"))
+        || cmd.redirects.iter().any(|r| {
+            // Standard output, not another descriptor (`2>/dev/null`).
+            let fd = r.op.trim_end_matches(|c: char| !c.is_ascii_digit());
+            let stdout = !r.op.starts_with(|c: char| c.is_ascii_digit()) || fd == "1";
+            r.writes_file() && stdout && !r.target.starts_with("/dev/std")
+        })
     {
         return None;
     }
@@ -503,6 +512,10 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
                 }
                 _ => {}
             }
+        }
+        // A key made and printed (`age-keygen`, not `-y`, its public half).
+        "age-keygen" if !args.iter().any(|a| a == "-y") && !to_output_file(&prog, args) => {
+            return Some("a new private key".into());
         }
         // `pass NAME` is `pass show NAME`.
         "pass" | "gopass" if pass_shows(args) => {

@@ -344,6 +344,7 @@ const QUIET_PROGRAMS: &[&str] = &[
     // exporting forms are printers: `sops -d`, `gpg --export-secret-keys`).
     "sops",
     "age",
+    "age-keygen",
     "rage",
     "ansible-vault",
     "gpg",

@@ -556,6 +556,9 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("kubectl", &["config", "view"], &["--flatten"], "Kubernetes credentials"),
     p("gcloud", &["config", "config-helper"], &[], "Google Cloud token"),
     p("keyring", &["get"], &[], "keyring secret"),
+    p("wg", &["genkey|showconf"], &[], "WireGuard private key"),
+    p("wg", &["show"], &["private-key"], "WireGuard private key"),
+    p("openssl", &["genrsa|genpkey"], &[], "a new private key"),
     p("gcloud", &["kms", "decrypt"], &[], "decrypted secret"),
     p("terraform", &["state", "pull"], &[], "Terraform state (secrets in plain text)"),
     p("terraform", &["show"], &["-json"], "Terraform state (secrets in plain text)"),
@@ -584,6 +587,8 @@ pub const OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("gpg2", &["-o", "--output"]),
     ("op", &["--out-file", "-o"]),
     ("gcloud", &["--out-file", "--plaintext-file"]),
+    ("openssl", &["-out"]),
+    ("age-keygen", &["-o", "--output"]),
     ("ejson", &["-o"]),
     ("bw", &["--output"]),
 ];
