@@ -95,9 +95,30 @@ pub(super) fn secret_vars(word: &str) -> Option<String> {
             .unwrap_or(rest.len());
         // `${NAME:+word}` and `${NAME+word}` expand to the word, not the value.
         let braced = word[at + 1..].starts_with('{');
-        let alternate = braced && (rest[end..].starts_with(":+") || rest[end..].starts_with('+'));
-        if secret_name(&rest[..end]) && !alternate {
+        let after = &rest[end..];
+        let alternate = braced && (after.starts_with(":+") || after.starts_with('+'));
+        // `${NAME:0:4}`, `${NAME: -4}`: a few characters of it;
+        // `${NAME//?/*}`: every character masked.
+        let part = braced
+            && (after
+                .strip_prefix(':')
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit() || c == ' '))
+                || after.starts_with("//?/"));
+        if secret_name(&rest[..end]) && !alternate && !part {
             return Some(rest[..end].to_string());
+        }
+    }
+    // cmd's `%NAME%`.
+    let mut pieces = word.split('%');
+    pieces.next();
+    let mut pieces = pieces.peekable();
+    while let Some(name) = pieces.next() {
+        if pieces.peek().is_some()
+            && !name.is_empty()
+            && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+            && secret_name(name)
+        {
+            return Some(name.to_string());
         }
     }
     None
