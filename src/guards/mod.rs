@@ -29,9 +29,11 @@ pub mod skill_index;
 mod stop;
 
 // The secrets guard's readers of particular programs (issue 27, fifth round).
+mod credential_files;
 mod secret_code;
 mod secret_filters;
 mod secret_network;
+mod secret_printers;
 mod secret_readers;
 
 use crate::context::Ctx;

@@ -1,0 +1,215 @@
+//! Credential files known by their names (and, for a name shared with
+//! ordinary files, their folders): the table [`super::secret_files::classify`]
+//! reads after its rules for `.env` files, keys and cloud folders, and
+//! `generated/effects.md` lists.
+
+/// A credential file known by its name (and, for a name shared with
+/// ordinary files, its folder).
+pub struct CredentialFile {
+    /// Names: `a/b` is a file `b` in a folder `a`; `*` in a name is any
+    /// text (`*.tfvars`, `client_secret*.json`).
+    pub names: &'static [&'static str],
+    /// What it holds, as the advisory names it.
+    pub kind: &'static str,
+    /// Secret only when its head carries a token (`.npmrc`).
+    pub if_tokens: bool,
+}
+
+const fn cf(names: &'static [&'static str], kind: &'static str) -> CredentialFile {
+    CredentialFile {
+        names,
+        kind,
+        if_tokens: false,
+    }
+}
+
+/// Credential files by name, besides the `.env` files, keys and cloud
+/// folders judged by [`super::secret_files::classify`]; listed in
+/// `generated/effects.md`.
+pub const CREDENTIAL_FILES: &[CredentialFile] = &[
+    cf(&[".netrc", "_netrc"], ".netrc credentials"),
+    cf(&[".git-credentials"], "git credentials"),
+    cf(&[".pgpass"], "PostgreSQL password file"),
+    cf(&[".my.cnf", ".mylogin.cnf"], "MySQL client password file"),
+    CredentialFile {
+        names: &[".npmrc"],
+        kind: ".npmrc with an auth token",
+        if_tokens: true,
+    },
+    CredentialFile {
+        names: &[".pypirc"],
+        kind: ".pypirc with a password or token",
+        if_tokens: true,
+    },
+    CredentialFile {
+        names: &[".yarnrc.yml"],
+        kind: ".yarnrc.yml with an auth token",
+        if_tokens: true,
+    },
+    cf(
+        &[".cargo/credentials", ".cargo/credentials.toml"],
+        "Cargo registry token",
+    ),
+    cf(&[".gem/credentials"], "RubyGems API key"),
+    cf(
+        &["composer/auth.json", ".composer/auth.json"],
+        "Composer auth tokens",
+    ),
+    cf(&["gh/hosts.yml", ".config/hub"], "GitHub CLI token"),
+    cf(
+        &[
+            ".terraformrc",
+            "terraform.rc",
+            ".terraform.d/credentials.tfrc.json",
+        ],
+        "Terraform registry token",
+    ),
+    cf(
+        &["*.tfvars", "*.tfvars.json"],
+        "Terraform variables (passwords and keys)",
+    ),
+    cf(&[".envrc"], "direnv environment file"),
+    cf(
+        &[
+            "etc/shadow",
+            "etc/gshadow",
+            "etc/master.passwd",
+            "security/opasswd",
+        ],
+        "system password hashes",
+    ),
+    cf(&[".htpasswd"], "password file (.htpasswd)"),
+    cf(&[".boto", ".s3cfg"], "cloud storage keys (.boto, .s3cfg)"),
+    cf(&[".vault-token"], "Vault token"),
+    cf(
+        &[".m2/settings.xml", ".m2/settings-security.xml"],
+        "Maven repository passwords",
+    ),
+    cf(&[".gradle/gradle.properties"], "Gradle credentials"),
+    cf(
+        &[
+            "secrets.yml",
+            "secrets.yaml",
+            "secrets.json",
+            "secrets.toml",
+            "secrets.env",
+        ],
+        "secrets file",
+    ),
+    cf(
+        &[
+            "credentials.json",
+            "client_secret*.json",
+            "service-account*.json",
+            "service_account*.json",
+            "*-sa-key.json",
+            "*service-account-key*.json",
+        ],
+        "service account or OAuth client credentials",
+    ),
+    cf(
+        &[
+            ".databrickscfg",
+            ".kaggle/kaggle.json",
+            ".oci/config",
+            ".pulumi/credentials.json",
+            "doctl/config.yaml",
+            "openstack/clouds.yaml",
+            "openstack/secure.yaml",
+            "rclone.conf",
+            "hcloud/cli.toml",
+            ".fly/config.yml",
+            "configstore/firebase-tools.json",
+            ".netlify/config.json",
+            "netlify/config.json",
+            ".wrangler/config/default.toml",
+            ".supabase/access-token",
+            "stripe/config.toml",
+            "com.vercel.cli/auth.json",
+            "glab-cli/config.yml",
+            "ngrok/ngrok.yml",
+            ".ngrok2/ngrok.yml",
+            ".snowsql/config",
+            "snowflake/connections.toml",
+            ".dbt/profiles.yml",
+            ".passwd-s3fs",
+            "scw/config.yaml",
+        ],
+        "platform CLI credentials",
+    ),
+    cf(
+        &[
+            ".claude/.credentials.json",
+            ".gemini/oauth_creds.json",
+            "github-copilot/hosts.json",
+            "github-copilot/apps.json",
+        ],
+        "a coding agent's login token",
+    ),
+    cf(
+        &["containers/auth.json", ".dockercfg"],
+        "container registry credentials",
+    ),
+    cf(
+        &[
+            ".ivy2/.credentials",
+            ".sbt/.credentials",
+            "pypoetry/auth.toml",
+            ".nuget/nuget/nuget.config",
+        ],
+        "package registry credentials",
+    ),
+    cf(&["git/credentials"], "git credentials"),
+    cf(
+        &[
+            "kubernetes/admin.conf",
+            "kubernetes/super-admin.conf",
+            "kubernetes/kubelet.conf",
+            "kubernetes/controller-manager.conf",
+            "kubernetes/scheduler.conf",
+            "k3s/k3s.yaml",
+            "rke2/rke2.yaml",
+        ],
+        "Kubernetes config",
+    ),
+    cf(
+        &["serviceaccount/token"],
+        "Kubernetes service account token",
+    ),
+    cf(&["age/keys.txt"], "age private keys"),
+    cf(
+        &["*.ovpn", "wireguard/*.conf"],
+        "VPN profile (holds a private key)",
+    ),
+    cf(
+        &["key.properties", "keystore.properties"],
+        "signing keystore passwords",
+    ),
+    cf(
+        &[".renviron", ".authinfo"],
+        "tokens in a tool's environment file",
+    ),
+    cf(
+        &["*firebase-adminsdk*.json"],
+        "service account or OAuth client credentials",
+    ),
+    cf(
+        &[
+            "default/login data",
+            "profile */login data",
+            "default/web data",
+            "profile */web data",
+            "default/cookies",
+            "profile */cookies",
+            "default/network/cookies",
+            "profile */network/cookies",
+            "*.default*/logins.json",
+            "*.default*/key4.db",
+            "*.default*/key3.db",
+            "*.default*/cookies.sqlite",
+            "keychains/*.keychain-db",
+            "keychains/*.keychain",
+        ],
+        "a browser's or keychain's password store",
+    ),
+];
