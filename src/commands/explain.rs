@@ -88,14 +88,13 @@ pub fn run(p: &Printer, a: ExplainArgs) -> Result<ExitStatus, CommandError> {
     let state_root = crate::state::store::root_for_commands();
     // What the hook answers a payload it cannot read, under the policy.
     let unjudged = Some(crate::unjudged::Unjudged::early(false));
-    let req = Request {
-        event: a.event.clone(),
-        cards: a.cards.clone(),
-        contract: contract.and_then(|(_, h)| h),
-        state_root,
-        once: false,
-        unjudged,
-    };
+    let mut req = Request::new(
+        a.event.clone(),
+        a.cards.clone(),
+        contract.and_then(|(_, h)| h),
+    );
+    req.state_root = state_root;
+    req.unjudged = unjudged;
     let kept = input.clone();
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {
