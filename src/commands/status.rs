@@ -124,7 +124,7 @@ fn render(
             sessions.len() - SHOWN
         ));
     }
-    for (what, why) in super::silent::findings(Some(store), None, None) {
+    for (what, why) in crate::install::silent::findings(Some(store), None, None) {
         out.push_str(&format!("not calling: {what}\n  {why}\n"));
     }
     failure_lines(&mut out, fails, unreported, now);
