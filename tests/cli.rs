@@ -386,3 +386,32 @@ fn status_names_the_cuecard_variables_that_are_set() {
     );
     assert_eq!(v["environment"]["CUECARD_STOP_CARD"], "1");
 }
+
+/// `status` before any hook has run says so and makes no state folder (a
+/// command that only reads creates nothing); once a hook ran, it names the
+/// folder as it is.
+#[test]
+fn status_before_any_hook_makes_no_folder() {
+    let sb = Sandbox::new();
+    let out = sb.cmd(&["status"]).stdout;
+    assert!(
+        out.starts_with(&format!(
+            "state: {} (not made yet: no hook has run)\n",
+            sb.state().display()
+        )) && out.contains("sessions: none\n"),
+        "{out}"
+    );
+    let v = json_of(&sb.test().args(["status", "--json"]).run());
+    assert_eq!(v["root"], sb.state().display().to_string());
+    assert_eq!(v["sessions"], serde_json::json!([]));
+    assert!(!sb.state().exists(), "status made the state folder");
+    sb.test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&support::payload(&sb, "SessionStart"))
+        .run();
+    let out = sb.cmd(&["status"]).stdout;
+    assert!(
+        out.starts_with(&format!("state: {}\n", sb.state().display())),
+        "{out}"
+    );
+}
