@@ -415,3 +415,22 @@ fn status_before_any_hook_makes_no_folder() {
         "{out}"
     );
 }
+
+/// Outside a git repository, `--scope project` is the working directory
+/// itself, and `install --help` says so (it used to promise a git root).
+#[test]
+fn project_scope_outside_a_repository_is_the_working_directory() {
+    let sb = Sandbox::new();
+    let help = sb.cmd(&["install", "--help"]).stdout;
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("outside a repository, the directory itself"),
+        "{help}"
+    );
+    let here = sb.path().join("nogit/sub");
+    std::fs::create_dir_all(&here).unwrap();
+    let mut cmd = sb.command(&["install", "--harness", "claude-code", "--scope", "project"]);
+    let out = support::output_of(cmd.current_dir(&here));
+    assert!(out.status.success(), "{out:?}");
+    assert!(here.join(".claude/settings.json").is_file());
+}
