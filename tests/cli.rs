@@ -434,3 +434,29 @@ fn project_scope_outside_a_repository_is_the_working_directory() {
     assert!(out.status.success(), "{out:?}");
     assert!(here.join(".claude/settings.json").is_file());
 }
+
+/// `cards list` measures `skill-index` with the index it injects, as the
+/// hook sends it (less the `Full procedure` pointer), not its Advisory's
+/// placeholder alone.
+#[test]
+fn cards_list_measures_the_skill_index_as_injected() {
+    let sb = Sandbox::new();
+    let mut p = support::payload(&sb, "SessionStart");
+    p["source"] = serde_json::json!("startup");
+    let ctx = sb
+        .test()
+        .dispatch("SessionStart", &["skill-index"])
+        .json(&p)
+        .run()
+        .context();
+    let sent = ctx.split("\n\nFull procedure: ").next().unwrap();
+    let v = json_of(&sb.test().args(["cards", "list", "--json"]).run());
+    let card = v["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "skill-index")
+        .unwrap()
+        .clone();
+    assert_eq!(card["chars"], sent.encode_utf16().count(), "{card}\n{sent}");
+}
