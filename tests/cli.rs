@@ -460,3 +460,29 @@ fn cards_list_measures_the_skill_index_as_injected() {
         .clone();
     assert_eq!(card["chars"], sent.encode_utf16().count(), "{card}\n{sent}");
 }
+
+/// `explain` with no payload says how to give one, with the event and
+/// contract it was given; with a payload it says nothing of it.
+#[test]
+fn explain_without_a_payload_says_how_to_give_one() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd(&["explain", "--contract", "gemini", "BeforeTool"])
+        .stdout;
+    assert!(
+        out.contains(
+            "payload: none (stdin was empty)\n  to judge a call, pipe in its hook payload"
+        ) && out.contains("`cuecard explain --contract gemini BeforeTool < payload.json`"),
+        "{out}"
+    );
+    let out = sb
+        .test()
+        .args(["explain", "SessionStart"])
+        .json(&support::payload(&sb, "SessionStart"))
+        .run()
+        .stdout;
+    assert!(
+        out.contains("payload: ok") && !out.contains("pipe in"),
+        "{out}"
+    );
+}

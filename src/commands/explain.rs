@@ -76,7 +76,23 @@ pub fn run(p: &Printer, a: ExplainArgs) -> Result<ExitStatus, CommandError> {
         .and_then(|p| p.cwd())
         .map(|c| crate::target::find_project_root(std::path::Path::new(c)))
         .unwrap_or_else(crate::context::project_root_here);
-    let payload_line = payload_line(&input);
+    let mut payload_line = payload_line(&input);
+    if matches!(
+        input,
+        Err(payload::Unusable::Tty | payload::Unusable::Empty)
+    ) {
+        // No call to judge: how to give one.
+        let contract = a
+            .contract
+            .as_deref()
+            .map(|c| format!("--contract {c} "))
+            .unwrap_or_default();
+        payload_line.push_str(&format!(
+            "\n  to judge a call, pipe in its hook payload (the JSON the harness sends): \
+             `cuecard explain {contract}{} < payload.json`",
+            a.event
+        ));
+    }
     let mut out = String::new();
     let contract = a.contract.as_deref().map(|id| (id, HarnessId::parse(id)));
     if let Some((id, h)) = contract {
