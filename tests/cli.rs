@@ -280,6 +280,14 @@ fn json_of(t: &support::Output) -> Value {
     serde_json::from_str(&t.stdout).unwrap_or_else(|e| panic!("{e}: {}", t.stdout))
 }
 
+/// The card `name` in `cards list --json`'s output `v`.
+fn listed(v: &Value, name: &str) -> Value {
+    let cards = v["cards"].as_array().expect("a list of cards");
+    let card = cards.iter().find(|c| c["name"] == name);
+    card.unwrap_or_else(|| panic!("no card {name} in {v}"))
+        .clone()
+}
+
 #[test]
 fn every_reporting_command_prints_its_documented_json() {
     let sb = Sandbox::new();
@@ -321,13 +329,7 @@ fn every_reporting_command_prints_its_documented_json() {
     );
 
     let v = json_of(&sb.test().args(["cards", "list", "--json"]).run());
-    let d = v["cards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "destructive")
-        .unwrap()
-        .clone();
+    let d = listed(&v, "destructive");
     assert_eq!(d["scope"], "shipped");
     assert_eq!(d["guard"], "destructive");
     assert!(d["tokens"].as_u64().unwrap() > 0);
@@ -451,13 +453,7 @@ fn cards_list_measures_the_skill_index_as_injected() {
         .context();
     let sent = ctx.split("\n\nFull procedure: ").next().unwrap();
     let v = json_of(&sb.test().args(["cards", "list", "--json"]).run());
-    let card = v["cards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "skill-index")
-        .unwrap()
-        .clone();
+    let card = listed(&v, "skill-index");
     assert_eq!(card["chars"], sent.encode_utf16().count(), "{card}\n{sent}");
 }
 

@@ -132,6 +132,18 @@ impl Check {
             ..Check::default()
         }
     }
+
+    /// An entry of `event` not run: its program is not an installed
+    /// cuecard binary (`why`), with `more` said after.
+    fn not_run(event: &str, why: &str, more: &str) -> Check {
+        Check {
+            event: Some(event.to_string()),
+            ..Check::why(
+                "FAIL",
+                format!("not run: not an installed cuecard binary ({why}){more}"),
+            )
+        }
+    }
 }
 
 /// One config file: its problems, then each installed entry run as the
@@ -169,13 +181,7 @@ fn probe_file(
     }
     for (event, why) in &st.not_cuecard {
         report.failed += 1;
-        checks.push(Check {
-            event: Some(event.clone()),
-            ..Check::why(
-                "FAIL",
-                format!("not run: not an installed cuecard binary ({why})"),
-            )
-        });
+        checks.push(Check::not_run(event, why, ""));
     }
     let yours_run: Vec<(String, Option<String>, serde_json::Value)> = st
         .yours_entries
@@ -186,13 +192,7 @@ fn probe_file(
     for (event, _, why) in &st.yours_entries {
         if let Some(why) = why {
             report.failed += 1;
-            checks.push(Check {
-                event: Some(event.clone()),
-                ..Check::why(
-                    "FAIL",
-                    format!("not run: not an installed cuecard binary ({why}); an entry of yours"),
-                )
-            });
+            checks.push(Check::not_run(event, why, "; an entry of yours"));
         }
     }
     for (event, _, handler) in st.installed.iter().chain(&yours_run) {

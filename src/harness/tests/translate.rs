@@ -131,13 +131,7 @@ fn codex_apply_patch_becomes_a_canonical_write() {
 
 #[test]
 fn codex_patch_that_updates_is_an_edit() {
-    let mut m = serde_json::Map::new();
-    m.insert("tool_name".into(), "apply_patch".into());
-    m.insert(
-        "tool_input".into(),
-        serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.rs\n@@\n-old\n+new\n*** End Patch"}),
-    );
-    (HarnessId::Codex.spec().translate)(HarnessId::Codex.spec().row("PreToolUse").unwrap(), &mut m);
+    let m = codex_patch("*** Begin Patch\n*** Update File: a.rs\n@@\n-old\n+new\n*** End Patch");
     assert_eq!(m["tool_name"], "Edit");
     assert_eq!(m["tool_input"]["old_string"], "old");
     assert_eq!(m["tool_input"]["new_string"], "new");
@@ -221,13 +215,9 @@ fn search_and_question_tools_are_canonical() {
 
 #[test]
 fn codex_patch_that_moves_its_first_file_is_an_edit_of_the_destination() {
-    let mut m = serde_json::Map::new();
-    m.insert("tool_name".into(), "apply_patch".into());
-    m.insert(
-        "tool_input".into(),
-        serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.rs\n*** Move to: b.rs\n@@\n-old\n+new\n*** Add File: c.rs\n+c\n*** End Patch"}),
+    let m = codex_patch(
+        "*** Begin Patch\n*** Update File: a.rs\n*** Move to: b.rs\n@@\n-old\n+new\n*** Add File: c.rs\n+c\n*** End Patch",
     );
-    (HarnessId::Codex.spec().translate)(HarnessId::Codex.spec().row("PreToolUse").unwrap(), &mut m);
     assert_eq!(m["tool_name"], "Edit");
     assert_eq!(m["tool_input"]["file_path"], "b.rs");
     assert_eq!(m["tool_input"]["old_string"], "old");
@@ -236,4 +226,14 @@ fn codex_patch_that_moves_its_first_file_is_an_edit_of_the_destination() {
         m["tool_input"]["file_paths"],
         serde_json::json!(["b.rs", "c.rs"])
     );
+}
+
+/// Codex's PreToolUse `apply_patch` call carrying `patch`, translated.
+fn codex_patch(patch: &str) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("tool_name".into(), "apply_patch".into());
+    m.insert("tool_input".into(), serde_json::json!({ "command": patch }));
+    let spec = HarnessId::Codex.spec();
+    (spec.translate)(spec.row("PreToolUse").unwrap(), &mut m);
+    m
 }
