@@ -33,8 +33,7 @@ pub fn check(args: &[String]) -> Verdict {
     let Some(task) = args.first() else {
         return Verdict::Refused("no task given".into());
     };
-    let rest = &args[1..];
-    if rest.iter().any(|a| a == "--help" || a == "-h") {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
         return Verdict::Help;
     }
     if task == "e2e" {
@@ -43,7 +42,7 @@ pub fn check(args: &[String]) -> Verdict {
     let Some((_, flags, valued)) = TAKES.iter().find(|(t, _, _)| t == task) else {
         return Verdict::Refused(format!("unknown task {task:?}"));
     };
-    let mut it = rest.iter();
+    let mut it = args[1..].iter();
     while let Some(a) = it.next() {
         if flags.contains(&a.as_str()) {
             continue;
@@ -72,6 +71,7 @@ mod tests {
         assert_eq!(check(&words("bench --help")), Verdict::Help);
         assert_eq!(check(&words("dist -h")), Verdict::Help);
         assert_eq!(check(&words("e2e --help")), Verdict::Help);
+        assert_eq!(check(&words("--help")), Verdict::Help);
         assert!(matches!(check(&words("gen --chek")), Verdict::Refused(_)));
         assert!(matches!(
             check(&words("bench --bin x")),
