@@ -208,9 +208,11 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         return None;
     }
     // A filter that keeps only lines naming no credential (`env | grep
-    // ^CARGO`) shows none.
+    // ^CARGO`) shows none; a line of `ps e` is a whole process, its
+    // environment and all.
     if let Some(pattern) = chain.iter().find_map(|c| grep_pattern(c))
         && !secret_pattern(&pattern)
+        && program(cmd) != "ps"
     {
         return None;
     }
@@ -360,6 +362,28 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     let args = cmd.args();
     let ops = operands(args);
     match prog.as_str() {
+        // BSD-style `ps e` (`ps auxe`, `ps eww`) shows each process's
+        // environment; `ps -e` is every process.
+        "ps" if args.first().is_some_and(|a| {
+            !a.starts_with('-') && a.contains('e') && a.bytes().all(|b| b.is_ascii_alphabetic())
+        }) =>
+        {
+            return Some("the processes' environments (tokens and keys among them)".into());
+        }
+        // A service manager's or a terminal multiplexer's environment.
+        "systemctl" | "tmux"
+            if ops
+                .first()
+                .is_some_and(|o| matches!(*o, "show-environment" | "showenv")) =>
+        {
+            return Some("the whole environment (tokens and keys among it)".into());
+        }
+        "launchctl" if ops.first() == Some(&"getenv") => {
+            return ops
+                .get(1)
+                .filter(|v| secret_name(v))
+                .map(|v| format!("the environment variable {v}"));
+        }
         "printenv" if ops.is_empty() => {
             return Some("the whole environment (tokens and keys among it)".into());
         }

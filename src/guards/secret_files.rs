@@ -90,7 +90,9 @@ pub fn classify(path: &str) -> Option<SecretClass> {
         return Some(SecretClass::Secret("environment file (.env)"));
     }
     if name == "environ"
-        && (parent == "self" || parent.bytes().all(|c| c.is_ascii_digit()))
+        && (matches!(parent, "self" | "thread-self" | "$$")
+            || parent.starts_with('$')
+            || parent.bytes().all(|c| c.is_ascii_digit()))
         && norm.contains("/proc/")
     {
         return Some(SecretClass::Secret("a process's environment"));
