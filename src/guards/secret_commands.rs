@@ -201,6 +201,12 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         .find(|c| !FILTERS.contains(&program(c).as_str()) || sends_input(c))
         .or(chain.first())
         .copied();
+    // The filters' output written to a file (`env | grep KEY > keys.txt`).
+    if chain.last().is_some_and(|last| {
+        stdout_to_file(last) && chain.iter().all(|c| FILTERS.contains(&program(c).as_str()))
+    }) {
+        return None;
+    }
     let kind = printed_kind(cmd, consumer)?;
     // Keeping only the names (`env | cut -d= -f1`, `awk -F= '{print $1}'`,
     // `sed 's/=.*//'`) shows no value.
@@ -262,6 +268,16 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         ),
     };
     Some(Printed { shown, kind, sent })
+}
+
+/// Whether a command's standard output goes to a file (not another
+/// descriptor: `2>/dev/null` hides no output).
+fn stdout_to_file(cmd: &SimpleCommand) -> bool {
+    cmd.redirects.iter().any(|r| {
+        let fd = r.op.trim_end_matches(|c: char| !c.is_ascii_digit());
+        let stdout = !r.op.starts_with(|c: char| c.is_ascii_digit()) || fd == "1";
+        r.writes_file() && stdout && !r.target.starts_with("/dev/std")
+    })
 }
 
 /// The environment printer a container runs (`docker exec app env`,
@@ -337,14 +353,7 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     if let Some((what, _)) = sent_or_fetched(&prog, cmd.args()) {
         return Some(what);
     }
-    if cmd.captured
-        || cmd.redirects.iter().any(|r| {
-            // Standard output, not another descriptor (`2>/dev/null`).
-            let fd = r.op.trim_end_matches(|c: char| !c.is_ascii_digit());
-            let stdout = !r.op.starts_with(|c: char| c.is_ascii_digit()) || fd == "1";
-            r.writes_file() && stdout && !r.target.starts_with("/dev/std")
-        })
-    {
+    if cmd.captured || stdout_to_file(cmd) {
         return None;
     }
     if let Some(next) = piped_into
