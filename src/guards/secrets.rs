@@ -212,9 +212,25 @@ impl Guard for Secrets {
                     .find_map(|p| judge_path(ctx, p).map(|kind| file_finding(ctx, p, kind)));
             }
             ToolKind::Grep => {
-                let p = ctx.payload.input_str("path")?;
-                let kind = judge_path(ctx, p)?;
-                return Some(file_finding(ctx, p, kind));
+                // Names or counts of the matching files show no line of
+                // them. (Without a mode, Claude Code's `Grep` lists names,
+                // but the search tools of other harnesses, read as the same
+                // kind, print lines: only a mode given counts.)
+                let mode = ctx.payload.input_str("output_mode");
+                if matches!(mode, Some("files_with_matches" | "count")) {
+                    return None;
+                }
+                if let Some(p) = ctx.payload.input_str("path")
+                    && let Some(kind) = judge_path(ctx, p)
+                {
+                    return Some(file_finding(ctx, p, kind));
+                }
+                // A glob that picks secret files (`.env*`, `**/*.pem`).
+                let glob = ctx.payload.input_str("glob")?;
+                let last = glob.rsplit('/').next().unwrap_or(glob);
+                return [last.replace('*', ""), last.replace('*', "x")]
+                    .iter()
+                    .find_map(|g| judge_path(ctx, g).map(|kind| file_finding(ctx, glob, kind)));
             }
             _ => {}
         }
