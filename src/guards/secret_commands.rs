@@ -12,7 +12,7 @@
 
 use super::argv::{operands, program};
 pub(super) use super::secret_filters::names_only;
-use super::secret_filters::{FILTERS, grep_pattern, secret_pattern};
+use super::secret_filters::{FILTERS, grep_pattern, passes_on, secret_pattern};
 use super::secret_network::{sends_input, sent_or_fetched};
 use super::secret_printers::{names_a_secret_setting, pass_shows, to_output_file};
 use crate::shell::SimpleCommand;
@@ -198,7 +198,7 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
     // nothing (`env | grep KEY | wc -l`, `wg genkey | tee k | wg pubkey`).
     let consumer = chain
         .iter()
-        .find(|c| !FILTERS.contains(&program(c).as_str()) || sends_input(c))
+        .find(|c| !passes_on(c) || sends_input(c))
         .or(chain.first())
         .copied();
     // The filters' output written to a file (`env | grep KEY > keys.txt`).
@@ -258,7 +258,7 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
     // Through filters that pass it on (`… | base64 | curl -d @- URL`).
     let sender = chain
         .iter()
-        .find(|c| !FILTERS.contains(&program(c).as_str()) || sends_input(c))
+        .find(|c| !passes_on(c) || sends_input(c))
         .filter(|next| sends_input(next));
     let (shown, sent) = match sender {
         Some(next) => (format!("{shown} | {}", program(next)), true),

@@ -104,6 +104,20 @@ pub(super) fn secret_pattern(pattern: &str) -> bool {
     WORDS.iter().any(|w| upper.contains(w)) || pattern.chars().all(|c| !c.is_ascii_alphanumeric())
 }
 
+/// Programs that re-encode their input on its way (compressors, encoders,
+/// encrypters reading stdin): what they pass on to a sender is still sent.
+const TRANSFORMERS: &[&str] = &[
+    "gzip", "bzip2", "xz", "zstd", "lz4", "brotli", "compress", "base32", "basenc", "openssl",
+    "gpg", "age",
+];
+
+/// Whether a command in a pipe passes its input on (a filter or a
+/// transformer), so the program after it is where the output ends.
+pub(super) fn passes_on(c: &SimpleCommand) -> bool {
+    let p = program(c);
+    FILTERS.contains(&p.as_str()) || TRANSFORMERS.contains(&p.as_str())
+}
+
 /// Field names that hold a credential's value (or all of an object's
 /// values: a Secret's `data`).
 const SECRET_FIELDS: &[&str] = &[
