@@ -173,7 +173,10 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
                     .flatten()
             })
         }
-        "mongo" | "mongosh" | "mongos" => data::mongo(args),
+        "mongo" | "mongosh" | "mongos" => data::mongo(cmd, before),
+        "redis-cli" | "valkey-cli" | "keydb-cli" => {
+            data::kv_fed(cmd, before).or_else(|| by_table(cmd))
+        }
         "dd" => None, // raw_device_write covers `of=/dev/…`
         // A client that is also a cloud CLI (`bq rm -r -d ds`) is judged by
         // its table too.
@@ -212,7 +215,9 @@ fn by_table(cmd: &SimpleCommand) -> Option<Hit> {
     if let Some(hit) = data::carried_sql(&tool, args) {
         return Some(hit);
     }
-    let (_, mut hit) = effects::lookup(&tool, args)?;
+    let Some((_, mut hit)) = effects::lookup(&tool, args) else {
+        return effects::unlisted::lookup(&tool, args);
+    };
     if hit.target.ends_with(':') {
         hit.target.push_str(&argv::shown(cmd));
     }

@@ -14,8 +14,10 @@ pub mod packs;
 mod page;
 mod platforms;
 mod secret_verbs;
+mod services;
 pub mod tables;
 mod tools;
+pub mod unlisted;
 
 pub use page::{markdown, summary};
 pub use secret_verbs::secret_verb;
@@ -153,6 +155,9 @@ pub fn tool(cmd: &SimpleCommand) -> (String, &[String]) {
                     _ => None,
                 }
             }
+            // `symfony console doctrine:database:drop`: the Symfony CLI runs
+            // the project's console.
+            "symfony" => rest.first().filter(|a| *a == "console").map(|_| 0),
             "php" => rest
                 .first()
                 .filter(|a| {
@@ -335,6 +340,10 @@ fn word_matches(word: &str, pattern: &str) -> bool {
     pattern.split('|').any(|p| {
         word == p
             || word.strip_prefix(p).is_some_and(|r| r.starts_with('/'))
+            // A kind with its API group (`cluster.postgresql.cnpg.io`).
+            || word
+                .split_once('.')
+                .is_some_and(|(head, group)| head == p && group.contains('.'))
             || (word.contains(',') && word.split(',').any(|w| w == p))
     })
 }

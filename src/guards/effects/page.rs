@@ -210,6 +210,8 @@ impl tables::Cond {
             tables::Cond::Always => "-".into(),
             tables::Cond::AnyOpt(o) => format!("with {}", list(o)),
             tables::Cond::AnyWord(w) => format!("a word among {}", list(w)),
+            tables::Cond::NoOpt(o) => format!("without {}", list(o)),
+            tables::Cond::Lead(w) => format!("first word among {}", list(w)),
             tables::Cond::WordWithTarget(w) => {
                 format!("a word among {}, then a target", list(w))
             }
@@ -230,6 +232,10 @@ impl tables::Cond {
             Cond::AnyWord(w) => operands(args)
                 .iter()
                 .any(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
+            Cond::NoOpt(o) => !has_opt(args, o),
+            Cond::Lead(w) => operands(args)
+                .first()
+                .is_some_and(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
             Cond::WordWithTarget(w) => {
                 let ops = operands(args);
                 ops.iter()

@@ -7,6 +7,12 @@ use super::Kind::{CloudResource, CloudStorage, Cluster, Database, Infrastructure
 use super::tables::Cond::{Always, AnyOpt, AnyWord};
 use super::tables::{Family, v};
 
+/// Kubernetes kinds whose objects are data (volume snapshots) or run a
+/// stateful service that keeps its data in them (the database, queue and
+/// cluster kinds of common operators: CloudNativePG, Crunchy, Zalando,
+/// Percona, Strimzi, ECK, Cluster API); `kind.group` names match too.
+const K8S_DATA_KINDS: &str = "volumesnapshot|volumesnapshots|volumesnapshotcontent|volumesnapshotcontents|cluster|clusters|postgresql|postgresqls|postgrescluster|postgresclusters|perconaxtradbcluster|perconaxtradbclusters|pxc|perconaservermongodb|perconaservermongodbs|psmdb|mongodbcommunity|mongodb|mongodbs|mysqlcluster|mysqlclusters|innodbcluster|innodbclusters|redisfailover|redisfailovers|rediscluster|redisclusters|elasticsearch|elasticsearches|kafka|kafkas|kafkatopic|kafkatopics|rabbitmqcluster|rabbitmqclusters|cassandradatacenter|cassandradatacenters|etcdcluster|etcdclusters|database|databases|backup|backups";
+
 /// Families with many tools and, most of them, a generic rule.
 pub const PLATFORMS: &[Family] = &[
     Family {
@@ -39,6 +45,13 @@ pub const PLATFORMS: &[Family] = &[
                 DeletesData,
                 Cluster,
                 "deletes a resource type and every object of it",
+            ),
+            v(
+                &["delete", K8S_DATA_KINDS],
+                Always,
+                DeletesData,
+                Cluster,
+                "deletes a database, a snapshot or a cluster an operator runs, with its data",
             ),
             v(
                 &["delete"],
@@ -86,7 +99,7 @@ pub const PLATFORMS: &[Family] = &[
         name: "Local and managed clusters",
         tools: &[
             "kind", "k3d", "minikube", "eksctl", "kops", "k0sctl", "microk8s", "talosctl",
-            "vcluster",
+            "vcluster", "kubeadm", "k0s", "rke", "rke2", "ctlptl",
         ],
         verbs: &[v(
             &["reset"],
@@ -198,6 +211,13 @@ pub const PLATFORMS: &[Family] = &[
                 DeletesData,
                 Infrastructure,
                 "removes every resource the stack deployed",
+            ),
+            v(
+                &["workspace", "delete"],
+                AnyOpt(&["-force", "--force"]),
+                DeletesData,
+                Infrastructure,
+                "deletes a workspace and its state though resources remain in it",
             ),
             v(
                 &["stack", "rm|remove"],
@@ -327,6 +347,22 @@ pub const PLATFORMS: &[Family] = &[
             "qovery",
             "akamai",
             "fastly",
+            "openstack",
+            "nova",
+            "cinder",
+            "glance",
+            "neutron",
+            "heat",
+            "trove",
+            "manila",
+            "aiven",
+            "avn",
+            "ionosctl",
+            "upctl",
+            "gcore",
+            "tsuru",
+            "platform",
+            "hcp",
         ],
         verbs: &[
             v(
@@ -363,6 +399,13 @@ pub const PLATFORMS: &[Family] = &[
                 DeletesData,
                 CloudResource,
                 "closes an account: every resource in it is deleted",
+            ),
+            v(
+                &["schema", "clean"],
+                Always,
+                DeletesData,
+                Database,
+                "drops every object of the database's schemas",
             ),
             v(
                 &["auth", "disable"],
