@@ -43,6 +43,7 @@ mod cwd;
 mod effect;
 mod finders;
 mod interpreters;
+mod launchers;
 mod lexer;
 pub mod opacity;
 mod options;
