@@ -21,6 +21,7 @@
 mod data;
 mod fs;
 mod git;
+mod http;
 
 use super::argv::{self, has_flag, operands, program};
 use super::effects::{self, Hit, Kind};
@@ -172,6 +173,11 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
                     .then(|| by_table(&after_image))
                     .flatten()
             })
+        }
+        "curl" | "http" | "https" | "xh" | "xhs" | "wget" | "invoke-restmethod" | "irm"
+        | "invoke-webrequest" | "iwr" => http::delete_request(&prog, args),
+        "gh" | "glab" if operands(args).first() == Some(&"api") => {
+            http::delete_request(&prog, args).or_else(|| by_table(cmd))
         }
         "mongo" | "mongosh" | "mongos" => data::mongo(cmd, before),
         "redis-cli" | "valkey-cli" | "keydb-cli" => {
