@@ -313,7 +313,7 @@ fn tmux(argv: &[String]) -> Unwrapped {
     {
         return Unwrapped::No;
     }
-    let start = skip_options(argv, i + 1, "scntxyFefdlNXt", &[]);
+    let start = skip_options(argv, i + 1, "cefFnstxyl", &[]);
     let words: Vec<&str> = argv
         .get(start..)
         .unwrap_or(&[])

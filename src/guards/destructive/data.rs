@@ -219,7 +219,12 @@ pub(super) fn fed_texts<'a>(cmd: &'a SimpleCommand, before: &'a [SimpleCommand])
 pub(super) fn kv_fed(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
     fed_texts(cmd, before)
         .iter()
-        .flat_map(|t| t.split_whitespace())
+        .flat_map(|t| t.split(|c: char| c.is_whitespace() || c == ';' || c == '\\'))
+        .map(|w| {
+            w.strip_prefix('n')
+                .filter(|r| r.eq_ignore_ascii_case("flushall") || r.eq_ignore_ascii_case("flushdb"))
+                .unwrap_or(w)
+        })
         .find(|w| w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb"))
         .map(|w| {
             let w = w.to_ascii_uppercase();

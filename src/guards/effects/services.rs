@@ -89,15 +89,8 @@ pub const SERVICES: &[Family] = &[
         ],
         &[
             v(
-                &[],
-                Lead(&[
-                    "delete_queue",
-                    "purge_queue",
-                    "delete_vhost",
-                    "reset",
-                    "force_reset",
-                    "delete_stream",
-                ]),
+                &["delete_queue|purge_queue|delete_vhost|reset|force_reset|delete_stream"],
+                Always,
                 DeletesData,
                 Database,
                 "deletes a queue, a virtual host or the node's data, with the messages in it",
@@ -161,7 +154,14 @@ pub const SERVICES: &[Family] = &[
                 "deletes every point in the time range (no predicate narrows it)",
             ),
             v(
-                &["delete_indices|indices|index|indexes", "delete|clear"],
+                &[],
+                Lead(&["delete_indices"]),
+                DeletesData,
+                Database,
+                "deletes the search indexes its filters select",
+            ),
+            v(
+                &["indices|index|indexes", "delete|clear"],
                 Always,
                 DeletesData,
                 Database,
