@@ -176,10 +176,10 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
         }
         "curl" | "http" | "https" | "xh" | "xhs" | "wget" | "invoke-restmethod" | "irm"
         | "invoke-webrequest" | "iwr" => http::delete_request(&prog, args),
-        // `gh api` is a request: judged by what it deletes, not by the
-        // family's delete verbs (`-X DELETE` of one comment is quiet).
+        // `gh api -X DELETE repos/o/r` names the repository it deletes; any
+        // other `-X DELETE` is the family's generic delete.
         "gh" | "glab" if operands(args).first() == Some(&"api") => {
-            http::delete_request(&prog, args)
+            http::delete_request(&prog, args).or_else(|| by_table(cmd))
         }
         "mongo" | "mongosh" | "mongos" => data::mongo(cmd, before),
         "redis-cli" | "valkey-cli" | "keydb-cli" => {
