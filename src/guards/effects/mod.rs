@@ -527,7 +527,20 @@ pub fn generic_verb(words: &[String]) -> Option<String> {
             .map(str::to_string)
             .collect::<Vec<_>>()
     };
-    if lead.iter().any(|w| {
+    // A harmless object names what the verb deletes when it comes before
+    // the verb or in its word (`gh cache delete`, `aws ec2 delete-tags`);
+    // after it, a word is the resource's name (`gcloud redis instances
+    // delete cache`).
+    let is_delete = |w: &str| {
+        parts(w)
+            .iter()
+            .any(|p| tables::DELETE_VERBS.contains(&p.as_str()))
+    };
+    let upto = lead
+        .iter()
+        .position(|w| is_delete(w))
+        .map_or(lead.len(), |i| i + 1);
+    if lead[..upto].iter().any(|w| {
         parts(w)
             .iter()
             .any(|p| tables::HARMLESS_OBJECTS.contains(&p.as_str()))

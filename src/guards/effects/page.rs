@@ -211,6 +211,7 @@ impl tables::Cond {
             tables::Cond::AnyOpt(o) => format!("with {}", list(o)),
             tables::Cond::AnyWord(w) => format!("a word among {}", list(w)),
             tables::Cond::NoOpt(o) => format!("without {}", list(o)),
+            tables::Cond::WordStarts(w) => format!("a word starting with one of {}", list(w)),
             tables::Cond::Lead(w) => format!("first word among {}", list(w)),
             tables::Cond::WordWithTarget(w) => {
                 format!("a word among {}, then a target", list(w))
@@ -233,6 +234,10 @@ impl tables::Cond {
                 .iter()
                 .any(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
             Cond::NoOpt(o) => !has_opt(args, o),
+            Cond::WordStarts(w) => args.iter().any(|a| {
+                let a = a.to_ascii_lowercase();
+                w.iter().any(|x| a.starts_with(x))
+            }),
             Cond::Lead(w) => operands(args)
                 .first()
                 .is_some_and(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),

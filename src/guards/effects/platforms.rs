@@ -145,6 +145,13 @@ pub const PLATFORMS: &[Family] = &[
                 "removes the project's volumes and their data",
             ),
             v(
+                &["compose", "rm"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes the services' containers with their anonymous volumes",
+            ),
+            v(
                 &["machine", "rm|remove"],
                 Always,
                 DeletesData,
@@ -159,13 +166,22 @@ pub const PLATFORMS: &[Family] = &[
     Family {
         name: "Compose",
         tools: &["docker-compose", "podman-compose", "nerdctl-compose"],
-        verbs: &[v(
-            &["down"],
-            AnyOpt(&["-v", "--volumes"]),
-            DeletesData,
-            Cluster,
-            "removes the project's volumes and their data",
-        )],
+        verbs: &[
+            v(
+                &["down"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes the project's volumes and their data",
+            ),
+            v(
+                &["rm"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes the services' containers with their anonymous volumes",
+            ),
+        ],
         generic: None,
         prints_secrets: false,
         sql_options: &[],

@@ -3,9 +3,9 @@
 //! tools and build-tool tasks that empty a database (see [`super::tables`]
 //! for what a row means).
 
-use super::Effect::DeletesData;
-use super::Kind::{CloudResource, CloudStorage, Cluster, Database};
-use super::tables::Cond::{Always, AnyOpt, AnyWord, Lead, NoOpt};
+use super::Effect::{DeletesData, WipesDisk};
+use super::Kind::{CloudResource, CloudStorage, Cluster, Database, Disk};
+use super::tables::Cond::{Always, AnyOpt, AnyWord, Lead, NoOpt, WordStarts};
 use super::tables::{Family, Verb, v};
 
 /// Families of services and machines (fifth round of issue 27).
@@ -249,6 +249,75 @@ pub const SERVICES: &[Family] = &[
         )],
     ),
     family(
+        "Windows disks and recovery points",
+        &["vssadmin", "wmic", "wbadmin"],
+        &[
+            v(
+                &["delete", "shadows|catalog|backup|systemstatebackup"],
+                Always,
+                WipesDisk,
+                Disk,
+                "deletes shadow copies or backup recovery points",
+            ),
+            v(
+                &["shadowcopy", "delete"],
+                Always,
+                WipesDisk,
+                Disk,
+                "deletes shadow copies (System Restore and backups rely on them)",
+            ),
+        ],
+    ),
+    family(
+        "Windows storage cmdlets",
+        &[
+            "initialize-disk",
+            "remove-virtualdisk",
+            "reset-physicaldisk",
+        ],
+        &[v(
+            &[],
+            Always,
+            WipesDisk,
+            Disk,
+            "re-initializes or deletes a disk (its data is lost)",
+        )],
+    ),
+    family(
+        "Windows disk commands",
+        &["cipher", "bcdedit", "format", "format.com", "diskpart"],
+        &[
+            v(
+                &[],
+                WordStarts(&["/w"]),
+                WipesDisk,
+                Disk,
+                "overwrites a volume's free space (deleted files can no longer be recovered)",
+            ),
+            v(
+                &[],
+                WordStarts(&["/delete"]),
+                WipesDisk,
+                Disk,
+                "deletes a boot entry",
+            ),
+            v(
+                &[],
+                Lead(DRIVES),
+                WipesDisk,
+                Disk,
+                "formats a drive (every file on it is lost)",
+            ),
+            v(
+                &[],
+                AnyWord(&["/s"]),
+                WipesDisk,
+                Disk,
+                "runs a disk-partitioning script (clean, delete, format)",
+            ),
+        ],
+    ),
+    family(
         "HashiCorp Consul and OpenStack Swift",
         &["consul", "swift"],
         &[
@@ -307,3 +376,9 @@ const fn family(
         sql_options: &[],
     }
 }
+
+/// Windows drive letters as `format` names them.
+const DRIVES: &[&str] = &[
+    "a:", "b:", "c:", "d:", "e:", "f:", "g:", "h:", "i:", "j:", "k:", "l:", "m:", "n:", "o:", "p:",
+    "q:", "r:", "s:", "t:", "u:", "v:", "w:", "x:", "y:", "z:",
+];

@@ -25,6 +25,9 @@ pub enum Cond {
     /// `--predicate` deletes every point; `sqitch revert` without `--to`
     /// reverts every change).
     NoOpt(&'static [&'static str]),
+    /// An operand starts with one of these (any case): `cipher /w:C:\`,
+    /// `format D:`.
+    WordStarts(&'static [&'static str]),
     /// The first operand is one of these words (`vagrant destroy`, not
     /// `vagrant plugin … remove`).
     Lead(&'static [&'static str]),

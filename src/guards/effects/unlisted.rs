@@ -199,6 +199,9 @@ pub const NOT_READ: &[&str] = &[
 /// `x environment:delete`), or right after it with a name following (`x
 /// delete app web`).
 pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
+    if let Some(hit) = cloud_cmdlet(tool) {
+        return Some(hit);
+    }
     if tool.is_empty() || NOT_READ.contains(&tool) || super::family(tool).is_some() {
         return None;
     }
@@ -259,6 +262,43 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
     ))
 }
 
+/// The noun prefixes of the cloud modules for PowerShell (Az, AzureRM,
+/// AWS Tools, Google Cloud Tools): each of their `Remove-` cmdlets deletes
+/// a managed resource (`Remove-AzResourceGroup`, `Remove-S3Bucket`,
+/// `Remove-RDSDBInstance`, `Remove-GcsBucket`).
+pub const CLOUD_CMDLET_PREFIXES: &[&str] = &[
+    "az", "azurerm", "azure", "s3", "ec2", "rds", "ddb", "efs", "ecr", "ecs", "eks", "cfn", "lm",
+    "sqs", "sns", "kin", "rs", "ec", "gcs", "gce", "gcsql", "gke", "bq",
+];
+
+/// `Remove-<module><noun>` of a cloud module, unless it removes something
+/// local or disposable (a context, a tag) or one object or blob (as `aws
+/// s3 rm` of one key).
+fn cloud_cmdlet(tool: &str) -> Option<Hit> {
+    let noun = tool.strip_prefix("remove-")?;
+    CLOUD_CMDLET_PREFIXES
+        .iter()
+        .find(|p| noun.len() > p.len() + 2 && noun.starts_with(*p))?;
+    if HARMLESS_OBJECTS
+        .iter()
+        .chain(&["object", "objects", "blob"])
+        .any(|h| noun.ends_with(h))
+        // `Remove-AzAccount` signs out.
+        || matches!(noun, "azaccount" | "azureaccount" | "azurermaccount")
+    {
+        return None;
+    }
+    Some(Hit::new(
+        if noun.contains("bucket") || noun.contains("storage") {
+            Kind::CloudStorage
+        } else {
+            Kind::CloudResource
+        },
+        format!("{tool}:"),
+        format!("deletes a managed resource through the cloud cmdlet `{tool}` (there is no undo)"),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::lookup;
@@ -272,13 +312,24 @@ mod tests {
     fn a_resource_type_and_a_delete_verb() {
         for line in [
             "sanity dataset delete production",
-            "tsuru app-remove -a web",
-            "platform environment:delete staging",
+            "zcli app-remove -a web",
+            "upsun environment:delete staging",
             "coolify delete database main",
-            "hcp vault-secrets apps delete web",
-            "ionosctl datacenter delete --datacenter-id 1",
+            "hcpx vault-secrets apps delete web",
+            "ionos-cli datacenter delete --datacenter-id 1",
+            "remove-azresourcegroup -Name prod -Force",
+            "remove-s3bucket -BucketName b -DeleteBucketContent",
+            "remove-rdsdbinstance -DBInstanceIdentifier prod",
         ] {
             assert!(hit(line), "{line}");
+        }
+        for line in [
+            "remove-azcontext -Name old",
+            "remove-s3object -BucketName b -Key k",
+            "remove-item -Recurse x",
+            "remove-event -SourceIdentifier x",
+        ] {
+            assert!(!hit(line), "{line}");
         }
         for line in [
             "apt purge mysql-server",
