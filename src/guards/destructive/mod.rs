@@ -178,8 +178,13 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
         | "invoke-webrequest" | "iwr" => http::delete_request(&prog, args),
         // `gh api -X DELETE repos/o/r` names the repository it deletes; any
         // other `-X DELETE` is the family's generic delete.
+        // A branch or tag ref is the protected-branch guard's.
         "gh" | "glab" if operands(args).first() == Some(&"api") => {
-            http::delete_request(&prog, args).or_else(|| by_table(cmd))
+            if args.iter().any(|a| a.contains("git/refs/")) {
+                None
+            } else {
+                http::delete_request(&prog, args).or_else(|| by_table(cmd))
+            }
         }
         "mongo" | "mongosh" | "mongos" => data::mongo(cmd, before),
         "redis-cli" | "valkey-cli" | "keydb-cli" => {
