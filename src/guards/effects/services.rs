@@ -4,7 +4,7 @@
 //! for what a row means).
 
 use super::Effect::{DeletesData, WipesDisk};
-use super::Kind::{CloudResource, CloudStorage, Cluster, Database, Disk};
+use super::Kind::{CloudResource, CloudStorage, Cluster, Database, Disk, OutsideProject};
 use super::tables::Cond::{Always, AnyOpt, AnyWord, Lead, NoOpt, WordStarts};
 use super::tables::{Family, Verb, v};
 
@@ -246,6 +246,28 @@ pub const SERVICES: &[Family] = &[
             DeletesData,
             Database,
             "drops every object of the database's schemas",
+        )],
+    ),
+    family(
+        "Desktop trash",
+        &["trash-empty"],
+        &[v(
+            &[],
+            Always,
+            DeletesData,
+            OutsideProject,
+            "empties the trash: the files in it are deleted for good",
+        )],
+    ),
+    family(
+        "GIO",
+        &["gio"],
+        &[v(
+            &["trash"],
+            AnyOpt(&["--empty"]),
+            DeletesData,
+            OutsideProject,
+            "empties the trash: the files in it are deleted for good",
         )],
     ),
     family(
