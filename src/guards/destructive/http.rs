@@ -8,8 +8,10 @@
 use super::super::argv::{operands, operands_skipping};
 use super::super::effects::{Hit, Kind};
 
-/// Path segments that name a type of store: the segment after one of them
-/// is a whole store (`/collections/docs`, `/v1/databases/prod`).
+/// Path segments that name a type of data store: the segment after one of
+/// them is a whole store (`/collections/docs`, `/v1/databases/prod`). Words
+/// that many APIs use for other things (`projects`, `keys`, `clusters`) are
+/// not among them.
 const STORE_SEGMENTS: &[&str] = &[
     "collections",
     "indexes",
@@ -20,13 +22,6 @@ const STORE_SEGMENTS: &[&str] = &[
     "tables",
     "keyspaces",
     "datasets",
-    "volumes",
-    "snapshots",
-    "backups",
-    "clusters",
-    "projects",
-    "namespaces",
-    "keys",
 ];
 
 /// The finding for an HTTP `DELETE` of a whole store, if `prog` sends one.
