@@ -400,7 +400,7 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
     let fam = family(tool)?;
     let words = leading_words(&without_global_values(tool, args), 6);
     for v in fam.verbs {
-        if path_matches(&words, v.path) && v.cond.holds(args) {
+        if path_matches(&words, v.path) && v.cond.holds(args) && !harmless_before(&words, v.path) {
             let target = format!("{tool}:{}", v.path.join(" "));
             return Some((fam, Hit::new(v.kind, target, v.what)));
         }
@@ -433,6 +433,19 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         fam,
         Hit::new(kind, format!("{tool}:{}", shown.join(" ")), reason),
     ))
+}
+
+/// Whether a word before a verb's first word names something local or
+/// disposable (`helm plugin uninstall diff`, `helm repo remove x`): the
+/// verb removes that, not what the row means.
+fn harmless_before(words: &[String], path: &[&str]) -> bool {
+    let Some(first) = path.first() else {
+        return false;
+    };
+    words
+        .iter()
+        .take_while(|w| !word_matches(w, first))
+        .any(|w| tables::HARMLESS_OBJECTS.contains(&w.as_str()) || w == "repo")
 }
 
 /// The words without the values of the tool's options that take one
