@@ -22,6 +22,7 @@ mod data;
 mod fs;
 mod git;
 mod http;
+mod mounts;
 
 use super::argv::{self, has_flag, operands, program};
 use super::effects::{self, Hit, Kind};
@@ -155,51 +156,11 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
             fs::recursive_delete(ctx, cmd, &paths)
         }
         "rm" | "unlink" => fs::glob_delete(ctx, cmd, &operands(args)),
-        // `rsync --delete src/ dest/` deletes what dest holds and src does
-        // not: judged like a recursive delete of a local destination.
-        "rsync"
-            if args
-                .iter()
-                .any(|a| a.starts_with("--delete") || a == "--del") =>
+        "rsync" => fs::rsync_delete(ctx, cmd),
+        "docker" | "podman" | "nerdctl"
+            if let Some(hit) = mounts::deletes_through_mount(ctx, cmd) =>
         {
-            let ops = argv::operands_skipping(
-                args,
-                &[
-                    "-e",
-                    "--rsh",
-                    "--exclude",
-                    "--include",
-                    "--filter",
-                    "-f",
-                    "--files-from",
-                    "--exclude-from",
-                    "--include-from",
-                    "--chmod",
-                    "--chown",
-                    "--port",
-                    "--password-file",
-                    "--log-file",
-                    "-T",
-                    "--temp-dir",
-                    "--partial-dir",
-                    "--backup-dir",
-                    "--suffix",
-                    "--compare-dest",
-                    "--copy-dest",
-                    "--link-dest",
-                ],
-            );
-            let dest = ops.last().filter(|_| ops.len() >= 2)?;
-            let remote = dest
-                .split_once(':')
-                .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'));
-            if remote {
-                return None;
-            }
-            fs::recursive_delete(ctx, cmd, &[dest]).map(|mut h| {
-                h.reason = format!("deletes what {dest} holds beyond the source (rsync --delete)");
-                h
-            })
+            Some(hit)
         }
         "git" => git::git(cmd),
         "docker" | "podman" | "kubectl" | "oc" | "nerdctl"
