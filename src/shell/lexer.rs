@@ -80,8 +80,8 @@ impl Parser<'_> {
                     self.i += 1;
                     self.double_quoted(depth, &mut w);
                 }
-                '$' => self.dollar(depth, &mut w),
-                '`' => self.backticks(depth, &mut w),
+                '$' => self.dollar(depth, &mut w, false),
+                '`' => self.backticks(depth, &mut w, false),
                 c => {
                     w.push(c);
                     self.i += 1;
@@ -110,8 +110,8 @@ impl Parser<'_> {
                     }
                     self.i = (self.i + 2).min(self.s.len());
                 }
-                '$' if self.peek(1) != Some('\'') => self.dollar(depth, w),
-                '`' => self.backticks(depth, w),
+                '$' if self.peek(1) != Some('\'') => self.dollar(depth, w, true),
+                '`' => self.backticks(depth, w, true),
                 c => {
                     w.push(c);
                     self.i += 1;
@@ -121,7 +121,8 @@ impl Parser<'_> {
     }
 
     /// `$…` at the cursor: `$(…)`, `$((…))`, `${…}`, `$'…'`, or a plain `$`.
-    fn dollar(&mut self, depth: usize, w: &mut String) {
+    /// A `$(echo …)` of literal words is its output ([`constant`]).
+    fn dollar(&mut self, depth: usize, w: &mut String, quoted: bool) {
         let start = self.i;
         match self.peek(1) {
             Some('(') if self.peek(2) == Some('(') => {
@@ -130,7 +131,12 @@ impl Parser<'_> {
             }
             Some('(') => {
                 self.i += 2;
+                let from = self.items.len();
                 self.subst(depth, true);
+                if let Some(out) = super::parser::constant_output(&self.items[from..]) {
+                    w.push_str(&constant(&out, quoted));
+                    return;
+                }
             }
             Some('{') => {
                 self.i += 2;
@@ -183,7 +189,7 @@ impl Parser<'_> {
                     continue;
                 }
                 '`' => {
-                    self.backticks(depth, &mut scratch);
+                    self.backticks(depth, &mut scratch, true);
                     continue;
                 }
                 '(' => level += 1,
@@ -228,7 +234,7 @@ impl Parser<'_> {
 
     /// Backticks at the cursor: the text up to the closing backtick is
     /// unescaped and parsed as its own script one level deeper.
-    fn backticks(&mut self, depth: usize, w: &mut String) {
+    fn backticks(&mut self, depth: usize, w: &mut String, quoted: bool) {
         let start = self.i;
         self.i += 1;
         let mut inner = String::new();
@@ -247,14 +253,19 @@ impl Parser<'_> {
             }
         }
         self.i = self.i.min(self.s.len());
-        w.extend(&self.s[start..self.i]);
         if depth < MAX_DEPTH {
             let mut cmds = Vec::new();
             parse_at(&inner, depth + 1, &self.cwd, &mut cmds);
-            let mut item = Item::Done(cmds);
+            let item = [Item::Done(cmds)];
+            match super::parser::constant_output(&item) {
+                Some(out) => w.push_str(&constant(&out, quoted)),
+                None => w.extend(&self.s[start..self.i]),
+            }
+            let [mut item] = item;
             item.capture();
             self.items.push(item);
         } else {
+            w.extend(&self.s[start..self.i]);
             super::opacity::bound_hit();
         }
     }
@@ -322,5 +333,21 @@ impl Parser<'_> {
             }
         }
         v
+    }
+}
+
+/// Splits a word where an unquoted constant substitution's output had
+/// blanks (the parser splits the word there).
+pub(super) const FIELD_SPLIT: char = '\u{1f}';
+
+/// A constant substitution's output as it lands in a word: quoted, as is;
+/// unquoted, split into fields at blanks ([`FIELD_SPLIT`]).
+fn constant(out: &str, quoted: bool) -> String {
+    if quoted {
+        out.to_string()
+    } else {
+        out.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(&FIELD_SPLIT.to_string())
     }
 }

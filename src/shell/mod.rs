@@ -49,6 +49,7 @@ pub mod opacity;
 mod options;
 mod parser;
 mod redirect;
+mod sed;
 mod unwrap;
 pub mod words;
 mod wrappers;

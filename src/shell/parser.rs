@@ -242,6 +242,44 @@ pub(super) enum Item {
     Done(Vec<SimpleCommand>),
 }
 
+/// The output of a substitution whose only command is `echo` (or a
+/// `printf` with no format directive) of literal words: `$(echo /etc)` is
+/// `/etc`. Anything else (a variable, a redirection, a pipe, another
+/// program) is not known before it runs.
+pub(super) fn constant_output(items: &[Item]) -> Option<String> {
+    let argv: &[String] = match items {
+        [Item::Raw(raw, _, _)]
+            if raw.redirects.is_empty() && raw.heredoc_ids.is_empty() && !raw.piped =>
+        {
+            &raw.argv
+        }
+        [Item::Done(cmds)] => match cmds.as_slice() {
+            [c] if c.redirects.is_empty() && c.heredoc.is_none() && c.wrappers.is_empty() => {
+                &c.argv
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let (prog, args) = argv.split_first()?;
+    let literal = |a: &String| !a.contains(['$', '`', '*', '?', '[', '{', '\\']);
+    if !args.iter().all(literal) {
+        return None;
+    }
+    match prog.as_str() {
+        "echo" => {
+            let words: Vec<&str> = args
+                .iter()
+                .map(String::as_str)
+                .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Some(words.join(" "))
+        }
+        "printf" if args.len() == 1 && !args[0].contains('%') => Some(args[0].clone()),
+        _ => None,
+    }
+}
+
 impl Item {
     /// Marks the commands as having their output captured (`$(…)`).
     pub(super) fn capture(&mut self) {
@@ -385,7 +423,15 @@ impl Parser<'_> {
                 self.i += 1; // a character no rule takes: step over it
                 continue;
             }
-            cur.argv.push(w);
+            if w.contains(super::lexer::FIELD_SPLIT) {
+                cur.argv.extend(
+                    w.split(super::lexer::FIELD_SPLIT)
+                        .filter(|f| !f.is_empty())
+                        .map(str::to_string),
+                );
+            } else {
+                cur.argv.push(w);
+            }
         }
     }
 
@@ -428,7 +474,7 @@ impl Parser<'_> {
                 target: delimiter,
             });
         } else {
-            let target = self.word(depth);
+            let target = self.word(depth).replace(super::lexer::FIELD_SPLIT, " ");
             cur.redirects.push(Redirect { op, target });
         }
     }
