@@ -102,6 +102,12 @@ pub(super) const LAUNCHERS: &[(&[&str], Rule)] = &[
         Rule::Custom(run_sub),
     ),
     (&["sops"], Rule::Custom(sops)),
+    (
+        &["bundle", "bundler", "poetry", "pipenv", "pdm", "uv"],
+        Rule::Custom(project_runner),
+    ),
+    (&["appraisal"], Rule::Custom(appraisal)),
+    (&["cargo"], Rule::Custom(cargo)),
     (&["hyperfine"], Rule::Custom(hyperfine)),
     (&["tmux"], Rule::Custom(tmux)),
     (&["screen"], opts("SceLpTh", &[], 0)),
@@ -341,4 +347,71 @@ fn wsl(argv: &[String]) -> Unwrapped {
         }
     }
     Unwrapped::No
+}
+
+/// `bundle exec cmd …`, `poetry run cmd …`, `uv run [options] cmd …`,
+/// `pipenv run`, `pdm run`: a command in the project's environment.
+fn project_runner(argv: &[String]) -> Unwrapped {
+    let sub = if matches!(
+        argv.first().map(|a| super::program_name(a)).as_deref(),
+        Some("bundle" | "bundler")
+    ) {
+        "exec"
+    } else {
+        "run"
+    };
+    if argv.get(1).map(String::as_str) != Some(sub) {
+        return Unwrapped::No;
+    }
+    Unwrapped::At(skip_options(
+        argv,
+        2,
+        "pC",
+        &[
+            "with",
+            "with-editable",
+            "with-requirements",
+            "python",
+            "package",
+            "extra",
+            "group",
+            "only-group",
+            "env-file",
+            "directory",
+            "project",
+            "index",
+            "default-index",
+            "index-url",
+            "extra-index-url",
+            "find-links",
+            "gemfile",
+        ],
+    ))
+}
+
+/// `appraisal NAME cmd …` runs the command under one appraisal's Gemfile
+/// (`appraisal install|generate|list|clean` are its own).
+fn appraisal(argv: &[String]) -> Unwrapped {
+    match argv.get(1).map(String::as_str) {
+        None | Some("install" | "generate" | "list" | "clean" | "update" | "help" | "version") => {
+            Unwrapped::No
+        }
+        Some(_) => Unwrapped::At(2),
+    }
+}
+
+/// `cargo msrv find|verify -- cmd …` runs the command for each toolchain;
+/// `cargo watch -s 'script'` runs a shell line on each change.
+fn cargo(argv: &[String]) -> Unwrapped {
+    match argv.get(1).map(String::as_str) {
+        Some("msrv") => argv
+            .iter()
+            .position(|a| a == "--")
+            .filter(|k| k + 1 < argv.len())
+            .map_or(Unwrapped::No, |k| Unwrapped::At(k + 1)),
+        Some("watch") => {
+            script_option(argv, &["-s", "--shell"]).map_or(Unwrapped::No, Unwrapped::Script)
+        }
+        _ => Unwrapped::No,
+    }
 }

@@ -57,7 +57,7 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     echoed = None;
                     continue;
                 }
-                let printed = echo_text(&raw.argv);
+                let mut printed = echo_text(&raw.argv);
                 let heredoc = if raw.heredoc_ids.is_empty() {
                     echoed
                         .take()
@@ -83,6 +83,16 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     }
                     Some(body)
                 };
+                // `cat <<EOF | sh`, `cat <<< 'ls' | sh`: cat prints its
+                // input, which the shell then runs.
+                if printed.is_none() && plain_cat(&raw.argv) {
+                    printed = heredoc.clone().or_else(|| {
+                        raw.redirects
+                            .iter()
+                            .find(|r| r.op == "<<<")
+                            .map(|r| r.target.clone())
+                    });
+                }
                 let cmd = SimpleCommand {
                     argv: raw.argv,
                     redirects: raw.redirects,
@@ -138,6 +148,14 @@ fn body_substitutions(body: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// `cat` with no file to read (only its input).
+fn plain_cat(argv: &[String]) -> bool {
+    let args = peeled(argv);
+    args.first()
+        .is_some_and(|p| super::program_name(p) == "cat")
+        && args[1..].iter().all(|a| a.starts_with('-'))
 }
 
 /// What `echo`/`printf` print (their words; printf's `\n` as newlines).
@@ -344,6 +362,8 @@ impl Parser<'_> {
     pub(super) fn seq(&mut self, depth: usize, in_subst: bool) {
         let mut cur = RawCmd::default();
         let mut parens = 0usize;
+        // Open `case … esac`: a pattern's `)` closes no substitution.
+        let mut cases = 0usize;
         let mut next_piped = false;
         loop {
             let Some(c) = self.peek(0) else {
@@ -403,7 +423,7 @@ impl Parser<'_> {
                     if parens > 0 {
                         parens -= 1;
                         self.leave_subshell();
-                    } else if in_subst {
+                    } else if in_subst && cases == 0 {
                         return;
                     }
                     continue;
@@ -422,6 +442,13 @@ impl Parser<'_> {
             if self.i == before {
                 self.i += 1; // a character no rule takes: step over it
                 continue;
+            }
+            if cur.argv.is_empty() {
+                match w.as_str() {
+                    "case" => cases += 1,
+                    "esac" => cases = cases.saturating_sub(1),
+                    _ => {}
+                }
             }
             if w.contains(super::lexer::FIELD_SPLIT) {
                 cur.argv.extend(

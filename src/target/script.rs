@@ -238,6 +238,16 @@ fn script_of(c: &SimpleCommand) -> Option<(String, Option<Lang>)> {
         }
     };
     match prog.as_str() {
+        // `bash -n x.sh` only checks the syntax: nothing runs.
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh"
+            if args
+                .iter()
+                .take_while(|a| a.starts_with('-'))
+                .any(|a| !a.starts_with("--") && a.contains('n'))
+                || args.windows(2).any(|w| w[0] == "-o" && w[1] == "noexec") =>
+        {
+            None
+        }
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "source" | "." => operand()
             .cloned()
             // `bash < setup.sh`: the script is the shell's input.
