@@ -39,7 +39,9 @@ fn harness_parser() -> impl TypedValueParser<Value = String> {
 fn scope_parser() -> impl TypedValueParser<Value = String> {
     PossibleValuesParser::new([
         PossibleValue::new("user").help("the user's own configuration, under HOME"),
-        PossibleValue::new("project").help("the git root of the working directory"),
+        PossibleValue::new("project").help(
+            "the git root of the working directory (outside a repository: the directory itself)",
+        ),
         PossibleValue::new("managed").help("Claude Code managed settings, rendered to a file"),
     ])
 }
@@ -326,8 +328,9 @@ pub struct InstallArgs {
     /// With --detect: do not ask.
     #[arg(long, short = 'y', requires = "detect")]
     pub yes: bool,
-    /// user (under HOME), project (the git root of the working directory), or
-    /// managed (Claude Code managed settings, rendered to ./managed-settings.json).
+    /// user (under HOME), project (the git root of the working directory; outside
+    /// a repository, the directory itself), or managed (Claude Code managed
+    /// settings, rendered to ./managed-settings.json).
     /// Default: user (project for devin).
     #[arg(long, value_name = "SCOPE", value_parser = scope_parser(), hide_possible_values = true)]
     pub scope: Option<String>,

@@ -27,15 +27,15 @@ use crate::state::ledger::LedgerKind;
 use crate::state::{self, Session};
 use choose::{Lazy, choose_cards, prepare_packs, trace_resolution};
 pub use gates::arm_deadline;
+pub(crate) use gates::decision_only;
 use gates::{
     audit_call, canonical_event, channel_gate, contract_row, once_gate, pinned_root, translate,
     unreadable, usable,
 };
-pub(crate) use gates::{decision_only, neutral_of};
 use judge::judge_each;
 
-/// What the hook was asked to do.
-#[derive(Debug, Clone, Default)]
+/// What the hook was asked to do ([`Request::new`]).
+#[derive(Debug, Clone)]
 pub struct Request {
     /// The event name as registered: the canonical Claude Code name, or
     /// the harness's own name with a contract.
@@ -56,9 +56,43 @@ pub struct Request {
     /// (an unreadable payload, the deadline): see [`crate::unjudged`].
     /// `None`: such a call stays silent whatever the policy.
     pub unjudged: Option<crate::unjudged::Unjudged>,
+    /// The neutral answer of the contract's row for `event`, where its
+    /// harness wants a decision on every call (Antigravity CLI's
+    /// PreToolUse; [`harness::neutral`]), read once with the row.
+    neutral: Option<String>,
 }
 
 impl Request {
+    /// A request for `event` with `cards`, in the dialect of `contract`:
+    /// no state root, answered every time, silent where cuecard cannot
+    /// judge (set the fields to change that). The contract's row for the
+    /// event is read here for its neutral answer, the one every path that
+    /// answers without judging uses (the deadline's, a judging that broke
+    /// off, a call with nothing to say).
+    pub fn new(event: String, cards: Vec<String>, contract: Option<HarnessId>) -> Request {
+        let neutral = contract.and_then(|h| {
+            h.spec()
+                .row(&event)
+                .and_then(|row| harness::neutral(h, row.native))
+        });
+        Request {
+            event,
+            cards,
+            contract,
+            state_root: None,
+            once: false,
+            unjudged: None,
+            neutral,
+        }
+    }
+
+    /// What a call answers, where silence is no answer, when cuecard stops
+    /// before judging or has nothing to say; `None` where printing nothing
+    /// is the neutral answer.
+    pub fn neutral(&self) -> Option<&str> {
+        self.neutral.as_deref()
+    }
+
     /// What the standing decision of a call cuecard cannot judge depends on.
     pub fn call(&self) -> crate::unjudged::Call<'_> {
         crate::unjudged::Call {
@@ -203,11 +237,8 @@ fn run_with(req: &Request, input: Result<Payload, Unusable>, source: Source) -> 
     crate::guards::effects::packs::clear();
     // Where the harness wants a decision on every call (Antigravity CLI's
     // PreToolUse), a call with nothing to say answers the neutral one.
-    if run.answer.is_none()
-        && run.block.is_none()
-        && let Some((h, row)) = run.contract
-    {
-        run.answer = harness::neutral(h, row.native);
+    if run.answer.is_none() && run.block.is_none() {
+        run.answer = req.neutral().map(str::to_string);
     }
     run
 }
@@ -293,5 +324,27 @@ fn stages(
 fn test_panic(point: &str) {
     if cfg!(debug_assertions) && std::env::var("CUECARD_TEST_PANIC").is_ok_and(|v| v == point) {
         panic!("CUECARD_TEST_PANIC={point}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The neutral answer is read with the contract's row: Antigravity
+    /// CLI's PreToolUse asks; its other events, an event it does not have
+    /// and a call with no contract answer nothing.
+    #[test]
+    fn the_neutral_answer_comes_with_the_request() {
+        let req = |event: &str, contract| Request::new(event.into(), Vec::new(), contract);
+        let agy = Some(HarnessId::Antigravity);
+        assert_eq!(
+            req("PreToolUse", agy).neutral(),
+            Some(r#"{"decision":"ask"}"#)
+        );
+        assert_eq!(req("PostToolUse", agy).neutral(), None);
+        assert_eq!(req("NoSuchEvent", agy).neutral(), None);
+        assert_eq!(req("PreToolUse", None).neutral(), None);
+        assert_eq!(req("PreToolUse", Some(HarnessId::Codex)).neutral(), None);
     }
 }

@@ -375,12 +375,8 @@ mod tests {
         let project = t.path().join("p");
         std::fs::create_dir_all(project.join(".git")).unwrap();
         let store = Store::at(&t.path().join("state")).unwrap();
-        let req = Request {
-            event: "PreToolUse".into(),
-            cards: vec!["destructive".into()],
-            state_root: Some(store.root().to_path_buf()),
-            ..Request::default()
-        };
+        let mut req = Request::new("PreToolUse".into(), vec!["destructive".into()], None);
+        req.state_root = Some(store.root().to_path_buf());
         let payload = || {
             let v = json!({
                 "session_id": "undelivered",

@@ -292,12 +292,7 @@ fn with_the_audit_off_nothing_is_written_or_touched() {
 /// often than the policy does (the audit reuses that read).
 #[test]
 fn with_the_audit_off_no_system_call_names_an_audit_file() {
-    if std::process::Command::new("strace")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: no strace");
+    if support::strace_missing() {
         return;
     }
     let sb = Sandbox::new();
@@ -306,29 +301,13 @@ fn with_the_audit_off_no_system_call_names_an_audit_file() {
     let mut p = support::payload(&sb, "PreToolUse");
     p["tool_name"] = json!("Bash");
     p["tool_input"] = json!({ "command": "cat .env" });
-    let mut cmd = std::process::Command::new("strace");
-    cmd.args(["-f", "-o"])
-        .arg(&trace)
-        .arg(support::bin())
-        .args(["dispatch", "PreToolUse"])
-        .current_dir(sb.project())
-        .env_clear()
-        .env("HOME", sb.home())
-        .env("CUECARD_STATE_DIR", sb.state())
-        .env("CUECARD_DATA_DIR", sb.data())
-        .env("XDG_CONFIG_HOME", sb.home().join(".config"))
-        .env("CUECARD_DEADLINE_MS", "5000")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(&p).unwrap())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout).contains("deny"));
+    let o = sb
+        .test()
+        .dispatch("PreToolUse", &[])
+        .json(&p)
+        .strace(&trace)
+        .run();
+    assert!(o.stdout.contains("deny"), "{}", o.stdout);
     let text = std::fs::read_to_string(&trace).unwrap();
     let audit = audit_dir(&sb).display().to_string();
     assert!(!text.contains(&audit), "an audit path was named");
@@ -339,16 +318,17 @@ fn with_the_audit_off_no_system_call_names_an_audit_file() {
     // The policy's own read of the user's file, which the packs (on a
     // gating event) and the audit reuse.
     assert_eq!(opens, 1, "config.toml opened {opens} times:\n{text}");
-    // The machine's managed file (absent here): one failed open, and only
-    // because the call decided something; nothing else names its place.
+    // The machine's managed file (the sandbox's, absent here): one failed
+    // open, and only because the call decided something; nothing else
+    // names its place, nor the machine's own.
+    let place = sb.path().join("managed");
     let managed: Vec<&str> = text
         .lines()
-        .filter(|l| l.contains("/etc/cuecard"))
+        .filter(|l| l.contains(&*place.to_string_lossy()))
         .collect();
-    if !std::path::Path::new("/etc/cuecard").exists() {
-        assert_eq!(managed.len(), 1, "{managed:?}");
-        assert!(managed[0].contains("open") && managed[0].contains("ENOENT"));
-    }
+    assert_eq!(managed.len(), 1, "{managed:?}");
+    assert!(managed[0].contains("open") && managed[0].contains("ENOENT"));
+    assert!(!text.contains("/etc/cuecard"), "the machine's managed file");
     eprintln!(
         "config.toml opened {opens} times; the managed file named {} times",
         managed.len()

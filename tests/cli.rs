@@ -280,6 +280,14 @@ fn json_of(t: &support::Output) -> Value {
     serde_json::from_str(&t.stdout).unwrap_or_else(|e| panic!("{e}: {}", t.stdout))
 }
 
+/// The card `name` in `cards list --json`'s output `v`.
+fn listed(v: &Value, name: &str) -> Value {
+    let cards = v["cards"].as_array().expect("a list of cards");
+    let card = cards.iter().find(|c| c["name"] == name);
+    card.unwrap_or_else(|| panic!("no card {name} in {v}"))
+        .clone()
+}
+
 #[test]
 fn every_reporting_command_prints_its_documented_json() {
     let sb = Sandbox::new();
@@ -321,13 +329,7 @@ fn every_reporting_command_prints_its_documented_json() {
     );
 
     let v = json_of(&sb.test().args(["cards", "list", "--json"]).run());
-    let d = v["cards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "destructive")
-        .unwrap()
-        .clone();
+    let d = listed(&v, "destructive");
     assert_eq!(d["scope"], "shipped");
     assert_eq!(d["guard"], "destructive");
     assert!(d["tokens"].as_u64().unwrap() > 0);
@@ -385,4 +387,98 @@ fn status_names_the_cuecard_variables_that_are_set() {
             .run(),
     );
     assert_eq!(v["environment"]["CUECARD_STOP_CARD"], "1");
+}
+
+/// `status` before any hook has run says so and makes no state folder (a
+/// command that only reads creates nothing); once a hook ran, it names the
+/// folder as it is.
+#[test]
+fn status_before_any_hook_makes_no_folder() {
+    let sb = Sandbox::new();
+    let out = sb.cmd(&["status"]).stdout;
+    assert!(
+        out.starts_with(&format!(
+            "state: {} (not made yet: no hook has run)\n",
+            sb.state().display()
+        )) && out.contains("sessions: none\n"),
+        "{out}"
+    );
+    let v = json_of(&sb.test().args(["status", "--json"]).run());
+    assert_eq!(v["root"], sb.state().display().to_string());
+    assert_eq!(v["sessions"], serde_json::json!([]));
+    assert!(!sb.state().exists(), "status made the state folder");
+    sb.test()
+        .dispatch("SessionStart", &["session-start"])
+        .json(&support::payload(&sb, "SessionStart"))
+        .run();
+    let out = sb.cmd(&["status"]).stdout;
+    assert!(
+        out.starts_with(&format!("state: {}\n", sb.state().display())),
+        "{out}"
+    );
+}
+
+/// Outside a git repository, `--scope project` is the working directory
+/// itself, and `install --help` says so (it used to promise a git root).
+#[test]
+fn project_scope_outside_a_repository_is_the_working_directory() {
+    let sb = Sandbox::new();
+    let help = sb.cmd(&["install", "--help"]).stdout;
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("outside a repository, the directory itself"),
+        "{help}"
+    );
+    let here = sb.path().join("nogit/sub");
+    std::fs::create_dir_all(&here).unwrap();
+    let mut cmd = sb.command(&["install", "--harness", "claude-code", "--scope", "project"]);
+    let out = support::output_of(cmd.current_dir(&here));
+    assert!(out.status.success(), "{out:?}");
+    assert!(here.join(".claude/settings.json").is_file());
+}
+
+/// `cards list` measures `skill-index` with the index it injects, as the
+/// hook sends it (less the `Full procedure` pointer), not its Advisory's
+/// placeholder alone.
+#[test]
+fn cards_list_measures_the_skill_index_as_injected() {
+    let sb = Sandbox::new();
+    let mut p = support::payload(&sb, "SessionStart");
+    p["source"] = serde_json::json!("startup");
+    let ctx = sb
+        .test()
+        .dispatch("SessionStart", &["skill-index"])
+        .json(&p)
+        .run()
+        .context();
+    let sent = ctx.split("\n\nFull procedure: ").next().unwrap();
+    let v = json_of(&sb.test().args(["cards", "list", "--json"]).run());
+    let card = listed(&v, "skill-index");
+    assert_eq!(card["chars"], sent.encode_utf16().count(), "{card}\n{sent}");
+}
+
+/// `explain` with no payload says how to give one, with the event and
+/// contract it was given; with a payload it says nothing of it.
+#[test]
+fn explain_without_a_payload_says_how_to_give_one() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd(&["explain", "--contract", "gemini", "BeforeTool"])
+        .stdout;
+    assert!(
+        out.contains(
+            "payload: none (stdin was empty)\n  to judge a call, pipe in its hook payload"
+        ) && out.contains("`cuecard explain --contract gemini BeforeTool < payload.json`"),
+        "{out}"
+    );
+    let out = sb
+        .test()
+        .args(["explain", "SessionStart"])
+        .json(&support::payload(&sb, "SessionStart"))
+        .run()
+        .stdout;
+    assert!(
+        out.contains("payload: ok") && !out.contains("pipe in"),
+        "{out}"
+    );
 }

@@ -76,7 +76,7 @@ fn a_command_that_cannot_do_what_it_was_asked_exits_1_with_its_reason() {
                 "--harness".into(),
                 "cursor".into(),
             ],
-            "cuecard: Cursor has no plugin format cuecard builds\n".into(),
+            "cuecard: Cursor has no plugin format cuecard builds (it builds one for: claude-code, codex, gemini, copilot)\n".into(),
         ),
         (
             vec!["replay".into(), "no-such.jsonl".into()],

@@ -215,15 +215,9 @@ fn a_broken_pack_source_is_refused_and_recorded() {
 /// what the call's policy and deck resolution already read.
 #[test]
 fn one_call_reads_each_pack_source_once() {
-    if std::process::Command::new("strace")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: no strace");
+    if support::strace_missing() {
         return;
     }
-    use std::io::Write as _;
     let sb = Sandbox::new();
     user_config(
         &sb,
@@ -260,29 +254,13 @@ fn one_call_reads_each_pack_source_once() {
         .dispatch("PreToolUse", &["destructive", "secrets"])
         .json(&p)
         .run();
-    let mut cmd = std::process::Command::new("strace");
-    cmd.args(["-f", "-o"])
-        .arg(&trace)
-        .arg(support::bin())
-        .args(["dispatch", "PreToolUse", "destructive", "secrets"])
-        .current_dir(sb.project())
-        .env_clear()
-        .env("HOME", sb.home())
-        .env("CUECARD_STATE_DIR", sb.state())
-        .env("CUECARD_DATA_DIR", sb.data())
-        .env("XDG_CONFIG_HOME", sb.home().join(".config"))
-        .env("CUECARD_DEADLINE_MS", "5000")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(&p).unwrap())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = sb
+        .test()
+        .dispatch("PreToolUse", &["destructive", "secrets"])
+        .json(&p)
+        .strace(&trace)
+        .run()
+        .stdout;
     // The project card's pack line fires, under the user's policy.
     assert!(
         out.contains("\"permissionDecision\":\"deny\"") && out.contains("destructive.database"),

@@ -25,7 +25,12 @@ fn build(sb: &Sandbox, dir: &Path, harness: &str) -> support::Output {
 fn a_claude_code_plugin_holds_the_install_entries_pointed_at_its_own_binary() {
     let sb = Sandbox::new();
     let dir = sb.path().join("plugin");
-    build(&sb, &dir, "claude-code");
+    let out = build(&sb, &dir, "claude-code").stdout;
+    // How to try it, naming the folder just built.
+    assert!(
+        out.contains(&format!("`claude --plugin-dir {}`", dir.display())) && !out.contains("<dir>"),
+        "{out}"
+    );
     let manifest = read_json(dir.join(".claude-plugin/plugin.json"));
     assert_eq!(manifest["name"], "cuecard");
     let market = read_json(dir.join(".claude-plugin/marketplace.json"));

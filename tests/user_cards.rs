@@ -322,6 +322,33 @@ fn scope_precedence_override_and_disable() {
     assert!(explain.contains("disabled"), "{explain}");
 }
 
+/// A user card that says only `- enabled: false` switches the shipped card
+/// of its name off: it checks clean, `cards list` shows the card disabled,
+/// and the guard no longer answers.
+#[test]
+fn a_card_that_only_switches_a_shipped_one_off_needs_no_event() {
+    let sb = Sandbox::new();
+    let secret = || {
+        sb.test()
+            .dispatch("PreToolUse", &["secrets"])
+            .json(&bash_call(&sb, "cat .env"))
+            .run()
+            .context()
+    };
+    assert!(secret().contains("secret"), "the shipped card fires first");
+    let off = user_card(&sb, "secrets", "# Off\n\n## Bindings\n- enabled: false\n");
+    let check = sb.test().args(["cards", "check"]).arg(&off).run().stdout;
+    assert!(!check.contains("INVALID"), "{check}");
+    let list = sb.test().args(["cards", "list"]).run().stdout;
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("secrets") && l.contains("(disabled)")),
+        "{list}"
+    );
+    assert!(!list.contains("Bindings has no"), "{list}");
+    assert_eq!(secret(), "", "the shipped card is off");
+}
+
 #[test]
 fn trust_lifecycle() {
     let sb = Sandbox::new();

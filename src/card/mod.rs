@@ -57,7 +57,9 @@ impl Card {
     /// suite, never a hook.
     pub fn validate(&self) -> Result<(), String> {
         let b = &self.bindings;
-        if b.events.is_empty() {
+        // A card that only switches a shipped one off (`- enabled: false`)
+        // never emits: it needs no event.
+        if b.events.is_empty() && b.enabled {
             return Err("Bindings has no `event`".into());
         }
         for name in &b.events {

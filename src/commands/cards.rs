@@ -38,7 +38,7 @@ pub fn list(p: &Printer, json: bool) -> ExitStatus {
         .collect(),
     ];
     for (scope, c) in &set.cards {
-        let text = c.emitted_text();
+        let text = &*shown_text(c);
         let mut scope_s = scope.label().to_string();
         if let Some(lost) = set.overridden(&c.name) {
             scope_s.push_str(&format!(" (overrides {})", lost.label()));
@@ -87,6 +87,19 @@ pub fn list(p: &Printer, json: bool) -> ExitStatus {
     status
 }
 
+/// What a card's size is measured on: the text it emits, with the one fill
+/// that is the same on every call put in (the skill index built into this
+/// binary, for the `skill-index` guard's `{index}`); a fill that depends on
+/// the call stays as written.
+fn shown_text(c: &crate::card::Card) -> std::borrow::Cow<'_, str> {
+    let text = c.emitted_text();
+    if c.bindings.guard.as_deref() == Some("skill-index") {
+        text::fill_with(text, &[], &[("index", crate::guards::skill_index::text())]).into()
+    } else {
+        text.into()
+    }
+}
+
 /// `cards list --json` (docs/json.md).
 fn list_json(set: &CardSet) -> serde_json::Value {
     use serde_json::json;
@@ -94,7 +107,7 @@ fn list_json(set: &CardSet) -> serde_json::Value {
         .cards
         .iter()
         .map(|(scope, c)| {
-            let text = c.emitted_text();
+            let text = &*shown_text(c);
             json!({
                 "name": c.name,
                 "scope": scope.label(),

@@ -146,21 +146,16 @@ fn hook(args: &[OsString], opened: &mut Option<Store>, record: &mut CallRecord) 
     // hangs: the policy's standing decision, not silence).
     let req = match (&a.event, &contract) {
         (Some(event), Ok(contract)) => {
-            let mut req = Request {
-                event: event.clone(),
-                cards: a.cards.clone(),
-                contract: *contract,
-                state_root: store.map(|s| s.root().to_path_buf()),
-                once: true,
-                unjudged: None,
-            };
+            let mut req = Request::new(event.clone(), a.cards.clone(), *contract);
+            req.state_root = store.map(|s| s.root().to_path_buf());
+            req.once = true;
             if unjudged::gating(req.call()) {
                 let u = unjudged::Unjudged::early(true);
                 crate::dispatch::arm_deadline(&req, &u);
                 req.unjudged = Some(u);
-            } else if let Some(line) = crate::dispatch::neutral_of(&req) {
+            } else if let Some(line) = req.neutral() {
                 // Where silence is no answer (Antigravity CLI's PreToolUse).
-                deadline::set_answer(Some(deadline::Answer::Stdout(line)));
+                deadline::set_answer(Some(deadline::Answer::Stdout(line.to_string())));
             }
             Some(req)
         }
@@ -221,10 +216,10 @@ fn hook(args: &[OsString], opened: &mut Option<Store>, record: &mut CallRecord) 
                 }));
             }
             blocked |= late;
-        } else if let Some(line) = crate::dispatch::neutral_of(&req) {
+        } else if let Some(line) = req.neutral() {
             // No standing decision: the neutral answer, where silence is
             // no answer (Antigravity CLI's PreToolUse).
-            printer::hook_answer(&line);
+            printer::hook_answer(line);
         }
     }
     blocked

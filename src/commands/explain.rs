@@ -76,7 +76,23 @@ pub fn run(p: &Printer, a: ExplainArgs) -> Result<ExitStatus, CommandError> {
         .and_then(|p| p.cwd())
         .map(|c| crate::target::find_project_root(std::path::Path::new(c)))
         .unwrap_or_else(crate::context::project_root_here);
-    let payload_line = payload_line(&input);
+    let mut payload_line = payload_line(&input);
+    if matches!(
+        input,
+        Err(payload::Unusable::Tty | payload::Unusable::Empty)
+    ) {
+        // No call to judge: how to give one.
+        let contract = a
+            .contract
+            .as_deref()
+            .map(|c| format!("--contract {c} "))
+            .unwrap_or_default();
+        payload_line.push_str(&format!(
+            "\n  to judge a call, pipe in its hook payload (the JSON the harness sends): \
+             `cuecard explain {contract}{} < payload.json`",
+            a.event
+        ));
+    }
     let mut out = String::new();
     let contract = a.contract.as_deref().map(|id| (id, HarnessId::parse(id)));
     if let Some((id, h)) = contract {
@@ -88,14 +104,13 @@ pub fn run(p: &Printer, a: ExplainArgs) -> Result<ExitStatus, CommandError> {
     let state_root = crate::state::store::root_for_commands();
     // What the hook answers a payload it cannot read, under the policy.
     let unjudged = Some(crate::unjudged::Unjudged::early(false));
-    let req = Request {
-        event: a.event.clone(),
-        cards: a.cards.clone(),
-        contract: contract.and_then(|(_, h)| h),
-        state_root,
-        once: false,
-        unjudged,
-    };
+    let mut req = Request::new(
+        a.event.clone(),
+        a.cards.clone(),
+        contract.and_then(|(_, h)| h),
+    );
+    req.state_root = state_root;
+    req.unjudged = unjudged;
     let kept = input.clone();
     let run = dispatch::run(&req, input, None);
     if matches!(contract, Some((_, None))) {

@@ -15,7 +15,6 @@ mod plugin;
 mod policy;
 mod replay;
 mod report;
-mod silent;
 mod status;
 mod terminal_md;
 mod trust;

@@ -20,7 +20,9 @@ pub fn build(p: &Printer, a: PluginBuildArgs) -> Result<ExitStatus, CommandError
             s.why(spec.harness)
         ));
     }
-    out.push_str(&format!("  {}\n", b.format.usage));
+    // The usage names the folder just built, not a placeholder.
+    let dir = a.dir.display().to_string();
+    out.push_str(&format!("  {}\n", b.format.usage.replace("<dir>", &dir)));
     p.out(&out);
     Ok(ExitStatus::Success)
 }

@@ -14,21 +14,42 @@ const MAX_SESSIONS: usize = 10_000;
 const SHOWN: usize = 20;
 
 pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
-    let store = match Store::open() {
-        Ok(s) => s,
-        Err(why) => {
-            if as_json {
-                p.out(&json!({"root": null, "refused": why.to_string()}).to_string());
-            } else {
-                p.out(&format!("state: unavailable ({why})"));
+    // No state folder yet (no hook has run): said as it is, and not
+    // created, since a command that only reads makes no folder.
+    let unmade = state::root::candidate().filter(|r| std::fs::symlink_metadata(r).is_err());
+    let store = match unmade {
+        Some(_) => None,
+        None => match Store::open() {
+            Ok(s) => Some(s),
+            Err(why) => {
+                if as_json {
+                    p.out(&json!({"root": null, "refused": why.to_string()}).to_string());
+                } else {
+                    p.out(&format!("state: unavailable ({why})"));
+                }
+                return ExitStatus::Failure;
             }
-            return ExitStatus::Failure;
-        }
+        },
     };
+    let root_line = match (&store, &unmade) {
+        (Some(s), _) => s.root().display().to_string(),
+        (None, Some(r)) => format!("{} (not made yet: no hook has run)", r.display()),
+        (None, None) => String::new(),
+    };
+    let root = store
+        .as_ref()
+        .map(|s| s.root().to_path_buf())
+        .or(unmade)
+        .unwrap_or_default();
     let wanted = wanted_part(session);
-    let sessions = sessions_of(&store, wanted.as_deref());
-    crate::hook::fold_pending(&store, std::time::Duration::from_millis(200));
-    let record = failures::load(&store);
+    let sessions = store
+        .as_ref()
+        .map(|s| sessions_of(s, wanted.as_deref()))
+        .unwrap_or_default();
+    if let Some(store) = &store {
+        crate::hook::fold_pending(store, std::time::Duration::from_millis(200));
+    }
+    let record = store.as_ref().map(failures::load).unwrap_or_default();
     let unreported = record.unreported().count();
     let fails: Vec<&failures::RecordedFailure> = record
         .entries
@@ -44,7 +65,7 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
             .map(|(k, v)| (k.clone(), Value::String(v.clone())))
             .collect();
         let v = json!({
-            "root": store.root().to_string_lossy(),
+            "root": root.to_string_lossy(),
             "environment": environment,
             "sessions": sessions.iter().map(|(k, s)| json!({"key": k, "state": s})).collect::<Vec<_>>(),
             "failures": {"unreported": unreported, "entries": fails},
@@ -52,7 +73,8 @@ pub fn run(p: &Printer, session: Option<&str>, as_json: bool) -> ExitStatus {
         p.out(&serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
         p.out(&render(
-            &store,
+            &root_line,
+            store.as_ref(),
             &set,
             &sessions,
             &fails,
@@ -92,7 +114,8 @@ pub(super) fn sessions_of(store: &Store, wanted: Option<&str>) -> Vec<(String, S
 }
 
 fn render(
-    store: &Store,
+    root_line: &str,
+    store: Option<&Store>,
     set: &[(String, String)],
     sessions: &[(String, Session)],
     fails: &[&failures::RecordedFailure],
@@ -100,7 +123,7 @@ fn render(
     detail: bool,
 ) -> String {
     let now = state::now();
-    let mut out = format!("state: {}\n", store.root().display());
+    let mut out = format!("state: {root_line}\n");
     if !set.is_empty() {
         // The `CUECARD_*` variables of this shell that change what the
         // hook does (docs/design.md §11), so a stray one is seen.
@@ -124,7 +147,7 @@ fn render(
             sessions.len() - SHOWN
         ));
     }
-    for (what, why) in super::silent::findings(Some(store), None, None) {
+    for (what, why) in crate::install::silent::findings(store, None, None) {
         out.push_str(&format!("not calling: {what}\n  {why}\n"));
     }
     failure_lines(&mut out, fails, unreported, now);

@@ -1,13 +1,12 @@
-//! `cuecard verify [--harness <id>] [--json] [--capabilities [--markdown]]`.
+//! `cuecard verify [--harness <id>] [--json] [--capabilities [--markdown]]`:
+//! prints what [`crate::install::verify::gather`] found.
 
 use super::{CommandError, ExitStatus};
 use crate::cli::VerifyArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::Scope;
 use crate::install::context::Context;
-use crate::install::document::ConfigFile;
-use crate::install::double;
-use crate::install::inspect::{self, Status};
+use crate::install::verify::{Found, gather};
 use crate::printer::Printer;
 
 pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
@@ -41,12 +40,9 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
         notes,
         doubles,
     } = &found;
-    let bad = statuses
-        .iter()
-        .any(|s| !s.problems.is_empty() || !s.unenforced.is_empty())
-        || !doubles.is_empty();
+    let bad = found.bad();
     // Trust the user has yet to give: its own exit code, not a failure.
-    let waiting = statuses.iter().any(|s| !s.untrusted.is_empty());
+    let waiting = found.waiting();
     if a.json {
         let v = serde_json::json!({
             "binary": bin,
@@ -67,47 +63,6 @@ pub fn run(p: &Printer, a: VerifyArgs) -> Result<ExitStatus, CommandError> {
     } else {
         ExitStatus::Success
     })
-}
-
-/// What verify found: each config file's state, the harnesses it cannot
-/// install into (and why), and double registrations.
-struct Found {
-    statuses: Vec<Status>,
-    notes: Vec<(HarnessId, String)>,
-    doubles: Vec<(HarnessId, String)>,
-}
-
-/// Inspects every scope and form of each harness's config, against what
-/// install would write from the same context.
-fn gather(harnesses: &[HarnessId], scopes: &[Scope], ctx: &Context, bin: &str) -> Found {
-    let roots = &ctx.roots;
-    let mut statuses: Vec<Status> = Vec::new();
-    let mut notes: Vec<(HarnessId, String)> = Vec::new();
-    let mut doubles: Vec<(HarnessId, String)> = Vec::new();
-    for h in harnesses {
-        let Some(spec) = h.config() else {
-            notes.push((
-                *h,
-                h.limitation().unwrap_or("not installed into").to_string(),
-            ));
-            continue;
-        };
-        for scope in scopes.iter().copied() {
-            for form in std::iter::once(spec).chain(spec.legacy) {
-                if let Some(t) = ConfigFile::new(form, scope, roots) {
-                    statuses.push(inspect::inspect(ctx, &t, bin));
-                }
-            }
-        }
-        for d in double::doubles(&double::find_all(spec, roots, bin)) {
-            doubles.push((*h, d));
-        }
-    }
-    Found {
-        statuses,
-        notes,
-        doubles,
-    }
 }
 
 /// The report for a person: one line per installed file with its state and
@@ -159,12 +114,7 @@ fn text(p: &Printer, harnesses: &[HarnessId], found: &Found) -> String {
     for (h, d) in doubles {
         out.push_str(&format!("{} {}: {d}\n", p.state("DOUBLE", 10), h.id()));
     }
-    let missing: Vec<&str> = harnesses
-        .iter()
-        .filter(|h| h.config().is_some())
-        .filter(|h| !statuses.iter().any(|s| s.harness == h.id() && s.present()))
-        .map(|h| h.id())
-        .collect();
+    let missing = found.not_installed(harnesses);
     if !missing.is_empty() {
         out.push_str(&format!("not installed: {}\n", missing.join(", ")));
     }

@@ -171,15 +171,11 @@ pub fn arm_deadline(req: &Request, u: &crate::unjudged::Unjudged) {
         }
     });
     // No standing decision: the neutral answer, where silence is none.
-    let answer = answer.or_else(|| neutral_of(req).map(crate::deadline::Answer::Stdout));
+    let answer = answer.or_else(|| {
+        req.neutral()
+            .map(|line| crate::deadline::Answer::Stdout(line.to_string()))
+    });
     crate::deadline::set_answer(answer);
-}
-
-/// The neutral answer of `req`'s native event, where its harness wants a
-/// decision on every call (see [`harness::neutral`]).
-pub(crate) fn neutral_of(req: &Request) -> Option<String> {
-    let (h, row) = contract_row(req).ok()??;
-    crate::harness::neutral(h, row.native)
 }
 
 /// The answer for `req` that carries only `ruling`, through the one

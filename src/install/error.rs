@@ -328,7 +328,17 @@ impl fmt::Display for InstallError {
                 p.display()
             ),
             E::NoPluginFormat(h) => {
-                write!(f, "{} has no plugin format cuecard builds", h.name())
+                let builds: Vec<&str> = HarnessId::ALL
+                    .iter()
+                    .filter(|h| h.config().is_some_and(|c| c.plugin.is_some()))
+                    .map(|h| h.id())
+                    .collect();
+                write!(
+                    f,
+                    "{} has no plugin format cuecard builds (it builds one for: {})",
+                    h.name(),
+                    builds.join(", ")
+                )
             }
             E::PluginDirSymlink(p) => write!(
                 f,

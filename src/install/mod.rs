@@ -37,6 +37,7 @@ pub mod sandbox;
 pub mod self_copy;
 pub mod txn;
 pub mod uninstall;
+pub mod verify;
 
 use crate::harness::HarnessId;
 use crate::harness::config::Config;
@@ -79,8 +80,10 @@ impl std::fmt::Display for Unresolved {
 pub fn all_specs() -> Vec<&'static Config> {
     HarnessId::ALL.iter().filter_map(|h| h.config()).collect()
 }
+pub mod doctor;
 pub mod inspect;
 pub mod probe;
+pub mod silent;
 
 impl std::error::Error for Unresolved {}
 

@@ -450,24 +450,20 @@ impl Replayer {
         let Some(cards) = cards else {
             return; // nothing registered on this event: the hook never runs
         };
-        let req = Request {
-            event: event.to_string(),
-            cards,
-            contract: match r.format {
-                Format::ClaudeCode => None,
-                Format::Codex => Some(crate::harness::HarnessId::Codex),
-                // Qwen's event names are Claude Code's; its tool names and
-                // input keys are its own, which the contract maps.
-                Format::Qwen => Some(crate::harness::HarnessId::Qwen),
-                // CodeBuddy's event and tool names are Claude Code's.
-                Format::CodeBuddy => Some(crate::harness::HarnessId::CodeBuddy),
-            },
-            // One recorded run: no second copy of a hook to silence.
-            once: false,
-            // A recorded payload was read whole; no deadline runs here.
-            unjudged: None,
-            state_root: self.store.as_ref().map(|s| s.root().to_path_buf()),
+        let contract = match r.format {
+            Format::ClaudeCode => None,
+            Format::Codex => Some(crate::harness::HarnessId::Codex),
+            // Qwen's event names are Claude Code's; its tool names and
+            // input keys are its own, which the contract maps.
+            Format::Qwen => Some(crate::harness::HarnessId::Qwen),
+            // CodeBuddy's event and tool names are Claude Code's.
+            Format::CodeBuddy => Some(crate::harness::HarnessId::CodeBuddy),
         };
+        // One recorded run: no second copy of a hook to silence (`once`
+        // stays off); a recorded payload was read whole, and no deadline
+        // runs here (nothing `unjudged`).
+        let mut req = Request::new(event.to_string(), cards, contract);
+        req.state_root = self.store.as_ref().map(|s| s.root().to_path_buf());
         if event == "PostToolUse" {
             let name = p.get("tool_name").and_then(Value::as_str);
             let name = name.map(|n| req.contract.map_or(n, |h| h.spec().canonical_tool(n)));

@@ -58,6 +58,38 @@ impl Sandbox {
     }
 }
 
+/// Whether `strace` runs on this machine; says SKIPPED when it does not, for
+/// the tests that count the binary's system calls.
+pub fn strace_missing() -> bool {
+    let missing = Command::new("strace").arg("-V").output().is_err();
+    if missing {
+        eprintln!("SKIPPED: no strace");
+    }
+    missing
+}
+
+/// `cmd` (a command built by [`Sandbox::command`]) run under `strace -f`,
+/// which writes its lines to `trace`: the same program, arguments, folder
+/// and environment (nothing of the caller's but what `cmd` sets).
+pub fn under_strace(cmd: &Command, trace: &Path) -> Command {
+    let mut traced = Command::new("strace");
+    traced
+        .args(["-f", "-o"])
+        .arg(trace)
+        .arg(cmd.get_program())
+        .args(cmd.get_args())
+        .env_clear();
+    for (k, v) in cmd.get_envs() {
+        if let Some(v) = v {
+            traced.env(k, v);
+        }
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        traced.current_dir(dir);
+    }
+    traced
+}
+
 /// Runs a command, retrying while the kernel says its program file is busy
 /// (ETXTBSY): a binary copied by this test can still be open for writing in
 /// a child another test thread forked meanwhile. Bounded: 100 tries.
@@ -186,6 +218,7 @@ pub struct Test<'a> {
     expect_files: Vec<(String, Vec<u8>)>,
     hook: bool,
     timeout: Duration,
+    trace: Option<PathBuf>,
 }
 
 pub struct Output {
@@ -231,6 +264,7 @@ impl<'a> Test<'a> {
             expect_files: Vec::new(),
             hook: false,
             timeout: Duration::from_secs(20),
+            trace: None,
         }
     }
     pub fn arg(mut self, a: impl Into<OsString>) -> Self {
@@ -299,6 +333,12 @@ impl<'a> Test<'a> {
         self.timeout = t;
         self
     }
+    /// Runs the binary under `strace -f`, its lines written to `trace`
+    /// ([`under_strace`]); see [`strace_missing`].
+    pub fn strace(mut self, trace: impl Into<PathBuf>) -> Self {
+        self.trace = Some(trace.into());
+        self
+    }
 
     /// Runs, expecting exit code `code` (the last call of a test).
     #[track_caller]
@@ -316,6 +356,9 @@ impl<'a> Test<'a> {
     pub fn run(self) -> Output {
         let sb = self.sandbox;
         let mut cmd = sb.command(&self.args);
+        if let Some(trace) = &self.trace {
+            cmd = under_strace(&cmd, trace);
+        }
         if let Some(p) = &self.path_prefix {
             cmd.env("PATH", format!("{}:/usr/bin:/bin", p.display()));
         }

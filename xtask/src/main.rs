@@ -19,6 +19,7 @@ mod bench_syscalls;
 mod dist;
 mod e2e;
 mod gen_files;
+mod options;
 mod skill_index;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +27,17 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    match options::check(&args) {
+        options::Verdict::Run => {}
+        options::Verdict::Help => {
+            println!("{}", options::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        options::Verdict::Refused(why) => {
+            eprintln!("xtask: {why}\n{}", options::USAGE);
+            return ExitCode::from(2);
+        }
+    }
     let check = args.iter().any(|a| a == "--check");
     let result = match args.first().map(String::as_str) {
         Some("gen") => gen_files::run(check),
@@ -37,9 +49,7 @@ fn main() -> ExitCode {
         Some("dist") => dist::run(),
         Some("e2e") => e2e::run(&args[1..]),
         _ => {
-            eprintln!(
-                "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | bench-adversarial [--quick] [--bin <path>] | bench-audit [--quick] [--bin <path>] | bench-syscalls [--bin <path>] [--trace <dir>] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>"
-            );
+            eprintln!("{}", options::USAGE);
             return ExitCode::from(2);
         }
     };

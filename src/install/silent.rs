@@ -13,7 +13,7 @@ use crate::state::{self, Store};
 
 /// One line per silent install (`what`, `likely reason`), inspected with
 /// the caller's install context (`doctor`'s), else one of its own.
-pub(super) fn findings(
+pub fn findings(
     store: Option<&Store>,
     only: Option<&str>,
     ctx: Option<&Context>,
