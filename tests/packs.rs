@@ -33,7 +33,10 @@ const PACK: &str = "[policy]\n\"destructive.database\" = \"deny\"\n\n[effects]\n
 #[test]
 fn a_user_pack_makes_a_verb_a_finding_under_its_policy() {
     let sb = Sandbox::new();
-    assert_eq!(bash(&sb, "acmectl ledger scrub --yes", &["destructive"]), "");
+    assert_eq!(
+        bash(&sb, "acmectl ledger scrub --yes", &["destructive"]),
+        ""
+    );
     user_config(&sb, PACK);
     let out = bash(
         &sb,
@@ -46,7 +49,10 @@ fn a_user_pack_makes_a_verb_a_finding_under_its_policy() {
     );
     // Another verb of the tool, and the verb's help form, stay quiet.
     assert_eq!(bash(&sb, "acmectl ledger list", &["destructive"]), "");
-    assert_eq!(bash(&sb, "acmectl ledger scrub --help", &["destructive"]), "");
+    assert_eq!(
+        bash(&sb, "acmectl ledger scrub --help", &["destructive"]),
+        ""
+    );
     let out = bash(&sb, "vaultctl reveal prod/db", &["secrets"]);
     assert!(out.contains("your [effects] pack"), "{out}");
     // `policy --ids` lists them.
@@ -106,7 +112,10 @@ const CARD: &str = "# Acme operations\n\n## Advisory\n`{command}` {reason}.\n\n#
 #[test]
 fn a_user_cards_effect_line_is_a_pack_line() {
     let sb = Sandbox::new();
-    assert_eq!(bash(&sb, "acmectl ledger scrub --yes", &["destructive"]), "");
+    assert_eq!(
+        bash(&sb, "acmectl ledger scrub --yes", &["destructive"]),
+        ""
+    );
     user_card(&sb, CARD);
     let out = bash(&sb, "acmectl ledger rewind", &["destructive"]);
     assert!(out.contains("your [effects] pack"), "{out}");
