@@ -47,6 +47,7 @@ mod launchers;
 mod lexer;
 pub mod opacity;
 mod options;
+mod outputs;
 mod parser;
 mod redirect;
 mod sed;

@@ -195,7 +195,10 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
                 "~/.npmrc"
             });
         }
-        "curl" => out.extend(value_of(&["-o", "--output"]).or_else(|| short_value('o'))),
+        "curl" => {
+            out.extend(value_of(&["-o", "--output"]).or_else(|| short_value('o')));
+            out.extend(value_of(&["--output-dir"]));
+        }
         "wget" => out.extend(value_of(&["-O", "--output-document"]).or_else(|| short_value('O'))),
         "set-content" | "add-content" | "out-file" | "new-item" | "sc" | "ac" => {
             match value_of(&["-Path", "-FilePath", "-LiteralPath"]) {
@@ -211,6 +214,7 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
         _ => {}
     }
+    out.extend(super::outputs::output_paths(cmd));
     // A URL is no file on this machine (`> s3://b/x` names a folder `s3:`
     // that does not exist: the write fails).
     out.retain(|p| {
