@@ -82,8 +82,15 @@ impl Parser<'_> {
                 }
                 '$' => self.dollar(depth, &mut w, false),
                 '`' => self.backticks(depth, &mut w, false),
+                // Unquoted braces and commas, marked for brace expansion
+                // ([`expand_braces`]).
                 c => {
-                    w.push(c);
+                    w.push(match c {
+                        '{' => BRACE_OPEN,
+                        '}' => BRACE_CLOSE,
+                        ',' => BRACE_COMMA,
+                        c => c,
+                    });
                     self.i += 1;
                 }
             }
@@ -350,4 +357,79 @@ fn constant(out: &str, quoted: bool) -> String {
             .collect::<Vec<_>>()
             .join(&FIELD_SPLIT.to_string())
     }
+}
+
+/// An unquoted `{`, `}` and `,` in a word, until brace expansion.
+const BRACE_OPEN: char = '\u{2}';
+const BRACE_CLOSE: char = '\u{3}';
+const BRACE_COMMA: char = '\u{4}';
+
+/// At most this many words from one word's brace expansion.
+const MAX_BRACE_WORDS: usize = 32;
+
+/// A word with its brace marks put back as the characters they were.
+pub(super) fn restore(w: &str) -> String {
+    w.chars()
+        .map(|c| match c {
+            BRACE_OPEN => '{',
+            BRACE_CLOSE => '}',
+            BRACE_COMMA => ',',
+            c => c,
+        })
+        .collect()
+}
+
+/// Bash's brace expansion of one word: `a{b,c}d` is `abd acd`, nested
+/// groups too; a group with no comma (`{}`, `@{u}`) stays as written.
+pub(super) fn expand_braces(w: &str) -> Vec<String> {
+    if !w.contains(BRACE_OPEN) {
+        return vec![restore(w)];
+    }
+    let mut out = Vec::new();
+    expand_into(w, &mut out);
+    out
+}
+
+fn expand_into(w: &str, out: &mut Vec<String>) {
+    if out.len() >= MAX_BRACE_WORDS {
+        return;
+    }
+    let chars: Vec<char> = w.chars().collect();
+    for (start, c) in chars.iter().enumerate() {
+        if *c != BRACE_OPEN {
+            continue;
+        }
+        // The matching close, and the commas at this group's level.
+        let mut depth = 0usize;
+        let mut commas = Vec::new();
+        let mut end = None;
+        for (k, c) in chars.iter().enumerate().skip(start) {
+            match *c {
+                BRACE_OPEN => depth += 1,
+                BRACE_CLOSE => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(k);
+                        break;
+                    }
+                }
+                BRACE_COMMA if depth == 1 => commas.push(k),
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        if commas.is_empty() {
+            continue;
+        }
+        let prefix: String = chars[..start].iter().collect();
+        let suffix: String = chars[end + 1..].iter().collect();
+        let mut from = start + 1;
+        for k in commas.into_iter().chain(std::iter::once(end)) {
+            let alt: String = chars[from..k].iter().collect();
+            expand_into(&format!("{prefix}{alt}{suffix}"), out);
+            from = k + 1;
+        }
+        return;
+    }
+    out.push(restore(w));
 }

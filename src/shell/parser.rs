@@ -450,14 +450,11 @@ impl Parser<'_> {
                     _ => {}
                 }
             }
-            if w.contains(super::lexer::FIELD_SPLIT) {
-                cur.argv.extend(
-                    w.split(super::lexer::FIELD_SPLIT)
-                        .filter(|f| !f.is_empty())
-                        .map(str::to_string),
-                );
-            } else {
-                cur.argv.push(w);
+            for field in w
+                .split(super::lexer::FIELD_SPLIT)
+                .filter(|f| !f.is_empty() || !w.contains(super::lexer::FIELD_SPLIT))
+            {
+                cur.argv.extend(super::lexer::expand_braces(field));
             }
         }
     }
@@ -483,7 +480,7 @@ impl Parser<'_> {
         self.skip_blanks();
         if op == "<<" || op == "<<-" {
             let from = self.i;
-            let delimiter = self.word(depth);
+            let delimiter = super::lexer::restore(&self.word(depth));
             let quoted = self.s[from..self.i]
                 .iter()
                 .any(|c| matches!(c, '\'' | '"' | '\\'));
@@ -501,7 +498,8 @@ impl Parser<'_> {
                 target: delimiter,
             });
         } else {
-            let target = self.word(depth).replace(super::lexer::FIELD_SPLIT, " ");
+            let target =
+                super::lexer::restore(&self.word(depth)).replace(super::lexer::FIELD_SPLIT, " ");
             cur.redirects.push(Redirect { op, target });
         }
     }
