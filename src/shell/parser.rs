@@ -260,8 +260,8 @@ pub(super) enum Item {
     Done(Vec<SimpleCommand>),
 }
 
-/// The output of a substitution whose only command is `echo` (or a
-/// `printf` with no format directive) of literal words: `$(echo /etc)` is
+/// The output of a substitution whose only command is `echo` or `printf`
+/// (`%s` formats) of literal words: `$(echo /etc)` is
 /// `/etc`. Anything else (a variable, a redirection, a pipe, another
 /// program) is not known before it runs.
 pub(super) fn constant_output(items: &[Item]) -> Option<String> {
@@ -284,18 +284,9 @@ pub(super) fn constant_output(items: &[Item]) -> Option<String> {
     if !args.iter().all(literal) {
         return None;
     }
-    match prog.as_str() {
-        "echo" => {
-            let words: Vec<&str> = args
-                .iter()
-                .map(String::as_str)
-                .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
-                .collect();
-            Some(words.join(" "))
-        }
-        "printf" if args.len() == 1 && !args[0].contains('%') => Some(args[0].clone()),
-        _ => None,
-    }
+    matches!(prog.as_str(), "echo" | "printf")
+        .then(|| echo_text(argv))
+        .flatten()
 }
 
 impl Item {
