@@ -25,7 +25,13 @@ enum Lang {
 pub fn add_scripts(ctx: &Call, cmds: &mut Vec<SimpleCommand>) {
     let mut found = Vec::new();
     let mut package_scripts = Vec::new();
+    let mut makes = Vec::new();
     for c in cmds.iter() {
+        if let Some((file, targets)) = super::make::make_call(c)
+            && let Some(resolved) = c.cwd.resolve(&file)
+        {
+            makes.push((resolved, targets));
+        }
         if let Some((raw, lang)) = script_of(c)
             && let Some(resolved) = c.cwd.resolve(&raw)
         {
@@ -36,8 +42,14 @@ pub fn add_scripts(ctx: &Call, cmds: &mut Vec<SimpleCommand>) {
         {
             package_scripts.push((manifest, name));
         }
-        if found.len() + package_scripts.len() >= MAX_SCRIPTS {
+        if found.len() + package_scripts.len() + makes.len() >= MAX_SCRIPTS {
             break;
+        }
+    }
+    for (makefile, targets) in makes {
+        let t = super::target_for(ctx, &makefile);
+        if let Some(text) = read_script(&t.path) {
+            cmds.extend(shell::parse(&super::make::recipes(&text, &targets)));
         }
     }
     for (manifest, name) in package_scripts {
