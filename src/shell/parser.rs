@@ -261,7 +261,7 @@ pub(super) enum Item {
 }
 
 /// The output of a substitution whose only command is `echo` or `printf`
-/// (`%s` formats) of literal words: `$(echo /etc)` is
+/// (`%s` formats), `dirname` or `basename` of literal words: `$(echo /etc)` is
 /// `/etc`. Anything else (a variable, a redirection, a pipe, another
 /// program) is not known before it runs.
 pub(super) fn constant_output(items: &[Item]) -> Option<String> {
@@ -284,9 +284,29 @@ pub(super) fn constant_output(items: &[Item]) -> Option<String> {
     if !args.iter().all(literal) {
         return None;
     }
-    matches!(prog.as_str(), "echo" | "printf")
-        .then(|| echo_text(argv))
-        .flatten()
+    match (prog.as_str(), args) {
+        ("echo" | "printf", _) => echo_text(argv),
+        // Pure path arithmetic: `$(dirname /srv/x)` is `/srv`.
+        ("dirname", [p]) if !p.starts_with('-') => {
+            let t = p.trim_end_matches('/');
+            Some(match t.rsplit_once('/') {
+                Some(("", _)) => "/".into(),
+                Some((d, _)) => d.to_string(),
+                None if p.starts_with('/') => "/".into(),
+                None => ".".into(),
+            })
+        }
+        ("basename", [p, rest @ ..]) if !p.starts_with('-') && rest.len() <= 1 => {
+            let name = p.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            let name = rest
+                .first()
+                .and_then(|suffix| name.strip_suffix(suffix.as_str()))
+                .filter(|n| !n.is_empty())
+                .unwrap_or(name);
+            Some(name.to_string())
+        }
+        _ => None,
+    }
 }
 
 impl Item {
