@@ -5,6 +5,7 @@
 //! '…'`, `tmux new -d '…'`). A second table beside [`super::wrappers`],
 //! read the same way.
 
+use super::lexer::quote;
 use super::options::skip_options;
 use super::unwrap::Unwrapped;
 use super::wrappers::Rule;
@@ -107,6 +108,10 @@ pub(super) const LAUNCHERS: &[(&[&str], Rule)] = &[
         Rule::Custom(project_runner),
     ),
     (&["appraisal"], Rule::Custom(appraisal)),
+    (
+        &["k3s", "microk8s", "minikube", "k0s"],
+        Rule::Custom(bundled_tool),
+    ),
     (&["cargo"], Rule::Custom(cargo)),
     (&["hyperfine"], Rule::Custom(hyperfine)),
     (&["tmux"], Rule::Custom(tmux)),
@@ -414,4 +419,19 @@ fn cargo(argv: &[String]) -> Unwrapped {
         }
         _ => Unwrapped::No,
     }
+}
+
+/// A cluster tool's bundled client: `k3s kubectl …`, `microk8s kubectl|helm
+/// …`, `minikube kubectl -- …`, `k0s kubectl …`.
+fn bundled_tool(argv: &[String]) -> Unwrapped {
+    const TOOLS: &[&str] = &["kubectl", "helm", "helm3", "crictl", "ctr"];
+    let Some(tool) = argv.get(1).filter(|t| TOOLS.contains(&t.as_str())) else {
+        return Unwrapped::No;
+    };
+    let rest = argv.get(2..).unwrap_or(&[]);
+    let rest = rest.strip_prefix(&["--".to_string()]).unwrap_or(rest);
+    let words: Vec<String> = std::iter::once(tool.trim_end_matches('3').to_string())
+        .chain(rest.iter().map(|w| quote(w)))
+        .collect();
+    Unwrapped::Script(words.join(" "))
 }
