@@ -312,3 +312,19 @@ pub(super) fn destructive_sql(sql: &str) -> Option<String> {
     }
     None
 }
+
+/// A cloud CLI that opens a database session (`gcloud sql connect`,
+/// `heroku pg:psql`, `pscale shell`, `turso db shell`, `fly postgres
+/// connect`): the SQL it is fed on its input.
+pub(super) fn session_fed(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+    let (tool, args) = effects::tool(cmd);
+    effects::family(&tool).filter(|f| !f.sql_options.is_empty())?;
+    let words = effects::leading_words(args, 3);
+    if !words
+        .iter()
+        .any(|w| matches!(w.as_str(), "connect" | "pg:psql" | "psql" | "shell"))
+    {
+        return None;
+    }
+    sql_hit(&fed_texts(cmd, before))
+}

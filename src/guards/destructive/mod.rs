@@ -203,7 +203,7 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
         p if data::DB_CLIENTS.contains(&p) => {
             data::sql_client(cmd, before).or_else(|| by_table(cmd))
         }
-        _ => by_table(cmd),
+        _ => by_table(cmd).or_else(|| data::session_fed(cmd, before)),
     }
 }
 

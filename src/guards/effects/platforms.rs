@@ -433,6 +433,9 @@ pub const PLATFORMS: &[Family] = &[
         ],
         generic: Some(CloudResource),
         prints_secrets: true,
+        // Only a value holding a destructive statement counts, so the
+        // short forms (`heroku pg:psql -c`, `az … execute -q`) are safe to
+        // read on every tool of the family.
         sql_options: &[
             "--sql",
             "--sqls",
@@ -440,6 +443,11 @@ pub const PLATFORMS: &[Family] = &[
             "--statement",
             "--command",
             "--query",
+            "--querytext",
+            "--execute",
+            "-c",
+            "-e",
+            "-q",
         ],
     },
     Family {
