@@ -9,6 +9,7 @@
 //! and `..` are folded.
 
 mod call;
+mod make;
 mod script;
 mod tool;
 

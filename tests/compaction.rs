@@ -242,7 +242,7 @@ fn window_and_thresholds_are_configurable() {
         .dispatch("PostToolUse", p, &["compaction-warning"])
         .unwrap();
     assert!(
-        ctx.contains("700,000 tokens of a 1,000,000-token window\n(70%"),
+        ctx.contains("700,000 tokens of a 1,000,000-token window (70%"),
         "{ctx}"
     );
 
@@ -276,7 +276,7 @@ fn codex_rollouts_give_tokens_and_window() {
     s.append(&count(200_000));
     let (ctx, _) = s.tool_call().unwrap();
     assert!(
-        ctx.contains("200,000 tokens of a 258,400-token window\n(77%"),
+        ctx.contains("200,000 tokens of a 258,400-token window (77%"),
         "{ctx}"
     );
 }

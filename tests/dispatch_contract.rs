@@ -234,7 +234,7 @@ fn duplicate_card_names_emit_once() {
     assert_eq!(once.stdout, twice.stdout);
 }
 
-const STOP_ADVISORY: &str = "This session asked for one end-of-turn check (`CUECARD_STOP_CARD` is set). If\nanything below applies, consider handling it now; otherwise simply finish:\ntests or builds that were not run after the last change, work left\nuncommitted that should be committed, and notes the next session would need.";
+const STOP_ADVISORY: &str = "This session asked for one end-of-turn check (`CUECARD_STOP_CARD` is set). If anything below applies, consider handling it now; otherwise simply finish: tests or builds that were not run after the last change, work left uncommitted that should be committed, and notes the next session would need.";
 
 #[test]
 fn stop_card_is_opt_in_and_never_while_a_stop_hook_is_active() {

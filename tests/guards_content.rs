@@ -374,7 +374,7 @@ fn strict_mode_denies_malformed_markers_with_the_exact_envelope() {
             r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","#,
             r#""permissionDecisionReason":"cuecard strict mode (CUECARD_STRICT=1): the AskUserQuestion options are not well-formed: {f}. "#,
             r#"End the recommended option's label with exactly \" (Recommended)\", at most once per single-select question and never on a destructive option, then ask again.","#,
-            r#""additionalContext":"About the options of this AskUserQuestion call: {f}. The convention the\nuser's interface relies on: the option you recommend comes first and its label\nends with exactly ` (Recommended)`, at most once in a single-select question,\nand never on an option that deletes, resets or overwrites work. If you have no\nrecommendation, asking without one is fine.\n\nFull procedure: run `cuecard cards show askuser-recommended`"}}}}"#,
+            r#""additionalContext":"About the options of this AskUserQuestion call: {f}. The convention the user's interface relies on: the option you recommend comes first and its label ends with exactly ` (Recommended)`, at most once in a single-select question, and never on an option that deletes, resets or overwrites work. If you have no recommendation, asking without one is fine.\n\nFull procedure: run `cuecard cards show askuser-recommended`"}}}}"#,
             "\n"
         ),
         f = finding

@@ -62,7 +62,7 @@ fn stdout(sb: &Sandbox, command: &str) -> String {
 /// One opaque command of each class, with the guard whose policy decides it.
 const OPAQUE: &[(&str, &str, &str)] = &[
     ("Bash", "destructive", "tool=rm; \"$tool\" -r ~/notes"),
-    ("Bash", "destructive", "$(printf rm) -rf ~/x"),
+    ("Bash", "destructive", "$(cat prog.txt) -rf ~/x"),
     (
         "Bash",
         "destructive",

@@ -28,16 +28,19 @@ fn bash(sb: &Sandbox, command: &str, cards: &[&str]) -> String {
         .stdout
 }
 
-const PACK: &str = "[policy]\n\"destructive.database\" = \"deny\"\n\n[effects]\n\"acmectl db wipe|reset\" = \"destructive.database\"\n'vaultctl reveal' = \"secrets.printed\"\n";
+const PACK: &str = "[policy]\n\"destructive.database\" = \"deny\"\n\n[effects]\n\"acmectl ledger scrub|rewind\" = \"destructive.database\"\n'vaultctl reveal' = \"secrets.printed\"\n";
 
 #[test]
 fn a_user_pack_makes_a_verb_a_finding_under_its_policy() {
     let sb = Sandbox::new();
-    assert_eq!(bash(&sb, "acmectl db wipe --yes", &["destructive"]), "");
+    assert_eq!(
+        bash(&sb, "acmectl ledger scrub --yes", &["destructive"]),
+        ""
+    );
     user_config(&sb, PACK);
     let out = bash(
         &sb,
-        "acmectl --profile prod db wipe --yes",
+        "acmectl --profile prod ledger scrub --yes",
         &["destructive"],
     );
     assert!(
@@ -45,14 +48,17 @@ fn a_user_pack_makes_a_verb_a_finding_under_its_policy() {
         "{out}"
     );
     // Another verb of the tool, and the verb's help form, stay quiet.
-    assert_eq!(bash(&sb, "acmectl db list", &["destructive"]), "");
-    assert_eq!(bash(&sb, "acmectl db wipe --help", &["destructive"]), "");
+    assert_eq!(bash(&sb, "acmectl ledger list", &["destructive"]), "");
+    assert_eq!(
+        bash(&sb, "acmectl ledger scrub --help", &["destructive"]),
+        ""
+    );
     let out = bash(&sb, "vaultctl reveal prod/db", &["secrets"]);
     assert!(out.contains("your [effects] pack"), "{out}");
     // `policy --ids` lists them.
     let ids = sb.test().arg("policy").arg("--ids").run().stdout;
     assert!(
-        ids.contains("`acmectl db wipe|reset` (your [effects] pack)"),
+        ids.contains("`acmectl ledger scrub|rewind` (your [effects] pack)"),
         "{ids}"
     );
     // `cards check` checks the table.
@@ -65,9 +71,9 @@ fn a_malformed_pack_counts_for_nothing_and_cards_check_says_why() {
     let sb = Sandbox::new();
     user_config(
         &sb,
-        "[effects]\n\"acmectl db wipe\" = \"destructive.dataabse\"\n",
+        "[effects]\n\"acmectl ledger scrub\" = \"destructive.dataabse\"\n",
     );
-    assert_eq!(bash(&sb, "acmectl db wipe", &["destructive"]), "");
+    assert_eq!(bash(&sb, "acmectl ledger scrub", &["destructive"]), "");
     let t = sb.test().arg("cards").arg("check").exit(1).run();
     assert!(
         t.stdout.contains("[effects]: INVALID") && t.stdout.contains("destructive.dataabse"),
@@ -83,12 +89,12 @@ fn a_project_pack_counts_once_trusted() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("config.toml"),
-        "[effects]\n\"acmectl db wipe\" = \"destructive.database\"\n",
+        "[effects]\n\"acmectl ledger scrub\" = \"destructive.database\"\n",
     )
     .unwrap();
-    assert_eq!(bash(&sb, "acmectl db wipe", &["destructive"]), "");
+    assert_eq!(bash(&sb, "acmectl ledger scrub", &["destructive"]), "");
     sb.test().arg("trust").run();
-    let out = bash(&sb, "acmectl db wipe", &["destructive"]);
+    let out = bash(&sb, "acmectl ledger scrub", &["destructive"]);
     assert!(out.contains("your [effects] pack"), "{out}");
 }
 
@@ -101,19 +107,22 @@ fn user_card(sb: &Sandbox, text: &str) {
     std::fs::write(dir.join("acme-ops.md"), text).unwrap();
 }
 
-const CARD: &str = "# Acme operations\n\n## Advisory\n`{command}` {reason}.\n\n## Procedure\nSteps.\n\n## Bindings\n- event: PreToolUse\n- matcher: Bash\n- guard: destructive\n- effect: \"acmectl db wipe|reset\" = \"destructive.database\"\n";
+const CARD: &str = "# Acme operations\n\n## Advisory\n`{command}` {reason}.\n\n## Procedure\nSteps.\n\n## Bindings\n- event: PreToolUse\n- matcher: Bash\n- guard: destructive\n- effect: \"acmectl ledger scrub|rewind\" = \"destructive.database\"\n";
 
 #[test]
 fn a_user_cards_effect_line_is_a_pack_line() {
     let sb = Sandbox::new();
-    assert_eq!(bash(&sb, "acmectl db wipe --yes", &["destructive"]), "");
+    assert_eq!(
+        bash(&sb, "acmectl ledger scrub --yes", &["destructive"]),
+        ""
+    );
     user_card(&sb, CARD);
-    let out = bash(&sb, "acmectl db reset", &["destructive"]);
+    let out = bash(&sb, "acmectl ledger rewind", &["destructive"]);
     assert!(out.contains("your [effects] pack"), "{out}");
-    assert_eq!(bash(&sb, "acmectl db list", &["destructive"]), "");
+    assert_eq!(bash(&sb, "acmectl ledger list", &["destructive"]), "");
     let ids = sb.test().arg("policy").arg("--ids").run().stdout;
     assert!(
-        ids.contains("`acmectl db wipe|reset` (your [effects] pack)"),
+        ids.contains("`acmectl ledger scrub|rewind` (your [effects] pack)"),
         "{ids}"
     );
     user_card(
@@ -126,16 +135,16 @@ fn a_user_cards_effect_line_is_a_pack_line() {
         "{}",
         t.stdout
     );
-    assert_eq!(bash(&sb, "acmectl db reset", &["destructive"]), "");
+    assert_eq!(bash(&sb, "acmectl ledger rewind", &["destructive"]), "");
 }
 
 #[test]
 fn a_project_cards_effect_line_counts_once_trusted() {
     let sb = Sandbox::new();
     sb.write(".cuecard/cards/acme-ops.md", CARD);
-    assert_eq!(bash(&sb, "acmectl db wipe", &["destructive"]), "");
+    assert_eq!(bash(&sb, "acmectl ledger scrub", &["destructive"]), "");
     sb.test().arg("trust").run();
-    let out = bash(&sb, "acmectl db wipe", &["destructive"]);
+    let out = bash(&sb, "acmectl ledger scrub", &["destructive"]);
     assert!(out.contains("your [effects] pack"), "{out}");
 }
 
@@ -181,11 +190,11 @@ fn a_broken_pack_source_is_refused_and_recorded() {
     );
     let cases: [(&[u8], &str); 3] = [
         (
-            b"[policy]\n\"destructive.database\" = \"deny\"\n[effects]\n\"acmectl db wipe\" = \"destructive.dataabse\"\n",
+            b"[policy]\n\"destructive.database\" = \"deny\"\n[effects]\n\"acmectl ledger scrub\" = \"destructive.dataabse\"\n",
             "[effects] line 4",
         ),
         (
-            b"[policy]\n\"destructive.database\" = \"deny\"\n# caf\xe9\n[effects]\n\"acmectl db wipe\" = \"destructive.database\"\n",
+            b"[policy]\n\"destructive.database\" = \"deny\"\n# caf\xe9\n[effects]\n\"acmectl ledger scrub\" = \"destructive.database\"\n",
             "not UTF-8",
         ),
         (big.as_bytes(), "unreadable or too large"),
@@ -196,7 +205,7 @@ fn a_broken_pack_source_is_refused_and_recorded() {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("config.toml"), text).unwrap();
         assert_eq!(
-            bash(&sb, "acmectl db wipe --yes", &["destructive"]),
+            bash(&sb, "acmectl ledger scrub --yes", &["destructive"]),
             "",
             "{why}"
         );
@@ -226,11 +235,11 @@ fn one_call_reads_each_pack_source_once() {
     user_card(&sb, CARD);
     sb.write(
         ".cuecard/config.toml",
-        "[effects]\n\"acmectl db drop\" = \"destructive.database\"\n",
+        "[effects]\n\"acmectl ledger zap\" = \"destructive.database\"\n",
     );
     sb.write(
         ".cuecard/cards/acme-proj.md",
-        &CARD.replace("wipe|reset", "purge"),
+        &CARD.replace("scrub|rewind", "fold"),
     );
     sb.test().arg("trust").run();
     // Cards written a while ago, so that their cache is trusted as it
@@ -248,7 +257,7 @@ fn one_call_reads_each_pack_source_once() {
     let trace = sb.path().join("trace");
     let mut p = support::payload(&sb, "PreToolUse");
     p["tool_name"] = json!("Bash");
-    p["tool_input"] = json!({ "command": "acmectl db purge" });
+    p["tool_input"] = json!({ "command": "acmectl ledger fold" });
     // A session that has state, and card folders whose cache is written.
     sb.test()
         .dispatch("PreToolUse", &["destructive", "secrets"])

@@ -2,7 +2,8 @@
 //!
 //! The parser finds the structure (the license comment, the H1 title, the H2
 //! sections and the Bindings list) and slices the original text by offset, so
-//! the Markdown that reaches a model is exactly what the author wrote.
+//! the Markdown that reaches a model is what the author wrote, with one
+//! change to the Advisory: a paragraph's lines are joined (`join_lines`).
 
 use super::{Bindings, Card, CardError, Origin};
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
@@ -51,8 +52,11 @@ pub fn parse_card(name: &str, src: &str, origin: Origin) -> Result<Card, CardErr
     let bindings = Bindings::from_pairs(parse_list_pairs(&src[bindings_section.body.clone()]))
         .map_err(|m| err(format!("Bindings: {m}")))?;
 
-    let advisory =
-        section("Advisory").map(|s| strip_comments(&src[s.body.clone()]).trim().to_string());
+    let advisory = section("Advisory").map(|s| {
+        join_lines(&strip_comments(&src[s.body.clone()]))
+            .trim()
+            .to_string()
+    });
     if let Some(a) = &advisory
         && a.is_empty()
     {
@@ -175,6 +179,63 @@ pub fn is_valid_name(name: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !name.starts_with('-')
+}
+
+/// The Advisory as a model reads it best: each paragraph on one line. A
+/// line break inside a paragraph (a soft break, which Markdown renders as
+/// a space; the source wraps at about 72 columns) becomes one space; blank
+/// lines between paragraphs, list items, code blocks, hard breaks and
+/// block quotes stay as written.
+fn join_lines(md: &str) -> String {
+    let mut breaks: Vec<usize> = Vec::new();
+    let mut quoted = 0usize;
+    for (event, range) in Parser::new(md).into_offset_iter() {
+        match event {
+            Event::Start(Tag::BlockQuote(_)) => quoted += 1,
+            Event::End(TagEnd::BlockQuote(_)) => quoted = quoted.saturating_sub(1),
+            Event::SoftBreak if quoted == 0 => {
+                if let Some(nl) = md[range.start..].find('\n') {
+                    let nl = range.start + nl;
+                    if !lone_placeholder(line_at(md, nl + 1))
+                        && !lone_placeholder(line_before(md, nl))
+                    {
+                        breaks.push(nl);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::with_capacity(md.len());
+    let mut from = 0;
+    for nl in breaks {
+        if nl < from {
+            continue;
+        }
+        out.push_str(md[from..nl].trim_end_matches([' ', '\t', '\r']));
+        out.push(' ');
+        from = nl + 1;
+        from += md[from..].len() - md[from..].trim_start_matches([' ', '\t']).len();
+    }
+    out.push_str(&md[from..]);
+    out
+}
+
+/// The line that starts at `at`.
+fn line_at(md: &str, at: usize) -> &str {
+    md[at..].split('\n').next().unwrap_or("")
+}
+
+/// The line that ends at the newline at `nl`.
+fn line_before(md: &str, nl: usize) -> &str {
+    md[..nl].rsplit('\n').next().unwrap_or("")
+}
+
+/// A line that is one placeholder alone (`{index}`): its value may be a
+/// block of lines, so the line stays a line of its own.
+fn lone_placeholder(line: &str) -> bool {
+    let t = line.trim();
+    t.len() > 2 && t.starts_with('{') && t.ends_with('}') && !t[1..t.len() - 1].contains(['{', '}'])
 }
 
 /// Removes every `<!-- ... -->` comment (an unterminated one runs to the end).

@@ -36,6 +36,35 @@ fn sections_are_sliced_from_the_source() {
     assert_eq!(c.bindings.guard.as_deref(), Some("stop"));
 }
 
+/// An Advisory reaches the model one line a paragraph: the source's
+/// wrapping inside a paragraph is a space; paragraphs, list items, code
+/// blocks, hard breaks and quotes keep their lines.
+#[test]
+fn an_advisorys_paragraphs_are_joined_and_its_lists_and_code_kept() {
+    let advisory = "`{x}` seen. Consider whether\nthe user asked \n\tfor it:\n{list}\n\n\
+                    - one item\n  wrapped\n- two\n\n```\nkeep\nthese\n```\n\n\
+                    a hard  \nbreak\n\n> quoted\n> lines\n";
+    let c = parse(&GOOD.replace("`{x}` seen.\n", advisory)).unwrap();
+    assert_eq!(
+        c.advisory.as_deref(),
+        Some(
+            "`{x}` seen. Consider whether the user asked for it:\n{list}\n\n\
+             - one item wrapped\n- two\n\n```\nkeep\nthese\n```\n\n\
+             a hard  \nbreak\n\n> quoted\n> lines"
+        )
+    );
+    for c in embedded::all() {
+        let c = c.unwrap();
+        for p in c.advisory.iter().flat_map(|a| a.split("\n\n")) {
+            // A placeholder alone on its line (skill-index's `{index}`)
+            // keeps its line: its value is a list.
+            let lone = |l: &str| l.starts_with('{') && l.ends_with('}') && !l.contains(' ');
+            let lines = p.lines().filter(|l| !lone(l)).count();
+            assert!(lines <= 1, "{}: {p:?}", c.name);
+        }
+    }
+}
+
 #[test]
 fn malformed_cards_are_errors() {
     let cases = [

@@ -43,11 +43,11 @@ fn text(p: &Printer, r: &Report) -> String {
         let v = p.state(c.verdict, 4);
         match (&c.event, c.exit.is_some() || c.shape.is_some()) {
             (Some(event), true) => out.push_str(&format!(
-                "  {v} {:22} exit {:>4}  {:16} {:>5} ms\n",
+                "  {v} {:22} exit {:>4} {:>5} ms  {}\n",
                 event,
                 c.exit.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
-                c.shape.as_deref().unwrap_or(""),
-                c.millis.unwrap_or(0)
+                c.millis.unwrap_or(0),
+                c.shape.as_deref().unwrap_or("")
             )),
             (Some(event), false) => out.push_str(&format!(
                 "  {v} {:22} {}\n",

@@ -8,7 +8,7 @@ use crate::cli::InstallArgs;
 use crate::harness::HarnessId;
 use crate::harness::config::Scope;
 use crate::install::context::Context;
-use crate::install::report::{Change, Program, Report, Written};
+use crate::install::report::{Change, LocalFile, Program, Report, WouldWrite, Written};
 use crate::install::sandbox::CodexLine;
 use crate::install::txn::{self, Request};
 use crate::printer::Printer;
@@ -85,9 +85,9 @@ pub(super) fn text(r: &Report) -> String {
     }
     for e in &r.entries {
         out.push_str(&format!(
-            "  {} [{}]: {}\n",
+            "  {}{}: {}\n",
             e.event,
-            e.matcher.as_deref().unwrap_or("every call"),
+            matcher(r.harness, &e.event, e.matcher.as_deref()),
             e.cards.join(", ")
         ));
     }
@@ -166,10 +166,59 @@ pub(super) fn text(r: &Report) -> String {
             r.bin
         ));
     }
-    if let Some(text) = &r.would_hold {
-        out.push_str(&format!("--- {} would hold:\n{text}", r.path.display()));
+    if let Some(l) = &r.local_file {
+        out.push_str(&local_file(l));
+    }
+    match &r.would_write {
+        Some(WouldWrite::New(text)) => {
+            out.push_str(&format!("--- {} would hold:\n{text}", r.path.display()));
+        }
+        Some(WouldWrite::Changed { before, after }) => {
+            out.push_str(&format!(
+                "--- {p} (as it is)\n+++ {p} (as install would write it)\n{}",
+                crate::install::diff::unified(before, after),
+                p = r.path.display()
+            ));
+        }
+        None => {}
     }
     out
+}
+
+/// What to do about a project file that names this machine's binary: not
+/// to be committed, and whether the project's ignore files see to it
+/// (cuecard does not edit them).
+fn local_file(l: &LocalFile) -> String {
+    let rel = &l.rel;
+    let head = format!(
+        "{rel} names this machine's binary (an absolute path): it is this machine's file, not one to \
+         share or commit"
+    );
+    match (&l.ignored_by, l.in_git) {
+        (Some(by), _) => format!("  note: {head}; {by} keeps it out of git\n"),
+        (None, true) => format!(
+            "  warning: {head}, and no ignore file of this project keeps it out of git: add the line \
+             `/{rel}` to .gitignore (cuecard leaves your .gitignore as it is)\n"
+        ),
+        (None, false) => format!("  note: {head}\n"),
+    }
+}
+
+/// An entry's matcher as a person reads it: one form for "every tool"
+/// whatever the harness writes for it (no matcher, `*`, `.*`, empty), none
+/// on an event that is not about a tool call (a SessionStart's `*`, an
+/// entry with no matcher), and any other matcher exactly as written.
+fn matcher(h: crate::harness::HarnessId, event: &str, m: Option<&str>) -> String {
+    let every = matches!(m.map(str::trim), None | Some("" | "*" | ".*" | "^.*$"));
+    let tool = crate::harness::canonical_event(h, event)
+        .and_then(crate::event::lookup)
+        .is_some_and(|e| e.is_tool_event());
+    match m {
+        _ if every && tool => " [every tool]".into(),
+        _ if every => String::new(),
+        Some(m) => format!(" [{m}]"),
+        None => String::new(),
+    }
 }
 
 /// What became of Codex's `sandbox_mode` line (install and uninstall).

@@ -177,7 +177,8 @@ impl Guard for Compaction {
         let mut f = Finding::new(
             format!("compaction:{}:{level}", s.compaction.number),
             format!(
-                "{pct}% of a {window}-token window reaches the {threshold}% threshold ({basis})"
+                "{pct}% of a {}-token window reaches the {threshold}% threshold ({basis})",
+                group(window)
             ),
         )
         .var("tokens", group(tokens))

@@ -431,6 +431,18 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
             _ => None,
         },
         "pod" => (sub == "update").then_some(("CocoaPods", UPGRADES)),
+        // `npx expo install expo-camera` and `npx jsr add @std/path` write
+        // the package into package.json.
+        "npx" | "bunx" | "pnpx" | "expo" | "jsr" => {
+            let ops = operands(args);
+            let ops = if prog == "expo" || prog == "jsr" {
+                &ops[..]
+            } else {
+                ops.get(1..)
+                    .filter(|_| matches!(ops.first(), Some(&("expo" | "jsr"))))?
+            };
+            matches!(ops, ["install" | "add" | "i", _, ..]).then_some(("JavaScript (npm)", ADDS))
+        }
         _ => None,
     }
 }

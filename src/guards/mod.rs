@@ -21,6 +21,7 @@ mod manifest_view;
 pub mod opaque;
 mod outside_project;
 mod protected_branch;
+mod protected_branch_api;
 mod secret_commands;
 mod secret_files;
 mod secret_tokens;

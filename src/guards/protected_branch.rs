@@ -179,6 +179,9 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     if let Some(p) = gh_push(cmd) {
         return Some(p);
     }
+    if let Some(p) = super::protected_branch_api::gh_api_push(cmd, extra) {
+        return Some(p);
+    }
     let (sub, args) = git_subcommand(cmd)?;
     // `git subtree push --prefix d origin main` and `git send-pack origin
     // main` push too.
@@ -195,6 +198,8 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
         .take_while(|a| *a != "--")
         .any(|a| a == "--repo" || a.starts_with("--repo="));
     let mut force = false;
+    let mut lease = false;
+    let mut plain_cancelled = false;
     let mut delete = false;
     let mut mirror = false;
     let mut positional: Vec<&str> = Vec::new();
@@ -206,16 +211,35 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
                 positional.extend(args[i..].iter().map(String::as_str));
                 break;
             }
-            "--force" | "--force-if-includes" => force = true,
+            "--force" | "--force-if-includes" => {
+                force = true;
+                plain_cancelled = false;
+            }
+            // The last of `--force` and `--no-force` wins (so does the
+            // lease's own negation); a lease given after still forces.
+            "--no-force" => {
+                force = lease;
+                plain_cancelled = true;
+            }
+            "--no-force-with-lease" => {
+                lease = false;
+                force = !plain_cancelled && force_plain(args, i);
+            }
             "--delete" => delete = true,
             "--mirror" => mirror = true,
             "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" | "--prefix" | "-P"
             | "-m" | "--message" => i += 1,
             "--all" if sub == "send-pack" => {}
-            s if s.starts_with("--force-with-lease") => force = true,
+            s if s.starts_with("--force-with-lease") => {
+                force = true;
+                lease = true;
+            }
             s if s.starts_with("--") => {}
             s if s.starts_with('-') && s.len() > 1 => {
-                force |= s.contains('f');
+                if s.contains('f') {
+                    force = true;
+                    plain_cancelled = false;
+                }
                 delete |= s.contains('d');
                 if s.ends_with('o') {
                     i += 1;
@@ -290,4 +314,11 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
         });
     }
     None
+}
+
+/// Whether a plain force (`--force`, `-f`) is among the first `end` words.
+fn force_plain(args: &[String], end: usize) -> bool {
+    args[..end.min(args.len())]
+        .iter()
+        .any(|a| a == "--force" || (a.starts_with('-') && !a.starts_with("--") && a.contains('f')))
 }

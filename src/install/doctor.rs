@@ -200,8 +200,16 @@ fn probe_file(
         // entry silences the next.
         report.ran += 1;
         let dir = scratch.join(report.ran.to_string());
-        let p = probe::payload(spec.harness, event, &roots.project, &dir);
-        let r = probe::run(spec.harness, handler, event, &p, &roots.project, &dir);
+        let card = probe::expected_card(spec.harness, event, handler);
+        let p = probe::payload(spec.harness, event, &roots.project, &dir, card);
+        let r = probe::run(
+            spec.harness,
+            handler,
+            event,
+            (&p, card),
+            &roots.project,
+            &dir,
+        );
         if !r.ok {
             report.failed += 1;
         }

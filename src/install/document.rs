@@ -73,6 +73,22 @@ impl ConfigFile {
             project: roots.project.clone(),
         })
     }
+
+    /// The dry run that prints the entries to merge into this file by
+    /// hand: `cuecard install --harness <id> [--scope <scope>] --dry-run`
+    /// (the scope named when it is not the harness's default), ready to
+    /// copy.
+    pub fn dry_run_command(&self) -> String {
+        let scope = if self.scope == self.spec.default_scope {
+            String::new()
+        } else {
+            format!(" --scope {}", self.scope.id())
+        };
+        format!(
+            "cuecard install --harness {}{scope} --dry-run",
+            self.spec.harness.id()
+        )
+    }
 }
 
 /// What applying a plan does to the file.

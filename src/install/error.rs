@@ -75,7 +75,13 @@ pub enum InstallError {
         error: io::Error,
     },
     /// The file holds what a rewrite would lose (nothing was written).
-    Lossy { path: PathBuf, why: Lossy },
+    /// `dry_run`: the command that shows the entries to add by hand
+    /// ([`super::document::ConfigFile::dry_run_command`]).
+    Lossy {
+        path: PathBuf,
+        why: Lossy,
+        dry_run: String,
+    },
     /// Install (or its dry run) on a file it refuses to rewrite: the
     /// refusal, with what to merge by hand (`keys`: the keys the harness
     /// also needs).
@@ -88,6 +94,7 @@ pub enum InstallError {
     InvalidJson {
         path: PathBuf,
         error: serde_json::Error,
+        dry_run: String,
     },
     /// The file's shape leaves no place for cuecard's entries (nothing was
     /// written).
@@ -99,6 +106,7 @@ pub enum InstallError {
         path: PathBuf,
         harness: HarnessId,
         why: String,
+        dry_run: String,
     },
     /// A document of cuecard's own making has no place for its entries.
     Shape(BadShape),
@@ -150,11 +158,12 @@ fn refuse(
     f: &mut fmt::Formatter<'_>,
     path: &std::path::Path,
     why: &dyn fmt::Display,
+    dry_run: &str,
 ) -> fmt::Result {
     write!(
         f,
         "{} cannot be rewritten without loss: {why}. Nothing was written. \
-         Fix that line (or add cuecard's entries by hand: `cuecard install --dry-run` shows them) and run again.",
+         Fix that line (or add cuecard's entries by hand: `{dry_run}` shows them) and run again.",
         path.display()
     )
 }
@@ -285,7 +294,7 @@ impl fmt::Display for InstallError {
             E::Copying { from, to, error } => {
                 write!(f, "copying {} to {}: {error}", from.display(), to.display())
             }
-            E::Lossy { path, why } => refuse(f, path, why),
+            E::Lossy { path, why, dry_run } => refuse(f, path, why, dry_run),
             E::ByHand {
                 refused,
                 keys,
@@ -295,18 +304,30 @@ impl fmt::Display for InstallError {
                 "{refused}\n--- what cuecard would add, for you to merge by hand \
                  (its `hooks`{keys}):\n{entries}"
             ),
-            E::InvalidJson { path, error } => {
-                refuse(f, path, &format_args!("it is not valid JSON ({error})"))
-            }
+            E::InvalidJson {
+                path,
+                error,
+                dry_run,
+            } => refuse(
+                f,
+                path,
+                &format_args!("it is not valid JSON ({error})"),
+                dry_run,
+            ),
             E::Unmergeable { path, why } => {
                 write!(f, "{}: {why}; nothing was written", path.display())
             }
-            E::Unparseable { path, harness, why } => write!(
+            E::Unparseable {
+                path,
+                harness,
+                why,
+                dry_run,
+            } => write!(
                 f,
                 "{}: the file install would write does not read as {}'s hook file ({why}), and {} \
                  drops a hook file it cannot parse whole, hooks of yours included. Nothing was \
-                 written. Fix the file (or add cuecard's entries by hand: `cuecard install \
-                 --dry-run` shows them) and run again",
+                 written. Fix the file (or add cuecard's entries by hand: `{dry_run}` shows them) \
+                 and run again",
                 path.display(),
                 harness.name(),
                 harness.name()

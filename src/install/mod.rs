@@ -26,9 +26,11 @@ pub mod style;
 
 pub mod context;
 pub mod detect;
+pub mod diff;
 pub mod document;
 pub mod double;
 pub mod entries;
+pub mod local;
 pub mod materialise;
 pub mod plugin;
 pub mod report;

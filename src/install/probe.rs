@@ -3,7 +3,11 @@
 //! the project, see [`super::program`]), started directly with the entry's
 //! words (the shell form split as `sh` would), a realistic
 //! payload on stdin, the state directory pointed at a scratch directory so
-//! the probe spends no real session's once-markers.
+//! the probe spends no real session's once-markers. Where a tool entry
+//! dispatches the shipped `dependency` card and the harness delivers what
+//! the hook prints there to the model, the call is `npm install left-pad`
+//! (judged, never run) and the answer must carry the card: the probe then
+//! proves a card reaches the model's context, not only the answer's shape.
 
 use super::ownership;
 use crate::harness::{self, Delivery, HarnessId, Shape};
@@ -27,8 +31,35 @@ pub struct Probe {
 /// How long a probe may run before it is killed (the harnesses' own bound).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(crate::harness::config::HOOK_TIMEOUT_SECS);
 
-/// A payload like the one the harness sends on `native`.
-pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Value {
+/// The shipped card a tool probe fires, under no policy as advice: the
+/// probe's call is one it judges, never one anything runs.
+pub const PROBE_CARD: &str = "dependency";
+
+/// The call a tool probe makes to fire [`PROBE_CARD`].
+pub const FIRING_COMMAND: &str = "npm install left-pad";
+
+/// The card a probe of `handler` on the native event `native` must bring
+/// into the model's context: [`PROBE_CARD`] when the entry dispatches it
+/// and what the hook prints there reaches the model (`None`: the probe
+/// proves the answer's shape only).
+pub fn expected_card(h: HarnessId, native: &str, handler: &Value) -> Option<&'static str> {
+    let delivers = h.spec().row(native).is_some_and(|r| r.delivery.delivers());
+    let dispatches = handler
+        .as_object()
+        .and_then(|o| ownership::argv_on(o, crate::harness::config::Host::current()))
+        .is_some_and(|argv| argv.iter().any(|w| w == PROBE_CARD));
+    (delivers && dispatches).then_some(PROBE_CARD)
+}
+
+/// A payload like the one the harness sends on `native`; with `card`, a
+/// tool event's call is [`FIRING_COMMAND`], which fires it.
+pub fn payload(
+    h: HarnessId,
+    native: &str,
+    project: &Path,
+    scratch: &Path,
+    card: Option<&str>,
+) -> Value {
     let tool = h
         .spec()
         .tools
@@ -61,7 +92,10 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
     if matches!(canonical, "PreToolUse" | "PostToolUse")
         || native.to_ascii_lowercase().contains("tool")
     {
-        let input = json!({"command": "git status", "description": "Show the working tree status"});
+        let input = match card {
+            Some(_) => json!({"command": FIRING_COMMAND, "description": "Add left-pad"}),
+            None => json!({"command": "git status", "description": "Show the working tree status"}),
+        };
         if o.contains_key("sessionId") {
             // camelCase payloads (Copilot) carry the tool under their own keys.
             o.insert("toolName".into(), json!(tool));
@@ -70,21 +104,27 @@ pub fn payload(h: HarnessId, native: &str, project: &Path, scratch: &Path) -> Va
         o.insert("tool_name".into(), json!(tool));
         o.insert("tool_input".into(), input);
         if canonical == "PostToolUse" {
+            let stdout = match card {
+                Some(_) => "added 1 package in 1s",
+                None => "On branch main\nnothing to commit",
+            };
             o.insert(
                 "tool_response".into(),
-                json!({"stdout": "On branch main\nnothing to commit", "stderr": ""}),
+                json!({"stdout": stdout, "stderr": ""}),
             );
         }
     }
     p
 }
 
-/// Starts `handler` with `payload` on stdin and judges what comes back.
+/// Starts `handler` with `payload` on stdin and judges what comes back
+/// (with `card`, the answer must carry it: the card reached the model's
+/// context).
 pub fn run(
     h: HarnessId,
     handler: &Value,
     event: &str,
-    payload: &Value,
+    (payload, card): (&Value, Option<&str>),
     cwd: &Path,
     scratch: &Path,
 ) -> Probe {
@@ -161,7 +201,17 @@ pub fn run(
         probe.shape = format!("killed after {} s", PROBE_TIMEOUT.as_secs());
         return probe;
     };
-    let (shape, shape_ok) = judge(h, event, &out);
+    let (mut shape, mut shape_ok) = judge(h, event, &out);
+    if let Some(card) = card
+        && shape_ok
+    {
+        if String::from_utf8_lossy(&out).contains(card) {
+            shape.push_str(&format!(", `{card}` in the model's context"));
+        } else {
+            shape_ok = false;
+            shape = format!("{shape}, without the card `{card}` that `{FIRING_COMMAND}` fires");
+        }
+    }
     probe.shape = shape;
     probe.ok = status.success() && shape_ok;
     probe

@@ -58,8 +58,33 @@ pub struct Report {
     /// Managed scope: the binary the managed hooks run is writable by this
     /// user.
     pub writable_binary: bool,
-    /// A dry run's file as it would be written (none when unchanged).
-    pub would_hold: Option<String>,
+    /// A dry run's file: as it would be created, or as it is and as it
+    /// would be written (none when unchanged).
+    pub would_write: Option<WouldWrite>,
+    /// A project file that names this machine's binary (Devin's
+    /// `.devin/config.local.json`): not to be committed.
+    pub local_file: Option<LocalFile>,
+}
+
+/// What a dry run would write to the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WouldWrite {
+    /// A new file, whole.
+    New(String),
+    /// The file as it is, and as install would write it.
+    Changed { before: String, after: String },
+}
+
+/// A file in the project that is this machine's alone, and whether the
+/// project's own ignore files keep it out of git.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalFile {
+    /// Its path from the project root, `/`-separated.
+    pub rel: String,
+    /// The project is a git repository (the root holds `.git`).
+    pub in_git: bool,
+    /// The ignore file whose line keeps it out of git (none found: `None`).
+    pub ignored_by: Option<String>,
 }
 
 /// What happens to the config file.

@@ -9,7 +9,7 @@ use super::context::Context;
 use super::document::{self, Action, ConfigFile};
 use super::error::InstallError;
 use super::merge::HookEntry;
-use super::report::{self, Change, Entry, Moved, Program, Report, SelfCopy, Written};
+use super::report::{self, Change, Entry, Moved, Program, Report, SelfCopy, WouldWrite, Written};
 use super::{double, entries, materialise, record, sandbox};
 use crate::harness::HarnessId;
 use crate::harness::config::{Config, Scope};
@@ -97,7 +97,8 @@ pub fn install(ctx: &Context, req: &Request) -> Result<Report, InstallError> {
         harness_notes: Vec::new(),
         doubles: Vec::new(),
         writable_binary: false,
-        would_hold: None,
+        would_write: None,
+        local_file: super::local::local_file(spec, scope, &target.path, &ctx.roots.project),
     };
     // An older form of the harness's hooks that holds cuecard's entries
     // (Kiro's agent file): they move to the form just written.
@@ -117,9 +118,11 @@ pub fn install(ctx: &Context, req: &Request) -> Result<Report, InstallError> {
     }
     if dry_run {
         write_cards_and_skills(ctx, &target, true, &mut report)?;
-        if let Action::Create(text) | Action::Update { after: text, .. } = plan.action {
-            report.would_hold = Some(text);
-        }
+        report.would_write = match plan.action {
+            Action::Create(text) => Some(WouldWrite::New(text)),
+            Action::Update { before, after } => Some(WouldWrite::Changed { before, after }),
+            _ => None,
+        };
         return Ok(report);
     }
     let skills_dir = (spec.skills_dir)(scope, &ctx.roots);

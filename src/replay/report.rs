@@ -19,10 +19,11 @@ pub fn human(r: &Replay) -> String {
     let mut o = String::new();
     let fired: usize = r.turns.iter().map(|t| t.firings.len()).sum();
     o.push_str(&format!(
-        "cuecard replay: {} ({} transcript, {} records{})\n",
+        "cuecard replay: {} ({} transcript, {} {}{})\n",
         r.source,
         r.format.harness(),
         thousands(r.records as u64),
+        if r.records == 1 { "record" } else { "records" },
         if r.skipped_lines > 0 {
             format!(
                 ", {} skipped",

@@ -39,7 +39,7 @@ pub(super) fn effects(argv: &[String], name: &str) -> Option<Unwrapped> {
         "rsync" => valued(argv, &["-e", "--rsh", "--rsync-path"]),
         "ssh" => ssh(argv).into_iter().chain(ssh_local(argv)).collect(),
         "scp" | "sftp" => ssh(argv),
-        "sed" | "gsed" => sed(argv),
+        "sed" | "gsed" => return super::sed::effects(argv),
         "gdb" => valued(argv, &["-ex", "--ex", "-eval-command", "--eval-command"])
             .into_iter()
             .filter_map(|c| {
@@ -213,23 +213,6 @@ fn vim(argv: &[String]) -> Vec<String> {
 fn single_or_double(text: &str) -> Vec<String> {
     let mut out = literals(text);
     out.extend(literals(&text.replace('\'', "\"")));
-    out
-}
-
-/// sed's `e command` and `s/…/…/e`: the command after `e`.
-fn sed(argv: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    // The script is the first word that is not an option.
-    if let Some(a) = argv.iter().skip(1).find(|a| !a.starts_with('-')) {
-        for part in a.split([';', '\n']) {
-            let p = part.trim_start_matches(|c: char| {
-                c.is_ascii_digit() || c == '$' || c == ',' || c == ' '
-            });
-            if let Some(cmd) = p.strip_prefix("e ") {
-                out.push(cmd.to_string());
-            }
-        }
-    }
     out
 }
 

@@ -289,7 +289,17 @@ fn parallel(argv: &[String]) -> Unwrapped {
                     .iter()
                     .filter(|w| !w.starts_with(":::"))
                     .take(MAX_EFFECTS)
-                    .map(|input| CodeEffect::Argv(fill(words, input, true)))
+                    .map(|input| {
+                        let argv = fill(words, input, true);
+                        // parallel runs its words through a shell: a lone
+                        // word with spaces (`'kubectl delete ns {}'`) is a
+                        // script.
+                        if words.len() == 1 && words[0].contains(char::is_whitespace) {
+                            CodeEffect::Shell(argv.join(" "))
+                        } else {
+                            CodeEffect::Argv(argv)
+                        }
+                    })
                     .collect(),
             )
         }

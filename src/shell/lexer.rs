@@ -80,10 +80,17 @@ impl Parser<'_> {
                     self.i += 1;
                     self.double_quoted(depth, &mut w);
                 }
-                '$' => self.dollar(depth, &mut w),
-                '`' => self.backticks(depth, &mut w),
+                '$' => self.dollar(depth, &mut w, false),
+                '`' => self.backticks(depth, &mut w, false),
+                // Unquoted braces and commas, marked for brace expansion
+                // ([`expand_braces`]).
                 c => {
-                    w.push(c);
+                    w.push(match c {
+                        '{' => BRACE_OPEN,
+                        '}' => BRACE_CLOSE,
+                        ',' => BRACE_COMMA,
+                        c => c,
+                    });
                     self.i += 1;
                 }
             }
@@ -110,8 +117,8 @@ impl Parser<'_> {
                     }
                     self.i = (self.i + 2).min(self.s.len());
                 }
-                '$' if self.peek(1) != Some('\'') => self.dollar(depth, w),
-                '`' => self.backticks(depth, w),
+                '$' if self.peek(1) != Some('\'') => self.dollar(depth, w, true),
+                '`' => self.backticks(depth, w, true),
                 c => {
                     w.push(c);
                     self.i += 1;
@@ -121,7 +128,8 @@ impl Parser<'_> {
     }
 
     /// `$…` at the cursor: `$(…)`, `$((…))`, `${…}`, `$'…'`, or a plain `$`.
-    fn dollar(&mut self, depth: usize, w: &mut String) {
+    /// A `$(echo …)` of literal words is its output ([`constant`]).
+    fn dollar(&mut self, depth: usize, w: &mut String, quoted: bool) {
         let start = self.i;
         match self.peek(1) {
             Some('(') if self.peek(2) == Some('(') => {
@@ -130,7 +138,12 @@ impl Parser<'_> {
             }
             Some('(') => {
                 self.i += 2;
+                let from = self.items.len();
                 self.subst(depth, true);
+                if let Some(out) = super::parser::constant_output(&self.items[from..]) {
+                    w.push_str(&constant(&out, quoted));
+                    return;
+                }
             }
             Some('{') => {
                 self.i += 2;
@@ -183,7 +196,7 @@ impl Parser<'_> {
                     continue;
                 }
                 '`' => {
-                    self.backticks(depth, &mut scratch);
+                    self.backticks(depth, &mut scratch, true);
                     continue;
                 }
                 '(' => level += 1,
@@ -228,7 +241,7 @@ impl Parser<'_> {
 
     /// Backticks at the cursor: the text up to the closing backtick is
     /// unescaped and parsed as its own script one level deeper.
-    fn backticks(&mut self, depth: usize, w: &mut String) {
+    fn backticks(&mut self, depth: usize, w: &mut String, quoted: bool) {
         let start = self.i;
         self.i += 1;
         let mut inner = String::new();
@@ -247,14 +260,19 @@ impl Parser<'_> {
             }
         }
         self.i = self.i.min(self.s.len());
-        w.extend(&self.s[start..self.i]);
         if depth < MAX_DEPTH {
             let mut cmds = Vec::new();
             parse_at(&inner, depth + 1, &self.cwd, &mut cmds);
-            let mut item = Item::Done(cmds);
+            let item = [Item::Done(cmds)];
+            match super::parser::constant_output(&item) {
+                Some(out) => w.push_str(&constant(&out, quoted)),
+                None => w.extend(&self.s[start..self.i]),
+            }
+            let [mut item] = item;
             item.capture();
             self.items.push(item);
         } else {
+            w.extend(&self.s[start..self.i]);
             super::opacity::bound_hit();
         }
     }
@@ -323,4 +341,95 @@ impl Parser<'_> {
         }
         v
     }
+}
+
+/// Splits a word where an unquoted constant substitution's output had
+/// blanks (the parser splits the word there).
+pub(super) const FIELD_SPLIT: char = '\u{1f}';
+
+/// A constant substitution's output as it lands in a word: quoted, as is;
+/// unquoted, split into fields at blanks ([`FIELD_SPLIT`]).
+fn constant(out: &str, quoted: bool) -> String {
+    if quoted {
+        out.to_string()
+    } else {
+        out.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(&FIELD_SPLIT.to_string())
+    }
+}
+
+/// An unquoted `{`, `}` and `,` in a word, until brace expansion.
+const BRACE_OPEN: char = '\u{2}';
+const BRACE_CLOSE: char = '\u{3}';
+const BRACE_COMMA: char = '\u{4}';
+
+/// At most this many words from one word's brace expansion.
+const MAX_BRACE_WORDS: usize = 32;
+
+/// A word with its brace marks put back as the characters they were.
+pub(super) fn restore(w: &str) -> String {
+    w.chars()
+        .map(|c| match c {
+            BRACE_OPEN => '{',
+            BRACE_CLOSE => '}',
+            BRACE_COMMA => ',',
+            c => c,
+        })
+        .collect()
+}
+
+/// Bash's brace expansion of one word: `a{b,c}d` is `abd acd`, nested
+/// groups too; a group with no comma (`{}`, `@{u}`) stays as written.
+pub(super) fn expand_braces(w: &str) -> Vec<String> {
+    if !w.contains(BRACE_OPEN) {
+        return vec![restore(w)];
+    }
+    let mut out = Vec::new();
+    expand_into(w, &mut out);
+    out
+}
+
+fn expand_into(w: &str, out: &mut Vec<String>) {
+    if out.len() >= MAX_BRACE_WORDS {
+        return;
+    }
+    let chars: Vec<char> = w.chars().collect();
+    for (start, c) in chars.iter().enumerate() {
+        if *c != BRACE_OPEN {
+            continue;
+        }
+        // The matching close, and the commas at this group's level.
+        let mut depth = 0usize;
+        let mut commas = Vec::new();
+        let mut end = None;
+        for (k, c) in chars.iter().enumerate().skip(start) {
+            match *c {
+                BRACE_OPEN => depth += 1,
+                BRACE_CLOSE => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(k);
+                        break;
+                    }
+                }
+                BRACE_COMMA if depth == 1 => commas.push(k),
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        if commas.is_empty() {
+            continue;
+        }
+        let prefix: String = chars[..start].iter().collect();
+        let suffix: String = chars[end + 1..].iter().collect();
+        let mut from = start + 1;
+        for k in commas.into_iter().chain(std::iter::once(end)) {
+            let alt: String = chars[from..k].iter().collect();
+            expand_into(&format!("{prefix}{alt}{suffix}"), out);
+            from = k + 1;
+        }
+        return;
+    }
+    out.push(restore(w));
 }

@@ -57,7 +57,7 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     echoed = None;
                     continue;
                 }
-                let printed = echo_text(&raw.argv);
+                let mut printed = echo_text(&raw.argv);
                 let heredoc = if raw.heredoc_ids.is_empty() {
                     echoed
                         .take()
@@ -83,6 +83,16 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     }
                     Some(body)
                 };
+                // `cat <<EOF | sh`, `cat <<< 'ls' | sh`: cat prints its
+                // input, which the shell then runs.
+                if printed.is_none() && plain_cat(&raw.argv) {
+                    printed = heredoc.clone().or_else(|| {
+                        raw.redirects
+                            .iter()
+                            .find(|r| r.op == "<<<")
+                            .map(|r| r.target.clone())
+                    });
+                }
                 let cmd = SimpleCommand {
                     argv: raw.argv,
                     redirects: raw.redirects,
@@ -138,6 +148,14 @@ fn body_substitutions(body: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// `cat` with no file to read (only its input).
+fn plain_cat(argv: &[String]) -> bool {
+    let args = peeled(argv);
+    args.first()
+        .is_some_and(|p| super::program_name(p) == "cat")
+        && args[1..].iter().all(|a| a.starts_with('-'))
 }
 
 /// What `echo`/`printf` print (their words; printf's `\n` as newlines).
@@ -242,6 +260,55 @@ pub(super) enum Item {
     Done(Vec<SimpleCommand>),
 }
 
+/// The output of a substitution whose only command is `echo` or `printf`
+/// (`%s` formats), `dirname` or `basename` of literal words: `$(echo /etc)` is
+/// `/etc`. Anything else (a variable, a redirection, a pipe, another
+/// program) is not known before it runs.
+pub(super) fn constant_output(items: &[Item]) -> Option<String> {
+    let argv: &[String] = match items {
+        [Item::Raw(raw, _, _)]
+            if raw.redirects.is_empty() && raw.heredoc_ids.is_empty() && !raw.piped =>
+        {
+            &raw.argv
+        }
+        [Item::Done(cmds)] => match cmds.as_slice() {
+            [c] if c.redirects.is_empty() && c.heredoc.is_none() && c.wrappers.is_empty() => {
+                &c.argv
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let (prog, args) = argv.split_first()?;
+    let literal = |a: &String| !a.contains(['$', '`', '*', '?', '[', '{', '\\']);
+    if !args.iter().all(literal) {
+        return None;
+    }
+    match (prog.as_str(), args) {
+        ("echo" | "printf", _) => echo_text(argv),
+        // Pure path arithmetic: `$(dirname /srv/x)` is `/srv`.
+        ("dirname", [p]) if !p.starts_with('-') => {
+            let t = p.trim_end_matches('/');
+            Some(match t.rsplit_once('/') {
+                Some(("", _)) => "/".into(),
+                Some((d, _)) => d.to_string(),
+                None if p.starts_with('/') => "/".into(),
+                None => ".".into(),
+            })
+        }
+        ("basename", [p, rest @ ..]) if !p.starts_with('-') && rest.len() <= 1 => {
+            let name = p.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            let name = rest
+                .first()
+                .and_then(|suffix| name.strip_suffix(suffix.as_str()))
+                .filter(|n| !n.is_empty())
+                .unwrap_or(name);
+            Some(name.to_string())
+        }
+        _ => None,
+    }
+}
+
 impl Item {
     /// Marks the commands as having their output captured (`$(…)`).
     pub(super) fn capture(&mut self) {
@@ -306,6 +373,8 @@ impl Parser<'_> {
     pub(super) fn seq(&mut self, depth: usize, in_subst: bool) {
         let mut cur = RawCmd::default();
         let mut parens = 0usize;
+        // Open `case … esac`: a pattern's `)` closes no substitution.
+        let mut cases = 0usize;
         let mut next_piped = false;
         loop {
             let Some(c) = self.peek(0) else {
@@ -365,7 +434,7 @@ impl Parser<'_> {
                     if parens > 0 {
                         parens -= 1;
                         self.leave_subshell();
-                    } else if in_subst {
+                    } else if in_subst && cases == 0 {
                         return;
                     }
                     continue;
@@ -385,7 +454,19 @@ impl Parser<'_> {
                 self.i += 1; // a character no rule takes: step over it
                 continue;
             }
-            cur.argv.push(w);
+            if cur.argv.is_empty() {
+                match w.as_str() {
+                    "case" => cases += 1,
+                    "esac" => cases = cases.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            for field in w
+                .split(super::lexer::FIELD_SPLIT)
+                .filter(|f| !f.is_empty() || !w.contains(super::lexer::FIELD_SPLIT))
+            {
+                cur.argv.extend(super::lexer::expand_braces(field));
+            }
         }
     }
 
@@ -410,7 +491,7 @@ impl Parser<'_> {
         self.skip_blanks();
         if op == "<<" || op == "<<-" {
             let from = self.i;
-            let delimiter = self.word(depth);
+            let delimiter = super::lexer::restore(&self.word(depth));
             let quoted = self.s[from..self.i]
                 .iter()
                 .any(|c| matches!(c, '\'' | '"' | '\\'));
@@ -428,7 +509,8 @@ impl Parser<'_> {
                 target: delimiter,
             });
         } else {
-            let target = self.word(depth);
+            let target =
+                super::lexer::restore(&self.word(depth)).replace(super::lexer::FIELD_SPLIT, " ");
             cur.redirects.push(Redirect { op, target });
         }
     }

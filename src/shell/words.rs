@@ -13,7 +13,8 @@ pub fn program(cmd: &SimpleCommand) -> String {
 /// For a `git` command: its subcommand and the words after it, git's global
 /// options (`-C dir`, `-c k=v`, `--git-dir=…`, `--no-pager`, ...) skipped.
 pub fn git_subcommand(cmd: &SimpleCommand) -> Option<(&str, &[String])> {
-    if program(cmd) != "git" {
+    // `hub` is git with GitHub's commands added.
+    if !matches!(program(cmd).as_str(), "git" | "hub") {
         return None;
     }
     let args = cmd.args();

@@ -42,7 +42,7 @@ const fn opts(short: &'static str, long: &'static [&'static str]) -> Rule {
 
 /// Every wrapper, by program name.
 const WRAPPERS: &[(&[&str], Rule)] = &[
-    (&["sudo"], Rule::Custom(sudo)),
+    (&["sudo", "sudo-rs"], Rule::Custom(sudo)),
     (&["doas"], opts("uC", &[])),
     (&["env"], Rule::Custom(env)),
     (&["nice"], Rule::Custom(nice)),
@@ -231,6 +231,7 @@ const WRAPPERS: &[(&[&str], Rule)] = &[
 pub(super) fn lookup(name: &str) -> Option<&'static Rule> {
     WRAPPERS
         .iter()
+        .chain(super::launchers::LAUNCHERS)
         .find(|(names, _)| names.contains(&name))
         .map(|(_, rule)| rule)
 }

@@ -33,6 +33,28 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
         None
     };
+    // A one-letter option's value inside a cluster of flags (`wget
+    // -qO/etc/x`, `curl -sSo ~/bin/x URL`): attached, or the next word.
+    let short_value = |letter: char| -> Option<&str> {
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let Some(cluster) = a.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
+                continue;
+            };
+            if let Some(k) = cluster.find(letter)
+                && k > 0
+                && cluster[..k].chars().all(|c| c.is_ascii_alphabetic())
+            {
+                let rest = &cluster[k + 1..];
+                return if rest.is_empty() {
+                    it.next().map(String::as_str)
+                } else {
+                    Some(rest)
+                };
+            }
+        }
+        None
+    };
     match program(cmd).as_str() {
         "tee" | "sponge" | "touch" => out.extend(operands(args)),
         // Installing or removing the user's crontab (`crontab -`, `crontab
@@ -173,8 +195,11 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
                 "~/.npmrc"
             });
         }
-        "curl" => out.extend(value_of(&["-o", "--output"])),
-        "wget" => out.extend(value_of(&["-O", "--output-document"])),
+        "curl" => {
+            out.extend(value_of(&["-o", "--output"]).or_else(|| short_value('o')));
+            out.extend(value_of(&["--output-dir"]));
+        }
+        "wget" => out.extend(value_of(&["-O", "--output-document"]).or_else(|| short_value('O'))),
         "set-content" | "add-content" | "out-file" | "new-item" | "sc" | "ac" => {
             match value_of(&["-Path", "-FilePath", "-LiteralPath"]) {
                 Some(p) => out.push(p),
@@ -189,6 +214,17 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
         _ => {}
     }
+    out.extend(super::outputs::output_paths(cmd));
+    // A URL is no file on this machine (`> s3://b/x` names a folder `s3:`
+    // that does not exist: the write fails).
+    out.retain(|p| {
+        !p.split_once("://").is_some_and(|(scheme, _)| {
+            !scheme.is_empty()
+                && scheme
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'+')
+        })
+    });
     out
 }
 

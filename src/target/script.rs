@@ -24,14 +24,44 @@ enum Lang {
 /// Adds the commands of the scripts `cmds` run to `cmds`.
 pub fn add_scripts(ctx: &Call, cmds: &mut Vec<SimpleCommand>) {
     let mut found = Vec::new();
+    let mut package_scripts = Vec::new();
+    let mut makes = Vec::new();
     for c in cmds.iter() {
+        if let Some((file, targets)) = super::make::make_call(c)
+            && let Some(resolved) = c.cwd.resolve(&file)
+        {
+            makes.push((resolved, targets));
+        }
         if let Some((raw, lang)) = script_of(c)
             && let Some(resolved) = c.cwd.resolve(&raw)
         {
             found.push((resolved, lang));
         }
-        if found.len() == MAX_SCRIPTS {
+        if let Some(name) = package_script(c)
+            && let Some(manifest) = c.cwd.resolve("package.json")
+        {
+            package_scripts.push((manifest, name));
+        }
+        if found.len() + package_scripts.len() + makes.len() >= MAX_SCRIPTS {
             break;
+        }
+    }
+    for (makefile, targets) in makes {
+        let t = super::target_for(ctx, &makefile);
+        if let Some(text) = read_script(&t.path) {
+            cmds.extend(shell::parse(&super::make::recipes(&text, &targets)));
+        }
+    }
+    for (manifest, name) in package_scripts {
+        let t = super::target_for(ctx, &manifest);
+        if let Some(text) = read_script(&t.path)
+            && let Ok(json) = serde_json::from_str::<serde_json::Value>(&text)
+            && let Some(script) = json
+                .get("scripts")
+                .and_then(|s| s.get(name.as_str()))
+                .and_then(serde_json::Value::as_str)
+        {
+            cmds.extend(shell::parse(script));
         }
     }
     for (raw, lang) in found {
@@ -56,12 +86,134 @@ pub fn add_scripts(ctx: &Call, cmds: &mut Vec<SimpleCommand>) {
     }
 }
 
+/// The name of the `package.json` script a package manager runs (`npm run
+/// db:reset`, `pnpm run clean`, `yarn clean`, `bun run wipe`).
+fn package_script(c: &SimpleCommand) -> Option<String> {
+    let prog = shell::program_name(c.argv.first()?);
+    let ops: Vec<&String> = c.args().iter().filter(|a| !a.starts_with('-')).collect();
+    let name = match (prog.as_str(), ops.first().map(|s| s.as_str())) {
+        ("npm" | "pnpm" | "yarn" | "bun", Some("run" | "run-script")) => ops.get(1)?,
+        // `yarn clean`, `pnpm clean`: a script unless a verb of the tool.
+        ("yarn" | "pnpm", Some(w)) if !PM_VERBS.contains(&w) => ops.first()?,
+        _ => return None,
+    };
+    Some(name.to_string())
+}
+
+/// Package-manager verbs that are not a script's name.
+const PM_VERBS: &[&str] = &[
+    "install",
+    "i",
+    "add",
+    "remove",
+    "rm",
+    "uninstall",
+    "update",
+    "up",
+    "upgrade",
+    "test",
+    "build",
+    "start",
+    "ci",
+    "publish",
+    "link",
+    "why",
+    "list",
+    "ls",
+    "outdated",
+    "audit",
+    "init",
+    "create",
+    "dlx",
+    "exec",
+    "x",
+    "info",
+    "view",
+    "config",
+    "cache",
+    "store",
+    "workspace",
+    "workspaces",
+    "set",
+    "version",
+    "pack",
+    "import",
+    "dedupe",
+    "prune",
+    "patch",
+    "login",
+    "logout",
+    "whoami",
+    "help",
+    "env",
+    "node",
+    "bin",
+    "root",
+    "licenses",
+    "fetch",
+    "rebuild",
+    "unlink",
+    "global",
+    "plugin",
+    "constraints",
+    "explain",
+    "npm",
+    "owner",
+    "tag",
+];
+
+/// Database clients that run a file of SQL (`psql -f x.sql`, `mysql db <
+/// x.sql`, `sqlcmd -i x.sql`): the options that name it.
+const SQL_FILE_CLIENTS: &[(&str, &[&str])] = &[
+    ("psql", &["-f", "--file"]),
+    ("mysql", &["--execute-file"]),
+    ("mariadb", &["--execute-file"]),
+    ("sqlite3", &[]),
+    ("duckdb", &["-f"]),
+    ("clickhouse-client", &["--queries-file"]),
+    ("cockroach", &["--file", "-f"]),
+    ("mysqlsh", &["-f", "--file"]),
+    ("cqlsh", &["-f", "--file"]),
+    ("sqlcmd", &["-i"]),
+    ("snowsql", &["-f", "--filename"]),
+];
+
 /// The script a command runs and its language, when the command names it
 /// (`None`: read the shebang).
 fn script_of(c: &SimpleCommand) -> Option<(String, Option<Lang>)> {
-    let first = c.argv.first()?;
-    let prog = shell::program_name(first);
-    let args = c.args();
+    let mut first = c.argv.first()?;
+    let mut prog = shell::program_name(first);
+    let mut args = c.args();
+    // `npx tsx x.ts`, `bunx ts-node x.ts`: the package runner's tool.
+    if matches!(prog.as_str(), "npx" | "bunx" | "pnpx") {
+        let k = args.iter().position(|a| !a.starts_with('-'))?;
+        first = &args[k];
+        prog = shell::program_name(first);
+        args = &args[k + 1..];
+    }
+    let stdin = || {
+        c.redirects
+            .iter()
+            .find(|r| r.op == "<")
+            .map(|r| r.target.clone())
+    };
+    if let Some((_, opts)) = SQL_FILE_CLIENTS.iter().find(|(p, _)| *p == prog) {
+        let named = args.iter().enumerate().find_map(|(i, a)| {
+            opts.iter().find_map(|o| {
+                if a == o {
+                    args.get(i + 1).cloned()
+                } else {
+                    a.strip_prefix(o)
+                        .and_then(|r| r.strip_prefix('='))
+                        .map(str::to_string)
+                }
+            })
+        });
+        // The SQL is judged as if given with `-c`.
+        return named
+            .or_else(stdin)
+            .map(|p| (p, Some(Lang::Code("psql", "-c"))));
+    }
     let operand = || -> Option<&String> {
         let mut i = 0;
         while let Some(a) = args.get(i) {
@@ -84,7 +236,10 @@ fn script_of(c: &SimpleCommand) -> Option<(String, Option<Lang>)> {
             Some(Lang::Shell)
         } else if lower.ends_with(".py") {
             Some(Lang::Code("python3", "-c"))
-        } else if lower.ends_with(".js") || lower.ends_with(".cjs") || lower.ends_with(".mjs") {
+        } else if [".js", ".cjs", ".mjs", ".ts", ".mts", ".cts"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
             Some(Lang::Code("node", "-e"))
         } else if lower.ends_with(".rb") {
             Some(Lang::Code("ruby", "-e"))
@@ -95,11 +250,39 @@ fn script_of(c: &SimpleCommand) -> Option<(String, Option<Lang>)> {
         }
     };
     match prog.as_str() {
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "source" | "." => {
-            operand().map(|p| (p.clone(), Some(Lang::Shell)))
+        // `bash -n x.sh` only checks the syntax: nothing runs.
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh"
+            if args
+                .iter()
+                .take_while(|a| a.starts_with('-'))
+                .any(|a| !a.starts_with("--") && a.contains('n'))
+                || args.windows(2).any(|w| w[0] == "-o" && w[1] == "noexec") =>
+        {
+            None
         }
-        "python" | "python3" | "node" | "ruby" | "perl" => {
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "source" | "." => operand()
+            .cloned()
+            // `bash < setup.sh`: the script is the shell's input.
+            .or_else(|| {
+                let code_given = args
+                    .iter()
+                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'));
+                (prog != "source" && prog != "." && !code_given)
+                    .then(stdin)
+                    .flatten()
+            })
+            .map(|p| (p, Some(Lang::Shell))),
+        "python" | "python3" | "node" | "ruby" | "perl" | "tsx" | "ts-node" | "bun" => {
             let p = operand()?;
+            by_ext(p).map(|l| (p.clone(), Some(l)))
+        }
+        // `deno run -A scripts/wipe.ts`.
+        "deno" => {
+            let p = args
+                .iter()
+                .skip_while(|a| *a != "run")
+                .skip(1)
+                .find(|a| !a.starts_with('-'))?;
             by_ext(p).map(|l| (p.clone(), Some(l)))
         }
         // `./deploy.sh`, `scripts/reset.sh`, `bin/setup`: a path of the

@@ -17,7 +17,7 @@
 //! from its file again).
 //!
 //! ```text
-//! cuecard-cards 7 <dir> <stamp> <dir-mtime-ns> <written-ns>
+//! cuecard-cards 8 <dir> <stamp> <dir-mtime-ns> <written-ns>
 //! = <loose> ,<name>,...,<name>, <n> (<event> <bound> <k> <reach>{k}){n}
 //! <0|1> err - - <file> <sha256> <size> <mtime-ns> <message>
 //! <0|1> ok <events> <reach> <file> <sha256> <size> <mtime-ns> <matcher> <guard> <enabled> <order> <n> <key> <value>... <title> <advisory> <body> <origin-kind> <origin-path>
@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::PathBuf;
 
-const MAGIC: &str = "cuecard-cards 7";
+const MAGIC: &str = "cuecard-cards 8";
 
 fn escape(s: &str, out: &mut String) {
     for c in s.chars() {

@@ -8,15 +8,25 @@ use crate::shell::SimpleCommand;
 
 /// `mongosh --eval '…'` that drops a database or collection, or deletes
 /// every document.
-pub(super) fn mongo(args: &[String]) -> Option<Hit> {
-    let code = args.iter().enumerate().find_map(|(i, a)| {
-        if a == "--eval" || a == "-e" {
-            args.get(i + 1).map(String::as_str)
-        } else {
-            a.strip_prefix("--eval=")
-        }
-    })?;
-    let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+pub(super) fn mongo(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+    let args = cmd.args();
+    let mut code: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            if a == "--eval" || a == "-e" {
+                args.get(i + 1).map(String::as_str)
+            } else {
+                a.strip_prefix("--eval=")
+            }
+        })
+        .collect();
+    code.extend(fed_texts(cmd, before));
+    let compact: String = code
+        .concat()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let what = if compact.contains(".dropDatabase(") {
         "drops a database"
     } else if compact.contains(".drop()") {
@@ -135,6 +145,21 @@ pub(super) const DB_CLIENTS: &[&str] = &[
     "mycli",
     "litecli",
     "cqlsh",
+    "trino",
+    "presto",
+    "spark-sql",
+    "beeline",
+    "hive",
+    "impala-shell",
+    "vsql",
+    "isql",
+    "sqlplus",
+    "db2",
+    "tsql",
+    "mssql-cli",
+    "harlequin",
+    "turso",
+    "cypher-shell",
 ];
 
 /// SQL given to a database client: `-c`/`-e`/`--command`/`--execute`/`-Q`
@@ -160,6 +185,15 @@ pub(super) fn sql_client(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Optio
     if let Some(last) = operands(args).last() {
         texts.push(last);
     }
+    texts.extend(fed_texts(cmd, before));
+    sql_hit(&texts)
+}
+
+/// What a command reads as its input, when the command line shows it: a
+/// heredoc or here-string, or the words of an `echo`/`printf`/`cat` (or
+/// the heredoc of the command) that pipes into it.
+pub(super) fn fed_texts<'a>(cmd: &'a SimpleCommand, before: &'a [SimpleCommand]) -> Vec<&'a str> {
+    let mut texts: Vec<&str> = Vec::new();
     if let Some(h) = &cmd.heredoc {
         texts.push(h);
     }
@@ -170,18 +204,36 @@ pub(super) fn sql_client(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Optio
     }
     if cmd.piped
         && let Some(prev) = before.last()
-        && matches!(program(prev).as_str(), "echo" | "printf" | "cat")
-        && prev.heredoc.is_none()
     {
-        texts.extend(prev.args().iter().map(String::as_str));
+        if let Some(h) = &prev.heredoc {
+            texts.push(h);
+        } else if matches!(program(prev).as_str(), "echo" | "printf" | "cat") {
+            texts.extend(prev.args().iter().map(String::as_str));
+        }
     }
-    if cmd.piped
-        && let Some(prev) = before.last()
-        && let Some(h) = &prev.heredoc
-    {
-        texts.push(h);
-    }
-    sql_hit(&texts)
+    texts
+}
+
+/// Key-value store commands given on the input (`echo FLUSHALL |
+/// redis-cli`, `redis-cli <<< 'flushdb'`).
+pub(super) fn kv_fed(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+    fed_texts(cmd, before)
+        .iter()
+        .flat_map(|t| t.split(|c: char| c.is_whitespace() || c == ';' || c == '\\'))
+        .map(|w| {
+            w.strip_prefix('n')
+                .filter(|r| r.eq_ignore_ascii_case("flushall") || r.eq_ignore_ascii_case("flushdb"))
+                .unwrap_or(w)
+        })
+        .find(|w| w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb"))
+        .map(|w| {
+            let w = w.to_ascii_uppercase();
+            Hit::new(
+                Kind::Database,
+                format!("kv:{w}"),
+                format!("runs {w} (every key of the database deleted)"),
+            )
+        })
 }
 
 /// The finding for the first destructive statement among `texts`.
@@ -243,6 +295,14 @@ pub(super) fn destructive_sql(sql: &str) -> Option<String> {
                 "DELETE" if next == "FROM" && !words.contains(&"WHERE") => {
                     return Some("DELETE FROM without WHERE".into());
                 }
+                // Cypher: `MATCH (n) DETACH DELETE n` with no filter.
+                "DELETE"
+                    if words.first() == Some(&"MATCH")
+                        && !words.contains(&"WHERE")
+                        && !stmt.contains('{') =>
+                {
+                    return Some("MATCH … DELETE without a filter".into());
+                }
                 "UPDATE" if i == 0 && words.contains(&"SET") && !words.contains(&"WHERE") => {
                     return Some("UPDATE without WHERE".into());
                 }
@@ -251,4 +311,20 @@ pub(super) fn destructive_sql(sql: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// A cloud CLI that opens a database session (`gcloud sql connect`,
+/// `heroku pg:psql`, `pscale shell`, `turso db shell`, `fly postgres
+/// connect`): the SQL it is fed on its input.
+pub(super) fn session_fed(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit> {
+    let (tool, args) = effects::tool(cmd);
+    effects::family(&tool).filter(|f| !f.sql_options.is_empty())?;
+    let words = effects::leading_words(args, 3);
+    if !words
+        .iter()
+        .any(|w| matches!(w.as_str(), "connect" | "pg:psql" | "psql" | "shell"))
+    {
+        return None;
+    }
+    sql_hit(&fed_texts(cmd, before))
 }

@@ -205,3 +205,52 @@ pub(super) fn raw_device_write(cmd: &SimpleCommand, writes: &[String]) -> Option
         )
     })
 }
+
+/// `rsync --delete src/ dest/` deletes what `dest` holds and `src` does
+/// not: judged like a recursive delete of a local destination (another
+/// host's is a remote shell's business).
+pub(super) fn rsync_delete(ctx: &Ctx, cmd: &SimpleCommand) -> Option<Hit> {
+    const WITH_VALUE: &[&str] = &[
+        "-e",
+        "--rsh",
+        "--exclude",
+        "--include",
+        "--filter",
+        "-f",
+        "--files-from",
+        "--exclude-from",
+        "--include-from",
+        "--chmod",
+        "--chown",
+        "--port",
+        "--password-file",
+        "--log-file",
+        "-T",
+        "--temp-dir",
+        "--partial-dir",
+        "--backup-dir",
+        "--suffix",
+        "--compare-dest",
+        "--copy-dest",
+        "--link-dest",
+    ];
+    let args = cmd.args();
+    if !args
+        .iter()
+        .any(|a| a.starts_with("--delete") || a == "--del")
+    {
+        return None;
+    }
+    let ops = argv::operands_skipping(args, WITH_VALUE);
+    let dest = ops.last().filter(|_| ops.len() >= 2)?;
+    let remote = dest
+        .split_once(':')
+        .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'));
+    if remote {
+        return None;
+    }
+    recursive_delete(ctx, cmd, &[dest]).map(|mut h| {
+        h.reason = format!("deletes what {dest} holds beyond the source (rsync --delete)");
+        h
+    })
+}

@@ -21,6 +21,8 @@
 mod data;
 mod fs;
 mod git;
+mod http;
+mod mounts;
 
 use super::argv::{self, has_flag, operands, program};
 use super::effects::{self, Hit, Kind};
@@ -154,6 +156,12 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
             fs::recursive_delete(ctx, cmd, &paths)
         }
         "rm" | "unlink" => fs::glob_delete(ctx, cmd, &operands(args)),
+        "rsync" => fs::rsync_delete(ctx, cmd),
+        "docker" | "podman" | "nerdctl"
+            if let Some(hit) = mounts::deletes_through_mount(ctx, cmd) =>
+        {
+            Some(hit)
+        }
         "git" => git::git(cmd),
         "docker" | "podman" | "kubectl" | "oc" | "nerdctl"
             if let Some(inner) = data::container_client(args) =>
@@ -173,14 +181,29 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
                     .flatten()
             })
         }
-        "mongo" | "mongosh" | "mongos" => data::mongo(args),
+        "curl" | "http" | "https" | "xh" | "xhs" | "wget" | "invoke-restmethod" | "irm"
+        | "invoke-webrequest" | "iwr" => http::delete_request(&prog, args),
+        // `gh api -X DELETE repos/o/r` names the repository it deletes; any
+        // other `-X DELETE` is the family's generic delete.
+        // A branch or tag ref is the protected-branch guard's.
+        "gh" | "glab" if operands(args).first() == Some(&"api") => {
+            if args.iter().any(|a| a.contains("git/refs/")) {
+                None
+            } else {
+                http::delete_request(&prog, args).or_else(|| by_table(cmd))
+            }
+        }
+        "mongo" | "mongosh" | "mongos" => data::mongo(cmd, before),
+        "redis-cli" | "valkey-cli" | "keydb-cli" => {
+            data::kv_fed(cmd, before).or_else(|| by_table(cmd))
+        }
         "dd" => None, // raw_device_write covers `of=/dev/…`
         // A client that is also a cloud CLI (`bq rm -r -d ds`) is judged by
         // its table too.
         p if data::DB_CLIENTS.contains(&p) => {
             data::sql_client(cmd, before).or_else(|| by_table(cmd))
         }
-        _ => by_table(cmd),
+        _ => by_table(cmd).or_else(|| data::session_fed(cmd, before)),
     }
 }
 
@@ -212,7 +235,9 @@ fn by_table(cmd: &SimpleCommand) -> Option<Hit> {
     if let Some(hit) = data::carried_sql(&tool, args) {
         return Some(hit);
     }
-    let (_, mut hit) = effects::lookup(&tool, args)?;
+    let Some((_, mut hit)) = effects::lookup(&tool, args) else {
+        return effects::unlisted::lookup(&tool, args);
+    };
     if hit.target.ends_with(':') {
         hit.target.push_str(&argv::shown(cmd));
     }

@@ -14,8 +14,10 @@ pub mod packs;
 mod page;
 mod platforms;
 mod secret_verbs;
+mod services;
 pub mod tables;
 mod tools;
+pub mod unlisted;
 
 pub use page::{markdown, summary};
 pub use secret_verbs::secret_verb;
@@ -153,6 +155,9 @@ pub fn tool(cmd: &SimpleCommand) -> (String, &[String]) {
                     _ => None,
                 }
             }
+            // `symfony console doctrine:database:drop`: the Symfony CLI runs
+            // the project's console.
+            "symfony" => rest.first().filter(|a| *a == "console").map(|_| 0),
             "php" => rest
                 .first()
                 .filter(|a| {
@@ -335,6 +340,10 @@ fn word_matches(word: &str, pattern: &str) -> bool {
     pattern.split('|').any(|p| {
         word == p
             || word.strip_prefix(p).is_some_and(|r| r.starts_with('/'))
+            // A kind with its API group (`cluster.postgresql.cnpg.io`).
+            || word
+                .split_once('.')
+                .is_some_and(|(head, group)| head == p && group.contains('.'))
             || (word.contains(',') && word.split(',').any(|w| w == p))
     })
 }
@@ -391,7 +400,7 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
     let fam = family(tool)?;
     let words = leading_words(&without_global_values(tool, args), 6);
     for v in fam.verbs {
-        if path_matches(&words, v.path) && v.cond.holds(args) {
+        if path_matches(&words, v.path) && v.cond.holds(args) && !harmless_before(&words, v.path) {
             let target = format!("{tool}:{}", v.path.join(" "));
             return Some((fam, Hit::new(v.kind, target, v.what)));
         }
@@ -424,6 +433,19 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         fam,
         Hit::new(kind, format!("{tool}:{}", shown.join(" ")), reason),
     ))
+}
+
+/// Whether a word before a verb's first word names something local or
+/// disposable (`helm plugin uninstall diff`, `helm repo remove x`): the
+/// verb removes that, not what the row means.
+fn harmless_before(words: &[String], path: &[&str]) -> bool {
+    let Some(first) = path.first() else {
+        return false;
+    };
+    words
+        .iter()
+        .take_while(|w| !word_matches(w, first))
+        .any(|w| tables::HARMLESS_OBJECTS.contains(&w.as_str()) || w == "repo")
 }
 
 /// The words without the values of the tool's options that take one
@@ -518,7 +540,20 @@ pub fn generic_verb(words: &[String]) -> Option<String> {
             .map(str::to_string)
             .collect::<Vec<_>>()
     };
-    if lead.iter().any(|w| {
+    // A harmless object names what the verb deletes when it comes before
+    // the verb or in its word (`gh cache delete`, `aws ec2 delete-tags`);
+    // after it, a word is the resource's name (`gcloud redis instances
+    // delete cache`).
+    let is_delete = |w: &str| {
+        parts(w)
+            .iter()
+            .any(|p| tables::DELETE_VERBS.contains(&p.as_str()))
+    };
+    let upto = lead
+        .iter()
+        .position(|w| is_delete(w))
+        .map_or(lead.len(), |i| i + 1);
+    if lead[..upto].iter().any(|w| {
         parts(w)
             .iter()
             .any(|p| tables::HARMLESS_OBJECTS.contains(&p.as_str()))

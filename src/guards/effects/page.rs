@@ -118,6 +118,19 @@ pub fn markdown() -> String {
         list(tables::DELETE_API_PREFIXES)
     ));
     md.push_str(&format!(
+        "- A tool no family lists fires when its first words name a delete-like verb and a type \
+         of resource that holds data, before the verb (`x dataset delete d`), joined to it (`x \
+         app-remove`) or right after it with a name following (`x delete app web`): {}. Never for \
+         {} (their operands are names the user chose).\n- PowerShell's `Remove-` cmdlets of the \
+         cloud modules (noun prefixes {}) delete a managed resource, except a context, a tag, one \
+         object or blob.\n- An HTTP `DELETE` (curl, HTTPie, wget, `gh api`, PowerShell) of a whole \
+         store: a path segment after a store type (`/collections/docs`, `/databases/prod`), a \
+         wildcard, `_all`, `?recurse`, or GitHub's `repos/OWNER/REPO`.\n",
+        list(super::unlisted::RESOURCE_NOUNS),
+        list(super::unlisted::NOT_READ),
+        list(super::unlisted::CLOUD_CMDLET_PREFIXES)
+    ));
+    md.push_str(&format!(
         "\n## Forms that change nothing\n\n- Help: {}, `-h` with no value after it, `help` as the \
          first word, `help` as the last word for {}.\n- Dry runs: {} (a value `none`, `false`, `0`, \
          `no`, `off` turns them off; the last of `--dry-run` and `--no-dry-run` wins); per tool: \
@@ -223,6 +236,9 @@ impl tables::Cond {
             tables::Cond::Always => "-".into(),
             tables::Cond::AnyOpt(o) => format!("with {}", list(o)),
             tables::Cond::AnyWord(w) => format!("a word among {}", list(w)),
+            tables::Cond::NoOpt(o) => format!("without {}", list(o)),
+            tables::Cond::WordStarts(w) => format!("a word starting with one of {}", list(w)),
+            tables::Cond::Lead(w) => format!("first word among {}", list(w)),
             tables::Cond::WordWithTarget(w) => {
                 format!("a word among {}, then a target", list(w))
             }
@@ -243,6 +259,14 @@ impl tables::Cond {
             Cond::AnyWord(w) => operands(args)
                 .iter()
                 .any(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
+            Cond::NoOpt(o) => !has_opt(args, o),
+            Cond::WordStarts(w) => args.iter().any(|a| {
+                let a = a.to_ascii_lowercase();
+                w.iter().any(|x| a.starts_with(x))
+            }),
+            Cond::Lead(w) => operands(args)
+                .first()
+                .is_some_and(|a| w.iter().any(|x| a.eq_ignore_ascii_case(x))),
             Cond::WordWithTarget(w) => {
                 let ops = operands(args);
                 ops.iter()

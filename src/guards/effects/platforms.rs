@@ -7,6 +7,12 @@ use super::Kind::{CloudResource, CloudStorage, Cluster, Database, Infrastructure
 use super::tables::Cond::{Always, AnyOpt, AnyWord};
 use super::tables::{Family, v};
 
+/// Kubernetes kinds whose objects are data (volume snapshots) or run a
+/// stateful service that keeps its data in them (the database, queue and
+/// cluster kinds of common operators: CloudNativePG, Crunchy, Zalando,
+/// Percona, Strimzi, ECK, Cluster API); `kind.group` names match too.
+const K8S_DATA_KINDS: &str = "volumesnapshot|volumesnapshots|volumesnapshotcontent|volumesnapshotcontents|cluster|clusters|postgresql|postgresqls|postgrescluster|postgresclusters|perconaxtradbcluster|perconaxtradbclusters|pxc|perconaservermongodb|perconaservermongodbs|psmdb|mongodbcommunity|mongodb|mongodbs|mysqlcluster|mysqlclusters|innodbcluster|innodbclusters|redisfailover|redisfailovers|rediscluster|redisclusters|elasticsearch|elasticsearches|kafka|kafkas|kafkatopic|kafkatopics|rabbitmqcluster|rabbitmqclusters|cassandradatacenter|cassandradatacenters|etcdcluster|etcdclusters|database|databases|backup|backups";
+
 /// Families with many tools and, most of them, a generic rule.
 pub const PLATFORMS: &[Family] = &[
     Family {
@@ -39,6 +45,13 @@ pub const PLATFORMS: &[Family] = &[
                 DeletesData,
                 Cluster,
                 "deletes a resource type and every object of it",
+            ),
+            v(
+                &["delete", K8S_DATA_KINDS],
+                Always,
+                DeletesData,
+                Cluster,
+                "deletes a database, a snapshot or a cluster an operator runs, with its data",
             ),
             v(
                 &["delete"],
@@ -86,7 +99,7 @@ pub const PLATFORMS: &[Family] = &[
         name: "Local and managed clusters",
         tools: &[
             "kind", "k3d", "minikube", "eksctl", "kops", "k0sctl", "microk8s", "talosctl",
-            "vcluster",
+            "vcluster", "kubeadm", "k0s", "rke", "rke2", "ctlptl",
         ],
         verbs: &[v(
             &["reset"],
@@ -132,6 +145,13 @@ pub const PLATFORMS: &[Family] = &[
                 "removes the project's volumes and their data",
             ),
             v(
+                &["compose", "rm"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes the services' containers with their anonymous volumes",
+            ),
+            v(
                 &["machine", "rm|remove"],
                 Always,
                 DeletesData,
@@ -146,13 +166,22 @@ pub const PLATFORMS: &[Family] = &[
     Family {
         name: "Compose",
         tools: &["docker-compose", "podman-compose", "nerdctl-compose"],
-        verbs: &[v(
-            &["down"],
-            AnyOpt(&["-v", "--volumes"]),
-            DeletesData,
-            Cluster,
-            "removes the project's volumes and their data",
-        )],
+        verbs: &[
+            v(
+                &["down"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes the project's volumes and their data",
+            ),
+            v(
+                &["rm"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes the services' containers with their anonymous volumes",
+            ),
+        ],
         generic: None,
         prints_secrets: false,
         sql_options: &[],
@@ -198,6 +227,13 @@ pub const PLATFORMS: &[Family] = &[
                 DeletesData,
                 Infrastructure,
                 "removes every resource the stack deployed",
+            ),
+            v(
+                &["workspace", "delete"],
+                AnyOpt(&["-force", "--force"]),
+                DeletesData,
+                Infrastructure,
+                "deletes a workspace and its state though resources remain in it",
             ),
             v(
                 &["stack", "rm|remove"],
@@ -327,6 +363,22 @@ pub const PLATFORMS: &[Family] = &[
             "qovery",
             "akamai",
             "fastly",
+            "openstack",
+            "nova",
+            "cinder",
+            "glance",
+            "neutron",
+            "heat",
+            "trove",
+            "manila",
+            "aiven",
+            "avn",
+            "ionosctl",
+            "upctl",
+            "gcore",
+            "tsuru",
+            "platform",
+            "hcp",
         ],
         verbs: &[
             v(
@@ -365,6 +417,13 @@ pub const PLATFORMS: &[Family] = &[
                 "closes an account: every resource in it is deleted",
             ),
             v(
+                &["schema", "clean"],
+                Always,
+                DeletesData,
+                Database,
+                "drops every object of the database's schemas",
+            ),
+            v(
                 &["auth", "disable"],
                 Always,
                 DeletesData,
@@ -374,6 +433,9 @@ pub const PLATFORMS: &[Family] = &[
         ],
         generic: Some(CloudResource),
         prints_secrets: true,
+        // Only a value holding a destructive statement counts, so the
+        // short forms (`heroku pg:psql -c`, `az … execute -q`) are safe to
+        // read on every tool of the family.
         sql_options: &[
             "--sql",
             "--sqls",
@@ -381,6 +443,11 @@ pub const PLATFORMS: &[Family] = &[
             "--statement",
             "--command",
             "--query",
+            "--querytext",
+            "--execute",
+            "-c",
+            "-e",
+            "-q",
         ],
     },
     Family {

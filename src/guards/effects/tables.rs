@@ -21,6 +21,16 @@ pub enum Cond {
     AnyOpt(&'static [&'static str]),
     /// One of these words is an operand (any case).
     AnyWord(&'static [&'static str]),
+    /// None of these options is given (`influx delete` without a
+    /// `--predicate` deletes every point; `sqitch revert` without `--to`
+    /// reverts every change).
+    NoOpt(&'static [&'static str]),
+    /// An operand starts with one of these (any case): `cipher /w:C:\`,
+    /// `format D:`.
+    WordStarts(&'static [&'static str]),
+    /// The first operand is one of these words (`vagrant destroy`, not
+    /// `vagrant plugin … remove`).
+    Lead(&'static [&'static str]),
     /// One of these words is an operand with another operand after it: a
     /// verb given no target only prints its usage (`diskutil eraseDisk`).
     WordWithTarget(&'static [&'static str]),
@@ -408,11 +418,12 @@ pub const METADATA_CREDENTIALS: &[(&str, &str)] = &[
 
 /// Every tool family, in the order they are tried (the first family a
 /// tool belongs to wins): platforms and clusters (`platforms.rs`),
-/// then single tools (`tools.rs`).
+/// single tools (`tools.rs`), then services and machines (`services.rs`).
 pub fn families() -> impl Iterator<Item = &'static Family> {
     super::platforms::PLATFORMS
         .iter()
         .chain(super::tools::TOOLS.iter())
+        .chain(super::services::SERVICES.iter())
 }
 
 /// Tools that carry SQL as an operand after these words (`bq query 'DROP

@@ -74,16 +74,6 @@ pub const TOOLS: &[Family] = &[
         )],
     ),
     tool(
-        &["influx"],
-        &[v(
-            &["bucket|org", "delete"],
-            Always,
-            DeletesData,
-            Database,
-            "deletes a bucket and its data",
-        )],
-    ),
-    tool(
         &["etcdctl"],
         &[v(
             &["del"],
@@ -115,10 +105,18 @@ pub const TOOLS: &[Family] = &[
                     "db:truncate_all",
                     "db:structure:load",
                     "db:migrate:reset",
+                    "db:seed:replant",
                 ]),
                 DeletesData,
                 Database,
                 "drops, empties or reloads the database",
+            ),
+            v(
+                &["db:migrate|db:rollback"],
+                AnyWord(&["VERSION=0"]),
+                DeletesData,
+                Database,
+                "reverts every migration (every table dropped)",
             ),
         ],
     ),
@@ -156,6 +154,13 @@ pub const TOOLS: &[Family] = &[
                 DeletesData,
                 Database,
                 "deletes every row of every table",
+            ),
+            v(
+                &["migrate"],
+                AnyWord(&["zero"]),
+                DeletesData,
+                Database,
+                "reverts every migration of an app (its tables dropped)",
             ),
             v(
                 &["shell|shell_plus"],
@@ -266,13 +271,22 @@ pub const TOOLS: &[Family] = &[
     ),
     tool(
         &["mix"],
-        &[v(
-            &["ecto.drop|ecto.reset"],
-            Always,
-            DeletesData,
-            Database,
-            "drops the database",
-        )],
+        &[
+            v(
+                &["ecto.drop|ecto.reset"],
+                Always,
+                DeletesData,
+                Database,
+                "drops the database",
+            ),
+            v(
+                &["ecto.rollback"],
+                AnyOpt(&["--all"]),
+                DeletesData,
+                Database,
+                "reverts every migration (every table dropped)",
+            ),
+        ],
     ),
     tool(
         &["alembic"],
@@ -312,16 +326,6 @@ pub const TOOLS: &[Family] = &[
             DeletesData,
             Database,
             "drops the database",
-        )],
-    ),
-    tool(
-        &["goose"],
-        &[v(
-            &["reset"],
-            Always,
-            DeletesData,
-            Database,
-            "rolls back every migration (tables dropped)",
         )],
     ),
     tool(

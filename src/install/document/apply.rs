@@ -106,6 +106,7 @@ fn check_written(t: &ConfigFile, action: &Action) -> Result<(), InstallError> {
         path: t.path.clone(),
         harness: t.spec.harness,
         why,
+        dry_run: t.dry_run_command(),
     };
     if t.spec.owned.is_some() {
         return Ok(());

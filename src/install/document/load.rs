@@ -32,10 +32,12 @@ pub fn load(t: &ConfigFile) -> Result<Option<(String, Value)>, InstallError> {
     lossless::check(&text).map_err(|why| InstallError::Lossy {
         path: t.path.clone(),
         why,
+        dry_run: t.dry_run_command(),
     })?;
     let doc: Value = serde_json::from_str(&text).map_err(|error| InstallError::InvalidJson {
         path: t.path.clone(),
         error,
+        dry_run: t.dry_run_command(),
     })?;
     Ok(Some((text, doc)))
 }

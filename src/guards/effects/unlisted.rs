@@ -1,0 +1,346 @@
+//! The rule for tools no family lists: a command line that names a
+//! delete-like verb and a kind of managed resource that holds data
+//! (`sanity dataset delete production`, `tsuru app-remove`, `coolify delete
+//! database main`) deletes that resource, whatever the tool. The resource
+//! must be named as a type, not found inside a package's or a file's name:
+//! `apt purge mysql-server` names a package. Package managers, project
+//! script runners and git are never read this way (their operands are names
+//! the user chose).
+
+use super::tables::{DATA_NOUNS, DELETE_VERBS, HARMLESS_OBJECTS};
+use super::{Hit, Kind};
+use crate::guards::argv::operands;
+
+/// Kinds of managed resource whose deletion loses data, as the words a
+/// CLI names them by.
+pub const RESOURCE_NOUNS: &[&str] = &[
+    "database",
+    "databases",
+    "db",
+    "dbs",
+    "datastore",
+    "datastores",
+    "dataset",
+    "datasets",
+    "table",
+    "tables",
+    "schema",
+    "schemas",
+    "keyspace",
+    "keyspaces",
+    "collection",
+    "collections",
+    "index",
+    "indices",
+    "indexes",
+    "bucket",
+    "buckets",
+    "volume",
+    "volumes",
+    "disk",
+    "disks",
+    "filesystem",
+    "filesystems",
+    "share",
+    "shares",
+    "pool",
+    "pools",
+    "snapshot",
+    "snapshots",
+    "backup",
+    "backups",
+    "cluster",
+    "clusters",
+    "instance",
+    "instances",
+    "server",
+    "servers",
+    "vm",
+    "vms",
+    "droplet",
+    "droplets",
+    "stack",
+    "stacks",
+    "project",
+    "projects",
+    "app",
+    "apps",
+    "application",
+    "applications",
+    "site",
+    "sites",
+    "space",
+    "spaces",
+    "workspace",
+    "workspaces",
+    "environment",
+    "environments",
+    "namespace",
+    "namespaces",
+    "topic",
+    "topics",
+    "queue",
+    "queues",
+    "stream",
+    "streams",
+    "vault",
+    "vaults",
+    "secret",
+    "secrets",
+    "repo",
+    "repos",
+    "repository",
+    "repositories",
+    "account",
+    "accounts",
+    "org",
+    "orgs",
+    "organization",
+    "organizations",
+    "tenant",
+    "tenants",
+    "datacenter",
+    "datacenters",
+];
+
+/// Tools whose operands are names a user chose (packages, scripts, files,
+/// branches): a resource word there is no resource type.
+pub const NOT_READ: &[&str] = &[
+    "git",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "deno",
+    "pip",
+    "pip3",
+    "pipx",
+    "uv",
+    "poetry",
+    "pdm",
+    "conda",
+    "mamba",
+    "micromamba",
+    "cargo",
+    "rustup",
+    "go",
+    "gem",
+    "bundle",
+    "composer",
+    "brew",
+    "apt",
+    "apt-get",
+    "aptitude",
+    "dpkg",
+    "dnf",
+    "yum",
+    "zypper",
+    "pacman",
+    "apk",
+    "snap",
+    "flatpak",
+    "port",
+    "choco",
+    "winget",
+    "scoop",
+    "nix",
+    "nix-env",
+    "make",
+    "just",
+    "task",
+    "nx",
+    "turbo",
+    "lerna",
+    "code",
+    "cursor",
+    "echo",
+    "printf",
+    "test",
+    "[",
+    "cat",
+    "grep",
+    "rg",
+    "sed",
+    "awk",
+    "ls",
+    "find",
+    "fd",
+    "mv",
+    "cp",
+    "mkdir",
+    "touch",
+    "rm",
+    "pm2",
+    "systemctl",
+    "launchctl",
+    "service",
+    "jq",
+    "yq",
+    "tar",
+    "zip",
+    "unzip",
+    "chmod",
+    "chown",
+    "ssh",
+    "scp",
+    "rsync",
+    "curl",
+    "wget",
+    "http",
+    "man",
+    "which",
+    "type",
+    "help",
+];
+
+/// The finding for a tool no family lists, when its leading words name a
+/// delete-like verb and a resource type ([`RESOURCE_NOUNS`]): the type
+/// before the verb (`x dataset delete d`), joined to it (`x app-remove`,
+/// `x environment:delete`), or right after it with a name following (`x
+/// delete app web`).
+pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
+    if let Some(hit) = cloud_cmdlet(tool) {
+        return Some(hit);
+    }
+    if tool.is_empty() || NOT_READ.contains(&tool) || super::family(tool).is_some() {
+        return None;
+    }
+    let ops = operands(args);
+    let lead: Vec<String> = ops
+        .iter()
+        .take_while(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b':' | b'_'))
+        })
+        .take(4)
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    let parts = |w: &str| {
+        w.split(['-', ':', '_'])
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    if lead.iter().any(|w| {
+        parts(w)
+            .iter()
+            .any(|p| HARMLESS_OBJECTS.contains(&p.as_str()))
+    }) {
+        return None;
+    }
+    let is_verb = |p: &str| DELETE_VERBS.contains(&p) && p != "uninstall";
+    let is_noun = |p: &str| RESOURCE_NOUNS.contains(&p);
+    let vi = lead.iter().position(|w| {
+        let ps = parts(w);
+        ps.iter().any(|p| is_verb(p))
+            || (ps.iter().any(|p| p == "reset")
+                && ps.iter().any(|p| DATA_NOUNS.contains(&p.as_str())))
+    })?;
+    let verb = &lead[vi];
+    let joined = parts(verb).len() > 1 && parts(verb).iter().any(|p| is_noun(p));
+    let before = lead[..vi].iter().any(|w| is_noun(w));
+    let after = lead.get(vi + 1).is_some_and(|w| is_noun(w)) && ops.len() > vi + 2;
+    if !(joined || before || after) {
+        return None;
+    }
+    let storage = lead
+        .iter()
+        .any(|w| matches!(w.as_str(), "bucket" | "buckets"));
+    let kind = if storage {
+        Kind::CloudStorage
+    } else {
+        Kind::CloudResource
+    };
+    let shown = lead.join(" ");
+    Some(Hit::new(
+        kind,
+        format!("{tool}:{shown}"),
+        format!(
+            "deletes a resource through {tool}'s `{verb}` (a managed resource that holds data: \
+             there is no undo)"
+        ),
+    ))
+}
+
+/// The noun prefixes of the cloud modules for PowerShell (Az, AzureRM,
+/// AWS Tools, Google Cloud Tools): each of their `Remove-` cmdlets deletes
+/// a managed resource (`Remove-AzResourceGroup`, `Remove-S3Bucket`,
+/// `Remove-RDSDBInstance`, `Remove-GcsBucket`).
+pub const CLOUD_CMDLET_PREFIXES: &[&str] = &[
+    "az", "azurerm", "azure", "s3", "ec2", "rds", "ddb", "efs", "ecr", "ecs", "eks", "cfn", "lm",
+    "sqs", "sns", "kin", "rs", "ec", "gcs", "gce", "gcsql", "gke", "bq",
+];
+
+/// `Remove-<module><noun>` of a cloud module, unless it removes something
+/// local or disposable (a context, a tag) or one object or blob (as `aws
+/// s3 rm` of one key).
+fn cloud_cmdlet(tool: &str) -> Option<Hit> {
+    let noun = tool.strip_prefix("remove-")?;
+    CLOUD_CMDLET_PREFIXES
+        .iter()
+        .find(|p| noun.len() > p.len() + 2 && noun.starts_with(*p))?;
+    if HARMLESS_OBJECTS
+        .iter()
+        .chain(&["object", "objects", "blob"])
+        .any(|h| noun.ends_with(h))
+        // `Remove-AzAccount` signs out.
+        || matches!(noun, "azaccount" | "azureaccount" | "azurermaccount")
+    {
+        return None;
+    }
+    Some(Hit::new(
+        if noun.contains("bucket") || noun.contains("storage") {
+            Kind::CloudStorage
+        } else {
+            Kind::CloudResource
+        },
+        format!("{tool}:"),
+        format!("deletes a managed resource through the cloud cmdlet `{tool}` (there is no undo)"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lookup;
+
+    fn hit(line: &str) -> bool {
+        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        lookup(&words[0], &words[1..]).is_some()
+    }
+
+    #[test]
+    fn a_resource_type_and_a_delete_verb() {
+        for line in [
+            "sanity dataset delete production",
+            "zcli app-remove -a web",
+            "upsun environment:delete staging",
+            "coolify delete database main",
+            "hcpx vault-secrets apps delete web",
+            "ionos-cli datacenter delete --datacenter-id 1",
+            "remove-azresourcegroup -Name prod -Force",
+            "remove-s3bucket -BucketName b -DeleteBucketContent",
+            "remove-rdsdbinstance -DBInstanceIdentifier prod",
+        ] {
+            assert!(hit(line), "{line}");
+        }
+        for line in [
+            "remove-azcontext -Name old",
+            "remove-s3object -BucketName b -Key k",
+            "remove-item -Recurse x",
+            "remove-event -SourceIdentifier x",
+        ] {
+            assert!(!hit(line), "{line}");
+        }
+        for line in [
+            "apt purge mysql-server",
+            "pip uninstall database",
+            "pm2 delete app",
+            "sanity dataset list",
+            "x cache delete all",
+            "npm run db:drop",
+            "tool delete thing",
+        ] {
+            assert!(!hit(line), "{line}");
+        }
+    }
+}

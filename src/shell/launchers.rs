@@ -1,0 +1,437 @@
+//! Launchers: programs that set something up (an environment, secrets, a
+//! user, a session, a toolchain) and then run a command given to them,
+//! by subcommand (`op run -- cmd`, `nix develop -c cmd`, `conda run -n env
+//! cmd`) or by a script option (`nix-shell --run '…'`, `sops exec-env f
+//! '…'`, `tmux new -d '…'`). A second table beside [`super::wrappers`],
+//! read the same way.
+
+use super::lexer::quote;
+use super::options::skip_options;
+use super::unwrap::Unwrapped;
+use super::wrappers::Rule;
+
+const fn opts(short: &'static str, long: &'static [&'static str], operands: usize) -> Rule {
+    Rule::Options {
+        short,
+        long,
+        operands,
+    }
+}
+
+/// Every launcher, by program name.
+pub(super) const LAUNCHERS: &[(&[&str], Rule)] = &[
+    (
+        &["dbus-run-session"],
+        opts("", &["config-file", "dbus-daemon"], 0),
+    ),
+    (
+        &["s6-setuidgid", "setuidgid", "envuidgid"],
+        opts("", &[], 1),
+    ),
+    (&["envdir"], opts("", &[], 1)),
+    (&["softlimit"], opts("amdsflcoprt", &[], 0)),
+    (
+        &["run0"],
+        opts(
+            "uDg",
+            &[
+                "user",
+                "group",
+                "chdir",
+                "unit",
+                "property",
+                "description",
+                "slice",
+                "setenv",
+                "nice",
+                "machine",
+                "background",
+            ],
+            0,
+        ),
+    ),
+    (
+        &["chronic", "ifne", "with-contenv", "nq", "flatpak-spawn"],
+        opts("", &[], 0),
+    ),
+    (&["lckdo"], opts("w", &[], 1)),
+    (
+        &["tini", "dumb-init", "catatonit"],
+        opts("pelr", &["rewrite"], 0),
+    ),
+    (&["cross-env"], opts("", &[], 0)),
+    (&["cross-env-shell"], Rule::Custom(joined)),
+    (
+        &["env-cmd"],
+        opts("fre", &["file", "rc-file", "environments"], 0),
+    ),
+    (&["dotenv"], opts("ecvp", &[], 0)),
+    (
+        &["summon"],
+        opts("pfDi", &["provider", "yaml", "ignore"], 0),
+    ),
+    (
+        &["asdf", "rbenv", "pyenv", "nodenv", "goenv", "plenv", "jenv"],
+        Rule::Custom(exec_sub),
+    ),
+    (&["direnv"], Rule::Custom(direnv)),
+    (&["nix-shell"], Rule::Custom(nix_shell)),
+    (&["nix"], Rule::Custom(nix)),
+    (&["conda", "mamba", "micromamba"], Rule::Custom(conda)),
+    (
+        &[
+            "op",
+            "doppler",
+            "infisical",
+            "teller",
+            "berglas",
+            "chamber",
+            "aws-vault",
+            "aws-okta",
+            "saml2aws",
+            "dotenvx",
+            "devbox",
+            "mise",
+            "rtx",
+            "distrobox-enter",
+            "varlock",
+        ],
+        Rule::Custom(run_dashdash),
+    ),
+    (
+        &["railway", "foreman", "honcho", "heroku", "toolbox"],
+        Rule::Custom(run_sub),
+    ),
+    (&["sops"], Rule::Custom(sops)),
+    (
+        &["bundle", "bundler", "poetry", "pipenv", "pdm", "uv"],
+        Rule::Custom(project_runner),
+    ),
+    (&["appraisal"], Rule::Custom(appraisal)),
+    (
+        &["k3s", "microk8s", "minikube", "k0s"],
+        Rule::Custom(bundled_tool),
+    ),
+    (&["cargo"], Rule::Custom(cargo)),
+    (&["hyperfine"], Rule::Custom(hyperfine)),
+    (&["tmux"], Rule::Custom(tmux)),
+    (&["screen"], opts("SceLpTh", &[], 0)),
+    (&["wsl", "wsl.exe"], Rule::Custom(wsl)),
+];
+
+/// `cross-env-shell A=1 'script'`: the words are a script.
+fn joined(argv: &[String]) -> Unwrapped {
+    let rest = argv.get(1..).unwrap_or(&[]);
+    if rest.is_empty() {
+        Unwrapped::No
+    } else {
+        Unwrapped::Script(rest.join(" "))
+    }
+}
+
+/// `asdf exec cmd …`, `rbenv exec cmd …`.
+fn exec_sub(argv: &[String]) -> Unwrapped {
+    match argv.get(1).map(String::as_str) {
+        Some("exec") => Unwrapped::At(skip_options(argv, 2, "", &[])),
+        _ => Unwrapped::No,
+    }
+}
+
+/// `direnv exec DIR cmd …`.
+fn direnv(argv: &[String]) -> Unwrapped {
+    match argv.get(1).map(String::as_str) {
+        Some("exec") if argv.len() > 3 => Unwrapped::AtIn(3, argv[2].clone()),
+        _ => Unwrapped::No,
+    }
+}
+
+/// The value of a script option (`--run '…'`, `--command=…`).
+fn script_option(argv: &[String], names: &[&str]) -> Option<String> {
+    let mut it = argv.iter();
+    while let Some(a) = it.next() {
+        if names.contains(&a.as_str()) {
+            return it.next().cloned();
+        }
+        if let Some(v) = names
+            .iter()
+            .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
+        {
+            return Some(v.to_string());
+        }
+    }
+    None
+}
+
+/// `nix-shell … --run 'script'` or `--command 'script'`.
+fn nix_shell(argv: &[String]) -> Unwrapped {
+    script_option(argv, &["--run", "--command"]).map_or(Unwrapped::No, Unwrapped::Script)
+}
+
+/// `nix develop … -c cmd …`, `nix shell pkgs … --command cmd …`.
+fn nix(argv: &[String]) -> Unwrapped {
+    if !matches!(argv.get(1).map(String::as_str), Some("develop" | "shell")) {
+        return Unwrapped::No;
+    }
+    argv.iter()
+        .position(|a| a == "-c" || a == "--command")
+        .map_or(Unwrapped::No, |k| Unwrapped::At(k + 1))
+}
+
+/// `conda run [-n env | -p prefix | --cwd dir] cmd …`.
+fn conda(argv: &[String]) -> Unwrapped {
+    if argv.get(1).map(String::as_str) != Some("run") {
+        return Unwrapped::No;
+    }
+    Unwrapped::At(skip_options(argv, 2, "np", &["name", "prefix", "cwd"]))
+}
+
+/// `op run [options] -- cmd …`, `doppler run --command 'script'`,
+/// `aws-vault exec profile -- cmd`, `mise exec tool@1 -- cmd`: the
+/// command after `--`, or a script option's value, once the subcommand is
+/// one that runs something.
+fn run_dashdash(argv: &[String]) -> Unwrapped {
+    const SUBS: &[&str] = &["run", "exec", "x", "exec-env", "shell"];
+    let prog = super::program_name(argv.first().map_or("", String::as_str));
+    let sub_at = argv
+        .iter()
+        .skip(1)
+        .take(2)
+        .position(|a| SUBS.contains(&a.as_str()));
+    let runs = sub_at.is_some() || matches!(prog.as_str(), "distrobox-enter");
+    if !runs {
+        return Unwrapped::No;
+    }
+    if let Some(k) = argv.iter().position(|a| a == "--") {
+        return if k + 1 < argv.len() {
+            Unwrapped::At(k + 1)
+        } else {
+            Unwrapped::No
+        };
+    }
+    let names: &[&str] = match prog.as_str() {
+        "doppler" | "infisical" => &["--command"],
+        "mise" | "rtx" => &["-c", "--command"],
+        _ => &[],
+    };
+    script_option(argv, names).map_or(Unwrapped::No, Unwrapped::Script)
+}
+
+/// `railway run cmd …`, `foreman run cmd`, `heroku local:run cmd`,
+/// `toolbox run cmd`.
+fn run_sub(argv: &[String]) -> Unwrapped {
+    match argv.get(1).map(String::as_str) {
+        Some("run" | "local:run") => Unwrapped::At(skip_options(
+            argv,
+            2,
+            "secd",
+            &["service", "environment", "container", "distro"],
+        )),
+        _ => Unwrapped::No,
+    }
+}
+
+/// `sops exec-env FILE 'script'`, `sops exec-file FILE 'script {}'`.
+fn sops(argv: &[String]) -> Unwrapped {
+    if !matches!(
+        argv.get(1).map(String::as_str),
+        Some("exec-env" | "exec-file")
+    ) {
+        return Unwrapped::No;
+    }
+    let ops: Vec<&String> = argv[2..].iter().filter(|a| !a.starts_with('-')).collect();
+    ops.get(1)
+        .map_or(Unwrapped::No, |s| Unwrapped::Script((*s).clone()))
+}
+
+/// `hyperfine [options] 'cmd' …`: every command (and `--prepare`,
+/// `--setup`, `--cleanup` scripts) runs, again and again.
+fn hyperfine(argv: &[String]) -> Unwrapped {
+    const SCRIPTS: &[&str] = &["-p", "--prepare", "-s", "--setup", "-c", "--cleanup"];
+    const VALUES: &[&str] = &[
+        "-w",
+        "--warmup",
+        "-r",
+        "--runs",
+        "-m",
+        "--min-runs",
+        "-M",
+        "--max-runs",
+        "-S",
+        "--shell",
+        "-n",
+        "--command-name",
+        "-u",
+        "--time-unit",
+        "--style",
+        "--export-json",
+        "--export-markdown",
+        "--export-csv",
+        "--export-asciidoc",
+        "--export-orgmode",
+        "--output",
+        "--input",
+        "-P",
+        "-D",
+        "-L",
+        "--parameter-scan",
+        "--parameter-list",
+    ];
+    let mut scripts = Vec::new();
+    let mut i = 1;
+    while let Some(a) = argv.get(i) {
+        if SCRIPTS.contains(&a.as_str()) {
+            scripts.extend(argv.get(i + 1).cloned());
+            i += 2;
+        } else if VALUES.contains(&a.as_str()) {
+            i += 2;
+        } else {
+            if !a.starts_with('-') {
+                scripts.push(a.clone());
+            }
+            i += 1;
+        }
+    }
+    if scripts.is_empty() {
+        Unwrapped::No
+    } else {
+        Unwrapped::Script(scripts.join("\n"))
+    }
+}
+
+/// `tmux new -d 'script'`, `tmux split-window 'script'`, `tmux run-shell
+/// 'script'`, `tmux send-keys -t s 'script' Enter`: the shell command a
+/// pane (or the server) runs.
+fn tmux(argv: &[String]) -> Unwrapped {
+    let i = skip_options(argv, 1, "LSfc", &[]);
+    let Some(sub) = argv.get(i) else {
+        return Unwrapped::No;
+    };
+    let keys = matches!(sub.as_str(), "send-keys" | "send");
+    if !keys
+        && !matches!(
+            sub.as_str(),
+            "new-session"
+                | "new"
+                | "new-window"
+                | "neww"
+                | "split-window"
+                | "splitw"
+                | "respawn-pane"
+                | "respawnp"
+                | "run-shell"
+                | "run"
+        )
+    {
+        return Unwrapped::No;
+    }
+    let start = skip_options(argv, i + 1, "cefFnstxyl", &[]);
+    let words: Vec<&str> = argv
+        .get(start..)
+        .unwrap_or(&[])
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !(keys && matches!(*w, "Enter" | "C-m" | "KPEnter")))
+        .collect();
+    if words.is_empty() {
+        Unwrapped::No
+    } else {
+        Unwrapped::Script(words.join(" "))
+    }
+}
+
+/// `wsl [-d distro] [-u user] [--cd dir] [-e|--exec|--] cmd …` runs a Linux
+/// command.
+fn wsl(argv: &[String]) -> Unwrapped {
+    let mut i = 1;
+    while let Some(a) = argv.get(i) {
+        match a.as_str() {
+            "-e" | "--exec" | "--" => return Unwrapped::At(i + 1),
+            "-d" | "--distribution" | "-u" | "--user" | "--cd" => i += 2,
+            _ if a.starts_with('-') => return Unwrapped::No,
+            _ => return Unwrapped::At(i),
+        }
+    }
+    Unwrapped::No
+}
+
+/// `bundle exec cmd …`, `poetry run cmd …`, `uv run [options] cmd …`,
+/// `pipenv run`, `pdm run`: a command in the project's environment.
+fn project_runner(argv: &[String]) -> Unwrapped {
+    let sub = if matches!(
+        argv.first().map(|a| super::program_name(a)).as_deref(),
+        Some("bundle" | "bundler")
+    ) {
+        "exec"
+    } else {
+        "run"
+    };
+    if argv.get(1).map(String::as_str) != Some(sub) {
+        return Unwrapped::No;
+    }
+    Unwrapped::At(skip_options(
+        argv,
+        2,
+        "pC",
+        &[
+            "with",
+            "with-editable",
+            "with-requirements",
+            "python",
+            "package",
+            "extra",
+            "group",
+            "only-group",
+            "env-file",
+            "directory",
+            "project",
+            "index",
+            "default-index",
+            "index-url",
+            "extra-index-url",
+            "find-links",
+            "gemfile",
+        ],
+    ))
+}
+
+/// `appraisal NAME cmd …` runs the command under one appraisal's Gemfile
+/// (`appraisal install|generate|list|clean` are its own).
+fn appraisal(argv: &[String]) -> Unwrapped {
+    match argv.get(1).map(String::as_str) {
+        None | Some("install" | "generate" | "list" | "clean" | "update" | "help" | "version") => {
+            Unwrapped::No
+        }
+        Some(_) => Unwrapped::At(2),
+    }
+}
+
+/// `cargo msrv find|verify -- cmd …` runs the command for each toolchain;
+/// `cargo watch -s 'script'` runs a shell line on each change.
+fn cargo(argv: &[String]) -> Unwrapped {
+    match argv.get(1).map(String::as_str) {
+        Some("msrv") => argv
+            .iter()
+            .position(|a| a == "--")
+            .filter(|k| k + 1 < argv.len())
+            .map_or(Unwrapped::No, |k| Unwrapped::At(k + 1)),
+        Some("watch") => {
+            script_option(argv, &["-s", "--shell"]).map_or(Unwrapped::No, Unwrapped::Script)
+        }
+        _ => Unwrapped::No,
+    }
+}
+
+/// A cluster tool's bundled client: `k3s kubectl …`, `microk8s kubectl|helm
+/// …`, `minikube kubectl -- …`, `k0s kubectl …`.
+fn bundled_tool(argv: &[String]) -> Unwrapped {
+    const TOOLS: &[&str] = &["kubectl", "helm", "helm3", "crictl", "ctr"];
+    let Some(tool) = argv.get(1).filter(|t| TOOLS.contains(&t.as_str())) else {
+        return Unwrapped::No;
+    };
+    let rest = argv.get(2..).unwrap_or(&[]);
+    let rest = rest.strip_prefix(&["--".to_string()]).unwrap_or(rest);
+    let words: Vec<String> = std::iter::once(tool.trim_end_matches('3').to_string())
+        .chain(rest.iter().map(|w| quote(w)))
+        .collect();
+    Unwrapped::Script(words.join(" "))
+}

@@ -1,0 +1,160 @@
+//! Writes through output options and output operands, by what an option
+//! means rather than by tool: a long option named for its output
+//! (`--output`, `--outfile`, `--out-dir`, `--target-dir`, `--dest`, ...;
+//! a format such as `-o yaml` is never a path outside the project, so
+//! reading every tool's this way is safe), the `-o` of compilers and
+//! converters, `-out` of OpenSSL, and the operands that are a written file
+//! (`docker cp … DEST`, `python -m venv DIR`, `git worktree add PATH`, an
+//! archive being made, an in-place `yq`/`awk`).
+
+use super::SimpleCommand;
+use super::words::{operands, operands_skipping, program};
+
+/// Long options whose value is where the command writes (any case:
+/// `--outDir`, `--outFile`).
+const LONG: &[&str] = &[
+    "--output",
+    "--out",
+    "--outfile",
+    "--out-file",
+    "--output-file",
+    "--outdir",
+    "--out-dir",
+    "--output-dir",
+    "--output-directory",
+    "--outputdir",
+    "--dest",
+    "--destination",
+    "--target-dir",
+    "--pack-destination",
+    "--distpath",
+    "--dist-dir",
+    "--wheel-dir",
+];
+
+/// Tools whose `-o` names the file they write.
+const DASH_O: &[&str] = &[
+    "gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "rustc", "go", "tinygo", "swiftc",
+    "nasm", "as", "ld", "sort", "pandoc", "gpg", "gpg2", "uglifyjs", "terser", "webpack", "rollup",
+    "dot", "mmdc", "plantuml", "upx", "shc", "qrencode", "javac", "kotlinc", "tsc", "sops",
+];
+
+/// The paths `cmd` writes through its output options and operands.
+pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
+    let args = cmd.args();
+    let prog = program(cmd);
+    let mut out = Vec::new();
+    if matches!(prog.as_str(), "curl" | "wget" | "git") {
+        return out;
+    }
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let lower = a.to_ascii_lowercase();
+        let (name, value) = match lower.split_once('=') {
+            Some((n, _)) => (n.to_string(), a.split_once('=').map(|(_, v)| v)),
+            None => (lower.clone(), None),
+        };
+        let short = match prog.as_str() {
+            "openssl" => name == "-out",
+            "javac" => name == "-d",
+            "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target"),
+            "ssh-keygen" => name == "-f" && generates_key(args),
+            p if DASH_O.contains(&p) => name == "-o",
+            _ => false,
+        };
+        if LONG.contains(&name.as_str()) || short {
+            match value {
+                Some(v) => out.push(v),
+                None => out.extend(it.next().map(String::as_str)),
+            }
+        } else if prog == "7z"
+            && let Some(v) = a.strip_prefix("-o").filter(|v| !v.is_empty())
+        {
+            out.push(v);
+        }
+    }
+    out.extend(operand_outputs(&prog, args));
+    out
+}
+
+/// `ssh-keygen` makes a key (its `-f` is written) unless it only reads one.
+fn generates_key(args: &[String]) -> bool {
+    !args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "-l" | "-y" | "-e" | "-i" | "-F" | "-R" | "-H" | "-lf" | "-yf"
+        )
+    })
+}
+
+/// Operands that are the file or folder a command writes.
+fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
+    let ops = operands(args);
+    match prog {
+        // `docker cp CONTAINER:SRC DEST`: a destination on the host.
+        "docker" | "podman" | "nerdctl" | "kubectl" | "oc"
+            if ops.first() == Some(&"cp") && ops.len() == 3 =>
+        {
+            let dest = ops[2];
+            let in_container = dest
+                .split_once(':')
+                .is_some_and(|(c, _)| !c.is_empty() && !c.contains('/'));
+            if in_container { vec![] } else { vec![dest] }
+        }
+        "python" | "python3" | "py" if args.windows(2).any(|w| w[0] == "-m" && w[1] == "venv") => {
+            operands_skipping(args, &["-m", "--prompt"])
+                .into_iter()
+                .take(1)
+                .collect()
+        }
+        "virtualenv" | "pyvenv" => ops.into_iter().take(1).collect(),
+        "zip" => ops.into_iter().take(1).collect(),
+        "tar" | "gtar" | "bsdtar" => tar_created(args).into_iter().collect(),
+        "xxd" if args.iter().any(|a| a == "-r") => ops.get(1).copied().into_iter().collect(),
+        "yq" if args.iter().any(|a| a == "-i" || a == "--inplace") => {
+            ops.into_iter().skip(1).collect()
+        }
+        "awk" | "gawk" if args.windows(2).any(|w| w[0] == "-i" && w[1] == "inplace") => {
+            operands_skipping(args, &["-i", "-f", "-v"])
+                .into_iter()
+                .skip(1)
+                .collect()
+        }
+        _ => vec![],
+    }
+}
+
+/// The archive `tar` creates (`-czf FILE`, `czf FILE`, `--create --file
+/// FILE`); none when it lists or extracts.
+fn tar_created(args: &[String]) -> Option<&str> {
+    let first = args.first()?;
+    let bundled = !first.starts_with('-');
+    let creates = args.iter().enumerate().any(|(i, a)| {
+        a == "--create"
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+            || (i == 0 && bundled && a.contains('c'))
+    });
+    if !creates {
+        return None;
+    }
+    let mut it = args.iter().enumerate();
+    while let Some((i, a)) = it.next() {
+        if a == "--file" || a == "-f" {
+            return it.next().map(|(_, v)| v.as_str());
+        }
+        if let Some(v) = a.strip_prefix("--file=") {
+            return Some(v);
+        }
+        let cluster = if i == 0 && bundled {
+            Some(a.as_str())
+        } else {
+            a.strip_prefix('-').filter(|c| !c.starts_with('-'))
+        };
+        if let Some(c) = cluster
+            && c.ends_with('f')
+        {
+            return it.next().map(|(_, v)| v.as_str());
+        }
+    }
+    None
+}
