@@ -36,6 +36,7 @@ mod secret_filters;
 mod secret_network;
 mod secret_printers;
 mod secret_readers;
+mod secret_relay;
 
 use crate::context::Ctx;
 

@@ -211,7 +211,9 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
                 positional.extend(args[i..].iter().map(String::as_str));
                 break;
             }
-            "--force" | "--force-if-includes" => {
+            // `--force-if-includes` only narrows a lease: alone (or with
+            // `--force`) git documents it as a no-op, so it forces nothing.
+            "--force" => {
                 force = true;
                 plain_cancelled = false;
             }

@@ -14,7 +14,9 @@ use super::argv::{operands, program};
 pub(super) use super::secret_filters::names_only;
 use super::secret_filters::{FILTERS, grep_pattern, passes_on, secret_pattern};
 use super::secret_network::{sends_input, sent_or_fetched};
-use super::secret_printers::{names_a_secret_setting, pass_shows, to_output_file};
+use super::secret_printers::{
+    names_a_secret_setting, only_plain_fields, pass_shows, to_output_file,
+};
 use crate::shell::SimpleCommand;
 
 /// The credential commands of CLIs live in the effect model's tables
@@ -330,7 +332,7 @@ fn config_secret(prog: &str, args: &[String]) -> Option<&'static str> {
 
 /// What a `$(…)` word's command prints that is secret, when the word is
 /// printed as it is.
-fn substitution_prints(word: &str) -> Option<String> {
+pub(super) fn substitution_prints(word: &str) -> Option<String> {
     let start = word.find("$(")?;
     let inner = &word[start + 2..];
     let end = inner.rfind(')')?;
@@ -522,7 +524,8 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
                 && (pr.needs.is_empty()
                     || args.iter().any(|a| pr.needs.iter().any(|n| needs(a, n))))
                 && !to_output_file(&prog, args)
-                && names_a_secret_setting(&prog, &words);
+                && names_a_secret_setting(&prog, &words)
+                && !only_plain_fields(&prog, &words, args);
             hit.then(|| pr.kind.to_string())
         })
         .or_else(|| effects::secret_verb(&prog, args).map(|w| format!("credentials ({prog} {w})")))

@@ -159,6 +159,14 @@ pub fn classify(path: &str) -> Option<SecretClass> {
             | "pubring.kbx"
             | "pubring.gpg"
     );
+    // GnuPG's private keys live one folder down (`private-keys-v1.d/KEYGRIP.key`,
+    // whatever the file is called).
+    if name == "private-keys-v1.d"
+        || norm.contains("/private-keys-v1.d/")
+        || norm.starts_with("private-keys-v1.d/")
+    {
+        return Some(SecretClass::Secret("GnuPG private keys"));
+    }
     if norm.contains(".aws/sso/cache/") || norm.contains(".aws/cli/cache/") {
         return Some(SecretClass::Secret("AWS session credentials"));
     }

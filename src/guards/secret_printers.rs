@@ -42,6 +42,35 @@ pub(super) fn names_a_secret_setting(prog: &str, words: &[String]) -> bool {
     };
     // `profile.prod.aws_secret_access_key`, `aws:secretKey`.
     let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+    credential_word(last)
+}
+
+/// Whether a password manager's item read asks only for fields that name
+/// no credential (`op item get I --fields username,email`, `--fields
+/// label=url`): those are shown, not a secret. A field of the concealed
+/// type, a password, an OTP or any field not named shows one.
+pub(super) fn only_plain_fields(prog: &str, words: &[String], args: &[String]) -> bool {
+    if prog != "op" || !effects::path_matches(words, &["item", "get"]) {
+        return false;
+    }
+    let Some(value) = args.iter().enumerate().find_map(|(i, a)| {
+        if a == "--fields" || a == "--field" {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix("--fields=")
+        }
+    }) else {
+        return false;
+    };
+    value.split(',').all(|f| {
+        let f = f.trim().to_ascii_lowercase();
+        let (key, name) = f.split_once('=').unwrap_or(("label", &f));
+        !name.is_empty() && key == "label" && !credential_word(name) && !name.contains("otp")
+    })
+}
+
+/// Whether a setting's or field's name says it holds a credential.
+fn credential_word(last: &str) -> bool {
     const WORDS: &[&str] = &[
         "secret",
         "token",

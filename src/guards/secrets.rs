@@ -153,6 +153,19 @@ impl Guard for Secrets {
                     );
                 }
             }
+            if let Some((name, kind)) = super::secret_relay::relayed(command, &cmds) {
+                let shown = format!("${name}");
+                return Some(
+                    Finding::new(
+                        format!("secrets:printed:{shown}"),
+                        format!("`{shown}` holds {kind} and is printed into the conversation"),
+                    )
+                    .kind(Kind::Printed)
+                    .var("effect", "prints a secret with")
+                    .var("path", shown)
+                    .var("kind", kind),
+                );
+            }
             // A verb of a pack the user added (`[effects]` in config.toml).
             let packs = super::effects::packs::of(ctx);
             for c in cmds.iter().filter(|_| !packs.is_empty()) {
@@ -176,7 +189,9 @@ impl Guard for Secrets {
                     );
                 }
             }
-            if let Some(kind) = secret_tokens::find(command) {
+            if let Some(kind) =
+                secret_tokens::find(command).or_else(|| secret_tokens::header_credential(command))
+            {
                 return Some(
                     Finding::new(
                         format!("secrets:command:{kind}"),
@@ -270,12 +285,16 @@ fn fed_literal(before: &[SimpleCommand], c: &SimpleCommand) -> Option<SimpleComm
         return None;
     }
     let mut argv = c.argv.clone();
-    argv.extend(
-        prev.args()
-            .iter()
-            .filter(|a| !a.starts_with('-') && !a.contains('%'))
-            .cloned(),
-    );
+    match crate::shell::echoed(&prev.argv) {
+        // What it prints, escapes decoded (`printf '\x2e\x65\x6e\x76'`).
+        Some(text) => argv.extend(text.split_whitespace().map(str::to_string)),
+        None => argv.extend(
+            prev.args()
+                .iter()
+                .filter(|a| !a.starts_with('-') && !a.contains('%'))
+                .cloned(),
+        ),
+    }
     Some(SimpleCommand { argv, ..c.clone() })
 }
 

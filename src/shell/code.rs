@@ -403,7 +403,7 @@ fn arguments(lang: Lang, code: &str, at: usize) -> Option<(Vec<Arg>, usize)> {
             b';' | b'\n' if close.is_none() && depth == 0 => break,
             b',' if depth == 0 => {
                 if !other.trim().is_empty() {
-                    args.push(Arg::Other(std::mem::take(&mut other)));
+                    args.push(home_or_other(std::mem::take(&mut other)));
                 }
                 other.clear();
                 i += 1;
@@ -424,9 +424,29 @@ fn arguments(lang: Lang, code: &str, at: usize) -> Option<(Vec<Arg>, usize)> {
         }
     }
     if !other.trim().is_empty() {
-        args.push(Arg::Other(other));
+        args.push(home_or_other(other));
     }
     Some((args, (i + 1).min(b.len())))
+}
+
+/// An argument that is not a literal, unless it is the language's plain
+/// spelling of the home folder (`process.env.HOME`, `os.homedir()`,
+/// `Path.home()`, `Dir.home`, `$ENV{HOME}`): that is `$HOME`, which the
+/// guards read.
+fn home_or_other(other: String) -> Arg {
+    const HOME: &[&str] = &[
+        "process.env.HOME",
+        "os.homedir()",
+        "Path.home()",
+        "pathlib.Path.home()",
+        "Dir.home",
+        "$ENV{HOME}",
+    ];
+    if HOME.contains(&other.trim()) {
+        Arg::Str("$HOME".to_string())
+    } else {
+        Arg::Other(other)
+    }
 }
 
 /// A string literal starting at `at` (its quote): its text with the common

@@ -51,7 +51,16 @@ pub(super) const LAUNCHERS: &[(&[&str], Rule)] = &[
         ),
     ),
     (
-        &["chronic", "ifne", "with-contenv", "nq", "flatpak-spawn"],
+        // `rtk` (an output-compacting proxy for coding agents) runs the
+        // command after it: `rtk git status`.
+        &[
+            "chronic",
+            "ifne",
+            "with-contenv",
+            "nq",
+            "flatpak-spawn",
+            "rtk",
+        ],
         opts("", &[], 0),
     ),
     (&["lckdo"], opts("w", &[], 1)),

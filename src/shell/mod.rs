@@ -49,6 +49,7 @@ pub mod opacity;
 mod options;
 mod outputs;
 mod parser;
+mod printed;
 mod redirect;
 mod sed;
 mod unwrap;
@@ -98,12 +99,44 @@ pub fn parse_powershell(command: &str) -> Vec<SimpleCommand> {
     out
 }
 
+/// What an `echo`/`printf` command prints, read from its constant words
+/// (printf's `%s` filled, escapes such as `\x2e` decoded); None for any
+/// other command, or a format the reader does not fill.
+pub fn echoed(argv: &[String]) -> Option<String> {
+    printed::echo_text(argv)
+}
+
 /// The lower-case program name without directory or `.exe`
 /// (`/usr/bin/Git` → `git`, `C:\x\PWSH.EXE` → `pwsh`).
 pub fn program_name(word: &str) -> String {
     let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
     let lower = base.to_ascii_lowercase();
-    lower.strip_suffix(".exe").unwrap_or(&lower).to_string()
+    let name = lower.strip_suffix(".exe").unwrap_or(&lower);
+    unversioned(name).unwrap_or(name).to_string()
+}
+
+/// Interpreters and installers installed under a versioned name: any such
+/// spelling is the tool itself (`pip3.12`, `python3.12`, `python-3.11`,
+/// `ruby3.2`, `node20` → `pip3`, `python3`, `python`, `ruby`, `node`). A
+/// Python or pip of major version 3 keeps its `3`, the spelling the tables
+/// know.
+fn unversioned(name: &str) -> Option<&'static str> {
+    const TOOLS: &[&str] = &[
+        "python", "pip", "pypy", "node", "nodejs", "ruby", "gem", "perl", "php", "lua", "irb",
+        "bundle", "bundler",
+    ];
+    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+    let version = name[stem.len()..].trim_start_matches('-');
+    if version.is_empty() || !version.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let tool = TOOLS.iter().find(|t| **t == stem)?;
+    Some(match (*tool, version.starts_with('3')) {
+        ("python", true) if version != "3" => "python3",
+        ("pip", true) if version != "3" => "pip3",
+        ("python" | "pip", true) => return None,
+        _ => tool,
+    })
 }
 
 #[cfg(test)]

@@ -357,6 +357,17 @@ fn computed_path(p: &str) -> bool {
     computed(&rest)
 }
 
+/// PowerShell's own abbreviations of `-EncodedCommand` (`-enc`, `-ec`, `-e`),
+/// which mean that only after a `pwsh` or `powershell` program word:
+/// `node -e "1+1"` is Node's readable code.
+fn encoded_abbreviation(lower: &str) -> bool {
+    [" -enc ", " -ec ", " -e "].iter().any(|flag| {
+        lower
+            .match_indices(flag)
+            .any(|(at, _)| lower[..at].contains("pwsh") || lower[..at].contains("powershell"))
+    })
+}
+
 /// PowerShell spellings the reader cannot follow.
 fn powershell_opaque(raw: &str) -> Vec<Opaque> {
     let lower = raw.to_ascii_lowercase();
@@ -374,9 +385,6 @@ fn powershell_opaque(raw: &str) -> Vec<Opaque> {
             "start-process",
             "start-job",
             "-encodedcommand",
-            " -enc ",
-            " -ec ",
-            " -e ",
             "[scriptblock]",
             "invoke-expression",
             "iex ",
@@ -385,7 +393,8 @@ fn powershell_opaque(raw: &str) -> Vec<Opaque> {
             "add-type",
         ]
         .iter()
-        .any(|p| lower.contains(p));
+        .any(|p| lower.contains(p))
+        || encoded_abbreviation(&lower);
     if computed_call {
         out.push(Opaque {
             effect: Effect::Any,

@@ -57,7 +57,7 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                     echoed = None;
                     continue;
                 }
-                let mut printed = echo_text(&raw.argv);
+                let mut printed = super::printed::echo_text(&raw.argv);
                 let heredoc = if raw.heredoc_ids.is_empty() {
                     echoed
                         .take()
@@ -158,44 +158,6 @@ fn plain_cat(argv: &[String]) -> bool {
         && args[1..].iter().all(|a| a.starts_with('-'))
 }
 
-/// What `echo`/`printf` print (their words; printf's `\n` as newlines).
-fn echo_text(argv: &[String]) -> Option<String> {
-    let args = peeled(argv);
-    let name = super::program_name(args.first()?);
-    let words: Vec<&str> = args[1..]
-        .iter()
-        .map(String::as_str)
-        .skip_while(|a| name == "echo" && matches!(*a, "-e" | "-n" | "-E" | "-ne" | "-en"))
-        .collect();
-    match name.as_str() {
-        "echo" => Some(words.join(" ")),
-        "printf" => {
-            let format = words.first()?;
-            if format.contains("%s") && !format.replace("%s", "").contains('%') {
-                // `printf 'rm -r %s\n' dir`, `printf '%s\n' 'script'`: the
-                // format filled with the arguments, repeated while they last.
-                let format = format.replace("\\n", "\n");
-                let args = &words[1..];
-                let per = format.matches("%s").count();
-                let mut out = String::new();
-                for chunk in args.chunks(per).take(64) {
-                    let mut filled = format.clone();
-                    for i in 0..per {
-                        filled = filled.replacen("%s", chunk.get(i).copied().unwrap_or(""), 1);
-                    }
-                    out.push_str(&filled);
-                }
-                Some(out)
-            } else if format.contains('%') {
-                None
-            } else {
-                Some(format.replace("\\n", "\n"))
-            }
-        }
-        _ => None,
-    }
-}
-
 /// The aliases `alias name=value…` defines.
 fn alias_defs(argv: &[String]) -> Vec<(String, String)> {
     if argv.first().is_none_or(|a| a != "alias") {
@@ -280,12 +242,15 @@ pub(super) fn constant_output(items: &[Item]) -> Option<String> {
         _ => return None,
     };
     let (prog, args) = argv.split_first()?;
-    let literal = |a: &String| !a.contains(['$', '`', '*', '?', '[', '{', '\\']);
+    // A backslash is an escape only `echo`/`printf` read (and decode).
+    let printer = matches!(prog.as_str(), "echo" | "printf");
+    let literal =
+        |a: &String| !a.contains(['$', '`', '*', '?', '[', '{']) && (printer || !a.contains('\\'));
     if !args.iter().all(literal) {
         return None;
     }
     match (prog.as_str(), args) {
-        ("echo" | "printf", _) => echo_text(argv),
+        ("echo" | "printf", _) => super::printed::echo_text(argv),
         // Pure path arithmetic: `$(dirname /srv/x)` is `/srv`.
         ("dirname", [p]) if !p.starts_with('-') => {
             let t = p.trim_end_matches('/');

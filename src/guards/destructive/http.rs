@@ -34,7 +34,7 @@ pub(super) fn delete_request(prog: &str, args: &[String]) -> Option<Hit> {
     let api = matches!(prog, "gh" | "glab");
     let url = urls.into_iter().find(|u| {
         if api {
-            deletes_store(&format!("api/{}", u.trim_start_matches('/')))
+            deletes_store(&format!("api/{}", u.trim_start_matches('/'))) || forge_whole(u)
         } else {
             deletes_store(u)
         }
@@ -160,7 +160,15 @@ fn deletes_store(url: &str) -> bool {
         return true;
     }
     // `gh api -X DELETE repos/OWNER/REPO`.
-    matches!(segs.as_slice(), [repos, _, _] if *repos == "repos")
+    matches!(segs.as_slice(), ["repos", _, _])
+}
+
+/// A forge API path that names a whole organisation (`gh api -X DELETE
+/// orgs/ORG`) or a GitLab project or group (`glab api -X DELETE
+/// projects/ID`).
+fn forge_whole(path: &str) -> bool {
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    matches!(segs.as_slice(), ["orgs" | "projects" | "groups", _])
 }
 
 #[cfg(test)]

@@ -406,6 +406,12 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         }
     }
     let kind = fam.generic?;
+    // `gh api -X DELETE PATH` is an HTTP request: its method is no verb of
+    // the CLI, and the HTTP judge reads its path (a whole repository fires;
+    // a label, a follow, one comment do not).
+    if matches!(tool, "gh" | "glab") && words.first().is_some_and(|w| w == "api") {
+        return None;
+    }
     let verb = generic_verb(&words).or_else(|| api_delete(args))?;
     let kind = if kind == Kind::CloudResource && words.iter().take(3).any(|w| storage_word(w)) {
         Kind::CloudStorage

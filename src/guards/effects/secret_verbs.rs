@@ -35,10 +35,11 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
         .flat_map(|w| w.split(['-', ':', '_', '.']).map(str::to_string))
         .collect();
     // A made-up value (`get-random-password`) is no secret yet; a public
-    // key (`get-public-key`) is none.
+    // key (`get-public-key`) is none; a value stored (`put-secret-value`,
+    // `update-secret`, `put-parameter`) is written, and the reply names it.
     if parts.iter().any(|p| {
         tables::DELETE_VERBS.contains(&p.as_str())
-            || matches!(p.as_str(), "set" | "random" | "public")
+            || matches!(p.as_str(), "set" | "random" | "public" | "put" | "update")
     }) {
         return None;
     }

@@ -291,6 +291,26 @@ pub const SERVICES: &[Family] = &[
         ],
     ),
     family(
+        "macOS backups",
+        &["tmutil"],
+        &[
+            v(
+                &["delete"],
+                Always,
+                WipesDisk,
+                Disk,
+                "deletes Time Machine backups (the recovery points of the machine)",
+            ),
+            v(
+                &["deletelocalsnapshots"],
+                Always,
+                WipesDisk,
+                Disk,
+                "deletes Time Machine's local snapshots",
+            ),
+        ],
+    ),
+    family(
         "Windows storage cmdlets",
         &[
             "initialize-disk",

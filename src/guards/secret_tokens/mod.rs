@@ -8,7 +8,9 @@
 //! live: a body with few distinct characters, or one that says EXAMPLE, is
 //! skipped. Only the kind is ever reported, never the text.
 
+mod headers;
 mod shapes;
+pub use headers::header_credential;
 use shapes::SHAPES;
 
 /// The kind of the first live-looking credential in `text`, if any.
@@ -140,6 +142,13 @@ fn aws_secret_key(text: &str) -> bool {
 
 /// Words that stand for a password in documentation and defaults, not one.
 const PLACEHOLDER_PASSWORDS: &[&str] = &[
+    // The stock examples of documentation and tests (`user:abc123@`).
+    "abc123",
+    "123456",
+    "12345678",
+    "qwerty",
+    "hunter2",
+    "foobar",
     "password",
     "passwd",
     "pass",
