@@ -153,7 +153,7 @@ impl Guard for Secrets {
                     );
                 }
             }
-            if let Some((name, kind)) = super::secret_relay::relayed(command, &cmds) {
+            if let Some((name, kind)) = super::secret_relay::relayed(command, cmds) {
                 let shown = format!("${name}");
                 return Some(
                     Finding::new(

@@ -23,6 +23,8 @@ pub use page::{markdown, summary};
 pub use secret_verbs::secret_verb;
 
 use super::argv::operands;
+
+mod forge_api;
 use crate::shell::SimpleCommand;
 
 pub use tables::{Family, Verb, families};
@@ -406,10 +408,12 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         }
     }
     let kind = fam.generic?;
-    // `gh api -X DELETE PATH` is an HTTP request: its method is no verb of
-    // the CLI, and the HTTP judge reads its path (a whole repository fires;
-    // a label, a follow, one comment do not).
-    if matches!(tool, "gh" | "glab") && words.first().is_some_and(|w| w == "api") {
+    // `gh api -X DELETE PATH` of something disposable or a relation (a
+    // label, a follow, a star, a reaction): no data is lost.
+    if matches!(tool, "gh" | "glab")
+        && words.first().is_some_and(|w| w == "api")
+        && forge_api::disposable(args)
+    {
         return None;
     }
     let verb = generic_verb(&words).or_else(|| api_delete(args))?;

@@ -28,6 +28,9 @@ const MIN_LEN: usize = 20;
 /// `text`, if any. Linear: one lower-case copy, each header name found once.
 pub fn header_credential(text: &str) -> Option<&'static str> {
     let lower = text.to_ascii_lowercase();
+    if !HEADERS.iter().any(|h| lower.contains(h)) || to_documentation_host(&lower) {
+        return None;
+    }
     for name in HEADERS {
         for (at, _) in lower.match_indices(name) {
             // The name starts a header: after a quote, a blank or the text's start.
@@ -61,12 +64,51 @@ pub fn header_credential(text: &str) -> Option<&'static str> {
             if len >= MIN_LEN
                 && !matches!(next, Some(b'$' | b'<' | b'{' | b'`'))
                 && looks_live(value)
+                && !alphabet_run(value)
             {
                 return Some("credential in an HTTP authorization header");
             }
         }
     }
     None
+}
+
+/// Whether the request goes to a host reserved for documentation (RFC 2606
+/// and 6761: `example.com`, `.example`, `.test`, `.invalid`, `localhost`):
+/// a credential sent there is an example.
+fn to_documentation_host(lower: &str) -> bool {
+    lower.split_whitespace().any(|w| {
+        let w = w.trim_matches(['"', '\'']);
+        let rest = w.split_once("://").map_or(w, |(_, r)| r);
+        let host = rest.split(['/', ':', '?']).next().unwrap_or("");
+        let host = host.rsplit('@').next().unwrap_or(host);
+        let reserved = ["example.com", "example.org", "example.net"]
+            .iter()
+            .any(|d| host == *d || host.strip_suffix(d).is_some_and(|h| h.ends_with('.')));
+        reserved
+            || [".example", ".test", ".invalid", ".localhost"]
+                .iter()
+                .any(|t| host.ends_with(t))
+            || host == "localhost"
+    })
+}
+
+/// A run of eight letters in alphabetical order (`abcdefgh`): a value typed
+/// as a stand-in, not a random key.
+fn alphabet_run(value: &str) -> bool {
+    let b = value.to_ascii_lowercase().into_bytes();
+    let mut run = 1;
+    for w in b.windows(2) {
+        if w[0].is_ascii_lowercase() && w[1] == w[0] + 1 {
+            run += 1;
+            if run >= 8 {
+                return true;
+            }
+        } else {
+            run = 1;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -97,6 +139,9 @@ mod tests {
             "curl -H 'Authorization: Basic dXNlcjpw' https://api.acme.io",
             "curl -H 'Content-Type: application/json' https://api.acme.io",
             "grep -r 'authorization:' src/",
+            "curl -H 'Authorization: Bearer Zq8Lr2Vt6Yn0Pc4Xw9Kd3Hs7' https://api.example.com/v1",
+            "curl -H 'Authorization: Bearer Zq8Lr2Vt6Yn0Pc4Xw9Kd3Hs7' http://localhost:8080/v1",
+            "curl -H 'Authorization: Bearer sk-abcdefghijklmnopqrstuv' https://api.acme.io",
         ] {
             assert!(header_credential(line).is_none(), "{line}");
         }
