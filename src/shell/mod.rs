@@ -39,6 +39,7 @@ pub const MAX_COMMANDS: usize = 2048;
 mod channels;
 mod code;
 mod command;
+mod constants;
 mod cwd;
 mod effect;
 mod finders;

@@ -35,6 +35,8 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
     let mut echoed: Option<String> = None;
     // Aliases defined earlier on this line (`alias x='rm -rf'; x ~/w`).
     let mut aliases: Vec<(String, String)> = Vec::new();
+    // Variables given a constant earlier on this line (`D=/srv; rm -rf $D`).
+    let mut constants = super::constants::Constants::new(src);
     for item in items {
         if out.len() >= MAX_COMMANDS {
             return;
@@ -44,8 +46,15 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                 let room = MAX_COMMANDS - out.len();
                 out.extend(cmds.into_iter().take(room));
             }
-            Item::Raw(raw, d, cwd) => {
+            Item::Raw(mut raw, d, cwd) => {
                 aliases.extend(alias_defs(&raw.argv));
+                if constants.take(&mut raw.argv, raw.piped, raw.captured) {
+                    // Assignments alone: kept as the command they are.
+                } else {
+                    for r in &mut raw.redirects {
+                        r.target = constants.replaced(&r.target);
+                    }
+                }
                 if let Some(script) = alias_use(&raw.argv, &aliases) {
                     let before = out.len();
                     if d < super::MAX_DEPTH {

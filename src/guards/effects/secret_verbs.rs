@@ -36,10 +36,13 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
         .collect();
     // A made-up value (`get-random-password`) is no secret yet; a public
     // key (`get-public-key`) is none; a value stored (`put-secret-value`,
-    // `update-secret`, `put-parameter`) is written, and the reply names it.
+    // `update-secret`, `put-parameter`) from a file or a variable is
+    // written, and the reply names it (typed on the line, it is carried).
+    let stored = |p: &str| matches!(p, "put" | "update") && !literal_value(args);
     if parts.iter().any(|p| {
         tables::DELETE_VERBS.contains(&p.as_str())
-            || matches!(p.as_str(), "set" | "random" | "public" | "put" | "update")
+            || matches!(p.as_str(), "set" | "random" | "public")
+            || stored(p)
     }) {
         return None;
     }
@@ -148,4 +151,26 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
         });
     let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
     (verb && noun || key_listed || key_pair || secret_value || token).then(shown)
+}
+
+/// Whether a stored secret's value is typed on the command line
+/// (`--secret-string '{"pw":"…"}'`), not read from a file (`file://`) or a
+/// variable.
+fn literal_value(args: &[String]) -> bool {
+    const VALUE: &[&str] = &["--secret-string", "--secret-binary", "--value"];
+    args.iter().enumerate().any(|(i, a)| {
+        let value = if VALUE.contains(&a.as_str()) {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            VALUE
+                .iter()
+                .find_map(|o| a.strip_prefix(o).and_then(|r| r.strip_prefix('=')))
+        };
+        value.is_some_and(|v| {
+            !v.is_empty()
+                && !v.starts_with("file://")
+                && !v.starts_with("fileb://")
+                && !v.starts_with('$')
+        })
+    })
 }

@@ -1,0 +1,151 @@
+//! Variables given a constant earlier on the same line (`D=/srv/data; rm
+//! -rf $D`, `F=notes.txt; cat "$F"`): their later uses are read as the
+//! value, as the shell will expand them, instead of as a computed word.
+//! Only plain assignments that stand alone and whose value is one word with
+//! nothing to expand; a name a loop, `read` or `getopts` may set, or that
+//! is assigned something else later, is left as written.
+
+/// Constants known at a point of the line: (name, value), newest last.
+#[derive(Default)]
+pub(super) struct Constants {
+    known: Vec<(String, String)>,
+    /// False when the line sets variables in ways not followed (`read`,
+    /// `for NAME in`, `getopts`): then no use is replaced.
+    enabled: bool,
+}
+
+/// The most constants remembered.
+const MAX_CONSTANTS: usize = 32;
+
+impl Constants {
+    pub(super) fn new(src: &str) -> Self {
+        let enabled = ![
+            "read ",
+            "getopts",
+            "for ",
+            "select ",
+            "mapfile",
+            "readarray",
+        ]
+        .iter()
+        .any(|w| src.contains(w));
+        Constants {
+            known: Vec::new(),
+            enabled,
+        }
+    }
+
+    /// Takes in a command: a command of assignments alone records them
+    /// (true: nothing else to do with it); any other command's words get the
+    /// known constants replaced.
+    pub(super) fn take(&mut self, argv: &mut [String], piped: bool, captured: bool) -> bool {
+        if !self.enabled {
+            return false;
+        }
+        let all_assignments = !argv.is_empty() && argv.iter().all(|w| assignment(w).is_some());
+        if all_assignments {
+            for w in argv.iter() {
+                let Some((name, value)) = assignment(w) else {
+                    continue;
+                };
+                self.known.retain(|(n, _)| n != name);
+                // In a pipeline or a substitution the assignment is a
+                // subshell's: it does not last.
+                if !piped && !captured && constant(value) && self.known.len() < MAX_CONSTANTS {
+                    self.known.push((name.to_string(), value.to_string()));
+                }
+            }
+            return true;
+        }
+        if self.known.is_empty() {
+            return false;
+        }
+        for w in argv.iter_mut() {
+            if w.contains('$') {
+                *w = self.replaced(w);
+            }
+        }
+        false
+    }
+
+    /// A word with `$NAME` and `${NAME}` of known constants replaced.
+    pub(super) fn replaced(&self, word: &str) -> String {
+        let mut out = word.to_string();
+        for (name, value) in &self.known {
+            out = out.replace(&format!("${{{name}}}"), value);
+            let plain = format!("${name}");
+            let mut next = String::with_capacity(out.len());
+            let mut rest = out.as_str();
+            while let Some(at) = rest.find(&plain) {
+                let after = &rest[at + plain.len()..];
+                next.push_str(&rest[..at]);
+                if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                    next.push_str(&plain);
+                } else {
+                    next.push_str(value);
+                }
+                rest = after;
+            }
+            next.push_str(rest);
+            out = next;
+        }
+        out
+    }
+}
+
+/// `NAME=value` (not `NAME+=`): the name and the value.
+fn assignment(word: &str) -> Option<(&str, &str)> {
+    let (name, value) = word.split_once('=')?;
+    let mut chars = name.chars();
+    (chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    .then_some((name, value))
+}
+
+/// A value that expands to itself: one non-empty word with no variable,
+/// substitution, glob or brace.
+fn constant(value: &str) -> bool {
+    !value.is_empty()
+        && !value.contains(['$', '`', '*', '?', '[', '{', '(', '\\'])
+        && !value.contains(char::is_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Constants;
+
+    fn run(src: &str, commands: &[&[&str]]) -> Vec<Vec<String>> {
+        let mut c = Constants::new(src);
+        let mut out = Vec::new();
+        for argv in commands {
+            let mut argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+            if !c.take(&mut argv, false, false) {
+                out.push(argv);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_constant_is_read_at_its_use() {
+        let got = run(
+            "D=/srv; rm -rf $D/x",
+            &[&["D=/srv"], &["rm", "-rf", "$D/x"]],
+        );
+        assert_eq!(got, vec![vec!["rm", "-rf", "/srv/x"]]);
+        let got = run("", &[&["F=a", "G=b"], &["cat", "${F}", "$G", "$GH"]]);
+        assert_eq!(got, vec![vec!["cat", "a", "b", "$GH"]]);
+    }
+
+    #[test]
+    fn loops_reads_and_computed_values_are_left() {
+        let src = "F=a; for F in b c; do rm $F; done";
+        assert_eq!(run(src, &[&["F=a"], &["rm", "$F"]])[0], vec!["rm", "$F"]);
+        let got = run("", &[&["F=$(pwd)"], &["rm", "$F"]]);
+        assert_eq!(got[0], vec!["rm", "$F"]);
+        let got = run("", &[&["F=a"], &["F=$X"], &["rm", "$F"]]);
+        assert_eq!(got[0], vec!["rm", "$F"]);
+    }
+}
