@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn loops_reads_and_computed_values_are_left() {
         let src = "F=a; for F in b c; do rm $F; done";
-        assert_eq!(run(src, &[&["F=a"], &["rm", "$F"]])[0], vec!["rm", "$F"]);
+        assert_eq!(run(src, &[&["F=a"], &["rm", "$F"]])[1], vec!["rm", "$F"]);
         let got = run("", &[&["F=$(pwd)"], &["rm", "$F"]]);
         assert_eq!(got[0], vec!["rm", "$F"]);
         let got = run("", &[&["F=a"], &["F=$X"], &["rm", "$F"]]);

