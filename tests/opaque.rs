@@ -61,7 +61,11 @@ fn stdout(sb: &Sandbox, command: &str) -> String {
 
 /// One opaque command of each class, with the guard whose policy decides it.
 const OPAQUE: &[(&str, &str, &str)] = &[
-    ("Bash", "destructive", "tool=rm; \"$tool\" -r ~/notes"),
+    (
+        "Bash",
+        "destructive",
+        "tool=$(command -v rm); \"$tool\" -r ~/notes",
+    ),
     ("Bash", "destructive", "$(cat prog.txt) -rf ~/x"),
     (
         "Bash",
@@ -128,6 +132,20 @@ fn a_guard_policy_asks_for_what_nobody_can_read() {
         let got = decision(&sb, tool, cmd, Some(&format!("{guard}=deny")));
         assert_eq!(got.as_deref(), Some("ask"), "{guard}=deny: {cmd}");
     }
+}
+
+#[test]
+fn a_constant_program_name_is_read_not_opaque() {
+    // Issue 27, sixth round: a variable given a plain word earlier on the
+    // line is that word, so the delete is judged (denied), not asked about.
+    let sb = Sandbox::outside_tmp();
+    let got = decision(
+        &sb,
+        "Bash",
+        "tool=rm; \"$tool\" -r ~/notes",
+        Some("destructive=deny"),
+    );
+    assert_eq!(got.as_deref(), Some("deny"));
 }
 
 #[test]
