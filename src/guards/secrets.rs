@@ -421,6 +421,23 @@ const DEST_LAST: &[&str] = &["cp", "mv", "rsync", "install", "ln", "scp"];
 /// Options whose value is not a file that is read (outputs, messages).
 const VALUE_NOT_READ: &[&str] = &["-o", "--output", "-m", "--message", "-e", "--regexp"];
 
+/// Long options whose value is text a person reads (a title, a body, a
+/// comment), not a file: `gh pr create --body ".env"` names `.env` in prose
+/// and reads nothing (`--body-file .env` still does).
+const TEXT_OPTIONS: &[&str] = &[
+    "--body",
+    "--comment",
+    "--title",
+    "--description",
+    "--message",
+    "--subject",
+    "--note",
+    "--notes",
+    "--summary",
+    "--text",
+    "--reason",
+];
+
 /// The first word of `c` that names a secret the command reads or moves.
 fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static str)> {
     // Input redirections read their file, whatever the program.
@@ -503,6 +520,11 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
             // --cert c.pem`) is not read out.
             if let Some(next) = readers::auth_option(&program, a) {
                 skip_next = next;
+                continue;
+            }
+            let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+            if TEXT_OPTIONS.contains(&name) {
+                skip_next = !a.contains('=');
                 continue;
             }
             if VALUE_NOT_READ.contains(&a.as_str()) {
