@@ -146,6 +146,15 @@ fn a_constant_program_name_is_read_not_opaque() {
         Some("destructive=deny"),
     );
     assert_eq!(got.as_deref(), Some("deny"));
+    // With IFS set the constant splits where the reader cannot follow:
+    // not read as one unknown program (silent), still a decision.
+    let got = decision(
+        &sb,
+        "Bash",
+        "IFS=:; job=rm:-r:/home/me/notes; $job",
+        Some("destructive=deny"),
+    );
+    assert!(got.is_some(), "IFS-split constant got no decision");
 }
 
 #[test]

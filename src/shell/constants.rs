@@ -10,7 +10,9 @@
 pub(super) struct Constants {
     known: Vec<(String, String)>,
     /// False when the line sets variables in ways not followed (`read`,
-    /// `for NAME in`, `getopts`): then no use is replaced.
+    /// `for NAME in`, `getopts`) or names `IFS` (an unquoted use is then
+    /// split where this reader cannot see: `IFS=,; c=rm,-rf,/x; $c` runs
+    /// `rm`): then no use is replaced.
     enabled: bool,
 }
 
@@ -26,6 +28,7 @@ impl Constants {
             "select ",
             "mapfile",
             "readarray",
+            "IFS",
         ]
         .iter()
         .any(|w| src.contains(w));
@@ -147,5 +150,14 @@ mod tests {
         assert_eq!(got[0], vec!["rm", "$F"]);
         let got = run("", &[&["F=a"], &["F=$X"], &["rm", "$F"]]);
         assert_eq!(got[0], vec!["rm", "$F"]);
+    }
+
+    #[test]
+    fn a_line_that_names_ifs_is_left_as_written() {
+        // With IFS set, `$c` splits into `rm -rf /home/user`: read as one
+        // word it would be a program nothing knows, and the call silent.
+        let src = "IFS=,; c=rm,-rf,/home/user; $c";
+        let got = run(src, &[&["IFS=,"], &["c=rm,-rf,/home/user"], &["$c"]]);
+        assert_eq!(got.last().unwrap(), &vec!["$c"]);
     }
 }
