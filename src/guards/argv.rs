@@ -152,6 +152,30 @@ pub fn mask_url_passwords(text: &str) -> String {
     out
 }
 
+/// The options of `gh api` (and `glab api`) that take a value, so that the
+/// words after them are not read as the endpoint.
+pub const FORGE_API_VALUE_OPTIONS: &[&str] = &[
+    "-X",
+    "--method",
+    "-H",
+    "--header",
+    "-f",
+    "-F",
+    "--field",
+    "--raw-field",
+    "-q",
+    "--jq",
+    "-t",
+    "--template",
+    "--hostname",
+    "-p",
+    "--preview",
+    "--input",
+    "--cache",
+    "-R",
+    "--repo",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

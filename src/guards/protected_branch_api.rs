@@ -7,34 +7,13 @@ use super::argv::{operands_skipping, program};
 use super::protected_branch::{Kind, Push, is_protected};
 use crate::shell::SimpleCommand;
 
-/// `gh api`'s options that take a value.
-const VALUE_OPTIONS: &[&str] = &[
-    "-X",
-    "--method",
-    "-H",
-    "--header",
-    "-f",
-    "-F",
-    "--field",
-    "--raw-field",
-    "-q",
-    "--jq",
-    "-t",
-    "--template",
-    "--hostname",
-    "-p",
-    "--preview",
-    "--input",
-    "--cache",
-];
-
 /// The push a `gh api` call amounts to, if it moves a protected branch.
 pub fn gh_api_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     if program(cmd) != "gh" {
         return None;
     }
     let args = cmd.args();
-    let ops = operands_skipping(args, VALUE_OPTIONS);
+    let ops = operands_skipping(args, super::argv::FORGE_API_VALUE_OPTIONS);
     if ops.first() != Some(&"api") {
         return None;
     }

@@ -61,29 +61,7 @@ fn request<'a>(prog: &str, args: &'a [String]) -> Option<(String, Vec<&'a str>)>
         }
         "gh" | "glab" => {
             method = option_value(args, &["-X", "--method"])?;
-            let ops = operands_skipping(
-                args,
-                &[
-                    "-X",
-                    "--method",
-                    "-H",
-                    "--header",
-                    "-f",
-                    "-F",
-                    "--field",
-                    "--raw-field",
-                    "-q",
-                    "--jq",
-                    "-t",
-                    "--template",
-                    "--hostname",
-                    "-p",
-                    "--preview",
-                    "--input",
-                    "-R",
-                    "--repo",
-                ],
-            );
+            let ops = operands_skipping(args, super::super::argv::FORGE_API_VALUE_OPTIONS);
             urls.extend(ops.get(1).copied());
         }
         "invoke-restmethod" | "irm" | "invoke-webrequest" | "iwr" => {
