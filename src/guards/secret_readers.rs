@@ -142,26 +142,6 @@ pub fn tar_members(args: &[String]) -> Vec<String> {
     out
 }
 
-/// The alternatives of one `{a,b}` brace in a word (`{/etc/shadow,x}`,
-/// `.env{,.bak}`), or `None` when it has none.
-pub fn braces(word: &str) -> Option<Vec<String>> {
-    let open = word.find('{')?;
-    if word[..open].ends_with('$') {
-        return None;
-    }
-    let len = word[open..].find('}')?;
-    let inner = &word[open + 1..open + len];
-    if !inner.contains(',') || inner.contains('{') {
-        return None;
-    }
-    Some(
-        inner
-            .split(',')
-            .map(|alt| format!("{}{alt}{}", &word[..open], &word[open + len + 1..]))
-            .collect(),
-    )
-}
-
 /// The words a substitution that only echoes constant words prints
 /// (`$(echo /etc/shadow)`, `` `echo ~/.ssh/id_rsa` ``).
 pub fn constant(word: &str) -> Vec<String> {
@@ -182,11 +162,10 @@ pub fn constant(word: &str) -> Vec<String> {
         .collect()
 }
 
-/// Both: what the shell makes of a word when it differs from it.
+/// What the shell makes of a word when it differs from it (a redirect's
+/// target: the shell reader expands braces in argv, not there).
 pub fn expansions(word: &str) -> Vec<String> {
-    let mut out = braces(word).unwrap_or_default();
-    out.extend(constant(word));
-    out
+    constant(word)
 }
 
 /// The command a container tool runs inside a container (`kubectl exec
@@ -366,11 +345,6 @@ mod tests {
 
     #[test]
     fn shell_expansions() {
-        assert_eq!(expansions("{/etc/shadow,x}"), ["/etc/shadow", "x"]);
-        assert_eq!(
-            expansions("~/.ssh/{id_rsa,config}"),
-            ["~/.ssh/id_rsa", "~/.ssh/config"]
-        );
         assert_eq!(expansions("$(echo /etc/shadow)"), ["/etc/shadow"]);
         assert_eq!(expansions("`echo ~/.ssh/id_rsa`"), ["~/.ssh/id_rsa"]);
         assert!(expansions("${HOME}").is_empty());

@@ -549,15 +549,9 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     if PATTERN_FIRST.contains(&program.as_str()) && !pattern_given && !operands.is_empty() {
         operands.remove(0);
     }
-    // A brace is its alternatives (`cp .env{,.bak}` is `cp .env .env.bak`),
-    // so a copy's destination is found after it is expanded.
-    let mut words: Vec<String> = operands
-        .iter()
-        .flat_map(|w| match readers::braces(w) {
-            Some(alternatives) => alternatives,
-            None => vec![w.to_string()],
-        })
-        .collect();
+    // Braces arrive expanded by the shell reader (`cp .env{,.bak}` is `cp
+    // .env .env.bak`), so a copy's destination is the last word.
+    let mut words: Vec<String> = operands.iter().map(|w| w.to_string()).collect();
     if DEST_LAST.contains(&program.as_str()) && words.len() > 1 {
         words.pop();
     }
