@@ -406,3 +406,28 @@ fn codebuddy_transcripts_are_replayed_with_usage_and_the_compaction() {
     let human = sb.test().arg("replay").arg(&t).run().stdout;
     assert!(human.contains("codebuddy"), "{human}");
 }
+
+#[test]
+fn a_compaction_is_told_in_time_with_the_cards_of_its_turn() {
+    // The sample with its third prompt taken out: the warnings of turn 2
+    // and the compaction that follows them fall in one turn. The report
+    // tells them in the order they happened, the warnings first.
+    let sb = Sandbox::new();
+    let lines: Vec<&str> = cuecard::replay::SAMPLE
+        .lines()
+        .filter(|l| !l.contains("Split the routes into one file per resource."))
+        .collect();
+    assert!(lines.len() < cuecard::replay::SAMPLE.lines().count());
+    let path = sb.path().join("one-turn.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let human = sb.test().arg("replay").arg(&path).run().stdout;
+    let warning = human
+        .rfind("[compaction warning]")
+        .expect("the warning line");
+    let compaction = human.find("  compaction (auto)\n").expect("the compaction");
+    let recovery = human.find("compact-recovery  ").expect("the recovery card");
+    assert!(
+        warning < compaction && compaction < recovery,
+        "told out of order:\n{human}"
+    );
+}

@@ -165,6 +165,9 @@ pub struct Turn {
     pub compactions: Vec<String>,
     /// What the recovery after each of them carried, in the same order.
     pub recoveries: Vec<recovery::Recovery>,
+    /// The hook calls after which each of them happened (same order), so
+    /// the report tells them in time with the firings.
+    pub compaction_calls: Vec<usize>,
     pub firings: Vec<Firing>,
 }
 
@@ -405,6 +408,7 @@ impl Replayer {
             Step::Compaction(trigger) => {
                 let t = r.turns.last_mut().expect("one turn at least");
                 t.compactions.push(trigger.clone());
+                t.compaction_calls.push(r.hook_calls);
                 let turn = t.turn;
                 r.compactions_at.push(turn);
                 r.compaction_calls.push(r.hook_calls);

@@ -75,20 +75,15 @@ fn turn(o: &mut String, t: &super::Turn) {
         _ => {}
     }
     o.push('\n');
-    for (i, c) in t.compactions.iter().enumerate() {
-        o.push_str(&format!("  compaction ({c})\n"));
-        if let Some(rec) = t.recoveries.get(i) {
-            o.push_str(&recovery(rec));
-        }
-    }
-    if t.firings.is_empty() {
-        o.push_str(&format!(
-            "  nothing fired ({})\n",
-            crate::text::count(t.hook_calls, "hook call", "hook calls")
-        ));
-    }
+    // Told in time: a compaction after the firings of the hook calls
+    // before it, and before those of the calls after it.
     let w = t.firings.iter().map(|f| f.card.len()).max().unwrap_or(0);
+    let mut next = 0;
     for f in &t.firings {
+        while next < t.compactions.len() && t.compaction_calls[next] < f.hook_call {
+            compaction(o, t, next);
+            next += 1;
+        }
         let call = if f.call.is_empty() {
             f.event.clone()
         } else {
@@ -106,6 +101,23 @@ fn turn(o: &mut String, t: &super::Turn) {
             },
             f.why
         ));
+    }
+    for i in next..t.compactions.len() {
+        compaction(o, t, i);
+    }
+    if t.firings.is_empty() {
+        o.push_str(&format!(
+            "  nothing fired ({})\n",
+            crate::text::count(t.hook_calls, "hook call", "hook calls")
+        ));
+    }
+}
+
+/// The turn's `i`th compaction, with what the recovery after it carried.
+fn compaction(o: &mut String, t: &super::Turn, i: usize) {
+    o.push_str(&format!("  compaction ({})\n", t.compactions[i]));
+    if let Some(rec) = t.recoveries.get(i) {
+        o.push_str(&recovery(rec));
     }
 }
 
