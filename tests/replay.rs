@@ -39,9 +39,9 @@ fn sample_session_reports_turns_compaction_and_recovery() {
 
     let r = replay_json(&sb, &[]);
     assert_eq!(r["format"], "claude-code");
-    assert_eq!(r["tool_calls"], 18, "every tool_use record is one call");
+    assert_eq!(r["tool_calls"], 19, "every tool_use record is one call");
     // SessionStart x2 (startup, compact), 4 prompts, 18 Pre + 18 Post.
-    assert_eq!(r["hook_calls"], 42);
+    assert_eq!(r["hook_calls"], 44);
     let turns = r["turns"].as_array().unwrap();
     assert_eq!(
         turns[0]["turn"], 0,
@@ -78,7 +78,7 @@ fn sample_session_reports_turns_compaction_and_recovery() {
     let t3 = &turns[3];
     assert_eq!(t3["compactions"], serde_json::json!(["auto"]));
     assert!(fired(t3).contains(&"compact-recovery".to_string()));
-    assert_eq!(t3["context_tokens"], 191_300, "peak before the compaction");
+    assert_eq!(t3["context_tokens"], 192_250, "peak before the compaction");
     assert_eq!(t3["context_last"], 40_100, "measured after it");
     let f = t3["firings"]
         .as_array()
@@ -170,7 +170,9 @@ fn unreadable_lines_are_skipped_and_counted() {
     let file = sb.write("t.jsonl", &(lines.join("\n") + "\n"));
     let r = replay_json(&sb, &[file.to_str().unwrap()]);
     assert_eq!(r["skipped_lines"], 2);
-    assert_eq!(r["tool_calls"], 18);
+    let whole = replay_json(&sb, &[]);
+    assert_eq!(r["tool_calls"], whole["tool_calls"], "every call still read");
+    assert_eq!(r["hook_calls"], whole["hook_calls"]);
 }
 
 #[test]
@@ -270,9 +272,24 @@ fn replay_shows_what_the_recovery_carried_at_each_compaction() {
             .contains("> - NEXT-STEP-TEXT")
     );
 
-    // The plain sample wrote no note: nothing is carried.
+    // The plain sample wrote its note before the compaction, in a project
+    // that is not on this machine: the recovery shows it as written.
     let sb = Sandbox::new();
     let human = sb.test().arg("replay").run().stdout;
+    assert!(
+        human.contains("  compaction (auto)\n    the recovery carries:\n      The hand-off note `HANDOFF.md` (as the session last wrote it; it cannot be read now):\n      > # Hand-off"),
+        "{human}"
+    );
+    assert!(human.contains("      > ## Next step\n"), "{human}");
+
+    // Without that Write nothing is carried.
+    let lines: Vec<&str> = cuecard::replay::SAMPLE
+        .lines()
+        .filter(|l| !l.contains("HANDOFF.md"))
+        .collect();
+    let path = sb.path().join("no-note.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let human = sb.test().arg("replay").arg(&path).run().stdout;
     assert!(
         human.contains("  compaction (auto)\n    the recovery carries no hand-off"),
         "{human}"
