@@ -171,7 +171,10 @@ fn unreadable_lines_are_skipped_and_counted() {
     let r = replay_json(&sb, &[file.to_str().unwrap()]);
     assert_eq!(r["skipped_lines"], 2);
     let whole = replay_json(&sb, &[]);
-    assert_eq!(r["tool_calls"], whole["tool_calls"], "every call still read");
+    assert_eq!(
+        r["tool_calls"], whole["tool_calls"],
+        "every call still read"
+    );
     assert_eq!(r["hook_calls"], whole["hook_calls"]);
 }
 
