@@ -223,7 +223,12 @@ pub fn all() -> Vec<Scenario> {
                 // log lags a call behind the hook: the default 80% warning
                 // raced that compaction (1 of 2 runs). Lower thresholds
                 // (crossed at 50% and 70%) keep both before it.
-                if h.id == "copilot" {
+                // Qwen Code compresses its history once usage reaches 70% of
+                // the window (its `chatCompression` default; run 7749 of
+                // 2026-12-03: the 70% step's next request was the summary
+                // request, and the 80% warning never came): the same lower
+                // thresholds keep both warnings before it.
+                if h.id == "copilot" || h.id == "qwen" {
                     env.push(("CUECARD_COMPACT_WARN".to_string(), "40,60".to_string()));
                 }
                 Plan {
