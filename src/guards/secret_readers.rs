@@ -168,53 +168,6 @@ pub fn expansions(word: &str) -> Vec<String> {
     constant(word)
 }
 
-/// The command a container tool runs inside a container (`kubectl exec
-/// api-0 -- cat /var/run/secrets/…/token`, `docker exec -u 0 app cat
-/// /run/secrets/db`, `docker compose exec web cat .env`): a secret read there
-/// is read all the same.
-pub fn container_command(prog: &str, args: &[String]) -> Option<Vec<String>> {
-    let kube = matches!(prog, "kubectl" | "oc" | "k" | "kubecolor");
-    let engine = matches!(
-        prog,
-        "docker" | "podman" | "nerdctl" | "finch" | "docker-compose" | "podman-compose"
-    );
-    if !kube && !engine {
-        return None;
-    }
-    let exec = args.iter().take(4).position(|a| a == "exec")?;
-    let rest = &args[exec + 1..];
-    if kube {
-        let dd = rest.iter().position(|a| a == "--")?;
-        return Some(rest[dd + 1..].to_vec()).filter(|v| !v.is_empty());
-    }
-    // `docker exec [OPTIONS] CONTAINER COMMAND…`; `compose exec SERVICE …`.
-    const VALUED: &[&str] = &[
-        "-e",
-        "--env",
-        "--env-file",
-        "-u",
-        "--user",
-        "-w",
-        "--workdir",
-        "--detach-keys",
-        "--index",
-    ];
-    let mut i = 0;
-    while let Some(a) = rest.get(i) {
-        if a == "--" {
-            i += 1;
-            continue;
-        }
-        if a.starts_with('-') {
-            i += if VALUED.contains(&a.as_str()) { 2 } else { 1 };
-            continue;
-        }
-        break;
-    }
-    let cmd = rest.get(i + 1..)?;
-    Some(cmd.to_vec()).filter(|v| !v.is_empty())
-}
-
 /// Whether `sed` or `perl` edits its files in place (`-i`, `-i.bak`,
 /// `--in-place`, `-ni`, `-pi`): what it prints is not their content.
 pub fn edits_in_place(prog: &str, args: &[String]) -> bool {

@@ -453,7 +453,15 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         }
     }
     let program = crate::shell::program_name(c.argv.first()?);
-    if let Some(argv) = readers::container_command(&program, c.args()) {
+    // A command run in a container (`docker exec app cat /run/secrets/db`,
+    // `podman run -v ~/.ssh:/k alpine cat /k/id_rsa`): a secret read there
+    // is read all the same.
+    if let Some(argv) = crate::shell::container_tool(&program)
+        .then(|| crate::shell::container_command(c.args()))
+        .flatten()
+        .map(|inside| inside.command().to_vec())
+        .filter(|argv| !argv.is_empty())
+    {
         // A shell in the container runs its script (`docker exec app sh -c
         // 'cat .env'`).
         if let [sh, dash_c, script, ..] = argv.as_slice()
