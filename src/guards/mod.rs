@@ -33,6 +33,7 @@ mod stop;
 mod credential_files;
 mod secret_code;
 mod secret_filters;
+mod secret_grammar;
 mod secret_network;
 mod secret_printers;
 mod secret_readers;

@@ -15,7 +15,7 @@
 use super::argv;
 use super::secret_files::{self, SecretClass};
 use super::{Finding, FindingKind, Guard};
-use super::{secret_commands, secret_readers as readers, secret_tokens};
+use super::{secret_commands, secret_grammar as grammar, secret_readers as readers, secret_tokens};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
 use crate::target::{self, ToolKind};
@@ -501,11 +501,19 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     {
         return None;
     }
+    // A reader told to print nothing of what it reads (`diff -q`, `cmp -s`).
+    if grammar::silent(&program, args) {
+        return None;
+    }
     if program == "git" {
-        // Staging or committing a secret file publishes it; other git verbs
-        // (`rm --cached`, `check-ignore`, `log -- .env`) do not read it out.
+        // Staging or committing a secret file publishes it, and `diff
+        // --no-index` prints two files; other git verbs (`rm --cached`,
+        // `check-ignore`, `log -- .env`) do not read it out.
         let sub = args.iter().find(|a| !a.starts_with('-'))?;
-        if sub != "add" && sub != "commit" && sub != "stash" {
+        let files_diffed = sub == "diff"
+            && args.iter().any(|a| a == "--no-index")
+            && !argv::has_flag(args, 'q', &["quiet", "name-only", "name-status", "stat"]);
+        if sub != "add" && sub != "commit" && sub != "stash" && !files_diffed {
             return None;
         }
     }
@@ -527,6 +535,13 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
             // Key material used to log in or verify (`scp -i key`, `curl
             // --cert c.pem`) is not read out.
             if let Some(next) = readers::auth_option(&program, a) {
+                skip_next = next;
+                continue;
+            }
+            // A reader's own grammar says which of its options take a
+            // value (`less -m f` is a flag, `grep -m 1 f` a count).
+            if let Some(next) = grammar::value_next(&program, a) {
+                pattern_given |= grammar::gives_pattern(&program, a);
                 skip_next = next;
                 continue;
             }
@@ -575,7 +590,7 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     };
     let substituted: Vec<String> = words.iter().flat_map(|w| readers::constant(w)).collect();
     for word in words.iter().chain(&substituted).chain(&members) {
-        for candidate in path_candidates(word) {
+        for candidate in path_candidates(word, grammar::is_reader(&program)) {
             if let Some(kind) = judge_path(ctx, candidate) {
                 return Some((candidate.to_string(), kind));
             }
@@ -594,7 +609,9 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
 
 /// The paths a word may name: itself, after a curl-style `@`, after `=@`
 /// (`-F file=@.env`), a `host:path` remote, and the operand of `--x=path`.
-fn path_candidates(word: &str) -> Vec<&str> {
+/// A word with a space is a file name when the program is a reader
+/// (`files`: `cat "my secrets.pem"`), else only when it starts like a path.
+fn path_candidates(word: &str, files: bool) -> Vec<&str> {
     let mut out = Vec::with_capacity(2);
     let at = word.starts_with('@');
     let w = word.strip_prefix('@').unwrap_or(word);
@@ -608,7 +625,7 @@ fn path_candidates(word: &str) -> Vec<&str> {
             .iter()
             .any(|p| w.starts_with(p)))
         && !w.contains('\n');
-    if w.contains(' ') && !at && !rooted {
+    if w.contains(' ') && !at && !rooted && !(files && !w.contains('\n')) {
         return out;
     }
     // A URL names something on another machine (`curl https://x/.env`).
