@@ -38,6 +38,7 @@ mod secret_network;
 mod secret_printers;
 mod secret_readers;
 mod secret_relay;
+mod secret_stores;
 
 use crate::context::Ctx;
 

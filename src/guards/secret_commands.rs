@@ -409,9 +409,11 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         }
         "env" | "export" | "declare" | "typeset" | "set"
             if ops.is_empty()
-                && args
-                    .iter()
-                    .all(|a| matches!(a.as_str(), "-p" | "-x" | "-0")) =>
+                && args.iter().all(|a| {
+                    // `-p`, `-x`, `-0` and their clusters (`declare -px`).
+                    a.strip_prefix('-')
+                        .is_some_and(|f| !f.is_empty() && f.chars().all(|c| "px0".contains(c)))
+                }) =>
         {
             if prog == "set" && !args.is_empty() {
                 return None;
@@ -529,6 +531,7 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
             hit.then(|| pr.kind.to_string())
         })
         .or_else(|| effects::secret_verb(&prog, args).map(|w| format!("credentials ({prog} {w})")))
+        .or_else(|| super::secret_stores::store_prints(&prog, args))
 }
 
 #[cfg(test)]

@@ -592,6 +592,12 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     for word in words.iter().chain(&substituted).chain(&members) {
         for candidate in path_candidates(word, grammar::is_reader(&program)) {
             if let Some(kind) = judge_path(ctx, candidate) {
+                // A password manager opening its own database
+                // (`keepassxc-cli ls vault.kdbx`) is judged by its verb.
+                if kind == secret_files::PASSWORD_STORE && super::secret_stores::is_store(&program)
+                {
+                    continue;
+                }
                 return Some((candidate.to_string(), kind));
             }
             // From the directory the command moved to (`cd ~/.aws && cat

@@ -74,7 +74,10 @@ pub(super) const LAUNCHERS: &[(&[&str], Rule)] = &[
         &["env-cmd"],
         opts("fre", &["file", "rc-file", "environments"], 0),
     ),
-    (&["dotenv"], opts("ecvp", &[], 0)),
+    (&["dotenv"], Rule::Custom(dotenv)),
+    // `envchain NAMESPACE cmd …` runs the command with the namespace's
+    // secrets in its environment.
+    (&["envchain"], opts("", &[], 1)),
     (
         &["summon"],
         opts("pfDi", &["provider", "yaml", "ignore"], 0),
@@ -135,6 +138,22 @@ fn joined(argv: &[String]) -> Unwrapped {
         Unwrapped::No
     } else {
         Unwrapped::Script(rest.join(" "))
+    }
+}
+
+/// `dotenv` is two tools under one name: Node's dotenv-cli runs the
+/// command after its options (`dotenv -e .env.test -- jest`), Python's
+/// python-dotenv has verbs of its own (`dotenv -f .env list`, `dotenv get
+/// KEY`: they print the file's values) and runs a command with `dotenv run
+/// cmd`. The verbs are read as Python's, anything else as Node's launcher.
+fn dotenv(argv: &[String]) -> Unwrapped {
+    // Both tools' valued short options: Node's -e/-c/-v/-p, Python's
+    // -f/-q/-e.
+    let at = skip_options(argv, 1, "ecvpfq", &["file", "quote", "export"]);
+    match argv.get(at).map(String::as_str) {
+        Some("list" | "get" | "set" | "unset") => Unwrapped::No,
+        Some("run") => Unwrapped::At(skip_options(argv, at + 1, "", &[])),
+        _ => Unwrapped::At(at),
     }
 }
 
