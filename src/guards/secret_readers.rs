@@ -1,9 +1,10 @@
 //! How particular programs read the files on their command line, for the
 //! secrets guard: which option values are key material *used* (to log in,
 //! to sign) rather than read out, what `openssl` prints of a key, the
-//! members `tar -C DIR NAME` archives, and the words a shell turns a word
-//! into before the program sees it (`{a,b}` alternatives, a substitution
-//! whose output is a constant: `$(echo /etc/shadow)`).
+//! members `tar -C DIR NAME` archives, and the files a sed script reads.
+//! (What the shell makes of a word before the program sees it, braces and
+//! constant substitutions such as `$(echo /etc/shadow)`, is the shell
+//! reader's: [`crate::shell`].)
 
 /// Options whose value is a key, certificate or login file the program uses
 /// to authenticate or verify, never prints or sends: `scp -i ~/.ssh/key`,
@@ -142,32 +143,6 @@ pub fn tar_members(args: &[String]) -> Vec<String> {
     out
 }
 
-/// The words a substitution that only echoes constant words prints
-/// (`$(echo /etc/shadow)`, `` `echo ~/.ssh/id_rsa` ``).
-pub fn constant(word: &str) -> Vec<String> {
-    let inner = word
-        .strip_prefix("$(")
-        .and_then(|w| w.strip_suffix(')'))
-        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')));
-    let Some(inner) = inner else {
-        return Vec::new();
-    };
-    let mut words = inner.split_whitespace();
-    if !matches!(words.next(), Some("echo" | "printf")) {
-        return Vec::new();
-    }
-    words
-        .filter(|w| !w.starts_with('-') && !w.contains(['$', '`', '(', ')', ';', '|']))
-        .map(|w| w.trim_matches(['\'', '"']).to_string())
-        .collect()
-}
-
-/// What the shell makes of a word when it differs from it (a redirect's
-/// target: the shell reader expands braces in argv, not there).
-pub fn expansions(word: &str) -> Vec<String> {
-    constant(word)
-}
-
 /// Whether `sed` or `perl` edits its files in place (`-i`, `-i.bak`,
 /// `--in-place`, `-ni`, `-pi`): what it prints is not their content.
 pub fn edits_in_place(prog: &str, args: &[String]) -> bool {
@@ -294,14 +269,6 @@ mod tests {
             ["/etc/shadow"]
         );
         assert!(tar_members(&v(&["czf", "x.tgz", "src"])).is_empty());
-    }
-
-    #[test]
-    fn shell_expansions() {
-        assert_eq!(expansions("$(echo /etc/shadow)"), ["/etc/shadow"]);
-        assert_eq!(expansions("`echo ~/.ssh/id_rsa`"), ["~/.ssh/id_rsa"]);
-        assert!(expansions("${HOME}").is_empty());
-        assert!(expansions("$(cat list)").is_empty());
     }
 
     #[test]

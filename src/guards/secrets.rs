@@ -278,23 +278,11 @@ impl Guard for Secrets {
 
 /// The command `xargs` runs with the words a literal `echo`/`printf`
 /// before it hands over (`echo /etc/shadow | xargs cat` reads
-/// `/etc/shadow`).
+/// `/etc/shadow`): the shell reader's [`crate::shell::fed_words`].
 fn fed_literal(before: &[SimpleCommand], c: &SimpleCommand) -> Option<SimpleCommand> {
     let prev = before.last().filter(|_| c.fed && c.piped)?;
-    if !matches!(argv::program(prev).as_str(), "echo" | "printf") {
-        return None;
-    }
     let mut argv = c.argv.clone();
-    match crate::shell::echoed(&prev.argv) {
-        // What it prints, escapes decoded (`printf '\x2e\x65\x6e\x76'`).
-        Some(text) => argv.extend(text.split_whitespace().map(str::to_string)),
-        None => argv.extend(
-            prev.args()
-                .iter()
-                .filter(|a| !a.starts_with('-') && !a.contains('%'))
-                .cloned(),
-        ),
-    }
+    argv.extend(crate::shell::fed_words(&prev.argv)?);
     Some(SimpleCommand { argv, ..c.clone() })
 }
 
@@ -446,10 +434,10 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         if op != "<" {
             continue;
         }
-        for t in std::iter::once(r.target.clone()).chain(readers::expansions(&r.target)) {
-            if let Some(kind) = judge_path(ctx, &t) {
-                return Some((t, kind));
-            }
+        // (A constant substitution, `< $(echo .env)`, arrives read by the
+        // shell reader.)
+        if let Some(kind) = judge_path(ctx, &r.target) {
+            return Some((r.target.clone(), kind));
         }
     }
     let program = crate::shell::program_name(c.argv.first()?);
@@ -588,8 +576,9 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         "sed" | "gsed" => readers::sed_reads(args),
         _ => Vec::new(),
     };
-    let substituted: Vec<String> = words.iter().flat_map(|w| readers::constant(w)).collect();
-    for word in words.iter().chain(&substituted).chain(&members) {
+    // A substitution that only echoes constants (`cat $(echo .env)`) comes
+    // read by the shell reader: its output is the word.
+    for word in words.iter().chain(&members) {
         for candidate in path_candidates(word, grammar::is_reader(&program)) {
             if let Some(kind) = judge_path(ctx, candidate) {
                 // A password manager opening its own database

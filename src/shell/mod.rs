@@ -59,6 +59,7 @@ mod wrappers;
 mod writes;
 
 pub use command::SimpleCommand;
+pub use constants::fed_words;
 pub use cwd::Cwd;
 pub use finders::found_paths;
 pub use launchers::{InContainer, container_command, container_tool};
