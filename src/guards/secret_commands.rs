@@ -287,22 +287,18 @@ fn stdout_to_file(cmd: &SimpleCommand) -> bool {
 /// container's environment is where its secrets are handed in, so it is
 /// judged like the same command run here.
 fn container_env(prog: &str, args: &[String]) -> Option<SimpleCommand> {
-    if !matches!(
-        prog,
-        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "k" | "docker-compose" | "finch"
-    ) {
+    if !crate::shell::container_tool(prog) {
         return None;
     }
-    let ops = operands(args);
-    let exec = ops.iter().take(3).position(|w| *w == "exec")?;
-    // The first word after `exec` that is an environment printer.
-    let start = args.iter().position(|a| a == ops[exec])? + 1;
-    let at = args[start..]
+    // The shell reader's reading of what runs in the container; the first
+    // word of it that is an environment printer (`sh -c env` included).
+    let inside = crate::shell::container_command(args)?;
+    let cmd = inside.command();
+    let at = cmd
         .iter()
-        .position(|a| matches!(crate::shell::program_name(a).as_str(), "env" | "printenv"))?
-        + start;
+        .position(|a| matches!(crate::shell::program_name(a).as_str(), "env" | "printenv"))?;
     Some(SimpleCommand {
-        argv: args[at..].to_vec(),
+        argv: cmd[at..].to_vec(),
         ..SimpleCommand::default()
     })
 }
