@@ -120,6 +120,31 @@ impl Guard for Secrets {
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         if let Some(command) = target::shell_command(ctx) {
             let cmds = ctx.shell_commands();
+            // A verb of a pack the user added (`[effects]` in config.toml):
+            // the user's word on their own tool comes before the generic
+            // rules (the secret-store rule would take `vaultctl reveal`).
+            let packs = super::effects::packs::of(ctx);
+            for c in cmds.iter().filter(|_| !packs.is_empty()) {
+                let (tool, args) = super::effects::tool(c);
+                // The pack's id is one of KINDS (checked when it was read),
+                // and each of them is a Kind (`kinds_tests`).
+                if let Some(p) = super::effects::packs::hit(&packs, "secrets", &tool, args)
+                    && !super::effects::inert_args(&tool, args)
+                    && let Some(kind) = Kind::from_id(p.kind)
+                {
+                    let shown = format!("{tool} {}", p.words.join(" "));
+                    return Some(
+                        Finding::new(
+                            format!("secrets:pack:{shown}"),
+                            format!("`{shown}` is `secrets.{}` by your [effects] pack", p.kind),
+                        )
+                        .kind(kind)
+                        .var("effect", "handles a secret with")
+                        .var("path", shown)
+                        .var("kind", "a secret (your [effects] pack)"),
+                    );
+                }
+            }
             for (i, c) in cmds.iter().enumerate() {
                 let fed = fed_literal(&cmds[..i], c);
                 if let Some((word, kind)) = secret_in_command(ctx, fed.as_ref().unwrap_or(c)) {
@@ -165,29 +190,6 @@ impl Guard for Secrets {
                     .var("path", shown)
                     .var("kind", kind),
                 );
-            }
-            // A verb of a pack the user added (`[effects]` in config.toml).
-            let packs = super::effects::packs::of(ctx);
-            for c in cmds.iter().filter(|_| !packs.is_empty()) {
-                let (tool, args) = super::effects::tool(c);
-                // The pack's id is one of KINDS (checked when it was read),
-                // and each of them is a Kind (`kinds_tests`).
-                if let Some(p) = super::effects::packs::hit(&packs, "secrets", &tool, args)
-                    && !super::effects::inert_args(&tool, args)
-                    && let Some(kind) = Kind::from_id(p.kind)
-                {
-                    let shown = format!("{tool} {}", p.words.join(" "));
-                    return Some(
-                        Finding::new(
-                            format!("secrets:pack:{shown}"),
-                            format!("`{shown}` is `secrets.{}` by your [effects] pack", p.kind),
-                        )
-                        .kind(kind)
-                        .var("effect", "handles a secret with")
-                        .var("path", shown)
-                        .var("kind", "a secret (your [effects] pack)"),
-                    );
-                }
             }
             if let Some(kind) =
                 secret_tokens::find(command).or_else(|| secret_tokens::header_credential(command))
