@@ -622,7 +622,7 @@ fn path_candidates(word: &str, files: bool) -> Vec<&str> {
             .iter()
             .any(|p| w.starts_with(p)))
         && !w.contains('\n');
-    if w.contains(' ') && !at && !rooted && !(files && !w.contains('\n')) {
+    if w.contains(' ') && !at && !rooted && (!files || w.contains('\n')) {
         return out;
     }
     // A URL names something on another machine (`curl https://x/.env`).
