@@ -266,6 +266,11 @@ const READERS: &[Reader] = &[
             &["expression", "file", "line-length"],
         )
     },
+    // PowerShell's reader: `-Quiet` answers only whether a line matches.
+    Reader {
+        silent: &["-Quiet", "-quiet", "-q"],
+        ..r(&["select-string", "sls"], "", &[])
+    },
     r(&["cp"], "tS", &["target-directory", "suffix"]),
     r(
         &["install"],
@@ -355,6 +360,47 @@ pub fn silent(program: &str, args: &[String]) -> bool {
     r.silent.iter().any(|o| has(o))
 }
 
+/// Whether a vi-family editor run without a screen prints its files: ex
+/// mode (`ex`, `-e`, `-es`, `-E`) with a command that prints lines (`vim
+/// -es -c '%p' -c q .env`, `ex -sc '%print|q' f`, `+'1,$p'`). An editor
+/// with a screen shows the agent nothing.
+pub fn editor_prints(program: &str, args: &[String]) -> bool {
+    if !matches!(program, "vim" | "vi" | "nvim" | "ex" | "view") {
+        return false;
+    }
+    let ex_mode = program == "ex"
+        || args.iter().any(|a| {
+            a.strip_prefix('-')
+                .is_some_and(|f| !f.starts_with('-') && (f.contains('e') || f.contains('E')))
+        });
+    let commands = args.iter().enumerate().filter_map(|(i, a)| {
+        if let Some(c) = a.strip_prefix('+') {
+            Some(c)
+        } else if a == "-c" || a.ends_with('c') && a.starts_with('-') && !a.starts_with("--") {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            None
+        }
+    });
+    let prints = |cmd: &str| {
+        cmd.split('|').any(|c| {
+            let c = c
+                .trim()
+                .trim_start_matches(':')
+                .trim_start_matches(|ch: char| {
+                    ch.is_ascii_digit() || matches!(ch, '%' | '$' | ',' | '.')
+                });
+            matches!(
+                c,
+                "p" | "pr" | "print" | "P" | "nu" | "number" | "#" | "l" | "list" | "z"
+            ) || c.starts_with("w !")
+                || c.starts_with("w /dev/stdout")
+                || c.starts_with("g/") && c.ends_with("/p")
+        })
+    };
+    ex_mode && commands.into_iter().any(prints)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,6 +431,22 @@ mod tests {
         assert!(gives_pattern("awk", "-f"));
         assert!(!gives_pattern("grep", "-i"));
         assert!(!gives_pattern("cat", "-e"));
+    }
+
+    #[test]
+    fn editors_print_only_in_ex_mode_with_a_print_command() {
+        assert!(editor_prints(
+            "vim",
+            &v(&["-es", "-c", "%p", "-c", "q", ".env"])
+        ));
+        assert!(editor_prints("ex", &v(&["-sc", "%print|q", ".env"])));
+        assert!(editor_prints("vim", &v(&["-e", "+1,$p", "+q", ".env"])));
+        assert!(!editor_prints("vim", &v(&[".env"])));
+        assert!(!editor_prints(
+            "vim",
+            &v(&["-es", "-c", "%s/a/b/|wq", ".env"])
+        ));
+        assert!(!editor_prints("nano", &v(&["-v", ".env"])));
     }
 
     #[test]

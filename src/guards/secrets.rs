@@ -335,6 +335,14 @@ const QUIET_PROGRAMS: &[&str] = &[
     "chown",
     "chgrp",
     "ls",
+    // PowerShell's listings and path tests.
+    "get-childitem",
+    "gci",
+    "dir",
+    "get-item",
+    "gi",
+    "resolve-path",
+    "split-path",
     "stat",
     "test",
     "[",
@@ -472,7 +480,8 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         };
         return secret_in_command(ctx, &inner);
     }
-    if QUIET_PROGRAMS.contains(&program.as_str()) {
+    // (An editor run without a screen that prints its file is a reader.)
+    if QUIET_PROGRAMS.contains(&program.as_str()) && !grammar::editor_prints(&program, c.args()) {
         return None;
     }
     let args = c.args();
