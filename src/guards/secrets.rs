@@ -191,8 +191,9 @@ impl Guard for Secrets {
                     .var("kind", kind),
                 );
             }
-            if let Some(kind) =
-                secret_tokens::find(command).or_else(|| secret_tokens::header_credential(command))
+            if let Some(kind) = secret_tokens::find(command)
+                .or_else(|| secret_tokens::header_credential(command))
+                .or_else(|| secret_tokens::password_option(command, cmds))
             {
                 return Some(
                     Finding::new(
