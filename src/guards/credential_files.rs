@@ -134,6 +134,11 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
             ".dbt/profiles.yml",
             ".passwd-s3fs",
             "scw/config.yaml",
+            ".talos/config",
+            ".mc/config.json",
+            ".circleci/cli.yml",
+            ".config/linode-cli",
+            ".aliyun/config.json",
         ],
         "platform CLI credentials",
     ),
@@ -211,5 +216,19 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
             "keychains/*.keychain",
         ],
         "a browser's or keychain's password store",
+    ),
+    // Password stores by their file kind, wherever they are.
+    cf(
+        &[
+            "*.keyring",
+            "*.keychain",
+            "*.keychain-db",
+            "*.kdbx",
+            "*.kdb",
+            "*.psafe3",
+            "*.credential",
+            "*.credentials",
+        ],
+        super::secret_files::PASSWORD_STORE,
     ),
 ];

@@ -33,10 +33,12 @@ mod stop;
 mod credential_files;
 mod secret_code;
 mod secret_filters;
+mod secret_grammar;
 mod secret_network;
 mod secret_printers;
 mod secret_readers;
 mod secret_relay;
+mod secret_stores;
 
 use crate::context::Ctx;
 

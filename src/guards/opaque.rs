@@ -303,7 +303,15 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
             if w.contains("://") || !reader && w.chars().all(|ch| matches!(ch, '*' | '?' | '.')) {
                 continue;
             }
-            if (glob || reader && opacity::computed(w) && !ordinary_var(w)) && fits_secret(w) {
+            // A `find` substituted for the word finds what its name test
+            // allows (`cat $(find . -name foo)` reads files named `foo`).
+            let fits = match found_by_find(w) {
+                Some(found) => found
+                    .iter()
+                    .any(|f| fits_secret(f) || classify(f).is_some()),
+                None => fits_secret(w),
+            };
+            if (glob || reader && opacity::computed(w) && !ordinary_var(w)) && fits {
                 return Some((shown(), Reach::GlobRead));
             }
         }
@@ -314,6 +322,31 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
         }
     }
     None
+}
+
+/// The paths a word that is only a `find` substitution finds (`$(find .
+/// -name foo)` is `./foo`, `` `find ~ -name '*.pem'` `` is `~/*.pem`), from
+/// the shell reader's [`crate::shell::found_paths`]; None for any other
+/// word, or a find with a test that may pick other names.
+fn found_by_find(word: &str) -> Option<Vec<String>> {
+    let inner = word
+        .strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')))?;
+    let cmds = crate::shell::parse(inner);
+    let [find] = cmds.as_slice() else {
+        return None;
+    };
+    if !matches!(program(find).as_str(), "find" | "gfind") {
+        return None;
+    }
+    let found = crate::shell::found_paths(&find.argv);
+    // Only a name test says what is found (`-name`, `-iname`).
+    let named = find
+        .args()
+        .iter()
+        .any(|a| matches!(a.as_str(), "-name" | "-iname"));
+    (named && !found.is_empty()).then_some(found)
 }
 
 /// git commands that read a file out of the object store.

@@ -287,22 +287,18 @@ fn stdout_to_file(cmd: &SimpleCommand) -> bool {
 /// container's environment is where its secrets are handed in, so it is
 /// judged like the same command run here.
 fn container_env(prog: &str, args: &[String]) -> Option<SimpleCommand> {
-    if !matches!(
-        prog,
-        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "k" | "docker-compose" | "finch"
-    ) {
+    if !crate::shell::container_tool(prog) {
         return None;
     }
-    let ops = operands(args);
-    let exec = ops.iter().take(3).position(|w| *w == "exec")?;
-    // The first word after `exec` that is an environment printer.
-    let start = args.iter().position(|a| a == ops[exec])? + 1;
-    let at = args[start..]
+    // The shell reader's reading of what runs in the container; the first
+    // word of it that is an environment printer (`sh -c env` included).
+    let inside = crate::shell::container_command(args)?;
+    let cmd = inside.command();
+    let at = cmd
         .iter()
-        .position(|a| matches!(crate::shell::program_name(a).as_str(), "env" | "printenv"))?
-        + start;
+        .position(|a| matches!(crate::shell::program_name(a).as_str(), "env" | "printenv"))?;
     Some(SimpleCommand {
-        argv: args[at..].to_vec(),
+        argv: cmd[at..].to_vec(),
         ..SimpleCommand::default()
     })
 }
@@ -409,9 +405,11 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         }
         "env" | "export" | "declare" | "typeset" | "set"
             if ops.is_empty()
-                && args
-                    .iter()
-                    .all(|a| matches!(a.as_str(), "-p" | "-x" | "-0")) =>
+                && args.iter().all(|a| {
+                    // `-p`, `-x`, `-0` and their clusters (`declare -px`).
+                    a.strip_prefix('-')
+                        .is_some_and(|f| !f.is_empty() && f.chars().all(|c| "px0".contains(c)))
+                }) =>
         {
             if prog == "set" && !args.is_empty() {
                 return None;
@@ -529,6 +527,7 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
             hit.then(|| pr.kind.to_string())
         })
         .or_else(|| effects::secret_verb(&prog, args).map(|w| format!("credentials ({prog} {w})")))
+        .or_else(|| super::secret_stores::store_prints(&prog, args))
 }
 
 #[cfg(test)]

@@ -14,6 +14,10 @@ pub enum SecretClass {
     IfTokens(&'static str),
 }
 
+/// The kind of a password manager's database or a credential file found by
+/// its extension (`vault.kdbx`, `login.keyring`).
+pub const PASSWORD_STORE: &str = "a password store or credential file";
+
 /// Template suffixes of `.env` files: these are meant to be read and shared.
 const ENV_TEMPLATES: &[&str] = &[
     "example",
@@ -41,8 +45,21 @@ const SSH_PUBLIC: &[&str] = &[
     "environment",
 ];
 
-/// Classifies a path (absolute, relative, `~/...`, Windows or POSIX).
+/// Classifies a path (absolute, relative, `~/...`, Windows or POSIX); a
+/// backup copy of a secret file is the same secret.
 pub fn classify(path: &str) -> Option<SecretClass> {
+    classify_name(path).or_else(|| {
+        let trimmed = path.trim_end_matches(['/', '\\']);
+        BACKUP_SUFFIXES.iter().find_map(|s| {
+            trimmed
+                .strip_suffix(s)
+                .filter(|rest| !rest.is_empty() && !rest.ends_with(['/', '.']))
+                .and_then(classify_name)
+        })
+    })
+}
+
+fn classify_name(path: &str) -> Option<SecretClass> {
     let norm = path.replace('\\', "/");
     let trimmed = norm.trim_end_matches('/');
     if trimmed.is_empty() {
@@ -181,13 +198,30 @@ pub fn classify(path: &str) -> Option<SecretClass> {
         }));
     }
     // A file in a folder named for secrets (`secrets/db_password.txt`,
-    // `.secrets/token`), unless it is code, documentation or a template.
-    if matches!(parent.to_ascii_lowercase().as_str(), "secrets" | ".secrets")
+    // `.secrets/token`, a mounted `/etc/secret/token`), unless it is code,
+    // documentation or a template.
+    // (`secret/` only as an absolute path: `vault kv get secret/app` names a
+    // Vault mount.)
+    let folder = parent.to_ascii_lowercase();
+    if (matches!(folder.as_str(), "secrets" | ".secrets")
+        || folder == "secret" && norm.starts_with('/'))
         && !not_secret_content(&lower)
     {
         return Some(SecretClass::Secret("a file in a secrets folder"));
     }
+    // The private-key folder of a TLS setup (`/etc/ssl/private`,
+    // `/etc/pki/tls/private/…`).
+    let grandparent = parts.next().unwrap_or("");
+    if name == "private" && matches!(parent, "ssl" | "tls")
+        || parent == "private" && matches!(grandparent, "ssl" | "tls")
+    {
+        return Some(SecretClass::Secret("TLS private keys"));
+    }
     let tail = trailing(&norm.to_ascii_lowercase(), 3);
+    // Else a CLI's stored login in its own folder of the home directory
+    // (`~/.foo/credentials`, `~/.config/foo/token`, `~/.bar/auth.json`):
+    // the names tools give the file they log in with.
+    let tool_folder = parent.starts_with('.') && parent.len() > 1 || grandparent == ".config";
     CREDENTIAL_FILES
         .iter()
         .find(|f| f.names.iter().any(|n| name_matches(&tail, n)))
@@ -198,9 +232,42 @@ pub fn classify(path: &str) -> Option<SecretClass> {
                 SecretClass::Secret(f.kind)
             }
         })
+        .or_else(|| {
+            (tool_folder && LOGIN_FILE_NAMES.contains(&lower.as_str()))
+                .then_some(SecretClass::Secret("a CLI's stored login"))
+        })
 }
 
 pub use super::credential_files::CREDENTIAL_FILES;
+
+/// What tools call the file they keep a login in (see [`classify`]: only in
+/// a tool's own folder).
+const LOGIN_FILE_NAMES: &[&str] = &[
+    "credentials",
+    "credentials.json",
+    "credentials.toml",
+    "credentials.yml",
+    "credentials.yaml",
+    "credentials.ini",
+    "token",
+    "token.json",
+    "access-token",
+    "access_token",
+    "auth.json",
+    "auth.toml",
+    "auth.yml",
+    "auth.yaml",
+    "api-key",
+    "api_key",
+    "apikey",
+];
+
+/// Suffixes an editor, a package manager or a person gives a copy of a
+/// file (`/etc/shadow-`, `id_rsa~`, `credentials.bak`): the copy holds the
+/// same secret.
+const BACKUP_SUFFIXES: &[&str] = &[
+    "-", "~", ".bak", ".old", ".orig", ".save", ".backup", ".swp", ".prev",
+];
 
 /// The last `n` components of a path, joined by `/`.
 fn trailing(path: &str, n: usize) -> String {

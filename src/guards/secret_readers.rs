@@ -1,9 +1,10 @@
 //! How particular programs read the files on their command line, for the
 //! secrets guard: which option values are key material *used* (to log in,
 //! to sign) rather than read out, what `openssl` prints of a key, the
-//! members `tar -C DIR NAME` archives, and the words a shell turns a word
-//! into before the program sees it (`{a,b}` alternatives, a substitution
-//! whose output is a constant: `$(echo /etc/shadow)`).
+//! members `tar -C DIR NAME` archives, and the files a sed script reads.
+//! (What the shell makes of a word before the program sees it, braces and
+//! constant substitutions such as `$(echo /etc/shadow)`, is the shell
+//! reader's: [`crate::shell`].)
 
 /// Options whose value is a key, certificate or login file the program uses
 /// to authenticate or verify, never prints or sends: `scp -i ~/.ssh/key`,
@@ -142,79 +143,6 @@ pub fn tar_members(args: &[String]) -> Vec<String> {
     out
 }
 
-/// The words a substitution that only echoes constant words prints
-/// (`$(echo /etc/shadow)`, `` `echo ~/.ssh/id_rsa` ``).
-pub fn constant(word: &str) -> Vec<String> {
-    let inner = word
-        .strip_prefix("$(")
-        .and_then(|w| w.strip_suffix(')'))
-        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')));
-    let Some(inner) = inner else {
-        return Vec::new();
-    };
-    let mut words = inner.split_whitespace();
-    if !matches!(words.next(), Some("echo" | "printf")) {
-        return Vec::new();
-    }
-    words
-        .filter(|w| !w.starts_with('-') && !w.contains(['$', '`', '(', ')', ';', '|']))
-        .map(|w| w.trim_matches(['\'', '"']).to_string())
-        .collect()
-}
-
-/// What the shell makes of a word when it differs from it (a redirect's
-/// target: the shell reader expands braces in argv, not there).
-pub fn expansions(word: &str) -> Vec<String> {
-    constant(word)
-}
-
-/// The command a container tool runs inside a container (`kubectl exec
-/// api-0 -- cat /var/run/secrets/…/token`, `docker exec -u 0 app cat
-/// /run/secrets/db`, `docker compose exec web cat .env`): a secret read there
-/// is read all the same.
-pub fn container_command(prog: &str, args: &[String]) -> Option<Vec<String>> {
-    let kube = matches!(prog, "kubectl" | "oc" | "k" | "kubecolor");
-    let engine = matches!(
-        prog,
-        "docker" | "podman" | "nerdctl" | "finch" | "docker-compose" | "podman-compose"
-    );
-    if !kube && !engine {
-        return None;
-    }
-    let exec = args.iter().take(4).position(|a| a == "exec")?;
-    let rest = &args[exec + 1..];
-    if kube {
-        let dd = rest.iter().position(|a| a == "--")?;
-        return Some(rest[dd + 1..].to_vec()).filter(|v| !v.is_empty());
-    }
-    // `docker exec [OPTIONS] CONTAINER COMMAND…`; `compose exec SERVICE …`.
-    const VALUED: &[&str] = &[
-        "-e",
-        "--env",
-        "--env-file",
-        "-u",
-        "--user",
-        "-w",
-        "--workdir",
-        "--detach-keys",
-        "--index",
-    ];
-    let mut i = 0;
-    while let Some(a) = rest.get(i) {
-        if a == "--" {
-            i += 1;
-            continue;
-        }
-        if a.starts_with('-') {
-            i += if VALUED.contains(&a.as_str()) { 2 } else { 1 };
-            continue;
-        }
-        break;
-    }
-    let cmd = rest.get(i + 1..)?;
-    Some(cmd.to_vec()).filter(|v| !v.is_empty())
-}
-
 /// Whether `sed` or `perl` edits its files in place (`-i`, `-i.bak`,
 /// `--in-place`, `-ni`, `-pi`): what it prints is not their content.
 pub fn edits_in_place(prog: &str, args: &[String]) -> bool {
@@ -341,14 +269,6 @@ mod tests {
             ["/etc/shadow"]
         );
         assert!(tar_members(&v(&["czf", "x.tgz", "src"])).is_empty());
-    }
-
-    #[test]
-    fn shell_expansions() {
-        assert_eq!(expansions("$(echo /etc/shadow)"), ["/etc/shadow"]);
-        assert_eq!(expansions("`echo ~/.ssh/id_rsa`"), ["~/.ssh/id_rsa"]);
-        assert!(expansions("${HOME}").is_empty());
-        assert!(expansions("$(cat list)").is_empty());
     }
 
     #[test]

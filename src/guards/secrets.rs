@@ -15,7 +15,7 @@
 use super::argv;
 use super::secret_files::{self, SecretClass};
 use super::{Finding, FindingKind, Guard};
-use super::{secret_commands, secret_readers as readers, secret_tokens};
+use super::{secret_commands, secret_grammar as grammar, secret_readers as readers, secret_tokens};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
 use crate::target::{self, ToolKind};
@@ -120,6 +120,31 @@ impl Guard for Secrets {
     fn check(&self, ctx: &Ctx) -> Option<Finding> {
         if let Some(command) = target::shell_command(ctx) {
             let cmds = ctx.shell_commands();
+            // A verb of a pack the user added (`[effects]` in config.toml):
+            // the user's word on their own tool comes before the generic
+            // rules (the secret-store rule would take `vaultctl reveal`).
+            let packs = super::effects::packs::of(ctx);
+            for c in cmds.iter().filter(|_| !packs.is_empty()) {
+                let (tool, args) = super::effects::tool(c);
+                // The pack's id is one of KINDS (checked when it was read),
+                // and each of them is a Kind (`kinds_tests`).
+                if let Some(p) = super::effects::packs::hit(&packs, "secrets", &tool, args)
+                    && !super::effects::inert_args(&tool, args)
+                    && let Some(kind) = Kind::from_id(p.kind)
+                {
+                    let shown = format!("{tool} {}", p.words.join(" "));
+                    return Some(
+                        Finding::new(
+                            format!("secrets:pack:{shown}"),
+                            format!("`{shown}` is `secrets.{}` by your [effects] pack", p.kind),
+                        )
+                        .kind(kind)
+                        .var("effect", "handles a secret with")
+                        .var("path", shown)
+                        .var("kind", "a secret (your [effects] pack)"),
+                    );
+                }
+            }
             for (i, c) in cmds.iter().enumerate() {
                 let fed = fed_literal(&cmds[..i], c);
                 if let Some((word, kind)) = secret_in_command(ctx, fed.as_ref().unwrap_or(c)) {
@@ -166,31 +191,9 @@ impl Guard for Secrets {
                     .var("kind", kind),
                 );
             }
-            // A verb of a pack the user added (`[effects]` in config.toml).
-            let packs = super::effects::packs::of(ctx);
-            for c in cmds.iter().filter(|_| !packs.is_empty()) {
-                let (tool, args) = super::effects::tool(c);
-                // The pack's id is one of KINDS (checked when it was read),
-                // and each of them is a Kind (`kinds_tests`).
-                if let Some(p) = super::effects::packs::hit(&packs, "secrets", &tool, args)
-                    && !super::effects::inert_args(&tool, args)
-                    && let Some(kind) = Kind::from_id(p.kind)
-                {
-                    let shown = format!("{tool} {}", p.words.join(" "));
-                    return Some(
-                        Finding::new(
-                            format!("secrets:pack:{shown}"),
-                            format!("`{shown}` is `secrets.{}` by your [effects] pack", p.kind),
-                        )
-                        .kind(kind)
-                        .var("effect", "handles a secret with")
-                        .var("path", shown)
-                        .var("kind", "a secret (your [effects] pack)"),
-                    );
-                }
-            }
-            if let Some(kind) =
-                secret_tokens::find(command).or_else(|| secret_tokens::header_credential(command))
+            if let Some(kind) = secret_tokens::find(command)
+                .or_else(|| secret_tokens::header_credential(command))
+                .or_else(|| secret_tokens::password_option(command, cmds))
             {
                 return Some(
                     Finding::new(
@@ -278,23 +281,11 @@ impl Guard for Secrets {
 
 /// The command `xargs` runs with the words a literal `echo`/`printf`
 /// before it hands over (`echo /etc/shadow | xargs cat` reads
-/// `/etc/shadow`).
+/// `/etc/shadow`): the shell reader's [`crate::shell::fed_words`].
 fn fed_literal(before: &[SimpleCommand], c: &SimpleCommand) -> Option<SimpleCommand> {
     let prev = before.last().filter(|_| c.fed && c.piped)?;
-    if !matches!(argv::program(prev).as_str(), "echo" | "printf") {
-        return None;
-    }
     let mut argv = c.argv.clone();
-    match crate::shell::echoed(&prev.argv) {
-        // What it prints, escapes decoded (`printf '\x2e\x65\x6e\x76'`).
-        Some(text) => argv.extend(text.split_whitespace().map(str::to_string)),
-        None => argv.extend(
-            prev.args()
-                .iter()
-                .filter(|a| !a.starts_with('-') && !a.contains('%'))
-                .cloned(),
-        ),
-    }
+    argv.extend(crate::shell::fed_words(&prev.argv)?);
     Some(SimpleCommand { argv, ..c.clone() })
 }
 
@@ -345,6 +336,14 @@ const QUIET_PROGRAMS: &[&str] = &[
     "chown",
     "chgrp",
     "ls",
+    // PowerShell's listings and path tests.
+    "get-childitem",
+    "gci",
+    "dir",
+    "get-item",
+    "gi",
+    "resolve-path",
+    "split-path",
     "stat",
     "test",
     "[",
@@ -446,14 +445,22 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         if op != "<" {
             continue;
         }
-        for t in std::iter::once(r.target.clone()).chain(readers::expansions(&r.target)) {
-            if let Some(kind) = judge_path(ctx, &t) {
-                return Some((t, kind));
-            }
+        // (A constant substitution, `< $(echo .env)`, arrives read by the
+        // shell reader.)
+        if let Some(kind) = judge_path(ctx, &r.target) {
+            return Some((r.target.clone(), kind));
         }
     }
     let program = crate::shell::program_name(c.argv.first()?);
-    if let Some(argv) = readers::container_command(&program, c.args()) {
+    // A command run in a container (`docker exec app cat /run/secrets/db`,
+    // `podman run -v ~/.ssh:/k alpine cat /k/id_rsa`): a secret read there
+    // is read all the same.
+    if let Some(argv) = crate::shell::container_tool(&program)
+        .then(|| crate::shell::container_command(c.args()))
+        .flatten()
+        .map(|inside| inside.command().to_vec())
+        .filter(|argv| !argv.is_empty())
+    {
         // A shell in the container runs its script (`docker exec app sh -c
         // 'cat .env'`).
         if let [sh, dash_c, script, ..] = argv.as_slice()
@@ -474,7 +481,8 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         };
         return secret_in_command(ctx, &inner);
     }
-    if QUIET_PROGRAMS.contains(&program.as_str()) {
+    // (An editor run without a screen that prints its file is a reader.)
+    if QUIET_PROGRAMS.contains(&program.as_str()) && !grammar::editor_prints(&program, c.args()) {
         return None;
     }
     let args = c.args();
@@ -493,11 +501,19 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     {
         return None;
     }
+    // A reader told to print nothing of what it reads (`diff -q`, `cmp -s`).
+    if grammar::silent(&program, args) {
+        return None;
+    }
     if program == "git" {
-        // Staging or committing a secret file publishes it; other git verbs
-        // (`rm --cached`, `check-ignore`, `log -- .env`) do not read it out.
+        // Staging or committing a secret file publishes it, and `diff
+        // --no-index` prints two files; other git verbs (`rm --cached`,
+        // `check-ignore`, `log -- .env`) do not read it out.
         let sub = args.iter().find(|a| !a.starts_with('-'))?;
-        if sub != "add" && sub != "commit" && sub != "stash" {
+        let files_diffed = sub == "diff"
+            && args.iter().any(|a| a == "--no-index")
+            && !argv::has_flag(args, 'q', &["quiet", "name-only", "name-status", "stat"]);
+        if sub != "add" && sub != "commit" && sub != "stash" && !files_diffed {
             return None;
         }
     }
@@ -519,6 +535,13 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
             // Key material used to log in or verify (`scp -i key`, `curl
             // --cert c.pem`) is not read out.
             if let Some(next) = readers::auth_option(&program, a) {
+                skip_next = next;
+                continue;
+            }
+            // A reader's own grammar says which of its options take a
+            // value (`less -m f` is a flag, `grep -m 1 f` a count).
+            if let Some(next) = grammar::value_next(&program, a) {
+                pattern_given |= grammar::gives_pattern(&program, a);
                 skip_next = next;
                 continue;
             }
@@ -565,10 +588,17 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         "sed" | "gsed" => readers::sed_reads(args),
         _ => Vec::new(),
     };
-    let substituted: Vec<String> = words.iter().flat_map(|w| readers::constant(w)).collect();
-    for word in words.iter().chain(&substituted).chain(&members) {
-        for candidate in path_candidates(word) {
+    // A substitution that only echoes constants (`cat $(echo .env)`) comes
+    // read by the shell reader: its output is the word.
+    for word in words.iter().chain(&members) {
+        for candidate in path_candidates(word, grammar::is_reader(&program)) {
             if let Some(kind) = judge_path(ctx, candidate) {
+                // A password manager opening its own database
+                // (`keepassxc-cli ls vault.kdbx`) is judged by its verb.
+                if kind == secret_files::PASSWORD_STORE && super::secret_stores::is_store(&program)
+                {
+                    continue;
+                }
                 return Some((candidate.to_string(), kind));
             }
             // From the directory the command moved to (`cd ~/.aws && cat
@@ -586,7 +616,9 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
 
 /// The paths a word may name: itself, after a curl-style `@`, after `=@`
 /// (`-F file=@.env`), a `host:path` remote, and the operand of `--x=path`.
-fn path_candidates(word: &str) -> Vec<&str> {
+/// A word with a space is a file name when the program is a reader
+/// (`files`: `cat "my secrets.pem"`), else only when it starts like a path.
+fn path_candidates(word: &str, files: bool) -> Vec<&str> {
     let mut out = Vec::with_capacity(2);
     let at = word.starts_with('@');
     let w = word.strip_prefix('@').unwrap_or(word);
@@ -600,7 +632,7 @@ fn path_candidates(word: &str) -> Vec<&str> {
             .iter()
             .any(|p| w.starts_with(p)))
         && !w.contains('\n');
-    if w.contains(' ') && !at && !rooted {
+    if w.contains(' ') && !at && !rooted && (!files || w.contains('\n')) {
         return out;
     }
     // A URL names something on another machine (`curl https://x/.env`).

@@ -115,9 +115,45 @@ fn constant(value: &str) -> bool {
         && !value.contains(char::is_whitespace)
 }
 
+/// The words a literal `echo` or `printf` hands to the command its output
+/// feeds as arguments (`echo /etc/shadow | xargs cat`): what it prints,
+/// escapes decoded and formats filled (`printf '\x2e\x65\x6e\x76'` is
+/// `.env`), split at blanks; for a format the reader does not fill, its
+/// plain operands. None when the feeder is another program.
+pub fn fed_words(feeder: &[String]) -> Option<Vec<String>> {
+    let argv = super::unwrap::peeled(feeder);
+    let prog = super::program_name(argv.first()?);
+    if !matches!(prog.as_str(), "echo" | "printf") {
+        return None;
+    }
+    Some(match super::printed::echo_text(feeder) {
+        Some(text) => text.split_whitespace().map(str::to_string).collect(),
+        None => argv
+            .iter()
+            .skip(1)
+            .filter(|a| !a.starts_with('-') && !a.contains('%'))
+            .cloned()
+            .collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::Constants;
+
+    #[test]
+    fn an_echo_feeds_its_words() {
+        let v = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            super::fed_words(&v(&["echo", "/etc/shadow", "b"])).unwrap(),
+            ["/etc/shadow", "b"]
+        );
+        assert_eq!(
+            super::fed_words(&v(&["printf", r"\x2e\x65\x6e\x76"])).unwrap(),
+            [".env"]
+        );
+        assert!(super::fed_words(&v(&["cat", "list"])).is_none());
+    }
 
     fn run(src: &str, commands: &[&[&str]]) -> Vec<Vec<String>> {
         let mut c = Constants::new(src);

@@ -74,7 +74,10 @@ pub(super) const LAUNCHERS: &[(&[&str], Rule)] = &[
         &["env-cmd"],
         opts("fre", &["file", "rc-file", "environments"], 0),
     ),
-    (&["dotenv"], opts("ecvp", &[], 0)),
+    (&["dotenv"], Rule::Custom(dotenv)),
+    // `envchain NAMESPACE cmd …` runs the command with the namespace's
+    // secrets in its environment.
+    (&["envchain"], opts("", &[], 1)),
     (
         &["summon"],
         opts("pfDi", &["provider", "yaml", "ignore"], 0),
@@ -135,6 +138,22 @@ fn joined(argv: &[String]) -> Unwrapped {
         Unwrapped::No
     } else {
         Unwrapped::Script(rest.join(" "))
+    }
+}
+
+/// `dotenv` is two tools under one name: Node's dotenv-cli runs the
+/// command after its options (`dotenv -e .env.test -- jest`), Python's
+/// python-dotenv has verbs of its own (`dotenv -f .env list`, `dotenv get
+/// KEY`: they print the file's values) and runs a command with `dotenv run
+/// cmd`. The verbs are read as Python's, anything else as Node's launcher.
+fn dotenv(argv: &[String]) -> Unwrapped {
+    // Both tools' valued short options: Node's -e/-c/-v/-p, Python's
+    // -f/-q/-e.
+    let at = skip_options(argv, 1, "ecvpfq", &["file", "quote", "export"]);
+    match argv.get(at).map(String::as_str) {
+        Some("list" | "get" | "set" | "unset") => Unwrapped::No,
+        Some("run") => Unwrapped::At(skip_options(argv, at + 1, "", &[])),
+        _ => Unwrapped::At(at),
     }
 }
 
@@ -443,4 +462,178 @@ fn bundled_tool(argv: &[String]) -> Unwrapped {
         .chain(rest.iter().map(|w| quote(w)))
         .collect();
     Unwrapped::Script(words.join(" "))
+}
+
+/// Container tools whose `exec`/`run` runs a command inside a container.
+const CONTAINER_TOOLS: &[&str] = &[
+    "docker",
+    "podman",
+    "nerdctl",
+    "finch",
+    "docker-compose",
+    "podman-compose",
+    "kubectl",
+    "oc",
+    "k",
+    "kubecolor",
+];
+
+/// Whether `prog` runs commands inside containers (`docker exec`, `kubectl
+/// exec`, `podman run`).
+pub fn container_tool(prog: &str) -> bool {
+    CONTAINER_TOOLS.contains(&prog)
+}
+
+/// What a container tool runs in a container: the words after the
+/// container of an `exec`, or from the image on of a `run` (see
+/// [`container_command`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InContainer {
+    /// A `run` (a new container from an image), not an `exec`.
+    pub run: bool,
+    /// For `exec`, the command; for `run`, the image and then the command
+    /// (the image may be a tool's own: `hashicorp/terraform destroy`).
+    pub words: Vec<String>,
+}
+
+impl InContainer {
+    /// The command run, without a `run`'s image.
+    pub fn command(&self) -> &[String] {
+        let words = if self.run {
+            self.words.get(1..).unwrap_or_default()
+        } else {
+            &self.words
+        };
+        words.strip_prefix(&["--".to_string()]).unwrap_or(words)
+    }
+}
+
+/// The command a container tool's arguments run inside a container (`docker
+/// exec -u 0 app cat /run/secrets/db`, `docker compose exec -T web python
+/// manage.py flush`, `docker compose run --rm web rake db:reset`, `kubectl
+/// exec -n prod -c app api-0 -- cat /etc/secret/token`, `podman run --rm
+/// -v $PWD:/w alpine cat /w/.env`). The verb is among the first words
+/// (after `compose`, `container` and global options); its options are
+/// skipped with the union of the tools' valued options, then the container
+/// of an `exec`; `--` ends the options. One reader for every guard.
+pub fn container_command(args: &[String]) -> Option<InContainer> {
+    const WITH_VALUE: &[&str] = &[
+        "-e",
+        "--env",
+        "--env-file",
+        "-u",
+        "--user",
+        "-w",
+        "--workdir",
+        "-c",
+        "--container",
+        "-n",
+        "--namespace",
+        "--context",
+        "--index",
+        "--detach-keys",
+        "-f",
+        "--file",
+        "-p",
+        "--project-name",
+        "-v",
+        "--volume",
+        "--publish",
+        "--name",
+        "--network",
+        "--entrypoint",
+        "--mount",
+        "-l",
+        "--label",
+        "--platform",
+        "--image",
+    ];
+    let exec = args
+        .iter()
+        .take(4)
+        .position(|a| a == "exec" || a == "run")?;
+    let run = args[exec] == "run";
+    let mut i = exec + 1;
+    let mut named = false;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if WITH_VALUE.contains(&a.as_str()) {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else if !named && !run {
+            named = true;
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let words = args.get(i..).filter(|r| !r.is_empty())?.to_vec();
+    Some(InContainer { run, words })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::container_command;
+
+    fn inside(line: &str) -> Option<(bool, Vec<String>, Vec<String>)> {
+        let argv: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        container_command(&argv[1..]).map(|c| (c.run, c.words.clone(), c.command().to_vec()))
+    }
+
+    #[test]
+    fn exec_runs_the_words_after_the_container() {
+        for (line, cmd) in [
+            (
+                "docker exec -u 0 app cat /run/secrets/db",
+                "cat /run/secrets/db",
+            ),
+            ("docker exec -it --env A=1 -w /x web cat .env", "cat .env"),
+            (
+                "docker compose exec -T web python manage.py flush",
+                "python manage.py flush",
+            ),
+            ("docker compose -f dev.yml exec web printenv", "printenv"),
+            ("podman exec --user root api sh -c x", "sh -c x"),
+            (
+                "kubectl exec -n prod -c app api-0 -- cat /etc/token",
+                "cat /etc/token",
+            ),
+            ("kubectl exec deploy/api -it -- sh -c x", "sh -c x"),
+            ("kubectl --context prod exec api-0 -- env", "env"),
+            ("kubectl exec api-0 printenv", "printenv"),
+        ] {
+            let (run, _, got) = inside(line).unwrap_or_else(|| panic!("{line}"));
+            assert!(!run, "{line}");
+            assert_eq!(got.join(" "), cmd, "{line}");
+        }
+    }
+
+    #[test]
+    fn run_keeps_the_image_before_the_command() {
+        let (run, words, cmd) = inside("docker run --rm -v $PWD:/w alpine cat /w/.env").unwrap();
+        assert!(run);
+        assert_eq!(words.join(" "), "alpine cat /w/.env");
+        assert_eq!(cmd.join(" "), "cat /w/.env");
+        let (_, words, cmd) = inside("docker compose run --rm web rake db:reset").unwrap();
+        assert_eq!(words[0], "web");
+        assert_eq!(cmd.join(" "), "rake db:reset");
+    }
+
+    #[test]
+    fn no_command_no_container_command() {
+        for line in [
+            "docker run -d -p 80:80 nginx",
+            "docker exec web",
+            "docker ps -a",
+            "kubectl get pods",
+            "docker volume rm run",
+        ] {
+            let got = inside(line).map(|(_, _, cmd)| cmd).unwrap_or_default();
+            assert!(got.is_empty(), "{line}: {got:?}");
+        }
+    }
 }

@@ -59,8 +59,10 @@ mod wrappers;
 mod writes;
 
 pub use command::SimpleCommand;
+pub use constants::fed_words;
 pub use cwd::Cwd;
 pub use finders::found_paths;
+pub use launchers::{InContainer, container_command, container_tool};
 pub use redirect::Redirect;
 pub use writes::write_paths;
 

@@ -62,65 +62,8 @@ pub(super) fn container_client(args: &[String]) -> Option<SimpleCommand> {
 /// or a tool run inside a container reaches the same data. File paths
 /// there are the container's, so file deletes are not judged this way.
 pub(super) fn container_command(args: &[String]) -> Option<SimpleCommand> {
-    const WITH_VALUE: &[&str] = &[
-        "-e",
-        "--env",
-        "--env-file",
-        "-u",
-        "--user",
-        "-w",
-        "--workdir",
-        "-c",
-        "--container",
-        "-n",
-        "--namespace",
-        "--context",
-        "--index",
-        "--detach-keys",
-        "-f",
-        "--file",
-        "-p",
-        "--project-name",
-        "-v",
-        "--volume",
-        "--publish",
-        "--name",
-        "--network",
-        "--entrypoint",
-        "--mount",
-        "-l",
-        "--label",
-        "--platform",
-        "--image",
-    ];
-    let exec = args
-        .iter()
-        .take(3)
-        .position(|a| a == "exec" || a == "run")?;
-    let mut i = exec + 1;
-    let mut named = false;
-    while let Some(a) = args.get(i) {
-        if a == "--" {
-            i += 1;
-            break;
-        }
-        if WITH_VALUE.contains(&a.as_str()) {
-            i += 2;
-        } else if a.starts_with('-') {
-            i += 1;
-        } else if !named && args[exec] == "exec" {
-            named = true;
-            i += 1;
-        } else {
-            // `run`: the image is the program when it is a tool's own
-            // (`hashicorp/terraform destroy`); [`super::by_table`] tries it
-            // and, failing that, the words after it.
-            break;
-        }
-    }
-    let inner = args.get(i..).filter(|r| !r.is_empty())?;
-    Some(SimpleCommand {
-        argv: inner.to_vec(),
+    crate::shell::container_command(args).map(|c| SimpleCommand {
+        argv: c.words,
         ..SimpleCommand::default()
     })
 }

@@ -156,7 +156,10 @@ pub fn markdown() -> String {
         "\n## Files that hold credentials (`secrets`)\n\nBesides `.env` files (not their templates), \
          SSH private keys, key and certificate stores (not a public half: `.pub.pem`, `public.pem`), \
          `~/.aws`, `~/.azure`, `~/.config/gcloud`, `~/.docker/config.json`, kube configs, \
-         `/run/secrets/*` and GnuPG's private files. `a/b` is a file `b` in a folder `a`; `*` is any \
+         `/run/secrets/*` and GnuPG's private files; a backup copy of any of them (`-`, `~`, \
+         `.bak`, `.old`, `.orig`, `.save`, `.backup`, `.swp`, `.prev`); a tool's login file in its own \
+         folder (`~/.tool/credentials`, `~/.config/tool/token`, `auth.json`, `api_key`, ...); a TLS \
+         `private` folder. `a/b` is a file `b` in a folder `a`; `*` is any \
          text.\n\n| names | holds |\n|---|---|\n",
     );
     for f in CREDENTIAL_FILES {
@@ -171,7 +174,11 @@ pub fn markdown() -> String {
             }
         ));
     }
-    md.push_str("\n## Commands that print a credential (`secrets`)\n\n| program | words | needs one of | prints |\n|---|---|---|---|\n");
+    md.push_str("\n## Commands that print a credential (`secrets`)\n\nBesides this table: a secret \
+         store or password manager it does not name (`rbw`, `bao`, `passage`, `credstash`, a name \
+         with `pass`, `vault`, `secret`, `keyring`, `cred`) prints with a verb that reads out (`get`, \
+         `show`, `read`, `reveal`, `export`, `decrypt`, ...), never with a listing, a store or help.\n\n\
+         | program | words | needs one of | prints |\n|---|---|---|---|\n");
     for p in tables::SECRET_PRINTERS {
         md.push_str(&format!(
             "| `{}` | `{}` | {} | {} |\n",

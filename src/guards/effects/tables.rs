@@ -497,6 +497,7 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("kubectl", &["create", "token"], &[], "Kubernetes token"),
     p("oc", &["get", "secret|secrets"], &["-o", "--output"], "OpenShift secret"),
     p("oc", &["whoami"], &["-t", "--show-token"], "OpenShift token"),
+    p("oc", &["extract", "secret|secrets"], &[], "OpenShift secret"),
     p("vault", &["kv", "get"], &[], "Vault secret"),
     p("vault", &["read"], &[], "Vault secret"),
     p("vault", &["print", "token"], &[], "Vault token"),

@@ -76,7 +76,7 @@ pub fn header_credential(text: &str) -> Option<&'static str> {
 /// Whether the request goes to a host reserved for documentation (RFC 2606
 /// and 6761: `example.com`, `.example`, `.test`, `.invalid`, `localhost`):
 /// a credential sent there is an example.
-fn to_documentation_host(lower: &str) -> bool {
+pub(super) fn to_documentation_host(lower: &str) -> bool {
     lower.split_whitespace().any(|w| {
         let w = w.trim_matches(['"', '\'']);
         let rest = w.split_once("://").map_or(w, |(_, r)| r);

@@ -9,8 +9,10 @@
 //! skipped. Only the kind is ever reported, never the text.
 
 mod headers;
+mod options;
 mod shapes;
 pub use headers::header_credential;
+pub use options::password_option;
 use shapes::SHAPES;
 
 /// The kind of the first live-looking credential in `text`, if any.
@@ -220,16 +222,7 @@ fn url_password(text: &str) -> bool {
         let Some((user, password)) = userinfo.split_once(':') else {
             continue;
         };
-        if password.len() < 6 || password == user {
-            continue;
-        }
-        let lower = password.to_ascii_lowercase();
-        if PLACEHOLDER_PASSWORDS.contains(&lower.as_str())
-            || password.contains(['$', '{', '}', '<', '>', '%'])
-            || lower.chars().all(|c| c == 'x' || c == '*')
-            || lower.contains("password")
-            || lower.contains("example")
-        {
+        if !live_password(password, user) {
             continue;
         }
         let host = text[userinfo_end + 1..word.end]
@@ -247,6 +240,21 @@ fn url_password(text: &str) -> bool {
         return true;
     }
     false
+}
+
+/// Whether a password given on a command line looks like a real one: six
+/// characters at least, not the user's name, not a variable or template
+/// (`$DB_PASS`, `${…}`, `<password>`, `%s`), a placeholder or a stock
+/// example (`password`, `changeme`, `hunter2`), nor `xxxx`/`****`.
+fn live_password(password: &str, user: &str) -> bool {
+    let lower = password.to_ascii_lowercase();
+    !(password.len() < 6
+        || password == user
+        || PLACEHOLDER_PASSWORDS.contains(&lower.as_str())
+        || password.contains(['$', '{', '}', '<', '>', '%', '`', '('])
+        || lower.chars().all(|c| c == 'x' || c == '*')
+        || lower.contains("password")
+        || lower.contains("example"))
 }
 
 /// The word a URL's authority lies in: from the first `://` found in it to
