@@ -217,7 +217,23 @@ const UPGRADES: &str = "upgrades dependencies";
 /// Whether a command adds or upgrades a dependency: (ecosystem, action).
 pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static str)> {
     let prog = program(cmd);
-    let args = cmd.args();
+    let found = change_by(&prog, cmd.args());
+    if found.is_some() {
+        return found;
+    }
+    // The tool a package runner starts (`npx nx add x`, `pnpm dlx astro add
+    // react`, `corepack pnpm add zod`, `bunx gleam add lustre`) is read as if
+    // run directly.
+    let (tool, rest) = super::effects::tool(cmd);
+    if tool != prog {
+        return change_by(&tool, rest);
+    }
+    None
+}
+
+/// [`dependency_change`] for a program's name and its words.
+fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)> {
+    let prog = prog.to_string();
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
     match prog.as_str() {
@@ -280,8 +296,17 @@ fn names_packages(args: &[String]) -> bool {
         "--network-concurrency",
     ];
     let mut skip = false;
+    let mut done = false;
+    // After `--` every word is an operand (`npm i -- -odd-name`).
     args.iter()
         .filter(|a| {
+            if done {
+                return true;
+            }
+            if a.as_str() == "--" {
+                done = true;
+                return false;
+            }
             if std::mem::take(&mut skip) {
                 return false;
             }
@@ -431,6 +456,50 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
             _ => None,
         },
         "pod" => (sub == "update").then_some(("CocoaPods", UPGRADES)),
+        _ => more_managers(prog, args, sub),
+    }
+}
+
+/// Package managers of smaller ecosystems, and the framework CLIs whose
+/// `add` installs a package into the project (`ng add`, `astro add`, `nx
+/// add`, `sv add`, `nuxi module add`): the verb that writes the manifest,
+/// with a name after it.
+fn more_managers(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'static str)> {
+    let pkgs = || names_packages(args);
+    let ops = operands(args);
+    match prog {
+        "gleam" => (sub == "add").then_some(("Gleam", ADDS)),
+        "rye" => match sub {
+            "add" => Some(("Python (Rye)", ADDS)),
+            _ => None,
+        },
+        "pixi" => match sub {
+            "add" => Some(("pixi", ADDS)),
+            "upgrade" | "update" => Some(("pixi", UPGRADES)),
+            _ => None,
+        },
+        "paket" => match sub {
+            "add" => Some((".NET (Paket)", ADDS)),
+            "update" => Some((".NET (Paket)", UPGRADES)),
+            _ => None,
+        },
+        "vcpkg" => matches!(ops.as_slice(), ["add", "port", _, ..])
+            .then_some(("C/C++ (vcpkg)", ADDS)),
+        // `zig fetch --save URL` records the package in build.zig.zon; a
+        // plain `zig fetch` only fills the cache.
+        "zig" => (sub == "fetch"
+            && args
+                .iter()
+                .any(|a| a == "--save" || a.starts_with("--save=") || a == "--save-exact"))
+        .then_some(("Zig", ADDS)),
+        "spago" => (sub == "install" && pkgs()).then_some(("PureScript (Spago)", ADDS)),
+        "bower" => (sub == "install" && pkgs()).then_some(("JavaScript (Bower)", ADDS)),
+        "elm" => (sub == "install" && pkgs()).then_some(("Elm", ADDS)),
+        "ng" | "nx" | "astro" | "sv" => {
+            (sub == "add" && pkgs()).then_some(("JavaScript (npm)", ADDS))
+        }
+        "nuxi" | "nuxt" => matches!(ops.as_slice(), ["module" | "modules", "add", _, ..])
+            .then_some(("JavaScript (npm)", ADDS)),
         // `npx expo install expo-camera` and `npx jsr add @std/path` write
         // the package into package.json.
         "npx" | "bunx" | "pnpx" | "expo" | "jsr" => {
