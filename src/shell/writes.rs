@@ -114,7 +114,21 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
         // Output options and prefixes name where a tool writes
         // (`patch -o`, `csplit -f`, `split … PREFIX`, `wget -P`).
-        "patch" => out.extend(value_of(&["-o", "--output"])),
+        // `patch -d DIR` patches the files under DIR; `patch FILE` patches
+        // FILE (the patch itself comes on the input or after `-i`).
+        "patch" if has_flag(args, '\0', &["dry-run"]) => {}
+        "patch" => {
+            out.extend(value_of(&["-o", "--output", "-d", "--directory"]));
+            if !has_flag(args, 'o', &["output"]) {
+                let ops = operands_skipping(
+                    args,
+                    &["-i", "--input", "-o", "-d", "--directory", "-r", "-B", "-D", "-F", "-V", "-z", "-Y"],
+                );
+                out.extend(ops.first().copied());
+            }
+        }
+        // `uniq IN OUT` writes OUT.
+        "uniq" | "guniq" => out.extend(operands_skipping(args, &["-f", "-s", "-w"]).get(1).copied()),
         "csplit" | "gcsplit" => out.extend(value_of(&["-f", "--prefix"])),
         "split" | "gsplit" => {
             let ops = operands_skipping(

@@ -236,7 +236,8 @@ fn by_table(cmd: &SimpleCommand) -> Option<Hit> {
         return Some(hit);
     }
     let Some((_, mut hit)) = effects::lookup(&tool, args) else {
-        return effects::unlisted::lookup(&tool, args);
+        return effects::unlisted::lookup(&tool, args)
+            .or_else(|| effects::data_options::lookup(&tool, args));
     };
     if hit.target.ends_with(':') {
         hit.target.push_str(&argv::shown(cmd));

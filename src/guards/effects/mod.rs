@@ -9,6 +9,7 @@
 //! call; nothing is built per call. `cargo xtask gen` renders them into
 //! `generated/effects.md`.
 
+pub mod data_options;
 pub mod mcp;
 pub mod packs;
 mod page;
