@@ -354,7 +354,19 @@ fn javascript(
             "update" => Some(("JavaScript (Bun)", UPGRADES)),
             _ => None,
         },
-        "deno" => (sub == "add").then_some(("Deno", ADDS)),
+        // Deno 2's `install NAME` adds NAME to deno.json; `-e`/`--entrypoint`
+        // only caches a module's imports.
+        "deno" => match sub {
+            "add" => Some(("Deno", ADDS)),
+            "install" | "i"
+                if !global
+                    && pkgs()
+                    && !args.iter().any(|a| a == "-e" || a == "--entrypoint") =>
+            {
+                Some(("Deno", ADDS))
+            }
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -372,6 +384,9 @@ fn python(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'sta
         },
         "uv" => match sub {
             "add" => Some(("Python (uv)", ADDS)),
+            "pip" if operands(args).get(1) == Some(&"compile") => {
+                upgrades_lock(args).then_some(("Python (uv)", UPGRADES))
+            }
             "pip" => pip(&args[1..]).map(|_| ("Python (uv)", ADDS)),
             "lock" | "sync"
                 if argv::has_flag(args, 'U', &["upgrade", "upgrade-package"])
@@ -429,11 +444,14 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
         },
         "composer" => match sub {
             "require" | "req" => Some(("PHP (Composer)", ADDS)),
-            "update" | "upgrade" | "u" => Some(("PHP (Composer)", UPGRADES)),
+            "update" | "upgrade" | "u" | "bump" => Some(("PHP (Composer)", UPGRADES)),
             _ => None,
         },
         "dotnet" => match operands(args).as_slice() {
             ["add", _, "package", ..] | ["add", "package", ..] => Some((".NET (NuGet)", ADDS)),
+            ["outdated", ..] if argv::has_flag(args, 'u', &["upgrade"]) => {
+                Some((".NET (NuGet)", UPGRADES))
+            }
             _ => None,
         },
         "nuget" => (sub == "install" || sub == "update").then_some((".NET (NuGet)", ADDS)),
@@ -469,6 +487,12 @@ fn more_managers(prog: &str, args: &[String], sub: &str) -> Option<(&'static str
     let ops = operands(args);
     match prog {
         "gleam" => (sub == "add").then_some(("Gleam", ADDS)),
+        // Upgraders that rewrite the manifest's versions when told to write
+        // (`ncu -u`, `taze -w`), and pip-tools' compile when told to upgrade.
+        "ncu" | "npm-check-updates" => argv::has_flag(args, 'u', &["upgrade"])
+            .then_some(("JavaScript (npm)", UPGRADES)),
+        "taze" => argv::has_flag(args, 'w', &["write"]).then_some(("JavaScript (npm)", UPGRADES)),
+        "pip-compile" => upgrades_lock(args).then_some(("Python (pip)", UPGRADES)),
         "rye" => match sub {
             "add" => Some(("Python (Rye)", ADDS)),
             _ => None,
@@ -588,4 +612,11 @@ fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
         }
     }
     None
+}
+
+/// pip-tools' `--upgrade`/`-U` or `--upgrade-package`/`-P` (pip-compile,
+/// `uv pip compile`): the pinned versions are raised.
+fn upgrades_lock(args: &[String]) -> bool {
+    argv::has_flag(args, 'U', &["upgrade", "upgrade-package"])
+        || args.iter().any(|a| a == "-P" || a.starts_with("--upgrade-package="))
 }

@@ -39,6 +39,47 @@ const DASH_O: &[&str] = &[
     "dot", "mmdc", "plantuml", "upx", "shc", "qrencode", "javac", "kotlinc", "tsc", "sops",
 ];
 
+/// Tools whose one-letter option (other than `-o`) names where they write:
+/// a site generator's `-d`, a downloader's `-d`, a dump's `-f`, CMake's
+/// build folder.
+const SHORT_OUT: &[(&str, &str)] = &[
+    ("hugo", "-d"),
+    ("jekyll", "-d"),
+    ("mkdocs", "-d"),
+    ("aria2c", "-d"),
+    ("pg_dump", "-f"),
+    ("pg_dumpall", "-f"),
+    ("cmake", "-b"),
+    ("yt-dlp", "-o"),
+    ("youtube-dl", "-o"),
+    ("cwebp", "-o"),
+    ("zola", "-o"),
+];
+
+/// A long option named for where the output goes, whatever the tool: an
+/// output word (`out`, `output`, `dest`, `site`, `build`, `dist`, `export`,
+/// `install`, `target`) with a place word (`dir`, `path`, `file`, `folder`,
+/// `root`), joined or not (`--site-dir`, `--build-dir`, `--outPath`,
+/// `--dest-folder`, `--exportdir`). A bare `--target` or `--build` is no
+/// place (a triple, a flag); a cache, data or config folder is not output.
+fn output_long(name: &str) -> bool {
+    const OUT: &[&str] = &[
+        "out", "output", "dest", "destination", "site", "build", "dist", "export", "install",
+        "target",
+    ];
+    const PLACE: &[&str] = &["dir", "directory", "path", "file", "folder", "root"];
+    let Some(bare) = name.strip_prefix("--") else {
+        return false;
+    };
+    let bare = bare.replace('_', "-");
+    OUT.iter().any(|o| {
+        bare.strip_prefix(o).is_some_and(|rest| {
+            let rest = rest.strip_prefix('-').unwrap_or(rest);
+            PLACE.contains(&rest)
+        })
+    })
+}
+
 /// The paths `cmd` writes through its output options and operands.
 pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
     let args = cmd.args();
@@ -60,9 +101,11 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
             "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target"),
             "ssh-keygen" => name == "-f" && generates_key(args),
             p if DASH_O.contains(&p) => name == "-o",
-            _ => false,
+            p => SHORT_OUT
+                .iter()
+                .any(|(t, opt)| *t == p && name == *opt),
         };
-        if LONG.contains(&name.as_str()) || short {
+        if LONG.contains(&name.as_str()) || output_long(&name) || short {
             match value {
                 Some(v) => out.push(v),
                 None => out.extend(it.next().map(String::as_str)),
@@ -120,6 +163,26 @@ fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
                 .skip(1)
                 .collect()
         }
+        // ImageMagick writes its last operand; ffmpeg its last word (an
+        // output always ends its line).
+        "convert" | "magick" if ops.len() >= 2 && ops.first() != Some(&"identify") => {
+            ops.last().copied().into_iter().collect()
+        }
+        "ffmpeg" => match args {
+            [.., before, last] if !last.starts_with('-') && before != "-i" => vec![last.as_str()],
+            _ => vec![],
+        },
+        // sqlite3's dot-commands that write a file (`.backup PATH`,
+        // `.output PATH`, `.once PATH`, `.save PATH`).
+        "sqlite3" => args
+            .iter()
+            .filter_map(|a| {
+                let mut w = a.split_whitespace();
+                matches!(w.next(), Some(".backup" | ".output" | ".once" | ".save"))
+                    .then(|| w.last())
+                    .flatten()
+            })
+            .collect(),
         _ => vec![],
     }
 }

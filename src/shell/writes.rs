@@ -159,6 +159,17 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
             if let Some(("config", rest)) = git_subcommand(cmd) {
                 out.extend(git_config_file(rest));
             }
+            // `git archive -o FILE` writes the archive there.
+            if let Some(("archive", rest)) = git_subcommand(cmd) {
+                let mut it = rest.iter();
+                while let Some(a) = it.next() {
+                    if a == "-o" || a == "--output" {
+                        out.extend(it.next().map(String::as_str));
+                    } else if let Some(v) = a.strip_prefix("--output=") {
+                        out.push(v);
+                    }
+                }
+            }
             if let Some(("clone", rest)) = git_subcommand(cmd) {
                 let ops = operands_skipping(
                     rest,

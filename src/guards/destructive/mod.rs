@@ -21,6 +21,7 @@
 mod data;
 mod fs;
 mod git;
+mod vcs;
 mod http;
 mod mounts;
 
@@ -163,6 +164,7 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
             Some(hit)
         }
         "git" => git::git(cmd),
+        "hg" | "chg" | "sl" | "svn" | "fossil" => vcs::other_vcs(cmd),
         "docker" | "podman" | "kubectl" | "oc" | "nerdctl"
             if let Some(inner) = data::container_client(args) =>
         {

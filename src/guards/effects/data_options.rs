@@ -1,7 +1,7 @@
 //! An option that says the command deletes stored data: its name joins a
 //! delete-like verb with a kind of storage (`--destroy-storage`,
 //! `--remove-all-storage`, `--delete-volumes`, `--delete-data`,
-//! `--drop-database`). Whatever the tool and its verb (`juju destroy-model
+//! `--drop-database`), the storage right after the verb. Whatever the tool and its verb (`juju destroy-model
 //! m --destroy-storage`, `juju remove-unit pg/0 --destroy-storage`), the
 //! user asked for the data to go with it. Read only when no family and no
 //! other rule knew the command; a turned-off option (`--no-delete-volumes`,
@@ -62,7 +62,14 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
         if verb == "uninstall" || !DELETE_VERBS.contains(&verb) {
             continue;
         }
-        if parts.any(|p| STORAGE_WORDS.contains(&p)) {
+        // The storage right after the verb (`--remove-all-storage` too):
+        // `--delete-emptydir-data` names a pod's scratch space.
+        let rest: Vec<&str> = parts.collect();
+        let noun = match rest.as_slice() {
+            [n] | ["all", n] => Some(*n),
+            _ => None,
+        };
+        if noun.is_some_and(|n| STORAGE_WORDS.contains(&n)) {
             return Some(Hit::new(
                 Kind::CloudResource,
                 format!("{tool}:{a}"),
@@ -99,6 +106,7 @@ mod tests {
             "x down --no-delete-volumes",
             "x rm vm --delete-disks=none",
             "x sync --delete-after",
+            "kubectl drain node-1 --delete-emptydir-data",
             "x down --remove-orphans",
             "juju destroy-model prod --destroy-storage --help",
             "x teardown --purge-data --dry-run",
