@@ -359,9 +359,7 @@ fn javascript(
         "deno" => match sub {
             "add" => Some(("Deno", ADDS)),
             "install" | "i"
-                if !global
-                    && pkgs()
-                    && !args.iter().any(|a| a == "-e" || a == "--entrypoint") =>
+                if !global && pkgs() && !args.iter().any(|a| a == "-e" || a == "--entrypoint") =>
             {
                 Some(("Deno", ADDS))
             }
@@ -489,8 +487,9 @@ fn more_managers(prog: &str, args: &[String], sub: &str) -> Option<(&'static str
         "gleam" => (sub == "add").then_some(("Gleam", ADDS)),
         // Upgraders that rewrite the manifest's versions when told to write
         // (`ncu -u`, `taze -w`), and pip-tools' compile when told to upgrade.
-        "ncu" | "npm-check-updates" => argv::has_flag(args, 'u', &["upgrade"])
-            .then_some(("JavaScript (npm)", UPGRADES)),
+        "ncu" | "npm-check-updates" => {
+            argv::has_flag(args, 'u', &["upgrade"]).then_some(("JavaScript (npm)", UPGRADES))
+        }
         "taze" => argv::has_flag(args, 'w', &["write"]).then_some(("JavaScript (npm)", UPGRADES)),
         "pip-compile" => upgrades_lock(args).then_some(("Python (pip)", UPGRADES)),
         "rye" => match sub {
@@ -507,8 +506,9 @@ fn more_managers(prog: &str, args: &[String], sub: &str) -> Option<(&'static str
             "update" => Some((".NET (Paket)", UPGRADES)),
             _ => None,
         },
-        "vcpkg" => matches!(ops.as_slice(), ["add", "port", _, ..])
-            .then_some(("C/C++ (vcpkg)", ADDS)),
+        "vcpkg" => {
+            matches!(ops.as_slice(), ["add", "port", _, ..]).then_some(("C/C++ (vcpkg)", ADDS))
+        }
         // `zig fetch --save URL` records the package in build.zig.zon; a
         // plain `zig fetch` only fills the cache.
         "zig" => (sub == "fetch"
@@ -618,5 +618,7 @@ fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
 /// `uv pip compile`): the pinned versions are raised.
 fn upgrades_lock(args: &[String]) -> bool {
     argv::has_flag(args, 'U', &["upgrade", "upgrade-package"])
-        || args.iter().any(|a| a == "-P" || a.starts_with("--upgrade-package="))
+        || args
+            .iter()
+            .any(|a| a == "-P" || a.starts_with("--upgrade-package="))
 }

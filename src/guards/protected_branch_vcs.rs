@@ -45,9 +45,15 @@ pub fn other_vcs_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
         let (kind, reason) = if deleting {
             (Kind::Delete, format!("deletes the protected branch {name}"))
         } else if force {
-            (Kind::ForcePush, format!("force-pushes to the protected branch {name}"))
+            (
+                Kind::ForcePush,
+                format!("force-pushes to the protected branch {name}"),
+            )
         } else {
-            (Kind::Push, format!("pushes straight to the protected branch {name}"))
+            (
+                Kind::Push,
+                format!("pushes straight to the protected branch {name}"),
+            )
         };
         return Some(Push {
             kind,

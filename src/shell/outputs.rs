@@ -64,7 +64,15 @@ const SHORT_OUT: &[(&str, &str)] = &[
 /// place (a triple, a flag); a cache, data or config folder is not output.
 fn output_long(name: &str) -> bool {
     const OUT: &[&str] = &[
-        "out", "output", "dest", "destination", "site", "build", "dist", "export", "install",
+        "out",
+        "output",
+        "dest",
+        "destination",
+        "site",
+        "build",
+        "dist",
+        "export",
+        "install",
         "target",
     ];
     const PLACE: &[&str] = &["dir", "directory", "path", "file", "folder", "root"];
@@ -101,9 +109,7 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
             "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target"),
             "ssh-keygen" => name == "-f" && generates_key(args),
             p if DASH_O.contains(&p) => name == "-o",
-            p => SHORT_OUT
-                .iter()
-                .any(|(t, opt)| *t == p && name == *opt),
+            p => SHORT_OUT.iter().any(|(t, opt)| *t == p && name == *opt),
         };
         if LONG.contains(&name.as_str()) || output_long(&name) || short {
             match value {

@@ -122,13 +122,28 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
             if !has_flag(args, 'o', &["output"]) {
                 let ops = operands_skipping(
                     args,
-                    &["-i", "--input", "-o", "-d", "--directory", "-r", "-B", "-D", "-F", "-V", "-z", "-Y"],
+                    &[
+                        "-i",
+                        "--input",
+                        "-o",
+                        "-d",
+                        "--directory",
+                        "-r",
+                        "-B",
+                        "-D",
+                        "-F",
+                        "-V",
+                        "-z",
+                        "-Y",
+                    ],
                 );
                 out.extend(ops.first().copied());
             }
         }
         // `uniq IN OUT` writes OUT.
-        "uniq" | "guniq" => out.extend(operands_skipping(args, &["-f", "-s", "-w"]).get(1).copied()),
+        "uniq" | "guniq" => {
+            out.extend(operands_skipping(args, &["-f", "-s", "-w"]).get(1).copied())
+        }
         "csplit" | "gcsplit" => out.extend(value_of(&["-f", "--prefix"])),
         "split" | "gsplit" => {
             let ops = operands_skipping(

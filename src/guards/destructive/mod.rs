@@ -21,9 +21,9 @@
 mod data;
 mod fs;
 mod git;
-mod vcs;
 mod http;
 mod mounts;
+mod vcs;
 
 use super::argv::{self, has_flag, operands, program};
 use super::effects::{self, Hit, Kind};

@@ -18,9 +18,7 @@ pub(super) fn other_vcs(cmd: &SimpleCommand) -> Option<Hit> {
     match (prog.as_str(), *sub) {
         // `hg purge` (alias `clean`), `sl clean`: untracked files, and with
         // `--all` the ignored ones, deleted; `--print` only lists them.
-        ("hg" | "chg" | "sl", "purge" | "clean")
-            if !has_flag(args, 'p', &["print", "print0"]) =>
-        {
+        ("hg" | "chg" | "sl", "purge" | "clean") if !has_flag(args, 'p', &["print", "print0"]) => {
             found("purge", "deletes untracked files for good")
         }
         ("hg" | "chg" | "sl", "update" | "up" | "checkout" | "co" | "goto" | "go")
@@ -34,7 +32,10 @@ pub(super) fn other_vcs(cmd: &SimpleCommand) -> Option<Hit> {
         ("hg" | "chg" | "sl", "revert")
             if has_flag(args, 'a', &["all"]) || rest.iter().any(|o| *o == ".") =>
         {
-            found("revert-all", "discards every uncommitted change in the working copy")
+            found(
+                "revert-all",
+                "discards every uncommitted change in the working copy",
+            )
         }
         ("hg" | "chg" | "sl", "shelve")
             if has_flag(args, '\0', &["cleanup"]) || has_flag(args, 'd', &["delete"]) =>
@@ -46,19 +47,21 @@ pub(super) fn other_vcs(cmd: &SimpleCommand) -> Option<Hit> {
                 || args.iter().any(|a| a == "--depth=infinity"))
                 && whole =>
         {
-            found("revert-recursive", "discards every uncommitted change in the working copy")
+            found(
+                "revert-recursive",
+                "discards every uncommitted change in the working copy",
+            )
         }
-        ("svn", "cleanup")
-            if has_flag(args, '\0', &["remove-unversioned", "remove-ignored"]) =>
-        {
+        ("svn", "cleanup") if has_flag(args, '\0', &["remove-unversioned", "remove-ignored"]) => {
             found("cleanup-remove", "deletes unversioned files for good")
         }
         ("fossil", "clean") if !has_flag(args, 'n', &["dry-run"]) => {
             found("clean", "deletes files Fossil does not manage")
         }
-        ("fossil", "revert") if rest.is_empty() => {
-            found("revert-all", "discards every uncommitted change in the checkout")
-        }
+        ("fossil", "revert") if rest.is_empty() => found(
+            "revert-all",
+            "discards every uncommitted change in the checkout",
+        ),
         ("fossil", "stash") if matches!(rest.first(), Some(&("clear" | "drop" | "rm"))) => {
             found("stash-drop", "drops stashed changes for good")
         }
