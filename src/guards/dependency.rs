@@ -6,6 +6,8 @@
 //! description, scripts or tool settings: see [`super::manifest_view`]).
 
 use super::argv::{self, operands, program};
+
+mod managers;
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -211,8 +213,8 @@ pub fn manifest(name: &str, full: &str) -> Option<(&'static str, bool)> {
     None
 }
 
-const ADDS: &str = "adds a dependency";
-const UPGRADES: &str = "upgrades dependencies";
+pub(super) const ADDS: &str = "adds a dependency";
+pub(super) const UPGRADES: &str = "upgrades dependencies";
 
 /// Whether a command adds or upgrades a dependency: (ecosystem, action).
 pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static str)> {
@@ -233,7 +235,13 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
 
 /// [`dependency_change`] for a program's name and its words.
 fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)> {
-    let prog = prog.to_string();
+    // Clients that take npm's or Yarn's commands under another name.
+    let prog = match prog {
+        "cnpm" | "tnpm" | "vlt" => "npm",
+        "yarnpkg" => "yarn",
+        p => p,
+    }
+    .to_string();
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
     match prog.as_str() {
@@ -280,7 +288,7 @@ fn js_workspace_args<'a>(prog: &str, args: &'a [String]) -> &'a [String] {
 
 /// Operands after the subcommand: the packages (an option's value is none:
 /// `pnpm install --filter web` installs what is declared).
-fn names_packages(args: &[String]) -> bool {
+pub(super) fn names_packages(args: &[String]) -> bool {
     const WITH_VALUE: &[&str] = &[
         "--filter",
         "-F",
@@ -383,7 +391,7 @@ fn python(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'sta
         "uv" => match sub {
             "add" => Some(("Python (uv)", ADDS)),
             "pip" if operands(args).get(1) == Some(&"compile") => {
-                upgrades_lock(args).then_some(("Python (uv)", UPGRADES))
+                managers::upgrades_lock(args).then_some(("Python (uv)", UPGRADES))
             }
             "pip" => pip(&args[1..]).map(|_| ("Python (uv)", ADDS)),
             "lock" | "sync"
@@ -472,71 +480,7 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
             _ => None,
         },
         "pod" => (sub == "update").then_some(("CocoaPods", UPGRADES)),
-        _ => more_managers(prog, args, sub),
-    }
-}
-
-/// Package managers of smaller ecosystems, and the framework CLIs whose
-/// `add` installs a package into the project (`ng add`, `astro add`, `nx
-/// add`, `sv add`, `nuxi module add`): the verb that writes the manifest,
-/// with a name after it.
-fn more_managers(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'static str)> {
-    let pkgs = || names_packages(args);
-    let ops = operands(args);
-    match prog {
-        "gleam" => (sub == "add").then_some(("Gleam", ADDS)),
-        // Upgraders that rewrite the manifest's versions when told to write
-        // (`ncu -u`, `taze -w`), and pip-tools' compile when told to upgrade.
-        "ncu" | "npm-check-updates" => {
-            argv::has_flag(args, 'u', &["upgrade"]).then_some(("JavaScript (npm)", UPGRADES))
-        }
-        "taze" => argv::has_flag(args, 'w', &["write"]).then_some(("JavaScript (npm)", UPGRADES)),
-        "pip-compile" => upgrades_lock(args).then_some(("Python (pip)", UPGRADES)),
-        "rye" => match sub {
-            "add" => Some(("Python (Rye)", ADDS)),
-            _ => None,
-        },
-        "pixi" => match sub {
-            "add" => Some(("pixi", ADDS)),
-            "upgrade" | "update" => Some(("pixi", UPGRADES)),
-            _ => None,
-        },
-        "paket" => match sub {
-            "add" => Some((".NET (Paket)", ADDS)),
-            "update" => Some((".NET (Paket)", UPGRADES)),
-            _ => None,
-        },
-        "vcpkg" => {
-            matches!(ops.as_slice(), ["add", "port", _, ..]).then_some(("C/C++ (vcpkg)", ADDS))
-        }
-        // `zig fetch --save URL` records the package in build.zig.zon; a
-        // plain `zig fetch` only fills the cache.
-        "zig" => (sub == "fetch"
-            && args
-                .iter()
-                .any(|a| a == "--save" || a.starts_with("--save=") || a == "--save-exact"))
-        .then_some(("Zig", ADDS)),
-        "spago" => (sub == "install" && pkgs()).then_some(("PureScript (Spago)", ADDS)),
-        "bower" => (sub == "install" && pkgs()).then_some(("JavaScript (Bower)", ADDS)),
-        "elm" => (sub == "install" && pkgs()).then_some(("Elm", ADDS)),
-        "ng" | "nx" | "astro" | "sv" => {
-            (sub == "add" && pkgs()).then_some(("JavaScript (npm)", ADDS))
-        }
-        "nuxi" | "nuxt" => matches!(ops.as_slice(), ["module" | "modules", "add", _, ..])
-            .then_some(("JavaScript (npm)", ADDS)),
-        // `npx expo install expo-camera` and `npx jsr add @std/path` write
-        // the package into package.json.
-        "npx" | "bunx" | "pnpx" | "expo" | "jsr" => {
-            let ops = operands(args);
-            let ops = if prog == "expo" || prog == "jsr" {
-                &ops[..]
-            } else {
-                ops.get(1..)
-                    .filter(|_| matches!(ops.first(), Some(&("expo" | "jsr"))))?
-            };
-            matches!(ops, ["install" | "add" | "i", _, ..]).then_some(("JavaScript (npm)", ADDS))
-        }
-        _ => None,
+        _ => managers::more_managers(prog, args, sub),
     }
 }
 
@@ -612,13 +556,4 @@ fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
         }
     }
     None
-}
-
-/// pip-tools' `--upgrade`/`-U` or `--upgrade-package`/`-P` (pip-compile,
-/// `uv pip compile`): the pinned versions are raised.
-fn upgrades_lock(args: &[String]) -> bool {
-    argv::has_flag(args, 'U', &["upgrade", "upgrade-package"])
-        || args
-            .iter()
-            .any(|a| a == "-P" || a.starts_with("--upgrade-package="))
 }
