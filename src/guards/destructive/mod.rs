@@ -200,6 +200,7 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
             data::kv_fed(cmd, before).or_else(|| by_table(cmd))
         }
         "dd" => None, // raw_device_write covers `of=/dev/…`
+        p if fs::makes_file_system(p) && fs::image_in_project(ctx, cmd) => None,
         // A client that is also a cloud CLI (`bq rm -r -d ds`) is judged by
         // its table too.
         p if data::DB_CLIENTS.contains(&p) => {
