@@ -54,6 +54,12 @@ const SHORT_OUT: &[(&str, &str)] = &[
     ("youtube-dl", "-o"),
     ("cwebp", "-o"),
     ("zola", "-o"),
+    // Compressors' output file, cpio's extraction folder (`-D`; the
+    // options are read lower-case).
+    ("zstd", "-o"),
+    ("pzstd", "-o"),
+    ("brotli", "-o"),
+    ("cpio", "-d"),
 ];
 
 /// A long option named for where the output goes, whatever the tool: an
@@ -179,16 +185,23 @@ fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
             _ => vec![],
         },
         // sqlite3's dot-commands that write a file (`.backup PATH`,
-        // `.output PATH`, `.once PATH`, `.save PATH`).
-        "sqlite3" => args
-            .iter()
-            .filter_map(|a| {
-                let mut w = a.split_whitespace();
-                matches!(w.next(), Some(".backup" | ".output" | ".once" | ".save"))
-                    .then(|| w.last())
-                    .flatten()
-            })
-            .collect(),
+        // `.output PATH`, `.once PATH`, `.save PATH`), and the database
+        // itself when the SQL given changes it.
+        "sqlite3" => {
+            let mut out: Vec<&str> = args
+                .iter()
+                .filter_map(|a| {
+                    let mut w = a.split_whitespace();
+                    matches!(w.next(), Some(".backup" | ".output" | ".once" | ".save"))
+                        .then(|| w.last())
+                        .flatten()
+                })
+                .collect();
+            if ops.iter().skip(1).any(|sql| changes_database(sql)) {
+                out.extend(ops.first().copied());
+            }
+            out
+        }
         _ => vec![],
     }
 }
@@ -226,4 +239,20 @@ fn tar_created(args: &[String]) -> Option<&str> {
         }
     }
     None
+}
+
+/// Whether SQL text writes to its database (a statement that creates,
+/// changes or removes rows or tables).
+fn changes_database(sql: &str) -> bool {
+    sql.split(';').any(|stmt| {
+        let first = stmt
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        matches!(
+            first.as_str(),
+            "CREATE" | "INSERT" | "UPDATE" | "DELETE" | "DROP" | "ALTER" | "REPLACE" | "VACUUM"
+        )
+    })
 }
