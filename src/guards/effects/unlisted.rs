@@ -228,6 +228,23 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
     }) {
         return None;
     }
+    // A migration tool told to start over (`x migrate fresh`, `x migrate
+    // reset`, `x migration:refresh`) or a database reset across words (`x
+    // db reset`): every table is dropped.
+    let all: Vec<String> = lead.iter().flat_map(|w| parts(w)).collect();
+    let has = |ws: &[&str]| all.iter().any(|p| ws.contains(&p.as_str()));
+    if (has(&["fresh", "refresh", "reset"]) && has(&["migrate", "migration", "migrations"]))
+        || (has(&["reset"]) && has(DATA_NOUNS))
+    {
+        return Some(Hit::new(
+            Kind::Database,
+            format!("{tool}:{}", lead.join(" ")),
+            format!(
+                "drops and rebuilds the database through {tool}'s `{}` (its data is lost)",
+                lead.join(" ")
+            ),
+        ));
+    }
     let is_verb = |p: &str| DELETE_VERBS.contains(&p) && p != "uninstall";
     let is_noun = |p: &str| RESOURCE_NOUNS.contains(&p);
     let vi = lead.iter().position(|w| {
@@ -320,6 +337,9 @@ mod tests {
             "remove-azresourcegroup -Name prod -Force",
             "remove-s3bucket -BucketName b -DeleteBucketContent",
             "remove-rdsdbinstance -DBInstanceIdentifier prod",
+            "sea-orm-cli migrate fresh",
+            "goose-like migrate reset",
+            "tool db reset --force",
         ] {
             assert!(hit(line), "{line}");
         }
@@ -339,6 +359,8 @@ mod tests {
             "x cache delete all",
             "npm run db:drop",
             "tool delete thing",
+            "bi data refresh",
+            "sea-orm-cli migrate up",
         ] {
             assert!(!hit(line), "{line}");
         }
