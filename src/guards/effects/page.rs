@@ -125,10 +125,17 @@ pub fn markdown() -> String {
          cloud modules (noun prefixes {}) delete a managed resource, except a context, a tag, one \
          object or blob.\n- An HTTP `DELETE` (curl, HTTPie, wget, `gh api`, PowerShell) of a whole \
          store: a path segment after a store type (`/collections/docs`, `/databases/prod`), a \
-         wildcard, `_all`, `?recurse`, or GitHub's `repos/OWNER/REPO`.\n",
+         wildcard, `_all`, `?recurse`, or GitHub's `repos/OWNER/REPO`.\n- A tool no family lists, \
+         told to start its migrations over (`x migrate fresh`, `x migrate reset`, `x \
+         migration:refresh`) or to reset a database (`x db reset`), drops its tables.\n- Any \
+         command nothing above knew, given an option that joins a delete-like verb to a kind of \
+         storage right after it (`--destroy-storage`, `--remove-all-storage`, `--delete-volumes`, \
+         `--purge-data`; storage words: {}), deletes that data; `--no-…` or a value `none`/`false` \
+         turns it off.\n",
         list(super::unlisted::RESOURCE_NOUNS),
         list(super::unlisted::NOT_READ),
-        list(super::unlisted::CLOUD_CMDLET_PREFIXES)
+        list(super::unlisted::CLOUD_CMDLET_PREFIXES),
+        list(super::data_options::STORAGE_WORDS)
     ));
     md.push_str(&format!(
         "\n## Forms that change nothing\n\n- Help: {}, `-h` with no value after it, `help` as the \
