@@ -23,6 +23,7 @@ mod fs;
 mod git;
 mod http;
 mod mounts;
+mod query_tools;
 mod vcs;
 
 use super::argv::{self, has_flag, operands, program};
@@ -206,7 +207,9 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
         p if data::DB_CLIENTS.contains(&p) => {
             data::sql_client(cmd, before).or_else(|| by_table(cmd))
         }
-        _ => by_table(cmd).or_else(|| data::session_fed(cmd, before)),
+        _ => by_table(cmd)
+            .or_else(|| data::session_fed(cmd, before))
+            .or_else(|| query_tools::query_tool(cmd, before)),
     }
 }
 
