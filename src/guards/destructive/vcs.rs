@@ -29,9 +29,7 @@ pub(super) fn other_vcs(cmd: &SimpleCommand) -> Option<Hit> {
                 "updates the working copy discarding every uncommitted change",
             )
         }
-        ("hg" | "chg" | "sl", "revert")
-            if has_flag(args, 'a', &["all"]) || rest.iter().any(|o| *o == ".") =>
-        {
+        ("hg" | "chg" | "sl", "revert") if has_flag(args, 'a', &["all"]) || rest.contains(&".") => {
             found(
                 "revert-all",
                 "discards every uncommitted change in the working copy",
