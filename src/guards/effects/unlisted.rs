@@ -218,6 +218,9 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
         return None;
     }
     let ops = operands(args);
+    if let Some(hit) = api_delete(tool, &ops) {
+        return Some(hit);
+    }
     let lead: Vec<String> = ops
         .iter()
         .take_while(|w| {
@@ -291,6 +294,29 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
     ))
 }
 
+/// A joined API call among the first words that deletes a resource type
+/// (`ksyun kec TerminateInstances`, `x rds DeleteDBInstance`, `x DropTable`):
+/// a delete prefix ([`super::tables::DELETE_API_PREFIXES`]), then an
+/// upper-case letter, and a name that ends in a [`RESOURCE_NOUNS`] word.
+fn api_delete(tool: &str, ops: &[&str]) -> Option<Hit> {
+    let word = ops.iter().take(4).find(|w| {
+        super::tables::DELETE_API_PREFIXES.iter().any(|p| {
+            w.strip_prefix(p).is_some_and(|rest| {
+                rest.starts_with(|c: char| c.is_ascii_uppercase())
+                    && rest.chars().all(|c| c.is_ascii_alphanumeric())
+                    && RESOURCE_NOUNS
+                        .iter()
+                        .any(|n| n.len() > 2 && rest.to_ascii_lowercase().ends_with(n))
+            })
+        })
+    })?;
+    Some(Hit::new(
+        Kind::CloudResource,
+        format!("{tool}:{word}"),
+        format!("deletes a resource through {tool}'s API call `{word}` (there is no undo)"),
+    ))
+}
+
 /// The noun prefixes of the cloud modules for PowerShell (Az, AzureRM,
 /// AWS Tools, Google Cloud Tools): each of their `Remove-` cmdlets deletes
 /// a managed resource (`Remove-AzResourceGroup`, `Remove-S3Bucket`,
@@ -352,6 +378,8 @@ mod tests {
             "sea-orm-cli migrate fresh",
             "goose-like migrate reset",
             "tool db reset --force",
+            "ksyun kec TerminateInstances --InstanceId.1 i-1",
+            "cloudx rds DeleteDBInstance --id db-1",
         ] {
             assert!(hit(line), "{line}");
         }
@@ -372,6 +400,8 @@ mod tests {
             "npm run db:drop",
             "tool delete thing",
             "bi data refresh",
+            "ksyun kec DescribeInstances",
+            "cloudx ec DeleteTags --id i-1",
             "sea-orm-cli migrate up",
         ] {
             assert!(!hit(line), "{line}");
