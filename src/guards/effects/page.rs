@@ -120,7 +120,8 @@ pub fn markdown() -> String {
     md.push_str(&format!(
         "- A tool no family lists fires when its first words name a delete-like verb and a type \
          of resource that holds data, before the verb (`x dataset delete d`), joined to it (`x \
-         app-remove`) or right after it with a name following (`x delete app web`): {}. Never for \
+         app-remove`), right after it with a name following (`x delete app web`), or ending a \
+         joined API call (`x TerminateInstances`): {}. Never for \
          {} (their operands are names the user chose).\n- PowerShell's `Remove-` cmdlets of the \
          cloud modules (noun prefixes {}) delete a managed resource, except a context, a tag, one \
          object or blob.\n- An HTTP `DELETE` (curl, HTTPie, wget, `gh api`, PowerShell) of a whole \
