@@ -62,6 +62,27 @@ const SHORT_OUT: &[(&str, &str)] = &[
     ("cpio", "-d"),
 ];
 
+/// Tools whose `-o` is no output file (a flag, a format, a mount or ssh
+/// option, a column list), or is read elsewhere.
+const NOT_DASH_O: &[&str] = &[
+    "ls", "dir", "vdir", "od", "grep", "egrep", "fgrep", "rg", "ag", "ack", "unzip", "tar", "gtar",
+    "bsdtar", "ssh", "scp", "sftp", "sshfs", "mount", "umount", "ps", "lsblk", "lsof", "findmnt",
+    "ip", "xargs", "mvn", "make", "kubectl", "oc", "helm", "df", "pr", "join", "cpio", "nl",
+    "column", "python", "python3", "pytest", "7z", "sort", "patch",
+];
+
+/// A written path that names a place outside the working folder: absolute,
+/// in the home folder, or above (`/srv/x`, `~/bin/x`, `$HOME/x`, `../x`);
+/// no option (`-x`) or assignment (`k=/v`).
+fn placed_outside(v: &str) -> bool {
+    !v.contains('=')
+        && (v.starts_with('/')
+            || v.starts_with('~')
+            || v.starts_with("$HOME")
+            || v.starts_with("${HOME}")
+            || v.starts_with("../"))
+}
+
 /// A long option named for where the output goes, whatever the tool: an
 /// output word (`out`, `output`, `dest`, `site`, `build`, `dist`, `export`,
 /// `install`, `target`) with a place word (`dir`, `path`, `file`, `folder`,
@@ -86,6 +107,11 @@ fn output_long(name: &str) -> bool {
         return false;
     };
     let bare = bare.replace('_', "-");
+    // protoc's `--python_out=DIR`, `--descriptor_set_out=FILE`: the last
+    // word says it is the output.
+    if bare.len() > 4 && (bare.ends_with("-out") || bare.ends_with("-output")) {
+        return true;
+    }
     OUT.iter().any(|o| {
         bare.strip_prefix(o).is_some_and(|rest| {
             let rest = rest.strip_prefix('-').unwrap_or(rest);
@@ -122,6 +148,15 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
                 Some(v) => out.push(v),
                 None => out.extend(it.next().map(String::as_str)),
             }
+        } else if a == "-o"
+            && !NOT_DASH_O.contains(&prog.as_str())
+            && let Some(v) = it.clone().next().filter(|v| placed_outside(v))
+        {
+            // Any other tool's `-o` given a path that leaves the project
+            // (`deno compile -o /usr/local/bin/x`, `docker save -o
+            // /srv/app.tar`): its output. A flag `-o` is followed by no
+            // such path but on the tools listed in NOT_DASH_O.
+            out.push(v);
         } else if prog == "7z"
             && let Some(v) = a.strip_prefix("-o").filter(|v| !v.is_empty())
         {
