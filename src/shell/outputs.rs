@@ -3,7 +3,8 @@
 //! (`--output`, `--outfile`, `--out-dir`, `--target-dir`, `--dest`, ...;
 //! a format such as `-o yaml` is never a path outside the project, so
 //! reading every tool's this way is safe), the `-o` of compilers and
-//! converters, `-out` of OpenSSL, and the operands that are a written file
+//! converters (and any other tool's `-o` given a path outside the project,
+//! but where `-o` is a flag), `-out` of OpenSSL, and the operands that are a written file
 //! (`docker cp … DEST`, `python -m venv DIR`, `git worktree add PATH`, an
 //! archive being made, an in-place `yq`/`awk`).
 
