@@ -6,6 +6,8 @@
 //! description, scripts or tool settings: see [`super::manifest_view`]).
 
 use super::argv::{self, operands, program};
+
+mod managers;
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -211,13 +213,35 @@ pub fn manifest(name: &str, full: &str) -> Option<(&'static str, bool)> {
     None
 }
 
-const ADDS: &str = "adds a dependency";
-const UPGRADES: &str = "upgrades dependencies";
+pub(super) const ADDS: &str = "adds a dependency";
+pub(super) const UPGRADES: &str = "upgrades dependencies";
 
 /// Whether a command adds or upgrades a dependency: (ecosystem, action).
 pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static str)> {
     let prog = program(cmd);
-    let args = cmd.args();
+    let found = change_by(&prog, cmd.args());
+    if found.is_some() {
+        return found;
+    }
+    // The tool a package runner starts (`npx nx add x`, `pnpm dlx astro add
+    // react`, `corepack pnpm add zod`, `bunx gleam add lustre`) is read as if
+    // run directly.
+    let (tool, rest) = super::effects::tool(cmd);
+    if tool != prog {
+        return change_by(&tool, rest);
+    }
+    None
+}
+
+/// [`dependency_change`] for a program's name and its words.
+fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)> {
+    // Clients that take npm's or Yarn's commands under another name.
+    let prog = match prog {
+        "cnpm" | "tnpm" | "vlt" => "npm",
+        "yarnpkg" => "yarn",
+        p => p,
+    }
+    .to_string();
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
     match prog.as_str() {
@@ -264,7 +288,7 @@ fn js_workspace_args<'a>(prog: &str, args: &'a [String]) -> &'a [String] {
 
 /// Operands after the subcommand: the packages (an option's value is none:
 /// `pnpm install --filter web` installs what is declared).
-fn names_packages(args: &[String]) -> bool {
+pub(super) fn names_packages(args: &[String]) -> bool {
     const WITH_VALUE: &[&str] = &[
         "--filter",
         "-F",
@@ -280,8 +304,17 @@ fn names_packages(args: &[String]) -> bool {
         "--network-concurrency",
     ];
     let mut skip = false;
+    let mut done = false;
+    // After `--` every word is an operand (`npm i -- -odd-name`).
     args.iter()
         .filter(|a| {
+            if done {
+                return true;
+            }
+            if a.as_str() == "--" {
+                done = true;
+                return false;
+            }
             if std::mem::take(&mut skip) {
                 return false;
             }
@@ -329,7 +362,17 @@ fn javascript(
             "update" => Some(("JavaScript (Bun)", UPGRADES)),
             _ => None,
         },
-        "deno" => (sub == "add").then_some(("Deno", ADDS)),
+        // Deno 2's `install NAME` adds NAME to deno.json; `-e`/`--entrypoint`
+        // only caches a module's imports.
+        "deno" => match sub {
+            "add" => Some(("Deno", ADDS)),
+            "install" | "i"
+                if !global && pkgs() && !args.iter().any(|a| a == "-e" || a == "--entrypoint") =>
+            {
+                Some(("Deno", ADDS))
+            }
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -347,6 +390,9 @@ fn python(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'sta
         },
         "uv" => match sub {
             "add" => Some(("Python (uv)", ADDS)),
+            "pip" if operands(args).get(1) == Some(&"compile") => {
+                managers::upgrades_lock(args).then_some(("Python (uv)", UPGRADES))
+            }
             "pip" => pip(&args[1..]).map(|_| ("Python (uv)", ADDS)),
             "lock" | "sync"
                 if argv::has_flag(args, 'U', &["upgrade", "upgrade-package"])
@@ -404,11 +450,14 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
         },
         "composer" => match sub {
             "require" | "req" => Some(("PHP (Composer)", ADDS)),
-            "update" | "upgrade" | "u" => Some(("PHP (Composer)", UPGRADES)),
+            "update" | "upgrade" | "u" | "bump" => Some(("PHP (Composer)", UPGRADES)),
             _ => None,
         },
         "dotnet" => match operands(args).as_slice() {
             ["add", _, "package", ..] | ["add", "package", ..] => Some((".NET (NuGet)", ADDS)),
+            ["outdated", ..] if argv::has_flag(args, 'u', &["upgrade"]) => {
+                Some((".NET (NuGet)", UPGRADES))
+            }
             _ => None,
         },
         "nuget" => (sub == "install" || sub == "update").then_some((".NET (NuGet)", ADDS)),
@@ -431,19 +480,7 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
             _ => None,
         },
         "pod" => (sub == "update").then_some(("CocoaPods", UPGRADES)),
-        // `npx expo install expo-camera` and `npx jsr add @std/path` write
-        // the package into package.json.
-        "npx" | "bunx" | "pnpx" | "expo" | "jsr" => {
-            let ops = operands(args);
-            let ops = if prog == "expo" || prog == "jsr" {
-                &ops[..]
-            } else {
-                ops.get(1..)
-                    .filter(|_| matches!(ops.first(), Some(&("expo" | "jsr"))))?
-            };
-            matches!(ops, ["install" | "add" | "i", _, ..]).then_some(("JavaScript (npm)", ADDS))
-        }
-        _ => None,
+        _ => managers::more_managers(prog, args, sub),
     }
 }
 

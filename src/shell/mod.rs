@@ -43,6 +43,7 @@ mod constants;
 mod cwd;
 mod effect;
 mod finders;
+mod git_aliases;
 mod interpreters;
 mod launchers;
 mod lexer;

@@ -3,7 +3,8 @@
 //! (`--output`, `--outfile`, `--out-dir`, `--target-dir`, `--dest`, ...;
 //! a format such as `-o yaml` is never a path outside the project, so
 //! reading every tool's this way is safe), the `-o` of compilers and
-//! converters, `-out` of OpenSSL, and the operands that are a written file
+//! converters (and any other tool's `-o` given a path outside the project,
+//! but where `-o` is a flag), `-out` of OpenSSL, and the operands that are a written file
 //! (`docker cp … DEST`, `python -m venv DIR`, `git worktree add PATH`, an
 //! archive being made, an in-place `yq`/`awk`).
 
@@ -39,6 +40,87 @@ const DASH_O: &[&str] = &[
     "dot", "mmdc", "plantuml", "upx", "shc", "qrencode", "javac", "kotlinc", "tsc", "sops",
 ];
 
+/// Tools whose one-letter option (other than `-o`) names where they write:
+/// a site generator's `-d`, a downloader's `-d`, a dump's `-f`, CMake's
+/// build folder.
+const SHORT_OUT: &[(&str, &str)] = &[
+    ("hugo", "-d"),
+    ("jekyll", "-d"),
+    ("mkdocs", "-d"),
+    ("aria2c", "-d"),
+    ("pg_dump", "-f"),
+    ("pg_dumpall", "-f"),
+    ("cmake", "-b"),
+    ("yt-dlp", "-o"),
+    ("youtube-dl", "-o"),
+    ("cwebp", "-o"),
+    ("zola", "-o"),
+    // Compressors' output file, cpio's extraction folder (`-D`; the
+    // options are read lower-case).
+    ("zstd", "-o"),
+    ("pzstd", "-o"),
+    ("brotli", "-o"),
+    ("cpio", "-d"),
+];
+
+/// Tools whose `-o` is no output file (a flag, a format, a mount or ssh
+/// option, a column list), or is read elsewhere.
+const NOT_DASH_O: &[&str] = &[
+    "ls", "dir", "vdir", "od", "grep", "egrep", "fgrep", "rg", "ag", "ack", "unzip", "tar", "gtar",
+    "bsdtar", "ssh", "scp", "sftp", "sshfs", "mount", "umount", "ps", "lsblk", "lsof", "findmnt",
+    "ip", "xargs", "mvn", "make", "kubectl", "oc", "helm", "df", "pr", "join", "cpio", "nl",
+    "column", "python", "python3", "pytest", "7z", "sort", "patch",
+];
+
+/// A written path that names a place outside the working folder: absolute,
+/// in the home folder, or above (`/srv/x`, `~/bin/x`, `$HOME/x`, `../x`);
+/// no option (`-x`) or assignment (`k=/v`).
+fn placed_outside(v: &str) -> bool {
+    !v.contains('=')
+        && (v.starts_with('/')
+            || v.starts_with('~')
+            || v.starts_with("$HOME")
+            || v.starts_with("${HOME}")
+            || v.starts_with("../"))
+}
+
+/// A long option named for where the output goes, whatever the tool: an
+/// output word (`out`, `output`, `dest`, `site`, `build`, `dist`, `export`,
+/// `install`, `target`) with a place word (`dir`, `path`, `file`, `folder`,
+/// `root`), joined or not (`--site-dir`, `--build-dir`, `--outPath`,
+/// `--dest-folder`, `--exportdir`). A bare `--target` or `--build` is no
+/// place (a triple, a flag); a cache, data or config folder is not output.
+fn output_long(name: &str) -> bool {
+    const OUT: &[&str] = &[
+        "out",
+        "output",
+        "dest",
+        "destination",
+        "site",
+        "build",
+        "dist",
+        "export",
+        "install",
+        "target",
+    ];
+    const PLACE: &[&str] = &["dir", "directory", "path", "file", "folder", "root"];
+    let Some(bare) = name.strip_prefix("--") else {
+        return false;
+    };
+    let bare = bare.replace('_', "-");
+    // protoc's `--python_out=DIR`, `--descriptor_set_out=FILE`: the last
+    // word says it is the output.
+    if bare.len() > 4 && (bare.ends_with("-out") || bare.ends_with("-output")) {
+        return true;
+    }
+    OUT.iter().any(|o| {
+        bare.strip_prefix(o).is_some_and(|rest| {
+            let rest = rest.strip_prefix('-').unwrap_or(rest);
+            PLACE.contains(&rest)
+        })
+    })
+}
+
 /// The paths `cmd` writes through its output options and operands.
 pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
     let args = cmd.args();
@@ -60,13 +142,22 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
             "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target"),
             "ssh-keygen" => name == "-f" && generates_key(args),
             p if DASH_O.contains(&p) => name == "-o",
-            _ => false,
+            p => SHORT_OUT.iter().any(|(t, opt)| *t == p && name == *opt),
         };
-        if LONG.contains(&name.as_str()) || short {
+        if LONG.contains(&name.as_str()) || output_long(&name) || short {
             match value {
                 Some(v) => out.push(v),
                 None => out.extend(it.next().map(String::as_str)),
             }
+        } else if a == "-o"
+            && !NOT_DASH_O.contains(&prog.as_str())
+            && let Some(v) = it.clone().next().filter(|v| placed_outside(v))
+        {
+            // Any other tool's `-o` given a path that leaves the project
+            // (`deno compile -o /usr/local/bin/x`, `docker save -o
+            // /srv/app.tar`): its output. A flag `-o` is followed by no
+            // such path but on the tools listed in NOT_DASH_O.
+            out.push(v);
         } else if prog == "7z"
             && let Some(v) = a.strip_prefix("-o").filter(|v| !v.is_empty())
         {
@@ -120,6 +211,33 @@ fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
                 .skip(1)
                 .collect()
         }
+        // ImageMagick writes its last operand; ffmpeg its last word (an
+        // output always ends its line).
+        "convert" | "magick" if ops.len() >= 2 && ops.first() != Some(&"identify") => {
+            ops.last().copied().into_iter().collect()
+        }
+        "ffmpeg" => match args {
+            [.., before, last] if !last.starts_with('-') && before != "-i" => vec![last.as_str()],
+            _ => vec![],
+        },
+        // sqlite3's dot-commands that write a file (`.backup PATH`,
+        // `.output PATH`, `.once PATH`, `.save PATH`), and the database
+        // itself when the SQL given changes it.
+        "sqlite3" => {
+            let mut out: Vec<&str> = args
+                .iter()
+                .filter_map(|a| {
+                    let mut w = a.split_whitespace();
+                    matches!(w.next(), Some(".backup" | ".output" | ".once" | ".save"))
+                        .then(|| w.last())
+                        .flatten()
+                })
+                .collect();
+            if ops.iter().skip(1).any(|sql| changes_database(sql)) {
+                out.extend(ops.first().copied());
+            }
+            out
+        }
         _ => vec![],
     }
 }
@@ -157,4 +275,20 @@ fn tar_created(args: &[String]) -> Option<&str> {
         }
     }
     None
+}
+
+/// Whether SQL text writes to its database (a statement that creates,
+/// changes or removes rows or tables).
+fn changes_database(sql: &str) -> bool {
+    sql.split(';').any(|stmt| {
+        let first = stmt
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        matches!(
+            first.as_str(),
+            "CREATE" | "INSERT" | "UPDATE" | "DELETE" | "DROP" | "ALTER" | "REPLACE" | "VACUUM"
+        )
+    })
 }

@@ -37,6 +37,8 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
     let mut aliases: Vec<(String, String)> = Vec::new();
     // Variables given a constant earlier on this line (`D=/srv; rm -rf $D`).
     let mut constants = super::constants::Constants::new(src);
+    // git aliases defined earlier on this line (`git config alias.p push`).
+    let mut git_aliases: Vec<(String, String)> = Vec::new();
     for item in items {
         if out.len() >= MAX_COMMANDS {
             return;
@@ -48,6 +50,7 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
             }
             Item::Raw(mut raw, d, cwd) => {
                 aliases.extend(alias_defs(&raw.argv));
+                super::git_aliases::take(&mut raw.argv, &mut git_aliases);
                 if constants.take(&mut raw.argv, raw.piped, raw.captured) {
                     // Assignments alone: kept as the command they are.
                 } else {

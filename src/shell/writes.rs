@@ -114,7 +114,36 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
         // Output options and prefixes name where a tool writes
         // (`patch -o`, `csplit -f`, `split … PREFIX`, `wget -P`).
-        "patch" => out.extend(value_of(&["-o", "--output"])),
+        // `patch -d DIR` patches the files under DIR; `patch FILE` patches
+        // FILE (the patch itself comes on the input or after `-i`).
+        "patch" if has_flag(args, '\0', &["dry-run"]) => {}
+        "patch" => {
+            out.extend(value_of(&["-o", "--output", "-d", "--directory"]));
+            if !has_flag(args, 'o', &["output"]) {
+                let ops = operands_skipping(
+                    args,
+                    &[
+                        "-i",
+                        "--input",
+                        "-o",
+                        "-d",
+                        "--directory",
+                        "-r",
+                        "-B",
+                        "-D",
+                        "-F",
+                        "-V",
+                        "-z",
+                        "-Y",
+                    ],
+                );
+                out.extend(ops.first().copied());
+            }
+        }
+        // `uniq IN OUT` writes OUT.
+        "uniq" | "guniq" => {
+            out.extend(operands_skipping(args, &["-f", "-s", "-w"]).get(1).copied())
+        }
         "csplit" | "gcsplit" => out.extend(value_of(&["-f", "--prefix"])),
         "split" | "gsplit" => {
             let ops = operands_skipping(
@@ -144,6 +173,17 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
             // (`--get`, `--list`, one key alone) write nothing.
             if let Some(("config", rest)) = git_subcommand(cmd) {
                 out.extend(git_config_file(rest));
+            }
+            // `git archive -o FILE` writes the archive there.
+            if let Some(("archive", rest)) = git_subcommand(cmd) {
+                let mut it = rest.iter();
+                while let Some(a) = it.next() {
+                    if a == "-o" || a == "--output" {
+                        out.extend(it.next().map(String::as_str));
+                    } else if let Some(v) = a.strip_prefix("--output=") {
+                        out.push(v);
+                    }
+                }
             }
             if let Some(("clone", rest)) = git_subcommand(cmd) {
                 let ops = operands_skipping(

@@ -228,8 +228,14 @@ pub(super) fn destructive_sql(sql: &str) -> Option<String> {
         for (i, w) in words.iter().enumerate() {
             let next = words.get(i + 1).copied().unwrap_or("");
             match *w {
-                "DROP" if matches!(next, "TABLE" | "DATABASE" | "SCHEMA" | "KEYSPACE") => {
-                    return Some(format!("DROP {next}"));
+                // InfluxQL's measurements, SurrealQL's `REMOVE TABLE`.
+                "DROP" | "REMOVE"
+                    if matches!(
+                        next,
+                        "TABLE" | "DATABASE" | "SCHEMA" | "KEYSPACE" | "MEASUREMENT" | "NAMESPACE"
+                    ) =>
+                {
+                    return Some(format!("{w} {next}"));
                 }
                 "DROP" if next == "COLUMN" && words.first() == Some(&"ALTER") => {
                     return Some("ALTER TABLE … DROP COLUMN".into());

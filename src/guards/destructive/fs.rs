@@ -254,3 +254,31 @@ pub(super) fn rsync_delete(ctx: &Ctx, cmd: &SimpleCommand) -> Option<Hit> {
         h
     })
 }
+
+/// Whether `prog` makes a file system (`mkfs.*`, `mke2fs`, `mkswap`,
+/// `newfs_*`, ...).
+pub(super) fn makes_file_system(prog: &str) -> bool {
+    prog.starts_with("mkfs")
+        || prog.starts_with("newfs")
+        || matches!(
+            prog,
+            "mke2fs" | "mkswap" | "mkdosfs" | "mkntfs" | "mkexfatfs"
+        )
+}
+
+/// A file system made inside an image file of the project (`mkfs.ext4 -F
+/// disk.img`, `mkswap build/swap.img`): no device is named, and the image
+/// is one of the project's files, so no disk is wiped.
+pub(super) fn image_in_project(ctx: &Ctx, cmd: &SimpleCommand) -> bool {
+    const IMAGES: &[&str] = &[
+        ".img", ".raw", ".bin", ".fs", ".ext4", ".vfat", ".swap", ".iso",
+    ];
+    let ops = operands(cmd.args());
+    !ops.iter()
+        .any(|o| o.contains("/dev/") || o.starts_with("dev/"))
+        && ops.iter().any(|o| {
+            let lower = o.to_ascii_lowercase();
+            IMAGES.iter().any(|e| lower.ends_with(e))
+                && super::argv::target_of(ctx, cmd, o).inside_project
+        })
+}

@@ -23,6 +23,8 @@ mod fs;
 mod git;
 mod http;
 mod mounts;
+mod query_tools;
+mod vcs;
 
 use super::argv::{self, has_flag, operands, program};
 use super::effects::{self, Hit, Kind};
@@ -163,6 +165,7 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
             Some(hit)
         }
         "git" => git::git(cmd),
+        "hg" | "chg" | "sl" | "svn" | "fossil" => vcs::other_vcs(cmd),
         "docker" | "podman" | "kubectl" | "oc" | "nerdctl"
             if let Some(inner) = data::container_client(args) =>
         {
@@ -198,12 +201,15 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
             data::kv_fed(cmd, before).or_else(|| by_table(cmd))
         }
         "dd" => None, // raw_device_write covers `of=/dev/…`
+        p if fs::makes_file_system(p) && fs::image_in_project(ctx, cmd) => None,
         // A client that is also a cloud CLI (`bq rm -r -d ds`) is judged by
         // its table too.
         p if data::DB_CLIENTS.contains(&p) => {
             data::sql_client(cmd, before).or_else(|| by_table(cmd))
         }
-        _ => by_table(cmd).or_else(|| data::session_fed(cmd, before)),
+        _ => by_table(cmd)
+            .or_else(|| data::session_fed(cmd, before))
+            .or_else(|| query_tools::query_tool(cmd, before)),
     }
 }
 
@@ -236,7 +242,8 @@ fn by_table(cmd: &SimpleCommand) -> Option<Hit> {
         return Some(hit);
     }
     let Some((_, mut hit)) = effects::lookup(&tool, args) else {
-        return effects::unlisted::lookup(&tool, args);
+        return effects::unlisted::lookup(&tool, args)
+            .or_else(|| effects::data_options::lookup(&tool, args));
     };
     if hit.target.ends_with(':') {
         hit.target.push_str(&argv::shown(cmd));

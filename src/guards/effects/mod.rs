@@ -9,6 +9,7 @@
 //! call; nothing is built per call. `cargo xtask gen` renders them into
 //! `generated/effects.md`.
 
+pub mod data_options;
 pub mod mcp;
 pub mod packs;
 mod page;
@@ -146,6 +147,16 @@ pub fn tool(cmd: &SimpleCommand) -> (String, &[String]) {
     for _ in 0..3 {
         let next = match prog.as_str() {
             "npx" | "bunx" | "pnpx" => skip_opts(rest),
+            // `corepack pnpm add x`: Corepack runs the package manager named.
+            "corepack" => rest
+                .first()
+                .filter(|w| {
+                    matches!(
+                        crate::shell::program_name(w).as_str(),
+                        "pnpm" | "yarn" | "yarnpkg" | "npm" | "npx" | "pnpx"
+                    )
+                })
+                .map(|_| 0),
             "pnpm" | "yarn" | "bun" | "npm" => match rest.first().map(String::as_str) {
                 Some("exec" | "dlx" | "x") => skip_opts(&rest[1..]).map(|i| i + 1),
                 Some(w) if prog != "npm" && !w.starts_with('-') && !is_pm_verb(w) => Some(0),

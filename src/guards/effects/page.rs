@@ -120,15 +120,23 @@ pub fn markdown() -> String {
     md.push_str(&format!(
         "- A tool no family lists fires when its first words name a delete-like verb and a type \
          of resource that holds data, before the verb (`x dataset delete d`), joined to it (`x \
-         app-remove`) or right after it with a name following (`x delete app web`): {}. Never for \
+         app-remove`), right after it with a name following (`x delete app web`), or ending a \
+         joined API call (`x TerminateInstances`): {}. Never for \
          {} (their operands are names the user chose).\n- PowerShell's `Remove-` cmdlets of the \
          cloud modules (noun prefixes {}) delete a managed resource, except a context, a tag, one \
          object or blob.\n- An HTTP `DELETE` (curl, HTTPie, wget, `gh api`, PowerShell) of a whole \
          store: a path segment after a store type (`/collections/docs`, `/databases/prod`), a \
-         wildcard, `_all`, `?recurse`, or GitHub's `repos/OWNER/REPO`.\n",
+         wildcard, `_all`, `?recurse`, or GitHub's `repos/OWNER/REPO`.\n- A tool no family lists, \
+         told to start its migrations over (`x migrate fresh`, `x migrate reset`, `x \
+         migration:refresh`) or to reset a database (`x db reset`), drops its tables.\n- Any \
+         command nothing above knew, given an option that joins a delete-like verb to a kind of \
+         storage right after it (`--destroy-storage`, `--remove-all-storage`, `--delete-volumes`, \
+         `--purge-data`; storage words: {}), deletes that data; `--no-…` or a value `none`/`false` \
+         turns it off.\n",
         list(super::unlisted::RESOURCE_NOUNS),
         list(super::unlisted::NOT_READ),
-        list(super::unlisted::CLOUD_CMDLET_PREFIXES)
+        list(super::unlisted::CLOUD_CMDLET_PREFIXES),
+        list(super::data_options::STORAGE_WORDS)
     ));
     md.push_str(&format!(
         "\n## Forms that change nothing\n\n- Help: {}, `-h` with no value after it, `help` as the \

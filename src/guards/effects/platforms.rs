@@ -151,6 +151,22 @@ pub const PLATFORMS: &[Family] = &[
                 Cluster,
                 "removes the services' containers with their anonymous volumes",
             ),
+            // `docker rm -v`: the container's anonymous volumes go with it,
+            // as with `compose rm -v`.
+            v(
+                &["rm"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes containers with their anonymous volumes",
+            ),
+            v(
+                &["container", "rm|remove"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Cluster,
+                "removes containers with their anonymous volumes",
+            ),
             v(
                 &["machine", "rm|remove"],
                 Always,

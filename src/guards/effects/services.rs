@@ -401,6 +401,43 @@ pub const SERVICES: &[Family] = &[
             ),
         ],
     ),
+    // Local development environments keep the project's database in a
+    // volume of their own: deleting the project's environment deletes it.
+    family(
+        "Local development environments",
+        &["ddev", "lando", "fin", "warden"],
+        &[
+            // `ddev delete` snapshots the database first unless told not to.
+            v(
+                &["delete"],
+                AnyOpt(&["-O", "--omit-snapshot"]),
+                DeletesData,
+                Database,
+                "deletes the project's development environment and its database, with no snapshot",
+            ),
+            v(
+                &["destroy"],
+                Always,
+                DeletesData,
+                Database,
+                "deletes the project's development environment with its database",
+            ),
+            v(
+                &["project", "remove|rm"],
+                Always,
+                DeletesData,
+                Database,
+                "deletes the project's development environment with its database",
+            ),
+            v(
+                &["env", "down"],
+                AnyOpt(&["-v", "--volumes"]),
+                DeletesData,
+                Database,
+                "removes the environment's volumes, its database included",
+            ),
+        ],
+    ),
 ];
 
 /// A family with verbs only (no generic rule).

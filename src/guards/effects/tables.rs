@@ -139,6 +139,9 @@ pub const DELETE_VERBS: &[&str] = &[
     "uninstall",
     "del",
     "deletion",
+    "deprovision",
+    "decommission",
+    "teardown",
 ];
 
 /// Delete-like verbs that also start a joined API name

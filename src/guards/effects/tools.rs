@@ -409,6 +409,18 @@ pub const TOOLS: &[Family] = &[
             "erases a disk, a partition or a volume",
         )],
     ),
+    // `badblocks -w` writes test patterns over the whole device; without
+    // `-w` (or the non-destructive `-n`) it only reads.
+    tool(
+        &["badblocks"],
+        &[v(
+            &[],
+            AnyOpt(&["-w"]),
+            WipesDisk,
+            Disk,
+            "overwrites the whole device with test patterns",
+        )],
+    ),
     tool(
         &["wipefs"],
         &[v(

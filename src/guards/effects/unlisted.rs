@@ -22,6 +22,18 @@ pub const RESOURCE_NOUNS: &[&str] = &[
     "datastores",
     "dataset",
     "datasets",
+    "datasource",
+    "datasources",
+    "warehouse",
+    "warehouses",
+    "lakehouse",
+    "lakehouses",
+    "catalog",
+    "catalogs",
+    "tablespace",
+    "tablespaces",
+    "measurement",
+    "measurements",
     "table",
     "tables",
     "schema",
@@ -206,6 +218,9 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
         return None;
     }
     let ops = operands(args);
+    if let Some(hit) = api_delete(tool, &ops) {
+        return Some(hit);
+    }
     let lead: Vec<String> = ops
         .iter()
         .take_while(|w| {
@@ -227,6 +242,23 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
             .any(|p| HARMLESS_OBJECTS.contains(&p.as_str()))
     }) {
         return None;
+    }
+    // A migration tool told to start over (`x migrate fresh`, `x migrate
+    // reset`, `x migration:refresh`) or a database reset across words (`x
+    // db reset`): every table is dropped.
+    let all: Vec<String> = lead.iter().flat_map(|w| parts(w)).collect();
+    let has = |ws: &[&str]| all.iter().any(|p| ws.contains(&p.as_str()));
+    if (has(&["fresh", "refresh", "reset"]) && has(&["migrate", "migration", "migrations"]))
+        || (has(&["reset"]) && has(DATA_NOUNS))
+    {
+        return Some(Hit::new(
+            Kind::Database,
+            format!("{tool}:{}", lead.join(" ")),
+            format!(
+                "drops and rebuilds the database through {tool}'s `{}` (its data is lost)",
+                lead.join(" ")
+            ),
+        ));
     }
     let is_verb = |p: &str| DELETE_VERBS.contains(&p) && p != "uninstall";
     let is_noun = |p: &str| RESOURCE_NOUNS.contains(&p);
@@ -259,6 +291,29 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
             "deletes a resource through {tool}'s `{verb}` (a managed resource that holds data: \
              there is no undo)"
         ),
+    ))
+}
+
+/// A joined API call among the first words that deletes a resource type
+/// (`ksyun kec TerminateInstances`, `x rds DeleteDBInstance`, `x DropTable`):
+/// a delete prefix ([`super::tables::DELETE_API_PREFIXES`]), then an
+/// upper-case letter, and a name that ends in a [`RESOURCE_NOUNS`] word.
+fn api_delete(tool: &str, ops: &[&str]) -> Option<Hit> {
+    let word = ops.iter().take(4).find(|w| {
+        super::tables::DELETE_API_PREFIXES.iter().any(|p| {
+            w.strip_prefix(p).is_some_and(|rest| {
+                rest.starts_with(|c: char| c.is_ascii_uppercase())
+                    && rest.chars().all(|c| c.is_ascii_alphanumeric())
+                    && RESOURCE_NOUNS
+                        .iter()
+                        .any(|n| n.len() > 2 && rest.to_ascii_lowercase().ends_with(n))
+            })
+        })
+    })?;
+    Some(Hit::new(
+        Kind::CloudResource,
+        format!("{tool}:{word}"),
+        format!("deletes a resource through {tool}'s API call `{word}` (there is no undo)"),
     ))
 }
 
@@ -320,6 +375,11 @@ mod tests {
             "remove-azresourcegroup -Name prod -Force",
             "remove-s3bucket -BucketName b -DeleteBucketContent",
             "remove-rdsdbinstance -DBInstanceIdentifier prod",
+            "sea-orm-cli migrate fresh",
+            "goose-like migrate reset",
+            "tool db reset --force",
+            "ksyun kec TerminateInstances --InstanceId.1 i-1",
+            "cloudx rds DeleteDBInstance --id db-1",
         ] {
             assert!(hit(line), "{line}");
         }
@@ -339,6 +399,10 @@ mod tests {
             "x cache delete all",
             "npm run db:drop",
             "tool delete thing",
+            "bi data refresh",
+            "ksyun kec DescribeInstances",
+            "cloudx ec DeleteTags --id i-1",
+            "sea-orm-cli migrate up",
         ] {
             assert!(!hit(line), "{line}");
         }
