@@ -57,7 +57,13 @@ impl Guard for Dependency {
         // A manifest written through the shell (a redirection, `tee`,
         // `sed -i`, `cp`, `mv`): harnesses without a file-write tool (Codex
         // with a custom provider) write files this way.
+        // An install on another machine (`ssh host 'npm i x'`) changes no
+        // manifest here.
+        let local = |c: &SimpleCommand| !crate::shell::remote::is_remote(c);
         for (cmd, writes) in ctx.shell_commands().iter().zip(ctx.shell_write_paths()) {
+            if !local(cmd) {
+                continue;
+            }
             for raw in writes {
                 let t = target::target_for(ctx, raw);
                 if let Some((eco, lock)) = manifest(t.file_name(), t.as_str())
@@ -81,7 +87,7 @@ impl Guard for Dependency {
         }
         for cmd in ctx.shell_commands() {
             // `npm install --dry-run x`, `cargo add x --dry-run`: a preview.
-            if super::effects::inert(cmd) {
+            if super::effects::inert(cmd) || !local(cmd) {
                 continue;
             }
             if let Some((eco, action)) = dependency_change(cmd) {

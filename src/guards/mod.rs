@@ -22,6 +22,7 @@ pub mod opaque;
 mod outside_project;
 mod protected_branch;
 mod protected_branch_api;
+mod protected_branch_vcs;
 mod secret_commands;
 mod secret_files;
 mod secret_tokens;

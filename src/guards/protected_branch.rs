@@ -182,6 +182,9 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     if let Some(p) = super::protected_branch_api::gh_api_push(cmd, extra) {
         return Some(p);
     }
+    if let Some(p) = super::protected_branch_vcs::judge(cmd, extra) {
+        return Some(p);
+    }
     let (sub, args) = git_subcommand(cmd)?;
     // `git subtree push --prefix d origin main` and `git send-pack origin
     // main` push too.

@@ -52,6 +52,7 @@ mod outputs;
 mod parser;
 mod printed;
 mod redirect;
+pub mod remote;
 mod sed;
 mod unwrap;
 pub mod words;

@@ -1,0 +1,187 @@
+//! Pushes through the front-ends to git that are not git itself: Jujutsu
+//! (`jj git push --bookmark main`, `-b main`, `--all`, `--named main=@`),
+//! Sapling (`sl push --to main`, `--delete main`) and Mercurial bookmarks
+//! (`hg push -B main`). Each names the remote branch it moves in its own
+//! option; the rule is the same as `git push`'s: a protected destination,
+//! or every branch at once, deserves a word. Dry runs (`--dry-run`) move
+//! nothing.
+
+use super::argv::{self, program};
+use super::protected_branch::{Kind, Push, is_protected};
+use crate::shell::SimpleCommand;
+
+/// A push of a protected branch through jj, sl or hg, or `None`.
+pub fn judge(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
+    let prog = program(cmd);
+    let args = cmd.args();
+    let (tool, rest, names, deletes): (&str, &[String], &[&str], &[&str]) = match prog.as_str() {
+        "jj" => {
+            let k = args
+                .windows(2)
+                .position(|w| w[0] == "git" && w[1] == "push")?;
+            (
+                "jj",
+                &args[k + 2..],
+                &["-b", "--bookmark", "--branch", "--named", "-N"],
+                &[],
+            )
+        }
+        "sl" | "sapling" => {
+            let k = args.iter().position(|a| a == "push")?;
+            ("sl", &args[k + 1..], &["--to", "-t"], &["--delete"])
+        }
+        "hg" | "chg" => {
+            let k = args.iter().position(|a| a == "push")?;
+            ("hg", &args[k + 1..], &["-B", "--bookmark"], &[])
+        }
+        _ => return None,
+    };
+    if argv::has_flag(rest, '\0', &["dry-run"]) {
+        return None;
+    }
+    let force = argv::has_flag(rest, 'f', &["force"]);
+    let push = |kind, branch: &str, reason: String| Push {
+        kind,
+        remote: tool.to_string(),
+        branch: branch.to_string(),
+        reason,
+    };
+    for (name, delete) in valued(rest, names)
+        .into_iter()
+        .map(|v| (v, false))
+        .chain(valued(rest, deletes).into_iter().map(|v| (v, true)))
+    {
+        // `--named main=@`: the bookmark before `=`; `exact:main`.
+        let name = name.split_once('=').map_or(name.as_str(), |(n, _)| n);
+        let name = name.strip_prefix("exact:").unwrap_or(name);
+        let protected = match name.strip_prefix("glob:") {
+            Some(glob) => ["main", "master", "trunk", "production"]
+                .iter()
+                .find(|b| glob_matches(glob, b))
+                .copied(),
+            None => is_protected(name, extra).then_some(name),
+        };
+        let Some(branch) = protected else {
+            continue;
+        };
+        return Some(if delete {
+            push(
+                Kind::Delete,
+                branch,
+                format!("deletes the protected branch {branch} ({tool})"),
+            )
+        } else if force {
+            push(
+                Kind::ForcePush,
+                branch,
+                format!("force-pushes to the protected branch {branch} ({tool})"),
+            )
+        } else {
+            push(
+                Kind::Push,
+                branch,
+                format!("pushes straight to the protected branch {branch} ({tool})"),
+            )
+        });
+    }
+    (tool == "jj" && argv::has_flag(rest, '\0', &["all"])).then(|| {
+        push(
+            Kind::Push,
+            "(every bookmark)",
+            "pushes every bookmark, the protected ones included (jj git push --all)".into(),
+        )
+    })
+}
+
+/// Every value of the options `names` (`-b x`, `--bookmark=x`, `-bx`).
+fn valued(args: &[String], names: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            break;
+        }
+        for n in names {
+            if a == n {
+                out.extend(it.next().cloned());
+                break;
+            }
+            if let Some(v) = a.strip_prefix(n) {
+                if let Some(v) = v.strip_prefix('=') {
+                    out.push(v.to_string());
+                    break;
+                }
+                if n.len() == 2 && !v.is_empty() && !a.starts_with("--") {
+                    out.push(v.to_string());
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A shell-style glob with `*` only.
+fn glob_matches(glob: &str, name: &str) -> bool {
+    match glob.split_once('*') {
+        None => glob == name,
+        Some((head, tail)) => {
+            name.starts_with(head)
+                && name.len() >= head.len() + tail.replace('*', "").len()
+                && (tail.contains('*') || name.ends_with(tail))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shell::parse;
+
+    fn judged(line: &str) -> Option<String> {
+        parse(line)
+            .iter()
+            .find_map(|c| super::judge(c, ""))
+            .map(|p| p.branch)
+    }
+
+    #[test]
+    fn front_end_pushes_of_protected_branches() {
+        assert_eq!(judged("jj git push -b main").as_deref(), Some("main"));
+        assert_eq!(
+            judged("jj git push --bookmark=master").as_deref(),
+            Some("master")
+        );
+        assert_eq!(
+            judged("jj --no-pager git push --named trunk=@-").as_deref(),
+            Some("trunk")
+        );
+        assert_eq!(
+            judged("jj git push --all").as_deref(),
+            Some("(every bookmark)")
+        );
+        assert_eq!(judged("jj git push -b 'glob:ma*'").as_deref(), Some("main"));
+        assert_eq!(judged("sl push --to main").as_deref(), Some("main"));
+        assert_eq!(
+            judged("sl push -f --to=production").as_deref(),
+            Some("production")
+        );
+        assert_eq!(judged("sl push --delete master").as_deref(), Some("master"));
+        assert_eq!(judged("hg push -B main").as_deref(), Some("main"));
+    }
+
+    #[test]
+    fn other_bookmarks_dry_runs_and_other_verbs_are_quiet() {
+        for line in [
+            "jj git push -b feature-x",
+            "jj git push --change @-",
+            "jj git push --dry-run -b main",
+            "jj git fetch",
+            "jj bookmark set main -r @-",
+            "sl push --to feature/x",
+            "sl pull",
+            "hg push",
+        ] {
+            assert_eq!(judged(line), None, "{line}");
+        }
+    }
+}
