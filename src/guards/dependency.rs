@@ -133,6 +133,11 @@ const FILES: &[(&str, &str, bool)] = &[
     ("setup.cfg", "Python", false),
     ("setup.py", "Python", false),
     ("environment.yml", "Python (conda)", false),
+    ("pixi.toml", "Python/conda (pixi)", false),
+    ("pixi.lock", "Python/conda (pixi)", true),
+    ("gleam.toml", "Gleam", false),
+    ("elm.json", "Elm", false),
+    ("build.zig.zon", "Zig", false),
     ("environment.yaml", "Python (conda)", false),
     ("go.mod", "Go", false),
     ("go.sum", "Go", true),
@@ -226,7 +231,7 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
     let args = cmd.args();
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
-    match prog.as_str() {
+    let found = match prog.as_str() {
         "npm" | "pnpm" | "yarn" | "bun" | "deno" => {
             let args = js_workspace_args(&prog, args);
             let sub = operands(args).first().copied().unwrap_or_default();
@@ -235,7 +240,8 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
         "pip" | "pip3" | "python" | "python3" | "py" | "uv" | "poetry" | "pdm" | "pipenv"
         | "conda" | "mamba" | "micromamba" => python(&prog, args, sub),
         _ => other(&prog, args, sub),
-    }
+    };
+    found.or_else(|| super::dependency_writers::change(cmd))
 }
 
 /// The words from the subcommand on, past a workspace selector before it

@@ -7,6 +7,7 @@ pub mod argv;
 mod askuser_recommended;
 pub mod compaction;
 mod dependency;
+mod dependency_writers;
 mod destructive;
 pub mod effects;
 mod eval;
