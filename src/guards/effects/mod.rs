@@ -300,6 +300,13 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
         if name == "-h" && args.get(i + 1).is_none_or(|n| n.starts_with('-')) {
             return true;
         }
+        if tables::DRY_RUN_OWN_LONG
+            .iter()
+            .any(|(t, o)| *t == tool && o.contains(&name))
+        {
+            dry = true;
+            continue;
+        }
         if own_dry_run
             && tables::DRY_RUN_OPTIONS.contains(&name)
             && value.is_none_or(|v| !matches!(v, "none" | "false" | "0" | "no" | "off"))
