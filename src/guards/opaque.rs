@@ -154,17 +154,27 @@ const READERS: &[&str] = &[
 /// A path that starts at a directory variable every session has (`$HOME`,
 /// `$TMPDIR`, ...) and spells the rest.
 fn ordinary_var(w: &str) -> bool {
+    // PowerShell's automatic variables name fixed places (the profile
+    // script, the running script's folder, the home folder); its variable
+    // names are case-insensitive.
     let rest = [
-        "$HOME",
-        "${HOME}",
-        "$PWD",
-        "${PWD}",
-        "$TMPDIR",
-        "${TMPDIR}",
-        "$OLDPWD",
+        "$home",
+        "${home}",
+        "$pwd",
+        "${pwd}",
+        "$tmpdir",
+        "${tmpdir}",
+        "$oldpwd",
+        "$profile",
+        "$psscriptroot",
+        "$pscommandpath",
+        "$pshome",
+        "$env:userprofile",
+        "$env:temp",
+        "$env:tmp",
     ]
     .iter()
-    .fold(w.to_string(), |acc, k| acc.replace(k, ""));
+    .fold(w.to_ascii_lowercase(), |acc, k| acc.replace(k, ""));
     !opacity::computed(&rest)
 }
 
@@ -295,7 +305,19 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
             continue;
         }
         let reader = READERS.contains(&prog.as_str());
-        for w in c.args().iter().filter(|a| !a.starts_with('-')) {
+        let cloud =
+            super::effects::family(&prog).is_some_and(|f| f.name == "Cloud and platform CLIs");
+        let args = c.args();
+        for (k, w) in args.iter().enumerate().filter(|(_, a)| !a.starts_with('-')) {
+            // The option a value belongs to: the word before it, or for a
+            // cloud CLI's list of values, the last option before it.
+            let prev = k.checked_sub(1).map(|p| args[p].as_str());
+            let last_option = args[..k].iter().rev().find(|a| a.starts_with('-'));
+            if option_value_not_read(prev, w, false)
+                || cloud && option_value_not_read(last_option.map(String::as_str), w, true)
+            {
+                continue;
+            }
             let glob = w.contains(['*', '?', '[']);
             // A remote pattern (`s3://bucket/*`) names no local file; a
             // bare wildcard (`*`, `*.*`) given to a program that is not a
@@ -314,6 +336,24 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
         }
     }
     None
+}
+
+/// A pattern given as the value of a long option that reads no file: what
+/// an exclude or ignore option leaves out (`--exclude '.git/*'`), and a
+/// cloud CLI's URL path (`--paths '/*'`, `--content-paths '/*'`: an API
+/// path on the service, not a file here).
+fn option_value_not_read(option: Option<&str>, value: &str, cloud: bool) -> bool {
+    let Some(name) = option.and_then(|o| o.strip_prefix("--")) else {
+        return false;
+    };
+    if name.contains('=') {
+        return false;
+    }
+    let name = name.to_ascii_lowercase();
+    ["exclude", "ignore", "skip"]
+        .iter()
+        .any(|k| name.contains(k))
+        || cloud && name.contains("path") && value.starts_with('/')
 }
 
 /// git commands that read a file out of the object store.

@@ -154,7 +154,11 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
         };
         let name = program_name(first);
         let args = c.args();
-        let glob_program = first != "[" && first != "[[" && first.contains(['*', '?', '[']);
+        // In PowerShell a leading `[type]` is a cast or a static member
+        // (`[bool]$env:X`, `[IO.File]::ReadAllText(…)`), not a program.
+        let ps_type = powershell && first.starts_with('[') && first.contains(']');
+        let glob_program =
+            first != "[" && first != "[[" && first.contains(['*', '?', '[']) && !ps_type;
         if glob_program {
             out.push(Opaque {
                 effect: Effect::Any,
@@ -172,6 +176,7 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
                 shown: shown(c),
             });
         } else if computed(first)
+            && !ps_type
             && !is_harmless_computed(first)
             && !(powershell && powershell_assignment(c))
         {
