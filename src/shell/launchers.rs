@@ -167,7 +167,10 @@ fn watcher_script(argv: &[String]) -> Unwrapped {
 /// cmd`): read as a shell line, the way they run it.
 fn watcher_dashdash(argv: &[String]) -> Unwrapped {
     match argv.iter().position(|a| a == "--") {
-        Some(k) if k + 1 < argv.len() => Unwrapped::Script(argv[k + 1..].join(" ")),
+        // One word is a shell line (`-- 'make test'`); several are the
+        // command's own words.
+        Some(k) if k + 2 == argv.len() => Unwrapped::Script(argv[k + 1].clone()),
+        Some(k) if k + 1 < argv.len() => Unwrapped::At(k + 1),
         _ => Unwrapped::No,
     }
 }
