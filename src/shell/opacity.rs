@@ -176,9 +176,8 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
                 shown: shown(c),
             });
         } else if computed(first)
-            && !ps_type
             && !is_harmless_computed(first)
-            && !(powershell && powershell_assignment(c))
+            && !(ps_type || powershell && powershell_assignment(c))
         {
             out.push(Opaque {
                 effect: Effect::Any,

@@ -122,6 +122,20 @@ fn ssh_command(argv: &[String], from: usize, autossh: bool) -> Option<Vec<String
     if rest.first().is_some_and(|a| a == "--") {
         rest = &rest[1..];
     }
+    // `ssh -o RemoteCommand='cmd' host`: the same command, as an option.
+    if rest.is_empty() {
+        let option = argv[from..host].iter().enumerate().find_map(|(k, a)| {
+            let v = match a.strip_prefix("-o") {
+                Some("") => argv.get(from + k + 1)?.as_str(),
+                Some(v) => v,
+                None => return None,
+            };
+            let (key, value) = v.split_once(['=', ' '])?;
+            key.eq_ignore_ascii_case("RemoteCommand")
+                .then(|| value.to_string())
+        });
+        return Some(option.into_iter().collect());
+    }
     Some(rest.to_vec())
 }
 
@@ -205,6 +219,10 @@ mod tests {
             ["bash -s", "git clean -fdx"]
         );
         assert_eq!(remote("ssh h sh <<< 'rm -rf /x'"), ["sh", "rm -rf /x"]);
+        assert_eq!(
+            remote("ssh -T -o RemoteCommand='rm -rf /srv/a' h"),
+            ["rm -rf /srv/a"]
+        );
     }
 
     #[test]
@@ -214,6 +232,6 @@ mod tests {
         assert!(remote("ssh -s h sftp").is_empty());
         assert!(remote("gcloud compute instances list").is_empty());
         // A local command before the remote one stays local.
-        assert!(remote("cat x | ssh h 'cat > y'") == ["cat > y"]);
+        assert_eq!(remote("cat x | ssh h 'cat > y'"), ["cat"]);
     }
 }
