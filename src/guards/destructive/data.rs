@@ -33,6 +33,12 @@ pub(super) fn mongo(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit
         "drops a collection"
     } else if compact.contains(".deleteMany({})") || compact.contains(".remove({})") {
         "deletes every document of a collection"
+    } else if [".updateMany({},", ".replaceMany({},"]
+        .iter()
+        .any(|p| compact.contains(p))
+    {
+        // SQL's UPDATE without WHERE: every document is overwritten.
+        "overwrites every document of a collection"
     } else {
         return None;
     };
