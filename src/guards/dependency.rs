@@ -59,7 +59,13 @@ impl Guard for Dependency {
         // A manifest written through the shell (a redirection, `tee`,
         // `sed -i`, `cp`, `mv`): harnesses without a file-write tool (Codex
         // with a custom provider) write files this way.
+        // An install on another machine (`ssh host 'npm i x'`) changes no
+        // manifest here.
+        let local = |c: &SimpleCommand| !crate::shell::remote::is_remote(c);
         for (cmd, writes) in ctx.shell_commands().iter().zip(ctx.shell_write_paths()) {
+            if !local(cmd) {
+                continue;
+            }
             for raw in writes {
                 let t = target::target_for(ctx, raw);
                 if let Some((eco, lock)) = manifest(t.file_name(), t.as_str())
@@ -83,7 +89,7 @@ impl Guard for Dependency {
         }
         for cmd in ctx.shell_commands() {
             // `npm install --dry-run x`, `cargo add x --dry-run`: a preview.
-            if super::effects::inert(cmd) {
+            if super::effects::inert(cmd) || !local(cmd) {
                 continue;
             }
             if let Some((eco, action)) = dependency_change(cmd) {
@@ -129,6 +135,11 @@ const FILES: &[(&str, &str, bool)] = &[
     ("setup.cfg", "Python", false),
     ("setup.py", "Python", false),
     ("environment.yml", "Python (conda)", false),
+    ("pixi.toml", "Python/conda (pixi)", false),
+    ("pixi.lock", "Python/conda (pixi)", true),
+    ("gleam.toml", "Gleam", false),
+    ("elm.json", "Elm", false),
+    ("build.zig.zon", "Zig", false),
     ("environment.yaml", "Python (conda)", false),
     ("go.mod", "Go", false),
     ("go.sum", "Go", true),
@@ -228,13 +239,26 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
     // run directly.
     let (tool, rest) = super::effects::tool(cmd);
     if tool != prog {
-        return change_by(&tool, rest);
+        // `npx npm-check-updates@latest -u`, `bunx @scope/tool@1 add x`.
+        let bare = match tool.rfind('@') {
+            Some(k) if k > 0 => &tool[..k],
+            _ => tool.as_str(),
+        };
+        return change_by(bare, rest);
     }
     None
 }
 
 /// [`dependency_change`] for a program's name and its words.
 fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)> {
+    // A help form or a dry run changes no manifest, whatever the tool.
+    if args
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--help" || a == "-h" || a == "--dry-run")
+    {
+        return None;
+    }
     // Clients that take npm's or Yarn's commands under another name.
     let prog = match prog {
         "cnpm" | "tnpm" | "vlt" => "npm",
@@ -244,7 +268,7 @@ fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)
     .to_string();
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
-    match prog.as_str() {
+    let found = match prog.as_str() {
         "npm" | "pnpm" | "yarn" | "bun" | "deno" => {
             let args = js_workspace_args(&prog, args);
             let sub = operands(args).first().copied().unwrap_or_default();
@@ -253,7 +277,8 @@ fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)
         "pip" | "pip3" | "python" | "python3" | "py" | "uv" | "poetry" | "pdm" | "pipenv"
         | "conda" | "mamba" | "micromamba" => python(&prog, args, sub),
         _ => other(&prog, args, sub),
-    }
+    };
+    found.or_else(|| managers::manifest_edit(&prog, args))
 }
 
 /// The words from the subcommand on, past a workspace selector before it

@@ -19,6 +19,7 @@ mod kinds_tests;
 mod lexical;
 mod manifest_view;
 pub mod opaque;
+mod opaque_words;
 mod outside_project;
 mod protected_branch;
 mod protected_branch_api;

@@ -154,17 +154,27 @@ const READERS: &[&str] = &[
 /// A path that starts at a directory variable every session has (`$HOME`,
 /// `$TMPDIR`, ...) and spells the rest.
 fn ordinary_var(w: &str) -> bool {
+    // PowerShell's automatic variables name fixed places (the profile
+    // script, the running script's folder, the home folder); its variable
+    // names are case-insensitive.
     let rest = [
-        "$HOME",
-        "${HOME}",
-        "$PWD",
-        "${PWD}",
-        "$TMPDIR",
-        "${TMPDIR}",
-        "$OLDPWD",
+        "$home",
+        "${home}",
+        "$pwd",
+        "${pwd}",
+        "$tmpdir",
+        "${tmpdir}",
+        "$oldpwd",
+        "$profile",
+        "$psscriptroot",
+        "$pscommandpath",
+        "$pshome",
+        "$env:userprofile",
+        "$env:temp",
+        "$env:tmp",
     ]
     .iter()
-    .fold(w.to_string(), |acc, k| acc.replace(k, ""));
+    .fold(w.to_ascii_lowercase(), |acc, k| acc.replace(k, ""));
     !opacity::computed(&rest)
 }
 
@@ -295,7 +305,24 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
             continue;
         }
         let reader = READERS.contains(&prog.as_str());
-        for w in c.args().iter().filter(|a| !a.starts_with('-')) {
+        let cloud =
+            super::effects::family(&prog).is_some_and(|f| f.name == "Cloud and platform CLIs");
+        let args = c.args();
+        for (k, w) in args.iter().enumerate().filter(|(_, a)| !a.starts_with('-')) {
+            // The option a value belongs to: the word before it, or for a
+            // cloud CLI's list of values, the last option before it.
+            let prev = k.checked_sub(1).map(|p| args[p].as_str());
+            let last_option = args[..k].iter().rev().find(|a| a.starts_with('-'));
+            if super::opaque_words::option_value_not_read(prev, w, false)
+                || cloud
+                    && super::opaque_words::option_value_not_read(
+                        last_option.map(String::as_str),
+                        w,
+                        true,
+                    )
+            {
+                continue;
+            }
             let glob = w.contains(['*', '?', '[']);
             // A remote pattern (`s3://bucket/*`) names no local file; a
             // bare wildcard (`*`, `*.*`) given to a program that is not a
@@ -305,7 +332,7 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
             }
             // A `find` substituted for the word finds what its name test
             // allows (`cat $(find . -name foo)` reads files named `foo`).
-            let fits = match found_by_find(w) {
+            let fits = match super::opaque_words::found_by_find(w) {
                 Some(found) => found
                     .iter()
                     .any(|f| fits_secret(f) || classify(f).is_some()),
@@ -322,31 +349,6 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
         }
     }
     None
-}
-
-/// The paths a word that is only a `find` substitution finds (`$(find .
-/// -name foo)` is `./foo`, `` `find ~ -name '*.pem'` `` is `~/*.pem`), from
-/// the shell reader's [`crate::shell::found_paths`]; None for any other
-/// word, or a find with a test that may pick other names.
-fn found_by_find(word: &str) -> Option<Vec<String>> {
-    let inner = word
-        .strip_prefix("$(")
-        .and_then(|w| w.strip_suffix(')'))
-        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')))?;
-    let cmds = crate::shell::parse(inner);
-    let [find] = cmds.as_slice() else {
-        return None;
-    };
-    if !matches!(program(find).as_str(), "find" | "gfind") {
-        return None;
-    }
-    let found = crate::shell::found_paths(&find.argv);
-    // Only a name test says what is found (`-name`, `-iname`).
-    let named = find
-        .args()
-        .iter()
-        .any(|a| matches!(a.as_str(), "-name" | "-iname"));
-    (named && !found.is_empty()).then_some(found)
 }
 
 /// git commands that read a file out of the object store.

@@ -38,6 +38,11 @@ impl Guard for OutsideProject {
             .map(|t| (t.clone(), false))
             .collect();
         for (cmd, writes) in ctx.shell_commands().iter().zip(ctx.shell_write_paths()) {
+            // A path on another machine (`ssh host 'cp x /etc/y'`) is not
+            // outside this project.
+            if crate::shell::remote::is_remote(cmd) {
+                continue;
+            }
             if let Some(f) = repository_above(ctx, cmd) {
                 return Some(f);
             }

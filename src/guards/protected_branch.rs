@@ -182,7 +182,7 @@ pub fn judge_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     if let Some(p) = super::protected_branch_api::gh_api_push(cmd, extra) {
         return Some(p);
     }
-    if let Some(p) = super::protected_branch_vcs::other_vcs_push(cmd, extra) {
+    if let Some(p) = super::protected_branch_vcs::judge(cmd, extra) {
         return Some(p);
     }
     let (sub, args) = git_subcommand(cmd)?;

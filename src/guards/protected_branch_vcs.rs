@@ -1,71 +1,201 @@
-//! Pushes through the version-control systems other than git: Mercurial
-//! (`hg`, `chg`) and Sapling (`sl`) push a bookmark (`-B main`), a named
-//! branch (`-b`) or to a remote bookmark (`sl push --to main`), and force
-//! with `-f`; Jujutsu pushes its bookmarks to a git remote (`jj git push -b
-//! main`). The same rules as a `git push`: a protected destination, any
-//! force push, the deletion of a protected name.
+//! Pushes through the version-control systems other than git: Jujutsu
+//! (`jj git push --bookmark main`, `-b main`, `--named main=@`), Sapling
+//! (`sl push --to main`, `--delete main`) and Mercurial (`hg push -B main`,
+//! a named branch `-b default`). Each names the remote branch it moves in
+//! its own option; the rule is the same as `git push`'s: a protected
+//! destination, its deletion, or any force push (`hg`/`sl push -f` creates
+//! remote heads past the remote's checks) deserves a word; pushing every
+//! bookmark (`jj git push --all`) is quiet, as `git push --all` is. Dry runs
+//! (`--dry-run`, `-n`) move nothing.
 
-use super::argv::{has_flag, program};
+use super::argv::{self, program};
 use super::protected_branch::{Kind, Push, is_protected};
 use crate::shell::SimpleCommand;
 
-/// Options whose value names where a push goes.
-const DESTINATION: &[&str] = &["-B", "--bookmark", "-b", "--branch", "--to", "-t"];
-
-/// A push of another VCS that deserves a word, or `None`.
-pub fn other_vcs_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
+/// A push of a protected branch through jj, sl or hg, or `None`.
+pub fn judge(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     let prog = program(cmd);
     let args = cmd.args();
-    let words: &[String] = match (prog.as_str(), args) {
-        ("hg" | "chg" | "sl", [push, rest @ ..]) if push == "push" => rest,
-        ("jj", [git, push, rest @ ..]) if git == "git" && push == "push" => rest,
+    let (tool, rest, names, deletes): (&str, &[String], &[&str], &[&str]) = match prog.as_str() {
+        "jj" => {
+            let k = args
+                .windows(2)
+                .position(|w| w[0] == "git" && w[1] == "push")?;
+            (
+                "jj",
+                &args[k + 2..],
+                &["-b", "--bookmark", "--branch", "--named", "-N"],
+                &[],
+            )
+        }
+        "sl" | "sapling" => {
+            let k = args.iter().position(|a| a == "push")?;
+            ("sl", &args[k + 1..], &["--to", "-t"], &["--delete"])
+        }
+        "hg" | "chg" => {
+            let k = args.iter().position(|a| a == "push")?;
+            (
+                "hg",
+                &args[k + 1..],
+                &["-B", "--bookmark", "-b", "--branch"],
+                &[],
+            )
+        }
         _ => return None,
     };
-    if has_flag(words, 'n', &["dry-run"]) {
+    if argv::has_flag(rest, 'n', &["dry-run"]) {
         return None;
     }
-    let force = prog != "jj" && has_flag(words, 'f', &["force"]);
-    let mut names: Vec<(&str, bool)> = Vec::new();
-    let mut it = words.iter();
-    while let Some(a) = it.next() {
-        let (name, value) = match a.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
-            _ => (a.as_str(), None),
+    // jj has no force option (it checks the remote's state itself).
+    let force = tool != "jj" && argv::has_flag(rest, 'f', &["force"]);
+    let push = |kind, branch: &str, reason: String| Push {
+        kind,
+        remote: tool.to_string(),
+        branch: branch.to_string(),
+        reason,
+    };
+    for (name, delete) in valued(rest, names)
+        .into_iter()
+        .map(|v| (v, false))
+        .chain(valued(rest, deletes).into_iter().map(|v| (v, true)))
+    {
+        // `--named main=@`: the bookmark before `=`; `exact:main`.
+        let name = name.split_once('=').map_or(name.as_str(), |(n, _)| n);
+        let name = name.strip_prefix("exact:").unwrap_or(name);
+        let protected = match name.strip_prefix("glob:") {
+            Some(glob) => ["main", "master", "trunk", "production"]
+                .iter()
+                .find(|b| glob_matches(glob, b))
+                .copied(),
+            None => is_protected(name, extra).then_some(name),
         };
-        let deleting = matches!(name, "--delete" | "-d" | "--deleted");
-        if DESTINATION.contains(&name) || (deleting && prog != "jj") {
-            let v = value.or_else(|| it.next().map(String::as_str));
-            names.extend(v.map(|v| (v, deleting)));
-        }
-    }
-    for (name, deleting) in names {
-        if !is_protected(name, extra) {
+        let Some(branch) = protected else {
             continue;
-        }
-        let (kind, reason) = if deleting {
-            (Kind::Delete, format!("deletes the protected branch {name}"))
+        };
+        return Some(if delete {
+            push(
+                Kind::Delete,
+                branch,
+                format!("deletes the protected branch {branch} ({tool})"),
+            )
         } else if force {
-            (
+            push(
                 Kind::ForcePush,
-                format!("force-pushes to the protected branch {name}"),
+                branch,
+                format!("force-pushes to the protected branch {branch} ({tool})"),
             )
         } else {
-            (
+            push(
                 Kind::Push,
-                format!("pushes straight to the protected branch {name}"),
+                branch,
+                format!("pushes straight to the protected branch {branch} ({tool})"),
             )
-        };
-        return Some(Push {
-            kind,
-            remote: prog.clone(),
-            branch: name.to_string(),
-            reason,
         });
     }
-    force.then(|| Push {
-        kind: Kind::ForcePush,
-        remote: prog.clone(),
-        branch: "(the pushed heads)".into(),
-        reason: format!("`{prog} push --force` creates remote heads past the remote's checks"),
+    force.then(|| {
+        push(
+            Kind::ForcePush,
+            "(the pushed heads)",
+            format!("`{tool} push --force` creates remote heads past the remote's checks"),
+        )
     })
+}
+
+/// Every value of the options `names` (`-b x`, `--bookmark=x`, `-bx`).
+fn valued(args: &[String], names: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            break;
+        }
+        for n in names {
+            if a == n {
+                out.extend(it.next().cloned());
+                break;
+            }
+            if let Some(v) = a.strip_prefix(n) {
+                if let Some(v) = v.strip_prefix('=') {
+                    out.push(v.to_string());
+                    break;
+                }
+                if n.len() == 2 && !v.is_empty() && !a.starts_with("--") {
+                    out.push(v.to_string());
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A shell-style glob with `*` only.
+fn glob_matches(glob: &str, name: &str) -> bool {
+    match glob.split_once('*') {
+        None => glob == name,
+        Some((head, tail)) => {
+            name.starts_with(head)
+                && name.len() >= head.len() + tail.replace('*', "").len()
+                && (tail.contains('*') || name.ends_with(tail))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shell::parse;
+
+    fn judged(line: &str) -> Option<String> {
+        parse(line)
+            .iter()
+            .find_map(|c| super::judge(c, ""))
+            .map(|p| p.branch)
+    }
+
+    #[test]
+    fn front_end_pushes_of_protected_branches() {
+        assert_eq!(judged("jj git push -b main").as_deref(), Some("main"));
+        assert_eq!(
+            judged("jj git push --bookmark=master").as_deref(),
+            Some("master")
+        );
+        assert_eq!(
+            judged("jj --no-pager git push --named trunk=@-").as_deref(),
+            Some("trunk")
+        );
+        assert_eq!(judged("jj git push -b 'glob:ma*'").as_deref(), Some("main"));
+        assert_eq!(judged("sl push --to main").as_deref(), Some("main"));
+        assert_eq!(
+            judged("sl push -f --to=production").as_deref(),
+            Some("production")
+        );
+        assert_eq!(judged("sl push --delete master").as_deref(), Some("master"));
+        assert_eq!(judged("hg push -B main").as_deref(), Some("main"));
+        assert_eq!(
+            judged("hg push -b default -B main").as_deref(),
+            Some("main")
+        );
+        assert_eq!(
+            judged("chg push --force").as_deref(),
+            Some("(the pushed heads)")
+        );
+    }
+
+    #[test]
+    fn other_bookmarks_dry_runs_and_other_verbs_are_quiet() {
+        for line in [
+            "jj git push -b feature-x",
+            "jj git push --change @-",
+            "jj git push --dry-run -b main",
+            "jj git fetch",
+            "jj bookmark set main -r @-",
+            "sl push --to feature/x",
+            "sl pull",
+            "hg push",
+            "jj git push --all",
+            "hg push -n -B main",
+        ] {
+            assert_eq!(judged(line), None, "{line}");
+        }
+    }
 }

@@ -107,7 +107,13 @@ pub(super) fn secret_vars(word: &str) -> Option<String> {
                 .strip_prefix(':')
                 .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit() || c == ' '))
                 || after.starts_with("//?/"));
-        if secret_name(&rest[..end]) && !alternate && !part {
+        // PowerShell's presence checks turn the value into a truth value:
+        // `[bool]$env:KEY`, `[string]::IsNullOrEmpty($env:KEY)`.
+        let before = word[..at].to_ascii_lowercase();
+        let presence = before.ends_with("[bool]")
+            || before.ends_with("isnullorempty(")
+            || before.ends_with("isnullorwhitespace(");
+        if secret_name(&rest[..end]) && !alternate && !part && !presence {
             return Some(rest[..end].to_string());
         }
     }

@@ -38,6 +38,21 @@ pub(super) const FILTERS: &[&str] = &[
     "select-string",
     "findstr",
     "sls",
+    // PowerShell's display and conversion cmdlets show what they are given.
+    "format-table",
+    "ft",
+    "format-list",
+    "fl",
+    "format-wide",
+    "fw",
+    "out-string",
+    "out-host",
+    "oh",
+    "out-default",
+    "sort-object",
+    "where-object",
+    "convertto-json",
+    "convertto-csv",
 ];
 
 /// Whether a filter keeps only what comes before the first `=` of each

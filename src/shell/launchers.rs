@@ -129,7 +129,54 @@ pub(super) const LAUNCHERS: &[(&[&str], Rule)] = &[
     (&["tmux"], Rule::Custom(tmux)),
     (&["screen"], opts("SceLpTh", &[], 0)),
     (&["wsl", "wsl.exe"], Rule::Custom(wsl)),
+    (&["entr"], Rule::Custom(entr)),
+    (
+        &["nodemon", "watchman-make", "chokidar", "chokidar-cli"],
+        Rule::Custom(watcher_script),
+    ),
+    (
+        &["watchexec", "reflex", "onchange", "watchfiles"],
+        Rule::Custom(watcher_dashdash),
+    ),
 ];
+
+/// `entr [-acdnprsz] utility …` runs the utility on each change; with `-s`
+/// its first word is a shell script.
+fn entr(argv: &[String]) -> Unwrapped {
+    let i = skip_options(argv, 1, "", &[]);
+    if i >= argv.len() {
+        return Unwrapped::No;
+    }
+    let script = argv[1..i]
+        .iter()
+        .any(|a| !a.starts_with("--") && a.contains('s'));
+    if script {
+        Unwrapped::Script(argv[i].clone())
+    } else {
+        Unwrapped::At(i)
+    }
+}
+
+/// File watchers that run a shell line on each change, given in an option:
+/// `nodemon --exec 'cmd'`, `watchman-make -p '*.c' --run 'cmd'`, `chokidar
+/// '*.js' -c 'cmd'`.
+fn watcher_script(argv: &[String]) -> Unwrapped {
+    script_option(argv, &["--exec", "-x", "--run", "-r", "-c", "--command"])
+        .map_or(Unwrapped::No, Unwrapped::Script)
+}
+
+/// File watchers that run the command after `--` on each change
+/// (`watchexec -e rs -- cmd`, `reflex -r re -- cmd`, `onchange '*.md' --
+/// cmd`): read as a shell line, the way they run it.
+fn watcher_dashdash(argv: &[String]) -> Unwrapped {
+    match argv.iter().position(|a| a == "--") {
+        // One word is a shell line (`-- 'make test'`); several are the
+        // command's own words.
+        Some(k) if k + 2 == argv.len() => Unwrapped::Script(argv[k + 1].clone()),
+        Some(k) if k + 1 < argv.len() => Unwrapped::At(k + 1),
+        _ => Unwrapped::No,
+    }
+}
 
 /// `cross-env-shell A=1 'script'`: the words are a script.
 fn joined(argv: &[String]) -> Unwrapped {

@@ -147,7 +147,7 @@ impl Parser<'_> {
             }
             Some('{') => {
                 self.i += 2;
-                self.skip_balanced('{', '}', 1);
+                self.parameter(depth);
             }
             Some('\'') => {
                 self.i += 2;
@@ -201,6 +201,44 @@ impl Parser<'_> {
                 }
                 '(' => level += 1,
                 ')' => {
+                    level -= 1;
+                    if level == 0 {
+                        self.i += 1;
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.i += 1;
+        }
+    }
+
+    /// The body of `${` (cursor after it) up to the `}` that closes it: a
+    /// substitution in a default or alternative value (`${X:-$(cmd)}`,
+    /// `${X:=`cmd`}`) runs when the value is used, so its commands are read.
+    fn parameter(&mut self, depth: usize) {
+        let mut level = 1usize;
+        let mut scratch = String::new();
+        while let Some(c) = self.peek(0) {
+            match c {
+                '$' if self.peek(1) == Some('(') && self.peek(2) != Some('(') => {
+                    self.i += 2;
+                    self.subst(depth, true);
+                    continue;
+                }
+                '`' => {
+                    self.backticks(depth, &mut scratch, true);
+                    continue;
+                }
+                '\\' => self.i += 1,
+                '\'' => {
+                    self.i += 1;
+                    while self.peek(0).is_some_and(|c| c != '\'') {
+                        self.i += 1;
+                    }
+                }
+                '{' => level += 1,
+                '}' => {
                     level -= 1;
                     if level == 0 {
                         self.i += 1;

@@ -53,6 +53,7 @@ mod outputs;
 mod parser;
 mod printed;
 mod redirect;
+pub mod remote;
 mod sed;
 mod unwrap;
 pub mod words;

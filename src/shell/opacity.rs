@@ -154,7 +154,12 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
         };
         let name = program_name(first);
         let args = c.args();
-        let glob_program = first != "[" && first != "[[" && first.contains(['*', '?', '[']);
+        // In PowerShell a leading `[type]` is a cast or a static member
+        // (`[bool]$env:X`, `[IO.File]::ReadAllText(…)`), not a program.
+        let ps_type = powershell
+            && (first.starts_with('[') && first.contains(']') || ps_string_statement(raw, first));
+        let glob_program =
+            first != "[" && first != "[[" && first.contains(['*', '?', '[']) && !ps_type;
         if glob_program {
             out.push(Opaque {
                 effect: Effect::Any,
@@ -173,7 +178,7 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
             });
         } else if computed(first)
             && !is_harmless_computed(first)
-            && !(powershell && powershell_assignment(c))
+            && !(ps_type || powershell && powershell_assignment(c))
         {
             out.push(Opaque {
                 effect: Effect::Any,
@@ -295,6 +300,15 @@ fn powershell_assignment(c: &SimpleCommand) -> bool {
             || c.argv
                 .get(1)
                 .is_some_and(|w| w.starts_with('=') || w.ends_with('=')))
+}
+
+/// A PowerShell statement that is a double-quoted string (`"present:
+/// $([bool]$env:X)"`): an expression whose value is printed, not a program
+/// (a string names a program only after the call operator `&` or `.`).
+fn ps_string_statement(raw: &str, first: &str) -> bool {
+    let quoted = format!("\"{first}\"");
+    raw.match_indices(&quoted)
+        .any(|(at, _)| !raw[..at].trim_end().ends_with(['&', '.']))
 }
 
 fn herestring(c: &SimpleCommand) -> bool {

@@ -181,6 +181,12 @@ pub(super) fn unwrap(mut cmd: SimpleCommand, depth: usize, out: &mut Vec<SimpleC
             return;
         };
         let name = super::program_name(first);
+        // `ssh host 'cmd'`: the command another machine runs.
+        if let Some(scripts) = super::remote::scripts(&cmd, &name) {
+            let marker = format!("{}{name}", super::remote::PREFIX);
+            let effects = scripts.into_iter().map(CodeEffect::Shell).collect();
+            record_effects(&cmd, &marker, effects, depth, out);
+        }
         match unwrap_one(&cmd, &name) {
             Unwrapped::No => {
                 out.push(cmd);

@@ -85,6 +85,31 @@ pub(super) fn more_managers(
     }
 }
 
+/// Manifest edits that are not a manager's add verb: `npm pkg set
+/// dependencies.x=…` (or any `*Dependencies` key), `npm-upgrade` (which
+/// rewrites package.json's ranges) and `pur` (which rewrites a requirements
+/// file's pins).
+pub(super) fn manifest_edit(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)> {
+    let ops = operands(args);
+    match prog {
+        "npm" | "pnpm" => match ops.as_slice() {
+            ["pkg", "set", kvs @ ..] => kvs
+                .iter()
+                .any(|kv| {
+                    kv.split_once(['.', '['])
+                        .is_some_and(|(k, _)| k.ends_with("ependencies"))
+                })
+                .then_some(("JavaScript (npm)", ADDS)),
+            _ => None,
+        },
+        "npm-upgrade" => {
+            matches!(ops.first(), None | Some(&"check")).then_some(("JavaScript (npm)", UPGRADES))
+        }
+        "pur" => Some(("Python (pip)", UPGRADES)),
+        _ => None,
+    }
+}
+
 /// pip-tools' `--upgrade`/`-U` or `--upgrade-package`/`-P` (pip-compile,
 /// `uv pip compile`): the pinned versions are raised.
 pub(super) fn upgrades_lock(args: &[String]) -> bool {
@@ -119,4 +144,56 @@ fn code_installs(args: &[String]) -> Option<(&'static str, &'static str)> {
     UP.iter()
         .find(|(k, _)| code.contains(k))
         .map(|(_, eco)| (*eco, UPGRADES))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shell::parse;
+
+    fn change(line: &str) -> Option<&'static str> {
+        parse(line)
+            .iter()
+            .find_map(super::super::dependency_change)
+            .map(|(_, a)| a)
+    }
+
+    #[test]
+    fn manifest_writers_fire() {
+        for line in [
+            "pixi add numpy",
+            "pixi upgrade",
+            "rye add httpx",
+            "gleam add gleam_json",
+            "elm install elm/json",
+            "zig fetch --save https://example.com/z.tar.gz",
+            "ncu -u",
+            "npx -y npm-check-updates@latest --upgrade",
+            "pnpm dlx npm-check-updates -u",
+            "npx taze -w",
+            "npm pkg set devDependencies.vitest=^2",
+            "pip-compile --upgrade requirements.in",
+            "pur -r requirements.txt",
+        ] {
+            assert!(change(line).is_some(), "{line}");
+        }
+    }
+
+    #[test]
+    fn reports_and_other_verbs_are_quiet() {
+        for line in [
+            "ncu",
+            "npx npm-check-updates",
+            "pixi run test",
+            "pixi install",
+            "pixi add --help",
+            "npx taze",
+            "npm pkg set version=2.0.0",
+            "npm pkg get dependencies",
+            "rye sync",
+            "elm install",
+            "pip-compile requirements.in",
+        ] {
+            assert_eq!(change(line), None, "{line}");
+        }
+    }
 }

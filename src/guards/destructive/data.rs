@@ -33,6 +33,12 @@ pub(super) fn mongo(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit
         "drops a collection"
     } else if compact.contains(".deleteMany({})") || compact.contains(".remove({})") {
         "deletes every document of a collection"
+    } else if [".updateMany({},", ".replaceMany({},"]
+        .iter()
+        .any(|p| compact.contains(p))
+    {
+        // SQL's UPDATE without WHERE: every document is overwritten.
+        "overwrites every document of a collection"
     } else {
         return None;
     };
@@ -207,6 +213,31 @@ pub(super) fn carried_sql(tool: &str, args: &[String]) -> Option<Hit> {
                     texts.push(v);
                 }
             }
+        }
+    }
+    // Any tool's long option named for SQL text (`--ddl`, `--sql-statement`,
+    // `--statement`, `--ddl-statements=…`): the option's name says what its
+    // value is; only a destructive statement in it counts. A `--ddl-file`
+    // names a file, whose text is not on the command line.
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let Some(long) = a.strip_prefix("--") else {
+            continue;
+        };
+        let (name, inline) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        let name = name.to_ascii_lowercase();
+        if !["sql", "ddl", "statement"].iter().any(|k| name.contains(k))
+            || name.ends_with("file")
+            || name.ends_with("path")
+        {
+            continue;
+        }
+        match inline {
+            Some(v) => texts.push(v),
+            None => texts.extend(it.clone().next().map(String::as_str)),
         }
     }
     if let Some((_, path)) = tables::SQL_OPERANDS.iter().find(|(t, _)| *t == tool) {

@@ -28,6 +28,12 @@ pub enum Shape {
     RepoPush,
     /// A hosted repository deleted: judged as `gh repo delete`.
     RepoDelete,
+    /// A branch ref of a hosted repository moved (`ref`, `force`): judged as
+    /// `git push [--force] origin HEAD:refs/heads/<branch>`.
+    RefUpdate,
+    /// A branch ref of a hosted repository deleted (`ref` or `branch`):
+    /// judged as `git push origin :refs/heads/<branch>`.
+    RefDelete,
     /// `git push` with `remote`, `branch` and `force`.
     GitPush,
     /// `git reset` with `mode` (`hard` discards work) and `target`.
@@ -60,6 +66,8 @@ impl Shape {
             | Shape::Sql
             | Shape::RepoPush
             | Shape::RepoDelete
+            | Shape::RefUpdate
+            | Shape::RefDelete
             | Shape::GitPush
             | Shape::GitReset
             | Shape::GitClean
@@ -75,6 +83,8 @@ impl Shape {
         match self {
             Shape::RepoPush => "git push origin HEAD:<branch>",
             Shape::RepoDelete => "gh repo delete <owner>/<repo>",
+            Shape::RefUpdate => "git push [--force] origin HEAD:refs/heads/<branch>",
+            Shape::RefDelete => "git push origin :refs/heads/<branch>",
             Shape::Sql => "psql -c '<sql>'",
             Shape::GitPush => "git push [--force] <remote> <branch>",
             Shape::GitReset => "git reset [--<mode>] <target>",
@@ -123,8 +133,20 @@ pub const TOOLS: &[McpTool] = &[
             "create_file",
             "commit_files",
         ],
-        needs: &["repo|repository", "branch"],
+        // The branch alone says where the commit goes: peers' minimal calls
+        // leave the repository to the server's default.
+        needs: &["branch"],
         shape: Shape::RepoPush,
+    },
+    McpTool {
+        names: &["update_ref", "git_update_ref", "update_branch"],
+        needs: &["ref|branch"],
+        shape: Shape::RefUpdate,
+    },
+    McpTool {
+        names: &["delete_ref", "git_delete_ref", "delete_branch"],
+        needs: &["ref|branch"],
+        shape: Shape::RefDelete,
     },
     McpTool {
         names: &["delete_repository", "delete_repo"],
@@ -336,6 +358,29 @@ fn built_in_input(shape: Shape, input: &Map<String, Value>) -> Option<Value> {
             bash(format!(
                 "git push origin {}",
                 quote(&format!("HEAD:{branch}"))
+            ))
+        }
+        Shape::RefUpdate | Shape::RefDelete => {
+            let name = text(input, "ref|branch")?;
+            let name = name.strip_prefix("refs/").unwrap_or(name);
+            // A tag, a note, a pull request's ref: no branch moves.
+            if ["tags/", "notes/", "pull/", "remotes/"]
+                .iter()
+                .any(|p| name.starts_with(p))
+            {
+                return None;
+            }
+            let branch = name.strip_prefix("heads/").unwrap_or(name);
+            let spec = if shape == Shape::RefDelete {
+                format!(":refs/heads/{branch}")
+            } else {
+                format!("HEAD:refs/heads/{branch}")
+            };
+            let force = shape == Shape::RefUpdate && flag(input, "force");
+            bash(format!(
+                "git push{} origin {}",
+                if force { " --force" } else { "" },
+                quote(&spec)
             ))
         }
         Shape::RepoDelete => {

@@ -329,7 +329,6 @@ pub const NO_DRY_RUN: &[&str] = &[
     "dd",
     "shred",
     "mkfs",
-    "wipefs",
 ];
 
 /// Storage verbs that delete one object; they fire only with a recursive
@@ -355,6 +354,37 @@ pub const DRY_RUN_SHORT: &[(&str, char)] = &[
     ("mkfs.ext2", 'n'),
     ("mkfs.ext3", 'n'),
     ("mkfs.ext4", 'n'),
+    // Each documents the letter as its own dry run: wipefs(8) `-n`
+    // (`--no-act`), LVM's `-t` (`--test`), sfdisk(8) `-n`, sgdisk(8) `-P`
+    // (`--pretend`), mkfs.xfs(8) `-N`, e2fsck(8)/xfs_repair(8) `-n`
+    // (no modify), borg's `-n`, s3cmd's `-n`, apt-get's `-s`.
+    ("wipefs", 'n'),
+    ("lvremove", 't'),
+    ("vgremove", 't'),
+    ("pvremove", 't'),
+    ("lvreduce", 't'),
+    ("sfdisk", 'n'),
+    ("sgdisk", 'P'),
+    ("mkfs.xfs", 'N'),
+    ("e2fsck", 'n'),
+    ("xfs_repair", 'n'),
+    ("borg", 'n'),
+    ("s3cmd", 'n'),
+    ("apt-get", 's'),
+];
+
+/// A tool's own long spellings of a dry run that are not dry runs on every
+/// tool (`--test` is a test selector elsewhere): LVM's `--test`, sgdisk's
+/// `--pretend`, apt-get's `--just-print`/`--recon`, Ansible's `--check`.
+pub const DRY_RUN_OWN_LONG: &[(&str, &[&str])] = &[
+    ("lvremove", &["--test"]),
+    ("vgremove", &["--test"]),
+    ("pvremove", &["--test"]),
+    ("lvreduce", &["--test"]),
+    ("sgdisk", &["--pretend"]),
+    ("apt-get", &["--just-print", "--recon"]),
+    ("ansible-playbook", &["--check"]),
+    ("ansible", &["--check"]),
 ];
 
 /// Parts of a credential command's words that name what it prints.

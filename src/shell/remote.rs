@@ -1,0 +1,237 @@
+//! Remote shells: programs that run a command line on another machine
+//! (`ssh host 'cmd'`, `mosh host -- cmd`, `gcloud compute ssh vm --command
+//! 'cmd'`, `flyctl ssh console -C 'cmd'`, `vagrant ssh -c 'cmd'`, a heredoc
+//! or here-string fed to `ssh host bash -s`). The remote command is read as a
+//! command line one level deeper, and its commands carry a wrapper named
+//! [`PREFIX`]`<program>` so that the guards whose subject is this machine
+//! (outside-project: a path there is not outside this project; dependency:
+//! an install there changes no manifest here) can leave them out, while the
+//! destructive, secrets and protected-branch guards judge them as written
+//! (an agent deleting data or discarding work on a server is destructive
+//! wherever it runs; a remote `printenv` brings the server's secrets into
+//! the model's context). See docs/decisions.md, "The effect model, seventh
+//! round (round8)".
+
+use super::SimpleCommand;
+
+/// The wrapper-name prefix of a command that runs on another machine.
+pub const PREFIX: &str = "remote:";
+
+/// Whether `cmd` runs on another machine (read from a remote shell's
+/// command).
+pub fn is_remote(cmd: &SimpleCommand) -> bool {
+    cmd.wrappers.iter().any(|w| w.starts_with(PREFIX))
+}
+
+/// The command lines `cmd` (program `name`) runs on another machine: its
+/// remote command, and the heredoc or here-string a remote shell reads.
+pub(super) fn scripts(cmd: &SimpleCommand, name: &str) -> Option<Vec<String>> {
+    let argv = &cmd.argv;
+    let words: Vec<String> = match name {
+        "ssh" | "autossh" => ssh_command(argv, 1, name == "autossh")?,
+        "tsh" if argv.get(1).is_some_and(|a| a == "ssh") => ssh_command(argv, 2, false)?,
+        "mosh" => after_dashdash(argv)?,
+        "gcloud" => {
+            let ops: Vec<&str> = argv[1..]
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .map(String::as_str)
+                .take(2)
+                .collect();
+            if !matches!(ops.as_slice(), ["compute" | "cloud-shell", "ssh"]) {
+                return None;
+            }
+            option(argv, &["--command"])
+                .map(|c| vec![c])
+                .or_else(|| after_dashdash(argv))?
+        }
+        "flyctl" | "fly" => {
+            if !(argv.get(1).is_some_and(|a| a == "ssh")
+                && argv.get(2).is_some_and(|a| a == "console"))
+            {
+                return None;
+            }
+            vec![option(argv, &["-C", "--command"])?]
+        }
+        "vagrant" if argv.get(1).is_some_and(|a| a == "ssh") => {
+            vec![option(argv, &["-c", "--command"])?]
+        }
+        "eb" if argv.get(1).is_some_and(|a| a == "ssh") => vec![option(argv, &["--command"])?],
+        _ => return None,
+    };
+    let line = words.join(" ");
+    let mut out = Vec::new();
+    if !line.trim().is_empty() {
+        out.push(line.clone());
+    }
+    // `ssh host <<'EOF' … EOF`, `ssh host 'bash -s' <<< '…'`: a shell
+    // on the other side reads its input.
+    if reads_stdin(&line)
+        && let Some(body) = cmd.heredoc.clone().or_else(|| {
+            cmd.redirects
+                .iter()
+                .find(|r| r.op == "<<<")
+                .map(|r| r.target.clone())
+        })
+    {
+        out.push(body);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `ssh [options] host [command …]`: the command's words (empty when none
+/// is given); `None` for `-N` (no command) and `-s` (a subsystem).
+fn ssh_command(argv: &[String], from: usize, autossh: bool) -> Option<Vec<String>> {
+    let with_arg = if autossh {
+        "BbcDEeFIiJLlMmOoPpQRSWw"
+    } else {
+        "BbcDEeFIiJLlmOoPpQRSWw"
+    };
+    // getopt: a cluster of flags ends at the first option with a value.
+    let mut i = from;
+    while let Some(a) = argv.get(i) {
+        if a == "--" || !a.starts_with('-') || a == "-" {
+            break;
+        }
+        for (k, c) in a.char_indices().skip(1) {
+            if c == 'N' || c == 's' {
+                return None;
+            }
+            if with_arg.contains(c) {
+                if k + 1 == a.len() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+        i += 1;
+    }
+    let host = if argv.get(i).is_some_and(|a| a == "--") {
+        i + 1
+    } else {
+        i
+    };
+    // `ssh localhost 'cmd'` runs here (see `channels::ssh_local`).
+    let name = argv.get(host)?;
+    let name = name.rsplit('@').next().unwrap_or(name);
+    if matches!(name, "localhost" | "::1" | "0.0.0.0" | "ip6-localhost") || name.starts_with("127.")
+    {
+        return None;
+    }
+    let mut rest = argv.get(host + 1..)?;
+    if rest.first().is_some_and(|a| a == "--") {
+        rest = &rest[1..];
+    }
+    // `ssh -o RemoteCommand='cmd' host`: the same command, as an option.
+    if rest.is_empty() {
+        let option = argv[from..host].iter().enumerate().find_map(|(k, a)| {
+            let v = match a.strip_prefix("-o") {
+                Some("") => argv.get(from + k + 1)?.as_str(),
+                Some(v) => v,
+                None => return None,
+            };
+            let (key, value) = v.split_once(['=', ' '])?;
+            key.eq_ignore_ascii_case("RemoteCommand")
+                .then(|| value.to_string())
+        });
+        return Some(option.into_iter().collect());
+    }
+    Some(rest.to_vec())
+}
+
+/// The words after `--`.
+fn after_dashdash(argv: &[String]) -> Option<Vec<String>> {
+    let k = argv.iter().position(|a| a == "--")?;
+    let rest = argv.get(k + 1..).filter(|r| !r.is_empty())?;
+    Some(rest.to_vec())
+}
+
+/// The value of one of the options `names` (`-C cmd`, `--command=cmd`).
+fn option(argv: &[String], names: &[&str]) -> Option<String> {
+    let mut it = argv.iter();
+    while let Some(a) = it.next() {
+        if names.contains(&a.as_str()) {
+            return it.next().cloned();
+        }
+        if let Some(v) = names
+            .iter()
+            .filter(|n| n.starts_with("--"))
+            .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
+        {
+            return Some(v.to_string());
+        }
+    }
+    None
+}
+
+/// Whether a remote command line reads a script on its input: none at all
+/// (the login shell reads it), or a shell without `-c` (`bash -s`, `sudo
+/// bash`, `sh -l`).
+fn reads_stdin(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        match *w {
+            "sudo" | "doas" | "exec" | "env" => i += 1,
+            "-u" | "-g" => i += 2,
+            _ if w.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    let Some(shell) = words.get(i) else {
+        return true;
+    };
+    matches!(
+        super::program_name(shell).trim_matches(['\'', '"']),
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish"
+    ) && !words[i + 1..]
+        .iter()
+        .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('c'))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shell::parse;
+
+    fn remote(line: &str) -> Vec<String> {
+        parse(line)
+            .into_iter()
+            .filter(super::is_remote)
+            .map(|c| c.argv.join(" "))
+            .collect()
+    }
+
+    #[test]
+    fn remote_commands_are_read() {
+        assert_eq!(remote("ssh -p 22 u@h 'rm -rf /srv/x'"), ["rm -rf /srv/x"]);
+        assert_eq!(
+            remote("ssh -t h sudo git reset --hard"),
+            ["git reset --hard"]
+        );
+        assert_eq!(remote("mosh h -- rm -rf /opt/x"), ["rm -rf /opt/x"]);
+        assert_eq!(
+            remote("gcloud compute ssh vm --zone z --command 'printenv'"),
+            ["printenv"]
+        );
+        assert_eq!(remote("fly ssh console -C 'ls /data'"), ["ls /data"]);
+        assert_eq!(
+            remote("ssh h 'bash -s' <<'R'\ngit clean -fdx\nR"),
+            ["bash -s", "git clean -fdx"]
+        );
+        assert_eq!(remote("ssh h sh <<< 'rm -rf /x'"), ["sh", "rm -rf /x"]);
+        assert_eq!(
+            remote("ssh -T -o RemoteCommand='rm -rf /srv/a' h"),
+            ["rm -rf /srv/a"]
+        );
+    }
+
+    #[test]
+    fn no_remote_command_no_remote_commands() {
+        assert!(remote("ssh -N -L 5432:localhost:5432 db").is_empty());
+        assert!(remote("ssh h").is_empty());
+        assert!(remote("ssh -s h sftp").is_empty());
+        assert!(remote("gcloud compute instances list").is_empty());
+        // A local command before the remote one stays local.
+        assert_eq!(remote("cat x | ssh h 'cat > y'"), ["cat"]);
+    }
+}
