@@ -6,7 +6,7 @@
 //! destination, its deletion, or any force push (`hg`/`sl push -f` creates
 //! remote heads past the remote's checks) deserves a word; pushing every
 //! bookmark (`jj git push --all`) is quiet, as `git push --all` is. Dry runs
-//! (`--dry-run`, `-n`) move nothing.
+//! (`--dry-run`) move nothing.
 
 use super::argv::{self, program};
 use super::protected_branch::{Kind, Push, is_protected};
@@ -43,7 +43,8 @@ pub fn judge(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
         }
         _ => return None,
     };
-    if argv::has_flag(rest, 'n', &["dry-run"]) {
+    // Long only: `-bmain` is a bookmark, not flags that include `-n`.
+    if argv::has_flag(rest, '\0', &["dry-run"]) {
         return None;
     }
     // jj has no force option (it checks the remote's state itself).
@@ -155,6 +156,7 @@ mod tests {
     #[test]
     fn front_end_pushes_of_protected_branches() {
         assert_eq!(judged("jj git push -b main").as_deref(), Some("main"));
+        assert_eq!(judged("jj git push -bmain").as_deref(), Some("main"));
         assert_eq!(
             judged("jj git push --bookmark=master").as_deref(),
             Some("master")
@@ -193,7 +195,7 @@ mod tests {
             "sl pull",
             "hg push",
             "jj git push --all",
-            "hg push -n -B main",
+            "sl push --dry-run --to main",
         ] {
             assert_eq!(judged(line), None, "{line}");
         }

@@ -71,9 +71,11 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                 }
                 let mut printed = super::printed::echo_text(&raw.argv);
                 let heredoc = if raw.heredoc_ids.is_empty() {
-                    echoed
-                        .take()
-                        .filter(|_| raw.piped && reads_script_from_stdin(&raw.argv))
+                    echoed.take().filter(|_| {
+                        raw.piped
+                            && (reads_script_from_stdin(&raw.argv)
+                                || super::remote::reads_piped_script(&raw.argv))
+                    })
                 } else {
                     let mut body = String::new();
                     for id in &raw.heredoc_ids {

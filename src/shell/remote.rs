@@ -26,7 +26,40 @@ pub fn is_remote(cmd: &SimpleCommand) -> bool {
 /// The command lines `cmd` (program `name`) runs on another machine: its
 /// remote command, and the heredoc or here-string a remote shell reads.
 pub(super) fn scripts(cmd: &SimpleCommand, name: &str) -> Option<Vec<String>> {
-    let argv = &cmd.argv;
+    let line = remote_words(&cmd.argv, name)?.join(" ");
+    let mut out = Vec::new();
+    if !line.trim().is_empty() {
+        out.push(line.clone());
+    }
+    // `ssh host <<'EOF' … EOF`, `ssh host 'bash -s' <<< '…'`, `echo '…' |
+    // ssh host sh`: a shell on the other side reads its input.
+    if reads_stdin(&line)
+        && let Some(body) = cmd.heredoc.clone().or_else(|| {
+            cmd.redirects
+                .iter()
+                .find(|r| r.op == "<<<")
+                .map(|r| r.target.clone())
+        })
+    {
+        out.push(body);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Whether `argv` runs a shell on another machine that reads a script on
+/// its input (`ssh host`, `ssh host sh`, `ssh host 'sudo bash -s'`): what
+/// is piped into it is that script, as for a local `sh`.
+pub(super) fn reads_piped_script(argv: &[String]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let name = super::program_name(first);
+    remote_words(argv, &name).is_some_and(|w| reads_stdin(&w.join(" ")))
+}
+
+/// The words of the remote command `argv` (program `name`) runs on another
+/// machine (empty when it runs none and the login shell reads its input).
+fn remote_words(argv: &[String], name: &str) -> Option<Vec<String>> {
     let words: Vec<String> = match name {
         "ssh" | "autossh" => ssh_command(argv, 1, name == "autossh")?,
         "tsh" if argv.get(1).is_some_and(|a| a == "ssh") => ssh_command(argv, 2, false)?,
@@ -59,24 +92,7 @@ pub(super) fn scripts(cmd: &SimpleCommand, name: &str) -> Option<Vec<String>> {
         "eb" if argv.get(1).is_some_and(|a| a == "ssh") => vec![option(argv, &["--command"])?],
         _ => return None,
     };
-    let line = words.join(" ");
-    let mut out = Vec::new();
-    if !line.trim().is_empty() {
-        out.push(line.clone());
-    }
-    // `ssh host <<'EOF' … EOF`, `ssh host 'bash -s' <<< '…'`: a shell
-    // on the other side reads its input.
-    if reads_stdin(&line)
-        && let Some(body) = cmd.heredoc.clone().or_else(|| {
-            cmd.redirects
-                .iter()
-                .find(|r| r.op == "<<<")
-                .map(|r| r.target.clone())
-        })
-    {
-        out.push(body);
-    }
-    (!out.is_empty()).then_some(out)
+    Some(words)
 }
 
 /// `ssh [options] host [command …]`: the command's words (empty when none

@@ -46,17 +46,17 @@ pub(super) fn mongo(cmd: &SimpleCommand, before: &[SimpleCommand]) -> Option<Hit
 }
 
 /// A database client run in a container (`docker exec db psql -c …`,
-/// `kubectl exec pod -- mysql -e …`): the client's own command.
+/// `kubectl exec pod -- mysql -e …`, `docker compose -f prod.yml exec -T db
+/// psql …`): the client's own command, from the one container reader
+/// ([`crate::shell::container_command`]).
 pub(super) fn container_client(args: &[String]) -> Option<SimpleCommand> {
-    let ops = operands(args);
-    if !matches!(ops.first(), Some(&"exec" | &"run")) && ops.get(1) != Some(&"exec") {
-        return None;
-    }
-    let at = args
+    let inside = crate::shell::container_command(args)?;
+    let words = inside.command();
+    let at = words
         .iter()
         .position(|a| DB_CLIENTS.contains(&crate::shell::program_name(a).as_str()))?;
     Some(SimpleCommand {
-        argv: args[at..].to_vec(),
+        argv: words[at..].to_vec(),
         ..SimpleCommand::default()
     })
 }

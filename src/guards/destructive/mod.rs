@@ -166,13 +166,13 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
         }
         "git" => git::git(cmd),
         "hg" | "chg" | "sl" | "svn" | "fossil" => vcs::other_vcs(cmd),
-        "docker" | "podman" | "kubectl" | "oc" | "nerdctl"
-            if let Some(inner) = data::container_client(args) =>
+        _ if crate::shell::container_tool(&prog)
+            && let Some(inner) = data::container_client(args) =>
         {
             data::sql_client(&inner, before)
         }
-        "docker" | "podman" | "kubectl" | "oc" | "nerdctl" | "docker-compose"
-            if let Some(inner) = data::container_command(args) =>
+        _ if crate::shell::container_tool(&prog)
+            && let Some(inner) = data::container_command(args) =>
         {
             by_table(&inner).or_else(|| {
                 let after_image = SimpleCommand {
