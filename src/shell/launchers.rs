@@ -220,8 +220,9 @@ fn direnv(argv: &[String]) -> Unwrapped {
     }
 }
 
-/// The value of a script option (`--run '…'`, `--command=…`).
-fn script_option(argv: &[String], names: &[&str]) -> Option<String> {
+/// The value of a script option (`--run '…'`, `--command=…`, `-C cmd`);
+/// also the remote command of `fly ssh console -C` (`remote.rs`).
+pub(super) fn script_option(argv: &[String], names: &[&str]) -> Option<String> {
     let mut it = argv.iter();
     while let Some(a) = it.next() {
         if names.contains(&a.as_str()) {
@@ -229,6 +230,7 @@ fn script_option(argv: &[String], names: &[&str]) -> Option<String> {
         }
         if let Some(v) = names
             .iter()
+            .filter(|n| n.starts_with("--"))
             .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
         {
             return Some(v.to_string());

@@ -134,7 +134,7 @@ impl Parser<'_> {
         match self.peek(1) {
             Some('(') if self.peek(2) == Some('(') => {
                 self.i += 3;
-                self.arithmetic(depth);
+                self.expansion_body(depth, '(', ')', 2);
             }
             Some('(') => {
                 self.i += 2;
@@ -147,7 +147,7 @@ impl Parser<'_> {
             }
             Some('{') => {
                 self.i += 2;
-                self.parameter(depth);
+                self.expansion_body(depth, '{', '}', 1);
             }
             Some('\'') => {
                 self.i += 2;
@@ -183,41 +183,13 @@ impl Parser<'_> {
         }
     }
 
-    /// The body of `$((` (cursor after it) up to the `))` that closes it:
-    /// the substitutions inside (`$(( $(cmd) + 1 ))`) are commands too.
-    fn arithmetic(&mut self, depth: usize) {
-        let mut level = 2usize;
-        let mut scratch = String::new();
-        while let Some(c) = self.peek(0) {
-            match c {
-                '$' if self.peek(1) == Some('(') && self.peek(2) != Some('(') => {
-                    self.i += 2;
-                    self.subst(depth, true);
-                    continue;
-                }
-                '`' => {
-                    self.backticks(depth, &mut scratch, true);
-                    continue;
-                }
-                '(' => level += 1,
-                ')' => {
-                    level -= 1;
-                    if level == 0 {
-                        self.i += 1;
-                        return;
-                    }
-                }
-                _ => {}
-            }
-            self.i += 1;
-        }
-    }
-
-    /// The body of `${` (cursor after it) up to the `}` that closes it: a
-    /// substitution in a default or alternative value (`${X:-$(cmd)}`,
-    /// `${X:=`cmd`}`) runs when the value is used, so its commands are read.
-    fn parameter(&mut self, depth: usize) {
-        let mut level = 1usize;
+    /// The body of an expansion up to the `close` that balances `open`
+    /// (`level` already open, the cursor after them): `$((` … `))`, whose
+    /// substitutions are commands too (`$(( $(cmd) + 1 ))`), and `${` … `}`,
+    /// where a substitution in a default or alternative value
+    /// (`${X:-$(cmd)}`, `${X:=`cmd`}`) runs when the value is used. The
+    /// commands inside are read; quoted and escaped text is stepped over.
+    fn expansion_body(&mut self, depth: usize, open: char, close: char, mut level: usize) {
         let mut scratch = String::new();
         while let Some(c) = self.peek(0) {
             match c {
@@ -237,8 +209,8 @@ impl Parser<'_> {
                         self.i += 1;
                     }
                 }
-                '{' => level += 1,
-                '}' => {
+                c if c == open => level += 1,
+                c if c == close => {
                     level -= 1;
                     if level == 0 {
                         self.i += 1;

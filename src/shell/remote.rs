@@ -74,7 +74,7 @@ fn remote_words(argv: &[String], name: &str) -> Option<Vec<String>> {
             if !matches!(ops.as_slice(), ["compute" | "cloud-shell", "ssh"]) {
                 return None;
             }
-            option(argv, &["--command"])
+            super::launchers::script_option(argv, &["--command"])
                 .map(|c| vec![c])
                 .or_else(|| after_dashdash(argv))?
         }
@@ -84,12 +84,14 @@ fn remote_words(argv: &[String], name: &str) -> Option<Vec<String>> {
             {
                 return None;
             }
-            vec![option(argv, &["-C", "--command"])?]
+            vec![super::launchers::script_option(argv, &["-C", "--command"])?]
         }
         "vagrant" if argv.get(1).is_some_and(|a| a == "ssh") => {
-            vec![option(argv, &["-c", "--command"])?]
+            vec![super::launchers::script_option(argv, &["-c", "--command"])?]
         }
-        "eb" if argv.get(1).is_some_and(|a| a == "ssh") => vec![option(argv, &["--command"])?],
+        "eb" if argv.get(1).is_some_and(|a| a == "ssh") => {
+            vec![super::launchers::script_option(argv, &["--command"])?]
+        }
         _ => return None,
     };
     Some(words)
@@ -160,24 +162,6 @@ fn after_dashdash(argv: &[String]) -> Option<Vec<String>> {
     let k = argv.iter().position(|a| a == "--")?;
     let rest = argv.get(k + 1..).filter(|r| !r.is_empty())?;
     Some(rest.to_vec())
-}
-
-/// The value of one of the options `names` (`-C cmd`, `--command=cmd`).
-fn option(argv: &[String], names: &[&str]) -> Option<String> {
-    let mut it = argv.iter();
-    while let Some(a) = it.next() {
-        if names.contains(&a.as_str()) {
-            return it.next().cloned();
-        }
-        if let Some(v) = names
-            .iter()
-            .filter(|n| n.starts_with("--"))
-            .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
-        {
-            return Some(v.to_string());
-        }
-    }
-    None
 }
 
 /// Whether a remote command line reads a script on its input: none at all
