@@ -461,7 +461,9 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
             _ => None,
         },
         "gem" => match sub {
-            "install" | "i" => Some(("Ruby (RubyGems)", ADDS)),
+            "install" | "i" if !args.iter().any(|a| a == "--user-install") => {
+                Some(("Ruby (RubyGems)", ADDS))
+            }
             "update" => Some(("Ruby (RubyGems)", UPGRADES)),
             _ => None,
         },
@@ -514,7 +516,10 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
 fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
     let mut it = args.iter();
     let sub = it.by_ref().find(|a| !a.starts_with('-'))?;
-    if sub != "install" {
+    // `--user` installs into the user's own site folder, never the
+    // project's environment (a virtual environment refuses it): a tool
+    // install, like `pipx` or `npm i -g`.
+    if sub != "install" || args.iter().any(|a| a == "--user") {
         return None;
     }
     const WITH_VALUE: &[&str] = &[

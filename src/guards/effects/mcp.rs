@@ -331,7 +331,9 @@ fn quote(s: &str) -> String {
 /// The built-in tool and input an MCP call is judged as.
 pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(ToolKind, Value)> {
     let (_, tool) = split(tool_name)?;
-    let row = lookup(tool, input)?;
+    let Some(row) = lookup(tool, input) else {
+        return super::mcp_verbs::judged_as(tool, input).map(|v| (ToolKind::Bash, v));
+    };
     Some((row.shape.tool(), built_in_input(row.shape, input)?))
 }
 
