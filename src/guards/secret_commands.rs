@@ -324,10 +324,23 @@ fn config_secret(prog: &str, args: &[String]) -> Option<&'static str> {
                 })
                 .then_some("package registry token")
         }
-        "docker" | "podman" | "nerdctl" if ops.first() == Some(&"inspect") => args
-            .windows(2)
-            .any(|w| matches!(w[0].as_str(), "-f" | "--format") && w[1].contains(".Env"))
-            .then_some("a container's environment"),
+        // `inspect` of any object kind (`docker container inspect`), the
+        // format in any spelling (`-f X`, `--format=X`, `-fX`).
+        "docker" | "podman" | "nerdctl" if ops.iter().take(2).any(|o| *o == "inspect") => {
+            let format = |a: &str| {
+                ["--format=", "-f"]
+                    .iter()
+                    .any(|p| a.strip_prefix(p).is_some_and(|v| v.contains(".Env")))
+            };
+            (args
+                .windows(2)
+                .any(|w| matches!(w[0].as_str(), "-f" | "--format") && w[1].contains(".Env"))
+                || args.iter().any(|a| format(a)))
+            .then_some("a container's environment")
+        }
+        // `at -c JOB` prints the job's script, which starts by exporting
+        // the environment it was queued with.
+        "at" if super::argv::has_flag(args, 'c', &[]) => Some("a queued job's environment"),
         _ => None,
     }
 }

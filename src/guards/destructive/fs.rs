@@ -124,6 +124,14 @@ pub(super) fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -
         } else {
             trimmed
         };
+        // `DIR/*` deletes what is in DIR, not DIR: in a temporary directory
+        // itself (`rm -rf /var/tmp/*`, `cd /tmp && rm -rf *`) that is scratch.
+        if raw.ends_with('*') && raw_dir != "/" {
+            let inside = format!("{}/x", raw_dir.trim_end_matches(['/', '\\']));
+            if argv::is_temp(ctx, &argv::target_of(ctx, cmd, &inside)) {
+                continue;
+            }
+        }
         let t = argv::target_of(ctx, cmd, &raw_dir);
         if let Some(why) = deletes_what(ctx, &t, &root_t) {
             let kind = match why {
