@@ -554,6 +554,9 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
         "python" | "pypy" => &["-c"],
         "node" | "nodejs" | "bun" | "ruby" | "perl" => &["-e", "-p", "-E", "--eval", "--print"],
         "php" => &["-r"],
+        "lua" | "luajit" | "rscript" | "Rscript" => &["-e"],
+        "deno" => &["eval"],
+        "awk" | "gawk" | "mawk" | "nawk" => return super::secret_code::awk_program(c.args()),
         _ => return None,
     };
     let args = c.args();
@@ -583,9 +586,16 @@ fn code_reads_env(code: &str) -> bool {
             word_start && !membership && !keyed.iter().any(|k| after.starts_with(k))
         })
     };
-    if whole_env("os.environ", &["[", ".get(", ".setdefault(", ".pop("])
-        || whole_env("process.env", &[".", "["])
-        || whole_env("ENV", &["[", ".fetch(", "_", "IRONMENT"])
+    // A key in quotes names one variable; a key in a variable
+    // (`os.environ[k]`, awk's `ENVIRON[k]`) reads values the line does not
+    // name, as a loop over all of them does.
+    const NAMED: &[&str] = &["[\"", "['", "[`"];
+    if whole_env(
+        "os.environ",
+        &[NAMED, &[".get(", ".setdefault(", ".pop("]].concat(),
+    ) || whole_env("process.env", &[NAMED, &["."]].concat())
+        || whole_env("ENV", &[NAMED, &[".fetch(", "_", "IRON"]].concat())
+        || whole_env("ENVIRON", NAMED)
         || code.contains("%ENV")
         || code.contains("getenv()")
     {

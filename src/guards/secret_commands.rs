@@ -382,6 +382,14 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     if let Some(inner) = container_env(&prog, cmd.args()) {
         return printed_kind(&inner, piped_into);
     }
+    // An unquoted heredoc's variables expand before `cat` prints the body
+    // (`cat <<EOF` … `$NPM_TOKEN` … `EOF`), as `echo "$NPM_TOKEN"` would.
+    if matches!(prog.as_str(), "cat" | "tee")
+        && cmd.heredoc_expands
+        && let Some(v) = cmd.heredoc.as_deref().and_then(secret_vars)
+    {
+        return Some(format!("the environment variable {v}"));
+    }
     if let Some(kind) = config_secret(&prog, cmd.args()) {
         return Some(kind.into());
     }
