@@ -94,6 +94,59 @@ pub fn prints_secret_var(prog: &str, args: &[String]) -> Option<String> {
         .map(|(_, _, name)| name)
 }
 
+/// Calls that open a connection or make a request, in any of the
+/// languages read here.
+const NET_CALLS: &[&str] = &[
+    "urlopen(",
+    "requests.",
+    "httpx.",
+    "http.client",
+    "fetch(",
+    "https.request(",
+    "http.request(",
+    "https.get(",
+    "http.get(",
+    "axios",
+    "Net::HTTP",
+    "URI.open(",
+    "LWP::",
+    "HTTP::Tiny",
+    "curl_exec(",
+    "socket.",
+    "Deno.connect(",
+];
+
+/// Interpreter code that sends a secret variable in a request or fetches
+/// the instance's credentials from the metadata endpoint: (what, sent).
+pub fn code_sends(prog: &str, args: &[String]) -> Option<(String, bool)> {
+    let (_, code_opts, print_opts) = INTERPRETERS.iter().find(|(p, _, _)| *p == prog)?;
+    let at = args
+        .iter()
+        .position(|a| code_opts.contains(&a.as_str()) || print_opts.contains(&a.as_str()))?;
+    let code = args.get(at + 1)?;
+    if !NET_CALLS.iter().any(|c| code.contains(c)) {
+        return None;
+    }
+    let lower = code.to_ascii_lowercase();
+    if super::effects::tables::METADATA_CREDENTIALS
+        .iter()
+        .any(|(host, route)| {
+            lower
+                .split_once(host)
+                .is_some_and(|(_, r)| r.contains(route))
+        })
+    {
+        return Some((
+            "cloud instance credentials from the metadata endpoint".into(),
+            false,
+        ));
+    }
+    env_reads(code)
+        .into_iter()
+        .find(|(_, _, name)| secret_name(name))
+        .map(|(_, _, name)| (format!("the environment variable {name}"), true))
+}
+
 /// awk's program: its first operand, past `-F`, `-v` and their values
 /// (none when it is read from a file, `-f`).
 pub(super) fn awk_program(args: &[String]) -> Option<String> {

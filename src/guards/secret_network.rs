@@ -19,6 +19,9 @@ pub(super) fn sent_or_fetched(prog: &str, args: &[String]) -> Option<(String, bo
     if let Some(v) = args.iter().find_map(|a| url_credential(a)) {
         return Some((format!("the environment variable {v}"), true));
     }
+    if let Some(found) = super::secret_code::code_sends(prog, args) {
+        return Some(found);
+    }
     if !matches!(
         prog,
         "curl"
