@@ -123,7 +123,9 @@ pub fn code_sends(prog: &str, args: &[String]) -> Option<(String, bool)> {
     let at = args
         .iter()
         .position(|a| code_opts.contains(&a.as_str()) || print_opts.contains(&a.as_str()))?;
-    let code = args.get(at + 1)?;
+    // The module expression as the receiver (`require("https").get(…)`) is
+    // the same call as `https.get(…)`.
+    let code = &required_as_names(args.get(at + 1)?);
     if !NET_CALLS.iter().any(|c| code.contains(c)) {
         return None;
     }
@@ -145,6 +147,29 @@ pub fn code_sends(prog: &str, args: &[String]) -> Option<(String, bool)> {
         .into_iter()
         .find(|(_, _, name)| secret_name(name))
         .map(|(_, _, name)| (format!("the environment variable {name}"), true))
+}
+
+/// `require("m")` and `require('m')` written as `m`.
+fn required_as_names(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = rest.find("require(") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + "require(".len()..];
+        let q = after.chars().next().filter(|c| matches!(c, '"' | '\''));
+        match q.and_then(|q| after[1..].find(q).map(|e| (e, &after[1..]))) {
+            Some((e, inner)) if inner[e + 1..].starts_with(')') => {
+                out.push_str(&inner[..e]);
+                rest = &inner[e + 2..];
+            }
+            _ => {
+                out.push_str("require(");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// awk's program: its first operand, past `-F`, `-v` and their values
