@@ -124,6 +124,15 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
     if let Some(r) = fs::raw_device_write(cmd, &ctx.shell_write_paths()[i]) {
         return Some(r);
     }
+    if ctx.tool() == crate::target::ToolKind::PowerShell
+        && cmd.piped
+        && crate::shell::opacity::is_ps_remove(&prog)
+        && let Some(lister) = before
+            .last()
+            .filter(|l| crate::shell::opacity::ps_lister(&program(l)))
+    {
+        return fs::listed_delete(ctx, lister);
+    }
     if fs::DELETERS.contains(&prog.as_str()) {
         if let Some(r) = fs::fed_delete(ctx, cmd, before) {
             return Some(r);
