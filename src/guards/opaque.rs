@@ -566,8 +566,13 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
                 && a.starts_with('-')
                 && !a.starts_with("--")
                 && flags.iter().any(|f| a.ends_with(&f[1..])))
-    })?;
-    args.get(k + 1).cloned()
+    });
+    // No script file named (`python3 - <<'PY'`): the heredoc is the code.
+    match k {
+        Some(k) => args.get(k + 1).cloned(),
+        None if args.iter().all(|a| a.starts_with('-')) => c.heredoc.clone(),
+        None => None,
+    }
 }
 
 /// Code that reads the whole environment (`os.environ`, `process.env`,

@@ -216,9 +216,12 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         return None;
     }
     let kind = printed_kind(cmd, consumer)?;
+    // A secret sent in the request itself (its URL or body) has left,
+    // whatever the response goes through (`curl "…?key=$K" | jq .x`).
+    let sent_itself = sent_or_fetched(&program(cmd), cmd.args()).is_some_and(|(_, sent)| sent);
     // Keeping only the names (`env | cut -d= -f1`, `awk -F= '{print $1}'`,
     // `sed 's/=.*//'`) shows no value.
-    if chain.iter().any(|c| names_only(c)) {
+    if chain.iter().any(|c| names_only(c)) && !sent_itself {
         return None;
     }
     // A filter that keeps only lines naming no credential (`env | grep
@@ -227,6 +230,7 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
     if let Some(pattern) = chain.iter().find_map(|c| grep_pattern(c))
         && !secret_pattern(&pattern)
         && program(cmd) != "ps"
+        && !sent_itself
     {
         return None;
     }
@@ -241,6 +245,7 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
                 .filter_map(|c| super::secret_filters::filter_projection(c)),
         )
         .any(|p| super::secret_filters::projection_hides(&p))
+        && !sent_itself
     {
         return None;
     }

@@ -145,6 +145,12 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
             return fs::found_delete(ctx, cmd, finder);
         }
     }
+    // Node's `rm -rf` ports delete trees by default, also through a package
+    // runner (`npx rimraf dir`, `pnpm dlx del-cli dir`).
+    let (tool, tool_args) = effects::tool(cmd);
+    if matches!(tool.as_str(), "rimraf" | "del-cli" | "premove") {
+        return fs::recursive_delete(ctx, cmd, &operands(tool_args));
+    }
     match prog.as_str() {
         "rm" | "rmdir" if has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]) => {
             fs::recursive_delete(ctx, cmd, &operands(args))
