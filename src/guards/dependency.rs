@@ -266,6 +266,12 @@ fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)
         p => p,
     }
     .to_string();
+    // `cargo +nightly add x`: a toolchain selector comes before the
+    // subcommand.
+    let args = match args.first() {
+        Some(t) if prog == "cargo" && t.starts_with('+') => &args[1..],
+        _ => args,
+    };
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
     let found = match prog.as_str() {
@@ -367,6 +373,11 @@ fn javascript(
             | "add" => (!global && pkgs()).then_some(("JavaScript (npm)", ADDS)),
             "update" | "up" | "upgrade" | "udpate" => {
                 (!global).then_some(("JavaScript (npm)", UPGRADES))
+            }
+            // `npm audit fix` rewrites the lockfile (and, with `--force`,
+            // the manifest) to the fixed versions.
+            "audit" if operands(args).get(1) == Some(&"fix") => {
+                Some(("JavaScript (npm)", UPGRADES))
             }
             _ => None,
         },
