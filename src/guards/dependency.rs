@@ -585,13 +585,16 @@ fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
             skip = WITH_VALUE.contains(&a.as_str());
             continue;
         }
-        let local = a == "."
-            || a.starts_with("./")
-            || a.starts_with("../")
-            || a.starts_with('/')
-            || a.starts_with('~')
-            || a.ends_with(".whl")
-            || a.ends_with(".tar.gz");
+        // An archive or wheel on disk is local (the project's own build);
+        // one named by a URL is fetched from wherever the URL points.
+        let local = !a.contains("://")
+            && (a == "."
+                || a.starts_with("./")
+                || a.starts_with("../")
+                || a.starts_with('/')
+                || a.starts_with('~')
+                || a.ends_with(".whl")
+                || a.ends_with(".tar.gz"));
         if !local {
             return Some(("Python (pip)", ADDS));
         }
