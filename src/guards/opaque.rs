@@ -595,11 +595,16 @@ fn code_reads_env(code: &str) -> bool {
     // (`os.environ[k]`, awk's `ENVIRON[k]`) reads values the line does not
     // name, as a loop over all of them does.
     const NAMED: &[&str] = &["[\"", "['", "[`"];
+    const PERL_NAMED: &[&str] = &[
+        "{A", "{B", "{C", "{D", "{E", "{F", "{G", "{H", "{I", "{J", "{K", "{L", "{M", "{N", "{O",
+        "{P", "{Q", "{R", "{S", "{T", "{U", "{V", "{W", "{X", "{Y", "{Z", "{_", "{'", "{\"",
+    ];
     if whole_env(
         "os.environ",
         &[NAMED, &[".get(", ".setdefault(", ".pop("]].concat(),
     ) || whole_env("process.env", &[NAMED, &["."]].concat())
-        || whole_env("ENV", &[NAMED, &[".fetch(", "_", "IRON"]].concat())
+        // Perl's `$ENV{NAME}` names one variable; `$ENV{$k}` does not.
+        || whole_env("ENV", &[NAMED, &[".fetch(", "_", "IRON"], PERL_NAMED].concat())
         || whole_env("ENVIRON", NAMED)
         || code.contains("%ENV")
         || code.contains("getenv()")
