@@ -266,6 +266,12 @@ fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)
         p => p,
     }
     .to_string();
+    // `cargo +nightly add x`: a toolchain selector comes before the
+    // subcommand.
+    let args = match args.first() {
+        Some(t) if prog == "cargo" && t.starts_with('+') => &args[1..],
+        _ => args,
+    };
     let sub = operands(args).first().copied().unwrap_or_default();
     let global = argv::has_flag(args, 'g', &["global"]);
     let found = match prog.as_str() {
@@ -368,6 +374,11 @@ fn javascript(
             "update" | "up" | "upgrade" | "udpate" => {
                 (!global).then_some(("JavaScript (npm)", UPGRADES))
             }
+            // `npm audit fix` rewrites the lockfile (and, with `--force`,
+            // the manifest) to the fixed versions.
+            "audit" if operands(args).get(1) == Some(&"fix") => {
+                Some(("JavaScript (npm)", UPGRADES))
+            }
             _ => None,
         },
         "pnpm" => match sub {
@@ -461,7 +472,9 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
             _ => None,
         },
         "gem" => match sub {
-            "install" | "i" => Some(("Ruby (RubyGems)", ADDS)),
+            "install" | "i" if !args.iter().any(|a| a == "--user-install") => {
+                Some(("Ruby (RubyGems)", ADDS))
+            }
             "update" => Some(("Ruby (RubyGems)", UPGRADES)),
             _ => None,
         },
@@ -514,7 +527,10 @@ fn other(prog: &str, args: &[String], sub: &str) -> Option<(&'static str, &'stat
 fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
     let mut it = args.iter();
     let sub = it.by_ref().find(|a| !a.starts_with('-'))?;
-    if sub != "install" {
+    // `--user` installs into the user's own site folder, never the
+    // project's environment (a virtual environment refuses it): a tool
+    // install, like `pipx` or `npm i -g`.
+    if sub != "install" || args.iter().any(|a| a == "--user") {
         return None;
     }
     const WITH_VALUE: &[&str] = &[
@@ -569,13 +585,16 @@ fn pip(args: &[String]) -> Option<(&'static str, &'static str)> {
             skip = WITH_VALUE.contains(&a.as_str());
             continue;
         }
-        let local = a == "."
-            || a.starts_with("./")
-            || a.starts_with("../")
-            || a.starts_with('/')
-            || a.starts_with('~')
-            || a.ends_with(".whl")
-            || a.ends_with(".tar.gz");
+        // An archive or wheel on disk is local (the project's own build);
+        // one named by a URL is fetched from wherever the URL points.
+        let local = !a.contains("://")
+            && (a == "."
+                || a.starts_with("./")
+                || a.starts_with("../")
+                || a.starts_with('/')
+                || a.starts_with('~')
+                || a.ends_with(".whl")
+                || a.ends_with(".tar.gz"));
         if !local {
             return Some(("Python (pip)", ADDS));
         }

@@ -554,6 +554,9 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
         "python" | "pypy" => &["-c"],
         "node" | "nodejs" | "bun" | "ruby" | "perl" => &["-e", "-p", "-E", "--eval", "--print"],
         "php" => &["-r"],
+        "lua" | "luajit" | "rscript" | "Rscript" => &["-e"],
+        "deno" => &["eval"],
+        "awk" | "gawk" | "mawk" | "nawk" => return super::secret_code::awk_program(c.args()),
         _ => return None,
     };
     let args = c.args();
@@ -563,8 +566,13 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
                 && a.starts_with('-')
                 && !a.starts_with("--")
                 && flags.iter().any(|f| a.ends_with(&f[1..])))
-    })?;
-    args.get(k + 1).cloned()
+    });
+    // No script file named (`python3 - <<'PY'`): the heredoc is the code.
+    match k {
+        Some(k) => args.get(k + 1).cloned(),
+        None if args.iter().all(|a| a.starts_with('-')) => c.heredoc.clone(),
+        None => None,
+    }
 }
 
 /// Code that reads the whole environment (`os.environ`, `process.env`,
@@ -583,9 +591,21 @@ fn code_reads_env(code: &str) -> bool {
             word_start && !membership && !keyed.iter().any(|k| after.starts_with(k))
         })
     };
-    if whole_env("os.environ", &["[", ".get(", ".setdefault(", ".pop("])
-        || whole_env("process.env", &[".", "["])
-        || whole_env("ENV", &["[", ".fetch(", "_", "IRONMENT"])
+    // A key in quotes names one variable; a key in a variable
+    // (`os.environ[k]`, awk's `ENVIRON[k]`) reads values the line does not
+    // name, as a loop over all of them does.
+    const NAMED: &[&str] = &["[\"", "['", "[`"];
+    const PERL_NAMED: &[&str] = &[
+        "{A", "{B", "{C", "{D", "{E", "{F", "{G", "{H", "{I", "{J", "{K", "{L", "{M", "{N", "{O",
+        "{P", "{Q", "{R", "{S", "{T", "{U", "{V", "{W", "{X", "{Y", "{Z", "{_", "{'", "{\"",
+    ];
+    if whole_env(
+        "os.environ",
+        &[NAMED, &[".get(", ".setdefault(", ".pop("]].concat(),
+    ) || whole_env("process.env", &[NAMED, &["."]].concat())
+        // Perl's `$ENV{NAME}` names one variable; `$ENV{$k}` does not.
+        || whole_env("ENV", &[NAMED, &[".fetch(", "_", "IRON"], PERL_NAMED].concat())
+        || whole_env("ENVIRON", NAMED)
         || code.contains("%ENV")
         || code.contains("getenv()")
     {

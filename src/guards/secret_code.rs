@@ -22,6 +22,10 @@ const INTERPRETERS: &[(&str, &[&str], &[&str])] = &[
     ("ruby", &["-e"], &[]),
     ("perl", &["-e", "-E"], &[]),
     ("php", &["-r"], &[]),
+    ("lua", &["-e"], &[]),
+    ("luajit", &["-e"], &[]),
+    ("rscript", &["-e"], &[]),
+    ("Rscript", &["-e"], &[]),
 ];
 
 /// How code reads one variable: the text before its name.
@@ -29,6 +33,7 @@ const ENV_READS: &[&str] = &[
     "os.environ[",
     "os.environ.get(",
     "os.getenv(",
+    "ENVIRON[",
     "process.env.",
     "process.env[",
     "ENV[",
@@ -60,16 +65,25 @@ const PRINTS: &[&str] = &[
     "var_dump(",
     "print_r(",
     "printf(",
+    "cat(",
+    "writeLines(",
+    "message(",
+    "io.write(",
 ];
 
 /// The secret variable the interpreter command prints, if any.
 pub fn prints_secret_var(prog: &str, args: &[String]) -> Option<String> {
-    let (_, code_opts, print_opts) = INTERPRETERS.iter().find(|(p, _, _)| *p == prog)?;
-    let printing = args.iter().any(|a| print_opts.contains(&a.as_str()));
-    let at = args
-        .iter()
-        .position(|a| code_opts.contains(&a.as_str()) || print_opts.contains(&a.as_str()))?;
-    let code = args.get(at + 1)?;
+    let (code, printing) = if matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
+        (awk_program(args)?, false)
+    } else {
+        let (_, code_opts, print_opts) = INTERPRETERS.iter().find(|(p, _, _)| *p == prog)?;
+        let printing = args.iter().any(|a| print_opts.contains(&a.as_str()));
+        let at = args
+            .iter()
+            .position(|a| code_opts.contains(&a.as_str()) || print_opts.contains(&a.as_str()))?;
+        (args.get(at + 1)?.clone(), printing)
+    };
+    let code = &code;
     env_reads(code)
         .into_iter()
         .find(|(start, end, name)| {
@@ -78,6 +92,102 @@ pub fn prints_secret_var(prog: &str, args: &[String]) -> Option<String> {
                 && (printing || in_print(code, *start))
         })
         .map(|(_, _, name)| name)
+}
+
+/// Calls that open a connection or make a request, in any of the
+/// languages read here.
+const NET_CALLS: &[&str] = &[
+    "urlopen(",
+    "requests.",
+    "httpx.",
+    "http.client",
+    "fetch(",
+    "https.request(",
+    "http.request(",
+    "https.get(",
+    "http.get(",
+    "axios",
+    "Net::HTTP",
+    "URI.open(",
+    "LWP::",
+    "HTTP::Tiny",
+    "curl_exec(",
+    "socket.",
+    "Deno.connect(",
+];
+
+/// Interpreter code that sends a secret variable in a request or fetches
+/// the instance's credentials from the metadata endpoint: (what, sent).
+pub fn code_sends(prog: &str, args: &[String]) -> Option<(String, bool)> {
+    let (_, code_opts, print_opts) = INTERPRETERS.iter().find(|(p, _, _)| *p == prog)?;
+    let at = args
+        .iter()
+        .position(|a| code_opts.contains(&a.as_str()) || print_opts.contains(&a.as_str()))?;
+    // The module expression as the receiver (`require("https").get(…)`) is
+    // the same call as `https.get(…)`.
+    let code = &required_as_names(args.get(at + 1)?);
+    if !NET_CALLS.iter().any(|c| code.contains(c)) {
+        return None;
+    }
+    let lower = code.to_ascii_lowercase();
+    if super::effects::tables::METADATA_CREDENTIALS
+        .iter()
+        .any(|(host, route)| {
+            lower
+                .split_once(host)
+                .is_some_and(|(_, r)| r.contains(route))
+        })
+    {
+        return Some((
+            "cloud instance credentials from the metadata endpoint".into(),
+            false,
+        ));
+    }
+    env_reads(code)
+        .into_iter()
+        .find(|(_, _, name)| secret_name(name))
+        .map(|(_, _, name)| (format!("the environment variable {name}"), true))
+}
+
+/// `require("m")` and `require('m')` written as `m`.
+fn required_as_names(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = rest.find("require(") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + "require(".len()..];
+        let q = after.chars().next().filter(|c| matches!(c, '"' | '\''));
+        match q.and_then(|q| after[1..].find(q).map(|e| (e, &after[1..]))) {
+            Some((e, inner)) if inner[e + 1..].starts_with(')') => {
+                out.push_str(&inner[..e]);
+                rest = &inner[e + 2..];
+            }
+            _ => {
+                out.push_str("require(");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// awk's program: its first operand, past `-F`, `-v` and their values
+/// (none when it is read from a file, `-f`).
+pub(super) fn awk_program(args: &[String]) -> Option<String> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-f" | "--file" => return None,
+            "-F" | "-v" | "--field-separator" | "--assign" => {
+                it.next();
+            }
+            "--" => return it.next().cloned(),
+            o if o.starts_with('-') && o.len() > 1 => {}
+            _ => return Some(a.clone()),
+        }
+    }
+    None
 }
 
 /// Every read of one variable: where its reader starts, where the read
@@ -123,7 +233,8 @@ fn env_reads(code: &str) -> Vec<(usize, usize, String)> {
 fn shown_whole(code: &str, start: usize, end: usize) -> bool {
     let before = code[..start].trim_end();
     let tested = [
-        "!", "len(", "bool(", "hash(", "Boolean(", "defined(", "isset(", "empty(",
+        "!", "len(", "bool(", "hash(", "Boolean(", "defined(", "isset(", "empty(", "exists",
+        "defined",
     ]
     .iter()
     .any(|t| before.ends_with(t));
@@ -136,15 +247,18 @@ fn shown_whole(code: &str, start: usize, end: usize) -> bool {
 }
 
 /// Whether the statement holding `start` is a print of it.
+/// A block's `{` starts a statement too (awk's `BEGIN{print …}`).
 fn in_print(code: &str, start: usize) -> bool {
-    let stmt = code[..start]
-        .rfind([';', '\n'])
-        .map_or(&code[..start], |i| &code[i + 1..start]);
-    let stmt = stmt.trim_start();
-    PRINTS.iter().any(|p| {
-        stmt.starts_with(p)
-            || stmt.contains(&format!(" {p}"))
-            || p.ends_with('(') && stmt.contains(p)
+    [&[';', '\n'][..], &[';', '\n', '{']].iter().any(|seps| {
+        let stmt = code[..start]
+            .rfind(*seps)
+            .map_or(&code[..start], |i| &code[i + 1..start]);
+        let stmt = stmt.trim_start();
+        PRINTS.iter().any(|p| {
+            stmt.starts_with(p)
+                || stmt.contains(&format!(" {p}"))
+                || p.ends_with('(') && stmt.contains(p)
+        })
     })
 }
 

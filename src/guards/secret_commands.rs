@@ -216,9 +216,12 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         return None;
     }
     let kind = printed_kind(cmd, consumer)?;
+    // A secret sent in the request itself (its URL or body) has left,
+    // whatever the response goes through (`curl "…?key=$K" | jq .x`).
+    let sent_itself = sent_or_fetched(&program(cmd), cmd.args()).is_some_and(|(_, sent)| sent);
     // Keeping only the names (`env | cut -d= -f1`, `awk -F= '{print $1}'`,
     // `sed 's/=.*//'`) shows no value.
-    if chain.iter().any(|c| names_only(c)) {
+    if chain.iter().any(|c| names_only(c)) && !sent_itself {
         return None;
     }
     // A filter that keeps only lines naming no credential (`env | grep
@@ -227,6 +230,7 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
     if let Some(pattern) = chain.iter().find_map(|c| grep_pattern(c))
         && !secret_pattern(&pattern)
         && program(cmd) != "ps"
+        && !sent_itself
     {
         return None;
     }
@@ -241,6 +245,7 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
                 .filter_map(|c| super::secret_filters::filter_projection(c)),
         )
         .any(|p| super::secret_filters::projection_hides(&p))
+        && !sent_itself
     {
         return None;
     }
@@ -324,10 +329,23 @@ fn config_secret(prog: &str, args: &[String]) -> Option<&'static str> {
                 })
                 .then_some("package registry token")
         }
-        "docker" | "podman" | "nerdctl" if ops.first() == Some(&"inspect") => args
-            .windows(2)
-            .any(|w| matches!(w[0].as_str(), "-f" | "--format") && w[1].contains(".Env"))
-            .then_some("a container's environment"),
+        // `inspect` of any object kind (`docker container inspect`), the
+        // format in any spelling (`-f X`, `--format=X`, `-fX`).
+        "docker" | "podman" | "nerdctl" if ops.iter().take(2).any(|o| *o == "inspect") => {
+            let format = |a: &str| {
+                ["--format=", "-f"]
+                    .iter()
+                    .any(|p| a.strip_prefix(p).is_some_and(|v| v.contains(".Env")))
+            };
+            (args
+                .windows(2)
+                .any(|w| matches!(w[0].as_str(), "-f" | "--format") && w[1].contains(".Env"))
+                || args.iter().any(|a| format(a)))
+            .then_some("a container's environment")
+        }
+        // `at -c JOB` prints the job's script, which starts by exporting
+        // the environment it was queued with.
+        "at" if super::argv::has_flag(args, 'c', &[]) => Some("a queued job's environment"),
         _ => None,
     }
 }
@@ -368,6 +386,14 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     }
     if let Some(inner) = container_env(&prog, cmd.args()) {
         return printed_kind(&inner, piped_into);
+    }
+    // An unquoted heredoc's variables expand before `cat` prints the body
+    // (`cat <<EOF` … `$NPM_TOKEN` … `EOF`), as `echo "$NPM_TOKEN"` would.
+    if matches!(prog.as_str(), "cat" | "tee")
+        && cmd.heredoc_expands
+        && let Some(v) = cmd.heredoc.as_deref().and_then(secret_vars)
+    {
+        return Some(format!("the environment variable {v}"));
     }
     if let Some(kind) = config_secret(&prog, cmd.args()) {
         return Some(kind.into());

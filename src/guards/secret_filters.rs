@@ -80,6 +80,26 @@ pub(super) fn names_only(c: &SimpleCommand) -> bool {
     }
 }
 
+/// Whether a read of an environment file shows only its variables' names:
+/// the reader keeps only what comes before each `=` (`cut -d= -f1 .env`,
+/// `sed 's/=.*//' .env`), or its output goes through a filter that does
+/// (`grep -v '^#' .env | cut -d= -f1`). A key file has no names to keep.
+pub(super) fn env_names_only(
+    reader: &SimpleCommand,
+    word: &str,
+    kind: &str,
+    after: &[SimpleCommand],
+) -> bool {
+    if !kind.contains("environment") || reader.captured {
+        return false;
+    }
+    let without = SimpleCommand {
+        argv: reader.argv.iter().filter(|a| *a != word).cloned().collect(),
+        ..SimpleCommand::default()
+    };
+    names_only(&without) || after.iter().take_while(|c| c.piped).any(names_only)
+}
+
 /// The pattern of a `grep`-like filter.
 pub(super) fn grep_pattern(c: &SimpleCommand) -> Option<String> {
     let prog = program(c);

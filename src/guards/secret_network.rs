@@ -13,6 +13,15 @@ use crate::shell::SimpleCommand;
 /// how a token is meant to be used, and stays quiet). The flag says it is
 /// sent (true) rather than fetched into the conversation.
 pub(super) fn sent_or_fetched(prog: &str, args: &[String]) -> Option<(String, bool)> {
+    // Any program that is handed a URL sends its credentials part and its
+    // query to the server (and a VCS keeps a clone's URL in its config):
+    // `git clone https://$TOKEN@host/r`, `pip install git+https://…`.
+    if let Some(v) = args.iter().find_map(|a| url_credential(a)) {
+        return Some((format!("the environment variable {v}"), true));
+    }
+    if let Some(found) = super::secret_code::code_sends(prog, args) {
+        return Some(found);
+    }
     if !matches!(
         prog,
         "curl"
@@ -79,6 +88,18 @@ pub(super) fn sent_or_fetched(prog: &str, args: &[String]) -> Option<(String, bo
         }
     }
     None
+}
+
+/// The secret variable in a URL's credentials (`https://user:$X@host`) or
+/// its query (`?token=$X`), in any word that holds a URL.
+fn url_credential(word: &str) -> Option<String> {
+    let (_, rest) = word.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    let userinfo = authority.rsplit_once('@').map(|(u, _)| u);
+    let query = rest.split_once('?').map(|(_, q)| q);
+    userinfo
+        .and_then(secret_vars)
+        .or_else(|| query.and_then(secret_vars))
 }
 
 /// Whether a command sends what it reads on its input off the machine: a

@@ -147,7 +147,9 @@ impl Guard for Secrets {
             }
             for (i, c) in cmds.iter().enumerate() {
                 let fed = fed_literal(&cmds[..i], c);
-                if let Some((word, kind)) = secret_in_command(ctx, fed.as_ref().unwrap_or(c)) {
+                if let Some((word, kind)) = secret_in_command(ctx, fed.as_ref().unwrap_or(c))
+                    && !super::secret_filters::env_names_only(c, &word, kind, &cmds[i + 1..])
+                {
                     let sends = cmds
                         .iter()
                         .any(|c| SENDERS.contains(&super::argv::program(c).as_str()));

@@ -31,11 +31,13 @@ pub(super) enum Lang {
     Ruby,
     Php,
     AppleScript,
+    Lua,
+    R,
 }
 
 /// What a call does with its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Does {
+pub(super) enum Does {
     /// Runs its first string as a shell command line.
     Shell,
     /// Runs a list of words as a program (or a string as a command line;
@@ -188,6 +190,8 @@ fn table(lang: Lang) -> &'static [(&'static str, Does)] {
         Lang::Ruby => RUBY,
         Lang::Php => PHP,
         Lang::AppleScript => APPLESCRIPT,
+        Lang::Lua => super::code_lua_r::LUA,
+        Lang::R => super::code_lua_r::R,
     }
 }
 
@@ -276,7 +280,10 @@ fn effect_of(does: Does, args: &[Arg], after: &str) -> Option<CodeEffect> {
     let recursive = args.iter().any(|a| match a {
         Arg::Other(o) => {
             let o: String = o.chars().filter(|c| !c.is_whitespace()).collect();
-            o.contains("recursive:true") || o.contains("recursive=True")
+            // JavaScript's option, Python's keyword, R's (`recursive = TRUE`).
+            o.contains("recursive:true")
+                || o.contains("recursive=True")
+                || o.contains("recursive=TRUE")
         }
         _ => false,
     });

@@ -11,6 +11,9 @@ pub struct SimpleCommand {
     pub redirects: Vec<Redirect>,
     /// The heredoc body (several heredocs are concatenated), as data.
     pub heredoc: Option<String>,
+    /// Whether a heredoc's delimiter was unquoted, so its body's variables
+    /// and substitutions expand before the command reads it.
+    pub heredoc_expands: bool,
     /// The wrappers peeled off to reach this command, outermost first, by
     /// program name (`sudo`, `env`, `bash` for `bash -c`, `eval`, ...).
     pub wrappers: Vec<String>,

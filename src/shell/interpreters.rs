@@ -28,6 +28,8 @@ const INTERPRETERS: &[(&[&str], Reader)] = &[
     (&["perl"], perl),
     (&["ruby"], ruby),
     (&["php"], php),
+    (&["lua", "luajit", "lua5.4", "lua5.3", "lua5.1"], lua),
+    (&["rscript", "Rscript"], rscript),
     (&["osascript"], osascript),
     (&["source", "."], source),
     (&["at", "batch"], at),
@@ -186,6 +188,16 @@ fn ruby(cmd: &SimpleCommand) -> Unwrapped {
 /// `php -r`.
 fn php(cmd: &SimpleCommand) -> Unwrapped {
     read_code(Lang::Php, code_of(cmd, &["-r"], &["-d", "-c"], &[]))
+}
+
+/// `lua -e`.
+fn lua(cmd: &SimpleCommand) -> Unwrapped {
+    read_code(Lang::Lua, code_of(cmd, &["-e"], &["-l"], &[]))
+}
+
+/// `Rscript -e`.
+fn rscript(cmd: &SimpleCommand) -> Unwrapped {
+    read_code(Lang::R, code_of(cmd, &["-e"], &[], &[]))
 }
 
 /// `osascript -e`.

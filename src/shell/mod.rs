@@ -38,6 +38,7 @@ pub const MAX_COMMANDS: usize = 2048;
 
 mod channels;
 mod code;
+mod code_lua_r;
 mod command;
 mod constants;
 mod cwd;

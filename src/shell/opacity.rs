@@ -137,7 +137,7 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
         });
     }
     let mut written: Vec<&str> = Vec::new();
-    for c in cmds {
+    for (k, c) in cmds.iter().enumerate() {
         if let Some(reason) = c.opaque {
             out.push(Opaque {
                 effect: Effect::Any,
@@ -222,7 +222,13 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
                     reason: COMPUTED_DELETE,
                     shown: shown(c),
                 });
-            } else if powershell && c.piped && paths.is_empty() {
+            } else if powershell
+                && c.piped
+                && paths.is_empty()
+                && !k
+                    .checked_sub(1)
+                    .is_some_and(|j| ps_lister(&program_name(&cmds[j].argv[0])))
+            {
                 out.push(Opaque {
                     effect: Effect::Delete,
                     reason: PS_FED_DELETE,
@@ -344,7 +350,14 @@ fn is_deleter(name: &str, args: &[String]) -> bool {
 }
 
 /// PowerShell's `Remove-Item` and its aliases.
-fn is_ps_remove(name: &str) -> bool {
+/// PowerShell's directory listers: what they feed a `Remove-Item` is the
+/// files under the path they are given, as `find` feeds `xargs rm`.
+pub fn ps_lister(name: &str) -> bool {
+    matches!(name, "get-childitem" | "gci" | "ls" | "dir")
+}
+
+/// PowerShell's deleters (and their aliases).
+pub fn is_ps_remove(name: &str) -> bool {
     matches!(
         name,
         "remove-item" | "ri" | "rm" | "del" | "erase" | "rd" | "rmdir"

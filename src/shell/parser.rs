@@ -107,10 +107,12 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
                             .map(|r| r.target.clone())
                     });
                 }
+                let heredoc_expands = raw.heredoc_ids.iter().any(|id| expands[*id]);
                 let cmd = SimpleCommand {
                     argv: raw.argv,
                     redirects: raw.redirects,
                     heredoc,
+                    heredoc_expands,
                     wrappers: Vec::new(),
                     piped: raw.piped,
                     captured: raw.captured,

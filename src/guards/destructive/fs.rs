@@ -69,6 +69,61 @@ pub(super) fn fed_delete(ctx: &Ctx, cmd: &SimpleCommand, before: &[SimpleCommand
     ))
 }
 
+/// `Get-ChildItem PATH … | Remove-Item`: every file listed under the
+/// lister's paths (`-Path`/`-LiteralPath` or its plain words; else `.`)
+/// goes, so it is judged as a recursive delete of them, like `find PATH |
+/// xargs rm`. A filter's value (`-Filter *.log`) names no path.
+pub(super) fn listed_delete(ctx: &Ctx, lister: &SimpleCommand) -> Option<Hit> {
+    const VALUED: &[&str] = &[
+        "-filter",
+        "-include",
+        "-exclude",
+        "-depth",
+        "-attributes",
+        "-name",
+    ];
+    let args = lister.args();
+    let mut paths: Vec<&str> = Vec::new();
+    let mut filter = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let lower = a.to_ascii_lowercase();
+        if lower == "-path" || lower == "-literalpath" {
+            paths.extend(args.get(i + 1).map(String::as_str));
+            i += 2;
+        } else if VALUED.contains(&lower.as_str()) {
+            if matches!(lower.as_str(), "-filter" | "-include") {
+                filter = args.get(i + 1).map(String::as_str);
+            }
+            i += 2;
+        } else {
+            if !a.starts_with('-') {
+                paths.push(a);
+            }
+            i += 1;
+        }
+    }
+    if paths.is_empty() {
+        paths.push(".");
+    }
+    // Only the files a filter keeps (`-Filter *.log`) go, not the folder.
+    let paths: Vec<String> = paths
+        .iter()
+        .map(|p| match filter {
+            Some(f) => format!("{}/{f}", p.trim_end_matches(['/', '\\'])),
+            None => p.to_string(),
+        })
+        .collect();
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let mut hit = recursive_delete(ctx, lister, &paths)?;
+    hit.reason = hit.reason.replacen(
+        "recursively deletes",
+        "deletes what the listing before it finds under",
+        1,
+    );
+    Some(hit)
+}
+
 /// The search paths of `fd` (after its pattern), else `.`.
 fn fd_paths(fd: &SimpleCommand) -> Vec<String> {
     let paths: Vec<String> = operands(fd.args())
@@ -124,6 +179,14 @@ pub(super) fn recursive_delete(ctx: &Ctx, cmd: &SimpleCommand, paths: &[&str]) -
         } else {
             trimmed
         };
+        // `DIR/*` deletes what is in DIR, not DIR: in a temporary directory
+        // itself (`rm -rf /var/tmp/*`, `cd /tmp && rm -rf *`) that is scratch.
+        if raw.ends_with('*') && raw_dir != "/" {
+            let inside = format!("{}/x", raw_dir.trim_end_matches(['/', '\\']));
+            if argv::is_temp(ctx, &argv::target_of(ctx, cmd, &inside)) {
+                continue;
+            }
+        }
         let t = argv::target_of(ctx, cmd, &raw_dir);
         if let Some(why) = deletes_what(ctx, &t, &root_t) {
             let kind = match why {

@@ -124,6 +124,15 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
     if let Some(r) = fs::raw_device_write(cmd, &ctx.shell_write_paths()[i]) {
         return Some(r);
     }
+    if ctx.tool() == crate::target::ToolKind::PowerShell
+        && cmd.piped
+        && crate::shell::opacity::is_ps_remove(&prog)
+        && let Some(lister) = before
+            .last()
+            .filter(|l| crate::shell::opacity::ps_lister(&program(l)))
+    {
+        return fs::listed_delete(ctx, lister);
+    }
     if fs::DELETERS.contains(&prog.as_str()) {
         if let Some(r) = fs::fed_delete(ctx, cmd, before) {
             return Some(r);
@@ -135,6 +144,12 @@ fn judge(ctx: &Ctx, i: usize) -> Option<Hit> {
         {
             return fs::found_delete(ctx, cmd, finder);
         }
+    }
+    // Node's `rm -rf` ports delete trees by default, also through a package
+    // runner (`npx rimraf dir`, `pnpm dlx del-cli dir`).
+    let (tool, tool_args) = effects::tool(cmd);
+    if matches!(tool.as_str(), "rimraf" | "del-cli" | "premove") {
+        return fs::recursive_delete(ctx, cmd, &operands(tool_args));
     }
     match prog.as_str() {
         "rm" | "rmdir" if has_flag(args, 'r', &["recursive"]) || has_flag(args, 'R', &[]) => {

@@ -7,9 +7,11 @@
 //!
 //! [`canonicalize`] rewrites the payload before any card runs: its
 //! `tool_name` and `tool_input` become the built-in tool's, and the MCP
-//! name stays in `mcp_tool` for the audit. A call no row matches (a read
-//! of a web page, a chat message, a list) is left as it is: no guard
-//! knows it, so it stays quiet. The table is `const` data, scanned in
+//! name stays in `mcp_tool` for the audit. A call no row matches is
+//! judged by the words of its name and input
+//! ([`super::mcp_verbs`]); one they say nothing of (a read of a web page, a
+//! chat message, a list) is left as it is: no guard knows it, so it stays
+//! quiet. The table is `const` data, scanned in
 //! place (a few dozen string compares per MCP call, nothing per other
 //! call).
 
@@ -331,7 +333,9 @@ fn quote(s: &str) -> String {
 /// The built-in tool and input an MCP call is judged as.
 pub fn judged_as(tool_name: &str, input: &Map<String, Value>) -> Option<(ToolKind, Value)> {
     let (_, tool) = split(tool_name)?;
-    let row = lookup(tool, input)?;
+    let Some(row) = lookup(tool, input) else {
+        return super::mcp_verbs::judged_as(tool, input).map(|v| (ToolKind::Bash, v));
+    };
     Some((row.shape.tool(), built_in_input(row.shape, input)?))
 }
 
@@ -514,7 +518,12 @@ pub fn markdown() -> String {
         "\n## MCP tools (`mcp__<server>__<tool>`)\n\nAn MCP call is judged as the built-in \
          tool with the same effect, before any card runs; the first row whose tool name (after \
          `mcp__<server>__`, lower case, `-` read as `_`) and input keys match wins. A call no row \
-         matches is left as it is, and no guard knows it.\n\n\
+         matches is judged by its words (`mcp_verbs`): a runner's command line in a key ending \
+         in `command`/`cmd`, a CLI's verb as a tool (`kubectl_delete` as `kubectl delete <type> \
+         <name>`), a delete-like verb on a data resource (`drop_database` as `dropdb`, \
+         `drop_collection`/`truncate_table` as `DROP TABLE`, `flushdb` as `redis-cli flushall`), \
+         a read verb on a secret (`get_secret_value` as `vault kv get`); a `dryRun` input is a \
+         preview. Anything else is left as it is, and no guard knows it.\n\n\
          | tool names | input needs | judged as |\n|---|---|---|\n",
     );
     for row in TOOLS {

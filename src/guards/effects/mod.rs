@@ -11,6 +11,7 @@
 
 pub mod data_options;
 pub mod mcp;
+pub mod mcp_verbs;
 pub mod packs;
 mod page;
 mod platforms;

@@ -371,6 +371,11 @@ pub const DRY_RUN_SHORT: &[(&str, char)] = &[
     ("borg", 'n'),
     ("s3cmd", 'n'),
     ("apt-get", 's'),
+    // Task runners print the commands a target would run: make(1) `-n`
+    // (`--just-print`, `--recon`), rake's `-n` (`--dry-run`).
+    ("make", 'n'),
+    ("gmake", 'n'),
+    ("rake", 'n'),
 ];
 
 /// A tool's own long spellings of a dry run that are not dry runs on every
@@ -383,6 +388,8 @@ pub const DRY_RUN_OWN_LONG: &[(&str, &[&str])] = &[
     ("lvreduce", &["--test"]),
     ("sgdisk", &["--pretend"]),
     ("apt-get", &["--just-print", "--recon"]),
+    ("make", &["--just-print", "--recon"]),
+    ("gmake", &["--just-print", "--recon"]),
     ("ansible-playbook", &["--check"]),
     ("ansible", &["--check"]),
 ];

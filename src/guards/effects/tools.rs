@@ -384,7 +384,7 @@ pub const TOOLS: &[Family] = &[
         )],
     ),
     tool(
-        &["shred", "srm"],
+        &["shred", "srm", "wipe"],
         &[v(
             &[],
             Always,
