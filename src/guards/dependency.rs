@@ -251,14 +251,6 @@ pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static 
 
 /// [`dependency_change`] for a program's name and its words.
 fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)> {
-    // A help form or a dry run changes no manifest, whatever the tool.
-    if args
-        .iter()
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--help" || a == "-h" || a == "--dry-run")
-    {
-        return None;
-    }
     // Clients that take npm's or Yarn's commands under another name.
     let prog = match prog {
         "cnpm" | "tnpm" | "vlt" => "npm",

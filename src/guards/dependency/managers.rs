@@ -150,9 +150,12 @@ fn code_installs(args: &[String]) -> Option<(&'static str, &'static str)> {
 mod tests {
     use crate::shell::parse;
 
+    /// As the guard judges: a help form or a dry run (`effects::inert`)
+    /// is set aside before the change is read.
     fn change(line: &str) -> Option<&'static str> {
         parse(line)
             .iter()
+            .filter(|c| !crate::guards::effects::inert(c))
             .find_map(super::super::dependency_change)
             .map(|(_, a)| a)
     }
