@@ -441,10 +441,11 @@ const TEXT_OPTIONS: &[&str] = &[
 
 /// The first word of `c` that names a secret the command reads or moves.
 fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static str)> {
-    // Input redirections read their file, whatever the program.
+    // Input redirections read their file, whatever the program, unless
+    // it stores or logs in with what it reads (`gh secret set K < token.txt`).
     for r in &c.redirects {
         let op = r.op.trim_start_matches(|ch: char| ch.is_ascii_digit());
-        if op != "<" {
+        if op != "<" || super::secret_unlisted::stores_input(c) {
             continue;
         }
         // (A constant substitution, `< $(echo .env)`, arrives read by the
