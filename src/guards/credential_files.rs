@@ -237,7 +237,7 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
 
 /// Data formats a credential is kept in (or none): a name with another
 /// extension is code, documentation or markup (`token.rs`, `password.md`).
-const DATA_EXTENSIONS: &[&str] = &[
+pub const DATA_EXTENSIONS: &[&str] = &[
     "txt",
     "json",
     "yaml",
@@ -259,7 +259,7 @@ const DATA_EXTENSIONS: &[&str] = &[
 /// `prod-credentials.json`); `tokens` is left out (design tokens), and so
 /// is `secret` (`secret.yaml` is a Kubernetes manifest, often a chart's
 /// template).
-const STEM_NOUNS: &[&str] = &[
+pub const STEM_NOUNS: &[&str] = &[
     "token",
     "password",
     "passwd",
@@ -275,7 +275,7 @@ const STEM_NOUNS: &[&str] = &[
 
 /// Words before `key`/`keys` that make it a credential (`api_key.txt`,
 /// `private-key.asc`, `access-keys.json`).
-const KEY_QUALIFIERS: &[&str] = &[
+pub const KEY_QUALIFIERS: &[&str] = &[
     "api",
     "access",
     "secret",

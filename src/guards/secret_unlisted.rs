@@ -282,7 +282,7 @@ fn credential_setting(name: &str) -> bool {
             && HOST_ENDS.contains(&last)
             && segs
                 .first()
-                .is_some_and(|s| names(s) || s.contains("basic"))
+                .is_some_and(|s| names(s) || s.contains("basic") || *s == "bearer")
 }
 
 /// Whether a command stores or logs in with a secret it reads on its
@@ -312,6 +312,43 @@ pub fn stores_input(cmd: &crate::shell::SimpleCommand) -> bool {
     let has = |ws: &[&str]| parts.iter().any(|p| ws.contains(&p.as_str()));
     has(&["set", "put", "store", "import", "create", "add", "login"])
         && (has(NOUNS) || has(&["key", "keys"]))
+}
+
+/// The rules of this module and the file kinds, for the generated effects
+/// page.
+pub fn markdown() -> String {
+    let list = |xs: &[&str]| {
+        xs.iter()
+            .map(|x| format!("`{x}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    use super::credential_files as cf;
+    format!(
+        "\nGeneric, for any other CLI (not a package manager, test runner, build tool, git or a \
+         text tool): a noun naming a credential ({}; `key` after {}; `auth string`, `connection \
+         string`) with a verb that reads it out ({}), or a verb that makes one ({}) on a token, \
+         key or credential; `decrypt` alone; or an option that asks for values ({}, dashes \
+         ignored; not `=false`). Quiet whatever the noun: {}. A tool's setting asked for by name \
+         (`config get NAME`, `config --get NAME`, `config NAME`) is a secret when its name's \
+         last part names a credential, or its first part for a setting keyed by a host \
+         (`github-oauth.github.com`). A secret fed on the input of a store or a login \
+         (`--password-stdin`, `secret set`) is used, not shown.\n\nCredential files by what \
+         they are: a data file ({}, or none when a folder is named) whose name ends in {} (or \
+         `key`/`keys` after {}), not a template; an ASCII-armoured private key (`.asc` named \
+         `key` or `private`); an SSH private key under another name (`id_rsa_*`, \
+         `ssh_host_*_key`); key stores by extension {}.\n",
+        list(NOUNS),
+        list(KEY_QUALIFIERS),
+        list(READ_VERBS),
+        list(MAKE_VERBS),
+        list(VALUE_OPTIONS),
+        list(QUIET_VERBS),
+        list(cf::DATA_EXTENSIONS),
+        list(cf::STEM_NOUNS),
+        list(cf::KEY_QUALIFIERS),
+        list(cf::MORE_KEY_EXTENSIONS),
+    )
 }
 
 #[cfg(test)]
