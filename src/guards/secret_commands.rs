@@ -84,7 +84,17 @@ pub fn secret_name(name: &str) -> bool {
             let after = end == upper.len() || upper.as_bytes()[end] == b'_';
             before && after
         })
-    })
+    }) || {
+        // A noun joined to its owner (`PGPASSWORD`, `GITHUBTOKEN`,
+        // `CLIENTSECRET`), and MySQL's `MYSQL_PWD` (a `PWD` part, not the
+        // working directory `PWD` itself).
+        let segs: Vec<&str> = upper.split('_').collect();
+        segs.iter().any(|s| {
+            ["PASSWORD", "PASSWD", "TOKEN", "SECRET"]
+                .iter()
+                .any(|w| s.len() > w.len() + 1 && s.ends_with(w))
+        }) || segs.len() > 1 && segs.last() == Some(&"PWD")
+    }
 }
 
 /// The secret-holding variables a word expands (`$NAME`, `${NAME}`,
