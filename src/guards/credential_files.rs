@@ -355,3 +355,34 @@ pub fn by_kind(lower: &str, dir: bool, in_folder: bool) -> Option<&'static str> 
     (noun && (!ext.is_empty() || in_folder && words.len() > 1))
         .then_some("a file named for the credential it holds")
 }
+
+/// Whether a file no name rule classifies may still be key material by
+/// its contents: a certificate bundle, an armoured or base64 text, a text
+/// file, or a file with no extension in a keys or certificates folder
+/// (`certs/server.crt` that bundles its key, `keys/deploy`). Only these
+/// have their head read ([`private_key_block`]); other files are not
+/// opened.
+pub fn may_hold_key(path: &str) -> bool {
+    let norm = path.replace('\\', "/").to_ascii_lowercase();
+    let mut parts = norm.trim_end_matches('/').rsplit('/');
+    let name = parts.next().unwrap_or("");
+    let parent = parts.next().unwrap_or("");
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => matches!(
+            ext,
+            "crt" | "cer" | "cert" | "asc" | "txt" | "b64" | "base64" | "bundle" | "chain"
+        ),
+        _ => matches!(
+            parent,
+            "keys" | "key" | "certs" | "cert" | "ssl" | "tls" | "certificates" | "private"
+        ),
+    }
+}
+
+/// Whether a file's head holds a private key block (PEM, OpenSSH or PGP).
+pub fn private_key_block(head: &str) -> bool {
+    head.match_indices("-----BEGIN ").any(|(at, m)| {
+        let line = head[at + m.len()..].lines().next().unwrap_or("");
+        line.ends_with("PRIVATE KEY-----") || line.ends_with("PRIVATE KEY BLOCK-----")
+    })
+}

@@ -306,19 +306,27 @@ fn file_finding(ctx: &Ctx, raw: &str, kind: &'static str) -> Finding {
 /// The kind of secret a path holds, reading the head of `.npmrc`-style
 /// files (bounded) to see whether they carry a token.
 fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
-    match secret_files::classify(raw)? {
-        SecretClass::Secret(kind) => Some(kind),
-        SecretClass::IfTokens(kind) => {
-            let path = target::target_for(ctx, raw).path;
-            let mut head = Vec::new();
-            crate::fsutil::open_regular(&path, true)
-                .ok()?
-                .0
-                .take(HEAD_BYTES)
-                .read_to_end(&mut head)
-                .ok()?;
-            secret_files::has_token(&String::from_utf8_lossy(&head)).then_some(kind)
+    let head = || {
+        let path = target::target_for(ctx, raw).path;
+        let mut head = Vec::new();
+        crate::fsutil::open_regular(&path, true)
+            .ok()?
+            .0
+            .take(HEAD_BYTES)
+            .read_to_end(&mut head)
+            .ok()?;
+        Some(String::from_utf8_lossy(&head).into_owned())
+    };
+    match secret_files::classify(raw) {
+        Some(SecretClass::Secret(kind)) => Some(kind),
+        Some(SecretClass::IfTokens(kind)) => secret_files::has_token(&head()?).then_some(kind),
+        // Key material by its header, in a file whose name says nothing
+        // (`certs/server.crt` bundling its key, `keys/deploy`).
+        None if super::credential_files::may_hold_key(raw) => {
+            super::credential_files::private_key_block(&head()?)
+                .then_some("a private key (by its header)")
         }
+        None => None,
     }
 }
 
