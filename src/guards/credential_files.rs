@@ -139,6 +139,8 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
             ".circleci/cli.yml",
             ".config/linode-cli",
             ".aliyun/config.json",
+            ".doppler/.doppler.yaml",
+            "doppler/.doppler.yaml",
         ],
         "platform CLI credentials",
     ),
@@ -232,3 +234,155 @@ pub const CREDENTIAL_FILES: &[CredentialFile] = &[
         super::secret_files::PASSWORD_STORE,
     ),
 ];
+
+/// Data formats a credential is kept in (or none): a name with another
+/// extension is code, documentation or markup (`token.rs`, `password.md`).
+pub const DATA_EXTENSIONS: &[&str] = &[
+    "txt",
+    "json",
+    "yaml",
+    "yml",
+    "toml",
+    "ini",
+    "conf",
+    "cfg",
+    "env",
+    "properties",
+    "xml",
+    "dat",
+    "b64",
+    "base64",
+];
+
+/// Last words of a file's stem that say the file IS a credential
+/// (`db-password.txt`, `github_token`, `.secrets.json`,
+/// `prod-credentials.json`); `tokens` is left out (design tokens), and so
+/// is `secret` (`secret.yaml` is a Kubernetes manifest, often a chart's
+/// template).
+pub const STEM_NOUNS: &[&str] = &[
+    "token",
+    "password",
+    "passwd",
+    "passphrase",
+    "secrets",
+    "credential",
+    "credentials",
+    "creds",
+    "apikey",
+    "secretkey",
+    "accesskey",
+];
+
+/// Words before `key`/`keys` that make it a credential (`api_key.txt`,
+/// `private-key.asc`, `access-keys.json`).
+pub const KEY_QUALIFIERS: &[&str] = &[
+    "api",
+    "access",
+    "secret",
+    "private",
+    "master",
+    "encryption",
+    "signing",
+    "service",
+];
+
+/// Key stores by extension beyond the common ones (PKCS#12 and #8 spelled
+/// out, a Windows private key, a .NET strong-name key, a BouncyCastle
+/// keystore).
+pub const MORE_KEY_EXTENSIONS: &[&str] = &["pkcs12", "pkcs8", "pk8", "pvk", "snk", "bks"];
+
+/// A credential file known by what it is rather than by a table name: a
+/// data file whose name ends in a credential noun, an ASCII-armoured
+/// private key, an SSH private key under another name (`id_ed25519_work`,
+/// `ssh_host_rsa_key`). `lower` is the file's name in lower case, `dir` a
+/// path given with a trailing `/` (a folder: not judged here), `in_folder`
+/// whether the path names a folder before the file.
+pub fn by_kind(lower: &str, dir: bool, in_folder: bool) -> Option<&'static str> {
+    if dir || lower.contains("example") || lower.contains("sample") || lower.contains("template") {
+        return None;
+    }
+    // SSH private keys under another name.
+    let ssh_key = ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"]
+        .iter()
+        .any(|k| {
+            lower
+                .strip_prefix(k)
+                .is_some_and(|r| r.starts_with(['_', '-', '.']) && !r.ends_with(".pub"))
+        })
+        || lower.starts_with("ssh_host_") && lower.ends_with("_key");
+    if ssh_key {
+        return Some("SSH private key");
+    }
+    let (stem, ext) = match lower.rsplit_once('.') {
+        Some((s, e)) if !s.is_empty() => (s, e),
+        _ => (lower, ""),
+    };
+    if MORE_KEY_EXTENSIONS.contains(&ext) {
+        return Some("private key or certificate file");
+    }
+    let words: Vec<&str> = stem
+        .split(['-', '_', '.', ' '])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let last = words.last().copied().unwrap_or("");
+    let before = words
+        .len()
+        .checked_sub(2)
+        .and_then(|i| words.get(i))
+        .copied();
+    let public = words
+        .iter()
+        .any(|w| matches!(*w, "pub" | "public" | "baseline"));
+    if public {
+        return None;
+    }
+    // An ASCII-armoured private key (`signing-key.asc`, `private.asc`).
+    if ext == "asc" {
+        return (matches!(last, "key" | "keys" | "private" | "secret")
+            || words
+                .iter()
+                .any(|w| matches!(*w, "private" | "secret" | "sec")))
+        .then_some("private key or certificate file");
+    }
+    if !(ext.is_empty() || DATA_EXTENSIONS.contains(&ext)) {
+        return None;
+    }
+    let noun = STEM_NOUNS.contains(&last)
+        || matches!(last, "key" | "keys") && before.is_some_and(|b| KEY_QUALIFIERS.contains(&b));
+    // Without an extension a word is a file only as a path (`deploy/github_token`):
+    // a bare `get_token` is a test's name, `"API_TOKEN"` a variable's, and
+    // `token/` may be a folder.
+    (noun && (!ext.is_empty() || in_folder && words.len() > 1))
+        .then_some("a file named for the credential it holds")
+}
+
+/// Whether a file no name rule classifies may still be key material by
+/// its contents: a certificate bundle, an armoured or base64 text, a text
+/// file, or a file with no extension in a keys or certificates folder
+/// (`certs/server.crt` that bundles its key, `keys/deploy`). Only these
+/// have their head read ([`private_key_block`]); other files are not
+/// opened.
+pub fn may_hold_key(path: &str) -> bool {
+    let norm = path.replace('\\', "/").to_ascii_lowercase();
+    let mut parts = norm.trim_end_matches('/').rsplit('/');
+    let name = parts.next().unwrap_or("");
+    let parent = parts.next().unwrap_or("");
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => matches!(
+            ext,
+            "crt" | "cer" | "cert" | "asc" | "txt" | "b64" | "base64" | "bundle" | "chain"
+        ),
+        _ => matches!(
+            parent,
+            "keys" | "key" | "certs" | "cert" | "ssl" | "tls" | "certificates" | "private"
+        ),
+    }
+}
+
+/// Whether a file's head holds a private key block (PEM, OpenSSH or PGP).
+pub fn private_key_block(head: &str) -> bool {
+    head.match_indices("-----BEGIN ").any(|(at, m)| {
+        let line = head[at + m.len()..].lines().next().unwrap_or("");
+        line.ends_with("PRIVATE KEY-----") || line.ends_with("PRIVATE KEY BLOCK-----")
+    })
+}

@@ -41,6 +41,7 @@ mod secret_printers;
 mod secret_readers;
 mod secret_relay;
 mod secret_stores;
+mod secret_unlisted;
 
 use crate::context::Ctx;
 

@@ -343,7 +343,10 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
             }
         }
         for r in &c.redirects {
-            if r.op.ends_with('<') && fits_secret(&r.target) {
+            if r.op.ends_with('<')
+                && fits_secret(&r.target)
+                && !super::secret_unlisted::stores_input(c)
+            {
                 return Some((shown(), Reach::GlobRead));
             }
         }
@@ -555,6 +558,9 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
         "node" | "nodejs" | "bun" | "ruby" | "perl" => &["-e", "-p", "-E", "--eval", "--print"],
         "php" => &["-r"],
         "lua" | "luajit" | "rscript" | "Rscript" => &["-e"],
+        // Julia's `ENV`, Elixir's `System.get_env()`, Groovy's `System.getenv()`.
+        "julia" => &["-e", "-E", "--eval", "--print"],
+        "elixir" | "groovy" => &["-e"],
         "deno" => &["eval"],
         "awk" | "gawk" | "mawk" | "nawk" => return super::secret_code::awk_program(c.args()),
         _ => return None,
@@ -575,6 +581,9 @@ fn interpreter_code(c: &SimpleCommand) -> Option<String> {
     }
 }
 
+/// Calls that take a mapping's names or count, not its values.
+const NAMES_OF: &[&str] = &["Object.keys(", "sorted(", "len(", "list(", "set(", "keys("];
+
 /// Code that reads the whole environment (`os.environ`, `process.env`,
 /// `ENV`, `%ENV`), not one variable of it.
 fn code_reads_env(code: &str) -> bool {
@@ -588,7 +597,12 @@ fn code_reads_env(code: &str) -> bool {
             let after = &code[i + m.len()..];
             // `"KEY" in os.environ`, `for k in os.environ`: names, no value.
             let membership = code[..i].trim_end().ends_with(" in") && !after.starts_with('.');
-            word_start && !membership && !keyed.iter().any(|k| after.starts_with(k))
+            // The names, their count or a presence test (`sorted(os.environ)`,
+            // `Object.keys(process.env)`, Julia's `haskey(ENV, "K")`): no value.
+            let ends = |fs: &[&str]| fs.iter().any(|f| code[..i].trim_end().ends_with(f));
+            let names = after.trim_start().starts_with(')') && ends(NAMES_OF)
+                || ends(&["haskey(", "has_key?(", "has_key("]);
+            word_start && !membership && !names && !keyed.iter().any(|k| after.starts_with(k))
         })
     };
     // A key in quotes names one variable; a key in a variable
@@ -608,6 +622,7 @@ fn code_reads_env(code: &str) -> bool {
         || whole_env("ENVIRON", NAMED)
         || code.contains("%ENV")
         || code.contains("getenv()")
+        || code.contains("get_env()")
     {
         return true;
     }

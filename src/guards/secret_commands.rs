@@ -39,8 +39,15 @@ const EXPORTERS: &[(&str, &str, &str)] = &[
 /// Whether the word `a` is the option `n`: as it is, with `=value`, or (a
 /// short option) with its value attached (`-oyaml`, `-ojsonpath=…`).
 fn needs(a: &str, n: &str) -> bool {
-    a.strip_prefix(n)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('=') || n.len() == 2)
+    a.strip_prefix(n).is_some_and(|rest| {
+        let off = rest.strip_prefix('=').is_some_and(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "false" | "0" | "no" | "off"
+            )
+        });
+        (rest.is_empty() || rest.starts_with('=') || n.len() == 2) && !off
+    })
 }
 
 /// Words in a variable's name that say it holds a credential.
@@ -77,7 +84,17 @@ pub fn secret_name(name: &str) -> bool {
             let after = end == upper.len() || upper.as_bytes()[end] == b'_';
             before && after
         })
-    })
+    }) || {
+        // A noun joined to its owner (`PGPASSWORD`, `GITHUBTOKEN`,
+        // `CLIENTSECRET`), and MySQL's `MYSQL_PWD` (a `PWD` part, not the
+        // working directory `PWD` itself).
+        let segs: Vec<&str> = upper.split('_').collect();
+        segs.iter().any(|s| {
+            ["PASSWORD", "PASSWD", "TOKEN", "SECRET"]
+                .iter()
+                .any(|w| s.len() > w.len() + 1 && s.ends_with(w))
+        }) || segs.len() > 1 && segs.last() == Some(&"PWD")
+    }
 }
 
 /// The secret-holding variables a word expands (`$NAME`, `${NAME}`,
@@ -184,16 +201,16 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
         return None;
     }
     // `-o name` prints only the objects' names (`kubectl get secret/x -o
-    // name`).
-    if matches!(program(cmd).as_str(), "kubectl" | "oc" | "k")
-        && (cmd
-            .args()
-            .windows(2)
-            .any(|w| matches!(w[0].as_str(), "-o" | "--output") && w[1] == "name")
-            || cmd
-                .args()
-                .iter()
-                .any(|a| matches!(a.as_str(), "-oname" | "-o=name" | "--output=name")))
+    // name`), `-o wide` the listing's columns, `-o custom-columns=…` the
+    // columns asked for (a value only when one reads `.data`).
+    if matches!(program(cmd).as_str(), "kubectl" | "oc" | "k" | "kubecolor")
+        && output_format(cmd.args()).is_some_and(|f| {
+            matches!(f, "name" | "wide")
+                || f.strip_prefix("custom-columns=").is_some_and(|spec| {
+                    let spec = spec.to_ascii_lowercase();
+                    !spec.contains(".data") && !spec.contains("stringdata")
+                })
+        })
     {
         return None;
     }
@@ -283,6 +300,19 @@ pub fn printed(cmd: &SimpleCommand, after: &[SimpleCommand]) -> Option<Printed> 
     Some(Printed { shown, kind, sent })
 }
 
+/// The value of a cluster client's output option (`-o wide`, `-owide`,
+/// `-o=name`, `--output=custom-columns=…`).
+fn output_format(args: &[String]) -> Option<&str> {
+    args.iter().enumerate().find_map(|(i, a)| {
+        if matches!(a.as_str(), "-o" | "--output") {
+            return args.get(i + 1).map(String::as_str);
+        }
+        a.strip_prefix("--output=")
+            .or_else(|| a.strip_prefix("-o="))
+            .or_else(|| a.strip_prefix("-o").filter(|r| !r.is_empty()))
+    })
+}
+
 /// Whether a command's standard output goes to a file (not another
 /// descriptor: `2>/dev/null` hides no output).
 fn stdout_to_file(cmd: &SimpleCommand) -> bool {
@@ -364,8 +394,20 @@ pub(super) fn substitution_prints(word: &str) -> Option<String> {
     })
 }
 
+/// Wrappers that hand their words to another tool unchanged: `kubecolor`
+/// and the `k` alias are kubectl, `terragrunt` runs terraform's verbs.
+const SAME_AS: &[(&str, &str)] = &[
+    ("kubecolor", "kubectl"),
+    ("k", "kubectl"),
+    ("terragrunt", "terraform"),
+];
+
 fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Option<String> {
     let prog = program(cmd);
+    let prog = SAME_AS
+        .iter()
+        .find(|(w, _)| *w == prog)
+        .map_or(prog, |(_, t)| (*t).to_string());
     if let Some((_, _, kind)) = EXPORTERS
         .iter()
         .find(|(p, opt, _)| *p == prog && cmd.args().iter().any(|a| a == opt))
@@ -560,6 +602,8 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         })
         .or_else(|| effects::secret_verb(&prog, args).map(|w| format!("credentials ({prog} {w})")))
         .or_else(|| super::secret_stores::store_prints(&prog, args))
+        .or_else(|| super::secret_unlisted::prints(&prog, args))
+        .or_else(|| super::secret_unlisted::setting(&prog, args))
 }
 
 #[cfg(test)]

@@ -236,6 +236,10 @@ fn classify_name(path: &str) -> Option<SecretClass> {
             (tool_folder && LOGIN_FILE_NAMES.contains(&lower.as_str()))
                 .then_some(SecretClass::Secret("a CLI's stored login"))
         })
+        .or_else(|| {
+            super::credential_files::by_kind(&lower, norm.ends_with('/'), !parent.is_empty())
+                .map(SecretClass::Secret)
+        })
 }
 
 pub use super::credential_files::CREDENTIAL_FILES;

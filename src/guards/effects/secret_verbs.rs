@@ -128,6 +128,8 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
         });
     let noun = parts.iter().enumerate().any(|(i, p)| {
         tables::SECRET_NOUNS.contains(&p.as_str())
+            // An auth string (`get-auth-string`: Memorystore's AUTH).
+            || (p == "string" && i > 0 && parts[i - 1] == "auth")
             || (p == "key"
                 && i > 0
                 && matches!(

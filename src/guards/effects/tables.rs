@@ -408,6 +408,11 @@ pub const SECRET_NOUNS: &[&str] = &[
     "connection",
     "appsettings",
     "rbac",
+    "passphrase",
+    "apikey",
+    "apikeys",
+    "accesskey",
+    "accesskeys",
 ];
 
 /// Parts that say the command shows, makes or hands out what it names.
@@ -429,6 +434,10 @@ pub const SECRET_VERBS: &[&str] = &[
     "fetch",
     "value",
     "values",
+    "issue",
+    "open",
+    "reveal",
+    "decrypt",
 ];
 
 /// Options that make a credential command print the value.
@@ -440,6 +449,8 @@ pub const SECRET_OPTIONS: &[&str] = &[
     "--reveal",
     "--show-secrets",
     "--show-secret",
+    "--decrypt",
+    "--showsecret",
 ];
 
 /// Cloud instance metadata endpoints that hand out credentials: (host,
@@ -531,11 +542,11 @@ pub const SECRET_PRINTERS: &[Printer] = &[
     p("az", &["acr", "login"], &["--expose-token"], "registry token"),
     p("az", &["iot", "hub|dps", "policy", "show|list"], &[], "IoT access keys"),
     p("az", &["staticwebapp", "secrets", "list"], &[], "deployment token"),
-    p("kubectl", &["get", "secret|secrets"], &["-o", "--output"], "Kubernetes secret"),
+    p("kubectl", &["get", "secret|secrets"], &["-o", "--output", "--template"], "Kubernetes secret"),
     p("kubectl", &["config", "view"], &["--raw"], "Kubernetes credentials"),
     p("kubectl", &["view-secret"], &[], "Kubernetes secret"),
     p("kubectl", &["create", "token"], &[], "Kubernetes token"),
-    p("oc", &["get", "secret|secrets"], &["-o", "--output"], "OpenShift secret"),
+    p("oc", &["get", "secret|secrets"], &["-o", "--output", "--template"], "OpenShift secret"),
     p("oc", &["whoami"], &["-t", "--show-token"], "OpenShift token"),
     p("oc", &["extract", "secret|secrets"], &[], "OpenShift secret"),
     p("vault", &["kv", "get"], &[], "Vault secret"),
