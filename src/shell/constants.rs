@@ -54,8 +54,14 @@ impl Constants {
                 self.known.retain(|(n, _)| n != name);
                 // In a pipeline or a substitution the assignment is a
                 // subshell's: it does not last.
-                if !piped && !captured && constant(value) && self.known.len() < MAX_CONSTANTS {
-                    self.known.push((name.to_string(), value.to_string()));
+                if !piped && !captured && self.known.len() < MAX_CONSTANTS {
+                    if constant(value) {
+                        self.known.push((name.to_string(), value.to_string()));
+                    } else if fresh_temp(value) {
+                        // `d=$(mktemp -d)`: a new name in the temporary
+                        // directory, whatever it turns out to be.
+                        self.known.push((name.to_string(), FRESH_TEMP.to_string()));
+                    }
                 }
             }
             return true;
@@ -105,6 +111,31 @@ fn assignment(word: &str) -> Option<(&str, &str)> {
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
     .then_some((name, value))
+}
+
+/// What a variable set to a fresh temporary name (`$(mktemp -d)`) is read
+/// as: a path in the system's temporary directory.
+const FRESH_TEMP: &str = "/tmp/mktemp.XXXXXXXXXX";
+
+/// `$(mktemp …)` or `` `mktemp …` `` alone, with no directory named
+/// (`-p DIR`, `--tmpdir=DIR` or a template with a `/` may put it anywhere):
+/// a name the command makes fresh in the temporary directory.
+fn fresh_temp(value: &str) -> bool {
+    let value = value.trim_matches('"');
+    let inner = value
+        .strip_prefix("$(")
+        .and_then(|v| v.strip_suffix(')'))
+        .or_else(|| value.strip_prefix('`').and_then(|v| v.strip_suffix('`')));
+    let Some(inner) = inner else {
+        return false;
+    };
+    let mut words = inner.split_whitespace();
+    words.next() == Some("mktemp")
+        && words.all(|w| {
+            !w.contains(['/', '$', '`', '(', ';', '|', '&', '<', '>'])
+                && !w.starts_with("--tmpdir=")
+                && !(w.starts_with('-') && !w.starts_with("--") && w.contains('p'))
+        })
 }
 
 /// A value that expands to itself: one non-empty word with no variable,

@@ -381,7 +381,23 @@ fn computed_path(p: &str) -> bool {
     {
         rest.replace_range(at..at + end + 1, "");
     }
-    computed(&rest)
+    computed(&rest) && !computed_in_temp(p)
+}
+
+/// A path whose spelled part names a directory inside the temporary
+/// directory and whose computed part comes after it (`$TMPDIR/pytest-of-$USER`,
+/// `/tmp/build-$ID/out`): whatever the variable holds, what goes is in the
+/// temporary directory (a `..` spelled in the path leaves it).
+fn computed_in_temp(p: &str) -> bool {
+    let p = p.trim_matches('"');
+    let tail = ["$TMPDIR/", "${TMPDIR}/", "/tmp/", "/var/tmp/"]
+        .iter()
+        .find_map(|root| p.strip_prefix(root));
+    tail.is_some_and(|t| {
+        !t.is_empty()
+            && !t.starts_with(['$', '`', '/'])
+            && !t.split('/').any(|seg| seg == ".." || seg == ".")
+    })
 }
 
 /// PowerShell's own abbreviations of `-EncodedCommand` (`-enc`, `-ec`, `-e`),
