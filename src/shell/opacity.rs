@@ -156,8 +156,20 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
         let args = c.args();
         // In PowerShell a leading `[type]` is a cast or a static member
         // (`[bool]$env:X`, `[IO.File]::ReadAllText(…)`), not a program.
-        let ps_type = powershell
-            && (first.starts_with('[') && first.contains(']') || ps_string_statement(raw, first));
+        // `[T]::Member(…)` is a .NET static call, never a glob program, also
+        // in PowerShell code read through `pwsh -Command`.
+        let ps_static = first.starts_with('[') && first.contains("]::");
+        let ps_type = ps_static
+            || powershell
+                && (first.starts_with('[') && first.contains(']')
+                    || ps_string_statement(raw, first));
+        if ps_static && !powershell && !pure_dotnet(&shown(c).to_ascii_lowercase()) {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason: PS_DOTNET,
+                shown: shown(c),
+            });
+        }
         let glob_program =
             first != "[" && first != "[[" && first.contains(['*', '?', '[']) && !ps_type;
         if glob_program {
@@ -445,7 +457,7 @@ fn powershell_opaque(raw: &str) -> Vec<Opaque> {
             shown: shown.clone(),
         });
     }
-    if lower.contains("]::") {
+    if lower.contains("]::") && !pure_dotnet(&lower) {
         let secret = [
             "environment]::",
             "::read",
@@ -462,4 +474,54 @@ fn powershell_opaque(raw: &str) -> Vec<Opaque> {
         });
     }
     out
+}
+
+/// .NET types whose static members compute a value and touch no file,
+/// directory, process, network or environment (`[string]::IsNullOrEmpty`,
+/// `[math]::Round`, `[datetime]::UtcNow`, `[guid]::NewGuid()`).
+const PURE_DOTNET: &[&str] = &[
+    "string",
+    "math",
+    "int",
+    "int16",
+    "int32",
+    "int64",
+    "uint16",
+    "uint32",
+    "uint64",
+    "long",
+    "double",
+    "float",
+    "single",
+    "decimal",
+    "bool",
+    "boolean",
+    "char",
+    "byte",
+    "datetime",
+    "datetimeoffset",
+    "timespan",
+    "guid",
+    "version",
+    "regex",
+    "uri",
+    "bitconverter",
+    "convert",
+    "text.encoding",
+    "text.regularexpressions.regex",
+    "timezoneinfo",
+    "enum",
+];
+
+/// Whether every `[T]::` static call in `lower` (lower-case code) is on a
+/// type of [`PURE_DOTNET`] (with or without `System.`).
+fn pure_dotnet(lower: &str) -> bool {
+    lower.match_indices("]::").all(|(at, _)| {
+        let head = &lower[..at];
+        head.rfind('[').is_some_and(|open| {
+            let ty = &head[open + 1..];
+            let ty = ty.strip_prefix("system.").unwrap_or(ty);
+            PURE_DOTNET.contains(&ty)
+        })
+    })
 }

@@ -8,6 +8,11 @@
 use super::super::argv::{self, operands};
 use super::{ADDS, REMOVES, UPGRADES, names_packages};
 
+/// A lockfile re-resolved or a dependency's version or source rewritten.
+const RELOCKS: &str = "changes the locked versions or sources of dependencies";
+/// A lockfile deleted: the next install resolves every version again.
+const LOCK_DELETED: &str = "deletes a lockfile (the next install resolves every version again)";
+
 /// The remove verbs of a project's package manager and its ecosystem: the
 /// verb is the first operand and a package name follows it (`npm uninstall
 /// lodash`, `uv remove httpx`, `cargo rm tokio`, `composer remove a/b`).
@@ -35,7 +40,10 @@ fn remover(prog: &str) -> Option<(&'static str, &'static [&'static str])> {
         "gem" => ("Ruby (RubyGems)", &["uninstall"]),
         "gleam" => ("Gleam", REMOVE),
         "paket" => (".NET (Paket)", REMOVE),
-        "bower" => ("JavaScript (Bower)", &["uninstall", "remove", "rm", "unlink"]),
+        "bower" => (
+            "JavaScript (Bower)",
+            &["uninstall", "remove", "rm", "unlink"],
+        ),
         "spago" => ("PureScript (Spago)", &["uninstall", "remove"]),
         "dub" => ("D (dub)", REMOVE),
         "meteor" => ("Meteor", REMOVE),
@@ -56,6 +64,9 @@ pub(super) fn family(prog: &str, args: &[String]) -> Option<(&'static str, &'sta
     {
         // `npm unlink` with no name unlinks the project itself.
         return (!global && names_packages(args)).then_some((eco, REMOVES));
+    }
+    if let Some(found) = lock_or_source(prog, args, &ops) {
+        return Some(found);
     }
     match (prog, ops.as_slice()) {
         // pip and `python -m pip` and `uv pip` remove from the project's
@@ -107,4 +118,71 @@ pub(super) fn code_removes(code: &str) -> Option<&'static str> {
         ("pak::pkg_remove(", "R (pak)"),
     ];
     RM.iter().find(|(k, _)| code.contains(k)).map(|(_, e)| *e)
+}
+
+/// Commands that re-resolve a lockfile or rewrite a requirement by its
+/// tool's own editing verb: a lockfile deleted (`rm package-lock.json`,
+/// `git rm Cargo.lock`), `go mod edit -require|-droprequire|-replace|-exclude`,
+/// `cargo generate-lockfile`, `nix flake update`, `deno outdated --update`,
+/// Gradle's `--write-locks`/`--update-locks`, `dart pub downgrade`, `rye
+/// sync --update-all`.
+fn lock_or_source(
+    prog: &str,
+    args: &[String],
+    ops: &[&str],
+) -> Option<(&'static str, &'static str)> {
+    match (prog, ops) {
+        ("rm" | "unlink" | "trash" | "trash-put" | "del" | "erase" | "remove-item" | "ri", _)
+        | ("git", ["rm", ..]) => ops.iter().find_map(|p| {
+            let name = p.rsplit(['/', '\\']).next().unwrap_or(p);
+            match super::manifest(name, p) {
+                Some((eco, true)) if !p.contains("node_modules/") => Some((eco, LOCK_DELETED)),
+                _ => None,
+            }
+        }),
+        ("go", ["mod", "edit", ..]) => {
+            let flag = |f: &str| {
+                args.iter()
+                    .any(|a| a.trim_start_matches('-').split('=').next() == Some(f))
+            };
+            if flag("require") {
+                Some(("Go", ADDS))
+            } else if flag("droprequire") {
+                Some(("Go", REMOVES))
+            } else if ["replace", "dropreplace", "exclude", "dropexclude"]
+                .iter()
+                .any(|f| flag(f))
+            {
+                Some(("Go", RELOCKS))
+            } else {
+                None
+            }
+        }
+        ("cargo", ["generate-lockfile", ..]) => Some(("Rust (Cargo)", RELOCKS)),
+        ("nix", ["flake", "update", ..]) => Some(("Nix", UPGRADES)),
+        ("nix", ["flake", "lock", ..])
+            if args
+                .iter()
+                .any(|a| a == "--update-input" || a == "--override-input") =>
+        {
+            Some(("Nix", UPGRADES))
+        }
+        ("deno", ["outdated", ..]) if argv::has_flag(args, 'u', &["update"]) => {
+            Some(("Deno", UPGRADES))
+        }
+        ("gradle" | "gradlew" | "./gradlew", _)
+            if args
+                .iter()
+                .any(|a| a == "--write-locks" || a == "--update-locks") =>
+        {
+            Some(("JVM (Gradle)", RELOCKS))
+        }
+        ("dart" | "flutter", ["pub", "downgrade", ..]) => Some(("Dart (pub)", RELOCKS)),
+        ("rye", ["sync" | "lock", ..])
+            if args.iter().any(|a| a == "--update-all" || a == "--update") =>
+        {
+            Some(("Python (Rye)", UPGRADES))
+        }
+        _ => None,
+    }
 }

@@ -255,9 +255,16 @@ pub(super) fn raw_device_write(cmd: &SimpleCommand, writes: &[String]) -> Option
                     | "/dev/ptmx"
                     | "/dev/log"
             )
-            && !["/dev/fd/", "/dev/shm/", "/dev/pts/", "/dev/tcp/", "/dev/udp/", "/dev/tty"]
-                .iter()
-                .any(|s| p.starts_with(s))
+            && ![
+                "/dev/fd/",
+                "/dev/shm/",
+                "/dev/pts/",
+                "/dev/tcp/",
+                "/dev/udp/",
+                "/dev/tty",
+            ]
+            .iter()
+            .any(|s| p.starts_with(s))
     };
     if program(cmd) == "dd"
         && let Some(dev) = cmd

@@ -163,9 +163,8 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
     let first = ops.first().copied().unwrap_or("");
     // git's reflog has no dry run (`git reflog -n 10` counts entries),
     // except its `expire` and `delete` (`--dry-run`, `-n`).
-    let reflog_dry = tool == "git"
-        && first == "reflog"
-        && matches!(ops.get(1), Some(&("expire" | "delete")));
+    let reflog_dry =
+        tool == "git" && first == "reflog" && matches!(ops.get(1), Some(&("expire" | "delete")));
     let own_dry_run = reflog_dry
         || !tables::NO_DRY_RUN.iter().any(|t| {
             *t == tool
