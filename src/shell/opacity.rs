@@ -382,9 +382,13 @@ fn computed_path(p: &str) -> bool {
     if !computed(p) {
         return false;
     }
-    let known = ["$HOME", "${HOME}", "$PWD", "${PWD}", "$TMPDIR", "${TMPDIR}"];
+    let known = ["$HOME", "${HOME}", "$TMPDIR", "${TMPDIR}"];
     let mut rest = p.to_string();
     for k in known {
+        rest = rest.replace(k, "");
+    }
+    // Where the command runs (`$PWD`, `$(pwd)`, the repository's top).
+    for (k, _) in super::cwd::HERE {
         rest = rest.replace(k, "");
     }
     // A fresh temporary directory (`"$(mktemp -d)"`) holds nothing yet.
