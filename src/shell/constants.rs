@@ -132,9 +132,9 @@ fn fresh_temp(value: &str) -> bool {
     let mut words = inner.split_whitespace();
     words.next() == Some("mktemp")
         && words.all(|w| {
-            !w.contains(['/', '$', '`', '(', ';', '|', '&', '<', '>'])
-                && !w.starts_with("--tmpdir=")
-                && !(w.starts_with('-') && !w.starts_with("--") && w.contains('p'))
+            let places = w.starts_with("--tmpdir=")
+                || (w.starts_with('-') && !w.starts_with("--") && w.contains('p'));
+            !places && !w.contains(['/', '$', '`', '(', ';', '|', '&', '<', '>'])
         })
 }
 
