@@ -307,7 +307,38 @@ fn ordinary_idioms_are_not_opaque() {
         "rm -rf \"$(mktemp -d)\"",
         "bash scripts/test.sh",
         "curl -fsSL https://example.org/x.tgz | tar -xz",
+        // A computed name inside the temporary directory, a variable set to
+        // a fresh mktemp name (quiet8).
+        "rm -rf \"/var/tmp/pytest-of-$USER\"",
+        "rm -rf /tmp/build-$CI_JOB_ID/out",
+        "d=$(mktemp -d) && tar -xzf a.tgz -C \"$d\" && rm -rf \"$d\"",
     ] {
         assert_eq!(decision(&sb, "Bash", cmd, policy), None, "{cmd}");
+    }
+    // .NET static members of value types compute a value (quiet8).
+    for cmd in [
+        "[string]::IsNullOrEmpty($env:CI)",
+        "[math]::Round(2.345, 1)",
+        "[guid]::NewGuid().ToString()",
+        "[System.DateTime]::UtcNow.ToString('o')",
+    ] {
+        assert_eq!(decision(&sb, "PowerShell", cmd, policy), None, "{cmd}");
+    }
+}
+
+#[test]
+fn computed_names_that_can_leave_the_temporary_directory_stay_opaque() {
+    let sb = Sandbox::outside_tmp();
+    let policy = Some("destructive.opaque=deny");
+    for (tool, cmd) in [
+        ("Bash", "rm -rf /tmp/$CACHE"),
+        ("Bash", "rm -rf \"/var/tmp/$NAME\""),
+        ("PowerShell", "[IO.File]::Delete($p)"),
+        (
+            "PowerShell",
+            "[string]::Empty; [IO.Directory]::Delete('C:/w', $true)",
+        ),
+    ] {
+        assert!(decision(&sb, tool, cmd, policy).is_some(), "{cmd}");
     }
 }

@@ -1,5 +1,6 @@
 //! `dependency`: a write to a dependency manifest or lockfile, or a shell
-//! command that adds or upgrades a dependency. Installing what is already
+//! command that adds, upgrades or removes a dependency (a removal rewrites
+//! the manifest and the lockfile as an add does). Installing what is already
 //! declared (`npm ci`, `npm install`, `pip install -r requirements.txt`,
 //! `cargo build`, `bundle install`, ...) stays quiet, and so does an edit of
 //! a manifest that changes no dependency, source or registry (its version,
@@ -8,6 +9,7 @@
 use super::argv::{self, operands, program};
 
 mod managers;
+mod verbs;
 use super::{Finding, Guard};
 use crate::context::Ctx;
 use crate::shell::SimpleCommand;
@@ -212,8 +214,11 @@ pub fn manifest(name: &str, full: &str) -> Option<(&'static str, bool)> {
         return Some((eco, false));
     }
     let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".txt")
-        && (lower.starts_with("requirements") || lower.starts_with("constraints"))
+    // pip's requirement and constraint files by what the name says, in any
+    // spelling (`requirements.txt`, `dev-requirements.txt`,
+    // `requirements-test.in`, pip-tools' `.in` sources).
+    if (lower.ends_with(".txt") || lower.ends_with(".in"))
+        && (lower.contains("requirements") || lower.starts_with("constraints"))
     {
         return Some(("Python (pip)", false));
     }
@@ -226,8 +231,10 @@ pub fn manifest(name: &str, full: &str) -> Option<(&'static str, bool)> {
 
 pub(super) const ADDS: &str = "adds a dependency";
 pub(super) const UPGRADES: &str = "upgrades dependencies";
+pub(super) const REMOVES: &str = "removes a dependency";
 
-/// Whether a command adds or upgrades a dependency: (ecosystem, action).
+/// Whether a command adds, upgrades or removes a dependency: (ecosystem,
+/// action).
 pub fn dependency_change(cmd: &SimpleCommand) -> Option<(&'static str, &'static str)> {
     let prog = program(cmd);
     let found = change_by(&prog, cmd.args());
@@ -276,7 +283,15 @@ fn change_by(prog: &str, args: &[String]) -> Option<(&'static str, &'static str)
         | "conda" | "mamba" | "micromamba" => python(&prog, args, sub),
         _ => other(&prog, args, sub),
     };
-    found.or_else(|| managers::manifest_edit(&prog, args))
+    // A remove verb, and the spellings the tables above do not read, past
+    // a JavaScript workspace selector (`pnpm --filter api remove zod`).
+    let family_args = match prog.as_str() {
+        "npm" | "pnpm" | "yarn" | "bun" | "deno" => js_workspace_args(&prog, args),
+        _ => args,
+    };
+    found
+        .or_else(|| managers::manifest_edit(&prog, args))
+        .or_else(|| verbs::family(&prog, family_args))
 }
 
 /// The words from the subcommand on, past a workspace selector before it

@@ -21,20 +21,9 @@ const MAX_CONSTANTS: usize = 32;
 
 impl Constants {
     pub(super) fn new(src: &str) -> Self {
-        let enabled = ![
-            "read ",
-            "getopts",
-            "for ",
-            "select ",
-            "mapfile",
-            "readarray",
-            "IFS",
-        ]
-        .iter()
-        .any(|w| src.contains(w));
         Constants {
             known: Vec::new(),
-            enabled,
+            enabled: followed(src),
         }
     }
 
@@ -54,8 +43,14 @@ impl Constants {
                 self.known.retain(|(n, _)| n != name);
                 // In a pipeline or a substitution the assignment is a
                 // subshell's: it does not last.
-                if !piped && !captured && constant(value) && self.known.len() < MAX_CONSTANTS {
-                    self.known.push((name.to_string(), value.to_string()));
+                if !piped && !captured && self.known.len() < MAX_CONSTANTS {
+                    if constant(value) {
+                        self.known.push((name.to_string(), value.to_string()));
+                    } else if fresh_temp(value) {
+                        // `d=$(mktemp -d)`: a new name in the temporary
+                        // directory, whatever it turns out to be.
+                        self.known.push((name.to_string(), FRESH_TEMP.to_string()));
+                    }
                 }
             }
             return true;
@@ -105,6 +100,70 @@ fn assignment(word: &str) -> Option<(&str, &str)> {
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
     .then_some((name, value))
+}
+
+/// Whether the line sets variables only in ways this reader follows (no
+/// `read`, loop, `getopts`, `mapfile` or `IFS`).
+pub(super) fn followed(src: &str) -> bool {
+    ![
+        "read ",
+        "getopts",
+        "for ",
+        "select ",
+        "mapfile",
+        "readarray",
+        "IFS",
+    ]
+    .iter()
+    .any(|w| src.contains(w))
+}
+
+/// Records the names a command of assignments alone sets to a fresh
+/// `mktemp` name, and forgets the names it sets to anything else.
+pub(super) fn note_fresh(argv: &[String], fresh: &mut Vec<String>) {
+    if argv.is_empty() || !argv.iter().all(|w| assignment(w).is_some()) {
+        return;
+    }
+    for (name, value) in argv.iter().filter_map(|w| assignment(w)) {
+        fresh.retain(|n| n != name);
+        if fresh_temp(value) && fresh.len() < MAX_CONSTANTS {
+            fresh.push(name.to_string());
+        }
+    }
+}
+
+/// Whether `word` is `$NAME` or `${NAME}` of a name [`note_fresh`] kept.
+pub(super) fn is_fresh(word: &str, fresh: &[String]) -> bool {
+    let name = word
+        .strip_prefix("${")
+        .and_then(|w| w.strip_suffix('}'))
+        .or_else(|| word.strip_prefix('$'));
+    name.is_some_and(|n| fresh.iter().any(|f| f == n))
+}
+
+/// What a variable set to a fresh temporary name (`$(mktemp -d)`) is read
+/// as: a path in the system's temporary directory.
+pub(super) const FRESH_TEMP: &str = "/tmp/mktemp.XXXXXXXXXX";
+
+/// `$(mktemp …)` or `` `mktemp …` `` alone, with no directory named
+/// (`-p DIR`, `--tmpdir=DIR` or a template with a `/` may put it anywhere):
+/// a name the command makes fresh in the temporary directory.
+fn fresh_temp(value: &str) -> bool {
+    let value = value.trim_matches('"');
+    let inner = value
+        .strip_prefix("$(")
+        .and_then(|v| v.strip_suffix(')'))
+        .or_else(|| value.strip_prefix('`').and_then(|v| v.strip_suffix('`')));
+    let Some(inner) = inner else {
+        return false;
+    };
+    let mut words = inner.split_whitespace();
+    words.next() == Some("mktemp")
+        && words.all(|w| {
+            let places = w.starts_with("--tmpdir=")
+                || (w.starts_with('-') && !w.starts_with("--") && w.contains('p'));
+            !places && !w.contains(['/', '$', '`', '(', ';', '|', '&', '<', '>'])
+        })
 }
 
 /// A value that expands to itself: one non-empty word with no variable,

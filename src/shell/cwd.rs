@@ -14,6 +14,17 @@ pub const MAX_DIR: usize = 1024;
 /// The deepest `pushd` stack kept.
 pub const MAX_STACK: usize = 64;
 
+/// Spellings of the directory a command runs in (true) and of the
+/// repository's top, where the call starts (false).
+pub(crate) const HERE: [(&str, bool); 6] = [
+    ("$PWD", true),
+    ("${PWD}", true),
+    ("$(pwd)", true),
+    ("`pwd`", true),
+    ("$(git rev-parse --show-toplevel)", false),
+    ("`git rev-parse --show-toplevel`", false),
+];
+
 /// Where a command runs, relative to the call's working directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Cwd {
@@ -114,6 +125,22 @@ impl Cwd {
     /// relative ones joined to it. `None` when the directory is unknown and
     /// the path relative.
     pub fn resolve(&self, path: &str) -> Option<String> {
+        // `$PWD/x`, `$(pwd)/x`: the directory the command runs in; `$(git
+        // rev-parse --show-toplevel)/x`: the repository's top, where the
+        // call starts.
+        for (var, here) in HERE {
+            if let Some(rest) = path.strip_prefix(var)
+                && (rest.is_empty() || rest.starts_with('/'))
+            {
+                let rest = rest.trim_start_matches('/');
+                let rest = if rest.is_empty() { "." } else { rest };
+                return if here {
+                    self.resolve(rest)
+                } else {
+                    Some(rest.to_string())
+                };
+            }
+        }
         let absolute = path.starts_with('/')
             || path.starts_with('\\')
             || path.starts_with('~')

@@ -156,8 +156,20 @@ pub fn find(raw: &str, cmds: &[SimpleCommand], powershell: bool) -> Vec<Opaque> 
         let args = c.args();
         // In PowerShell a leading `[type]` is a cast or a static member
         // (`[bool]$env:X`, `[IO.File]::ReadAllText(…)`), not a program.
-        let ps_type = powershell
-            && (first.starts_with('[') && first.contains(']') || ps_string_statement(raw, first));
+        // `[T]::Member(…)` is a .NET static call, never a glob program, also
+        // in PowerShell code read through `pwsh -Command`.
+        let ps_static = first.starts_with('[') && first.contains("]::");
+        let ps_type = ps_static
+            || powershell
+                && (first.starts_with('[') && first.contains(']')
+                    || ps_string_statement(raw, first));
+        if ps_static && !powershell && !pure_dotnet(&shown(c).to_ascii_lowercase()) {
+            out.push(Opaque {
+                effect: Effect::Any,
+                reason: PS_DOTNET,
+                shown: shown(c),
+            });
+        }
         let glob_program =
             first != "[" && first != "[[" && first.contains(['*', '?', '[']) && !ps_type;
         if glob_program {
@@ -370,9 +382,13 @@ fn computed_path(p: &str) -> bool {
     if !computed(p) {
         return false;
     }
-    let known = ["$HOME", "${HOME}", "$PWD", "${PWD}", "$TMPDIR", "${TMPDIR}"];
+    let known = ["$HOME", "${HOME}", "$TMPDIR", "${TMPDIR}"];
     let mut rest = p.to_string();
     for k in known {
+        rest = rest.replace(k, "");
+    }
+    // Where the command runs (`$PWD`, `$(pwd)`, the repository's top).
+    for (k, _) in super::cwd::HERE {
         rest = rest.replace(k, "");
     }
     // A fresh temporary directory (`"$(mktemp -d)"`) holds nothing yet.
@@ -381,7 +397,23 @@ fn computed_path(p: &str) -> bool {
     {
         rest.replace_range(at..at + end + 1, "");
     }
-    computed(&rest)
+    computed(&rest) && !computed_in_temp(p)
+}
+
+/// A path whose spelled part names a directory inside the temporary
+/// directory and whose computed part comes after it (`$TMPDIR/pytest-of-$USER`,
+/// `/tmp/build-$ID/out`): whatever the variable holds, what goes is in the
+/// temporary directory (a `..` spelled in the path leaves it).
+fn computed_in_temp(p: &str) -> bool {
+    let p = p.trim_matches('"');
+    let tail = ["$TMPDIR/", "${TMPDIR}/", "/tmp/", "/var/tmp/"]
+        .iter()
+        .find_map(|root| p.strip_prefix(root));
+    tail.is_some_and(|t| {
+        !t.is_empty()
+            && !t.starts_with(['$', '`', '/'])
+            && !t.split('/').any(|seg| seg == ".." || seg == ".")
+    })
 }
 
 /// PowerShell's own abbreviations of `-EncodedCommand` (`-enc`, `-ec`, `-e`),
@@ -429,7 +461,7 @@ fn powershell_opaque(raw: &str) -> Vec<Opaque> {
             shown: shown.clone(),
         });
     }
-    if lower.contains("]::") {
+    if lower.contains("]::") && !pure_dotnet(&lower) {
         let secret = [
             "environment]::",
             "::read",
@@ -446,4 +478,54 @@ fn powershell_opaque(raw: &str) -> Vec<Opaque> {
         });
     }
     out
+}
+
+/// .NET types whose static members compute a value and touch no file,
+/// directory, process, network or environment (`[string]::IsNullOrEmpty`,
+/// `[math]::Round`, `[datetime]::UtcNow`, `[guid]::NewGuid()`).
+const PURE_DOTNET: &[&str] = &[
+    "string",
+    "math",
+    "int",
+    "int16",
+    "int32",
+    "int64",
+    "uint16",
+    "uint32",
+    "uint64",
+    "long",
+    "double",
+    "float",
+    "single",
+    "decimal",
+    "bool",
+    "boolean",
+    "char",
+    "byte",
+    "datetime",
+    "datetimeoffset",
+    "timespan",
+    "guid",
+    "version",
+    "regex",
+    "uri",
+    "bitconverter",
+    "convert",
+    "text.encoding",
+    "text.regularexpressions.regex",
+    "timezoneinfo",
+    "enum",
+];
+
+/// Whether every `[T]::` static call in `lower` (lower-case code) is on a
+/// type of [`PURE_DOTNET`] (with or without `System.`).
+fn pure_dotnet(lower: &str) -> bool {
+    lower.match_indices("]::").all(|(at, _)| {
+        let head = &lower[..at];
+        head.rfind('[').is_some_and(|open| {
+            let ty = &head[open + 1..];
+            let ty = ty.strip_prefix("system.").unwrap_or(ty);
+            PURE_DOTNET.contains(&ty)
+        })
+    })
 }

@@ -205,6 +205,17 @@ fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
         "yq" if args.iter().any(|a| a == "-i" || a == "--inplace") => {
             ops.into_iter().skip(1).collect()
         }
+        // Structured editors told to write in place: the Python yq family
+        // (`tomlq -i`, `xq --in-place`), `sd FIND REPLACE FILE…` (unless
+        // `-p`, its preview), dasel's `put`/`delete -f FILE`, trentm's `json
+        // -I -f FILE`, `crudini --set|--del FILE`.
+        "tomlq" | "xq" if args.iter().any(|a| a == "-i" || a == "--in-place") => {
+            ops.into_iter().skip(1).collect()
+        }
+        "sd" if !args.iter().any(|a| a == "-p" || a == "--preview") => {
+            ops.into_iter().skip(2).collect()
+        }
+        "dasel" | "json" | "crudini" => in_place_file(prog, args, &ops).into_iter().collect(),
         "awk" | "gawk" if args.windows(2).any(|w| w[0] == "-i" && w[1] == "inplace") => {
             operands_skipping(args, &["-i", "-f", "-v"])
                 .into_iter()
@@ -239,6 +250,23 @@ fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
             out
         }
         _ => vec![],
+    }
+}
+
+/// The file dasel (`put`/`delete`), `json -I` or crudini (`--set`, `--del`)
+/// rewrites.
+fn in_place_file<'a>(prog: &str, args: &'a [String], ops: &[&'a str]) -> Option<&'a str> {
+    let file_opt = || {
+        args.iter()
+            .position(|a| a == "-f" || a == "--file")
+            .and_then(|k| args.get(k + 1))
+            .map(String::as_str)
+    };
+    match prog {
+        "dasel" if matches!(ops.first(), Some(&("put" | "delete"))) => file_opt(),
+        "json" if args.iter().any(|a| a == "-I" || a == "--in-place") => file_opt(),
+        "crudini" if args.iter().any(|a| a == "--set" || a == "--del") => ops.first().copied(),
+        _ => None,
     }
 }
 

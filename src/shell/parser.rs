@@ -22,6 +22,8 @@ pub(super) fn parse_at(src: &str, depth: usize, cwd: &Cwd, out: &mut Vec<SimpleC
         cwd: cwd.clone(),
         dirs: Vec::new(),
         saved: Vec::new(),
+        fresh: Vec::new(),
+        follow_fresh: super::constants::followed(src),
     };
     p.seq(depth, false);
     let Parser {
@@ -322,6 +324,12 @@ pub(super) struct Parser<'a> {
     pub(super) dirs: Vec<Cwd>,
     /// The directories to return to when the open subshells close.
     pub(super) saved: Vec<(Cwd, Vec<Cwd>)>,
+    /// Variables set earlier on the line to a fresh `mktemp` name (`cd
+    /// "$d"` then runs in the temporary directory).
+    fresh: Vec<String>,
+    /// Whether the line sets variables only in ways followed (no `read`,
+    /// loop or `IFS`).
+    follow_fresh: bool,
 }
 
 impl Parser<'_> {
@@ -334,10 +342,16 @@ impl Parser<'_> {
             .argv
             .iter()
             .any(|w| cwd::may_change(w.rsplit(['/', '\\']).next().unwrap_or(w)));
+        if self.follow_fresh && !cmd.piped && !cmd.captured {
+            super::constants::note_fresh(&cmd.argv, &mut self.fresh);
+        }
         let next = changes_dir.then(|| {
             let argv = peeled(&cmd.argv);
-            match argv.first() {
-                Some(first) if cwd::may_change(&super::program_name(first)) => {
+            match argv {
+                [cd, dir] if cd == "cd" && super::constants::is_fresh(dir, &self.fresh) => {
+                    Some(Cwd::Dir(super::constants::FRESH_TEMP.into()))
+                }
+                [first, ..] if cwd::may_change(&super::program_name(first)) => {
                     Some(self.cwd.after(argv, &mut self.dirs))
                 }
                 _ => None,

@@ -69,7 +69,8 @@ pub fn write_paths(cmd: &SimpleCommand) -> Vec<&str> {
         "tar" | "bsdtar" | "gtar" if tar_extracts(args) => {
             out.extend(value_of(&["-C", "--directory"]));
         }
-        "perl" if args.iter().any(|a| is_perl_in_place(a)) => {
+        // Ruby takes Perl's `-i[ext]` and `-p`/`-e` (`ruby -pi -e CODE FILE`).
+        "perl" | "ruby" if args.iter().any(|a| is_perl_in_place(a)) => {
             out.extend(edited_files(args, &["-e", "-E"]));
         }
         "sed" | "gsed" if args.iter().any(|a| is_sed_in_place(a)) => {

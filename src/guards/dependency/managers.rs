@@ -4,7 +4,7 @@
 //! big ecosystems' managers.
 
 use super::super::argv::{self, operands};
-use super::{ADDS, UPGRADES, names_packages};
+use super::{ADDS, REMOVES, UPGRADES, names_packages};
 
 /// Package managers of smaller ecosystems, and the framework CLIs whose
 /// `add` installs a package into the project (`ng add`, `astro add`, `nx
@@ -138,6 +138,9 @@ fn code_installs(args: &[String]) -> Option<(&'static str, &'static str)> {
         ("update.packages(", "R"),
     ];
     let code = args.iter().find(|a| a.contains('('))?;
+    if let Some(eco) = super::verbs::code_removes(code) {
+        return Some((eco, REMOVES));
+    }
     if let Some((_, eco)) = ADD.iter().find(|(k, _)| code.contains(k)) {
         return Some((eco, ADDS));
     }

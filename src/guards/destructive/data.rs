@@ -256,6 +256,14 @@ pub(super) fn destructive_sql(sql: &str) -> Option<String> {
     for stmt in sql.split(';') {
         let upper = stmt.to_ascii_uppercase();
         let words: Vec<&str> = upper.split_whitespace().collect();
+        // `EXPLAIN DELETE …`, `EXPLAIN QUERY PLAN …` show a plan and run
+        // nothing; `EXPLAIN ANALYZE` (and PostgreSQL's `(ANALYZE)`) runs it.
+        if words.first() == Some(&"EXPLAIN")
+            && !upper.contains("ANALYZE")
+            && !upper.contains("ANALYSE")
+        {
+            continue;
+        }
         for (i, w) in words.iter().enumerate() {
             let next = words.get(i + 1).copied().unwrap_or("");
             match *w {

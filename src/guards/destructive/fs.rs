@@ -236,15 +236,35 @@ fn deletes_what(ctx: &Ctx, t: &Target, root: &Target) -> Option<&'static str> {
 /// `dd of=/dev/sdX`, or a redirection into a disk device (`writes`: the
 /// paths the command writes, [`crate::target::Call::shell_write_paths`]).
 pub(super) fn raw_device_write(cmd: &SimpleCommand, writes: &[String]) -> Option<Hit> {
+    // Streams, not storage: the null and random sources, the standard
+    // streams and terminals, shared memory, and bash's network
+    // redirections (`exec 3<>/dev/tcp/host/443` opens a socket).
     let is_disk = |p: &str| {
         p.starts_with("/dev/")
             && !matches!(
                 p,
-                "/dev/null" | "/dev/zero" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+                "/dev/null"
+                    | "/dev/zero"
+                    | "/dev/full"
+                    | "/dev/random"
+                    | "/dev/urandom"
+                    | "/dev/stdin"
+                    | "/dev/stdout"
+                    | "/dev/stderr"
+                    | "/dev/tty"
+                    | "/dev/ptmx"
+                    | "/dev/log"
             )
-            && !p.starts_with("/dev/fd/")
-            && !p.starts_with("/dev/shm/")
-            && !p.starts_with("/dev/pts/")
+            && ![
+                "/dev/fd/",
+                "/dev/shm/",
+                "/dev/pts/",
+                "/dev/tcp/",
+                "/dev/udp/",
+                "/dev/tty",
+            ]
+            .iter()
+            .any(|s| p.starts_with(s))
     };
     if program(cmd) == "dd"
         && let Some(dev) = cmd

@@ -161,12 +161,17 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
     // A `--dry-run` the tool does not have is no dry run (`git reset --hard
     // --dry-run` resets, `psql … --dry-run` runs the SQL).
     let first = ops.first().copied().unwrap_or("");
-    let own_dry_run = !tables::NO_DRY_RUN.iter().any(|t| {
-        *t == tool
-            || t.strip_prefix(tool)
-                .and_then(|r| r.strip_prefix(':'))
-                .is_some_and(|sub| sub == first)
-    });
+    // git's reflog has no dry run (`git reflog -n 10` counts entries),
+    // except its `expire` and `delete` (`--dry-run`, `-n`).
+    let reflog_dry =
+        tool == "git" && first == "reflog" && matches!(ops.get(1), Some(&("expire" | "delete")));
+    let own_dry_run = reflog_dry
+        || !tables::NO_DRY_RUN.iter().any(|t| {
+            *t == tool
+                || t.strip_prefix(tool)
+                    .and_then(|r| r.strip_prefix(':'))
+                    .is_some_and(|sub| sub == first)
+        });
     let takes_value = tables::VALUE_OPTIONS
         .iter()
         .find(|(t, _)| *t == tool)

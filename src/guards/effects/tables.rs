@@ -392,6 +392,10 @@ pub const DRY_RUN_OWN_LONG: &[(&str, &[&str])] = &[
     ("gmake", &["--just-print", "--recon"]),
     ("ansible-playbook", &["--check"]),
     ("ansible", &["--check"]),
+    // Migration tools told to write the SQL out instead of running it:
+    // Alembic's offline mode, Flyway's `-dryRunOutput=FILE`.
+    ("alembic", &["--sql"]),
+    ("flyway", &["-dryrunoutput"]),
 ];
 
 /// Parts of a credential command's words that name what it prints.
