@@ -61,6 +61,9 @@ const SHORT_OUT: &[(&str, &str)] = &[
     ("pzstd", "-o"),
     ("brotli", "-o"),
     ("cpio", "-d"),
+    // A new PostgreSQL data directory (`pg_basebackup -D`, `initdb -D`).
+    ("pg_basebackup", "-d"),
+    ("initdb", "-d"),
 ];
 
 /// Tools whose `-o` is no output file (a flag, a format, a mount or ssh
@@ -102,8 +105,17 @@ fn output_long(name: &str) -> bool {
         "export",
         "install",
         "target",
+        // What a restore, an extraction, a download or a report writes
+        // (`--untardir`, `--extract-dir`, `--result-file`, `--save-to`).
+        "untar",
+        "extract",
+        "unpack",
+        "restore",
+        "download",
+        "result",
+        "save",
     ];
-    const PLACE: &[&str] = &["dir", "directory", "path", "file", "folder", "root"];
+    const PLACE: &[&str] = &["dir", "directory", "path", "file", "folder", "root", "to"];
     let Some(bare) = name.strip_prefix("--") else {
         return false;
     };
@@ -165,6 +177,7 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
     }
     out.extend(operand_outputs(&prog, args));
+    out.extend(super::destinations::destination_paths(cmd));
     out
 }
 

@@ -1,0 +1,192 @@
+//! Where a command writes when no output option names it, by what its
+//! words mean rather than by tool (the outside-project guard's reading;
+//! [`super::outputs`] holds the output options):
+//!
+//! - an install location given to an install: `--prefix`, `--root`,
+//!   `--install-root`, `--bindir`, ... when the command installs (`cargo
+//!   install --root /usr/local`, `pip install --prefix /opt/py`, `npm i -g
+//!   --prefix /usr/local`, `cmake --install build --prefix /usr/local`);
+//!   `./configure --prefix=/usr` only records it and writes nothing there;
+//! - the target of a restore, an extraction or a download: `--target`,
+//!   `--to`, `--into` (and a download's or export's `--file`) after such a
+//!   verb (`restic restore latest --target /srv/r`);
+//! - a destination inside an option's value list (`--output
+//!   type=local,dest=/srv/out`);
+//! - the local end of a copy or sync from remote storage, whatever the tool
+//!   (`rclone copy remote:x DIR`, `aws s3 sync s3://b DIR`, `gsutil cp
+//!   gs://b/o FILE`, `mc cp alias/b/o FILE` is not remote-shaped and stays
+//!   unread): the last operand, when a source is remote (`scheme://…` or
+//!   `name:path`) and the destination is not.
+
+use super::SimpleCommand;
+use super::words::operands;
+
+/// Verbs that install (a subcommand word, or `--install`).
+const INSTALL_VERBS: &[&str] = &["install", "i", "add", "--install"];
+
+/// Options naming where an install puts its files.
+const INSTALL_PLACES: &[&str] = &[
+    "--prefix",
+    "--root",
+    "--install-root",
+    "--installroot",
+    "--install-base",
+    "--bindir",
+    "--bin-dir",
+    "--libdir",
+    "--global-dir",
+    "--global-folder",
+    "--modules-folder",
+];
+
+/// Verbs whose `--target`/`--to`/`--into` (or `--file`) is where they put
+/// what they restore, extract or fetch.
+const PLACING_VERBS: &[&str] = &[
+    "restore", "extract", "unpack", "untar", "download", "export", "save", "fetch", "get", "pull",
+    "dump", "backup",
+];
+
+/// The options of [`PLACING_VERBS`] that name the place.
+const PLACING_OPTIONS: &[&str] = &[
+    "--target",
+    "--to",
+    "--into",
+    "--file",
+    "--out",
+    "--dir",
+    "--directory",
+];
+
+/// Verbs that copy or sync from a source to a destination (the last
+/// operand).
+const COPY_VERBS: &[&str] = &[
+    "cp", "copy", "copyto", "sync", "mirror", "mv", "move", "moveto", "download",
+];
+
+/// Keys of an option's value list that name a destination.
+const DEST_KEYS: &[&str] = &["dest", "destination", "dst", "out", "output"];
+
+/// The paths `cmd` writes by what its words mean (see the module's text).
+pub(super) fn destination_paths(cmd: &SimpleCommand) -> Vec<&str> {
+    let args = cmd.args();
+    let ops = operands(args);
+    let lead: Vec<&str> = ops.iter().take(3).copied().collect();
+    let mut out = Vec::new();
+    let installs =
+        lead.iter().any(|w| INSTALL_VERBS.contains(w)) || args.iter().any(|a| a == "--install");
+    let places = lead.iter().any(|w| PLACING_VERBS.contains(w));
+    let mut it = args.iter().peekable();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            break;
+        }
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (a.as_str(), None),
+        };
+        let name_lower = name.to_ascii_lowercase();
+        let wanted = (installs && INSTALL_PLACES.contains(&name_lower.as_str()))
+            || (places && PLACING_OPTIONS.contains(&name_lower.as_str()));
+        if wanted {
+            match inline {
+                Some(v) => out.push(v),
+                None => out.extend(it.next().map(String::as_str)),
+            }
+            continue;
+        }
+        // `--output type=local,dest=/srv/out`, `-o type=tar,dest=/x.tar`.
+        let value = match inline {
+            Some(v) => Some(v),
+            None if matches!(name_lower.as_str(), "--output" | "-o" | "--export") => {
+                it.peek().map(|v| v.as_str())
+            }
+            None => None,
+        };
+        if let Some(v) = value.filter(|v| v.contains(',') || v.contains("=/")) {
+            out.extend(v.split(',').filter_map(|kv| {
+                let (k, p) = kv.split_once('=')?;
+                DEST_KEYS.contains(&k.trim()).then_some(p)
+            }));
+        }
+    }
+    out.extend(remote_copy_destination(&ops));
+    out
+}
+
+/// The local destination of a copy or sync whose source is remote.
+fn remote_copy_destination<'a>(ops: &[&'a str]) -> Option<&'a str> {
+    let v = ops.iter().take(3).position(|w| COPY_VERBS.contains(w))?;
+    let rest = &ops[v + 1..];
+    let (dest, sources) = rest.split_last()?;
+    (!sources.is_empty() && sources.iter().any(|s| remote(s)) && !remote(dest)).then_some(*dest)
+}
+
+/// A remote location: `scheme://…` (not `file://`), or `name:path` /
+/// `user@host:path` (not a one-letter drive, not a path with a colon
+/// later in it).
+fn remote(w: &str) -> bool {
+    if let Some((scheme, _)) = w.split_once("://") {
+        return scheme != "file" && scheme.chars().all(|c| c.is_ascii_alphanumeric());
+    }
+    match w.split_once(':') {
+        Some((head, _)) => {
+            head.len() > 1
+                && !head.contains('/')
+                && !head.starts_with(['-', '$', '~', '.'])
+                && head
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@'))
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::destination_paths;
+    use crate::shell::parse;
+
+    fn dests(line: &str) -> Vec<String> {
+        let cmds = parse(line);
+        destination_paths(&cmds[0])
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn install_places_restore_targets_value_lists_and_remote_copies() {
+        assert_eq!(
+            dests("cargo install --root /usr/local fd-find"),
+            ["/usr/local"]
+        );
+        assert_eq!(dests("pip install --prefix=/opt/py x"), ["/opt/py"]);
+        assert_eq!(
+            dests("cmake --install b --prefix /usr/local"),
+            ["/usr/local"]
+        );
+        assert_eq!(dests("restic restore latest --target /srv/r"), ["/srv/r"]);
+        assert_eq!(
+            dests("docker buildx build --output type=local,dest=/srv/o ."),
+            ["/srv/o"]
+        );
+        assert_eq!(dests("rclone copy remote:a ~/b"), ["~/b"]);
+        assert_eq!(dests("aws s3 sync s3://bucket /var/www"), ["/var/www"]);
+    }
+
+    #[test]
+    fn recorded_prefixes_uploads_and_local_copies_are_not_destinations() {
+        for line in [
+            "./configure --prefix=/usr/local",
+            "meson setup build --prefix=/usr",
+            "aws s3 cp ./site s3://bucket/ --recursive",
+            "rclone sync ./out remote:bucket",
+            "restic backup --tag x /home/me/project",
+            "kubectl get pods -o wide",
+            "docker run -v /srv:/srv img",
+            "c:/tools/x copy a b",
+        ] {
+            assert!(dests(line).is_empty(), "{line}: {:?}", dests(line));
+        }
+    }
+}
