@@ -64,6 +64,8 @@ const SHORT_OUT: &[(&str, &str)] = &[
     // A new PostgreSQL data directory (`pg_basebackup -D`, `initdb -D`).
     ("pg_basebackup", "-d"),
     ("initdb", "-d"),
+    // Babel's output folder (`-d`, `--out-dir`).
+    ("babel", "-d"),
 ];
 
 /// Tools whose `-o` is no output file (a flag, a format, a mount or ssh

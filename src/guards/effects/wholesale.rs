@@ -67,7 +67,9 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
         .any(|a| RECURSIVE.contains(&a.as_str()));
     let wildcard = ops.iter().skip(1).any(|o| o.contains('*'));
     let remote = ops.iter().any(|o| remote_shaped(o));
-    let wide = recursive || wildcard;
+    // A store's root (`sj://media`, `oss://logs/`): the whole bucket.
+    let root = ops.iter().any(|o| store_root(o));
+    let wide = recursive || wildcard || root;
     let verb = subcommand_verb(&ops, wide, remote)
         .or_else(|| option_verb(args, wide))
         .or_else(|| (wide && named_verb(tool)).then(|| tool.to_string()))?;
@@ -152,6 +154,21 @@ fn named_verb(tool: &str) -> bool {
             .any(|v| tool.len() > v.len() && tool.ends_with(v))
 }
 
+/// The root of an object store named by URL (`sj://media`, `oss://logs/`):
+/// a bucket with no key after it. Web, file and VCS URLs are no store.
+fn store_root(w: &str) -> bool {
+    let Some((scheme, rest)) = w.split_once("://") else {
+        return false;
+    };
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    !matches!(
+        scheme,
+        "http" | "https" | "file" | "ssh" | "git" | "ftp" | "sftp"
+    ) && scheme.chars().all(|c| c.is_ascii_alphanumeric())
+        && !rest.is_empty()
+        && !rest.contains('/')
+}
+
 /// A remote location: `scheme://…` (not `file://`), or `name:path`.
 fn remote_shaped(w: &str) -> bool {
     if let Some((scheme, _)) = w.split_once("://") {
@@ -186,6 +203,7 @@ mod tests {
             "jf rt delete libs-local/com/*",
             "qsctl rm -r qs://bucket/dir",
             "coscmd delete -r /",
+            "storjcli rb --force sj://photos",
         ] {
             assert!(hit(line), "{line}");
         }
@@ -204,6 +222,8 @@ mod tests {
             "jf rt search libs-local/*",
             "rm -rf build",
             "tool list --all",
+            "storjcli rm sj://photos/one.jpg",
+            "storjcli ls sj://photos",
         ] {
             assert!(!hit(line), "{line}");
         }
