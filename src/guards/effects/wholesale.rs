@@ -17,7 +17,7 @@ use super::{Hit, Kind};
 use crate::guards::argv::operands;
 
 /// Verbs that say themselves that they delete everything under a name.
-const WHOLESALE_VERBS: &[&str] = &[
+pub const WHOLESALE_VERBS: &[&str] = &[
     "deleteall",
     "removeall",
     "rmr",
@@ -34,7 +34,7 @@ const WHOLESALE_VERBS: &[&str] = &[
 ];
 
 /// Options that make a delete reach a tree or everything.
-const RECURSIVE: &[&str] = &[
+pub const RECURSIVE: &[&str] = &[
     "-r",
     "-R",
     "-rf",
