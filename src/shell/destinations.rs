@@ -118,7 +118,111 @@ pub(super) fn destination_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
     }
     out.extend(remote_copy_destination(&ops));
+    out.extend(scaffold_destination(args, &lead));
+    out.extend(sql_file_destinations(cmd, args));
+    if matches!(super::words::program(cmd).as_str(), "stow" | "xstow") {
+        out.extend(value_after(args, &["-t", "--target"]));
+    }
     out
+}
+
+/// Verbs that make a new project, archive or export at a path given as an
+/// operand (`rails new ~/apps/x`, `composer create-project v/p ~/x`,
+/// `django-admin startproject s /srv/s`, `qemu-img create -f qcow2 /var/…`,
+/// `svn export URL /srv/x`, `hg archive /srv/r`).
+const SCAFFOLD_VERBS: &[&str] = &[
+    "new",
+    "create",
+    "init",
+    "create-project",
+    "startproject",
+    "startapp",
+    "generate",
+    "scaffold",
+    "bootstrap",
+    "export",
+    "archive",
+];
+
+/// An operand placed outside the working folder after a scaffolding verb:
+/// a positional word (the word before it is no option, so `kubectl create
+/// -f /srv/x.yaml` reads a file and is not this), absolute, in the home
+/// folder or above.
+fn scaffold_destination<'a>(args: &'a [String], lead: &[&str]) -> Option<&'a str> {
+    let verb = lead.iter().take(2).position(|w| {
+        SCAFFOLD_VERBS.contains(w) || w.split(':').any(|p| SCAFFOLD_VERBS.contains(&p))
+    })?;
+    let after = args.iter().position(|a| a == lead[verb])?;
+    args.iter()
+        .enumerate()
+        .skip(after + 1)
+        .take_while(|(_, a)| *a != "--")
+        .find(|(i, a)| {
+            !a.starts_with('-')
+                && !args[*i - 1].starts_with('-')
+                && (a.starts_with('/')
+                    || a.starts_with("~/")
+                    || a.starts_with("$HOME/")
+                    || a.starts_with("${HOME}/")
+                    || a.starts_with("../"))
+        })
+        .map(|(_, a)| a.as_str())
+}
+
+/// The SQL clients whose statements may write a file on this machine.
+const SQL_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "duckdb",
+    "sqlite3",
+    "clickhouse-client",
+    "clickhouse",
+    "usql",
+];
+
+/// The files SQL given on the line writes: `COPY … TO '/path'`, psql's
+/// `\copy … to '/path'`, `INTO OUTFILE '/path'`, `INTO DUMPFILE '/path'`.
+fn sql_file_destinations<'a>(cmd: &SimpleCommand, args: &'a [String]) -> Vec<&'a str> {
+    if !SQL_CLIENTS.contains(&super::words::program(cmd).as_str()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for a in args {
+        let lower = a.to_ascii_lowercase();
+        let copies = lower.contains("copy ");
+        for key in [" to '", " outfile '", " dumpfile '"] {
+            if key == " to '" && !copies {
+                continue;
+            }
+            let mut from = 0;
+            while let Some(i) = lower[from..].find(key) {
+                let start = from + i + key.len();
+                if let Some(len) = a[start..].find('\'') {
+                    out.push(&a[start..start + len]);
+                }
+                from = start;
+            }
+        }
+    }
+    out
+}
+
+/// The value of the first of `names` given (`-t DIR`, `--target=DIR`).
+fn value_after<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if names.contains(&a.as_str()) {
+            return it.next().map(String::as_str);
+        }
+        if let Some(v) = names
+            .iter()
+            .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
+        {
+            return Some(v);
+        }
+    }
+    None
 }
 
 /// The local destination of a copy or sync whose source is remote.
@@ -179,6 +283,13 @@ mod tests {
             ["/srv/o"]
         );
         assert_eq!(dests("rclone copy remote:a ~/b"), ["~/b"]);
+        assert_eq!(dests("rails new ~/apps/x"), ["~/apps/x"]);
+        assert_eq!(
+            dests("qemu-img create -f qcow2 /var/d.qcow2 1G"),
+            ["/var/d.qcow2"]
+        );
+        assert_eq!(dests("psql -c \"COPY t TO '/srv/t.csv'\""), ["/srv/t.csv"]);
+        assert_eq!(dests("stow -t /usr/local tool"), ["/usr/local"]);
         assert_eq!(dests("x blob download-batch -s c -d /srv/b"), ["/srv/b"]);
         assert_eq!(
             dests("hf download org/m --local-dir /models/m"),
@@ -198,6 +309,10 @@ mod tests {
             "kubectl get pods -o wide",
             "docker run -v /srv:/srv img",
             "c:/tools/x copy a b",
+            "kubectl create -f /srv/app.yaml",
+            "rails new blog",
+            "docker create --name web nginx",
+            "psql -c \"SELECT 'copy to /x'\"",
         ] {
             assert!(dests(line).is_empty(), "{line}: {:?}", dests(line));
         }

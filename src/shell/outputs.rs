@@ -66,6 +66,11 @@ const SHORT_OUT: &[(&str, &str)] = &[
     ("initdb", "-d"),
     // Babel's output folder (`-d`, `--out-dir`).
     ("babel", "-d"),
+    // Extractors' folder (`cabextract -d`, `unsquashfs -d`), yt-dlp's
+    // download folder (`-P`, read lower-case).
+    ("cabextract", "-d"),
+    ("unsquashfs", "-d"),
+    ("yt-dlp", "-p"),
 ];
 
 /// Tools whose `-o` is no output file (a flag, a format, a mount or ssh
@@ -153,7 +158,7 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
         let short = match prog.as_str() {
             "openssl" => name == "-out",
             "javac" => name == "-d",
-            "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target"),
+            "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target" | "-w"),
             "ssh-keygen" => name == "-f" && generates_key(args),
             p if DASH_O.contains(&p) => name == "-o",
             p => SHORT_OUT.iter().any(|(t, opt)| *t == p && name == *opt),
