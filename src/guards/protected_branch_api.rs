@@ -95,6 +95,9 @@ pub fn gh_api_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
             .map(|(_, v)| v.as_str())
     };
     let forced = field("force") == Some("true");
+    if segs.as_slice() == ["graphql"] {
+        return graphql(&req, extra);
+    }
     let (kind, branch, reason): (Kind, String, &str) = match segs.as_slice() {
         ["repos", _, _, "git", "refs", "heads", rest @ ..] if !rest.is_empty() => {
             let branch = rest.join("/");
@@ -170,6 +173,63 @@ pub fn gh_api_push(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
         remote: format!("{} api", req.client),
         branch,
         reason: reason.into(),
+    })
+}
+
+/// GitHub's GraphQL mutations that move or delete a ref or commit on a
+/// branch, as the request names them.
+const REF_MUTATIONS: &[(&str, Kind)] = &[
+    ("deleteRef", Kind::Delete),
+    ("updateRefs", Kind::Push),
+    ("updateRef", Kind::Push),
+    ("createCommitOnBranch", Kind::Push),
+    ("mergeBranch", Kind::Push),
+];
+
+/// A GraphQL mutation of a protected branch: a ref mutation in the query
+/// and a protected branch named in the query or a field (`refs/heads/main`,
+/// `branchName: "main"`, `-f ref=main`); `force: true` forces it.
+fn graphql(req: &Request, extra: &str) -> Option<Push> {
+    let text: String = req
+        .fields
+        .iter()
+        .map(|(k, v)| format!("{k}={v}\n"))
+        .collect();
+    if !text.contains("mutation") {
+        return None;
+    }
+    let (name, kind) = REF_MUTATIONS.iter().find(|(m, _)| text.contains(m))?;
+    let named = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.')))
+        .filter(|w| !w.is_empty())
+        .find_map(|w| {
+            let b = w.strip_prefix("refs/heads/")?;
+            is_protected(b, extra).then(|| b.to_string())
+        })
+        .or_else(|| {
+            // `branchName: "main"`, `qualifiedName: "main"`, a `ref`/`branch` field.
+            let words: Vec<&str> = text
+                .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.')))
+                .filter(|w| !w.is_empty())
+                .collect();
+            words.windows(2).find_map(|w| {
+                matches!(w[0], "branchName" | "qualifiedName" | "ref" | "branch")
+                    .then_some(w[1])
+                    .filter(|b| is_protected(b, extra))
+                    .map(str::to_string)
+            })
+        })?;
+    let forced = text.contains("force: true") || text.contains("force:true");
+    let kind = if *kind == Kind::Push && forced {
+        Kind::ForcePush
+    } else {
+        *kind
+    };
+    Some(Push {
+        kind,
+        remote: format!("{} api graphql", req.client),
+        branch: named,
+        reason: format!("`{name}` moves the branch through the forge's GraphQL API"),
     })
 }
 

@@ -64,7 +64,8 @@ const PLACING_OPTIONS: &[&str] = &[
 /// Verbs that copy or sync from a source to a destination (the last
 /// operand).
 const COPY_VERBS: &[&str] = &[
-    "cp", "copy", "copyto", "sync", "mirror", "mv", "move", "moveto", "download",
+    "cp", "copy", "copyto", "sync", "mirror", "mv", "move", "moveto", "download", "clone",
+    "checkout", "co",
 ];
 
 /// Keys of an option's value list that name a destination.
@@ -284,6 +285,10 @@ mod tests {
         );
         assert_eq!(dests("rclone copy remote:a ~/b"), ["~/b"]);
         assert_eq!(dests("rails new ~/apps/x"), ["~/apps/x"]);
+        assert_eq!(
+            dests("fossil clone https://f.example/r ~/r.fossil"),
+            ["~/r.fossil"]
+        );
         assert_eq!(
             dests("qemu-img create -f qcow2 /var/d.qcow2 1G"),
             ["/var/d.qcow2"]

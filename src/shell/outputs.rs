@@ -71,6 +71,7 @@ const SHORT_OUT: &[(&str, &str)] = &[
     ("cabextract", "-d"),
     ("unsquashfs", "-d"),
     ("yt-dlp", "-p"),
+    ("aria2c", "--dir"),
 ];
 
 /// Tools whose `-o` is no output file (a flag, a format, a mount or ssh
