@@ -14,6 +14,9 @@ use crate::shell::SimpleCommand;
 
 /// A push of a protected branch through jj, sl or hg, or `None`.
 pub fn judge(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
+    if let Some(p) = land(cmd, extra) {
+        return Some(p);
+    }
     let prog = program(cmd);
     let args = cmd.args();
     let (tool, rest, names, deletes): (&str, &[String], &[&str], &[&str]) = match prog.as_str() {
@@ -102,6 +105,49 @@ pub fn judge(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
     })
 }
 
+/// The stacked-diff and workflow front-ends whose `land`/`ship` verb merges
+/// a change into the trunk and pushes the trunk itself, with no pull
+/// request merged by the forge: Phabricator's `arc land` (`--onto`, the
+/// trunk by default), `ghstack land` (also as `sl ghstack land`), Git
+/// Town's `git town ship` / `git-town ship`. Front-ends that merge through
+/// the forge's pull requests (Graphite's `gt merge`, `spr merge`) are left
+/// to the forge's rules, as `gh pr merge` is.
+const LANDERS: &[(&str, &str, &[&str])] = &[
+    ("arc", "land", &["--onto"]),
+    ("ghstack", "land", &[]),
+    ("git-town", "ship", &[]),
+];
+
+/// A front-end's land or ship of a change into a protected trunk.
+fn land(cmd: &SimpleCommand, extra: &str) -> Option<Push> {
+    let prog = program(cmd);
+    let args = cmd.args();
+    let ops = argv::operands(args);
+    let (tool, rest) = match (prog.as_str(), ops.as_slice()) {
+        ("git", ["town", ..]) => ("git-town", &ops[1..]),
+        ("sl" | "sapling", ["ghstack", ..]) => ("ghstack", &ops[1..]),
+        (p, _) => (p, &ops[..]),
+    };
+    let (_, verb, onto) = LANDERS.iter().find(|(t, _, _)| *t == tool)?;
+    if rest.first() != Some(verb) || argv::has_flag(args, '\0', &["dry-run", "help"]) {
+        return None;
+    }
+    let named = valued(args, onto).pop();
+    let branch = match named.as_deref() {
+        Some(b) if !is_protected(b, extra) => return None,
+        Some(b) => b.to_string(),
+        None => "(the trunk)".to_string(),
+    };
+    Some(Push {
+        kind: Kind::Push,
+        remote: tool.to_string(),
+        branch,
+        reason: format!(
+            "`{tool} {verb}` merges the change into the trunk and pushes it (no pull request merged by the forge)"
+        ),
+    })
+}
+
 /// Every value of the options `names` (`-b x`, `--bookmark=x`, `-bx`).
 fn valued(args: &[String], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
@@ -181,6 +227,17 @@ mod tests {
             judged("chg push --force").as_deref(),
             Some("(the pushed heads)")
         );
+        assert_eq!(judged("arc land").as_deref(), Some("(the trunk)"));
+        assert_eq!(judged("arc land --onto main").as_deref(), Some("main"));
+        assert_eq!(
+            judged("ghstack land https://github.com/o/r/pull/7").as_deref(),
+            Some("(the trunk)")
+        );
+        assert_eq!(
+            judged("git town ship feature-x").as_deref(),
+            Some("(the trunk)")
+        );
+        assert_eq!(judged("git-town ship").as_deref(), Some("(the trunk)"));
     }
 
     #[test]
@@ -196,6 +253,11 @@ mod tests {
             "hg push",
             "jj git push --all",
             "sl push --dry-run --to main",
+            "arc land --onto feature/base",
+            "arc diff",
+            "ghstack submit",
+            "git town sync",
+            "git-town hack feature-y",
         ] {
             assert_eq!(judged(line), None, "{line}");
         }

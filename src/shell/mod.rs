@@ -42,6 +42,7 @@ mod code_lua_r;
 mod command;
 mod constants;
 mod cwd;
+mod destinations;
 mod effect;
 mod finders;
 mod git_aliases;

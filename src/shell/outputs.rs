@@ -61,6 +61,17 @@ const SHORT_OUT: &[(&str, &str)] = &[
     ("pzstd", "-o"),
     ("brotli", "-o"),
     ("cpio", "-d"),
+    // A new PostgreSQL data directory (`pg_basebackup -D`, `initdb -D`).
+    ("pg_basebackup", "-d"),
+    ("initdb", "-d"),
+    // Babel's output folder (`-d`, `--out-dir`).
+    ("babel", "-d"),
+    // Extractors' folder (`cabextract -d`, `unsquashfs -d`), yt-dlp's
+    // download folder (`-P`, read lower-case).
+    ("cabextract", "-d"),
+    ("unsquashfs", "-d"),
+    ("yt-dlp", "-p"),
+    ("aria2c", "--dir"),
 ];
 
 /// Tools whose `-o` is no output file (a flag, a format, a mount or ssh
@@ -102,8 +113,17 @@ fn output_long(name: &str) -> bool {
         "export",
         "install",
         "target",
+        // What a restore, an extraction, a download or a report writes
+        // (`--untardir`, `--extract-dir`, `--result-file`, `--save-to`).
+        "untar",
+        "extract",
+        "unpack",
+        "restore",
+        "download",
+        "result",
+        "save",
     ];
-    const PLACE: &[&str] = &["dir", "directory", "path", "file", "folder", "root"];
+    const PLACE: &[&str] = &["dir", "directory", "path", "file", "folder", "root", "to"];
     let Some(bare) = name.strip_prefix("--") else {
         return false;
     };
@@ -139,7 +159,7 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
         let short = match prog.as_str() {
             "openssl" => name == "-out",
             "javac" => name == "-d",
-            "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target"),
+            "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target" | "-w"),
             "ssh-keygen" => name == "-f" && generates_key(args),
             p if DASH_O.contains(&p) => name == "-o",
             p => SHORT_OUT.iter().any(|(t, opt)| *t == p && name == *opt),
@@ -165,6 +185,7 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
         }
     }
     out.extend(operand_outputs(&prog, args));
+    out.extend(super::destinations::destination_paths(cmd));
     out
 }
 
@@ -242,6 +263,8 @@ fn operand_outputs<'a>(prog: &str, args: &'a [String]) -> Vec<&'a str> {
                     matches!(w.next(), Some(".backup" | ".output" | ".once" | ".save"))
                         .then(|| w.last())
                         .flatten()
+                        // `.backup '/var/b.db'`: the path inside its quotes.
+                        .map(|p| p.trim_matches(['\'', '"']))
                 })
                 .collect();
             if ops.iter().skip(1).any(|sql| changes_database(sql)) {

@@ -258,6 +258,7 @@ fn by_table(cmd: &SimpleCommand) -> Option<Hit> {
     }
     let Some((_, mut hit)) = effects::lookup(&tool, args) else {
         return effects::unlisted::lookup(&tool, args)
+            .or_else(|| effects::wholesale::lookup(&tool, args))
             .or_else(|| effects::data_options::lookup(&tool, args));
     };
     if hit.target.ends_with(':') {

@@ -134,20 +134,28 @@ pub const TOOLS: &[McpTool] = &[
             "update_file",
             "create_file",
             "commit_files",
+            // A forge's commit API (GitLab's and Gitea's `create_commit`):
+            // a commit made on the branch with no push.
+            "create_commit",
+            "commit_changes",
+            "create_or_update_files",
+            "update_files",
+            "create_files",
+            "delete_files",
         ],
         // The branch alone says where the commit goes: peers' minimal calls
         // leave the repository to the server's default.
-        needs: &["branch"],
+        needs: &["branch|branch_name|branchName"],
         shape: Shape::RepoPush,
     },
     McpTool {
         names: &["update_ref", "git_update_ref", "update_branch"],
-        needs: &["ref|branch"],
+        needs: &["ref|branch|branch_name|branchName"],
         shape: Shape::RefUpdate,
     },
     McpTool {
         names: &["delete_ref", "git_delete_ref", "delete_branch"],
-        needs: &["ref|branch"],
+        needs: &["ref|branch|branch_name|branchName"],
         shape: Shape::RefDelete,
     },
     McpTool {
@@ -358,14 +366,14 @@ fn built_in_input(shape: Shape, input: &Map<String, Value>) -> Option<Value> {
             bash(format!("psql -c {}", quote(sql)))
         }
         Shape::RepoPush => {
-            let branch = text(input, "branch")?;
+            let branch = text(input, "branch|branch_name|branchName")?;
             bash(format!(
                 "git push origin {}",
                 quote(&format!("HEAD:{branch}"))
             ))
         }
         Shape::RefUpdate | Shape::RefDelete => {
-            let name = text(input, "ref|branch")?;
+            let name = text(input, "ref|branch|branch_name|branchName")?;
             let name = name.strip_prefix("refs/").unwrap_or(name);
             // A tag, a note, a pull request's ref: no branch moves.
             if ["tags/", "notes/", "pull/", "remotes/"]

@@ -21,6 +21,7 @@ mod services;
 pub mod tables;
 mod tools;
 pub mod unlisted;
+pub mod wholesale;
 
 pub use runners::tool;
 

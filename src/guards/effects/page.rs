@@ -132,11 +132,17 @@ pub fn markdown() -> String {
          command nothing above knew, given an option that joins a delete-like verb to a kind of \
          storage right after it (`--destroy-storage`, `--remove-all-storage`, `--delete-volumes`, \
          `--purge-data`; storage words: {}), deletes that data; `--no-…` or a value `none`/`false` \
-         turns it off.\n",
+         turns it off.\n- A tool no family lists deleting wholesale: a verb that says so ({}), or a \
+         delete-like verb (as a subcommand, as an option right after the tool's words: `hdfs dfs \
+         -rm -r`, or as the tool's own name: `mega-rm`) with {}, a wildcard operand or an object \
+         store's root (`sj://bucket`); a plain `rm`/`del` subcommand only on a remote operand \
+         (`scheme://…`, `name:path`).\n",
         list(super::unlisted::RESOURCE_NOUNS),
         list(super::unlisted::NOT_READ),
         list(super::unlisted::CLOUD_CMDLET_PREFIXES),
-        list(super::data_options::STORAGE_WORDS)
+        list(super::data_options::STORAGE_WORDS),
+        list(super::wholesale::WHOLESALE_VERBS),
+        list(super::wholesale::RECURSIVE)
     ));
     md.push_str(&format!(
         "\n## Forms that change nothing\n\n- Help: {}, `-h` with no value after it, `help` as the \

@@ -468,7 +468,19 @@ pub const PLATFORMS: &[Family] = &[
     },
     Family {
         name: "Backups",
-        tools: &["borg", "borgmatic", "restic", "kopia", "rustic", "tarsnap"],
+        tools: &[
+            "borg",
+            "borgmatic",
+            "restic",
+            "kopia",
+            "rustic",
+            "tarsnap",
+            "duplicacy",
+            "bup",
+            "duplicati-cli",
+            "proxmox-backup-client",
+            "snapper",
+        ],
         verbs: &[
             v(
                 &["delete|prune|forget"],
@@ -485,6 +497,17 @@ pub const PLATFORMS: &[Family] = &[
                 "deletes backups for good",
             ),
         ],
+        generic: Some(CloudResource),
+        prints_secrets: false,
+        sql_options: &[],
+    },
+    // Ceph's own CLIs: an RBD image, a RADOS pool or its objects, a gateway
+    // bucket. Any delete-like verb loses the data (`rbd rm pool/img`,
+    // `rados purge pool`, `radosgw-admin bucket rm --purge-objects`).
+    Family {
+        name: "Ceph",
+        tools: &["ceph", "rbd", "rados", "radosgw-admin"],
+        verbs: &[],
         generic: Some(CloudResource),
         prints_secrets: false,
         sql_options: &[],

@@ -513,13 +513,24 @@ pub const TOOLS: &[Family] = &[
     ),
     tool(
         &["zfs"],
-        &[v(
-            &["destroy"],
-            Always,
-            WipesDisk,
-            Disk,
-            "destroys a dataset or its snapshots",
-        )],
+        &[
+            v(
+                &["destroy"],
+                Always,
+                WipesDisk,
+                Disk,
+                "destroys a dataset or its snapshots",
+            ),
+            // Rolling back loses every change since the snapshot (and,
+            // with -r/-R, the later snapshots themselves).
+            v(
+                &["rollback"],
+                Always,
+                WipesDisk,
+                Disk,
+                "rolls a dataset back to a snapshot: every later change is lost",
+            ),
+        ],
     ),
     tool(
         &["mdadm"],

@@ -17,6 +17,8 @@ pub const RESOURCE_NOUNS: &[&str] = &[
     "database",
     "databases",
     "db",
+    // `drush sql-drop`: the site's SQL database.
+    "sql",
     "dbs",
     "datastore",
     "datastores",
