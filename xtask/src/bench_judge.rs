@@ -6,9 +6,9 @@
 //! of it; `cargo xtask bench-judge [--quick] [--cards]` prints every call,
 //! and with `--cards` each card alone and the payload's parse alone. The
 //! calls run in a throw-away project under `target/` (not a temporary
-//! folder: the guards treat those as scratch), with `HOME` beside it and no
-//! `CUECARD_*` or `XDG_*` variable, so the maintainer's own policy and
-//! cards do not count.
+//! folder: the guards treat those as scratch), with `HOME` beside it and
+//! no other environment variable, so the maintainer's own policy and cards
+//! do not count.
 
 use crate::bench::Row;
 use std::process::Command;
@@ -38,13 +38,10 @@ pub fn measure(quick: bool, cards: bool) -> Result<Vec<Timed>, String> {
     if cards {
         cmd.arg("--cards");
     }
-    for (k, _) in std::env::vars_os() {
-        let k = k.to_string_lossy();
-        if k.starts_with("CUECARD_") || k.starts_with("XDG_") {
-            cmd.env_remove(k.as_ref());
-        }
-    }
-    cmd.env("HOME", work.join("home")).current_dir(&project);
+    // Only `HOME`: the maintainer's policy, cards and folders do not count.
+    cmd.env_clear()
+        .env("HOME", work.join("home"))
+        .current_dir(&project);
     let out = cmd
         .output()
         .map_err(|e| format!("{}: {e}", example.display()));
