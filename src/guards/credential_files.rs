@@ -386,3 +386,104 @@ pub fn private_key_block(head: &str) -> bool {
         line.ends_with("PRIVATE KEY-----") || line.ends_with("PRIVATE KEY BLOCK-----")
     })
 }
+/// [`CREDENTIAL_FILES`] by the last component of a name, built once a
+/// process on first use: a path's last component picks the few rows whose
+/// literal last component it is; a name whose last component has a `*` is
+/// tried only on a last component that begins and ends as its pattern does
+/// (a linear scan tried every name on every path).
+struct Index {
+    /// A literal last component: the rows (their index in the table) and
+    /// names that end with it.
+    by_last: std::collections::HashMap<&'static str, Vec<(usize, &'static str)>>,
+    /// The names whose last component has a `*`: their row, the name, and
+    /// the text before the last component's first `*` and after its last.
+    starred: Vec<(usize, &'static str, &'static str, &'static str)>,
+}
+
+static INDEX: std::sync::LazyLock<Index> = std::sync::LazyLock::new(|| {
+    let mut index = Index {
+        by_last: std::collections::HashMap::new(),
+        starred: Vec::new(),
+    };
+    for (row, f) in CREDENTIAL_FILES.iter().enumerate() {
+        for &name in f.names {
+            let last = name.rsplit('/').next().unwrap_or(name);
+            match (last.split_once('*'), last.rsplit_once('*')) {
+                (Some((head, _)), Some((_, tail))) => index.starred.push((row, name, head, tail)),
+                _ => index.by_last.entry(last).or_default().push((row, name)),
+            }
+        }
+    }
+    index
+});
+
+/// The first row of [`CREDENTIAL_FILES`] one of whose names `matches` the
+/// path's `tail` (lower case, its last components joined by `/`): what
+/// scanning the table in order finds, since a name can only match a path
+/// whose last component is its own, or begins and ends as it does.
+pub fn find(tail: &str, matches: impl Fn(&str, &str) -> bool) -> Option<&'static CredentialFile> {
+    let last = tail.rsplit('/').next().unwrap_or(tail);
+    let index = &*INDEX;
+    let starred = index
+        .starred
+        .iter()
+        .filter(|(_, _, head, end)| {
+            last.len() >= head.len() + end.len() && last.starts_with(head) && last.ends_with(end)
+        })
+        .map(|&(row, name, _, _)| (row, name));
+    index
+        .by_last
+        .get(last)
+        .into_iter()
+        .flatten()
+        .copied()
+        .chain(starred)
+        .filter(|(_, name)| matches(tail, name))
+        .map(|(row, _)| row)
+        .min()
+        .map(|row| &CREDENTIAL_FILES[row])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guards::secret_files::name_matches;
+
+    /// The index finds the row scanning the table in order finds, for
+    /// every name (its `*` as nothing, as one letter, as several), the
+    /// same under a folder, a backup copy, and paths no row names.
+    #[test]
+    fn the_index_finds_what_a_scan_finds() {
+        let scan = |tail: &str| {
+            CREDENTIAL_FILES
+                .iter()
+                .position(|f| f.names.iter().any(|n| name_matches(tail, n)))
+        };
+        let row = |f: &'static CredentialFile| {
+            CREDENTIAL_FILES
+                .iter()
+                .position(|g| g.names == f.names && g.kind == f.kind)
+        };
+        let mut tails: Vec<String> = ["", "x", "src/main.rs", "a/b/c", "token", ".env"]
+            .map(String::from)
+            .to_vec();
+        for f in CREDENTIAL_FILES {
+            for n in f.names {
+                for star in ["", "x", "ab.cd"] {
+                    let t = n.replace('*', star);
+                    tails.push(format!("home/{t}"));
+                    tails.push(format!("{t}.bak"));
+                    tails.push(format!("x{t}"));
+                    tails.push(t);
+                }
+            }
+        }
+        let mut found = 0;
+        for t in &tails {
+            let want = scan(t);
+            assert_eq!(find(t, name_matches).and_then(row), want, "{t:?}");
+            found += usize::from(want.is_some());
+        }
+        assert!(found > CREDENTIAL_FILES.len(), "the paths reach the rows");
+    }
+}

@@ -222,9 +222,7 @@ fn classify_name(path: &str) -> Option<SecretClass> {
     // (`~/.foo/credentials`, `~/.config/foo/token`, `~/.bar/auth.json`):
     // the names tools give the file they log in with.
     let tool_folder = parent.starts_with('.') && parent.len() > 1 || grandparent == ".config";
-    CREDENTIAL_FILES
-        .iter()
-        .find(|f| f.names.iter().any(|n| name_matches(&tail, n)))
+    super::credential_files::find(&tail, name_matches)
         .map(|f| {
             if f.if_tokens {
                 SecretClass::IfTokens(f.kind)
@@ -281,16 +279,10 @@ fn trailing(path: &str, n: usize) -> String {
 
 /// Whether a path's tail ends with a table name (`a/b` matches the last two
 /// components; `*` is any text within a component).
-fn name_matches(tail: &str, name: &str) -> bool {
-    let want = name.split('/').count();
-    let got: Vec<&str> = tail.rsplit('/').take(want).collect();
-    if got.len() < want {
-        return false;
-    }
-    got.iter()
-        .rev()
-        .zip(name.split('/'))
-        .all(|(g, n)| star_match(n, g))
+pub(super) fn name_matches(tail: &str, name: &str) -> bool {
+    let mut got = tail.rsplit('/');
+    name.rsplit('/')
+        .all(|n| got.next().is_some_and(|g| star_match(n, g)))
 }
 
 /// `*` as any text, everything else literal.
@@ -300,12 +292,12 @@ fn star_match(pat: &str, s: &str) -> bool {
     let Some(mut rest) = s.strip_prefix(first) else {
         return false;
     };
-    let pieces: Vec<&str> = parts.collect();
-    if pieces.is_empty() {
+    let mut pieces = parts.peekable();
+    if pieces.peek().is_none() {
         return rest.is_empty();
     }
-    for (i, p) in pieces.iter().enumerate() {
-        if i + 1 == pieces.len() {
+    while let Some(p) = pieces.next() {
+        if pieces.peek().is_none() {
             return rest.len() >= p.len() && rest.ends_with(p);
         }
         match rest.find(p) {

@@ -152,6 +152,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     rows.extend(transcript_rows(&bin, &work, &env, warm, n)?);
     rows.extend(session_start_rows(&bin, &work, &env, warm, n)?);
     rows.extend(crate::bench_replay::rows(&bin, &work, &env, t_pre, quick)?);
+    rows.extend(crate::bench_judge::rows(t_true, quick)?);
     rows.extend(crate::bench_audit::rows(
         &bin,
         &work,

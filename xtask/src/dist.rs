@@ -38,6 +38,20 @@ const PROFILE: &str = "dist";
 /// (each crate compiled, and a progress bar on a terminal) goes to stderr:
 /// the build takes minutes on a small machine and must not look hung.
 pub fn build() -> Result<PathBuf, String> {
+    Ok(build_with(&["--bin", "cuecard"])?.join("cuecard"))
+}
+
+/// Builds the example `name` (bench-only code, never shipped) with the
+/// distributed binary's profile and flags, so that it runs the library as
+/// the hook's code is compiled, and returns its path.
+pub fn example(name: &str) -> Result<PathBuf, String> {
+    Ok(build_with(&["--example", name])?
+        .join("examples")
+        .join(name))
+}
+
+/// Runs the `dist` build of `what` and returns the folder it lands in.
+fn build_with(what: &[&str]) -> Result<PathBuf, String> {
     let root = crate::root();
     let host = host()?;
     let static_glibc = host.ends_with("-linux-gnu");
@@ -47,6 +61,7 @@ pub fn build() -> Result<PathBuf, String> {
     );
     let mut cmd = Command::new(env!("CARGO"));
     cmd.args(["build", "--profile", PROFILE, "-p", "cuecard"])
+        .args(what)
         .current_dir(&root);
     if static_glibc {
         let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
@@ -61,9 +76,9 @@ pub fn build() -> Result<PathBuf, String> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     Ok(if static_glibc {
-        target.join(&host).join(PROFILE).join("cuecard")
+        target.join(&host).join(PROFILE)
     } else {
-        target.join(PROFILE).join("cuecard")
+        target.join(PROFILE)
     })
 }
 

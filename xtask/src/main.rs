@@ -7,12 +7,15 @@
 //!   hook path 1 MiB of adversarial text, alone (`--bin` for a given build).
 //! - `bench-audit`: the rows of `bench` that compare the hook with the audit
 //!   on and off (issue 31), alone (`--bin` for a given build).
+//! - `bench-judge`: what judging a PreToolUse call costs in process, apart
+//!   from starting one, per call (`--cards`: each card alone).
 //! - `dist`: the binary users install (the `dist` profile: fat LTO; static on Linux/glibc).
 //! - `e2e`: the scenarios through the real harnesses (see `e2e/mod.rs`).
 
 mod bench;
 mod bench_adversarial;
 mod bench_audit;
+mod bench_judge;
 mod bench_peers;
 mod bench_replay;
 mod bench_syscalls;
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Some("bench-adversarial") => bench_adversarial::run(&args[1..]),
         Some("bench-audit") => bench_audit::run(&args[1..]),
         Some("bench-syscalls") => bench_syscalls::run(&args[1..]),
+        Some("bench-judge") => bench_judge::run(&args[1..]),
         Some("dist") => dist::run(),
         Some("e2e") => e2e::run(&args[1..]),
         _ => {

@@ -5,7 +5,7 @@
 //! listed, but for `--help`.
 
 /// What `cargo xtask` takes.
-pub const USAGE: &str = "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | bench-adversarial [--quick] [--bin <path>] | bench-audit [--quick] [--bin <path>] | bench-syscalls [--bin <path>] [--trace <dir>] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>";
+pub const USAGE: &str = "usage: cargo xtask <gen [--check] | gen-skill-index [--check] | bench [--quick] | bench-adversarial [--quick] [--bin <path>] | bench-audit [--quick] [--bin <path>] | bench-syscalls [--bin <path>] [--trace <dir>] | bench-judge [--quick] [--cards] | dist | e2e [--harness <id>]... [--all] [--scenario <name>]... [--keep] [--list]>";
 
 /// Each task's flags, then its options that take a value.
 const TAKES: &[(&str, &[&str], &[&str])] = &[
@@ -15,6 +15,7 @@ const TAKES: &[(&str, &[&str], &[&str])] = &[
     ("bench-adversarial", &["--quick"], &["--bin"]),
     ("bench-audit", &["--quick"], &["--bin"]),
     ("bench-syscalls", &[], &["--bin", "--trace"]),
+    ("bench-judge", &["--quick", "--cards"], &[]),
     ("dist", &[], &[]),
 ];
 

@@ -30,8 +30,10 @@ pub use secret_verbs::secret_verb;
 
 use super::argv::operands;
 
+mod family_index;
 mod forge_api;
 use crate::shell::SimpleCommand;
+pub use family_index::family;
 
 pub use tables::{Family, Verb, families};
 
@@ -303,17 +305,6 @@ pub fn has_opt(args: &[String], opts: &[&str]) -> bool {
                 .strip_prefix(o)
                 .and_then(|r| r.strip_prefix('='))
                 .is_some_and(|v| !matches!(v, "false" | "0" | "no" | "off"))
-        })
-    })
-}
-
-/// The family a tool belongs to.
-pub fn family(tool: &str) -> Option<&'static Family> {
-    families().find(|f| {
-        f.tools.iter().any(|t| {
-            *t == tool
-                || t.strip_suffix('*')
-                    .is_some_and(|p| tool.starts_with(p) && tool.len() > p.len())
         })
     })
 }
