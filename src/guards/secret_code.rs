@@ -221,7 +221,8 @@ fn env_reads(code: &str) -> Vec<(usize, usize, String)> {
             if code[..i]
                 .chars()
                 .next_back()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                || *marker == "getenv(" && code[..i].ends_with("os.")
             {
                 continue;
             }
