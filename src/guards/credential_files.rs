@@ -347,7 +347,14 @@ pub fn by_kind(lower: &str, dir: bool, in_folder: bool) -> Option<&'static str> 
     if !(ext.is_empty() || DATA_EXTENSIONS.contains(&ext)) {
         return None;
     }
+    // A JSON key is a cloud service account's key file (`sa-key.json`,
+    // `bq-service-account.json`, `firebase-serviceaccount.json`).
+    let json_key = ext == "json"
+        && (last == "key"
+            || last == "serviceaccount"
+            || last == "account" && before == Some("service"));
     let noun = STEM_NOUNS.contains(&last)
+        || json_key
         || matches!(last, "key" | "keys") && before.is_some_and(|b| KEY_QUALIFIERS.contains(&b));
     // Without an extension a word is a file only as a path (`deploy/github_token`):
     // a bare `get_token` is a test's name, `"API_TOKEN"` a variable's, and

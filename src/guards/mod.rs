@@ -33,9 +33,12 @@ mod stop;
 
 // The secrets guard's readers of particular programs (issue 27, fifth round).
 mod credential_files;
+mod secret_cmdlets;
 mod secret_code;
+mod secret_code_env;
 mod secret_filters;
 mod secret_grammar;
+mod secret_meta;
 mod secret_network;
 mod secret_printers;
 mod secret_readers;

@@ -94,6 +94,26 @@ pub fn prints_secret_var(prog: &str, args: &[String]) -> Option<String> {
         .map(|(_, _, name)| name)
 }
 
+/// The secret variable printed by code an interpreter reads from a heredoc
+/// (`python3 - <<'EOF' … print(os.environ["K"]) … EOF`, `node - <<EOF`):
+/// no script named, so the heredoc is the program.
+pub fn heredoc_prints(prog: &str, args: &[String], heredoc: Option<&str>) -> Option<String> {
+    let lang = prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let known = INTERPRETERS
+        .iter()
+        .any(|(p, _, _)| *p == prog || *p == lang);
+    if !known || !args.iter().all(|a| a.starts_with('-')) {
+        return None;
+    }
+    let code = heredoc?;
+    env_reads(code)
+        .into_iter()
+        .find(|(start, end, name)| {
+            secret_name(name) && shown_whole(code, *start, *end) && in_print(code, *start)
+        })
+        .map(|(_, _, name)| name)
+}
+
 /// Calls that open a connection or make a request, in any of the
 /// languages read here.
 const NET_CALLS: &[&str] = &[
@@ -196,11 +216,13 @@ fn env_reads(code: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     for marker in ENV_READS {
         for (i, _) in code.match_indices(marker) {
-            // A whole name (`ENV[`, not `MY_ENV[`).
+            // A whole name (`ENV[`, not `MY_ENV[`; `getenv(` inside
+            // `os.getenv(` is read once, with its module).
             if code[..i]
                 .chars()
                 .next_back()
                 .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                || *marker == "getenv(" && code[..i].ends_with("os.")
             {
                 continue;
             }

@@ -408,6 +408,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
         .iter()
         .find(|(w, _)| *w == prog)
         .map_or(prog, |(_, t)| (*t).to_string());
+    if super::secret_cmdlets::help(&prog) {
+        return None;
+    }
     if let Some((_, _, kind)) = EXPORTERS
         .iter()
         .find(|(p, opt, _)| *p == prog && cmd.args().iter().any(|a| a == opt))
@@ -497,7 +500,10 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
                 .find(|v| secret_name(v))
                 .map(|v| format!("the environment variable {v}"));
         }
-        _ if let Some(v) = super::secret_code::prints_secret_var(&prog, args) => {
+        _ if let Some(v) = super::secret_code::prints_secret_var(&prog, args).or_else(|| {
+            super::secret_code::heredoc_prints(&prog, args, cmd.heredoc.as_deref())
+        }) =>
+        {
             return Some(format!("the environment variable {v}"));
         }
         // jq's `env` and `$ENV` are the environment (`jq -n env`,
@@ -584,8 +590,13 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     // secret`); `secret/name` names the kind and the object at once, and
     // `configmaps,secrets` lists several kinds.
     let words = effects::leading_words(args, 6);
-    // A secret's metadata carries no value (`vault kv metadata get`).
-    if words.iter().any(|w| w == "metadata") {
+    // A secret's metadata carries no value (`vault kv metadata get`,
+    // `gcloud secrets get-iam-policy`, `az keyvault secret list-versions`).
+    if super::secret_meta::metadata(&prog, &words) {
+        return None;
+    }
+    let listing = super::secret_meta::listing(&prog, &words, args);
+    if super::secret_meta::set_typed(&words, args) || super::secret_meta::plain_get(&words, args) {
         return None;
     }
     PRINTERS
@@ -600,9 +611,14 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
                 && !only_plain_fields(&prog, &words, args);
             hit.then(|| pr.kind.to_string())
         })
-        .or_else(|| effects::secret_verb(&prog, args).map(|w| format!("credentials ({prog} {w})")))
+        .or_else(|| {
+            effects::secret_verb(&prog, args)
+                .filter(|_| !listing)
+                .map(|w| format!("credentials ({prog} {w})"))
+        })
+        .or_else(|| super::secret_cmdlets::prints(&prog, args))
         .or_else(|| super::secret_stores::store_prints(&prog, args))
-        .or_else(|| super::secret_unlisted::prints(&prog, args))
+        .or_else(|| super::secret_unlisted::prints(&prog, args).filter(|_| !listing))
         .or_else(|| super::secret_unlisted::setting(&prog, args))
 }
 

@@ -77,6 +77,11 @@ fn classify_name(path: &str) -> Option<SecretClass> {
         ".azure" => return Some(SecretClass::Secret("Azure credentials directory")),
         ".kube" => return Some(SecretClass::Secret("Kubernetes configs directory")),
         ".gnupg" => return Some(SecretClass::Secret("GnuPG keyring")),
+        // A secrets folder written as one (`git add secrets/`; the bare word
+        // is a subcommand: `gcloud secrets list`).
+        "secrets" | ".secrets" if norm.ends_with('/') => {
+            return Some(SecretClass::Secret("a secrets folder"));
+        }
         _ => {}
     }
     // Tool folders in the home directory that hold a login token.
@@ -202,10 +207,16 @@ fn classify_name(path: &str) -> Option<SecretClass> {
     // documentation or a template.
     // (`secret/` only as an absolute path: `vault kv get secret/app` names a
     // Vault mount.)
+    // Any folder above counts (`secrets/prod/stripe.txt`), but not a
+    // public half (`…/secrets/public-key`: the API's encryption key).
     let folder = parent.to_ascii_lowercase();
-    if (matches!(folder.as_str(), "secrets" | ".secrets")
-        || folder == "secret" && norm.starts_with('/'))
+    let above = trimmed.rsplit('/').skip(1).any(|f| {
+        let f = f.to_ascii_lowercase();
+        matches!(f.as_str(), "secrets" | ".secrets")
+    });
+    if (above || folder == "secret" && norm.starts_with('/'))
         && !not_secret_content(&lower)
+        && !lower.contains("public")
     {
         return Some(SecretClass::Secret("a file in a secrets folder"));
     }

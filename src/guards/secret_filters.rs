@@ -76,6 +76,14 @@ pub(super) fn names_only(c: &SimpleCommand) -> bool {
                 && !joined.contains("$0")
         }
         "sed" => joined == "s/=.*//" || joined == "-e s/=.*//",
+        // Only the leading name of each line (`grep -oE '^[A-Z_]+' .env`).
+        "grep" | "egrep" => {
+            argv::has_flag(args, 'o', &["only-matching"])
+                && args.iter().any(|a| {
+                    let a = a.trim_matches(['\'', '"']);
+                    a.starts_with("^[") && !a.contains('=') && !a.contains('.')
+                })
+        }
         _ => false,
     }
 }
@@ -90,7 +98,9 @@ pub(super) fn env_names_only(
     kind: &str,
     after: &[SimpleCommand],
 ) -> bool {
-    if !kind.contains("environment") || reader.captured {
+    // (Captured or not: `diff <(cut -d= -f1 .env.example) <(cut -d= -f1
+    // .env)` compares names.)
+    if !kind.contains("environment") {
         return false;
     }
     let without = SimpleCommand {

@@ -37,6 +37,16 @@ const AUTH_OPTIONS: &[&str] = &[
     "--netrc-file",
     "--proxy-cert",
     "--proxy-key",
+    // A file of settings a runtime or client loads and uses, printing
+    // none of it (`node --env-file=.env.local`, `docker run --env-file`,
+    // `mysql --defaults-extra-file=~/.my.cnf`).
+    "--env-file",
+    "--defaults-file",
+    "--defaults-extra-file",
+    // Where a made key and certificate are written (`mkcert -key-file k.pem
+    // -cert-file c.pem`).
+    "-key-file",
+    "-cert-file",
 ];
 
 /// Programs whose `-i FILE` is an SSH identity (used to log in).

@@ -163,7 +163,12 @@ fn decided_elsewhere(tool: &str) -> bool {
 
 /// What an unlisted CLI's command prints that is secret, by its words.
 pub fn prints(tool: &str, args: &[String]) -> Option<String> {
-    if decided_elsewhere(tool) {
+    // (A shell's or PowerShell's test names a variable: `[[ -v K ]]`,
+    // `Test-Path Env:K`.)
+    if decided_elsewhere(tool)
+        || !tool.bytes().any(|b| b.is_ascii_alphanumeric())
+        || tool == "test-path"
+    {
         return None;
     }
     let lead: Vec<String> = operands(args)
@@ -212,7 +217,10 @@ pub fn prints(tool: &str, args: &[String]) -> Option<String> {
         && (0..parts.len()).any(|i| {
             MADE_NOUNS.contains(&parts[i]) && (!matches!(parts[i], "key" | "keys") || noun_at(i))
         });
-    ((read && noun) || made).then(shown)
+    // A subcommand named for the value it prints, with no verb at all
+    // (`neonctl connection-string main`, `argocd admin initial-password`).
+    let named = super::secret_meta::named_for_value(&lead);
+    ((read && noun) || made || named).then(shown)
 }
 
 /// A tool's setting asked for by name whose name says it holds a
@@ -290,7 +298,35 @@ fn credential_setting(name: &str) -> bool {
 /// there (`--password-stdin`, `--with-token`), or a store verb on a
 /// credential noun (`gh secret set K`, `x token add`, `x password put`).
 pub fn stores_input(cmd: &crate::shell::SimpleCommand) -> bool {
+    stores(cmd.args())
+}
+
+/// Whether a store verb's made object is printed back (`kubectl create
+/// secret … -o yaml`): then what it read is shown.
+fn echoes(args: &[String]) -> bool {
+    args.iter().enumerate().any(|(i, a)| {
+        let v = match a.as_str() {
+            "-o" | "--output" => args.get(i + 1).map(String::as_str),
+            _ => a
+                .strip_prefix("--output=")
+                .or_else(|| a.strip_prefix("-o").filter(|r| !r.is_empty())),
+        };
+        v.is_some_and(|v| !matches!(v, "name" | "none" | "table" | "wide"))
+    })
+}
+
+/// Whether a command stores a secret from the files it names (`gcloud
+/// secrets versions add K --data-file=f`, `aws secretsmanager
+/// put-secret-value --secret-string file://f`, `vault kv put p k=@f`, `az
+/// keyvault secret set --file f`, `gh secret set -f .env`): the file goes to
+/// the store, none of it to the screen, unless the made object is printed
+/// back.
+pub fn stores_files(cmd: &crate::shell::SimpleCommand) -> bool {
     let args = cmd.args();
+    stores(args) && !echoes(args)
+}
+
+fn stores(args: &[String]) -> bool {
     if args.iter().any(|a| {
         matches!(
             a.as_str(),
@@ -311,7 +347,7 @@ pub fn stores_input(cmd: &crate::shell::SimpleCommand) -> bool {
         .collect();
     let has = |ws: &[&str]| parts.iter().any(|p| ws.contains(&p.as_str()));
     has(&["set", "put", "store", "import", "create", "add", "login"])
-        && (has(NOUNS) || has(&["key", "keys"]))
+        && (has(NOUNS) || has(&["key", "keys", "kv", "parameter", "variable", "variables"]))
 }
 
 /// The rules of this module and the file kinds, for the generated effects

@@ -156,7 +156,9 @@ impl Guard for Secrets {
                     let f = file_finding(ctx, &word, kind);
                     return Some(if sends { f.kind(Kind::Exfiltration) } else { f });
                 }
-                if let Some(p) = secret_commands::printed(c, &cmds[i + 1..]) {
+                if let Some(p) = secret_commands::printed(c, &cmds[i + 1..])
+                    && !super::secret_meta::shown_only_tested(command, &p.kind)
+                {
                     let (verb, effect, kind) = if p.sent {
                         (
                             "sent",
@@ -334,6 +336,8 @@ fn judge_path(ctx: &Ctx, raw: &str) -> Option<&'static str> {
 /// without reading it out or moving it.
 const QUIET_PROGRAMS: &[&str] = &[
     "wc",
+    // Its operands are variables' names (`printenv HOME KUBECONFIG`).
+    "printenv",
     "test-path",
     "echo",
     "printf",
@@ -453,7 +457,12 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     // it stores or logs in with what it reads (`gh secret set K < token.txt`).
     for r in &c.redirects {
         let op = r.op.trim_start_matches(|ch: char| ch.is_ascii_digit());
-        if op != "<" || super::secret_unlisted::stores_input(c) {
+        // (A counter's input shows no line: `wc -c < ~/.ssh/id_rsa`.)
+        let counts = c
+            .argv
+            .first()
+            .is_some_and(|p| QUIET_PROGRAMS.contains(&crate::shell::program_name(p).as_str()));
+        if op != "<" || counts || super::secret_unlisted::stores_input(c) {
             continue;
         }
         // (A constant substitution, `< $(echo .env)`, arrives read by the
@@ -497,6 +506,14 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         return None;
     }
     let args = c.args();
+    // (A version control's `add secrets` stages files: not a store.)
+    if !matches!(program.as_str(), "git" | "hg" | "jj" | "sl" | "svn" | "dvc")
+        && !grammar::is_reader(&program)
+        && (super::secret_unlisted::stores_files(c)
+            || super::secret_meta::metadata(&program, &super::effects::leading_words(args, 6)))
+    {
+        return None;
+    }
     // What openssl prints of a key depends on its subcommand and options.
     if program == "openssl" && readers::openssl_quiet(args) {
         return None;

@@ -152,7 +152,9 @@ pub fn secret_verb(tool: &str, args: &[String]) -> Option<String> {
             )
         });
     let token = parts.iter().any(|p| p == "auth") && parts.iter().any(|p| p == "token");
-    (verb && noun || key_listed || key_pair || secret_value || token).then(shown)
+    let lead_words: Vec<String> = lead.iter().map(|w| w.to_string()).collect();
+    let named = crate::guards::secret_meta::named_for_value(&lead_words);
+    (verb && noun || key_listed || key_pair || secret_value || token || named).then(shown)
 }
 
 /// Whether a stored secret's value is typed on the command line
