@@ -254,6 +254,10 @@ pub const HELP_OPTIONS: &[&str] = &[
 /// value is no word of the verb (`aws --output delete-x sts …` deletes
 /// nothing).
 pub const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[
+    ("kubectl", super::platforms::KUBECTL_VALUE_OPTIONS),
+    ("oc", super::platforms::KUBECTL_VALUE_OPTIONS),
+    ("k", super::platforms::KUBECTL_VALUE_OPTIONS),
+    ("kubecolor", super::platforms::KUBECTL_VALUE_OPTIONS),
     (
         "aws",
         &[
