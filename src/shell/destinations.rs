@@ -169,10 +169,12 @@ const SCAFFOLD_VERBS: &[&str] = &[
 /// -f /srv/x.yaml` reads a file and is not this), absolute, in the home
 /// folder or above.
 fn scaffold_destination<'a>(args: &'a [String], lead: &[&str]) -> Option<&'a str> {
-    let verb = lead.iter().take(2).position(|w| {
+    // The tool's own verb, its first operand: a later operand is data
+    // (`sd -p old new /etc/hosts` replaces the word `new`).
+    let verb = lead.first().filter(|w| {
         SCAFFOLD_VERBS.contains(w) || w.split(':').any(|p| SCAFFOLD_VERBS.contains(&p))
     })?;
-    let after = args.iter().position(|a| a == lead[verb])?;
+    let after = args.iter().position(|a| a == verb)?;
     args.iter()
         .enumerate()
         .skip(after + 1)
@@ -355,6 +357,7 @@ mod tests {
             "rails new blog",
             "docker create --name web nginx",
             "psql -c \"SELECT 'copy to /x'\"",
+            "sd -p old new /etc/hosts",
         ] {
             assert!(dests(line).is_empty(), "{line}: {:?}", dests(line));
         }
