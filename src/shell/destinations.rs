@@ -136,8 +136,10 @@ pub(super) fn destination_paths(cmd: &SimpleCommand) -> Vec<&str> {
             }));
         }
     }
-    out.extend(remote_copy_destination(&ops));
-    out.extend(fetched_destination(&ops));
+    match remote_copy_destination(&ops) {
+        Some(dest) => out.push(dest),
+        None => out.extend(fetched_destination(&ops).filter(|d| !out.contains(d))),
+    }
     out.extend(scaffold_destination(args, &lead));
     out.extend(sql_file_destinations(cmd, args));
     if matches!(super::words::program(cmd).as_str(), "stow" | "xstow") {
@@ -259,7 +261,10 @@ fn remote_copy_destination<'a>(ops: &[&'a str]) -> Option<&'a str> {
 /// operands) with a source before it, when it is placed outside the working
 /// folder (absolute, in the home folder or above).
 fn fetched_destination<'a>(ops: &[&'a str]) -> Option<&'a str> {
-    let v = ops.iter().take(3).position(|w| FETCHING_VERBS.contains(w))?;
+    let v = ops
+        .iter()
+        .take(3)
+        .position(|w| FETCHING_VERBS.contains(w))?;
     let (dest, sources) = ops[v + 1..].split_last()?;
     (!sources.is_empty() && placed_outside(dest) && !remote(dest)).then_some(*dest)
 }
@@ -340,6 +345,9 @@ mod tests {
             ["/models/m"]
         );
         assert_eq!(dests("aws s3 sync s3://bucket /var/www"), ["/var/www"]);
+        assert_eq!(dests("incus file pull vm/etc/x /etc/x"), ["/etc/x"]);
+        assert_eq!(dests("helm package charts/a -d /srv/h"), ["/srv/h"]);
+        assert!(dests("helm package charts/a -d dist").is_empty());
     }
 
     #[test]

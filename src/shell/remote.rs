@@ -121,9 +121,10 @@ fn fan_out_command(argv: &[String], name: &str) -> Option<String> {
             })?;
             argv.get(k + 1).cloned()
         }
-        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" => {
-            argv.last().filter(|a| argv.len() > 2 && !a.starts_with('-')).cloned()
-        }
+        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" => argv
+            .last()
+            .filter(|a| argv.len() > 2 && !a.starts_with('-'))
+            .cloned(),
         "knife" if argv.get(1).is_some_and(|a| a == "ssh") => {
             argv.last().filter(|_| argv.len() > 3).cloned()
         }
@@ -264,7 +265,10 @@ mod tests {
         for (line, inner) in [
             ("ansible web -i inv -m shell -a 'rm -rf /x'", "rm -rf /x"),
             ("ansible db -a 'dropdb x' -b", "dropdb x"),
-            ("ansible db -m ansible.builtin.raw -a 'rm -rf /x'", "rm -rf /x"),
+            (
+                "ansible db -m ansible.builtin.raw -a 'rm -rf /x'",
+                "rm -rf /x",
+            ),
             ("salt 'w*' cmd.run 'rm -rf /x'", "rm -rf /x"),
             ("salt-ssh '*' cmd.shell 'rm -rf /x'", "rm -rf /x"),
             ("pdsh -w n[1-3] 'rm -rf /x'", "rm -rf /x"),

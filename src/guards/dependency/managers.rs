@@ -64,7 +64,9 @@ pub(super) fn more_managers(
         "spago" => (sub == "install" && pkgs()).then_some(("PureScript (Spago)", ADDS)),
         "bower" => (sub == "install" && pkgs()).then_some(("JavaScript (Bower)", ADDS)),
         "elm" => (sub == "install" && pkgs()).then_some(("Elm", ADDS)),
-        "ng" | "nx" | "astro" | "sv" if sub == "add" => pkgs().then_some(("JavaScript (npm)", ADDS)),
+        "ng" | "nx" | "astro" | "sv" if sub == "add" => {
+            pkgs().then_some(("JavaScript (npm)", ADDS))
+        }
         // A framework's own upgrader: `ng update @angular/core`, `nx
         // migrate latest` (it rewrites package.json; `--run-migrations` then
         // only runs the code changes it recorded).

@@ -213,7 +213,11 @@ fn to_the_start(args: &[String]) -> bool {
     args.iter().any(|a| {
         a == "--all"
             || a.split_once('=').is_some_and(|(k, v)| {
-                v == "0" && matches!(k.to_ascii_lowercase().as_str(), "--target" | "--to" | "version")
+                v == "0"
+                    && matches!(
+                        k.to_ascii_lowercase().as_str(),
+                        "--target" | "--to" | "version"
+                    )
             })
     }) || args
         .windows(2)
