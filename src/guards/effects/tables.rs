@@ -303,6 +303,10 @@ pub const DRY_RUN_OPTIONS: &[&str] = &[
     "--simulate",
     "--no-act",
     "--noop",
+    // An ORM's schema command told to print its SQL instead of running it
+    // (MikroORM's `schema:drop --dump`, Doctrine's `--dump-sql`).
+    "--dump",
+    "--dump-sql",
 ];
 
 /// Tools (or `tool:subcommand`) that have no dry run of their own: a
