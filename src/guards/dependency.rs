@@ -374,6 +374,21 @@ fn javascript(
     global: bool,
 ) -> Option<(&'static str, &'static str)> {
     let pkgs = || names_packages(args);
+    // `npm audit fix`, `pnpm audit --fix`, `yarn npm audit --fix`: the
+    // lockfile (and with pnpm the manifest's overrides) moves to the fixed
+    // versions; a plain `audit` only reports.
+    let ops = operands(args);
+    if ops.iter().take(2).any(|w| *w == "audit")
+        && (ops.contains(&"fix") || args.iter().any(|a| a == "--fix"))
+    {
+        let label = match prog {
+            "pnpm" => "JavaScript (pnpm)",
+            "yarn" => "JavaScript (Yarn)",
+            "bun" => "JavaScript (Bun)",
+            _ => "JavaScript (npm)",
+        };
+        return Some((label, UPGRADES));
+    }
     match prog {
         "npm" => match sub {
             "install" | "i" | "in" | "ins" | "inst" | "insta" | "instal" | "isnt" | "isntall"

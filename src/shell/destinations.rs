@@ -44,7 +44,7 @@ const INSTALL_PLACES: &[&str] = &[
 /// what they restore, extract or fetch.
 const PLACING_VERBS: &[&str] = &[
     "restore", "extract", "unpack", "untar", "download", "export", "save", "fetch", "get", "pull",
-    "dump", "backup",
+    "dump", "backup", "package", "pack", "transfer", "clone", "convert",
 ];
 
 /// The options of [`PLACING_VERBS`] that name the place.
@@ -59,6 +59,21 @@ const PLACING_OPTIONS: &[&str] = &[
     "-d",
     "--local-dir",
     "--local-path",
+    "--dst",
+    "--dst-path",
+    // Short letters a placing verb gives its place (`helm package -d DIR`,
+    // `kaggle … download -p DIR`, `gh release download -D DIR`, `oras pull
+    // -o DIR`): only a value placed outside is read (see `wanted`).
+    "-p",
+    "-o",
+];
+
+/// Verbs that bring something here from elsewhere and put it at their last
+/// operand, whatever the source looks like (`gh repo clone o/r ~/r`,
+/// `incus file pull vm/etc/x /etc/x`, `multipass transfer vm:/a /home/b`,
+/// `qemu-img convert a.raw /var/b.qcow2`).
+const FETCHING_VERBS: &[&str] = &[
+    "pull", "clone", "transfer", "convert", "download", "fetch", "extract", "unpack",
 ];
 
 /// Verbs that copy or sync from a source to a destination (the last
@@ -94,8 +109,11 @@ pub(super) fn destination_paths(cmd: &SimpleCommand) -> Vec<&str> {
             _ => (a.as_str(), None),
         };
         let name_lower = name.to_ascii_lowercase();
+        let short = name.len() == 2;
         let wanted = (installs && INSTALL_PLACES.contains(&name_lower.as_str()))
-            || (places && PLACING_OPTIONS.contains(&name_lower.as_str()));
+            || (places
+                && PLACING_OPTIONS.contains(&name_lower.as_str())
+                && (!short || it.peek().is_some_and(|v| placed_outside(v))));
         if wanted {
             match inline {
                 Some(v) => out.push(v),
@@ -118,7 +136,10 @@ pub(super) fn destination_paths(cmd: &SimpleCommand) -> Vec<&str> {
             }));
         }
     }
-    out.extend(remote_copy_destination(&ops));
+    match remote_copy_destination(&ops) {
+        Some(dest) => out.push(dest),
+        None => out.extend(fetched_destination(&ops).filter(|d| !out.contains(d))),
+    }
     out.extend(scaffold_destination(args, &lead));
     out.extend(sql_file_destinations(cmd, args));
     if matches!(super::words::program(cmd).as_str(), "stow" | "xstow") {
@@ -236,6 +257,27 @@ fn remote_copy_destination<'a>(ops: &[&'a str]) -> Option<&'a str> {
     (!sources.is_empty() && sources.iter().any(|s| remote(s)) && !remote(dest)).then_some(*dest)
 }
 
+/// The last operand of a [`FETCHING_VERBS`] verb (among the first three
+/// operands) with a source before it, when it is placed outside the working
+/// folder (absolute, in the home folder or above).
+fn fetched_destination<'a>(ops: &[&'a str]) -> Option<&'a str> {
+    let v = ops
+        .iter()
+        .take(3)
+        .position(|w| FETCHING_VERBS.contains(w))?;
+    let (dest, sources) = ops[v + 1..].split_last()?;
+    (!sources.is_empty() && placed_outside(dest) && !remote(dest)).then_some(*dest)
+}
+
+/// A path absolute, in the home folder or above the working folder.
+fn placed_outside(w: &str) -> bool {
+    w.starts_with('/')
+        || w.starts_with("~/")
+        || w.starts_with("$HOME/")
+        || w.starts_with("${HOME}/")
+        || w.starts_with("../")
+}
+
 /// A remote location: `scheme://…` (not `file://`), or `name:path` /
 /// `user@host:path` (not a one-letter drive, not a path with a colon
 /// later in it).
@@ -303,6 +345,9 @@ mod tests {
             ["/models/m"]
         );
         assert_eq!(dests("aws s3 sync s3://bucket /var/www"), ["/var/www"]);
+        assert_eq!(dests("incus file pull vm/etc/x /etc/x"), ["/etc/x"]);
+        assert_eq!(dests("helm package charts/a -d /srv/h"), ["/srv/h"]);
+        assert!(dests("helm package charts/a -d dist").is_empty());
     }
 
     #[test]

@@ -31,6 +31,9 @@ const LONG: &[&str] = &[
     "--distpath",
     "--dist-dir",
     "--wheel-dir",
+    "--dst",
+    // redis-cli's dump of a server's database to a local file.
+    "--rdb",
 ];
 
 /// Tools whose `-o` names the file they write.
@@ -106,6 +109,7 @@ fn output_long(name: &str) -> bool {
         "out",
         "output",
         "dest",
+        "dst",
         "destination",
         "site",
         "build",
@@ -156,15 +160,27 @@ pub(super) fn output_paths(cmd: &SimpleCommand) -> Vec<&str> {
             Some((n, _)) => (n.to_string(), a.split_once('=').map(|(_, v)| v)),
             None => (lower.clone(), None),
         };
+        // A long option written with one dash (`-out=FILE` of Terraform and
+        // OpenSSL, PowerShell's `-OutFile`, `-DestinationPath`,
+        // `-OutputDirectory`): read as its `--` form.
+        let name = match name.strip_prefix('-') {
+            Some(bare) if !bare.starts_with('-') && bare.len() > 2 => format!("--{bare}"),
+            _ => name,
+        };
+        // `--save-storage=PATH`, `--save-har=PATH`: what is saved is written
+        // there (a path-shaped value only: `--save-prefix=~` is a version
+        // range).
+        let saves = name.starts_with("--save-")
+            && value.is_some_and(|v| v.contains('/') || v.contains('\\'));
         let short = match prog.as_str() {
-            "openssl" => name == "-out",
+            "openssl" => name == "--out",
             "javac" => name == "-d",
             "pip" | "pip3" => matches!(name.as_str(), "-d" | "-t" | "--target" | "-w"),
             "ssh-keygen" => name == "-f" && generates_key(args),
             p if DASH_O.contains(&p) => name == "-o",
             p => SHORT_OUT.iter().any(|(t, opt)| *t == p && name == *opt),
         };
-        if LONG.contains(&name.as_str()) || output_long(&name) || short {
+        if LONG.contains(&name.as_str()) || output_long(&name) || short || saves {
             match value {
                 Some(v) => out.push(v),
                 None => out.extend(it.next().map(String::as_str)),

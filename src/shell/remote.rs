@@ -92,9 +92,44 @@ fn remote_words(argv: &[String], name: &str) -> Option<Vec<String>> {
         "eb" if argv.get(1).is_some_and(|a| a == "ssh") => {
             vec![super::launchers::script_option(argv, &["--command"])?]
         }
-        _ => return None,
+        _ => return fan_out_command(argv, name).map(|c| vec![c]),
     };
     Some(words)
+}
+
+/// The command a fan-out runner runs on many machines at once: ad-hoc
+/// Ansible's `-a 'cmd'` (module `shell`, `command` or `raw`, or none: the
+/// default is `command`; not under `--check`, where those modules do not
+/// run), Salt's `cmd.run 'cmd'` (and `cmd.shell`, `cmd.run_all`, ...),
+/// and the parallel shells (`pssh`, `parallel-ssh`, `pdsh`, `clush`,
+/// `dsh`, `knife ssh QUERY`), whose last word is the command.
+fn fan_out_command(argv: &[String], name: &str) -> Option<String> {
+    let after = |names: &[&str]| super::launchers::script_option(argv, names);
+    match name {
+        "ansible" => {
+            let module = after(&["-m", "--module-name"]).unwrap_or_else(|| "command".into());
+            let module = module.rsplit('.').next().unwrap_or_default();
+            let check = argv.iter().any(|a| a == "--check" || a == "-C");
+            (matches!(module, "shell" | "command" | "raw") && !check)
+                .then(|| after(&["-a", "--args"]))
+                .flatten()
+        }
+        "salt" | "salt-ssh" | "salt-call" => {
+            let k = argv.iter().position(|a| {
+                a.strip_prefix("cmd.")
+                    .is_some_and(|f| f.starts_with("run") || f == "shell" || f == "exec_code")
+            })?;
+            argv.get(k + 1).cloned()
+        }
+        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" => argv
+            .last()
+            .filter(|a| argv.len() > 2 && !a.starts_with('-'))
+            .cloned(),
+        "knife" if argv.get(1).is_some_and(|a| a == "ssh") => {
+            argv.last().filter(|_| argv.len() > 3).cloned()
+        }
+        _ => None,
+    }
 }
 
 /// `ssh [options] host [command …]`: the command's words (empty when none
@@ -226,11 +261,33 @@ mod tests {
     }
 
     #[test]
+    fn fan_out_runners_commands_are_read() {
+        for (line, inner) in [
+            ("ansible web -i inv -m shell -a 'rm -rf /x'", "rm -rf /x"),
+            ("ansible db -a 'dropdb x' -b", "dropdb x"),
+            (
+                "ansible db -m ansible.builtin.raw -a 'rm -rf /x'",
+                "rm -rf /x",
+            ),
+            ("salt 'w*' cmd.run 'rm -rf /x'", "rm -rf /x"),
+            ("salt-ssh '*' cmd.shell 'rm -rf /x'", "rm -rf /x"),
+            ("pdsh -w n[1-3] 'rm -rf /x'", "rm -rf /x"),
+            ("clush -w @all 'rm -rf /x'", "rm -rf /x"),
+            ("knife ssh 'role:db' 'rm -rf /x'", "rm -rf /x"),
+        ] {
+            assert_eq!(remote(line).join(" "), inner, "{line}");
+        }
+    }
+
+    #[test]
     fn no_remote_command_no_remote_commands() {
         assert!(remote("ssh -N -L 5432:localhost:5432 db").is_empty());
         assert!(remote("ssh h").is_empty());
         assert!(remote("ssh -s h sftp").is_empty());
         assert!(remote("gcloud compute instances list").is_empty());
+        assert!(remote("ansible all -m ping").is_empty());
+        assert!(remote("ansible all -m shell -a 'rm -rf /x' --check").is_empty());
+        assert!(remote("salt '*' test.ping").is_empty());
         // A local command before the remote one stays local.
         assert_eq!(remote("cat x | ssh h 'cat > y'"), ["cat"]);
     }

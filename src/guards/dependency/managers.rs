@@ -64,9 +64,16 @@ pub(super) fn more_managers(
         "spago" => (sub == "install" && pkgs()).then_some(("PureScript (Spago)", ADDS)),
         "bower" => (sub == "install" && pkgs()).then_some(("JavaScript (Bower)", ADDS)),
         "elm" => (sub == "install" && pkgs()).then_some(("Elm", ADDS)),
-        "ng" | "nx" | "astro" | "sv" => {
-            (sub == "add" && pkgs()).then_some(("JavaScript (npm)", ADDS))
+        "ng" | "nx" | "astro" | "sv" if sub == "add" => {
+            pkgs().then_some(("JavaScript (npm)", ADDS))
         }
+        // A framework's own upgrader: `ng update @angular/core`, `nx
+        // migrate latest` (it rewrites package.json; `--run-migrations` then
+        // only runs the code changes it recorded).
+        "ng" if sub == "update" => pkgs().then_some(("JavaScript (npm)", UPGRADES)),
+        "nx" if sub == "migrate" => (ops.len() > 1
+            && !args.iter().any(|a| a.starts_with("--run-migrations")))
+        .then_some(("JavaScript (npm)", UPGRADES)),
         "nuxi" | "nuxt" => matches!(ops.as_slice(), ["module" | "modules", "add", _, ..])
             .then_some(("JavaScript (npm)", ADDS)),
         // `npx expo install expo-camera` and `npx jsr add @std/path` write
@@ -81,8 +88,23 @@ pub(super) fn more_managers(
             };
             matches!(ops, ["install" | "add" | "i", _, ..]).then_some(("JavaScript (npm)", ADDS))
         }
-        _ => None,
+        _ => to_release(&ops),
     }
+}
+
+/// Any tool told to move the project to a named release (`x upgrade
+/// latest`, `x migrate next`, `x update canary`): a framework's upgrader,
+/// which rewrites the manifest's versions.
+fn to_release(ops: &[&str]) -> Option<(&'static str, &'static str)> {
+    matches!(
+        ops,
+        [
+            "upgrade" | "migrate" | "update",
+            "latest" | "next" | "canary" | "beta" | "rc",
+            ..
+        ]
+    )
+    .then_some(("its framework", UPGRADES))
 }
 
 /// Manifest edits that are not a manager's add verb: `npm pkg set

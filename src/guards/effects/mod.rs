@@ -314,7 +314,11 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
     let fam = family(tool)?;
     let words = leading_words(&without_global_values(tool, args), 6);
     for v in fam.verbs {
-        if path_matches(&words, v.path) && v.cond.holds(args) && !harmless_before(&words, v.path) {
+        if path_matches(&words, v.path)
+            && v.cond.holds(args)
+            && !harmless_before(&words, v.path)
+            && !(fam.name == "Kubernetes" && name_read_as_kind(&words, v.path))
+        {
             let target = format!("{tool}:{}", v.path.join(" "));
             return Some((fam, Hit::new(v.kind, target, v.what)));
         }
@@ -355,6 +359,21 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
         fam,
         Hit::new(kind, format!("{tool}:{}", shown.join(" ")), reason),
     ))
+}
+
+/// Whether a row's kind (`delete KIND`) matched only a later word: `kubectl
+/// delete statefulset kafka` names a statefulset called kafka, not a Kafka
+/// cluster. The kind is the word right after the verb (option values are
+/// already left out), or the head of `kind/name`.
+fn name_read_as_kind(words: &[String], path: &[&str]) -> bool {
+    let [verb, kind] = path else {
+        return false;
+    };
+    words
+        .iter()
+        .position(|w| word_matches(w, verb))
+        .and_then(|i| words.get(i + 1))
+        .is_some_and(|w| !word_matches(w, kind))
 }
 
 /// Whether a word before a verb's first word names something local or

@@ -13,6 +13,25 @@ use super::tables::{Family, v};
 /// Percona, Strimzi, ECK, Cluster API); `kind.group` names match too.
 const K8S_DATA_KINDS: &str = "volumesnapshot|volumesnapshots|volumesnapshotcontent|volumesnapshotcontents|cluster|clusters|postgresql|postgresqls|postgrescluster|postgresclusters|perconaxtradbcluster|perconaxtradbclusters|pxc|perconaservermongodb|perconaservermongodbs|psmdb|mongodbcommunity|mongodb|mongodbs|mysqlcluster|mysqlclusters|innodbcluster|innodbclusters|redisfailover|redisfailovers|rediscluster|redisclusters|elasticsearch|elasticsearches|kafka|kafkas|kafkatopic|kafkatopics|rabbitmqcluster|rabbitmqclusters|cassandradatacenter|cassandradatacenters|etcdcluster|etcdclusters|database|databases|backup|backups";
 
+/// kubectl's options that take a value (`-n data`, `--context prod`): the
+/// value is neither a kind nor a name.
+pub(super) const KUBECTL_VALUE_OPTIONS: &[&str] = &[
+    "-n",
+    "--namespace",
+    "--context",
+    "--cluster",
+    "--kubeconfig",
+    "-l",
+    "--selector",
+    "--field-selector",
+    "-o",
+    "--output",
+    "--grace-period",
+    "--timeout",
+    "-f",
+    "--filename",
+];
+
 /// Families with many tools and, most of them, a generic rule.
 pub const PLATFORMS: &[Family] = &[
     Family {

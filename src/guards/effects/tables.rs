@@ -254,6 +254,10 @@ pub const HELP_OPTIONS: &[&str] = &[
 /// value is no word of the verb (`aws --output delete-x sts …` deletes
 /// nothing).
 pub const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[
+    ("kubectl", super::platforms::KUBECTL_VALUE_OPTIONS),
+    ("oc", super::platforms::KUBECTL_VALUE_OPTIONS),
+    ("k", super::platforms::KUBECTL_VALUE_OPTIONS),
+    ("kubecolor", super::platforms::KUBECTL_VALUE_OPTIONS),
     (
         "aws",
         &[
@@ -299,6 +303,10 @@ pub const DRY_RUN_OPTIONS: &[&str] = &[
     "--simulate",
     "--no-act",
     "--noop",
+    // An ORM's schema command told to print its SQL instead of running it
+    // (MikroORM's `schema:drop --dump`, Doctrine's `--dump-sql`).
+    "--dump",
+    "--dump-sql",
 ];
 
 /// Tools (or `tool:subcommand`) that have no dry run of their own: a

@@ -207,6 +207,23 @@ pub const NOT_READ: &[&str] = &[
     "help",
 ];
 
+/// A rollback taken back past the first migration: every one (`--all`) or
+/// to version zero (`-t 0`, `--target=0`, `--to 0`, `VERSION=0`).
+fn to_the_start(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        a == "--all"
+            || a.split_once('=').is_some_and(|(k, v)| {
+                v == "0"
+                    && matches!(
+                        k.to_ascii_lowercase().as_str(),
+                        "--target" | "--to" | "version"
+                    )
+            })
+    }) || args
+        .windows(2)
+        .any(|w| matches!(w[0].as_str(), "-t" | "--target" | "--to") && w[1] == "0")
+}
+
 /// The finding for a tool no family lists, when its leading words name a
 /// delete-like verb and a resource type ([`RESOURCE_NOUNS`]): the type
 /// before the verb (`x dataset delete d`), joined to it (`x app-remove`,
@@ -228,13 +245,15 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
         .take_while(|w| {
             !w.is_empty()
                 && w.bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b':' | b'_'))
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b':' | b'_' | b'/'))
+                // Yii's `migrate/fresh` is a route; `db/reset.sql` a file.
+                && !w.starts_with('/')
         })
         .take(4)
         .map(|w| w.to_ascii_lowercase())
         .collect();
     let parts = |w: &str| {
-        w.split(['-', ':', '_'])
+        w.split(['-', ':', '_', '/'])
             .map(str::to_string)
             .collect::<Vec<_>>()
     };
@@ -252,6 +271,7 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<Hit> {
     let has = |ws: &[&str]| all.iter().any(|p| ws.contains(&p.as_str()));
     if (has(&["fresh", "refresh", "reset"]) && has(&["migrate", "migration", "migrations"]))
         || (has(&["reset"]) && has(DATA_NOUNS))
+        || (has(&["rollback"]) && to_the_start(args))
     {
         return Some(Hit::new(
             Kind::Database,
