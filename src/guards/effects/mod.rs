@@ -223,6 +223,15 @@ pub fn inert_args(tool: &str, args: &[String]) -> bool {
             dry = true;
             continue;
         }
+        // An ORM's `--dump` prints the SQL, and runs it too when told to
+        // (`schema:drop --run --dump`, Doctrine's `--dump-sql --force`).
+        if matches!(name, "--dump" | "--dump-sql")
+            && args
+                .iter()
+                .any(|w| matches!(w.as_str(), "--run" | "-r" | "--force" | "-f" | "--execute"))
+        {
+            continue;
+        }
         if own_dry_run
             && tables::DRY_RUN_OPTIONS.contains(&name)
             && value.is_none_or(|v| !matches!(v, "none" | "false" | "0" | "no" | "off"))
