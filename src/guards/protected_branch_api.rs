@@ -23,6 +23,7 @@
 use super::argv::{operands_skipping, program};
 use super::protected_branch::{Kind, Push, is_protected};
 use crate::shell::SimpleCommand;
+use crate::shell::words::option_value;
 
 /// A request to a forge's API as a command spells it.
 struct Request {
@@ -264,7 +265,7 @@ fn request(cmd: &SimpleCommand) -> Option<Request> {
                 .iter()
                 .find(|o| o.contains("://"))
                 .copied()
-                .or_else(|| value_of(args, &["--url"]))?;
+                .or_else(|| option_value(args, &["--url"]))?;
             let mut fields = Vec::new();
             let mut it = args.iter();
             let mut data = false;
@@ -276,7 +277,7 @@ fn request(cmd: &SimpleCommand) -> Option<Request> {
                     }
                 }
             }
-            let method = value_of(args, &["-X", "--request"])
+            let method = option_value(args, &["-X", "--request"])
                 .map(str::to_string)
                 .or_else(|| {
                     args.iter()
@@ -326,23 +327,6 @@ fn request(cmd: &SimpleCommand) -> Option<Request> {
         }
         _ => None,
     }
-}
-
-/// The value of the first of `names` given (`-X PATCH`, `--request=PATCH`).
-fn value_of<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if names.contains(&a.as_str()) {
-            return it.next().map(String::as_str);
-        }
-        if let Some(v) = names
-            .iter()
-            .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
-        {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// A request body's top-level fields: `k=v&k2=v2` or a JSON object.

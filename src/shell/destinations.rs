@@ -19,7 +19,7 @@
 //!   `name:path`) and the destination is not.
 
 use super::SimpleCommand;
-use super::words::operands;
+use super::words::{operands, option_value};
 
 /// Verbs that install (a subcommand word, or `--install`).
 const INSTALL_VERBS: &[&str] = &["install", "i", "add", "--install"];
@@ -143,7 +143,7 @@ pub(super) fn destination_paths(cmd: &SimpleCommand) -> Vec<&str> {
     out.extend(scaffold_destination(args, &lead));
     out.extend(sql_file_destinations(cmd, args));
     if matches!(super::words::program(cmd).as_str(), "stow" | "xstow") {
-        out.extend(value_after(args, &["-t", "--target"]));
+        out.extend(option_value(args, &["-t", "--target"]));
     }
     out
 }
@@ -230,23 +230,6 @@ fn sql_file_destinations<'a>(cmd: &SimpleCommand, args: &'a [String]) -> Vec<&'a
         }
     }
     out
-}
-
-/// The value of the first of `names` given (`-t DIR`, `--target=DIR`).
-fn value_after<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if names.contains(&a.as_str()) {
-            return it.next().map(String::as_str);
-        }
-        if let Some(v) = names
-            .iter()
-            .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
-        {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// The local destination of a copy or sync whose source is remote.

@@ -137,3 +137,21 @@ pub fn operands_skipping<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a
     }
     out
 }
+
+/// The value of the first of `names` given, as the next word (`-t DIR`,
+/// `-X PATCH`) or after `=` (`--target=DIR`, `--request=PATCH`).
+pub fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if names.contains(&a.as_str()) {
+            return it.next().map(String::as_str);
+        }
+        if let Some(v) = names
+            .iter()
+            .find_map(|n| a.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
+        {
+            return Some(v);
+        }
+    }
+    None
+}
