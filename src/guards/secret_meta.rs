@@ -285,6 +285,37 @@ pub(super) fn whole_plain_folder(word: &str) -> bool {
         .contains(&name.as_str())
 }
 
+/// Programs whose standard input shows no line of it: counters, digests,
+/// secret scanners, and programs that do not read their input. Not the
+/// secrets guard's quiet programs, which are about operands: `tee < .env` prints its
+/// input and `ssh host sh < .env` sends it.
+pub(super) const INPUT_UNSHOWN: &[&str] = &[
+    "wc",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+    "gitleaks",
+    "trufflehog",
+    "detect-secrets",
+    "printenv",
+    "echo",
+    "printf",
+    "touch",
+    "rm",
+    "mkdir",
+    "ls",
+    "stat",
+    "test",
+    "[",
+    "[[",
+    "cd",
+    "true",
+    "false",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -458,10 +458,9 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     for r in &c.redirects {
         let op = r.op.trim_start_matches(|ch: char| ch.is_ascii_digit());
         // (A counter's input shows no line: `wc -c < ~/.ssh/id_rsa`.)
-        let counts = c
-            .argv
-            .first()
-            .is_some_and(|p| QUIET_PROGRAMS.contains(&crate::shell::program_name(p).as_str()));
+        let counts = c.argv.first().is_some_and(|p| {
+            super::secret_meta::INPUT_UNSHOWN.contains(&crate::shell::program_name(p).as_str())
+        });
         if op != "<" || counts || super::secret_unlisted::stores_input(c) {
             continue;
         }
