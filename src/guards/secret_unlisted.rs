@@ -353,12 +353,7 @@ fn stores(args: &[String]) -> bool {
 /// The rules of this module and the file kinds, for the generated effects
 /// page.
 pub fn markdown() -> String {
-    let list = |xs: &[&str]| {
-        xs.iter()
-            .map(|x| format!("`{x}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = super::effects::code_list;
     use super::credential_files as cf;
     format!(
         "\nGeneric, for any other CLI (not a package manager, test runner, build tool, git or a \

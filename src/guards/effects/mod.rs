@@ -25,7 +25,7 @@ pub mod wholesale;
 
 pub use runners::tool;
 
-pub use page::{markdown, summary};
+pub use page::{code_list, markdown, summary};
 pub use secret_verbs::secret_verb;
 
 use super::argv::operands;
