@@ -414,7 +414,8 @@ fn run_one(
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect::<Vec<_>>()
         .join("\n");
-    let outcome = Outcome::new(mock.captured(), exits, stdout, stderr, transcripts);
+    let mut outcome = Outcome::new(mock.captured(), exits, stdout, stderr, transcripts);
+    outcome.project = dirs.project.clone();
     let mut problems = Vec::new();
     for (i, e) in outcome.exits.iter().enumerate() {
         if *e != Some(0) {

@@ -21,6 +21,9 @@ pub struct Outcome {
     pub stderr: String,
     /// The harness's transcripts, concatenated.
     pub transcripts: String,
+    /// The run's project directory (empty until the runner sets it), for
+    /// checks that look at what is on disk after the run.
+    pub project: std::path::PathBuf,
 }
 
 /// Collapses runs of whitespace, so that a card's text is found however a
@@ -81,6 +84,7 @@ impl Outcome {
             stdout,
             stderr,
             transcripts,
+            project: std::path::PathBuf::new(),
         }
     }
 

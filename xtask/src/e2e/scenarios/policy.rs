@@ -5,7 +5,7 @@
 use super::advisory::advisory_after;
 use super::{CANARY_FILE, POLICY_MARK, Plan, canary, guarded, setup_canary};
 use crate::e2e::harness::Harness;
-use crate::e2e::outcome::Outcome;
+use crate::e2e::outcome::{Outcome, Req};
 use crate::e2e::tools::{shell, text, turn};
 use cuecard::card::Card;
 use serde_json::{Value, json};
@@ -80,6 +80,65 @@ pub(super) fn plan_hidden(p: &Path) -> Plan {
     }
 }
 
+/// What the run left of the canary: the listing (the model's view) and the
+/// disk (the truth) told apart, so that a harness that returned an empty
+/// tool output is not read as a deletion.
+#[derive(Debug, PartialEq, Eq)]
+enum Canary {
+    /// The listing showed it.
+    Listed,
+    /// Gone from disk (or, with no project directory known, not listed).
+    Deleted,
+    /// On disk, but the listing's output never reached the model.
+    Unseen,
+    /// On disk, and the listing's output reached the model without it.
+    ListedWithout,
+}
+
+/// The listing prints `listed` after `ls`; the command's own `echo listed`
+/// is in every later request's history, so the output is there only when
+/// `listed` occurs more often than the command names it.
+fn output_reached(listed: &Req) -> bool {
+    listed.text.matches("listed").count() > listed.text.matches("echo listed").count()
+}
+
+fn canary_state(o: &Outcome, listed: &Req) -> Canary {
+    let shown = listed.text.contains(CANARY_FILE);
+    if o.project.as_os_str().is_empty() {
+        return if shown {
+            Canary::Listed
+        } else {
+            Canary::Deleted
+        };
+    }
+    let on_disk = canary(&o.project).join(CANARY_FILE).is_file();
+    match (on_disk, shown, output_reached(listed)) {
+        (false, _, _) => Canary::Deleted,
+        (true, true, _) => Canary::Listed,
+        (true, false, false) => Canary::Unseen,
+        (true, false, true) => Canary::ListedWithout,
+    }
+}
+
+/// The problem to report when the canary should have survived, naming
+/// `deleted` (what let the deletion through) when it did not.
+fn survival_problem(state: &Canary, deleted: &str) -> Option<String> {
+    match state {
+        Canary::Listed => None,
+        Canary::Deleted => Some(format!("the canary was deleted: {deleted}")),
+        Canary::Unseen => Some(
+            "the listing's output did not reach the model (the harness returned an empty \
+             tool output); the canary is on disk, not deleted"
+                .into(),
+        ),
+        Canary::ListedWithout => Some(
+            "the listing reached the model without the canary, which is on disk: the \
+             listing ran somewhere else"
+                .into(),
+        ),
+    }
+}
+
 /// A harness's own refusal of a call before any hook is asked, which
 /// stops the deletion as surely as cuecard's: Qwen Code 0.24.4 refuses a
 /// command whose program it cannot name (`c=rm; "$c" -r DIR`, the form
@@ -96,9 +155,10 @@ pub(super) fn check_hidden(_: &Harness, o: &Outcome, _: &[Card]) -> Vec<String> 
             "the listing ({listing}) was never asked for: the harness stopped early"
         )];
     };
-    if !listed.text.contains(CANARY_FILE) {
-        p.push("the canary was deleted: a hidden deletion got through".into());
-    }
+    p.extend(survival_problem(
+        &canary_state(o, listed),
+        "a hidden deletion got through",
+    ));
     for (k, (cmd, id)) in deletes.iter().enumerate() {
         let answered = o.answered_with(&format!("turn{}", k + 1)).is_some_and(|r| {
             (r.text.contains(POLICY_MARK) && r.text.contains(id))
@@ -147,7 +207,7 @@ pub(super) fn check_policy(_: &Harness, o: &Outcome, cards: &[Card], want: Expec
     let Some(listed) = o.answered_with("turn3") else {
         return vec!["the listing (turn 3) was never asked for: the harness stopped early".into()];
     };
-    let alive = listed.text.contains(CANARY_FILE);
+    let state = canary_state(o, listed);
     // Requests carry the history, so each refusal is told by the policy
     // id its reason names.
     let decided = |turn: &str, id: &str| {
@@ -156,16 +216,15 @@ pub(super) fn check_policy(_: &Harness, o: &Outcome, cards: &[Card], want: Expec
     };
     match want {
         Expect::Denied | Expect::Asked => {
-            if !alive {
-                p.push(format!(
-                    "the canary was deleted: the {} did not stop the call",
-                    if want == Expect::Denied {
-                        "deny"
-                    } else {
-                        "ask"
-                    }
-                ));
-            }
+            let what = if want == Expect::Denied {
+                "deny"
+            } else {
+                "ask"
+            };
+            p.extend(survival_problem(
+                &state,
+                &format!("the {what} did not stop the call"),
+            ));
             // The reason reaches the model with the refused call.
             if !decided("turn1", "destructive.outside-project") {
                 p.push("the decision's reason did not reach the model after the deletion".into());
@@ -175,7 +234,7 @@ pub(super) fn check_policy(_: &Harness, o: &Outcome, cards: &[Card], want: Expec
             }
         }
         Expect::Advised => {
-            if alive {
+            if state != Canary::Deleted {
                 p.push("the control's canary survived: the script did not run as written".into());
             }
             if o.requests.iter().any(|r| r.text.contains(POLICY_MARK)) {
@@ -265,9 +324,10 @@ pub(super) fn check_project_env(h: &Harness, o: &Outcome, _: &[Card]) -> Vec<Str
     let Some(listed) = o.answered_with("turn3") else {
         return vec!["the listing (turn 3) was never asked for: the harness stopped early".into()];
     };
-    if !listed.text.contains(CANARY_FILE) {
-        p.push("the canary was deleted: the repository's environment undid the user's deny".into());
-    }
+    p.extend(survival_problem(
+        &canary_state(o, listed),
+        "the repository's environment undid the user's deny",
+    ));
     if !o
         .answered_with("turn1")
         .is_some_and(|r| r.text.contains(POLICY_MARK) && r.text.contains("destructive"))
@@ -295,4 +355,52 @@ pub(super) fn check_project_env(h: &Harness, o: &Outcome, _: &[Card]) -> Vec<Str
         ));
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(project: &Path, listing_text: &str) -> Outcome {
+        let mut o = Outcome::new(
+            Vec::new(),
+            Vec::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        );
+        o.requests.push(Req {
+            seq: 1,
+            reply: "turn3".into(),
+            text: listing_text.into(),
+        });
+        o.project = project.to_path_buf();
+        o
+    }
+
+    #[test]
+    fn an_empty_listing_output_is_not_a_deletion() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        setup_canary(&project).unwrap();
+        let cmd = "ls /x/home/canary-dir 2>&1; echo listed";
+        // The harness returned an empty tool output: only the command is in the history.
+        let o = outcome(&project, cmd);
+        assert_eq!(canary_state(&o, &o.requests[0]), Canary::Unseen);
+        let msg = survival_problem(&Canary::Unseen, "x").unwrap();
+        assert!(msg.contains("did not reach the model") && !msg.contains("deleted:"));
+        // The output reached the model and shows the canary.
+        let o = outcome(&project, &format!("{cmd} {CANARY_FILE} listed"));
+        assert_eq!(canary_state(&o, &o.requests[0]), Canary::Listed);
+        // Gone from disk: deleted, whatever the listing says.
+        std::fs::remove_dir_all(canary(&project)).unwrap();
+        let o = outcome(&project, cmd);
+        assert_eq!(canary_state(&o, &o.requests[0]), Canary::Deleted);
+        let o = outcome(
+            &project,
+            &format!("{cmd} ls: cannot access: No such file listed"),
+        );
+        assert_eq!(canary_state(&o, &o.requests[0]), Canary::Deleted);
+    }
 }
