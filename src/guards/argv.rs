@@ -73,6 +73,9 @@ pub fn in_or_is_temp(ctx: &Ctx, t: &Target) -> bool {
 /// directory the command line does not tell (`cd "$X"`) is taken as outside
 /// the project.
 pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
+    if let Some(p) = in_temp_var(ctx, raw) {
+        return target::target_for(ctx, &p);
+    }
     // A path (or the directory it is taken from) that starts with a
     // variable the environment does not set is unknown: `rm -rf "$d"`.
     let resolved = cmd
@@ -87,6 +90,31 @@ pub fn target_of(ctx: &Ctx, cmd: &SimpleCommand, raw: &str) -> Target {
             inside_project: false,
         },
     }
+}
+
+/// A path under one of [`crate::shell::opacity::TEMP_VARS`] with a spelled name after it (no `..`,
+/// no computed first part: `$env:TEMP\$x` may be the directory itself), as a
+/// path in the temporary directory the environment names (`/tmp` when it
+/// names none).
+fn in_temp_var(ctx: &Ctx, raw: &str) -> Option<String> {
+    let lower = raw.to_ascii_lowercase();
+    let var = crate::shell::opacity::TEMP_VARS
+        .iter()
+        .find(|v| lower.starts_with(**v))?;
+    let rest = raw[var.len()..].replace('\\', "/");
+    let rest = rest.strip_prefix('/')?;
+    let first = rest.split('/').next().unwrap_or("");
+    if first.is_empty()
+        || first.starts_with(['$', '%', '`'])
+        || rest.split('/').any(|seg| seg == ".." || seg == ".")
+    {
+        return None;
+    }
+    let dir = ["TMPDIR", "TEMP", "TMP"]
+        .iter()
+        .find_map(|k| ctx.var(k).filter(|d| d.len() > 1))
+        .map_or_else(|| "/tmp".to_string(), |d| d.replace('\\', "/"));
+    Some(format!("{}/{rest}", dir.trim_end_matches('/')))
 }
 
 /// Whether a path starts with a `$NAME`/`${NAME}` that is not set.

@@ -371,10 +371,9 @@ fn git_store(sub: &str, rest: &[String]) -> Option<Reach> {
         }
         if after_dd {
             if classify(w).is_some()
-                && matches!(
-                    sub,
-                    "log" | "diff" | "show" | "whatchanged" | "blame" | "grep"
-                )
+                && (matches!(sub, "blame" | "grep")
+                    || matches!(sub, "log" | "diff" | "show" | "whatchanged")
+                        && git_shows_patch(sub, rest))
             {
                 return Some(Reach::GitStore);
             }
@@ -396,6 +395,40 @@ fn git_store(sub: &str, rest: &[String]) -> Option<Reach> {
         }
     }
     None
+}
+
+/// Whether a history or diff verb prints the lines of the paths it is
+/// given: `log` and `whatchanged` only when a patch is asked for (`-p`,
+/// `-U3`, `--word-diff`); `diff` and `show` unless their output is only
+/// names or counts (`--stat`, `--name-only`, `-s`). A path after `--`
+/// otherwise only filters which commits or files are named
+/// (`git log --oneline -- .env` prints commit lines).
+fn git_shows_patch(sub: &str, rest: &[String]) -> bool {
+    let opts = rest
+        .iter()
+        .take_while(|w| *w != "--")
+        .filter(|w| w.starts_with('-'));
+    let mut asked = false;
+    let mut names_only = false;
+    for o in opts {
+        let name = o.split_once('=').map_or(o.as_str(), |(n, _)| n);
+        match name {
+            "-p" | "-u" | "--patch" | "--patch-with-stat" | "--patch-with-raw" | "--word-diff"
+            | "--color-words" | "--cc" | "--full-diff" | "--unified" | "--textconv" => asked = true,
+            "--stat" | "--numstat" | "--shortstat" | "--name-only" | "--name-status"
+            | "--summary" | "--dirstat" | "--compact-summary" | "-s" | "--no-patch" | "--quiet"
+            | "--raw" => names_only = true,
+            _ if name.starts_with("-U") || name.starts_with("-L") || name.starts_with("--stat") => {
+                if name.starts_with("--stat") {
+                    names_only = true
+                } else {
+                    asked = true
+                }
+            }
+            _ => {}
+        }
+    }
+    asked || matches!(sub, "diff" | "show") && !names_only
 }
 
 /// Whether a pattern or a path with computed parts could name a secret

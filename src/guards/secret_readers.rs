@@ -49,6 +49,37 @@ const AUTH_OPTIONS: &[&str] = &[
     "-cert-file",
 ];
 
+/// What an option's name says its file is, whatever the tool: variables,
+/// settings or a key store the program loads and uses (`tofu plan
+/// -var-file=prod.tfvars`, `packer build -var-file=…`, `pulumi up
+/// --config-file …`, `keytool -keystore k.jks`, `jarsigner -keystore`),
+/// printing none of it. Compared without the leading dashes, so one
+/// spelling serves `-var-file` and `--var-file`.
+const LOADED_FILE_OPTIONS: &[&str] = &[
+    "var-file",
+    "vars-file",
+    "env-file",
+    "envfile",
+    "config-file",
+    "settings-file",
+    "defaults-file",
+    "secret-file",
+    "keystore",
+    "truststore",
+];
+
+/// Whether the option word `a` names a loaded file ([`LOADED_FILE_OPTIONS`]):
+/// `Some(true)` when the value is attached (`-var-file=x`), `Some(false)`
+/// when it is the next word.
+fn loads_file(a: &str) -> Option<bool> {
+    let (name, attached) = a.split_once('=').map_or((a, false), |(n, _)| (n, true));
+    let bare = name.strip_prefix("--").or_else(|| name.strip_prefix('-'))?;
+    LOADED_FILE_OPTIONS
+        .iter()
+        .any(|o| bare.eq_ignore_ascii_case(o))
+        .then_some(attached)
+}
+
 /// Programs whose `-i FILE` is an SSH identity (used to log in).
 const IDENTITY_I: &[&str] = &["scp", "sftp", "ssh", "autossh", "sshfs"];
 
@@ -76,6 +107,13 @@ pub fn auth_option(program: &str, a: &str) -> Option<bool> {
     }
     if AUTH_OPTIONS.contains(&a) {
         return Some(true);
+    }
+    // Ansible's extra variables, `@file` included, are loaded into the play.
+    if program.starts_with("ansible") && matches!(a, "-e" | "--extra-vars") {
+        return Some(true);
+    }
+    if let Some(attached) = loads_file(a) {
+        return Some(!attached);
     }
     a.split_once('=')
         .is_some_and(|(o, _)| AUTH_OPTIONS.contains(&o))

@@ -400,15 +400,40 @@ fn computed_path(p: &str) -> bool {
     computed(&rest) && !computed_in_temp(p)
 }
 
+/// The temporary directory as other shells and runners spell it, whether
+/// or not the hook's own environment sets it: PowerShell's `$env:TEMP`,
+/// cmd's `%TEMP%`, a CI runner's `$RUNNER_TEMP`, and a default that is
+/// one (`${TMPDIR:-/tmp}`). A POSIX `$TEMP` is not here: unset, it is
+/// empty and `$TEMP/x` is `/x`.
+pub const TEMP_VARS: &[&str] = &[
+    "$env:temp",
+    "${env:temp}",
+    "$env:tmp",
+    "${env:tmp}",
+    "%temp%",
+    "%tmp%",
+    "$runner_temp",
+    "${runner_temp}",
+    "$env:runner_temp",
+    "${tmpdir:-/tmp}",
+    "${tmpdir:-/var/tmp}",
+];
+
 /// A path whose spelled part names a directory inside the temporary
 /// directory and whose computed part comes after it (`$TMPDIR/pytest-of-$USER`,
 /// `/tmp/build-$ID/out`): whatever the variable holds, what goes is in the
 /// temporary directory (a `..` spelled in the path leaves it).
 fn computed_in_temp(p: &str) -> bool {
-    let p = p.trim_matches('"');
+    let p = p.trim_matches('"').replace('\\', "/");
+    let lower = p.to_ascii_lowercase();
+    let other = TEMP_VARS
+        .iter()
+        .find(|v| lower.starts_with(**v) && p[v.len()..].starts_with('/'))
+        .map(|v| &p[v.len() + 1..]);
     let tail = ["$TMPDIR/", "${TMPDIR}/", "/tmp/", "/var/tmp/"]
         .iter()
-        .find_map(|root| p.strip_prefix(root));
+        .find_map(|root| p.strip_prefix(root))
+        .or(other);
     tail.is_some_and(|t| {
         !t.is_empty()
             && !t.starts_with(['$', '`', '/'])

@@ -155,6 +155,13 @@ pub fn inert(cmd: &SimpleCommand) -> bool {
 
 /// [`inert`] on a tool and its words.
 pub fn inert_args(tool: &str, args: &[String]) -> bool {
+    // A version query given alone names no target (`dropdb --version`,
+    // `mkfs.xfs -V`, `vault version`): the tool prints its version.
+    if let [only] = args
+        && matches!(only.as_str(), "--version" | "-V" | "-version" | "version")
+    {
+        return true;
+    }
     let ops = operands(args);
     if ops.first() == Some(&"help")
         || ops.last() == Some(&"help") && tables::HELP_LAST.contains(&tool)
