@@ -36,6 +36,7 @@ mod credential_files;
 mod secret_cmdlets;
 mod secret_code;
 mod secret_code_env;
+mod secret_copies;
 mod secret_filters;
 mod secret_grammar;
 mod secret_meta;
@@ -43,6 +44,7 @@ mod secret_network;
 mod secret_printers;
 mod secret_readers;
 mod secret_relay;
+mod secret_shells;
 mod secret_stores;
 mod secret_unlisted;
 

@@ -432,6 +432,9 @@ fn printed_kind(cmd: &SimpleCommand, piped_into: Option<&SimpleCommand>) -> Opti
     if let Some(inner) = container_env(&prog, cmd.args()) {
         return printed_kind(&inner, piped_into);
     }
+    if let Some(kind) = super::secret_shells::env_listing(cmd, &prog) {
+        return Some(kind.into());
+    }
     // An unquoted heredoc's variables expand before `cat` prints the body
     // (`cat <<EOF` … `$NPM_TOKEN` … `EOF`), as `echo "$NPM_TOKEN"` would.
     if matches!(prog.as_str(), "cat" | "tee")

@@ -232,7 +232,27 @@ fn classify_name(path: &str) -> Option<SecretClass> {
     // Else a CLI's stored login in its own folder of the home directory
     // (`~/.foo/credentials`, `~/.config/foo/token`, `~/.bar/auth.json`):
     // the names tools give the file they log in with.
-    let tool_folder = parent.starts_with('.') && parent.len() > 1 || grandparent == ".config";
+    // A hidden folder within the last three holds a tool's files too
+    // (`~/.cache/huggingface/token`, `~/.local/share/tool/auth.json`).
+    let hidden = |f: &str| f.starts_with('.') && f.len() > 1 && f != "..";
+    let tool_folder = hidden(parent)
+        || grandparent == ".config"
+        || hidden(grandparent)
+        || parts.clone().next().is_some_and(hidden);
+    // A key file with no extension in a tool's folder (`~/.android/adbkey`).
+    if tool_folder
+        && !lower.contains('.')
+        && (matches!(lower.as_str(), "key" | "adbkey" | "privkey" | "secretkey")
+            || lower.ends_with("_key")
+            || lower.ends_with("-key"))
+        && !lower.contains("pub")
+    {
+        return Some(SecretClass::Secret("a private key in a tool's folder"));
+    }
+    // Wrangler's `.dev.vars` (and `.<stage>.vars`): dotenv lines of secrets.
+    if lower.starts_with('.') && lower.ends_with(".vars") && lower.len() > 5 {
+        return Some(SecretClass::Secret("environment file (dotenv)"));
+    }
     super::credential_files::find(&tail, name_matches)
         .map(|f| {
             if f.if_tokens {

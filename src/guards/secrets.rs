@@ -500,6 +500,12 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
         };
         return secret_in_command(ctx, &inner);
     }
+    // A container copy moves the file itself, either way.
+    for w in super::secret_copies::container_copy(&program, c.args()) {
+        if let Some(kind) = judge_path(ctx, w) {
+            return Some((w.to_string(), kind));
+        }
+    }
     // (An editor run without a screen that prints its file is a reader.)
     if QUIET_PROGRAMS.contains(&program.as_str()) && !grammar::editor_prints(&program, c.args()) {
         return None;
