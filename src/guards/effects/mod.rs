@@ -354,7 +354,9 @@ pub fn lookup(tool: &str, args: &[String]) -> Option<(&'static Family, Hit)> {
     } else {
         kind
     };
-    if kind == Kind::CloudStorage && single_object_delete(&words, &verb) && !many_objects(args) {
+    if (kind == Kind::CloudStorage && single_object_delete(&words, &verb) || one_record(&verb))
+        && !many_objects(args)
+    {
         return None;
     }
     let shown: Vec<&str> = words
@@ -442,6 +444,35 @@ fn single_object_delete(words: &[String], verb: &str) -> bool {
         .map_or("", String::as_str);
     tables::SINGLE_OBJECT_VERBS.contains(&verb)
         || (verb == "delete" && matches!(before, "blob" | "object" | "file"))
+}
+
+/// What a delete verb joined to one of these removes is one record of a
+/// data store, by its key (see [`one_record`]).
+const ONE_RECORD_NOUNS: &[&str] = &[
+    "item",
+    "row",
+    "document",
+    "doc",
+    "message",
+    "entity",
+    "attribute",
+    "attributes",
+];
+
+/// Whether a delete verb names one record of a data store as its object
+/// (`aws dynamodb delete-item`, `aws sqs delete-message`, `x
+/// delete-document`): one item by its key, as SQL's `DELETE … WHERE` and
+/// one storage object are, not the table, queue or collection that holds
+/// it. A plural (`delete-items`, `batch-delete-…`) stays a delete of many.
+fn one_record(verb: &str) -> bool {
+    let parts: Vec<&str> = verb.split(['-', ':', '_', '.']).collect();
+    parts.iter().all(|p| !p.eq_ignore_ascii_case("batch"))
+        && parts
+            .last()
+            .is_some_and(|p| ONE_RECORD_NOUNS.iter().any(|n| p.eq_ignore_ascii_case(n)))
+        && parts
+            .iter()
+            .any(|p| tables::DELETE_VERBS.contains(&p.to_ascii_lowercase().as_str()))
 }
 
 /// Whether a storage delete reaches many objects: recursive, every
