@@ -308,6 +308,10 @@ fn secret_reach(cmds: &[SimpleCommand]) -> Option<(String, Reach)> {
         let cloud =
             super::effects::family(&prog).is_some_and(|f| f.name == "Cloud and platform CLIs");
         let args = c.args();
+        // (`grep -l '^K=' .env*` names the files, printing no line.)
+        if super::secret_grammar::search_prints_no_line(&prog, args) {
+            continue;
+        }
         for (k, w) in args.iter().enumerate().filter(|(_, a)| !a.starts_with('-')) {
             // The option a value belongs to: the word before it, or for a
             // cloud CLI's list of values, the last option before it.

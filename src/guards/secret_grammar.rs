@@ -336,6 +336,18 @@ pub fn gives_pattern(program: &str, a: &str) -> bool {
     })
 }
 
+/// Whether a search counts, tests or names the files that match and so
+/// prints no line of them (`grep -c '^API_KEY=' .env`, `grep -l K .env*`).
+pub fn search_prints_no_line(program: &str, args: &[String]) -> bool {
+    use super::argv;
+    let grep = matches!(program, "grep" | "egrep" | "fgrep");
+    (grep || matches!(program, "rg" | "ag" | "ack"))
+        && (argv::has_flag(args, 'c', &["count"])
+            || argv::has_flag(args, 'q', &["quiet", "silent"])
+            || argv::has_flag(args, 'l', &["files-with-matches", "files-without-match"])
+            || grep && argv::has_flag(args, 'L', &[]))
+}
+
 /// Whether a reader's options make it print nothing of what it reads
 /// (`diff -q`, `cmp -s`; `cmp` alone prints only where the files differ,
 /// `-l`/`-b`/`--verbose` print the bytes).

@@ -525,13 +525,7 @@ fn secret_in_command(ctx: &Ctx, c: &SimpleCommand) -> Option<(String, &'static s
     }
     // Counting, testing or naming the files that match prints no line of
     // them (`grep -c '^API_KEY=' .env` is how the card says to check).
-    let grep = matches!(program.as_str(), "grep" | "egrep" | "fgrep");
-    if (grep || matches!(program.as_str(), "rg" | "ag" | "ack"))
-        && (argv::has_flag(args, 'c', &["count"])
-            || argv::has_flag(args, 'q', &["quiet", "silent"])
-            || argv::has_flag(args, 'l', &["files-with-matches", "files-without-match"])
-            || grep && argv::has_flag(args, 'L', &[]))
-    {
+    if grammar::search_prints_no_line(&program, args) {
         return None;
     }
     // A reader told to print nothing of what it reads (`diff -q`, `cmp -s`).
