@@ -70,8 +70,11 @@ impl Guard for Dependency {
             }
             for raw in writes {
                 let t = target::target_for(ctx, raw);
+                // (A scratch copy in the temporary directory, outside the
+                // project, is no project's manifest: `uv export > /tmp/r.txt`.)
                 if let Some((eco, lock)) = manifest(t.file_name(), t.as_str())
                     && !t.as_str().contains("/node_modules/")
+                    && (t.inside_project || !argv::is_temp(ctx, &t))
                 {
                     let action = if lock {
                         "writes a lockfile from the shell (the package manager normally writes it)"
