@@ -504,7 +504,16 @@ fn plain_word(w: &str) -> bool {
 fn storage_word(w: &str) -> bool {
     matches!(
         w,
-        "s3" | "s3api" | "storage" | "os" | "blob" | "bucket" | "buckets" | "object" | "r2"
+        "s3" | "s3api"
+            | "storage"
+            | "os"
+            | "blob"
+            | "bucket"
+            | "buckets"
+            | "object"
+            | "r2"
+            // A platform's file store (`databricks fs rm dbfs:/…`).
+            | "fs"
     )
 }
 
